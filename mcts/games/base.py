@@ -1,0 +1,280 @@
+"""The Game protocol shared by every game, and its small value types.
+
+A game is rules plus notation. The rules' hot parts are numba kernels that work
+on a *state vector*: a flat ``numpy.uint64`` array whose layout each game module
+documents. Every game module provides the same four kernels (plain ``@njit``
+functions, so that :mod:`mcts.games.kernels` can dispatch on a game id and numba
+can cache the compiled code):
+
+- ``legal_moves(state, out) -> int``: writes the move codes into ``out`` (an
+  ``int64`` array of at least :data:`MAX_MOVES`) and returns their count; zero
+  when the game is over. A forced pass is a single move code, the game's ``PASS``.
+- ``apply_move(state, move)``: plays a legal move *in place*.
+- ``status(state) -> int``: :data:`ONGOING`, :data:`BLACK_WINS`,
+  :data:`WHITE_WINS` or :data:`DRAW`, from the position alone.
+- ``side_to_move(state) -> int``: :data:`BLACK` (0) or :data:`WHITE` (1).
+
+The Python layer (:class:`Game` and :class:`State`) never mutates a state that
+someone else holds: :meth:`Game.apply` copies, then runs the kernel on the copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+BLACK = 0
+WHITE = 1
+COLOR_NAMES = ("black", "white")
+
+ONGOING = 0
+BLACK_WINS = 1
+WHITE_WINS = 2
+DRAW = 3
+
+#: Size of the move buffer every ``legal_moves`` kernel may fill (19x19 Gomoku).
+MAX_MOVES = 512
+
+
+class InvalidMoveError(ValueError):
+    """A move text that is not well formed in the game's notation."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class InvalidStateError(ValueError):
+    """A compact state string that cannot be parsed into a position."""
+
+
+class InvalidOptionsError(ValueError):
+    """Game options (board size, row length, rule variants) out of range."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is ``"black"``, ``"white"`` or ``None`` for a draw, so a draw and
+    a game still in progress (no Outcome at all) never share a value.
+    ``reason`` is a short phrase such as ``"five in a row"`` and ``score`` holds
+    the disc count for Reversi (``{"black": 40, "white": 24}``), else ``None``.
+    """
+
+    winner: str | None
+    reason: str
+    score: dict[str, int] | None = None
+
+    def to_json(self) -> dict:
+        """Return the outcome as a JSON-ready dict."""
+        return {"winner": self.winner, "reason": self.reason, "score": self.score}
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    """An immutable position: the state vector plus what the vector cannot hold.
+
+    ``history`` lists the keys (``bytes``) of earlier positions that could
+    still recur; only games with a repetition rule (Lines of Action) fill it.
+    Use the :class:`Game` methods to read or advance a state.
+    """
+
+    array: np.ndarray
+    history: tuple[bytes, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        self.array.flags.writeable = False
+
+    def key(self) -> bytes:
+        """Return a hashable key of the position (board and side to move)."""
+        return self.array.tobytes()
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and self.key() == other.key()
+            and self.history == other.history
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.key(), self.history))
+
+
+class Game:
+    """Base class of the three games: the protocol the search, CLI and web use.
+
+    A subclass sets the class attributes below and implements the notation
+    methods; everything else is shared. Moves are ``int`` codes inside the
+    library; text appears only at the edges (:meth:`parse_move`,
+    :meth:`format_move`).
+    """
+
+    #: Registry name, e.g. ``"reversi"``.
+    name: ClassVar[str]
+    #: Numeric id used by :mod:`mcts.games.kernels` to dispatch.
+    game_id: ClassVar[int]
+    #: The move code of a pass, or -1 if the game has no passes.
+    PASS: ClassVar[int] = -1
+
+    def __init__(self, **options) -> None:
+        self.options: dict = self.check_options(**options)
+
+    # ---- to implement in each game -------------------------------------------------
+    @classmethod
+    def check_options(cls, **options) -> dict:
+        """Return the full, validated options dict; raise InvalidOptionsError."""
+        if options:
+            raise InvalidOptionsError(
+                f"{cls.name} takes no options, got {sorted(options)}"
+            )
+        return {}
+
+    def initial_array(self) -> np.ndarray:
+        """Return a fresh state vector of the start position."""
+        raise NotImplementedError
+
+    def format_move(self, state: State, move: int) -> str:
+        """Return the notation of ``move`` (a legal move code in ``state``)."""
+        raise NotImplementedError
+
+    def parse_move_text(self, state: State, text: str) -> int:
+        """Return the move code that ``text`` denotes, or raise InvalidMoveError.
+
+        Only the form is checked here; :meth:`parse_move` checks legality.
+        """
+        raise NotImplementedError
+
+    def state_string(self, state: State) -> str:
+        """Return the one-line compact string of the position."""
+        raise NotImplementedError
+
+    def parse_state(self, text: str) -> State:
+        """Return the state a compact string denotes, or raise InvalidStateError."""
+        raise NotImplementedError
+
+    def render(self, state: State) -> str:
+        """Return a multi-line text picture of the board with coordinates."""
+        raise NotImplementedError
+
+    def _kernels(self):
+        """Return the game's kernel module (with legal_moves, apply_move, ...)."""
+        raise NotImplementedError
+
+    # ---- shared behaviour ---------------------------------------------------------
+    def initial_state(self) -> State:
+        """Return the start position."""
+        return State(self.initial_array())
+
+    def legal_moves(self, state: State) -> list[int]:
+        """Return the legal move codes (``[PASS]`` for a forced pass, ``[]`` at the end)."""
+        if self._repetition_draw(state):
+            return []
+        out = np.empty(MAX_MOVES, dtype=np.int64)
+        n = self._kernels().legal_moves(state.array, out)
+        return [int(m) for m in out[:n]]
+
+    def legal_move_texts(self, state: State) -> list[str]:
+        """Return the legal moves in notation, in the kernel's order."""
+        return [self.format_move(state, m) for m in self.legal_moves(state)]
+
+    def apply(self, state: State, move: int) -> State:
+        """Return the state after the legal move code ``move``; ``state`` is unchanged.
+
+        Raises IllegalMoveError if ``move`` is not legal here.
+        """
+        legal = self.legal_moves(state)
+        if move not in legal:
+            raise IllegalMoveError(
+                f"move code {move} is not legal here; legal moves: "
+                + self._describe_legal(state, legal)
+            )
+        return self._apply_unchecked(state, move)
+
+    def _apply_unchecked(self, state: State, move: int) -> State:
+        array = state.array.copy()
+        self._kernels().apply_move(array, move)
+        return State(array, self._next_history(state, array))
+
+    def _next_history(self, state: State, new_array: np.ndarray) -> tuple[bytes, ...]:
+        """Return the repetition history of the successor; none by default."""
+        return ()
+
+    def _repetition_draw(self, state: State) -> bool:
+        """Return True if the position is drawn by repetition; never by default."""
+        return False
+
+    def parse_move(self, state: State, text: str) -> int:
+        """Return the legal move code for ``text``.
+
+        Raises InvalidMoveError when the text is not well formed (the message
+        gives the accepted form) and IllegalMoveError when the move is not legal
+        here (the message lists the legal moves).
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be a string, got {text!r}")
+        move = self.parse_move_text(state, text.strip())
+        legal = self.legal_moves(state)
+        if move not in legal:
+            if not legal:
+                raise IllegalMoveError(f"{text!r} is not legal: the game is over")
+            raise IllegalMoveError(
+                f"{text!r} is not legal here; legal moves: "
+                + self._describe_legal(state, legal)
+            )
+        return move
+
+    def play(self, state: State, text: str) -> State:
+        """Return the state after the move written ``text``; ``state`` is unchanged."""
+        return self._apply_unchecked(state, self.parse_move(state, text))
+
+    def play_all(self, texts, state: State | None = None) -> State:
+        """Return the state after playing the move texts in order from ``state``
+        (the start position by default)."""
+        state = self.initial_state() if state is None else state
+        for text in texts:
+            state = self.play(state, text)
+        return state
+
+    def _describe_legal(self, state: State, legal: list[int]) -> str:
+        return " ".join(self.format_move(state, m) for m in legal) or "(none)"
+
+    def to_move(self, state: State) -> str:
+        """Return ``"black"`` or ``"white"``: the side to move."""
+        return COLOR_NAMES[int(self._kernels().side_to_move(state.array))]
+
+    def status(self, state: State) -> int:
+        """Return ONGOING, BLACK_WINS, WHITE_WINS or DRAW."""
+        if self._repetition_draw(state):
+            return DRAW
+        return int(self._kernels().status(state.array))
+
+    def is_terminal(self, state: State) -> bool:
+        """Return True when the game is over."""
+        return self.status(state) != ONGOING
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Return how the game ended, or ``None`` while it goes on."""
+        code = self.status(state)
+        if code == ONGOING:
+            return None
+        winner = {BLACK_WINS: "black", WHITE_WINS: "white", DRAW: None}[code]
+        return Outcome(winner, self.end_reason(state, code), self.score(state))
+
+    def end_reason(self, state: State, code: int) -> str:
+        """Return a short phrase saying why the game ended (e.g. "five in a row")."""
+        return "game over"
+
+    def score(self, state: State) -> dict[str, int] | None:
+        """Return the disc count for games scored by discs, else ``None``."""
+        return None
+
+    def describe(self) -> dict:
+        """Return the game's name and options as a JSON-ready dict."""
+        return {"game": self.name, "options": dict(self.options)}
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"
