@@ -1,0 +1,474 @@
+"""Gomoku (freestyle): rules, notation and numba kernels.
+
+Rules
+-----
+Freestyle gomoku on a ``size`` x ``size`` board (options ``size``, 5..19,
+default 15, and ``row``, 3..size, default 5):
+
+- The board starts empty. Black moves first; the players alternate, each move
+  placing one stone of the mover's colour on an empty intersection.
+- A player who makes ``row`` **or more** stones of their colour in an unbroken
+  line -- horizontal, vertical or either diagonal -- wins at once. Overlines
+  count (six in a row wins when ``row`` is 5), for both colours.
+- A full board without such a line is a draw.
+- There are no passes (``PASS`` is -1) and no other restrictions (no renju
+  fouls, no swap opening).
+
+Notation
+--------
+Renju notation: ``a1`` is the bottom-left intersection; columns are the letters
+``a``, ``b``, ... from left to right with no letter skipped (``a..o`` on 15x15,
+``a..s`` on 19x19) and rows are counted upward from 1, so ``h8`` is the centre
+of the 15x15 board. Parsing ignores case; formatting writes lower case.
+The move code of the intersection in column ``col`` (0 = ``a``) and row ``row``
+(0 = the bottom row, written ``1``) is ``row * size + col``: ``a1`` is 0,
+``b1`` is 1, ``a2`` is ``size``.
+
+State vector
+------------
+A flat ``numpy.uint64`` array of ``HEADER + size * size`` entries::
+
+    [0] SIDE     side to move: 0 black, 1 white
+    [1] SIZE     board side
+    [2] ROW      winning row length
+    [3] STONES   stones on the board
+    [4] RESULT   ONGOING, BLACK_WINS, WHITE_WINS or DRAW
+    [5 + code]   the intersection of that move code: 0 empty, 1 black, 2 white
+
+``apply_move`` keeps RESULT up to date by looking only at the four lines
+through the stone just placed, so ``status`` is a single read. The vector holds
+the position and nothing else (no last move), so two move orders that reach the
+same position give the same :meth:`State.key`.
+
+State string
+------------
+``"<size>:<row>:<cells> <b|w>"``: the cells in move-code order (``a1``, ``b1``,
+..., then row 2, ...) as ``x`` black, ``o`` white, ``.`` empty, then the side to
+move. On 5x5 with row 4, after black ``c3`` and white ``b2``::
+
+    5:4:......o.....x............ b
+
+Parsing accepts a position only if it could arise in a game: black has as many
+stones as white (black to move) or one more (white to move); at most one colour
+has a winning line, and if one does, that colour made the last move and one of
+its stones completes every such line (the board without it has none).
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+import sys
+
+import numpy as np
+from numba import njit
+
+from .base import (
+    BLACK_WINS,
+    DRAW,
+    ONGOING,
+    WHITE_WINS,
+    Game,
+    InvalidMoveError,
+    InvalidOptionsError,
+    InvalidStateError,
+    State,
+)
+
+GAME_ID = 1
+PASS = -1
+
+MIN_SIZE = 5
+MAX_SIZE = 19
+MIN_ROW = 3
+DEFAULT_SIZE = 15
+DEFAULT_ROW = 5
+
+SIDE = 0
+SIZE = 1
+ROW = 2
+STONES = 3
+RESULT = 4
+HEADER = 5
+
+EMPTY = 0
+BLACK_STONE = 1
+WHITE_STONE = 2
+
+#: The four line directions as (row step, column step); each line is walked
+#: both ways from a stone.
+DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
+
+CELL_CHARS = ".xo"
+SIDE_CHARS = "bw"
+
+_ROW_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+# ---- numba kernels ---------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def side_to_move(state):
+    """Return 0 (black) or 1 (white): the side to move in ``state``."""
+    return np.int64(state[SIDE])
+
+
+@njit(cache=True, nogil=True)
+def status(state):
+    """Return ONGOING, BLACK_WINS, WHITE_WINS or DRAW, as stored by apply_move."""
+    return np.int64(state[RESULT])
+
+
+@njit(cache=True, nogil=True)
+def legal_moves(state, out):
+    """Write the empty intersections' codes into ``out`` in ascending order;
+    return their count (zero once the game is over)."""
+    if np.int64(state[RESULT]) != ONGOING:
+        return np.int64(0)
+    size = np.int64(state[SIZE])
+    count = np.int64(0)
+    for code in range(size * size):
+        if state[HEADER + code] == np.uint64(EMPTY):
+            out[count] = code
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _run_from(state, size, r, c, dr, dc, colour, limit):
+    """Return how many ``colour`` stones follow (r, c) in direction (dr, dc),
+    not counting (r, c) itself and stopping at ``limit``."""
+    count = np.int64(0)
+    r += dr
+    c += dc
+    while 0 <= r < size and 0 <= c < size and count < limit:
+        if state[HEADER + r * size + c] != colour:
+            break
+        count += 1
+        r += dr
+        c += dc
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _completes_row(state, code, colour):
+    """Return True if the ``colour`` stone on ``code`` lies on a line of at least
+    ``row`` stones of that colour."""
+    size = np.int64(state[SIZE])
+    row = np.int64(state[ROW])
+    r = code // size
+    c = code % size
+    for d in range(4):
+        dr = DIRECTIONS[d, 0]
+        dc = DIRECTIONS[d, 1]
+        # Only row - 1 neighbours are needed to decide, so long lines stop early.
+        ahead = _run_from(state, size, r, c, dr, dc, colour, row - 1)
+        behind = _run_from(state, size, r, c, -dr, -dc, colour, row - 1 - ahead)
+        if 1 + ahead + behind >= row:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def apply_move(state, move):
+    """Place the side to move's stone on the empty intersection ``move`` in place,
+    update the result and pass the turn."""
+    colour = state[SIDE] + np.uint64(1)
+    state[HEADER + move] = colour
+    state[STONES] += np.uint64(1)
+    size = np.int64(state[SIZE])
+    if _completes_row(state, move, colour):
+        if colour == np.uint64(BLACK_STONE):
+            state[RESULT] = np.uint64(BLACK_WINS)
+        else:
+            state[RESULT] = np.uint64(WHITE_WINS)
+    elif np.int64(state[STONES]) == size * size:
+        state[RESULT] = np.uint64(DRAW)
+    state[SIDE] = np.uint64(1) - state[SIDE]
+
+
+@njit(cache=True, nogil=True)
+def random_playout(state):
+    """Play uniformly random moves on ``state`` in place until the game ends;
+    return the final status."""
+    if np.int64(state[RESULT]) != ONGOING:
+        return np.int64(state[RESULT])
+    size = np.int64(state[SIZE])
+    # One list of empty intersections, shrunk by swap-remove, so a ply costs
+    # O(1) instead of a board scan.
+    empties = np.empty(size * size, dtype=np.int64)
+    count = legal_moves(state, empties)
+    while np.int64(state[RESULT]) == ONGOING:
+        pick = np.random.randint(0, count)
+        move = empties[pick]
+        count -= 1
+        empties[pick] = empties[count]
+        apply_move(state, move)
+    return np.int64(state[RESULT])
+
+
+@njit(cache=True, nogil=True)
+def _has_row(state, colour):
+    """Return True if ``colour`` has a line of at least ``row`` stones anywhere."""
+    size = np.int64(state[SIZE])
+    row = np.int64(state[ROW])
+    for code in range(size * size):
+        if state[HEADER + code] != colour:
+            continue
+        r = code // size
+        c = code % size
+        for d in range(4):
+            dr = DIRECTIONS[d, 0]
+            dc = DIRECTIONS[d, 1]
+            # Count each line once, from its first stone.
+            first = _run_from(state, size, r, c, -dr, -dc, colour, 1) == 0
+            if first and 1 + _run_from(state, size, r, c, dr, dc, colour, row) >= row:
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _has_last_stone(state, colour):
+    """Return True if removing one ``colour`` stone leaves ``colour`` without a
+    winning line, i.e. the win could have been made by a single last move."""
+    size = np.int64(state[SIZE])
+    for code in range(size * size):
+        if state[HEADER + code] != colour:
+            continue
+        state[HEADER + code] = np.uint64(EMPTY)
+        still_won = _has_row(state, colour)
+        state[HEADER + code] = colour
+        if not still_won:
+            return True
+    return False
+
+
+# ---- the Python layer -----------------------------------------------------------
+
+
+def _check_int(name: str, value, low: int, high: int) -> int:
+    """Return ``value`` as an int if it is an integer in low..high, else raise."""
+    accepted = f"an integer from {low} to {high}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InvalidOptionsError(
+            f"gomoku option {name!r} must be {accepted}, got {value!r}"
+        )
+    if not low <= value <= high:
+        raise InvalidOptionsError(
+            f"gomoku option {name!r} must be {accepted}, got {value}"
+        )
+    return int(value)
+
+
+def column_letters(size: int) -> str:
+    """Return the column letters of a board of side ``size`` ("abcde" for 5)."""
+    return "abcdefghijklmnopqrs"[:size]
+
+
+def row_name(row: int) -> str:
+    """Return how a winning line of ``row`` stones is called ("five in a row")."""
+    return f"{_ROW_WORDS.get(row, row)} in a row"
+
+
+_MOVE_RE = re.compile(r"([a-z])([1-9][0-9]?)")
+
+
+class Gomoku(Game):
+    """Freestyle gomoku on a ``size`` x ``size`` board, ``row`` or more to win.
+
+    >>> game = Gomoku(size=15, row=5)
+    >>> state = game.play_all(["h8", "h9"])
+    >>> game.to_move(state), len(game.legal_moves(state))
+    ('black', 223)
+    """
+
+    name = "gomoku"
+    game_id = GAME_ID
+    PASS = PASS
+
+    @classmethod
+    def check_options(cls, **options) -> dict:
+        """Return ``{"size": ..., "row": ...}`` with defaults filled in; raise
+        InvalidOptionsError for an unknown name, a non-integer or a value out of
+        range."""
+        unknown = sorted(set(options) - {"size", "row"})
+        if unknown:
+            raise InvalidOptionsError(
+                f"gomoku has no option {unknown[0]!r}; its options are 'size' "
+                f"({MIN_SIZE}..{MAX_SIZE}) and 'row' ({MIN_ROW}..size)"
+            )
+        size = _check_int("size", options.get("size", DEFAULT_SIZE), MIN_SIZE, MAX_SIZE)
+        row = _check_int("row", options.get("row", DEFAULT_ROW), MIN_ROW, size)
+        return {"size": size, "row": row}
+
+    @property
+    def size(self) -> int:
+        """Return the board side."""
+        return self.options["size"]
+
+    @property
+    def row(self) -> int:
+        """Return the winning row length."""
+        return self.options["row"]
+
+    def initial_array(self) -> np.ndarray:
+        """Return the state vector of the empty board, black to move."""
+        array = np.zeros(HEADER + self.size * self.size, dtype=np.uint64)
+        array[SIZE] = self.size
+        array[ROW] = self.row
+        return array
+
+    def _kernels(self):
+        """Return this module, whose numba kernels the base class calls."""
+        return sys.modules[__name__]
+
+    # ---- notation -------------------------------------------------------------
+    def format_move(self, state: State, move: int) -> str:
+        """Return the renju name of the move code ``move`` ("h8" for 112 on 15x15)."""
+        size = int(state.array[SIZE])
+        if not 0 <= move < size * size:
+            raise InvalidMoveError(
+                f"move code {move} is off the {size}x{size} board "
+                f"(codes 0..{size * size - 1})"
+            )
+        return f"{column_letters(size)[move % size]}{move // size + 1}"
+
+    def parse_move_text(self, state: State, text: str) -> int:
+        """Return the move code of a renju coordinate such as "h8" (any case);
+        raise InvalidMoveError if it is not one on this board."""
+        size = int(state.array[SIZE])
+        letters = column_letters(size)
+        match = _MOVE_RE.fullmatch(text.lower()) if text.isascii() else None
+        if match is None or match[1] not in letters or int(match[2]) > size:
+            expected = (
+                f"a column a..{letters[-1]} then a row 1..{size}, such as "
+                f"{letters[size // 2]}{size // 2 + 1}"
+            )
+            if text.lower() == "pass":
+                expected += " (gomoku has no passes)"
+            raise InvalidMoveError(
+                f"{text!r} is not a gomoku move on {size}x{size}: expected {expected}"
+            )
+        return (int(match[2]) - 1) * size + letters.index(match[1])
+
+    # ---- state strings ----------------------------------------------------------
+    def state_string(self, state: State) -> str:
+        """Return ``"<size>:<row>:<cells> <b|w>"`` for the position."""
+        array = state.array
+        cells = "".join(CELL_CHARS[int(v)] for v in array[HEADER:])
+        side = SIDE_CHARS[int(array[SIDE])]
+        return f"{int(array[SIZE])}:{int(array[ROW])}:{cells} {side}"
+
+    def parse_state(self, text: str) -> State:
+        """Return the position of a state string; raise InvalidStateError if it is
+        malformed, does not match this game's options or could not arise in play."""
+        if not isinstance(text, str):
+            raise InvalidStateError(f"a gomoku state must be a string, got {text!r}")
+        board, side = self._split_state(text)
+        array = self.initial_array()
+        array[SIDE] = SIDE_CHARS.index(side)
+        array[HEADER:] = [CELL_CHARS.index(ch) for ch in board]
+        array[STONES] = np.count_nonzero(array[HEADER:])
+        array[RESULT] = self._result_of(array)
+        return State(array)
+
+    def _split_state(self, text: str) -> tuple[str, str]:
+        """Return (cells, side) of a state string after checking its form and
+        that its size and row are this game's."""
+        form = "expected '<size>:<row>:<cells> <b|w>'"
+        parts = text.split()
+        if len(parts) != 2 or parts[0].count(":") != 2:
+            raise InvalidStateError(f"{text!r} is not a gomoku state: {form}")
+        size_text, row_text, cells = parts[0].split(":")
+        side = parts[1]
+        if not (size_text.isascii() and size_text.isdigit()):
+            raise InvalidStateError(f"board size {size_text!r} is not a number: {form}")
+        if not (row_text.isascii() and row_text.isdigit()):
+            raise InvalidStateError(f"row length {row_text!r} is not a number: {form}")
+        if (int(size_text), int(row_text)) != (self.size, self.row):
+            raise InvalidStateError(
+                f"state is for size {int(size_text)} and row {int(row_text)}, "
+                f"but this game has size {self.size} and row {self.row}"
+            )
+        if len(cells) != self.size * self.size:
+            raise InvalidStateError(
+                f"a {self.size}x{self.size} board has {self.size * self.size} "
+                f"cells, got {len(cells)}"
+            )
+        bad = sorted(set(cells) - set(CELL_CHARS))
+        if bad:
+            raise InvalidStateError(
+                f"cell character {bad[0]!r} is not one of 'x' (black), "
+                f"'o' (white), '.' (empty)"
+            )
+        if side not in SIDE_CHARS:
+            raise InvalidStateError(
+                f"side to move {side!r} is not 'b' (black) or 'w' (white)"
+            )
+        return cells, side
+
+    @staticmethod
+    def _result_of(array: np.ndarray) -> int:
+        """Return the status of a board read from a string, or raise
+        InvalidStateError if no game could reach it."""
+        black = int(np.count_nonzero(array[HEADER:] == BLACK_STONE))
+        white = int(np.count_nonzero(array[HEADER:] == WHITE_STONE))
+        side = "black" if array[SIDE] == 0 else "white"
+        expected = white if side == "black" else white + 1
+        if black != expected:
+            raise InvalidStateError(
+                f"{black} black and {white} white stones with {side} to move: "
+                f"black moves first, so black must have {expected}"
+            )
+        winners = [
+            colour
+            for colour in (BLACK_STONE, WHITE_STONE)
+            if _has_row(array, np.uint64(colour))
+        ]
+        if len(winners) == 2:
+            raise InvalidStateError("both black and white have a winning row")
+        if not winners:
+            full = black + white == len(array) - HEADER
+            return DRAW if full else ONGOING
+        winner = winners[0]
+        name = "black" if winner == BLACK_STONE else "white"
+        if (winner == BLACK_STONE) != (side == "white"):
+            raise InvalidStateError(
+                f"{name} has a winning row but {name} is to move: "
+                f"the game ended when {name} made it"
+            )
+        if not _has_last_stone(array, np.uint64(winner)):
+            raise InvalidStateError(
+                f"{name}'s winning rows cannot all have been made by one last move"
+            )
+        return BLACK_WINS if winner == BLACK_STONE else WHITE_WINS
+
+    # ---- display and outcome ----------------------------------------------------
+    def render(self, state: State) -> str:
+        """Return the board as text, row 1 at the bottom, coordinates on all
+        four edges, then a line saying who is to move or how the game ended."""
+        array = state.array
+        size = int(array[SIZE])
+        letters = "    " + " ".join(column_letters(size))
+        lines = [letters]
+        for r in range(size - 1, -1, -1):
+            cells = array[HEADER + r * size : HEADER + (r + 1) * size]
+            row = " ".join(".XO"[int(v)] for v in cells)
+            lines.append(f"{r + 1:>3} {row} {r + 1}")
+        lines.append(letters)
+        outcome = self.outcome(state)
+        if outcome is None:
+            lines.append(f"{self.to_move(state)} to move")
+        elif outcome.winner is None:
+            lines.append(f"game over: draw ({outcome.reason})")
+        else:
+            lines.append(f"game over: {outcome.winner} wins ({outcome.reason})")
+        return "\n".join(lines)
+
+    def end_reason(self, state: State, code: int) -> str:
+        """Return "five in a row" (or the row length in force) for a win and
+        "board full" for a draw."""
+        if code == DRAW:
+            return "board full"
+        return row_name(int(state.array[ROW]))
