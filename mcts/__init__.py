@@ -3,7 +3,11 @@
 A pure Python library (no Django): the web app imports from this façade only.
 """
 
-from .games import (
+from . import _numba_cache
+
+_numba_cache.configure()  # before any @njit(cache=True) function is defined
+
+from .games import (  # noqa: E402
     GAMES,
     Game,
     IllegalMoveError,
