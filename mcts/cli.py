@@ -76,11 +76,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"error at ply {ply}: {error}", file=sys.stderr)
             return 2
     print(game.render(state))
-    outcome = game.outcome(state)
-    if outcome is None:
+    if not game.is_terminal(state):
         print("legal:", " ".join(game.legal_move_texts(state)))
-    else:
-        print(f"game over: {outcome.winner or 'draw'} ({outcome.reason})")
     print("state:", game.state_string(state))
     return 0
 

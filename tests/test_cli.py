@@ -93,7 +93,8 @@ def test_replay_reports_legal_lists_result_and_errors(capsys, monkeypatch):
 def test_replay_sees_the_end_of_a_won_loa_game(capsys, monkeypatch):
     import io
 
-    moves = "d1-b3 h5-g4 b1-b4 g4xg1 b4-e7 a3xc1 b3-e6 h3xf1 e1-e5".split()
+    moves = ["d1-b3", "h5-g4", "b1-b4", "g4xg1", "b4-e7", "a3xc1", "b3-e6", "h3xf1"]
+    moves.append("e1-e5")
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({"moves": moves})))
     verdict = json.loads(run_cli(capsys, "replay", "loa")[1])
     assert verdict["result"] == "black" and verdict["error"] is None

@@ -1,4 +1,4 @@
-"""The rules library: one module per game behind the :class:`~mcts.games.base.Game` protocol.
+"""The rules library: one module per game behind one protocol, :class:`Game`.
 
 >>> game = find_game("othello")
 >>> game.name

@@ -155,7 +155,7 @@ class Game:
         """Return the state a compact string denotes, or raise InvalidStateError."""
         raise NotImplementedError
 
-    def render(self, state: State) -> str:
+    def board_text(self, state: State) -> str:
         """Return a multi-line text picture of the board with coordinates."""
         raise NotImplementedError
 
@@ -169,7 +169,7 @@ class Game:
         return State(self.initial_array())
 
     def legal_moves(self, state: State) -> list[int]:
-        """Return the legal move codes (``[PASS]`` for a forced pass, ``[]`` at the end)."""
+        """Return the legal move codes: ``[PASS]`` if forced, ``[]`` at the end."""
         if self._repetition_draw(state):
             return []
         out = np.empty(MAX_MOVES, dtype=np.int64)
@@ -262,6 +262,29 @@ class Game:
             return None
         winner = {BLACK_WINS: "black", WHITE_WINS: "white", DRAW: None}[code]
         return Outcome(winner, self.end_reason(state, code), self.score(state))
+
+    def render(self, state: State) -> str:
+        """Return the board picture and a line saying who moves or how it ended.
+
+        >>> from mcts.games import find_game
+        >>> game = find_game("gomoku", size=5, row=4)
+        >>> print(game.render(game.initial_state()).splitlines()[-1])
+        Black (X) to move
+        """
+        return self.board_text(state) + "\n" + self.status_line(state)
+
+    def status_line(self, state: State) -> str:
+        """Return "Black (X) to move" (with "(must pass)" when forced), or
+        "Game over: white wins (connected group)" / "Game over: draw (board full)"."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            verdict = f"{outcome.winner} wins" if outcome.winner else "draw"
+            return f"Game over: {verdict} ({outcome.reason})"
+        mover = self.to_move(state)
+        line = f"{mover.capitalize()} ({'X' if mover == 'black' else 'O'}) to move"
+        if self.legal_moves(state) == [self.PASS]:
+            line += " (must pass)"
+        return line
 
     def end_reason(self, state: State, code: int) -> str:
         """Return a short phrase saying why the game ended (e.g. "five in a row")."""

@@ -445,9 +445,9 @@ class Gomoku(Game):
         return BLACK_WINS if winner == BLACK_STONE else WHITE_WINS
 
     # ---- display and outcome ----------------------------------------------------
-    def render(self, state: State) -> str:
+    def board_text(self, state: State) -> str:
         """Return the board as text, row 1 at the bottom, coordinates on all
-        four edges, then a line saying who is to move or how the game ended."""
+        four edges."""
         array = state.array
         size = int(array[SIZE])
         letters = "    " + " ".join(column_letters(size))
@@ -457,13 +457,6 @@ class Gomoku(Game):
             row = " ".join(".XO"[int(v)] for v in cells)
             lines.append(f"{r + 1:>3} {row} {r + 1}")
         lines.append(letters)
-        outcome = self.outcome(state)
-        if outcome is None:
-            lines.append(f"{self.to_move(state)} to move")
-        elif outcome.winner is None:
-            lines.append(f"game over: draw ({outcome.reason})")
-        else:
-            lines.append(f"game over: {outcome.winner} wins ({outcome.reason})")
         return "\n".join(lines)
 
     def end_reason(self, state: State, code: int) -> str:

@@ -62,7 +62,7 @@ def side_to_move(game_id, state):
 
 @njit(cache=True, nogil=True)
 def random_playout(game_id, state):
-    """Play uniformly random moves on ``state`` in place to the end; return its status."""
+    """Play random moves on ``state`` in place to the end; return the final status."""
     if game_id == REVERSI_ID:
         return reversi.random_playout(state)
     if game_id == GOMOKU_ID:
@@ -113,7 +113,7 @@ def perft(game_id, root, depth):
 
 @njit(cache=True, nogil=True)
 def playouts_for(game_id, root, count):
-    """Run ``count`` random playouts from ``root``; return [black wins, white wins, draws]."""
+    """Return [black wins, white wins, draws] of ``count`` random playouts."""
     tally = np.zeros(3, dtype=np.int64)
     work = np.empty_like(root)
     for _ in range(count):

@@ -537,9 +537,9 @@ class LinesOfAction(Game):
         white = sum(1 << sq for sq, c in enumerate(board) if c == "o")
         return State(self._array(black, white, SIDE_LETTERS.index(side_letter)))
 
-    def render(self, state: State) -> str:
+    def board_text(self, state: State) -> str:
         """Return the board as text, rank 8 on top, 'X' black, 'O' white, '.' empty,
-        coordinates on all edges, then a line naming the side to move."""
+        coordinates on all edges."""
         black, white = int(state.array[0]), int(state.array[1])
         files = "  " + " ".join(FILES)
         lines = [files]
@@ -552,7 +552,6 @@ class LinesOfAction(Game):
                 )
             lines.append(f"{row + 1} {' '.join(cells)} {row + 1}")
         lines.append(files)
-        lines.append(f"{self.to_move(state).capitalize()} to move")
         return "\n".join(lines)
 
     # ---- repetition (judged here, from the history; the kernels never see it) ----

@@ -48,7 +48,7 @@ to move. The start position (rows 4 and 5 are ``...ox...`` and ``...xo...``)::
 Result
 ------
 :meth:`Reversi.score` is ``{"black": n, "white": m}``; the end reason puts the
-winner's count first (``"disc count 40-24"``) or reads ``"draw by equal disc
+winner's count first (``"disc count 40-24"``) or reads ``"equal disc
 count 32-32"``.
 
 >>> game = Reversi()
@@ -405,9 +405,9 @@ class Reversi(Game):
             )
         return State(np.array([black, white, _SIDE_CHARS[side]], dtype=np.uint64))
 
-    def render(self, state: State) -> str:
+    def board_text(self, state: State) -> str:
         """Return the board as text: rows 1..8 downward, columns a..h, 'X' black,
-        'O' white, '.' empty, then a line saying whose move it is (or the result)."""
+        'O' white, '.' empty."""
         squares = self.state_string(state).split()[0]
         header = "  " + " ".join(FILES)
         lines = [header]
@@ -415,21 +415,7 @@ class Reversi(Game):
             cells = " ".join(squares[row * 8 : row * 8 + 8].upper())
             lines.append(f"{row + 1} {cells} {row + 1}")
         lines.append(header)
-        lines.append(self._turn_line(state))
         return "\n".join(lines)
-
-    def _turn_line(self, state: State) -> str:
-        """Return 'Black (X) to move', with '(must pass)' when forced, or the result."""
-        outcome = self.outcome(state)
-        if outcome is not None:
-            if outcome.winner is None:
-                return f"Game over: {outcome.reason}"
-            return f"Game over: {outcome.winner} wins, {outcome.reason}"
-        mover = self.to_move(state)
-        line = f"{mover.capitalize()} ({'X' if mover == 'black' else 'O'}) to move"
-        if self.legal_moves(state) == [PASS]:
-            line += " (must pass)"
-        return line
 
     # ---- results -----------------------------------------------------------------
     def score(self, state: State) -> dict[str, int]:
@@ -439,10 +425,10 @@ class Reversi(Game):
 
     def end_reason(self, state: State, code: int) -> str:
         """Return ``"disc count 40-24"`` (winner's count first) or
-        ``"draw by equal disc count 32-32"``."""
+        ``"equal disc count 32-32"`` for a draw."""
         score = self.score(state)
         high = max(score.values())
         low = min(score.values())
         if code == DRAW:
-            return f"draw by equal disc count {high}-{low}"
+            return f"equal disc count {high}-{low}"
         return f"disc count {high}-{low}"

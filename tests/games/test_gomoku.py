@@ -591,7 +591,7 @@ def test_render_draws_board_with_coordinates_and_side_to_move():
             "  2 . O . . . 2",
             "  1 X . . . . 1",
             "    a b c d e",
-            "white to move",
+            "White (O) to move",
         ]
     )
 
@@ -600,11 +600,11 @@ def test_render_says_who_won_and_how():
     game = Gomoku(size=10, row=4)
     state = play_line(game, ["a1", "b1", "c1", "d1"])
     assert (
-        game.render(state).splitlines()[-1] == "game over: black wins (four in a row)"
+        game.render(state).splitlines()[-1] == "Game over: black wins (four in a row)"
     )
     game = Gomoku(size=5, row=5)
     draw = game.parse_state("5:5:" + stripes(5) + " w")
-    assert game.render(draw).splitlines()[-1] == "game over: draw (board full)"
+    assert game.render(draw).splitlines()[-1] == "Game over: draw (board full)"
 
 
 # ---- random playouts ----------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_render_draws_board_with_coordinates_and_side_to_move():
     assert lines[2] == "7 O . . . . . . O 7"
     assert lines[8] == "1 . X X X X X X . 1"
     assert lines[9] == "  a b c d e f g h"
-    assert lines[10] == "Black to move"
+    assert lines[10] == "Black (X) to move"
 
 
 def test_move_codes_use_row_times_8_plus_col_from_a1():

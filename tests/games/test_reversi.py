@@ -404,9 +404,9 @@ def test_equal_disc_count_on_a_full_board_is_a_draw():
     assert GAME.legal_moves(state) == []
     assert GAME.status(state) == DRAW
     assert GAME.outcome(state) == Outcome(
-        None, "draw by equal disc count 32-32", {"black": 32, "white": 32}
+        None, "equal disc count 32-32", {"black": 32, "white": 32}
     )
-    assert GAME.render(state).endswith("Game over: draw by equal disc count 32-32")
+    assert GAME.render(state).endswith("Game over: draw (equal disc count 32-32)")
 
 
 def test_game_ends_when_one_colour_is_gone_and_empties_go_to_no_one():
@@ -473,9 +473,8 @@ def test_render_draws_coordinates_discs_and_side_to_move():
 
 def test_render_of_a_finished_game_gives_the_result():
     state = GAME.parse_state("x" * 40 + "o" * 24 + " w")
-    assert (
-        GAME.render(state).splitlines()[-1] == "Game over: black wins, disc count 40-24"
-    )
+    last_line = GAME.render(state).splitlines()[-1]
+    assert last_line == "Game over: black wins (disc count 40-24)"
 
 
 # ---- random playouts -------------------------------------------------------------
