@@ -5,11 +5,19 @@ environment here and only here:
 - ``DEBUG``: ``1``/``true`` (default, for local use) or ``0``/``false``.
 - ``ALLOWED_HOSTS``: comma-separated; defaults to localhost names.
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host/db``; SQLite by default.
+- ``AI_WORKERS``: threads that run AI searches at once (default: cores - 1, min 1).
+- ``AI_MAX_PENDING``: searches running or queued before the API answers 503
+  (default: 4 x AI_WORKERS).
+- ``AI_THROTTLE_RATE``: AI requests (ai-move, hint) per client, e.g. ``240/min``;
+  ``off`` disables the throttle. ``NUM_PROXIES``: reverse proxies in front of
+  the app whose X-Forwarded-For is trusted to name the client (default 0).
+- ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``: see below.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -45,6 +53,8 @@ INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "bootstrap",
     "webgame",
 ]
@@ -78,6 +88,21 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets readers run while a move is written; the timeout makes racing
+    # writers wait their turn instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+    # Tests race threads on one game; an in-memory shared-cache database
+    # locks whole tables, so the test database is a file (per process, in the
+    # temporary directory, so parallel runs never share one).
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"webgame-test-{os.getpid()}.sqlite3")
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
@@ -103,6 +128,64 @@ STORAGES = {
 
 #: Where the tree models live: model/<game>/<name>/.
 MODEL_DIR = BASE_DIR / "model"
+
+# Request bodies are small JSON documents (the longest is an imported game
+# record); anything bigger is refused with 413 before it is parsed.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
+#: AI searches run in a bounded pool: at most AI_WORKERS at once, and at most
+#: AI_MAX_PENDING running or waiting; beyond that the API answers 503.
+AI_WORKERS = int(os.environ.get("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1)))
+AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 4 * AI_WORKERS))
+#: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
+#: so that web requests are served first while searches run.
+AI_NICE = int(os.environ.get("AI_NICE", "10"))
+#: Per-client rate of AI requests (ai-move and hint); None disables the throttle.
+AI_THROTTLE_RATE = os.environ.get("AI_THROTTLE_RATE", "240/min")
+if AI_THROTTLE_RATE.strip().lower() in ("", "off", "none"):
+    AI_THROTTLE_RATE = None
+#: Search trees of recent games kept in memory between requests (a hint's tree
+#: serves the AI move that follows), and the node cap of each (~23 bytes a node).
+AI_TREE_CACHE = int(os.environ.get("AI_TREE_CACHE", "4"))
+AI_MAX_NODES = int(os.environ.get("AI_MAX_NODES", "2000000"))
+
+REST_FRAMEWORK = {
+    # No accounts: games are reached by their unguessable id, so there is no
+    # session and no CSRF token to juggle in API clients.
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "webgame.exceptions.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Throttling identifies clients by address. Trust X-Forwarded-For only for
+    # the number of proxies in front of the app (0: use the socket's address),
+    # or any client could dodge the throttle by inventing the header.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    # The format suffix/query override is not used; freeing ``format`` keeps a
+    # stray ?format=xyz from turning into a 404.
+    "URL_FORMAT_OVERRIDE": None,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Board games API",
+    # The overview on the docs page: notation, board, records, concurrency, errors.
+    "DESCRIPTION": (BASE_DIR / "webgame" / "api.md").read_text(encoding="utf-8"),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from the drf-spectacular-sidecar wheel: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "ColorEnum": "webgame.serializers.COLORS",
+        "GameNameEnum": "webgame.serializers.GAME_NAMES",
+        "PlayerKindEnum": "webgame.serializers.PLAYER_KINDS",
+        "ProvenEnum": "webgame.serializers.PROVEN",
+    },
+}
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)

@@ -1,11 +1,192 @@
-"""Views of the site. The board page and the API arrive in later issues."""
+"""Views: the start page and the JSON API.
+
+Each API view validates its body with a serializer, calls one function of
+:mod:`webgame.services` and returns what it gives (already JSON-ready; the
+response serializers document it in the schema). Errors are raised, never
+built here: :mod:`webgame.exceptions` shapes them.
+"""
+
+from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from . import serializers as s
 from . import services
+from .throttles import AIRateThrottle
 
 
 def index(request: HttpRequest) -> HttpResponse:
     """Return the start page listing the games."""
     return render(request, "index.html", {"games": services.list_games()})
+
+
+def _errors(*codes: int) -> dict:
+    """Return the schema's error responses for these status codes."""
+    return {code: OpenApiResponse(s.ErrorSerializer) for code in codes}
+
+
+def _valid(serializer_class, request: Request) -> dict:
+    """Return the validated body, or raise ValidationError (400)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class GameKindsView(APIView):
+    """The games offered, their options and the tree models for each."""
+
+    @extend_schema(responses={200: s.KindSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        """Return the games, their options and models."""
+        return Response(services.list_kinds())
+
+
+class GameCreateView(APIView):
+    """Start a game."""
+
+    @extend_schema(
+        request=s.CreateGameSerializer,
+        responses={201: s.GameSerializer, **_errors(400, 413, 415)},
+    )
+    def post(self, request: Request) -> Response:
+        """Return the new game (201)."""
+        body = _valid(s.CreateGameSerializer, request)
+        game = services.create_game(
+            game=body["game"],
+            options=body.get("options"),
+            players=body.get("players"),
+        )
+        return Response(game, status=status.HTTP_201_CREATED)
+
+
+class GameImportView(APIView):
+    """Start a game from a record (an Othello transcript or a move list)."""
+
+    @extend_schema(
+        request=s.ImportGameSerializer,
+        responses={201: s.GameSerializer, **_errors(400, 413, 415)},
+    )
+    def post(self, request: Request) -> Response:
+        """Return the new game holding the record's moves (201)."""
+        body = _valid(s.ImportGameSerializer, request)
+        game = services.import_record(
+            game=body["game"],
+            options=body.get("options"),
+            record=body["record"],
+            players=body.get("players"),
+        )
+        return Response(game, status=status.HTTP_201_CREATED)
+
+
+class GameDetailView(APIView):
+    """One game: read it, or change its players' settings."""
+
+    @extend_schema(responses={200: s.GameSerializer, **_errors(404)})
+    def get(self, request: Request, pk) -> Response:
+        """Return the game."""
+        return Response(services.get_game(pk))
+
+    @extend_schema(
+        request=s.UpdateGameSerializer,
+        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
+    )
+    def patch(self, request: Request, pk) -> Response:
+        """Return the game after changing the named sides' settings."""
+        body = _valid(s.UpdateGameSerializer, request)
+        return Response(
+            services.update_players(
+                pk, players=body["players"], version=body.get("version")
+            )
+        )
+
+
+class MoveView(APIView):
+    """A human move."""
+
+    @extend_schema(
+        request=s.MoveSerializer,
+        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game after the move."""
+        body = _valid(s.MoveSerializer, request)
+        return Response(
+            services.play_move(pk, move=body["move"], version=body.get("version"))
+        )
+
+
+class AIMoveView(APIView):
+    """The AI of the side to move plays."""
+
+    throttle_classes = [AIRateThrottle]
+
+    @extend_schema(
+        request=s.VersionedSerializer,
+        responses={200: s.GameAndSearchSerializer, **_errors(400, 404, 409, 429, 503)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game after the AI's move and the search behind it."""
+        body = _valid(s.VersionedSerializer, request)
+        return Response(services.ai_move(pk, version=body.get("version")))
+
+
+class HintView(APIView):
+    """The AI's search for the side to move, without playing."""
+
+    throttle_classes = [AIRateThrottle]
+
+    @extend_schema(
+        request=s.HintSerializer,
+        responses={200: s.GameAndSearchSerializer, **_errors(400, 404, 409, 429, 503)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game and the search result."""
+        body = _valid(s.HintSerializer, request)
+        return Response(
+            services.hint(
+                pk,
+                think_time=body.get("think_time"),
+                level=body.get("level"),
+                version=body.get("version"),
+            )
+        )
+
+
+class UndoView(APIView):
+    """Take back a move (back to the human's turn against the AI)."""
+
+    @extend_schema(
+        request=s.VersionedSerializer,
+        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game after the take-back."""
+        body = _valid(s.VersionedSerializer, request)
+        return Response(services.undo(pk, version=body.get("version")))
+
+
+class RecordView(APIView):
+    """The game record as text."""
+
+    @extend_schema(responses={200: s.RecordSerializer, **_errors(404)})
+    def get(self, request: Request, pk) -> Response:
+        """Return the record."""
+        return Response(services.game_record(pk))
+
+
+class ApiNotFoundView(APIView):
+    """Every other URL under /api/: a JSON 404 whatever the method."""
+
+    schema = None  # not part of the documented API
+
+    def _not_found(self, request: Request, *args, **kwargs) -> Response:
+        raise NotFound(f"no API endpoint at {request.path}; see /api/docs/")
+
+    get = post = put = patch = delete = _not_found

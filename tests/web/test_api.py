@@ -1,0 +1,766 @@
+"""Every endpoint of the API and every error it promises, one behaviour a test."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from django.contrib.staticfiles import finders
+from django.test import override_settings
+from django.urls import reverse
+from rest_framework import status
+from rest_framework.test import APITestCase
+
+from .helpers import FAST_AI, HUMAN, assert_error, create, url
+
+LOA_BLACK_WIN = [
+    "d1-b3",
+    "h5-g4",
+    "b1-b4",
+    "g4xg1",
+    "b4-e7",
+    "a3xc1",
+    "b3-e6",
+    "h3xf1",
+    "e1-e5",
+]
+GOMOKU_SMALL = {"size": 5, "row": 3}
+
+GAME_KEYS = {
+    "id",
+    "game",
+    "options",
+    "players",
+    "board",
+    "state",
+    "to_move",
+    "legal_moves",
+    "moves",
+    "last_move",
+    "status",
+    "result",
+}
+
+
+class KindsTests(APITestCase):
+    def test_kinds_lists_the_three_games_with_their_options(self):
+        response = self.client.get(reverse("game-kinds"))
+        assert response.status_code == status.HTTP_200_OK
+        kinds = {kind["name"]: kind for kind in response.json()}
+        assert set(kinds) == {"reversi", "gomoku", "loa"}
+        assert kinds["gomoku"]["options"] == {"size": 15, "row": 5}
+        assert kinds["gomoku"]["option_specs"]["size"] == {
+            "type": "integer",
+            "min": 5,
+            "max": 19,
+        }
+        assert kinds["loa"]["option_specs"]["no_move"]["choices"] == ["pass", "lose"]
+        assert all(kind["models"] == [] for kind in kinds.values())
+
+    def test_kinds_lists_models_found_on_disk_and_create_accepts_them(self):
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "gomoku" / "light"
+            folder.mkdir(parents=True)
+            (folder / "manifest.json").write_text(
+                json.dumps({"nodes": 1234, "built": {"selfplay_games": 10}})
+            )
+            (folder / "nodes.jsonl").write_text("{}\n")
+            (Path(tmp) / "gomoku" / "../../etc").mkdir(exist_ok=True)
+            with override_settings(MODEL_DIR=tmp):
+                kinds = self.client.get(reverse("game-kinds")).json()
+                gomoku = next(kind for kind in kinds if kind["name"] == "gomoku")
+                assert gomoku["models"][0]["name"] == "light"
+                assert gomoku["models"][0]["nodes"] == 1234
+                assert gomoku["models"][0]["bytes"] > 0
+                ai = {"kind": "ai", "model": "light", "level": 1}
+                assert create(self.client, "gomoku", white=ai).status_code == 201
+                # The same name is not a model of another game.
+                assert_error(
+                    create(self.client, "reversi", white=ai),
+                    status.HTTP_400_BAD_REQUEST,
+                    "unknown_model",
+                )
+
+
+class CreateTests(APITestCase):
+    def test_create_returns_201_with_the_whole_game(self):
+        response = create(self.client, "reversi", white=FAST_AI)
+        assert response.status_code == status.HTTP_201_CREATED
+        game = response.json()
+        assert set(game) >= GAME_KEYS
+        assert game["to_move"] == "black"
+        assert sorted(game["legal_moves"]) == ["c4", "d3", "e6", "f5"]
+        assert game["moves"] == [] and game["last_move"] is None
+        assert game["status"] == "playing" and game["result"] is None
+        assert game["players"]["white"] == {
+            "kind": "ai",
+            "model": None,
+            "level": 1,
+            "think_time": None,
+        }
+        assert game["version"] == 0
+
+    def test_reversi_board_has_a1_top_left(self):
+        board = create(self.client).json()["board"]
+        assert board["ranks"][0] == "1" and board["files"][0] == "a"
+        # d4 (row 4 from the top, file d) holds a white disc at the start.
+        assert board["cells"][3][3] == "white"
+        assert board["cells"][3][4] == "black"
+
+    def test_gomoku_board_has_a1_bottom_left_and_the_options_asked(self):
+        game = create(self.client, "gomoku", options={"size": 7, "row": 4}).json()
+        assert game["options"] == {"size": 7, "row": 4}
+        assert game["board"]["ranks"] == ["7", "6", "5", "4", "3", "2", "1"]
+        assert len(game["legal_moves"]) == 49
+        after = self.client.post(
+            url("game-moves", game["id"]), {"move": "a1"}, format="json"
+        ).json()
+        assert after["board"]["cells"][6][0] == "black"
+
+    def test_loa_legal_moves_are_also_grouped_by_from_square(self):
+        game = create(self.client, "loa").json()
+        grouped = game["legal_by_from"]
+        assert sorted(sum(grouped.values(), [])) == sorted(game["legal_moves"])
+        assert all(
+            move.startswith(square)
+            for square, moves in grouped.items()
+            for move in moves
+        )
+        assert "b1-b3" in grouped["b1"]
+        assert create(self.client).json()["legal_by_from"] is None
+
+    def test_players_default_to_human_and_ai_defaults_to_one_second(self):
+        body = {"game": "gomoku", "players": {"white": {"kind": "ai"}}}
+        game = self.client.post(reverse("game-create"), body, format="json").json()
+        assert game["players"]["black"] == {"kind": "human"}
+        assert game["players"]["white"]["think_time"] == 1.0
+
+    def test_model_none_means_no_model(self):
+        ai = {"kind": "ai", "model": "none", "think_time": 0.5}
+        game = create(self.client, white=ai).json()
+        assert game["players"]["white"]["model"] is None
+
+    def test_unknown_game_is_400(self):
+        response = self.client.post(
+            reverse("game-create"), {"game": "chess"}, format="json"
+        )
+        body = assert_error(response, 400, "unknown_game")
+        assert "reversi" in body["detail"]
+
+    def test_bad_options_are_400_and_say_what_is_accepted(self):
+        for options in ({"size": 30}, {"size": 9, "row": 10}, {"colour": 1}):
+            body = assert_error(
+                create(self.client, "gomoku", options=options), 400, "invalid_options"
+            )
+            assert "size" in body["detail"] or "row" in body["detail"]
+        assert_error(
+            create(self.client, "reversi", options={"size": 8}), 400, "invalid_options"
+        )
+        assert_error(
+            create(self.client, "loa", options={"repetition": 4}),
+            400,
+            "invalid_options",
+        )
+
+    def test_options_must_be_an_object(self):
+        response = self.client.post(
+            reverse("game-create"), {"game": "gomoku", "options": [1]}, format="json"
+        )
+        assert_error(response, 400, "invalid_options")
+
+    def test_think_time_out_of_range_is_400(self):
+        for think_time in (0.05, 60.5, "soon", -1):
+            ai = {"kind": "ai", "think_time": think_time}
+            body = assert_error(
+                create(self.client, white=ai), 400, "invalid_think_time"
+            )
+            assert "0.1" in body["detail"] and "60" in body["detail"]
+
+    def test_level_out_of_range_is_400(self):
+        assert_error(
+            create(self.client, white={"kind": "ai", "level": 7}), 400, "invalid_level"
+        )
+
+    def test_level_and_think_time_together_are_400(self):
+        ai = {"kind": "ai", "level": 2, "think_time": 1}
+        assert_error(create(self.client, white=ai), 400, "invalid_players")
+
+    def test_unknown_player_kind_is_400(self):
+        assert_error(
+            create(self.client, white={"kind": "robot"}), 400, "invalid_players"
+        )
+
+    def test_unknown_model_is_400(self):
+        ai = {"kind": "ai", "model": "../../etc/passwd", "level": 1}
+        body = assert_error(create(self.client, white=ai), 400, "unknown_model")
+        assert "passwd" in body["detail"]
+
+    def test_unknown_field_is_400(self):
+        response = self.client.post(
+            reverse("game-create"), {"game": "reversi", "colour": "x"}, format="json"
+        )
+        body = assert_error(response, 400, "invalid_request")
+        assert "colour" in body["detail"]
+
+    def test_missing_game_is_400(self):
+        response = self.client.post(reverse("game-create"), {}, format="json")
+        body = assert_error(response, 400, "invalid_request")
+        assert "game" in body["detail"]
+
+    def test_body_not_json_is_400(self):
+        response = self.client.post(
+            reverse("game-create"), "{game: reversi", content_type="application/json"
+        )
+        assert_error(response, 400, "parse_error")
+
+    def test_body_a_json_list_is_400(self):
+        response = self.client.post(reverse("game-create"), [1, 2], format="json")
+        assert_error(response, 400, "invalid_request")
+
+    def test_body_too_large_is_413(self):
+        body = json.dumps({"game": "reversi", "pad": "x" * 70_000})
+        response = self.client.post(
+            reverse("game-create"), body, content_type="application/json"
+        )
+        assert_error(
+            response, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "payload_too_large"
+        )
+
+    def test_form_body_is_415(self):
+        response = self.client.post(reverse("game-create"), {"game": "reversi"})
+        assert_error(
+            response, status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"
+        )
+
+    def test_nothing_is_stored_when_create_fails(self):
+        from webgame.models import Game
+
+        create(self.client, "gomoku", options={"size": 99})
+        assert Game.objects.count() == 0
+
+
+class DetailTests(APITestCase):
+    def test_get_returns_the_stored_game(self):
+        created = create(self.client).json()
+        response = self.client.get(url("game-detail", created["id"]))
+        assert response.status_code == status.HTTP_200_OK
+        assert response.json() == created
+
+    def test_unknown_game_id_is_404(self):
+        response = self.client.get(url("game-detail", uuid.uuid4()))
+        assert_error(response, status.HTTP_404_NOT_FOUND, "not_found")
+
+    def test_malformed_game_id_is_404(self):
+        response = self.client.get("/api/games/12345/")
+        assert_error(response, status.HTTP_404_NOT_FOUND, "not_found")
+
+    def test_unknown_api_url_is_404_json(self):
+        for method in ("get", "post", "delete"):
+            response = getattr(self.client, method)("/api/nothing/here/")
+            assert_error(response, status.HTTP_404_NOT_FOUND, "not_found")
+
+    def test_unknown_site_url_is_404_json(self):
+        assert_error(self.client.get("/nothing/"), 404, "not_found")
+
+    def test_wrong_method_is_405(self):
+        game_id = create(self.client).json()["id"]
+        for method in ("put", "delete"):
+            response = getattr(self.client, method)(url("game-detail", game_id))
+            assert_error(
+                response, status.HTTP_405_METHOD_NOT_ALLOWED, "method_not_allowed"
+            )
+        assert_error(
+            self.client.get(url("game-moves", game_id)), 405, "method_not_allowed"
+        )
+        assert_error(self.client.get(reverse("game-create")), 405, "method_not_allowed")
+
+
+class MoveTests(APITestCase):
+    def setUp(self):
+        self.game = create(self.client).json()
+        self.moves_url = url("game-moves", self.game["id"])
+
+    def play(self, move, **extra):
+        return self.client.post(self.moves_url, {"move": move, **extra}, format="json")
+
+    def test_a_legal_move_is_played_and_stored_in_notation(self):
+        response = self.play("F5")
+        assert response.status_code == status.HTTP_200_OK
+        game = response.json()
+        assert game["moves"] == ["f5"] and game["last_move"] == "f5"
+        assert game["to_move"] == "white" and game["version"] == 1
+        assert sorted(game["legal_moves"]) == ["d6", "f4", "f6"]
+        stored = self.client.get(url("game-detail", self.game["id"])).json()
+        assert stored["moves"] == ["f5"]
+
+    def test_illegal_move_is_400_listing_legal_moves_and_changes_nothing(self):
+        body = assert_error(self.play("a1"), 400, "illegal_move")
+        for move in ("c4", "d3", "e6", "f5"):
+            assert move in body["detail"]
+        stored = self.client.get(url("game-detail", self.game["id"])).json()
+        assert stored["moves"] == [] and stored["version"] == 0
+
+    def test_malformed_move_is_400(self):
+        body = assert_error(self.play("z9"), 400, "invalid_move")
+        assert "a1..h8" in body["detail"]
+        assert_error(self.play(""), 400, "invalid_move")
+        assert_error(self.play(17), 400, "invalid_move")
+
+    def test_missing_move_is_400(self):
+        response = self.client.post(self.moves_url, {}, format="json")
+        body = assert_error(response, 400, "invalid_request")
+        assert "move" in body["detail"]
+
+    def test_a_stale_version_is_409(self):
+        self.play("f5")
+        body = assert_error(
+            self.play("f4", version=0), status.HTTP_409_CONFLICT, "conflict"
+        )
+        assert "version" in body["detail"]
+        assert self.play("f4", version=1).status_code == 200
+
+    def test_move_when_the_ai_is_to_move_is_400(self):
+        game = create(self.client, black=FAST_AI).json()
+        response = self.client.post(
+            url("game-moves", game["id"]), {"move": "f5"}, format="json"
+        )
+        body = assert_error(response, 400, "not_your_turn")
+        assert "ai-move" in body["detail"]
+
+    def test_move_after_the_end_is_400(self):
+        game = import_game(self.client, "gomoku", "a1 a2 b1 b2 c1", GOMOKU_SMALL)
+        assert game["status"] == "finished"
+        response = self.client.post(
+            url("game-moves", game["id"]), {"move": "e5"}, format="json"
+        )
+        body = assert_error(response, 400, "game_over")
+        assert "black won" in body["detail"]
+
+    def test_a_winning_move_finishes_the_game_with_a_result(self):
+        game = create(self.client, "gomoku", options=GOMOKU_SMALL).json()
+        for move in ("a1", "a2", "b1", "b2"):
+            self.client.post(
+                url("game-moves", game["id"]), {"move": move}, format="json"
+            )
+        final = self.client.post(
+            url("game-moves", game["id"]), {"move": "c1"}, format="json"
+        ).json()
+        assert final["status"] == "finished"
+        assert final["result"] == {
+            "winner": "black",
+            "reason": "three in a row",
+            "score": None,
+        }
+        assert final["to_move"] is None and final["legal_moves"] == []
+
+    def test_loa_capture_is_stored_with_x(self):
+        game = create(self.client, "loa").json()
+        for move in LOA_BLACK_WIN[:3]:
+            self.client.post(
+                url("game-moves", game["id"]), {"move": move}, format="json"
+            )
+        after = self.client.post(
+            url("game-moves", game["id"]), {"move": "g4-g1"}, format="json"
+        ).json()
+        assert after["last_move"] == "g4xg1"
+
+
+def import_game(client, game, record, options=None):
+    """Return the game imported from ``record`` (asserting 201)."""
+    body = {"game": game, "record": record}
+    if options:
+        body["options"] = options
+    response = client.post(reverse("game-import"), body, format="json")
+    assert response.status_code == status.HTTP_201_CREATED, response.content
+    return response.json()
+
+
+class AIMoveTests(APITestCase):
+    def test_ai_move_plays_for_the_side_to_move_and_reports_the_search(self):
+        game = create(self.client, black=FAST_AI).json()
+        response = self.client.post(url("game-ai-move", game["id"]), format="json")
+        assert response.status_code == status.HTTP_200_OK
+        body = response.json()
+        assert body["game"]["moves"] == [body["search"]["move"]]
+        assert body["game"]["to_move"] == "white"
+        search = body["search"]
+        assert search["move"] in ("c4", "d3", "e6", "f5")
+        assert search["simulations"] == 50
+        assert sum(m["visits"] for m in search["moves"]) >= 49
+        for key in ("value", "pv", "elapsed", "proven"):
+            assert key in search
+        assert {m["move"] for m in search["moves"]} == {"c4", "d3", "e6", "f5"}
+
+    def test_ai_move_with_a_think_time_respects_it(self):
+        ai = {"kind": "ai", "think_time": 0.2}
+        game = create(self.client, "gomoku", black=ai).json()
+        body = self.client.post(url("game-ai-move", game["id"])).json()
+        assert 0.1 < body["search"]["elapsed"] < 1.0
+
+    def test_ai_move_when_a_human_is_to_move_is_400(self):
+        game = create(self.client, white=FAST_AI).json()
+        response = self.client.post(url("game-ai-move", game["id"]), format="json")
+        body = assert_error(response, 400, "not_ai_turn")
+        assert "black" in body["detail"]
+
+    def test_ai_move_after_the_end_is_400(self):
+        game = import_game(self.client, "loa", " ".join(LOA_BLACK_WIN))
+        self.client.patch(
+            url("game-detail", game["id"]),
+            {"players": {"white": FAST_AI}},
+            format="json",
+        )
+        response = self.client.post(url("game-ai-move", game["id"]), format="json")
+        assert_error(response, 400, "game_over")
+
+    def test_ai_move_in_an_unknown_game_is_404(self):
+        response = self.client.post(url("game-ai-move", uuid.uuid4()))
+        assert_error(response, 404, "not_found")
+
+    @override_settings(AI_MAX_PENDING=0)
+    def test_ai_move_when_all_slots_are_taken_is_503_with_retry_after(self):
+        game = create(self.client, black=FAST_AI).json()
+        response = self.client.post(url("game-ai-move", game["id"]))
+        assert_error(response, status.HTTP_503_SERVICE_UNAVAILABLE, "busy")
+        assert int(response["Retry-After"]) >= 1
+        stored = self.client.get(url("game-detail", game["id"])).json()
+        assert stored["moves"] == []
+
+    @override_settings(AI_THROTTLE_RATE="2/min")
+    def test_ai_requests_are_throttled_per_client_with_retry_after(self):
+        game = create(self.client, black=FAST_AI, white=FAST_AI).json()
+        for _ in range(2):
+            assert self.client.post(url("game-ai-move", game["id"])).status_code == 200
+        response = self.client.post(url("game-hint", game["id"]))
+        assert_error(response, status.HTTP_429_TOO_MANY_REQUESTS, "throttled")
+        # A made-up X-Forwarded-For does not make a new client.
+        spoofed = self.client.post(
+            url("game-hint", game["id"]), HTTP_X_FORWARDED_FOR="10.9.8.7"
+        )
+        assert_error(spoofed, status.HTTP_429_TOO_MANY_REQUESTS, "throttled")
+        assert int(response["Retry-After"]) > 0
+        # Non-AI requests are not throttled.
+        assert self.client.get(url("game-detail", game["id"])).status_code == 200
+
+
+class HintTests(APITestCase):
+    def test_hint_searches_without_playing(self):
+        game = create(self.client, "gomoku", options={"size": 7, "row": 4}).json()
+        response = self.client.post(
+            url("game-hint", game["id"]), {"level": 1}, format="json"
+        )
+        assert response.status_code == status.HTTP_200_OK
+        body = response.json()
+        assert body["search"]["move"] in game["legal_moves"]
+        assert body["game"]["moves"] == [] and body["game"]["version"] == 0
+        stored = self.client.get(url("game-detail", game["id"])).json()
+        assert stored["moves"] == []
+
+    def test_hint_think_time_out_of_range_is_400(self):
+        game = create(self.client).json()
+        response = self.client.post(
+            url("game-hint", game["id"]), {"think_time": 120}, format="json"
+        )
+        assert_error(response, 400, "invalid_think_time")
+
+    def test_hint_with_level_and_think_time_is_400(self):
+        game = create(self.client).json()
+        response = self.client.post(
+            url("game-hint", game["id"]), {"think_time": 1, "level": 1}, format="json"
+        )
+        assert_error(response, 400, "invalid_think_time")
+
+    def test_hint_after_the_end_is_400(self):
+        game = import_game(self.client, "gomoku", "a1 a2 b1 b2 c1", GOMOKU_SMALL)
+        assert_error(self.client.post(url("game-hint", game["id"])), 400, "game_over")
+
+
+class UndoTests(APITestCase):
+    def post_moves(self, game_id, *moves):
+        for move in moves:
+            response = self.client.post(
+                url("game-moves", game_id), {"move": move}, format="json"
+            )
+            assert response.status_code == 200, response.content
+
+    def test_undo_between_humans_takes_back_one_ply(self):
+        game_id = create(self.client).json()["id"]
+        self.post_moves(game_id, "f5", "f6")
+        game = self.client.post(url("game-undo", game_id)).json()
+        assert game["moves"] == ["f5"] and game["to_move"] == "white"
+
+    def test_undo_against_the_ai_returns_to_the_humans_turn(self):
+        game_id = create(self.client, white=FAST_AI).json()["id"]
+        self.post_moves(game_id, "f5")
+        self.client.post(url("game-ai-move", game_id))
+        game = self.client.post(url("game-undo", game_id)).json()
+        assert game["moves"] == [] and game["to_move"] == "black"
+
+    def test_undo_of_the_humans_move_while_the_ai_is_to_move_goes_back_further(self):
+        game_id = create(self.client, white=FAST_AI).json()["id"]
+        self.post_moves(game_id, "f5")
+        game = self.client.post(url("game-undo", game_id)).json()
+        assert game["moves"] == [] and game["to_move"] == "black"
+
+    def test_undo_between_ais_takes_back_one_ply(self):
+        game_id = create(self.client, black=FAST_AI, white=FAST_AI).json()["id"]
+        for _ in range(2):
+            self.client.post(url("game-ai-move", game_id))
+        game = self.client.post(url("game-undo", game_id)).json()
+        assert len(game["moves"]) == 1
+
+    def test_undo_reopens_a_finished_game(self):
+        game = import_game(self.client, "gomoku", "a1 a2 b1 b2 c1", GOMOKU_SMALL)
+        after = self.client.post(url("game-undo", game["id"])).json()
+        assert after["status"] == "playing" and after["result"] is None
+        assert after["moves"] == ["a1", "a2", "b1", "b2"]
+
+    def test_undo_with_no_moves_is_400(self):
+        game_id = create(self.client).json()["id"]
+        assert_error(
+            self.client.post(url("game-undo", game_id)), 400, "nothing_to_undo"
+        )
+
+    def test_undo_with_a_stale_version_is_409(self):
+        game_id = create(self.client).json()["id"]
+        self.post_moves(game_id, "f5")
+        response = self.client.post(
+            url("game-undo", game_id), {"version": 0}, format="json"
+        )
+        assert_error(response, 409, "conflict")
+
+
+class PatchTests(APITestCase):
+    def test_patch_changes_one_side_and_keeps_the_other(self):
+        game = create(self.client, black={"kind": "ai", "think_time": 3}).json()
+        response = self.client.patch(
+            url("game-detail", game["id"]),
+            {"players": {"white": {"kind": "ai", "level": 2}}},
+            format="json",
+        )
+        assert response.status_code == status.HTTP_200_OK
+        players = response.json()["players"]
+        assert players["black"]["think_time"] == 3
+        assert players["white"] == {
+            "kind": "ai",
+            "model": None,
+            "level": 2,
+            "think_time": None,
+        }
+        assert response.json()["version"] == 1
+
+    def test_patch_makes_a_human_side_an_ai_mid_game(self):
+        game_id = create(self.client).json()["id"]
+        self.client.post(url("game-moves", game_id), {"move": "f5"}, format="json")
+        self.client.patch(
+            url("game-detail", game_id), {"players": {"white": FAST_AI}}, format="json"
+        )
+        response = self.client.post(url("game-ai-move", game_id))
+        assert response.status_code == 200
+        assert len(response.json()["game"]["moves"]) == 2
+
+    def test_patch_errors_are_400_and_change_nothing(self):
+        game_id = create(self.client).json()["id"]
+        cases = [
+            ({"players": {"white": {"kind": "ai", "model": "full"}}}, "unknown_model"),
+            (
+                {"players": {"white": {"kind": "ai", "think_time": 0}}},
+                "invalid_think_time",
+            ),
+            ({"players": {"red": HUMAN}}, "invalid_players"),
+            ({}, "invalid_request"),
+            ({"game": "gomoku", "players": {}}, "invalid_request"),
+        ]
+        for body, code in cases:
+            response = self.client.patch(
+                url("game-detail", game_id), body, format="json"
+            )
+            assert_error(response, 400, code)
+        assert self.client.get(url("game-detail", game_id)).json()["version"] == 0
+
+    def test_patch_with_a_stale_version_is_409(self):
+        game_id = create(self.client).json()["id"]
+        self.client.post(url("game-moves", game_id), {"move": "f5"}, format="json")
+        response = self.client.patch(
+            url("game-detail", game_id),
+            {"players": {"white": FAST_AI}, "version": 0},
+            format="json",
+        )
+        assert_error(response, 409, "conflict")
+
+
+class RecordTests(APITestCase):
+    def play_all(self, game_id, moves):
+        for move in moves:
+            response = self.client.post(
+                url("game-moves", game_id), {"move": move}, format="json"
+            )
+            assert response.status_code == 200, response.content
+
+    def test_reversi_record_is_an_othello_transcript(self):
+        game_id = create(self.client).json()["id"]
+        self.play_all(game_id, ["f5", "d6", "c3"])
+        response = self.client.get(url("game-record", game_id))
+        assert response.status_code == status.HTTP_200_OK
+        assert response.json()["record"] == "f5d6c3"
+
+    def test_gomoku_and_loa_records_are_move_lists(self):
+        gomoku_id = create(self.client, "gomoku").json()["id"]
+        self.play_all(gomoku_id, ["h8", "h9"])
+        assert self.client.get(url("game-record", gomoku_id)).json()["record"] == (
+            "h8 h9"
+        )
+        loa_id = create(self.client, "loa").json()["id"]
+        self.play_all(loa_id, LOA_BLACK_WIN[:4])
+        record = self.client.get(url("game-record", loa_id)).json()
+        assert record["record"] == " ".join(LOA_BLACK_WIN[:4])
+
+    def test_import_rebuilds_the_game_and_its_result(self):
+        game = import_game(self.client, "loa", " ".join(LOA_BLACK_WIN))
+        assert game["moves"] == LOA_BLACK_WIN
+        assert game["status"] == "finished"
+        assert game["result"]["winner"] == "black"
+
+    def test_import_accepts_move_numbers_commas_and_upper_case(self):
+        game = import_game(self.client, "gomoku", "1. H8 h9, 2. j10 ; g7")
+        assert game["moves"] == ["h8", "h9", "j10", "g7"]
+        reversi = import_game(self.client, "reversi", "F5 d6 C3d3")
+        assert reversi["moves"] == ["f5", "d6", "c3", "d3"]
+
+    def test_import_puts_back_the_passes_a_transcript_leaves_out(self):
+        moves = _reversi_game_with_a_pass()
+        transcript = "".join(m for m in moves if m != "pass")
+        game = import_game(self.client, "reversi", transcript)
+        assert game["moves"] == moves
+        record = self.client.get(url("game-record", game["id"])).json()
+        assert record["record"] == transcript
+        assert record["moves"] == moves
+
+    def test_record_round_trips_through_import_for_every_game(self):
+        for name, moves in (
+            ("reversi", ["f5", "d6", "c3", "d3", "c4"]),
+            ("gomoku", ["h8", "h9", "j10"]),
+            ("loa", LOA_BLACK_WIN[:5]),
+        ):
+            game_id = create(self.client, name).json()["id"]
+            self.play_all(game_id, moves)
+            record = self.client.get(url("game-record", game_id)).json()["record"]
+            assert import_game(self.client, name, record)["moves"] == moves
+
+    def test_import_of_an_illegal_record_is_400_naming_the_move(self):
+        response = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": "f5f5"},
+            format="json",
+        )
+        body = assert_error(response, 400, "invalid_record")
+        assert "move 2" in body["detail"] and "d6" in body["detail"]
+        garbage = self.client.post(
+            reverse("game-import"),
+            {"game": "loa", "record": "b1-b3 hello"},
+            format="json",
+        )
+        assert_error(garbage, 400, "invalid_record")
+
+    def test_import_of_moves_after_the_end_is_400(self):
+        response = self.client.post(
+            reverse("game-import"),
+            {"game": "gomoku", "options": GOMOKU_SMALL, "record": "a1 a2 b1 b2 c1 e5"},
+            format="json",
+        )
+        body = assert_error(response, 400, "invalid_record")
+        assert "ended" in body["detail"]
+
+    def test_import_of_an_unknown_game_is_400(self):
+        response = self.client.post(
+            reverse("game-import"), {"game": "go", "record": "d4"}, format="json"
+        )
+        assert_error(response, 400, "unknown_game")
+
+    def test_record_of_an_unknown_game_is_404(self):
+        assert_error(
+            self.client.get(url("game-record", uuid.uuid4())), 404, "not_found"
+        )
+
+
+def _reversi_game_with_a_pass() -> list[str]:
+    """Return the moves of a seeded random Reversi game that contains a pass."""
+    import random
+
+    from mcts import find_game
+
+    game = find_game("reversi")
+    for seed in range(1000):
+        rng = random.Random(seed)
+        state, moves = game.initial_state(), []
+        while not game.is_terminal(state):
+            move = rng.choice(game.legal_move_texts(state))
+            moves.append(move)
+            state = game.play(state, move)
+        if "pass" in moves:
+            return moves
+    raise AssertionError("no random game with a pass in 1000 seeds")
+
+
+class SchemaTests(APITestCase):
+    def test_schema_documents_every_endpoint(self):
+        response = self.client.get(
+            reverse("api-schema"), HTTP_ACCEPT="application/json"
+        )
+        assert response.status_code == status.HTTP_200_OK
+        schema = json.loads(response.content)
+        paths = schema["paths"]
+        for path in (
+            "/api/games/",
+            "/api/games/kinds/",
+            "/api/games/import/",
+            "/api/games/{id}/",
+            "/api/games/{id}/moves/",
+            "/api/games/{id}/ai-move/",
+            "/api/games/{id}/hint/",
+            "/api/games/{id}/undo/",
+            "/api/games/{id}/record/",
+        ):
+            assert path in paths, path
+        assert "patch" in paths["/api/games/{id}/"]
+
+    def test_docs_page_works_offline_from_local_static_files(self):
+        response = self.client.get(reverse("api-docs"))
+        assert response.status_code == status.HTTP_200_OK
+        page = response.content.decode()
+        assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
+        assert "cdn" not in page.lower()
+        assert finders.find(
+            "drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js"
+        )
+
+
+class EdgeTests(APITestCase):
+    def test_a_version_that_is_not_a_count_is_400(self):
+        game_id = create(self.client).json()["id"]
+        for version in (-1, "one", 1.5):
+            response = self.client.post(
+                url("game-moves", game_id),
+                {"move": "f5", "version": version},
+                format="json",
+            )
+            assert_error(response, 400, "invalid_version")
+
+    def test_a_missing_trailing_slash_is_a_json_404_not_a_redirect(self):
+        game_id = create(self.client).json()["id"]
+        response = self.client.post(
+            f"/api/games/{game_id}/moves", {"move": "f5"}, format="json"
+        )
+        assert_error(response, 404, "not_found")
+
+    def test_a_host_not_allowed_is_a_json_400(self):
+        response = self.client.get(reverse("game-kinds"), HTTP_HOST="evil.example")
+        assert_error(response, 400, "bad_request")
+
+    def test_options_request_describes_the_endpoint(self):
+        response = self.client.options(reverse("game-create"))
+        assert response.status_code == status.HTTP_200_OK
+        assert "POST" in response["Allow"]

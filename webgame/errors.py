@@ -1,0 +1,51 @@
+"""The errors the API reports, each a 4xx with ``{"error": code, "detail": text}``.
+
+Services raise these; :mod:`webgame.exceptions` turns them into responses.
+They live apart from the services so that the exception handler does not
+import the game library.
+"""
+
+from __future__ import annotations
+
+from rest_framework import status
+
+
+class ServiceError(Exception):
+    """A request the services refuse; nothing was changed.
+
+    ``code`` is the machine-readable ``error`` of the response, ``detail`` says
+    what was wrong and what is accepted, ``status_code`` is the HTTP status and
+    ``headers`` any extra response headers (such as ``Retry-After``).
+    """
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, code: str, detail: str, *, headers: dict | None = None):
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.headers = headers or {}
+
+
+class GameNotFound(ServiceError):
+    """No game has this id."""
+
+    status_code = status.HTTP_404_NOT_FOUND
+
+    def __init__(self, game_id):
+        super().__init__("not_found", f"no game has the id {str(game_id)!r}")
+
+
+class Conflict(ServiceError):
+    """Another request changed the game first (or the AI is thinking on it)."""
+
+    status_code = status.HTTP_409_CONFLICT
+
+
+class Busy(ServiceError):
+    """Every AI worker is taken; the client should retry after a moment."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+
+    def __init__(self, detail: str, *, retry_after: int):
+        super().__init__("busy", detail, headers={"Retry-After": str(retry_after)})

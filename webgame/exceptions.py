@@ -1,0 +1,145 @@
+"""One error shape for the whole API: ``{"error": "<code>", "detail": "<text>"}``.
+
+DRF's own exceptions (parse errors, 404, 405, 415, throttling, validation),
+the services' :class:`~webgame.errors.ServiceError` and Django's "body too
+large" all come out in that shape; a validation failure adds ``fields`` with
+DRF's per-field messages for clients that want to mark the form.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from .errors import ServiceError
+
+#: The ``error`` code of a validation failure, by the name of the field at fault.
+FIELD_CODES = {
+    "game": "unknown_game",
+    "options": "invalid_options",
+    "players": "invalid_players",
+    "kind": "invalid_players",
+    "model": "unknown_model",
+    "think_time": "invalid_think_time",
+    "level": "invalid_level",
+    "move": "invalid_move",
+    "record": "invalid_record",
+    "version": "invalid_version",
+}
+
+#: The ``error`` code of DRF's exceptions that are not validation failures.
+EXCEPTION_CODES = {
+    exceptions.ParseError: "parse_error",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.Throttled: "throttled",
+}
+
+
+def error_body(code: str, detail: str) -> dict:
+    """Return the API's error body for ``code`` and ``detail``."""
+    return {"error": code, "detail": detail}
+
+
+def api_exception_handler(exc, context) -> Response | None:
+    """Return the error response for ``exc`` in the API's one shape, or None
+    (an unexpected exception: Django then answers 500 through ``handler500``)."""
+    if isinstance(exc, ServiceError):
+        return Response(
+            error_body(exc.code, exc.detail),
+            status=exc.status_code,
+            headers=exc.headers,
+        )
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            error_body(
+                "payload_too_large",
+                "the request body is larger than the 64 KiB accepted",
+            ),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        messages = list(_flatten(exc.detail))
+        response.data = {
+            **error_body(_validation_code(messages), _join(messages)),
+            "fields": exc.detail,
+        }
+        return response
+    code = next(
+        (code for cls, code in EXCEPTION_CODES.items() if isinstance(exc, cls)),
+        getattr(exc, "default_code", "error"),
+    )
+    detail = str(exc.detail)
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        detail += " Send a JSON body with Content-Type: application/json."
+    response.data = error_body(code, detail)
+    return response
+
+
+def _flatten(detail, path: tuple[str, ...] = ()):
+    """Yield (path, message, drf_code) for every message in a DRF error tree."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            yield from _flatten(value, (*path, str(key)))
+    elif isinstance(detail, list):
+        for index, value in enumerate(detail):
+            inner = path if not isinstance(value, dict | list) else (*path, str(index))
+            yield from _flatten(value, inner)
+    else:
+        yield path, str(detail), getattr(detail, "code", "invalid")
+
+
+def _validation_code(messages) -> str:
+    """Return the API code of the first field at fault, "invalid_request" when
+    the body as a whole is wrong or a required field is missing."""
+    for path, _message, drf_code in messages:
+        names = [name for name in path if not name.isdigit()]
+        if names and drf_code != "required":
+            for name in reversed(names):
+                if name in FIELD_CODES:
+                    return FIELD_CODES[name]
+    return "invalid_request"
+
+
+def _join(messages) -> str:
+    """Return the messages as one line, each prefixed by its field path."""
+    parts = []
+    for path, message, _code in messages:
+        where = ".".join(name for name in path if name != "non_field_errors")
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
+
+
+def json_not_found(request, exception=None) -> JsonResponse:
+    """Return the 404 body for URLs no route matches (Django's handler404)."""
+    return JsonResponse(
+        error_body("not_found", f"no such URL: {request.path}"),
+        status=status.HTTP_404_NOT_FOUND,
+    )
+
+
+def json_server_error(request) -> JsonResponse:
+    """Return the 500 body (Django's handler500); the tests prove it unused."""
+    return JsonResponse(
+        error_body("server_error", "the server failed; the error was logged"),
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )
+
+
+def json_bad_request(request, exception=None) -> JsonResponse:
+    """Return the 400 body for requests Django refuses before any view
+    (handler400: e.g. a Host header not in ALLOWED_HOSTS)."""
+    return JsonResponse(
+        error_body("bad_request", "the request was refused: check the Host header"),
+        status=status.HTTP_400_BAD_REQUEST,
+    )

@@ -1,0 +1,49 @@
+"""The one table: games, stored as settings plus the list of moves played.
+
+The position is not stored: it is the replay of ``moves`` from the start, so
+the move list is the single source of truth and can never disagree with a
+board column. ``status`` and ``result`` are kept beside it for listing and
+admin; every write recomputes them from the replay.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+
+class Game(models.Model):
+    """One game in progress or finished.
+
+    ``version`` counts the writes: every change is a single
+    ``UPDATE ... WHERE id = %s AND version = %s`` that also increments it, so
+    of two requests that read the same version only one can write (the other
+    gets 409) on SQLite and PostgreSQL alike, without holding locks while the
+    AI thinks.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        FINISHED = "finished"
+
+    # A random id: there are no accounts, so knowing the id is what lets a
+    # client play the game; sequential ids would let anyone move in any game.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=16)
+    options = models.JSONField(default=dict)
+    players = models.JSONField(default=dict)
+    moves = models.JSONField(default=list)
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.PLAYING
+    )
+    result = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id} ({self.status}, {len(self.moves)} plies)"

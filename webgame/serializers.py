@@ -1,0 +1,320 @@
+"""Serializers: the shape of every request body, checked before any service
+runs, and the shape of every response, for the OpenAPI schema.
+
+Input serializers check types and ranges only; whether a game, option, model
+or move exists is the services' business (they ask the rules library).
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+GAME_NAMES = ("reversi", "gomoku", "loa")
+COLORS = ("black", "white")
+PLAYER_KINDS = ("human", "ai")
+PROVEN = ("win", "loss", "draw")
+MAX_LEVEL = 6
+THINK_MIN, THINK_MAX = 0.1, 60.0
+
+
+class StrictSerializer(serializers.Serializer):
+    """A serializer that refuses fields it does not know (a typo such as
+    ``thinktime`` should be an error, not silently ignored)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                {
+                    "non_field_errors": [
+                        "expected a JSON object, got " + type(data).__name__
+                    ]
+                }
+            )
+        unknown = sorted(set(data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError(
+                {
+                    "non_field_errors": [
+                        f"unknown field(s) {', '.join(map(repr, unknown))}; "
+                        f"accepted: {', '.join(self.fields)}"
+                    ]
+                }
+            )
+        return super().to_internal_value(data)
+
+
+def _level_field() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_LEVEL,
+        required=False,
+        allow_null=True,
+        help_text="strength level 1 (weak) .. 6 (strong); or give think_time",
+        error_messages={
+            "min_value": f"level must be an integer from 1 to {MAX_LEVEL}",
+            "max_value": f"level must be an integer from 1 to {MAX_LEVEL}",
+            "invalid": f"level must be an integer from 1 to {MAX_LEVEL}",
+        },
+    )
+
+
+def _think_time_field() -> serializers.FloatField:
+    message = f"think_time must be a number of seconds from {THINK_MIN} to {THINK_MAX}"
+    return serializers.FloatField(
+        min_value=THINK_MIN,
+        max_value=THINK_MAX,
+        required=False,
+        allow_null=True,
+        help_text="seconds the AI thinks per move, 0.1 .. 60; or give level",
+        error_messages={
+            "min_value": message,
+            "max_value": message,
+            "invalid": message,
+            "max_string_length": message,
+            "overflow": message,
+        },
+    )
+
+
+class PlayerSerializer(StrictSerializer):
+    """One side: ``{"kind": "human"}`` or ``{"kind": "ai", "model": "light" |
+    null, "level": 1..6 | "think_time": 0.1..60}``."""
+
+    kind = serializers.ChoiceField(choices=PLAYER_KINDS)
+    model = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=64,
+        help_text="a model on disk (see kinds), or null / 'none' for no model",
+    )
+    level = _level_field()
+    think_time = _think_time_field()
+
+
+class PlayersSerializer(StrictSerializer):
+    """Both sides; a side left out is human (on create) or unchanged (on PATCH)."""
+
+    black = PlayerSerializer(required=False)
+    white = PlayerSerializer(required=False)
+
+
+class OptionsField(serializers.DictField):
+    """Game options as a JSON object; the rules library checks the values."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault(
+            "help_text",
+            'gomoku: {"size": 5..19, "row": 3..size}; loa: {"double_connection": '
+            '"draw"|"mover_wins", "no_move": "pass"|"lose", "repetition": 3|2}; '
+            "reversi: {}",
+        )
+        super().__init__(**kwargs)
+
+
+class CreateGameSerializer(StrictSerializer):
+    """The body of ``POST /api/games/``."""
+
+    game = serializers.ChoiceField(
+        choices=GAME_NAMES,
+        error_messages={
+            "invalid_choice": "unknown game {input!r}; known games: "
+            + ", ".join(GAME_NAMES)
+        },
+    )
+    options = OptionsField()
+    players = PlayersSerializer(required=False)
+
+
+class ImportGameSerializer(CreateGameSerializer):
+    """The body of ``POST /api/games/import/``: a new game from a record."""
+
+    record = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=True,
+        max_length=20000,
+        help_text="Reversi: an Othello transcript such as 'f5d6c3d3' (passes may be "
+        "left out); others: moves separated by spaces, e.g. 'h8 h9' or 'b1-b3 a2xc4'",
+    )
+
+
+class VersionedSerializer(StrictSerializer):
+    """A body that may name the version of the game the client saw: if the game
+    has changed since, the request is refused with 409 instead of acting on a
+    position the client did not see."""
+
+    version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="the game's version as last read; 409 if it changed since",
+    )
+
+
+class MoveSerializer(VersionedSerializer):
+    """The body of ``POST /api/games/{id}/moves/``."""
+
+    move = serializers.CharField(
+        max_length=16,
+        trim_whitespace=True,
+        help_text="reversi 'd3' or 'pass'; gomoku 'h8'; loa 'b1-b3' / 'b1xb3'",
+    )
+
+
+class HintSerializer(VersionedSerializer):
+    """The body of ``POST /api/games/{id}/hint/`` (all optional)."""
+
+    level = _level_field()
+    think_time = _think_time_field()
+
+    def validate(self, attrs):
+        if attrs.get("level") is not None and attrs.get("think_time") is not None:
+            raise serializers.ValidationError(
+                {"think_time": ["give a level or a think_time, not both"]}
+            )
+        return attrs
+
+
+class UpdateGameSerializer(VersionedSerializer):
+    """The body of ``PATCH /api/games/{id}/``: new settings for one or both sides."""
+
+    players = PlayersSerializer()
+
+
+# ---- responses (for the schema; the services build the dicts) ---------------------
+class ErrorSerializer(serializers.Serializer):
+    """Every 4xx body."""
+
+    error = serializers.CharField(help_text="machine-readable code, e.g. illegal_move")
+    detail = serializers.CharField(help_text="what was wrong and what is accepted")
+
+
+class ModelInfoSerializer(serializers.Serializer):
+    """A tree model on disk."""
+
+    name = serializers.CharField()
+    nodes = serializers.IntegerField(allow_null=True)
+    bytes = serializers.IntegerField()
+    built = serializers.JSONField(allow_null=True)
+
+
+class KindSerializer(serializers.Serializer):
+    """A game the server offers."""
+
+    name = serializers.CharField()
+    title = serializers.CharField()
+    options = serializers.DictField(help_text="the default options")
+    option_specs = serializers.DictField(help_text="what each option accepts")
+    models = ModelInfoSerializer(many=True)
+
+
+class BoardSerializer(serializers.Serializer):
+    """The board from the top row of the picture down: the square of
+    ``cells[r][c]`` is ``files[c] + ranks[r]``."""
+
+    size = serializers.IntegerField()
+    files = serializers.ListField(child=serializers.CharField())
+    ranks = serializers.ListField(child=serializers.CharField())
+    cells = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.ChoiceField(choices=COLORS, allow_null=True)
+        )
+    )
+
+
+class ResultSerializer(serializers.Serializer):
+    """How a finished game ended."""
+
+    winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    reason = serializers.CharField()
+    score = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+
+
+class PlayerOutSerializer(serializers.Serializer):
+    """A side's settings as stored."""
+
+    kind = serializers.ChoiceField(choices=PLAYER_KINDS)
+    model = serializers.CharField(required=False, allow_null=True)
+    level = serializers.IntegerField(required=False, allow_null=True)
+    think_time = serializers.FloatField(required=False, allow_null=True)
+
+
+class PlayersOutSerializer(serializers.Serializer):
+    """Both sides' settings."""
+
+    black = PlayerOutSerializer()
+    white = PlayerOutSerializer()
+
+
+class GameSerializer(serializers.Serializer):
+    """A game as the API shows it."""
+
+    id = serializers.UUIDField()
+    game = serializers.ChoiceField(choices=GAME_NAMES)
+    title = serializers.CharField()
+    options = serializers.DictField()
+    players = PlayersOutSerializer()
+    board = BoardSerializer()
+    state = serializers.CharField(help_text="the compact state string")
+    to_move = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    legal_by_from = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        help_text="loa only: the legal moves grouped by from-square",
+    )
+    moves = serializers.ListField(child=serializers.CharField())
+    last_move = serializers.CharField(allow_null=True)
+    ply = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["playing", "finished"])
+    result = ResultSerializer(allow_null=True)
+    version = serializers.IntegerField()
+    created = serializers.DateTimeField()
+    updated = serializers.DateTimeField()
+
+
+class MoveStatsSerializer(serializers.Serializer):
+    """The search's statistics of one root move."""
+
+    move = serializers.CharField()
+    code = serializers.IntegerField()
+    visits = serializers.IntegerField()
+    value = serializers.FloatField(
+        allow_null=True, help_text="win probability for the side to move"
+    )
+    proven = serializers.ChoiceField(choices=PROVEN, allow_null=True)
+
+
+class SearchResultSerializer(serializers.Serializer):
+    """What a search found at the root."""
+
+    move = serializers.CharField()
+    code = serializers.IntegerField()
+    side = serializers.ChoiceField(choices=COLORS)
+    moves = MoveStatsSerializer(many=True)
+    value = serializers.FloatField()
+    proven = serializers.ChoiceField(choices=PROVEN, allow_null=True)
+    pv = serializers.ListField(child=serializers.CharField())
+    simulations = serializers.IntegerField()
+    root_visits = serializers.IntegerField()
+    elapsed = serializers.FloatField()
+    nodes = serializers.IntegerField()
+
+
+class GameAndSearchSerializer(serializers.Serializer):
+    """The game (after the AI's move, for ai-move) and the search behind it."""
+
+    game = GameSerializer()
+    search = SearchResultSerializer()
+
+
+class RecordSerializer(serializers.Serializer):
+    """A game's record."""
+
+    game = serializers.ChoiceField(choices=GAME_NAMES)
+    options = serializers.DictField()
+    record = serializers.CharField(
+        help_text="Othello transcript for reversi (no passes), else spaced moves"
+    )
+    moves = serializers.ListField(child=serializers.CharField())
+    result = ResultSerializer(allow_null=True)

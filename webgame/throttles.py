@@ -1,0 +1,28 @@
+"""Per-client throttling of the AI endpoints (they cost seconds of CPU)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class AIRateThrottle(SimpleRateThrottle):
+    """At most ``settings.AI_THROTTLE_RATE`` AI requests per client address.
+
+    The rate is read from the settings on every request rather than from
+    DRF's class-level ``THROTTLE_RATES`` (bound once at import), so tests and
+    the load command can change it with ``override_settings``.
+    """
+
+    scope = "ai"
+
+    def get_rate(self) -> str | None:
+        """Return the rate such as ``"240/min"``, or None for no limit."""
+        return settings.AI_THROTTLE_RATE
+
+    def get_cache_key(self, request, view) -> str:
+        """Return the cache key of the client's request history."""
+        return self.cache_format % {
+            "scope": self.scope,
+            "ident": self.get_ident(request),
+        }
