@@ -8,8 +8,6 @@ built here: :mod:`webgame.exceptions` shapes them.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
@@ -20,11 +18,6 @@ from rest_framework.views import APIView
 from . import serializers as s
 from . import services
 from .throttles import AIRateThrottle
-
-
-def index(request: HttpRequest) -> HttpResponse:
-    """Return the start page listing the games."""
-    return render(request, "index.html", {"games": services.list_games()})
 
 
 def _errors(*codes: int) -> dict:

@@ -1,0 +1,130 @@
+"""What the browser tests do on the board page, the way a person would:
+choose in the selectors, flip switches, click cells; and what they read back
+from the DOM (cells, move list, status)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+#: The page has a game, and no request that changes it is in flight.
+IDLE = (
+    "() => typeof BoardPage !== 'undefined' && BoardPage.state.game !== null"
+    " && !BoardPage.state.busy && !BoardPage.state.thinking"
+)
+
+
+def open_board(page, query: str = "") -> None:
+    """Open the board page and wait until it shows a game."""
+    page.goto(page.base_url + "/" + query)
+    wait_idle(page)
+
+
+#: Generous: the first search of each game in a fresh process compiles the
+#: numba kernels (tens of seconds with a cold cache, as in a fresh CI clone).
+AI_TIMEOUT = 120_000
+
+
+def wait_idle(page, timeout: float = AI_TIMEOUT) -> None:
+    """Wait until the page shows a game and nothing is being sent or searched."""
+    page.wait_for_function(IDLE, timeout=timeout)
+
+
+def game_json(page) -> dict:
+    """Return the snapshot the page is drawing (the API's game JSON)."""
+    return page.evaluate("() => BoardPage.state.game")
+
+
+def plies(page) -> list[str]:
+    """Return the moves listed in #move-list."""
+    return page.locator("#move-list [data-ply]").all_inner_texts()
+
+
+def status(page) -> str:
+    """Return the text of #status."""
+    return page.locator("#status").inner_text()
+
+
+def pieces(page) -> dict[str, str]:
+    """Return the occupied squares as drawn: square -> black / white."""
+    return page.evaluate(
+        """() => Object.fromEntries(
+            [...document.querySelectorAll('#board [data-square]')]
+            .filter(c => c.querySelector('.piece'))
+            .map(c => [c.dataset.square,
+                       c.querySelector('.piece.black') ? 'black' : 'white']))"""
+    )
+
+
+def start_game(page, game: str, *, size: int | None = None, row: int | None = None):
+    """Choose ``game`` (and the Gomoku size and row) and start a new game."""
+    if page.locator("#game-select").input_value() != game:
+        page.select_option("#game-select", game)  # starts a game of that kind
+        wait_idle(page)
+    if size:
+        page.select_option("#gomoku-size", str(size))
+        page.select_option("#gomoku-row", str(row))
+    page.click("#new-game")
+    page.wait_for_function(
+        "([g, s]) => { const game = BoardPage.state.game;"
+        " return game && game.game === g && game.ply === 0"
+        " && (!s || game.board.size === s); }",
+        arg=[game, size],
+    )
+    wait_idle(page)
+
+
+def set_ai(page, side: str, on: bool, strength: str | None = None) -> None:
+    """Set ``side``'s strength (first, so the switch sends it) and its AI switch,
+    then wait until the server holds that setting."""
+    if strength:
+        page.select_option(f"#strength-{side}", strength)
+    switch = page.locator(f"#{side}-ai")
+    if switch.is_checked() != on:
+        switch.click()
+    page.wait_for_function(
+        "([side, kind]) => BoardPage.state.game.players[side].kind === kind",
+        arg=[side, "ai" if on else "human"],
+    )
+
+
+def human_move(page) -> str:
+    """Play a legal move by clicking, as the side to move, and return it: the
+    first legal square (Reversi, Gomoku), or for Lines of Action the first
+    movable piece and then its first destination; a forced pass by its button."""
+    wait_idle(page)
+    game = game_json(page)
+    if game["legal_moves"] == ["pass"]:
+        page.click("#pass")
+        return "pass"
+    if game["game"] != "loa":
+        square = page.locator("#board .cell.legal").first.get_attribute("data-square")
+        page.click(f'#board [data-square="{square}"]')
+        return square
+    start, moves = next(iter(game["legal_by_from"].items()))
+    page.click(f'#board [data-square="{start}"]')
+    # The chosen piece's destinations are marked, in orange, and only those.
+    targets = page.locator("#board .cell.target")
+    assert targets.count() == len(moves)
+    destination = moves[0][3:]
+    page.click(f'#board [data-square="{destination}"]')
+    return moves[0]
+
+
+def wait_plies(page, count: int) -> None:
+    """Wait until the move list holds ``count`` moves."""
+    page.wait_for_function(
+        "n => document.querySelectorAll('#move-list [data-ply]').length === n",
+        arg=count,
+    )
+
+
+def loa_record(name: str = "appendix_E_game1.txt") -> list[str]:
+    """Return the moves of a published Lines of Action game (test data)."""
+    moves = []
+    for line in (DATA / "loa-games" / name).read_text().splitlines():
+        words = line.split()
+        if words and words[0].rstrip(".").isdigit():
+            moves.extend(words[1:])
+    return moves

@@ -1,0 +1,358 @@
+"""The board page in headless Chromium, for each of the three games: human
+against human by clicking (with an illegal click), human against the AI to the
+end, AI against AI to the end, undo, a model switch, and a reload that finds
+the game as it was. Screenshots of each game mid-play are written to
+test-artifacts/screenshots/ (desktop 1280x800 and phone 390x844)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from webgame import services
+
+from .conftest import PHONE
+from .helpers import (
+    AI_TIMEOUT,
+    game_json,
+    human_move,
+    loa_record,
+    open_board,
+    pieces,
+    plies,
+    set_ai,
+    start_game,
+    status,
+    wait_idle,
+    wait_plies,
+)
+
+GAMES = ["reversi", "gomoku", "loa"]
+#: Small boards keep the Gomoku games short.
+SMALL = {"reversi": {}, "gomoku": {"size": 7, "row": 4}, "loa": {}}
+#: A square that is never legal in the opening of each game (occupied, or in
+#: LOA an empty square that is no piece of the side to move).
+ILLEGAL = {"reversi": "d4", "gomoku": None, "loa": "d4"}
+FAST = "time:0.1"  # the smallest think time the API accepts
+END = re.compile(r"^Game over\. (Black wins|White wins|Draw): .+")
+
+
+def _start(page, game: str) -> None:
+    open_board(page)
+    start_game(page, game, **SMALL[game])
+
+
+def _near_end_record(game: str) -> tuple[str, int]:
+    """Return a record a few moves before the end, and its length in plies:
+    Reversi played out by a fixed rule down to a dozen empty squares, a
+    published Lines of Action game less its last four moves."""
+    if game == "loa":
+        moves = loa_record()[:-4]
+        return " ".join(moves), len(moves)
+    snap = services.create_game(game="reversi", options=None, players=None)
+    while snap["status"] == "playing" and snap["ply"] < 48:
+        # A fixed spread over the legal moves: varied, balanced-looking play.
+        legal = snap["legal_moves"]
+        snap = services.play_move(
+            snap["id"], move=legal[(snap["ply"] * 7) % len(legal)]
+        )
+    record = services.game_record(snap["id"])["record"]
+    return record, snap["ply"]
+
+
+def _finished(page) -> None:
+    """Assert the page shows the end of the game: status, result, no legal cell."""
+    assert END.match(status(page)), status(page)
+    result = page.locator("#result")
+    assert result.is_visible()
+    assert re.match(r"(Black wins|White wins|Draw): ", result.inner_text())
+    assert page.locator("#board .cell.legal").count() == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_human_vs_human_by_clicking_with_an_illegal_click(page, screenshot, game):
+    _start(page, game)
+    assert (
+        page.locator("#board [data-square]").count()
+        == game_json(page)["board"]["size"] ** 2
+    )
+    assert page.locator("#board").get_attribute("role") == "grid"
+    played = []
+    for number in range(6):
+        if number == 2:
+            # An illegal click changes nothing but says why in a short hint.
+            before = pieces(page)
+            square = ILLEGAL[game] or played[0]  # gomoku: an occupied point
+            page.click(f'#board [data-square="{square}"]')
+            assert re.search(
+                r"not a legal move|cannot move|pick one of", page.inner_text("#flash")
+            )
+            assert plies(page) == played and pieces(page) == before
+        side = "Black" if number % 2 == 0 else "White"
+        assert status(page) == f"{side} to move"
+        played.append(human_move(page))
+        wait_plies(page, len(played))
+        wait_idle(page)
+        assert plies(page) == played
+        # The last move is marked on the board and announced.
+        last = played[-1].replace("x", "-").split("-")[-1]
+        cell = page.locator(f'#board [data-square="{last}"]')
+        assert "last-move" in cell.get_attribute("class")
+        assert "last move" in cell.get_attribute("aria-label")
+        page.wait_for_function(
+            "m => document.getElementById('announce').textContent.endsWith(m)",
+            arg=f"played {played[-1]}",
+        )
+    label = page.locator('#board [data-square="a1"]').get_attribute("aria-label")
+    assert label.startswith("a1, ")
+    if game == "reversi":
+        counts = pieces(page)
+        black = sum(1 for colour in counts.values() if colour == "black")
+        assert page.inner_text("#count-black") == str(black)
+    if game == "loa":
+        # A click elsewhere cancels the choice of a piece.
+        start = next(iter(game_json(page)["legal_by_from"]))
+        page.click(f'#board [data-square="{start}"]')
+        assert page.locator("#board .cell.selected").count() == 1
+        page.click(
+            '#board [data-square="d5"]' if start != "d5" else "#board .cell >> nth=0"
+        )
+        assert page.locator("#board .cell.selected, #board .cell.target").count() == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_undo_then_reload_finds_the_game_as_it_was(page, game):
+    _start(page, game)
+    for count in range(1, 4):
+        human_move(page)
+        wait_plies(page, count)
+    wait_idle(page)
+    before = plies(page)
+    page.click("#undo")
+    wait_plies(page, 2)
+    wait_idle(page)
+    assert plies(page) == before[:2]
+    page.keyboard.press("u")  # the key does the same
+    wait_plies(page, 1)
+    wait_idle(page)
+    shown = pieces(page)
+    game_id = game_json(page)["id"]
+    page.reload()
+    wait_idle(page)
+    assert game_json(page)["id"] == game_id
+    assert plies(page) == before[:1]
+    assert pieces(page) == shown
+    assert page.locator("#game-select").input_value() == game
+    assert status(page) == "White to move"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_human_vs_ai_to_the_end(page, screenshot, game):
+    if game == "gomoku":
+        _start(page, game)  # 7x7, four in a row: over in a few dozen moves
+        set_ai(page, "white", True, FAST)
+    else:
+        # From a record near the end, imported through the page.
+        record, length = _near_end_record(game)
+        open_board(page)
+        page.select_option("#game-select", game)
+        wait_idle(page)
+        page.fill("#record", record)
+        page.click("#import-record")
+        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=length)
+        wait_idle(page)
+        # The side not to move becomes the AI; the human plays the other.
+        human = game_json(page)["to_move"]
+        ai = "white" if human == "black" else "black"
+        set_ai(page, ai, True, FAST)
+        assert game_json(page)["players"][human]["kind"] == "human"
+    shots = 0
+    # Screenshots mid-play: Gomoku a few moves in, the imported games at once.
+    shoot_at = game_json(page)["ply"] + {"reversi": 0, "gomoku": 4, "loa": 0}[game]
+    for _ in range(60):
+        wait_idle(page)
+        snap = game_json(page)
+        if snap["status"] == "finished":
+            break
+        if snap["players"][snap["to_move"]]["kind"] == "ai":
+            # The page asks the AI by itself; wait for its move.
+            page.wait_for_function(
+                "n => BoardPage.state.game.ply > n", arg=snap["ply"], timeout=AI_TIMEOUT
+            )
+            continue
+        if not shots and snap["ply"] >= shoot_at:
+            # Mid-play: ask for a hint so that what the AI thinks is on
+            # the board, and take the screenshots. The first search of a game
+            # in a fresh process may spend its budget compiling: ask again.
+            page.select_option(f"#strength-{snap['to_move']}", "time:0.5")
+            for _ in range(3):
+                page.click("#hint")
+                wait_idle(page)
+                if page.evaluate(
+                    "() => BoardPage.state.analysis.search.simulations > 0"
+                ):
+                    break
+            assert page.locator("#analysis").is_visible()
+            if game == "loa":  # arrows from piece to destination, with numbers
+                assert page.locator("#arrow-layer line").count() > 0
+                assert "visits" in page.locator("#board [title]").first.get_attribute(
+                    "title"
+                )
+            else:  # a heat map over the candidate squares
+                assert page.locator("#board [class*='heat-']").count() > 0
+            screenshot(page, f"{game}-desktop")
+            page.set_viewport_size(PHONE)
+            screenshot(page, f"{game}-phone")
+            page.set_viewport_size({"width": 1280, "height": 800})
+            shots += 1
+        human_move(page)
+        page.wait_for_function(
+            "n => BoardPage.state.game.ply > n || BoardPage.state.busy", arg=snap["ply"]
+        )
+    wait_idle(page)
+    _finished(page)
+    assert shots, "the game ended before the mid-play screenshots"
+    moves = game_json(page)["moves"]
+    assert plies(page) == moves
+    assert page.locator("#record").input_value()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
+    if game == "loa":
+        # From a published game shortly before its end: random-ish LOA games
+        # at the lowest budget can run for hundreds of moves.
+        open_board(page)
+        page.select_option("#game-select", "loa")
+        wait_idle(page)
+        page.fill("#record", " ".join(loa_record()[:-8]))
+        page.click("#import-record")
+        page.wait_for_function("() => BoardPage.state.game.ply > 0")
+        wait_idle(page)
+    else:
+        _start(page, game)
+    # The lowest level plays fast; in LOA its random-ish play can wander for
+    # hundreds of moves, so there the AIs think 0.1 s and play their best.
+    strength = FAST if game == "loa" else "level:1"
+    page.select_option("#strength-black", strength)
+    page.select_option("#strength-white", strength)
+    page.click("#black-ai")
+    page.click("#pause")  # pause as soon as the first AI move is in
+    page.wait_for_function("() => BoardPage.state.paused")
+    set_ai(page, "white", True)
+    wait_idle(page)
+    ply = game_json(page)["ply"]
+    assert page.inner_text("#pause") == "Resume"
+    page.wait_for_timeout(300)
+    assert game_json(page)["ply"] == ply  # nothing moves while paused
+    page.click("#pause")
+    # The strength (speed) can change while the AIs play: the new setting is
+    # sent once the running search is over, and the game goes on.
+    level = 4 if game == "loa" else 2
+    page.select_option("#strength-black", f"level:{level}")
+    page.wait_for_function(
+        "n => BoardPage.state.game.players.black.level === n", arg=level
+    )
+    page.wait_for_function(
+        "() => BoardPage.state.game.status === 'finished'", timeout=AI_TIMEOUT
+    )
+    wait_idle(page)
+    _finished(page)
+    snap = game_json(page)
+    assert plies(page) == snap["moves"]
+    assert snap["players"]["black"]["kind"] == snap["players"]["white"]["kind"] == "ai"
+    # The analysis of the last search is on show: win bar and best line.
+    assert page.locator("#win-bar").is_visible()
+    assert page.inner_text("#pv").strip()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_switching_a_model_is_stored_and_survives_a_reload(
+    page, settings, tmp_path, game
+):
+    # A tree model is a folder with a manifest; this one exists only to be
+    # listed and chosen (the AI of this test never searches with it).
+    folder = tmp_path / game / "light"
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text(json.dumps({"nodes": 1234}))
+    settings.MODEL_DIR = tmp_path
+    _start(page, game)
+    options = page.locator("#model-white option").all_inner_texts()
+    assert options[0] == "no model" and any(o.startswith("light") for o in options)
+    page.select_option("#model-white", "light")
+    set_ai(page, "white", True, "level:2")
+    snap = game_json(page)
+    assert services.get_game(snap["id"])["players"]["white"]["model"] == "light"
+    page.select_option("#model-white", "none")
+    page.wait_for_function("() => BoardPage.state.game.players.white.model === null")
+    page.select_option("#model-white", "light")
+    page.wait_for_function("() => BoardPage.state.game.players.white.model === 'light'")
+    page.reload()
+    wait_idle(page)
+    assert page.locator("#white-ai").is_checked()
+    assert page.locator("#model-white").input_value() == "light"
+    assert page.locator("#strength-white").input_value() == "level:2"
+    assert not page.locator("#black-ai").is_checked()
+
+
+def test_switching_the_ai_off_while_it_thinks_hands_the_side_over(page):
+    _start(page, "gomoku")
+    set_ai(page, "white", True, "time:2")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.thinking !== null")
+    assert status(page) == "White (AI) is thinking\u2026"
+    assert "busy" in page.get_attribute("#board", "class")
+    assert page.get_attribute("#board", "aria-busy") == "true"
+    assert page.locator("#think-progress").is_visible()
+    page.click('#board [data-square="a7"]')
+    assert "thinking" in page.inner_text("#flash")
+    page.click("#white-ai")
+    page.wait_for_function(
+        "() => BoardPage.state.game.players.white.kind === 'human'", timeout=1500
+    )
+    wait_idle(page)
+    assert status(page) == "White to move"
+    assert page.locator("#board .cell.legal").count() > 0
+    human_move(page)
+    wait_plies(page, 2)
+
+
+def test_keyboard_hint_flip_steps_and_help(page):
+    _start(page, "reversi")
+    for count in range(1, 4):
+        human_move(page)
+        wait_plies(page, count)
+    wait_idle(page)
+    live = pieces(page)
+    # In the board grid, arrows move between the cells ...
+    page.focus('#board [data-square="a1"]')
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.dataset.square") == "b1"
+    # ... elsewhere they step through the moves, for viewing only.
+    page.focus('#move-list [data-ply="3"]')
+    page.keyboard.press("ArrowLeft")
+    assert status(page).startswith("Viewing move 2 of 3")
+    assert pieces(page) != live
+    assert "viewed" in page.get_attribute('#move-list [data-ply="2"]', "class")
+    page.keyboard.press("End")
+    assert pieces(page) == live and status(page) == "White to move"
+    page.keyboard.press("f")
+    assert page.get_attribute("#flip", "aria-pressed") == "true"
+    first = page.locator("#board [data-square]").first.get_attribute("data-square")
+    assert first == "h8"  # flipped: Othello's a1 is now bottom right
+    page.select_option("#strength-white", FAST)
+    page.keyboard.press("h")
+    wait_idle(page)
+    assert page.locator("#analysis").is_visible()
+    assert page.locator("#board [class*='heat-']").count() > 0
+    assert "visits" in page.locator("#board [class*='heat-']").first.get_attribute(
+        "title"
+    )
+    assert re.match(r"Black \d+% \u2013 White \d+%", page.inner_text("#win-label"))
+    page.click("#show-analysis")
+    assert not page.locator("#analysis").is_visible()
+    page.keyboard.press("?")
+    page.wait_for_selector("#help-dialog.show")
+    assert "flip the board" in page.inner_text("#help-dialog")
