@@ -19,16 +19,25 @@ from .games import (  # noqa: E402
     UnknownGameError,
     find_game,
 )
+from .players import LEVELS, Level, find_player  # noqa: E402
+from .result import MoveStats, SearchResult  # noqa: E402
+from .search import Searcher  # noqa: E402
 
 __all__ = [
+    "LEVELS",
     "GAMES",
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidOptionsError",
     "InvalidStateError",
+    "Level",
+    "MoveStats",
     "Outcome",
+    "SearchResult",
+    "Searcher",
     "State",
     "UnknownGameError",
     "find_game",
+    "find_player",
 ]

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from . import search_cli
 from .games import Game, find_game, kernels
 from .games.base import COLOR_NAMES
 
@@ -214,6 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--runs", type=int, default=3)
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(func=cmd_bench_playouts)
+
+    search_cli.add_commands(commands)
     return parser
 
 

@@ -1,0 +1,257 @@
+"""Matches between two players, game by game in parallel worker processes.
+
+Colours alternate: the games come in pairs that start from the same opening
+(a few random plies from the start, Gomoku's near the centre), once with each
+player as black, so an unbalanced opening favours neither player.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from .games import find_game
+from .games.base import Game, State
+from .players import find_player, parse_spec
+
+#: Random plies of the openings, by game: enough to vary the games, few
+#: enough to keep them balanced.
+OPENING_PLIES = {"reversi": 4, "gomoku": 2, "loa": 2}
+#: Gomoku opening stones stay this close (Chebyshev) to the centre.
+GOMOKU_OPENING_RADIUS = 2
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished arena game: who was black, the result and the moves."""
+
+    index: int
+    a_black: bool
+    winner: str | None  # "black", "white" or None for a draw
+    a_score: float
+    moves: tuple[str, ...]
+    opening_plies: int
+
+    def to_json(self) -> dict:
+        """Return the record as a JSON-ready dict."""
+        return {
+            "index": self.index,
+            "a_black": self.a_black,
+            "winner": self.winner,
+            "a_score": self.a_score,
+            "moves": list(self.moves),
+            "opening_plies": self.opening_plies,
+        }
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The tally of a match from player A's side, with a 95% confidence interval."""
+
+    a_wins: int
+    b_wins: int
+    draws: int
+    score: float  # A's mean score per game, 0..1
+    ci95: float  # half-width of the normal-approximation 95% interval
+    records: tuple[GameRecord, ...]
+
+    @property
+    def games(self) -> int:
+        """Return the number of games played."""
+        return self.a_wins + self.b_wins + self.draws
+
+    def summary(self) -> str:
+        """Return the one-line summary: wins, draws, A's score ± CI."""
+        return (
+            f"A wins {self.a_wins}, B wins {self.b_wins}, draws {self.draws}, "
+            f"A score {100 * self.score:.1f}% ± {100 * self.ci95:.1f}%"
+        )
+
+
+def tally(records: list[GameRecord]) -> MatchResult:
+    """Return the MatchResult of ``records``."""
+    scores = np.array([r.a_score for r in records], dtype=float)
+    n = len(scores)
+    mean = float(scores.mean()) if n else 0.0
+    ci = 1.96 * float(scores.std(ddof=1)) / math.sqrt(n) if n > 1 else 1.0
+    return MatchResult(
+        a_wins=sum(r.a_score == 1.0 for r in records),
+        b_wins=sum(r.a_score == 0.0 for r in records),
+        draws=sum(r.a_score == 0.5 for r in records),
+        score=mean,
+        ci95=ci,
+        records=tuple(sorted(records, key=lambda r: r.index)),
+    )
+
+
+def random_opening(game: Game, plies: int, rng: np.random.Generator) -> list[int]:
+    """Return ``plies`` random move codes from the start that leave the game going.
+
+    Gomoku stones stay near the centre (a corner opening is no real game).
+    """
+    for _ in range(100):
+        state = game.initial_state()
+        moves = []
+        for _ in range(plies):
+            legal = _opening_moves(game, state)
+            if not legal:
+                break
+            move = legal[int(rng.integers(len(legal)))]
+            moves.append(move)
+            state = game.apply(state, move)
+        if len(moves) == plies and not game.is_terminal(state):
+            return moves
+    return []
+
+
+def _opening_moves(game: Game, state: State) -> list[int]:
+    """Return the moves an opening may pick from."""
+    legal = game.legal_moves(state)
+    if game.name != "gomoku":
+        return legal
+    size = game.options["size"]
+    centre = size // 2
+    return [
+        m
+        for m in legal
+        if max(abs(m // size - centre), abs(m % size - centre)) <= GOMOKU_OPENING_RADIUS
+    ] or legal
+
+
+@dataclass(frozen=True)
+class _Task:
+    index: int
+    game: str
+    options: dict
+    spec_a: str
+    spec_b: str
+    a_black: bool
+    opening: tuple[int, ...]
+    seconds: float | None
+    simulations: int | None
+    seed: int
+
+
+def play_game(
+    game: Game, black, white, opening=(), *, max_plies: int = 2000
+) -> tuple[str | None, list[str]]:
+    """Play one game between two Players after the ``opening`` move codes.
+
+    Returns (winner "black"/"white" or None for a draw, the moves in notation).
+    A game still going after ``max_plies`` is called a draw.
+    """
+    state = game.initial_state()
+    texts = []
+    players = (black, white)
+    for ply in range(max_plies):
+        if game.is_terminal(state):
+            break
+        if ply < len(opening):
+            move = int(opening[ply])
+        else:
+            mover = players[0 if game.to_move(state) == "black" else 1]
+            move = mover.choose(state)
+        texts.append(game.format_move(state, move))
+        for player in players:
+            player.observe(state, move)
+        state = game.apply(state, move)
+    outcome = game.outcome(state)
+    return (outcome.winner if outcome else None), texts
+
+
+def _run_task(task: _Task) -> GameRecord:
+    """Play the game a task describes (in a worker process); return its record."""
+    game = find_game(task.game, **task.options)
+    seeds = np.random.SeedSequence(task.seed).generate_state(2)
+    a = find_player(
+        task.spec_a,
+        game,
+        seconds=task.seconds,
+        simulations=task.simulations,
+        seed=int(seeds[0]),
+    )
+    b = find_player(
+        task.spec_b,
+        game,
+        seconds=task.seconds,
+        simulations=task.simulations,
+        seed=int(seeds[1]),
+    )
+    black, white = (a, b) if task.a_black else (b, a)
+    winner, moves = play_game(game, black, white, task.opening)
+    a_colour = "black" if task.a_black else "white"
+    score = 0.5 if winner is None else (1.0 if winner == a_colour else 0.0)
+    return GameRecord(
+        task.index, task.a_black, winner, score, tuple(moves), len(task.opening)
+    )
+
+
+def _tasks(
+    game: Game, spec_a, spec_b, games, seconds, simulations, seed, opening_plies
+) -> Iterator[_Task]:
+    rng = np.random.default_rng(seed)
+    plies = OPENING_PLIES.get(game.name, 0) if opening_plies is None else opening_plies
+    opening: list[int] = []
+    for index in range(games):
+        if index % 2 == 0:
+            opening = random_opening(game, plies, rng)
+        yield _Task(
+            index=index,
+            game=game.name,
+            options=dict(game.options),
+            spec_a=str(spec_a),
+            spec_b=str(spec_b),
+            a_black=index % 2 == 0,
+            opening=tuple(opening),
+            seconds=seconds,
+            simulations=simulations,
+            seed=int(seed) * 100_003 + index,
+        )
+
+
+def run_match(
+    game: Game,
+    spec_a: str,
+    spec_b: str,
+    *,
+    games: int,
+    seconds: float | None = None,
+    simulations: int | None = None,
+    workers: int = 1,
+    seed: int = 0,
+    opening_plies: int | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` games of A against B and return the tally.
+
+    ``seconds``/``simulations`` are the budget per move of players whose spec
+    sets none. ``workers`` > 1 plays games in that many processes. ``on_game``
+    is called with each record as it finishes (in game order).
+    """
+    parse_spec(spec_a), parse_spec(spec_b)  # fail fast on a bad spec
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    tasks = list(
+        _tasks(game, spec_a, spec_b, games, seconds, simulations, seed, opening_plies)
+    )
+    records = []
+    if workers <= 1:
+        for task in tasks:
+            records.append(_run_task(task))
+            if on_game:
+                on_game(records[-1])
+    else:
+        # spawn, not fork: numba's runtime and any threads of the parent are not
+        # fork-safe; the compiled kernels load from numba's cache in each worker.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            for record in pool.map(_run_task, tasks):
+                records.append(record)
+                if on_game:
+                    on_game(record)
+    return tally(records)

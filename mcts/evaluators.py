@@ -1,0 +1,497 @@
+"""Leaf evaluators: numba rollout policies that score a position for black.
+
+Every evaluator takes a non-terminal state vector (which it may overwrite:
+the search hands it a scratch copy) and returns the expected score for
+**black** in [0, 1]: 1 a black win, 0 a white win, 0.5 a draw, or a fraction
+when a rollout is cut off and scored by an evaluation function.
+
+The search calls :func:`evaluate` with an integer evaluator id and branches
+here, so that numba can cache the whole search loop (functions passed as
+arguments would force a recompile in every process).
+
+- :data:`RANDOM` (``"random"``): uniformly random moves to the end
+  (:func:`mcts.games.kernels.random_playout`).
+- :data:`HEAVY` (``"heavy"``): a game-specific policy (the default player):
+
+  * Reversi: roulette-wheel moves weighted by a static square table: corners
+    100, edges 10, inner squares 5, and the X- and C-squares next to an empty
+    corner 0.5 and 2 (they hand the corner over), back to normal once the
+    corner is taken.
+  * Gomoku: win now if possible, else block the opponent's immediate win, else
+    play next to the stones (within distance 2) with high probability. Winning
+    cells are kept in per-colour lists updated from the windows through each
+    new stone, so a ply costs O(row**2), not a board scan.
+  * Lines of Action (MC-LOA, after Winands and Björnsson): moves weighted toward
+    the centre and toward captures, and an evaluation cut-off: after
+    :data:`LOA_CUTOFF_PLIES` plies the position is scored by a logistic of an
+    evaluation (number of groups and concentration of each side's pieces).
+
+:func:`focus_moves` is the other piece of game knowledge: it prunes moves
+from the tree (Gomoku only: far from every stone); the searcher turns it on
+with the heavy evaluator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .games import gomoku, kernels, loa, reversi
+from .games.base import BLACK_WINS, MAX_MOVES, ONGOING, WHITE_WINS
+
+RANDOM = 0
+HEAVY = 1
+
+#: Evaluator names (as used in player specs) and their kernel ids.
+EVALUATORS = {"random": RANDOM, "heavy": HEAVY}
+
+
+def evaluator_id(name: str) -> int:
+    """Return the kernel id of the evaluator called ``name``; ValueError if unknown."""
+    try:
+        return EVALUATORS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown evaluator {name!r}; expected one of {', '.join(EVALUATORS)}"
+        ) from None
+
+
+@njit(cache=True, nogil=True)
+def terminal_reward(code):
+    """Return black's score for a final status: 1.0, 0.0 or 0.5."""
+    if code == BLACK_WINS:
+        return 1.0
+    if code == WHITE_WINS:
+        return 0.0
+    return 0.5
+
+
+@njit(cache=True, nogil=True)
+def evaluate(evaluator, game_id, state):
+    """Return black's expected score of ``state`` by the evaluator ``evaluator``.
+
+    ``state`` is overwritten (it ends as the rollout's final position).
+    """
+    if evaluator == HEAVY:
+        return heavy_rollout(game_id, state)
+    return terminal_reward(kernels.random_playout(game_id, state))
+
+
+@njit(cache=True, nogil=True)
+def heavy_rollout(game_id, state):
+    """Return black's score from the game's heavy rollout policy."""
+    if game_id == reversi.GAME_ID:
+        return reversi_rollout(state)
+    if game_id == gomoku.GAME_ID:
+        return gomoku_rollout(state)
+    return loa_rollout(state)
+
+
+# ---- Reversi ----------------------------------------------------------------------
+def _reversi_tables():
+    """Return (base weights, corner of each X/C square or -1, weight once that
+    corner is taken), indexed by square code (row * 8 + col, a1 top-left)."""
+    base = np.full(64, 5.0)
+    corner_of = np.full(64, -1, dtype=np.int64)
+    for sq in range(64):
+        row, col = divmod(sq, 8)
+        if row in (0, 7) or col in (0, 7):
+            base[sq] = 10.0
+    settled = base.copy()
+    for corner in (0, 7, 56, 63):
+        row, col = divmod(corner, 8)
+        base[corner] = 100.0
+        dr = 1 if row == 0 else -1
+        dc = 1 if col == 0 else -1
+        x_square = (row + dr) * 8 + col + dc
+        # An X-square hands the corner over; a C-square often does.
+        base[x_square], settled[x_square] = 0.5, 5.0
+        corner_of[x_square] = corner
+        for c_square in ((row + dr) * 8 + col, row * 8 + col + dc):
+            base[c_square], settled[c_square] = 2.0, 10.0
+            corner_of[c_square] = corner
+    return base, corner_of, settled
+
+
+REVERSI_WEIGHT, REVERSI_CORNER_OF, REVERSI_SETTLED_WEIGHT = _reversi_tables()
+_CORNERS = np.uint64((1 << 0) | (1 << 7) | (1 << 56) | (1 << 63))
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@njit(cache=True, nogil=True)
+def reversi_rollout(state):
+    """Play weighted random Reversi moves to the end; return black's score."""
+    weights = np.empty(64, dtype=np.float64)
+    squares = np.empty(64, dtype=np.int64)
+    while True:
+        side = np.int64(state[reversi.SIDE])
+        own = state[side]
+        opp = state[1 - side]
+        mobile = reversi.mobility(own, opp)
+        if mobile == _ZERO:
+            if reversi.mobility(opp, own) == _ZERO:
+                return terminal_reward(reversi.status(state))
+            reversi.apply_move(state, reversi.PASS)
+            continue
+        occupied = own | opp
+        count = 0
+        total = 0.0
+        bits = mobile
+        while bits != _ZERO:
+            low = bits & (~bits + _ONE)
+            bits ^= low
+            sq = _bit_index(low)
+            w = REVERSI_WEIGHT[sq]
+            corner = REVERSI_CORNER_OF[sq]
+            if corner >= 0 and (occupied >> np.uint64(corner)) & _ONE:
+                w = REVERSI_SETTLED_WEIGHT[sq]
+            squares[count] = sq
+            total += w
+            weights[count] = total
+            count += 1
+        pick = np.random.random() * total
+        chosen = squares[count - 1]
+        for i in range(count):
+            if pick < weights[i]:
+                chosen = squares[i]
+                break
+        reversi.apply_move(state, chosen)
+
+
+@njit(cache=True, nogil=True)
+def _bit_index(bit):
+    """Return the index of the single set bit of the uint64 ``bit``."""
+    index = 0
+    if bit & np.uint64(0xFFFFFFFF00000000):
+        index += 32
+        bit >>= np.uint64(32)
+    if bit & np.uint64(0xFFFF0000):
+        index += 16
+        bit >>= np.uint64(16)
+    if bit & np.uint64(0xFF00):
+        index += 8
+        bit >>= np.uint64(8)
+    if bit & np.uint64(0xF0):
+        index += 4
+        bit >>= np.uint64(4)
+    if bit & np.uint64(0xC):
+        index += 2
+        bit >>= np.uint64(2)
+    if bit & np.uint64(0x2):
+        index += 1
+    return index
+
+
+# ---- Gomoku -----------------------------------------------------------------------
+#: Chance that a quiet Gomoku rollout move is played next to the stones.
+GOMOKU_NEAR_PROBABILITY = 0.9
+_LINE_STEPS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _set_remove(items, where, count, cell):
+    """Remove ``cell`` from the index set (items, where); return the new count."""
+    i = where[cell]
+    if i < 0:
+        return count
+    count -= 1
+    last = items[count]
+    items[i] = last
+    where[last] = i
+    where[cell] = -1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _set_add(items, where, count, cell):
+    """Add ``cell`` to the index set (items, where) if absent; return the new count."""
+    if where[cell] >= 0:
+        return count
+    items[count] = cell
+    where[cell] = count
+    return count + 1
+
+
+@njit(cache=True, nogil=True)
+def _add_threats(cells, size, row, cell, colour, threats, n_threats):
+    """Append to ``threats`` the empty cells that would complete a row for
+    ``colour`` in a window through ``cell``; return the new count."""
+    r0 = cell // size
+    c0 = cell % size
+    for d in range(4):
+        dr = _LINE_STEPS[d, 0]
+        dc = _LINE_STEPS[d, 1]
+        for back in range(row):
+            rs = r0 - back * dr
+            cs = c0 - back * dc
+            re = rs + (row - 1) * dr
+            ce = cs + (row - 1) * dc
+            if rs < 0 or rs >= size or cs < 0 or cs >= size:
+                continue
+            if re < 0 or re >= size or ce < 0 or ce >= size:
+                continue
+            own = 0
+            empty = -1
+            blocked = False
+            for k in range(row):
+                value = cells[(rs + k * dr) * size + cs + k * dc]
+                if value == colour:
+                    own += 1
+                elif value == 0:
+                    if empty >= 0:
+                        blocked = True
+                        break
+                    empty = (rs + k * dr) * size + cs + k * dc
+                else:
+                    blocked = True
+                    break
+            full = n_threats >= threats.shape[0]
+            if not blocked and own == row - 1 and empty >= 0 and not full:
+                threats[n_threats] = empty
+                n_threats += 1
+    return n_threats
+
+
+@njit(cache=True, nogil=True)
+def _live_threat(cells, threats, n_threats):
+    """Return (an empty cell of ``threats`` or -1, the count once filled cells
+    are dropped)."""
+    i = 0
+    while i < n_threats:
+        cell = threats[i]
+        if cells[cell] == 0:
+            return cell, n_threats
+        n_threats -= 1
+        threats[i] = threats[n_threats]
+    return -1, n_threats
+
+
+@njit(cache=True, nogil=True)
+def gomoku_rollout(state):
+    """Play a Gomoku rollout (win now, else block, else near the stones);
+    return black's score."""
+    size = np.int64(state[gomoku.SIZE])
+    row = np.int64(state[gomoku.ROW])
+    side = np.int64(state[gomoku.SIDE])
+    n = size * size
+    cells = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        cells[i] = np.int64(state[gomoku.HEADER + i])
+    empties = np.empty(n, dtype=np.int64)
+    empty_at = np.full(n, -1, dtype=np.int64)
+    near = np.empty(n, dtype=np.int64)
+    near_at = np.full(n, -1, dtype=np.int64)
+    n_empty = 0
+    n_near = 0
+    for i in range(n):
+        if cells[i] == 0:
+            n_empty = _set_add(empties, empty_at, n_empty, i)
+    capacity = 8 * n + 64
+    threats = np.empty((2, capacity), dtype=np.int64)
+    n_threats = np.zeros(2, dtype=np.int64)
+    for i in range(n):
+        if cells[i] != 0:
+            n_near = _mark_near(cells, size, i, near, near_at, n_near)
+            colour = cells[i]
+            n_threats[colour - 1] = _add_threats(
+                cells, size, row, i, colour, threats[colour - 1], n_threats[colour - 1]
+            )
+    while n_empty > 0:
+        colour = side + 1
+        cell, n_threats[side] = _live_threat(cells, threats[side], n_threats[side])
+        if cell >= 0:
+            return 1.0 if side == 0 else 0.0  # completes a row: the mover wins
+        cell, n_threats[1 - side] = _live_threat(
+            cells, threats[1 - side], n_threats[1 - side]
+        )
+        if cell < 0:
+            if n_near > 0 and np.random.random() < GOMOKU_NEAR_PROBABILITY:
+                cell = near[np.random.randint(0, n_near)]
+            else:
+                cell = empties[np.random.randint(0, n_empty)]
+        cells[cell] = colour
+        n_empty = _set_remove(empties, empty_at, n_empty, cell)
+        n_near = _set_remove(near, near_at, n_near, cell)
+        n_near = _mark_near(cells, size, cell, near, near_at, n_near)
+        n_threats[side] = _add_threats(
+            cells, size, row, cell, colour, threats[side], n_threats[side]
+        )
+        side = 1 - side
+    return 0.5
+
+
+@njit(cache=True, nogil=True)
+def _mark_near(cells, size, cell, near, near_at, n_near):
+    """Add the empty cells within distance 2 of ``cell`` to the near set;
+    return the set's new size."""
+    r0 = cell // size
+    c0 = cell % size
+    for r in range(max(0, r0 - 2), min(size, r0 + 3)):
+        for c in range(max(0, c0 - 2), min(size, c0 + 3)):
+            other = r * size + c
+            if cells[other] == 0:
+                n_near = _set_add(near, near_at, n_near, other)
+    return n_near
+
+
+# ---- Lines of Action ----------------------------------------------------------------
+#: Plies a LOA rollout plays before it is scored by the evaluation.
+LOA_CUTOFF_PLIES = 10
+#: Logistic scale: evaluation units per factor e of the win odds.
+LOA_EVAL_SCALE = 1.0
+
+
+def _loa_tables():
+    """Return the centre ring of each square: 0 on the edge up to 3 in the middle."""
+    ring = np.zeros(64, dtype=np.int64)
+    for sq in range(64):
+        row, col = divmod(sq, 8)
+        ring[sq] = min(row, col, 7 - row, 7 - col)
+    return ring
+
+
+LOA_RING = _loa_tables()
+
+
+@njit(cache=True, nogil=True)
+def loa_rollout(state):
+    """Play centre- and capture-weighted LOA moves for LOA_CUTOFF_PLIES plies,
+    then score the position; return black's score."""
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    weights = np.empty(MAX_MOVES, dtype=np.float64)
+    for _ in range(LOA_CUTOFF_PLIES):
+        count = loa.legal_moves(state, moves)
+        if count == 0:
+            return terminal_reward(loa.status(state))
+        side = np.int64(state[2])
+        enemy = state[1 - side]
+        total = 0.0
+        for i in range(count):
+            move = moves[i]
+            w = 1.0
+            if move != loa.PASS:
+                source = move >> 6
+                target = move & 63
+                w = 4.0 + 2.0 * (LOA_RING[target] - LOA_RING[source])
+                if (enemy >> np.uint64(target)) & _ONE:
+                    w += 4.0
+                if w < 1.0:
+                    w = 1.0
+            total += w
+            weights[i] = total
+        pick = np.random.random() * total
+        chosen = moves[count - 1]
+        for i in range(count):
+            if pick < weights[i]:
+                chosen = moves[i]
+                break
+        loa.apply_move(state, chosen)
+    code = loa.status(state)
+    if code != ONGOING:
+        return terminal_reward(code)
+    score = loa_evaluation(state[0], state[1])
+    return 1.0 / (1.0 + np.exp(-score / LOA_EVAL_SCALE))
+
+
+@njit(cache=True, nogil=True)
+def _groups(pieces):
+    """Return the number of 8-connected groups of the bitboard ``pieces``."""
+    groups = 0
+    rest = pieces
+    while rest != _ZERO:
+        group = rest & (~rest + _ONE)
+        while True:
+            grown = _grow(group) & rest
+            if grown == group:
+                break
+            group = grown
+        rest &= ~group
+        groups += 1
+    return groups
+
+
+@njit(cache=True, nogil=True)
+def _grow(x):
+    """Return ``x`` with every square 8-adjacent to it added."""
+    x = (
+        x
+        | ((x << _ONE) & np.uint64(0xFEFEFEFEFEFEFEFE))
+        | ((x >> _ONE) & np.uint64(0x7F7F7F7F7F7F7F7F))
+    )
+    return x | (x << np.uint64(8)) | (x >> np.uint64(8))
+
+
+@njit(cache=True, nogil=True)
+def _spread(pieces):
+    """Return the mean Chebyshev distance of the pieces to their centre of mass."""
+    n = 0
+    sum_r = 0
+    sum_c = 0
+    for sq in range(64):
+        if (pieces >> np.uint64(sq)) & _ONE:
+            n += 1
+            sum_r += sq // 8
+            sum_c += sq % 8
+    if n <= 1:
+        return 0.0
+    mean_r = sum_r / n
+    mean_c = sum_c / n
+    total = 0.0
+    for sq in range(64):
+        if (pieces >> np.uint64(sq)) & _ONE:
+            total += max(abs(sq // 8 - mean_r), abs(sq % 8 - mean_c))
+    return total / n
+
+
+@njit(cache=True, nogil=True)
+def loa_evaluation(black, white):
+    """Return an evaluation for black (positive is good): fewer groups and
+    pieces closer together than white's."""
+    groups = _groups(white) - _groups(black)
+    spread = _spread(white) - _spread(black)
+    return 0.5 * groups + 1.0 * spread
+
+
+# ---- in-tree move focus -------------------------------------------------------------
+#: Gomoku tree moves are kept to this Chebyshev distance of a stone.
+GOMOKU_FOCUS_DISTANCE = 2
+
+
+@njit(cache=True, nogil=True)
+def focus_moves(game_id, state, moves, count):
+    """Drop moves that the game's knowledge says are never worth a tree node;
+    return the new count (the kept moves stay at the front of ``moves``).
+
+    Only Gomoku prunes: intersections farther than GOMOKU_FOCUS_DISTANCE from
+    every stone (an empty board keeps everything). Such moves cannot block or
+    extend any line, so they are dropped from the tree, though a rollout may
+    still play them. A proof that every move loses then covers only the kept
+    moves: a practical, not a strict, proof.
+    """
+    if game_id != gomoku.GAME_ID:
+        return count
+    size = np.int64(state[gomoku.SIZE])
+    kept = 0
+    for i in range(count):
+        cell = moves[i]
+        r0 = cell // size
+        c0 = cell % size
+        near = False
+        for r in range(
+            max(0, r0 - GOMOKU_FOCUS_DISTANCE),
+            min(size, r0 + GOMOKU_FOCUS_DISTANCE + 1),
+        ):
+            for c in range(
+                max(0, c0 - GOMOKU_FOCUS_DISTANCE),
+                min(size, c0 + GOMOKU_FOCUS_DISTANCE + 1),
+            ):
+                if state[gomoku.HEADER + r * size + c] != np.uint64(0):
+                    near = True
+                    break
+            if near:
+                break
+        if near:
+            moves[kept] = cell
+            kept += 1
+    return kept if kept > 0 else count

@@ -1,0 +1,245 @@
+"""Players: who picks a move, built from a short text spec.
+
+A spec is a kind and optional ``key=value`` options::
+
+    random                      uniformly random legal moves
+    mcts                        MCTS with random rollouts
+    mcts-heavy                  MCTS with the game's heavy rollouts (the default)
+    mcts-heavy:level=3          a rung of the strength ladder (LEVELS)
+    mcts:c=1.4,sims=2000,seed=7 tuning knobs and budgets
+
+Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
+``level`` (1..6, sets budget and temperature), ``temperature`` (``t``),
+``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
+``rule`` (uct, puct) and ``model`` (a tree model to start from).
+
+Every player has :meth:`Player.choose` (state -> move code) and
+:meth:`Player.observe` (told each move played, so a searcher keeps its tree).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .games.base import Game, State
+from .result import SearchResult
+from .search import Searcher
+
+
+@dataclass(frozen=True)
+class Level:
+    """One rung of the strength ladder: a budget per move and a temperature."""
+
+    simulations: int | None = None
+    seconds: float | None = None
+    temperature: float = 0.0
+    description: str = ""
+
+
+#: The strength ladder: level 1 is genuinely weak (few simulations and moves
+#: sampled in proportion to visits), level 6 thinks 5 seconds a move.
+LEVELS: dict[int, Level] = {
+    1: Level(simulations=50, temperature=1.0, description="beginner"),
+    2: Level(simulations=200, temperature=0.5, description="casual"),
+    3: Level(simulations=1000, temperature=0.25, description="club"),
+    4: Level(seconds=0.5, description="strong"),
+    5: Level(seconds=2.0, description="expert"),
+    6: Level(seconds=5.0, description="master"),
+}
+
+KINDS = ("random", "mcts", "mcts-heavy")
+#: Option names accepted in a spec, with the type each value is parsed to.
+OPTIONS = {
+    "c": float,
+    "seconds": float,
+    "sims": int,
+    "level": int,
+    "temperature": float,
+    "seed": int,
+    "expand": int,
+    "max_nodes": int,
+    "rule": str,
+    "model": str,
+}
+_ALIASES = {"t": "temperature", "simulations": "sims"}
+
+DEFAULT_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed player spec: ``kind`` and its options (already typed)."""
+
+    kind: str
+    options: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Return the PlayerSpec that ``text`` denotes; ValueError naming what is wrong.
+
+    >>> parse_spec("mcts:c=1.4,sims=500")
+    PlayerSpec(kind='mcts', options={'c': 1.4, 'sims': 500})
+    """
+    kind, _, rest = str(text).strip().partition(":")
+    kind = kind.strip().lower()
+    if kind not in KINDS:
+        raise ValueError(
+            f"unknown player {kind!r} in {text!r}; expected one of {', '.join(KINDS)}"
+        )
+    options: dict = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        key = _ALIASES.get(key.strip().lower(), key.strip().lower())
+        if not sep or key not in OPTIONS:
+            raise ValueError(
+                f"bad option {item!r} in player {text!r}; expected key=value with key "
+                f"one of {', '.join(OPTIONS)}"
+            )
+        try:
+            options[key] = OPTIONS[key](value.strip())
+        except ValueError:
+            raise ValueError(
+                f"option {key} in player {text!r} needs a {OPTIONS[key].__name__}, "
+                f"got {value!r}"
+            ) from None
+    if kind == "random" and set(options) - {"seed"}:
+        raise ValueError(f"the random player takes only a seed, got {text!r}")
+    level = options.get("level")
+    if level is not None and level not in LEVELS:
+        raise ValueError(f"level must be one of {sorted(LEVELS)}, got {level}")
+    return PlayerSpec(kind, options)
+
+
+class Player:
+    """Base class: chooses moves; ``last_result`` holds the latest SearchResult."""
+
+    name = "player"
+    last_result: SearchResult | None = None
+
+    def choose(self, state: State) -> int:
+        """Return the move code to play in ``state`` (which is not over)."""
+        raise NotImplementedError
+
+    def observe(self, state: State, move: int) -> None:
+        """Take note that ``move`` was played in ``state`` (by either side)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class RandomPlayer(Player):
+    """Plays a uniformly random legal move."""
+
+    def __init__(self, game: Game, *, seed: int | None = None, name: str = "random"):
+        self.game = game
+        self.name = name
+        self._rng = np.random.default_rng(seed)
+
+    def choose(self, state: State) -> int:
+        """Return a uniformly random legal move code."""
+        legal = self.game.legal_moves(state)
+        return legal[int(self._rng.integers(len(legal)))]
+
+
+class MctsPlayer(Player):
+    """Plays the move an MCTS search picks, keeping its tree between moves."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        evaluator: str = "heavy",
+        seconds: float | None = None,
+        simulations: int | None = None,
+        temperature: float = 0.0,
+        name: str = "mcts-heavy",
+        **searcher_options,
+    ) -> None:
+        if seconds is None and simulations is None:
+            seconds = DEFAULT_SECONDS
+        self.game = game
+        self.name = name
+        self.seconds = seconds
+        self.simulations = simulations
+        self.temperature = temperature
+        self.searcher = Searcher(game, evaluator=evaluator, **searcher_options)
+
+    def choose(self, state: State) -> int:
+        """Search ``state`` within the budget; return the chosen move code."""
+        self.searcher.set_state(state)
+        self.last_result = self.searcher.search(
+            seconds=self.seconds,
+            simulations=self.simulations,
+            temperature=self.temperature,
+        )
+        return self.last_result.code
+
+    def observe(self, state: State, move: int) -> None:
+        """Move the search tree's root along ``move`` (tree reuse)."""
+        if self.searcher.state == state:
+            self.searcher.advance(move)
+
+    def stop(self) -> None:
+        """Stop a search running in another thread."""
+        self.searcher.stop()
+
+
+def find_player(
+    spec: str | PlayerSpec,
+    game: Game,
+    *,
+    seconds: float | None = None,
+    simulations: int | None = None,
+    seed: int | None = None,
+) -> Player:
+    """Return a Player for ``spec`` in ``game``.
+
+    ``seconds`` / ``simulations`` / ``seed`` are defaults that the spec's own
+    options override (a level sets both budget and temperature, and an explicit
+    ``seconds``/``sims``/``temperature`` in the spec overrides the level).
+    """
+    if not isinstance(spec, PlayerSpec):
+        spec = parse_spec(spec)
+    opts = dict(spec.options)
+    seed = opts.pop("seed", seed)
+    if spec.kind == "random":
+        return RandomPlayer(game, seed=seed, name=str(spec))
+    if "model" in opts:
+        raise ValueError(
+            f"player {spec}: loading a tree model is not available in this build"
+        )
+    level = LEVELS.get(opts.pop("level", None)) if "level" in opts else None
+    temperature = 0.0
+    if level is not None:
+        seconds, simulations = level.seconds, level.simulations
+        temperature = level.temperature
+    if "seconds" in opts or "sims" in opts:
+        seconds = opts.pop("seconds", None)
+        simulations = opts.pop("sims", None)
+    temperature = opts.pop("temperature", temperature)
+    searcher_options = {}
+    for key, target in (
+        ("c", "c"),
+        ("expand", "expand_visits"),
+        ("max_nodes", "max_nodes"),
+        ("rule", "rule"),
+    ):
+        if key in opts:
+            searcher_options[target] = opts.pop(key)
+    return MctsPlayer(
+        game,
+        evaluator="heavy" if spec.kind == "mcts-heavy" else "random",
+        seconds=seconds,
+        simulations=simulations,
+        temperature=temperature,
+        name=str(spec),
+        seed=seed,
+        **searcher_options,
+    )

@@ -1,0 +1,660 @@
+"""Monte Carlo Tree Search with the MCTS-Solver: a numba loop and its Python driver.
+
+The loop (:func:`run_simulations`) does select, expand, evaluate and back up
+over the arrays of a :class:`~mcts.tree.Tree`. It knows three parts only by
+integer ids, so numba can cache it (no functions passed as arguments):
+
+- the **selection rule** (:data:`RULES`): UCT (UCB1 on the children, unvisited
+  children first in their shuffled order) or PUCT (AlphaZero-style, with an
+  optional per-node prior array, uniform when empty) for later use with a
+  policy network;
+- the **evaluator** (:mod:`mcts.evaluators`): random or heavy rollouts;
+- the **game** (:mod:`mcts.games.kernels`), by game id.
+
+States are not stored in the tree: each simulation replays the moves from a
+copy of the root state while it descends.
+
+MCTS-Solver (Winands, Björnsson and Saito 2008): a terminal leaf is proven at
+its first visit; a node is a proven loss for its mover as soon as one child is
+a proven win for the player to move there, and once every child is proven it
+is a proven win for its mover if all children are losses, else a draw if the
+best is a draw. Proven-loss children are never selected; a simulation that
+reaches a proven node backs up its exact value without a rollout. The search
+stops early once the root is proven.
+
+Lines of Action repetition is judged only by the Python layer (it needs the
+move history); inside the search the kernels ignore it, so the search may
+misjudge a line that repeats, just as a rollout would.
+
+The Python driver (:class:`Searcher`) runs the kernel in chunks of a few
+milliseconds and checks the clock and the stop flag between chunks; the kernel
+also polls the stop flag every simulation and releases the GIL, so
+:meth:`Searcher.stop` from another thread takes effect at once.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from .evaluators import evaluate, evaluator_id, focus_moves, terminal_reward
+from .games import kernels
+from .games.base import (
+    BLACK,
+    BLACK_WINS,
+    DRAW,
+    MAX_MOVES,
+    ONGOING,
+    Game,
+    State,
+)
+from .result import MoveStats, SearchResult
+from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_NAMES, PROVEN_WIN, UNKNOWN, Tree
+
+UCT = 0
+PUCT = 1
+#: Selection rules by name and their kernel ids.
+RULES = {"uct": UCT, "puct": PUCT}
+
+#: Exploration constant of UCT for rewards in [0, 1] when a game has no tuned
+#: value (sqrt(2) is the textbook value; informative rollouts favour lower).
+DEFAULT_C = 1.0
+#: Tuned by 100-game matches at 0.1 s/move, heavy rollouts, against c = 1.0:
+#: c = 0.6 scored 68% in Reversi and 63% in Gomoku but 42.5% in LOA.
+GAME_C = {"reversi": 0.6, "gomoku": 0.6, "loa": 1.0}
+#: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
+DEFAULT_MAX_NODES = 8_000_000
+#: Deepest path a simulation follows before it evaluates where it stands.
+MAX_DEPTH = 4096
+
+# Why a call of run_simulations returned.
+BUDGET_DONE = 0
+NEED_ROOM = 1
+STOPPED = 2
+ROOT_PROVEN = 3
+
+# Chunk sizing: each kernel call should take a few milliseconds so the clock
+# and the stop flag are checked often but the call overhead stays negligible.
+_CHUNK_MIN_SECONDS = 0.002
+_CHUNK_MAX_SECONDS = 0.008
+
+
+# ---- the numba loop -------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _proven_reward(proven_value):
+    """Return the mover's score of a proven node: 1, 0 or 0.5."""
+    if proven_value == PROVEN_WIN:
+        return 1.0
+    if proven_value == PROVEN_LOSS:
+        return 0.0
+    return 0.5
+
+
+@njit(cache=True, nogil=True)
+def _select(node, first_child, n_children, visits, value_sum, proven, prior, c, rule):
+    """Return ``(child, floored)``: the child of ``node`` to descend into (-1 if
+    every child is lost) and whether a proven-draw sibling was passed over.
+
+    Proven losses are never chosen. A proven draw is skipped while an unknown
+    sibling is left: its exact value needs no more visits, and only the unknown
+    siblings can still prove or refute ``node``. The caller then backs up at
+    least a draw for the player to move here (``floored``), since that player
+    can always take the draw.
+    """
+    first = first_child[node]
+    count = n_children[node]
+    best = -1
+    best_score = -np.inf
+    draw = -1
+    log_n = math.log(max(visits[node], 1))
+    sqrt_n = math.sqrt(max(visits[node], 1))
+    uniform = 1.0 / count
+    for child in range(first, first + count):
+        state = proven[child]
+        if state == PROVEN_LOSS:
+            continue
+        if state == PROVEN_WIN:
+            return child, False
+        if state == PROVEN_DRAW:
+            draw = child
+            continue
+        n = visits[child]
+        if rule == UCT:
+            if n == 0:
+                return child, draw >= 0 or _has_draw(first, count, proven)
+            score = value_sum[child] / n + c * math.sqrt(log_n / n)
+        else:  # PUCT: Q + c * P * sqrt(N) / (1 + n), unvisited valued at 0.5
+            q = 0.5 if n == 0 else value_sum[child] / n
+            p = prior[child] if prior.shape[0] > 0 else uniform
+            score = q + c * p * sqrt_n / (1 + n)
+        if score > best_score:
+            best_score = score
+            best = child
+    if best < 0:
+        return draw, False
+    return best, draw >= 0
+
+
+@njit(cache=True, nogil=True)
+def _has_draw(first, count, proven):
+    """Return True if a child in ``first .. first + count`` is a proven draw."""
+    # a plain loop: numba compiles no any() over a generator
+    for child in range(first, first + count):  # noqa: SIM110
+        if proven[child] == PROVEN_DRAW:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _expand(
+    node,
+    size,
+    moves,
+    count,
+    parent,
+    move,
+    first_child,
+    n_children,
+    visits,
+    value_sum,
+    proven,
+):
+    """Allocate ``count`` children of ``node`` at ``size`` in random order;
+    return the new tree size."""
+    for i in range(count - 1, 0, -1):  # Fisher-Yates: children come out shuffled
+        j = np.random.randint(0, i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
+    for k in range(count):
+        child = size + k
+        parent[child] = node
+        move[child] = moves[k]
+        first_child[child] = -1
+        n_children[child] = 0
+        visits[child] = 0
+        value_sum[child] = 0.0
+        proven[child] = UNKNOWN
+    first_child[node] = size
+    n_children[node] = count
+    return size + count
+
+
+@njit(cache=True, nogil=True)
+def _prove_upward(path, depth, first_child, n_children, proven):
+    """Propagate a new proof at ``path[depth]`` toward the root (MCTS-Solver)."""
+    for i in range(depth - 1, -1, -1):
+        node = path[i]
+        child = path[i + 1]
+        if proven[child] == UNKNOWN or proven[node] != UNKNOWN:
+            return
+        if proven[child] == PROVEN_WIN:
+            # The player to move here has a winning move: the mover into here lost.
+            proven[node] = PROVEN_LOSS
+            continue
+        first = first_child[node]
+        any_draw = False
+        for other in range(first, first + n_children[node]):
+            value = proven[other]
+            if value == UNKNOWN:
+                return
+            if value == PROVEN_WIN:
+                proven[node] = PROVEN_LOSS
+                break
+            if value == PROVEN_DRAW:
+                any_draw = True
+        if proven[node] == UNKNOWN:
+            proven[node] = PROVEN_DRAW if any_draw else PROVEN_WIN
+
+
+@njit(cache=True, nogil=True)
+def run_simulations(
+    game_id,
+    root,
+    parent,
+    move,
+    first_child,
+    n_children,
+    visits,
+    value_sum,
+    proven,
+    prior,
+    meta,
+    n_sims,
+    c,
+    rule,
+    evaluator,
+    expand_visits,
+    focus,
+    limit,
+    may_grow,
+    stop,
+):
+    """Run up to ``n_sims`` simulations from the state vector ``root``.
+
+    ``meta[0]`` is the tree size (updated in place); nodes are allocated only
+    below ``limit``. When a leaf needs more room and ``may_grow`` is true the
+    loop returns :data:`NEED_ROOM` so the driver can double the arrays;
+    otherwise the leaf is evaluated without being expanded.
+
+    Returns ``(simulations done, reason)`` with reason one of BUDGET_DONE,
+    NEED_ROOM, STOPPED, ROOT_PROVEN.
+    """
+    work = np.empty_like(root)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    path = np.empty(MAX_DEPTH, dtype=np.int64)
+    movers = np.empty(MAX_DEPTH, dtype=np.int64)
+    floored = np.zeros(MAX_DEPTH, dtype=np.bool_)
+    size = meta[0]
+    root_mover = 1 - kernels.side_to_move(game_id, root)
+    done = 0
+    while done < n_sims:
+        if stop[0] != 0:
+            return done, STOPPED
+        if proven[0] != UNKNOWN:
+            return done, ROOT_PROVEN
+        work[:] = root
+        node = 0
+        depth = 0
+        path[0] = 0
+        movers[0] = root_mover
+        newly_proven = False
+        reward = 0.5  # for black
+        while True:
+            if proven[node] != UNKNOWN:
+                mover_reward = _proven_reward(proven[node])
+                reward = mover_reward if movers[depth] == BLACK else 1.0 - mover_reward
+                break
+            if first_child[node] < 0:
+                if node != 0 and visits[node] == 0:
+                    code = kernels.status(game_id, work)
+                    if code != ONGOING:
+                        reward = terminal_reward(code)
+                        if code == DRAW:
+                            proven[node] = PROVEN_DRAW
+                        elif (code == BLACK_WINS) == (movers[depth] == BLACK):
+                            proven[node] = PROVEN_WIN
+                        else:
+                            proven[node] = PROVEN_LOSS
+                        newly_proven = True
+                        break
+                if node != 0 and visits[node] < expand_visits:
+                    reward = evaluate(evaluator, game_id, work)
+                    break
+                count = kernels.legal_moves(game_id, work, moves)
+                if focus:
+                    count = focus_moves(game_id, work, moves, count)
+                if size + count > limit:
+                    if may_grow:
+                        meta[0] = size
+                        return done, NEED_ROOM
+                    reward = evaluate(evaluator, game_id, work)
+                    break
+                size = _expand(
+                    node,
+                    size,
+                    moves,
+                    count,
+                    parent,
+                    move,
+                    first_child,
+                    n_children,
+                    visits,
+                    value_sum,
+                    proven,
+                )
+            if depth >= MAX_DEPTH - 1:
+                reward = evaluate(evaluator, game_id, work)
+                break
+            child, floored[depth] = _select(
+                node, first_child, n_children, visits, value_sum, proven, prior, c, rule
+            )
+            if child < 0:  # every child lost: cannot happen once proofs propagate
+                reward = 0.5
+                break
+            mover = kernels.side_to_move(game_id, work)
+            kernels.apply_move(game_id, work, move[child])
+            depth += 1
+            path[depth] = child
+            movers[depth] = mover
+            node = child
+        for i in range(depth, -1, -1):
+            if i < depth and floored[i]:
+                # The player to move at path[i] could have taken a proven draw.
+                if movers[i + 1] == BLACK:
+                    reward = max(reward, 0.5)
+                else:
+                    reward = min(reward, 0.5)
+            n = path[i]
+            visits[n] += 1
+            value_sum[n] += reward if movers[i] == BLACK else 1.0 - reward
+        if newly_proven:
+            _prove_upward(path, depth, first_child, n_children, proven)
+        meta[0] = size
+        done += 1
+    return done, BUDGET_DONE
+
+
+# ---- the Python driver ----------------------------------------------------------
+class Searcher:
+    """An MCTS searcher for one game, holding its tree between searches.
+
+    Tuning knobs are keyword-only: ``evaluator`` (``"heavy"`` or ``"random"``),
+    ``c`` (exploration constant; by default the game's tuned value in
+    :data:`GAME_C`), ``rule`` (``"uct"`` or ``"puct"``),
+    ``expand_visits`` (visits a leaf needs before it is expanded; by default
+    1 plus the root's tree-move count over 32, which keeps wide trees small),
+    ``focus`` (prune moves the game's knowledge rules out of the tree, see
+    :func:`mcts.evaluators.focus_moves`; on by default with heavy rollouts),
+    ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
+    just evaluated) and ``seed`` (fixes every random choice: a search budgeted
+    by simulations is then deterministic).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        state: State | None = None,
+        *,
+        evaluator: str = "heavy",
+        c: float | None = None,
+        rule: str = "uct",
+        expand_visits: int | None = None,
+        focus: bool | None = None,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        seed: int | None = None,
+    ) -> None:
+        if rule not in RULES:
+            raise ValueError(
+                f"unknown selection rule {rule!r}; expected one of {', '.join(RULES)}"
+            )
+        if c is None:
+            c = GAME_C.get(game.name, DEFAULT_C)
+        if not c >= 0:
+            raise ValueError(f"the exploration constant c must be >= 0, got {c!r}")
+        if max_nodes < MAX_MOVES + 1:
+            raise ValueError(
+                f"max_nodes must be at least {MAX_MOVES + 1}, got {max_nodes}"
+            )
+        self.game = game
+        self.evaluator = evaluator
+        self._evaluator_id = evaluator_id(evaluator)
+        self.c = float(c)
+        self.rule = rule
+        self.max_nodes = int(max_nodes)
+        self._expand_visits = expand_visits
+        self.focus = (evaluator == "heavy") if focus is None else bool(focus)
+        self._rng = np.random.default_rng(seed)
+        self._stop = np.zeros(1, dtype=np.int8)
+        self._lock = threading.Lock()
+        self._prior = np.empty(0, dtype=np.float32)
+        self._state = game.initial_state() if state is None else state
+        self.tree = Tree()
+
+    # ---- position and tree reuse --------------------------------------------------
+    @property
+    def state(self) -> State:
+        """Return the root position."""
+        return self._state
+
+    @property
+    def expand_visits(self) -> int:
+        """Return the visits a leaf needs before it is expanded."""
+        if self._expand_visits is not None:
+            return max(1, int(self._expand_visits))
+        moves = np.empty(MAX_MOVES, dtype=np.int64)
+        root = self._state.array
+        count = kernels.legal_moves(self.game.game_id, root, moves)
+        if self.focus:
+            count = focus_moves(self.game.game_id, root, moves, count)
+        return 1 + count // 32
+
+    def set_state(self, state: State) -> None:
+        """Make ``state`` the root; keep the tree only if it is the same position."""
+        if state == self._state:
+            return
+        self._state = state
+        self.tree = Tree()
+
+    def advance(self, move: int) -> None:
+        """Play the legal ``move`` at the root and keep the subtree below it.
+
+        The subtree is copied into fresh, compact arrays (breadth-first ids),
+        so memory held by the discarded siblings is freed and the tree stays
+        dense for saving. Raises IllegalMoveError if ``move`` is not legal.
+        """
+        state = self.game.apply(self._state, move)
+        child = self.tree.child_with_move(0, move)
+        self.tree = self.tree.subtree(child) if child >= 0 else Tree()
+        self._state = state
+
+    # ---- searching --------------------------------------------------------------
+    def stop(self) -> None:
+        """Ask a running :meth:`search` (in another thread) to return at once."""
+        self._stop[0] = 1
+
+    def search(
+        self,
+        *,
+        seconds: float | None = None,
+        simulations: int | None = None,
+        temperature: float = 0.0,
+        on_progress: Callable[[SearchResult], None] | None = None,
+        progress_every: float = 0.25,
+    ) -> SearchResult:
+        """Search from the root and return the result.
+
+        The budget is ``seconds`` of wall clock and/or ``simulations``
+        (whichever ends first); at least one is required. The search also ends
+        when the root is proven or :meth:`stop` is called (a stop asked before
+        the search starts is cleared by it). ``temperature`` 0 picks the best
+        move; above 0 the move is sampled by visits ** (1/T) among the moves
+        not proven lost. ``on_progress``, if given, receives a SearchResult of
+        the tree so far about every ``progress_every`` seconds (for a live view).
+        """
+        if seconds is None and simulations is None:
+            raise ValueError("give a budget: seconds and/or simulations")
+        if seconds is not None and not seconds >= 0:
+            raise ValueError(f"seconds must be >= 0, got {seconds!r}")
+        if simulations is not None and simulations < 0:
+            raise ValueError(f"simulations must be >= 0, got {simulations!r}")
+        if self.game.status(self._state) != ONGOING:
+            raise ValueError("the game is over: there is nothing to search")
+        with self._lock:
+            self._compile()
+            self._stop[0] = 0
+            start = time.perf_counter()
+            done = self._run(start, seconds, simulations, on_progress, progress_every)
+            elapsed = time.perf_counter() - start
+            return self.result(
+                simulations=done, elapsed=elapsed, temperature=temperature
+            )
+
+    def _simulate(self, root, meta, count, expand_visits, limit) -> tuple[int, int]:
+        """Run up to ``count`` simulations in the kernel; return (run, reason)."""
+        return run_simulations(
+            self.game.game_id,
+            root,
+            *self.tree.arrays(),
+            self._prior,
+            meta,
+            count,
+            self.c,
+            RULES[self.rule],
+            self._evaluator_id,
+            expand_visits,
+            self.focus,
+            limit,
+            limit < self.max_nodes,
+            self._stop,
+        )
+
+    def _compile(self) -> None:
+        """Compile the kernel (or load it from numba's cache) with a zero budget,
+        so that the first search of a process spends its clock searching."""
+        meta = np.array([self.tree.size], dtype=np.int64)
+        limit = min(self.tree.capacity, self.max_nodes)
+        self._simulate(self._state.array.copy(), meta, 0, self.expand_visits, limit)
+        kernels.seed(0)
+
+    def _run(self, start, seconds, simulations, on_progress, progress_every) -> int:
+        """Run kernel chunks until the budget ends; return the simulations run."""
+        next_report = start + progress_every
+        kernels.seed(int(self._rng.integers(2**31 - 1)))
+        deadline = math.inf if seconds is None else start + seconds
+        remaining = math.inf if simulations is None else int(simulations)
+        root = self._state.array.copy()
+        meta = np.zeros(1, dtype=np.int64)
+        expand_visits = self.expand_visits
+        chunk = 16
+        done = 0
+        while remaining > 0 and self._stop[0] == 0:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            tree = self.tree
+            if tree.capacity < MAX_MOVES + tree.size and tree.capacity < self.max_nodes:
+                tree.reserve(min(self.max_nodes, 2 * tree.capacity))
+            limit = min(tree.capacity, self.max_nodes)
+            meta[0] = tree.size
+            n = int(min(chunk, remaining))
+            ran, reason = self._simulate(root, meta, n, expand_visits, limit)
+            tree.size = int(meta[0])
+            done += ran
+            remaining -= ran
+            if reason == NEED_ROOM:
+                tree.reserve(min(self.max_nodes, 2 * tree.capacity))
+            elif reason in (STOPPED, ROOT_PROVEN):
+                break
+            chunk = _next_chunk(chunk, ran, time.perf_counter() - now, deadline)
+            if on_progress is not None and time.perf_counter() >= next_report:
+                elapsed = time.perf_counter() - start
+                on_progress(self.result(simulations=done, elapsed=elapsed))
+                next_report = time.perf_counter() + progress_every
+        return done
+
+    # ---- reading the tree ---------------------------------------------------------
+    def result(
+        self, *, simulations: int = 0, elapsed: float = 0.0, temperature: float = 0.0
+    ) -> SearchResult:
+        """Return the SearchResult of the tree as it stands (no new search)."""
+        tree, game, state = self.tree, self.game, self._state
+        side = game.to_move(state)
+        legal = game.legal_moves(state)
+        stats = []
+        by_code = {int(tree.move[child]): child for child in tree.children(0)}
+        for code in legal:
+            child = by_code.get(code, -1)
+            if child < 0:
+                stats.append(
+                    MoveStats(game.format_move(state, code), code, 0, None, None)
+                )
+                continue
+            stats.append(
+                MoveStats(
+                    game.format_move(state, code),
+                    code,
+                    int(tree.visits[child]),
+                    tree.mean(child),
+                    PROVEN_NAMES[int(tree.proven[child])],
+                )
+            )
+        stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
+        code = self._choose(temperature, legal)
+        root_proven = int(tree.proven[0])
+        # The root's own proof is for the player who moved into it: flip it.
+        proven = {PROVEN_WIN: "loss", PROVEN_LOSS: "win", PROVEN_DRAW: "draw"}.get(
+            root_proven
+        )
+        if proven is not None:
+            value = {"win": 1.0, "loss": 0.0, "draw": 0.5}[proven]
+        elif tree.visits[0] > 0:
+            value = 1.0 - float(tree.value_sum[0]) / int(tree.visits[0])
+        else:
+            value = 0.5
+        return SearchResult(
+            move=game.format_move(state, code),
+            code=code,
+            side=side,
+            moves=tuple(stats),
+            value=min(1.0, max(0.0, value)),
+            proven=proven,
+            pv=self.principal_variation(),
+            simulations=int(simulations),
+            root_visits=int(tree.visits[0]),
+            elapsed=float(elapsed),
+            nodes=int(tree.size),
+        )
+
+    def _choose(self, temperature: float, legal: list[int]) -> int:
+        """Return the move code to play: best child, or sampled when temperature > 0."""
+        tree = self.tree
+        children = list(tree.children(0))
+        if not children:
+            return legal[int(self._rng.integers(len(legal)))]
+        if temperature <= 0:
+            return int(tree.move[best_child(tree, 0)])
+        candidates = [
+            ch for ch in children if tree.proven[ch] != PROVEN_LOSS
+        ] or children
+        weights = np.array([float(tree.visits[ch]) for ch in candidates])
+        if weights.sum() == 0:
+            weights[:] = 1.0
+        weights = weights ** (1.0 / temperature)
+        weights /= weights.sum()
+        pick = int(self._rng.choice(len(candidates), p=weights))
+        return int(tree.move[candidates[pick]])
+
+    def principal_variation(self, plies: int = 10) -> tuple[str, ...]:
+        """Return up to ``plies`` moves in notation following the best children."""
+        tree, game, state = self.tree, self.game, self._state
+        line = []
+        node = 0
+        while len(line) < plies and tree.first_child[node] >= 0:
+            child = best_child(tree, node)
+            if tree.visits[child] == 0:
+                break
+            code = int(tree.move[child])
+            line.append(game.format_move(state, code))
+            state = game.apply(state, code)
+            node = child
+        return tuple(line)
+
+
+def best_child(tree: Tree, node: int) -> int:
+    """Return ``node``'s best child for the player to move there.
+
+    A proven win first (the most visited one); else the most visited child that
+    is not a proven loss (ties by mean), unless its mean is below a draw and a
+    proven draw exists, which is then taken; else (all lost) the most visited.
+    """
+    children = list(tree.children(node))
+    wins = [ch for ch in children if tree.proven[ch] == PROVEN_WIN]
+    if wins:
+        return max(wins, key=lambda ch: int(tree.visits[ch]))
+    draws = [ch for ch in children if tree.proven[ch] == PROVEN_DRAW]
+    open_ = [ch for ch in children if tree.proven[ch] == UNKNOWN]
+    if open_:
+        best = max(open_, key=lambda ch: (int(tree.visits[ch]), tree.mean(ch) or 0.0))
+        if not draws or (tree.mean(best) or 0.0) >= 0.5:
+            return best
+    if draws:
+        return max(draws, key=lambda ch: int(tree.visits[ch]))
+    return max(children, key=lambda ch: int(tree.visits[ch]))
+
+
+def _next_chunk(chunk: int, ran: int, seconds: float, deadline: float) -> int:
+    """Return the next chunk size so that a kernel call takes a few milliseconds
+    and does not run far past the deadline."""
+    if ran > 0 and seconds > 0:
+        per_sim = seconds / ran
+        chunk = int(min(max(chunk, 1) * 2, _CHUNK_MAX_SECONDS / per_sim + 1))
+        if seconds < _CHUNK_MIN_SECONDS:
+            chunk = max(chunk, int(_CHUNK_MIN_SECONDS / per_sim))
+        left = deadline - time.perf_counter()
+        if left < math.inf:
+            chunk = min(chunk, int(left / per_sim) + 1)
+    return max(1, chunk)

@@ -1,0 +1,213 @@
+"""The search subcommands of ``python -m mcts``: think, arena and bench.
+
+:func:`add_commands` registers them on the CLI's subparsers; each sets
+``func(args) -> exit code``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from .arena import GameRecord, run_match
+from .players import find_player, parse_spec
+from .search import Searcher
+
+PROVEN_MARKS = {
+    "win": "proven win",
+    "loss": "proven loss",
+    "draw": "proven draw",
+    None: "",
+}
+
+
+def add_commands(subparsers) -> None:
+    """Register the ``think``, ``arena`` and ``bench`` subcommands on ``subparsers``."""
+    from .cli import add_game_arguments  # the CLI imports this module: import late
+
+    think = subparsers.add_parser(
+        "think", help="search a position and show the root moves' statistics"
+    )
+    add_game_arguments(think)
+    think.add_argument("moves", nargs="*", help="moves from the start, in notation")
+    _add_budget(think)
+    think.add_argument(
+        "--player",
+        default="mcts-heavy",
+        help="player spec, e.g. mcts or mcts-heavy:c=0.8 (default mcts-heavy)",
+    )
+    think.add_argument("--seed", type=int, default=None)
+    think.add_argument("--top", type=int, default=20, help="root moves to list")
+    think.set_defaults(func=cmd_think)
+
+    arena = subparsers.add_parser(
+        "arena", help="play a match between two players, colours alternating"
+    )
+    add_game_arguments(arena)
+    arena.add_argument("--a", required=True, type=_spec, help="player A spec")
+    arena.add_argument("--b", required=True, type=_spec, help="player B spec")
+    arena.add_argument("--games", type=int, default=10)
+    _add_budget(arena)
+    arena.add_argument("--workers", type=int, default=1, help="worker processes")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument(
+        "--opening-plies",
+        type=int,
+        default=None,
+        help="random opening plies (default: reversi 4, gomoku 2, loa 2)",
+    )
+    arena.add_argument("--quiet", action="store_true", help="print the summary only")
+    arena.set_defaults(func=cmd_arena)
+
+    bench = subparsers.add_parser(
+        "bench", help="simulations per second of a search from the start (one core)"
+    )
+    add_game_arguments(bench)
+    bench.add_argument("--seconds", type=float, default=2.0, help="per run")
+    bench.add_argument("--runs", type=int, default=3)
+    bench.add_argument("--evaluator", choices=("random", "heavy"), default="random")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.set_defaults(func=cmd_bench)
+
+
+def _add_budget(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("budget per move")
+    group.add_argument("--seconds", type=float, default=None)
+    group.add_argument("--sims", type=int, default=None, help="simulations")
+
+
+def _spec(text: str) -> str:
+    """Return ``text`` if it is a valid player spec (argparse type)."""
+    try:
+        parse_spec(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _game(args: argparse.Namespace):
+    from .cli import game_from_args
+
+    return game_from_args(args)
+
+
+# ---- think ----------------------------------------------------------------------
+def cmd_think(args: argparse.Namespace) -> int:
+    """Print the board, then the root moves by visits with win % and proofs."""
+    game = _game(args)
+    state = game.initial_state()
+    for ply, text in enumerate(args.moves, start=1):
+        try:
+            state = game.play(state, text)
+        except ValueError as error:
+            print(f"error at ply {ply}: {error}", file=sys.stderr)
+            return 2
+    print(game.render(state))
+    if game.is_terminal(state):
+        outcome = game.outcome(state)
+        print(f"game over: {outcome.winner or 'draw'} ({outcome.reason})")
+        return 0
+    seconds = args.seconds
+    if seconds is None and args.sims is None:
+        seconds = 1.0
+    player = find_player(
+        args.player, game, seconds=seconds, simulations=args.sims, seed=args.seed
+    )
+    if not hasattr(player, "searcher"):
+        print(f"error: {args.player!r} does not search", file=sys.stderr)
+        return 2
+    player.choose(state)
+    print(format_result(player.last_result, top=args.top))
+    return 0
+
+
+def format_result(result, *, top: int = 20) -> str:
+    """Return a text table of a SearchResult: moves by visits, win %, proofs."""
+    lines = [f"{'move':>8} {'visits':>9} {'win %':>7}  proven"]
+    for stats in result.moves[:top]:
+        win = "" if stats.value is None else f"{100 * stats.value:.1f}"
+        lines.append(
+            f"{stats.move:>8} {stats.visits:>9} {win:>7}  {PROVEN_MARKS[stats.proven]}"
+        )
+    if len(result.moves) > top:
+        lines.append(f"... {len(result.moves) - top} more moves")
+    proven = f" ({PROVEN_MARKS[result.proven]})" if result.proven else ""
+    lines += [
+        f"best: {result.move}  value for {result.side}: "
+        f"{100 * result.value:.1f}%{proven}",
+        f"pv: {' '.join(result.pv)}",
+        f"simulations: {result.simulations} in {result.elapsed:.2f} s "
+        f"({result.simulations / max(result.elapsed, 1e-9):,.0f}/s), "
+        f"nodes: {result.nodes}",
+    ]
+    return "\n".join(lines)
+
+
+# ---- arena ----------------------------------------------------------------------
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Play the match and print one line per game, then the summary line last."""
+    game = _game(args)
+    seconds = args.seconds
+    if seconds is None and args.sims is None:
+        seconds = 0.2
+
+    def report(record: GameRecord) -> None:
+        if args.quiet:
+            return
+        a_colour = "black" if record.a_black else "white"
+        winner = record.winner or "draw"
+        print(
+            f"game {record.index + 1}: A {a_colour}, winner {winner}, "
+            f"{len(record.moves)} plies, A scores {record.a_score}",
+            flush=True,
+        )
+
+    start = time.perf_counter()
+    result = run_match(
+        game,
+        args.a,
+        args.b,
+        games=args.games,
+        seconds=seconds,
+        simulations=args.sims,
+        workers=args.workers,
+        seed=args.seed,
+        opening_plies=args.opening_plies,
+        on_game=report,
+    )
+    budget = f"{args.sims} sims" if args.sims is not None else f"{seconds} s"
+    print(
+        f"{game.name}: A = {args.a}, B = {args.b}, {budget}/move, "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+    print(result.summary())
+    return 0
+
+
+# ---- bench ----------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Print simulations per second from the start; the median line last."""
+    game = _game(args)
+    start = time.perf_counter()
+    Searcher(game, evaluator=args.evaluator, seed=args.seed).search(simulations=1)
+    print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
+    rates = []
+    c = None
+    for run in range(args.runs):
+        searcher = Searcher(game, evaluator=args.evaluator, seed=args.seed + run)
+        result = searcher.search(seconds=args.seconds)
+        c = searcher.c
+        rate = result.simulations / result.elapsed
+        rates.append(rate)
+        print(
+            f"run {run + 1}: {result.simulations} simulations in "
+            f"{result.elapsed:.2f} s = {rate:,.0f}/s, {result.nodes} nodes, "
+            f"best {result.move}"
+        )
+    print(
+        f"{game.name} {args.evaluator} rollouts, c={c}: "
+        f"median simulations/s: {statistics.median(rates):.0f}"
+    )
+    return 0

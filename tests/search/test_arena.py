@@ -1,0 +1,75 @@
+"""Matches: openings, colours, the tally and its confidence interval."""
+
+import numpy as np
+import pytest
+
+from mcts.arena import GameRecord, play_game, random_opening, run_match, tally
+from mcts.games import find_game
+from mcts.players import find_player
+
+
+def _record(index, score):
+    return GameRecord(index, index % 2 == 0, None, score, (), 0)
+
+
+def test_tally_counts_wins_draws_and_a_95_percent_interval():
+    result = tally([_record(i, s) for i, s in enumerate([1.0, 1.0, 0.0, 0.5])])
+    assert (result.a_wins, result.b_wins, result.draws, result.games) == (2, 1, 1, 4)
+    assert result.score == pytest.approx(0.625)
+    expected_ci = 1.96 * np.std([1, 1, 0, 0.5], ddof=1) / 2
+    assert result.ci95 == pytest.approx(expected_ci)
+    assert result.summary() == "A wins 2, B wins 1, draws 1, A score 62.5% ± 46.9%"
+
+
+def test_gomoku_openings_stay_near_the_centre_and_leave_the_game_going():
+    game = find_game("gomoku")
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        moves = random_opening(game, 3, rng)
+        assert len(moves) == 3
+        for move in moves:
+            assert max(abs(move // 15 - 7), abs(move % 15 - 7)) <= 2
+
+
+def test_play_game_plays_to_the_end_from_the_opening():
+    game = find_game("reversi")
+    black = find_player("random:seed=1", game)
+    white = find_player("random:seed=2", game)
+    opening = [game.parse_move(game.initial_state(), "f5")]
+    winner, moves = play_game(game, black, white, opening)
+    assert moves[0] == "f5"
+    state = game.play_all(moves)
+    assert game.is_terminal(state)
+    assert winner == (game.outcome(state).winner)
+
+
+def test_a_match_alternates_colours_over_shared_openings():
+    game = find_game("gomoku", size=7, row=4)
+    result = run_match(game, "random", "random", games=4, seed=3, opening_plies=2)
+    records = result.records
+    assert [r.a_black for r in records] == [True, False, True, False]
+    assert records[0].moves[:2] == records[1].moves[:2]
+    assert records[2].moves[:2] == records[3].moves[:2]
+    assert result.games == 4
+
+
+def test_mcts_beats_random_in_parallel_workers():
+    game = find_game("reversi")
+    seen = []
+    result = run_match(
+        game,
+        "mcts",
+        "random",
+        games=4,
+        simulations=300,
+        workers=2,
+        seed=1,
+        on_game=seen.append,
+    )
+    assert result.a_wins >= 3
+    assert len(seen) == 4
+
+
+def test_a_match_with_a_bad_spec_fails_before_playing():
+    with pytest.raises(ValueError, match="unknown player"):
+        run_match(find_game("reversi"), "mcts", "stockfish", games=2)

@@ -1,0 +1,80 @@
+"""Rollout policies: scores in range, and the knowledge each heavy policy uses."""
+
+import numpy as np
+import pytest
+
+from mcts.evaluators import (
+    HEAVY,
+    RANDOM,
+    evaluate,
+    evaluator_id,
+    focus_moves,
+    gomoku_rollout,
+    loa_evaluation,
+)
+from mcts.games import find_game, kernels
+from mcts.games.base import MAX_MOVES
+
+
+@pytest.mark.parametrize("evaluator", [RANDOM, HEAVY])
+@pytest.mark.parametrize("name", ["reversi", "gomoku", "loa"])
+def test_every_evaluator_scores_between_zero_and_one(name, evaluator):
+    game = find_game(name)
+    kernels.seed(7)
+    root = game.initial_state().array
+    scores = [evaluate(evaluator, game.game_id, root.copy()) for _ in range(30)]
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    assert len(set(scores)) > 1  # rollouts vary
+
+
+def test_evaluator_names_map_to_ids():
+    assert evaluator_id("random") == RANDOM
+    assert evaluator_id("heavy") == HEAVY
+    with pytest.raises(ValueError, match="unknown evaluator"):
+        evaluator_id("oracle")
+
+
+def test_gomoku_rollout_completes_its_own_four_at_once():
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"])
+    kernels.seed(1)
+    assert [gomoku_rollout(state.array.copy()) for _ in range(20)] == [1.0] * 20
+
+
+def test_gomoku_rollout_blocks_the_opponents_four():
+    # Black to move; white threatens a5. A rollout that did not block would
+    # lose to a5 at once in about 9 of 10 rollouts from this open position.
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "a1", "h10", "a2", "m3", "a3", "c12", "a4"])
+    kernels.seed(2)
+    scores = [gomoku_rollout(state.array.copy()) for _ in range(200)]
+    assert np.mean(scores) > 0.3
+
+
+def test_gomoku_focus_keeps_only_moves_near_the_stones():
+    game = find_game("gomoku")
+    state = game.play(game.initial_state(), "h8")
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    count = kernels.legal_moves(game.game_id, state.array, moves)
+    kept = focus_moves(game.game_id, state.array, moves, count)
+    assert kept == 24  # the 5x5 square around h8, less h8
+    assert all(max(abs(m // 15 - 7), abs(m % 15 - 7)) <= 2 for m in moves[:kept])
+
+
+@pytest.mark.parametrize("name", ["reversi", "loa"])
+def test_focus_leaves_other_games_alone(name):
+    game = find_game(name)
+    state = game.initial_state()
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    count = kernels.legal_moves(game.game_id, state.array, moves)
+    assert focus_moves(game.game_id, state.array, moves, count) == count
+
+
+def test_loa_evaluation_prefers_the_side_whose_pieces_are_together():
+    game = find_game("loa")
+    compact = game.parse_state(
+        "..................xxx.....xxx.....xxx...o......oo......oo......o b"
+    )
+    black, white = int(compact.array[0]), int(compact.array[1])
+    assert loa_evaluation(np.uint64(black), np.uint64(white)) > 0
+    assert loa_evaluation(np.uint64(white), np.uint64(black)) < 0

@@ -1,0 +1,117 @@
+"""Player specs, the strength ladder and the players' moves."""
+
+import pytest
+
+from mcts.games import find_game
+from mcts.players import (
+    LEVELS,
+    MctsPlayer,
+    PlayerSpec,
+    RandomPlayer,
+    find_player,
+    parse_spec,
+)
+
+
+def test_a_spec_parses_kind_and_typed_options():
+    spec = parse_spec("mcts:c=1.4,sims=500,t=0.5,seed=3")
+    assert spec == PlayerSpec(
+        "mcts", {"c": 1.4, "sims": 500, "temperature": 0.5, "seed": 3}
+    )
+    assert str(parse_spec("mcts-heavy")) == "mcts-heavy"
+    assert parse_spec(" MCTS-Heavy:level=2 ").options == {"level": 2}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("alphazero", "unknown player"),
+        ("mcts:c", "key=value"),
+        ("mcts:depth=3", "depth"),
+        ("mcts:sims=many", "int"),
+        ("mcts:level=9", "level"),
+        ("random:sims=5", "random player"),
+    ],
+)
+def test_a_bad_spec_raises_a_clear_error(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_spec(text)
+
+
+def test_the_ladder_has_six_levels_from_weak_to_strong():
+    assert sorted(LEVELS) == [1, 2, 3, 4, 5, 6]
+    assert LEVELS[1].simulations == 50 and LEVELS[1].temperature == 1.0
+    assert LEVELS[6].seconds == 5.0 and LEVELS[6].temperature == 0.0
+    temperatures = [LEVELS[n].temperature for n in range(1, 7)]
+    assert temperatures == sorted(temperatures, reverse=True)
+
+
+def test_find_player_builds_each_kind():
+    game = find_game("reversi")
+    assert isinstance(find_player("random", game), RandomPlayer)
+    light = find_player("mcts:sims=100", game)
+    heavy = find_player("mcts-heavy:sims=100", game)
+    assert isinstance(light, MctsPlayer) and light.searcher.evaluator == "random"
+    assert heavy.searcher.evaluator == "heavy"
+    assert (light.simulations, light.seconds) == (100, None)
+
+
+def test_a_level_sets_budget_and_temperature_and_explicit_options_win():
+    game = find_game("reversi")
+    player = find_player("mcts-heavy:level=1", game)
+    assert (player.simulations, player.seconds, player.temperature) == (50, None, 1.0)
+    player = find_player("mcts-heavy:level=1,sims=80,t=0", game)
+    assert (player.simulations, player.temperature) == (80, 0.0)
+    player = find_player("mcts-heavy:level=5", game, simulations=10)
+    assert (player.seconds, player.simulations) == (2.0, None)
+
+
+def test_budget_defaults_apply_when_the_spec_has_none():
+    game = find_game("loa")
+    player = find_player("mcts:c=0.7", game, seconds=0.05)
+    assert (player.seconds, player.simulations) == (0.05, None)
+    assert player.searcher.c == 0.7
+
+
+def test_a_model_option_is_refused_until_models_load():
+    with pytest.raises(ValueError, match="model"):
+        find_player("mcts:model=model/reversi/main", find_game("reversi"))
+
+
+@pytest.mark.parametrize(
+    "spec", ["random:seed=1", "mcts:sims=60,seed=1", "mcts-heavy:level=1,seed=1"]
+)
+def test_players_choose_legal_moves(spec):
+    game = find_game("gomoku", size=9, row=5)
+    player = find_player(spec, game)
+    state = game.initial_state()
+    for _ in range(6):
+        move = player.choose(state)
+        assert move in game.legal_moves(state)
+        player.observe(state, move)
+        state = game.apply(state, move)
+
+
+def test_an_mcts_player_reuses_its_tree_across_observed_moves():
+    game = find_game("reversi")
+    player = find_player("mcts:sims=400,seed=2", game)
+    state = game.initial_state()
+    move = player.choose(state)
+    player.observe(state, move)
+    state = game.apply(state, move)
+    reply = game.legal_moves(state)[0]
+    player.observe(state, reply)
+    state = game.apply(state, reply)
+    kept = int(player.searcher.tree.visits[0])
+    player.choose(state)
+    assert player.last_result.root_visits == kept + 400
+
+
+def test_level_one_is_weak_enough_to_vary_its_moves():
+    game = find_game("reversi")
+    state = game.initial_state()
+    moves = {
+        find_player(f"mcts-heavy:level=1,seed={s}", game).choose(state)
+        for s in range(10)
+    }
+    assert len(moves) > 1

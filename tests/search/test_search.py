@@ -1,0 +1,223 @@
+"""The search driver: budgets, determinism, stopping, tree reuse and the result."""
+
+import json
+import threading
+import time
+
+import pytest
+
+from mcts.games import find_game
+from mcts.search import GAME_C, Searcher
+
+GAMES = ["reversi", "gomoku", "loa"]
+
+
+def _comparable(result):
+    data = result.to_json()
+    data.pop("elapsed")
+    return data
+
+
+@pytest.mark.parametrize("evaluator", ["random", "heavy"])
+@pytest.mark.parametrize("name", GAMES)
+def test_a_fixed_seed_and_simulation_budget_give_the_same_result(name, evaluator):
+    game = find_game(name)
+    first = Searcher(game, evaluator=evaluator, seed=42).search(simulations=800)
+    second = Searcher(game, evaluator=evaluator, seed=42).search(simulations=800)
+    assert _comparable(first) == _comparable(second)
+    assert first.simulations == 800
+
+
+def test_different_seeds_give_different_searches():
+    game = find_game("gomoku")
+    a = Searcher(game, evaluator="random", seed=1).search(simulations=500)
+    b = Searcher(game, evaluator="random", seed=2).search(simulations=500)
+    assert _comparable(a) != _comparable(b)
+
+
+def test_a_search_stopped_from_another_thread_returns_within_100_ms():
+    game = find_game("loa")
+    searcher = Searcher(game, evaluator="random", seed=5)
+    results = []
+    thread = threading.Thread(
+        target=lambda: results.append(searcher.search(seconds=30))
+    )
+    thread.start()
+    time.sleep(0.3)
+    asked = time.perf_counter()
+    searcher.stop()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert time.perf_counter() - asked < 0.1
+    assert results and results[0].simulations > 0
+    assert results[0].elapsed < 5
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_time_budget_ends_within_50_ms(name):
+    game = find_game(name)
+    searcher = Searcher(game, evaluator="heavy", seed=1)
+    searcher.search(simulations=10)  # warm up outside the timing
+    start = time.perf_counter()
+    result = searcher.search(seconds=0.25)
+    took = time.perf_counter() - start
+    assert 0.25 <= result.elapsed < 0.30
+    assert took < 0.30 + 0.05  # building the result is quick too
+
+
+def test_the_search_stops_early_once_the_root_is_proven():
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"])
+    result = Searcher(game, state, seed=1).search(simulations=100_000)
+    assert result.proven == "win"
+    assert result.simulations < 100_000
+
+
+def test_a_fresh_search_counts_every_simulation_at_the_root():
+    game = find_game("reversi")
+    result = Searcher(game, evaluator="random", seed=9).search(simulations=1_000)
+    assert result.root_visits == 1_000
+    assert sum(stats.visits for stats in result.moves) == 1_000
+
+
+def test_tree_reuse_keeps_the_subtree_statistics():
+    game = find_game("reversi")
+    searcher = Searcher(game, evaluator="random", seed=4)
+    first = searcher.search(simulations=4_000)
+    kept = first.stats_for(first.move).visits
+    searcher.advance(first.code)
+    assert searcher.state == game.apply(game.initial_state(), first.code)
+    assert int(searcher.tree.visits[0]) == kept
+    second = searcher.search(simulations=1_000)
+    assert second.root_visits == kept + 1_000
+    assert second.simulations == 1_000
+
+
+def test_advancing_along_an_unexplored_move_starts_a_fresh_tree():
+    game = find_game("gomoku")
+    state = game.play(game.initial_state(), "h8")
+    searcher = Searcher(game, state, seed=4)
+    searcher.search(simulations=50)
+    corner = game.parse_move(state, "a1")
+    assert searcher.tree.child_with_move(0, corner) == -1  # focus pruned it
+    searcher.advance(corner)
+    assert searcher.tree.size == 1
+    assert searcher.tree.visits[0] == 0
+    assert searcher.search(simulations=100).root_visits == 100
+
+
+def test_set_state_keeps_the_tree_for_the_same_position_only():
+    game = find_game("reversi")
+    searcher = Searcher(game, evaluator="random", seed=4)
+    searcher.search(simulations=200)
+    searcher.set_state(game.initial_state())
+    assert searcher.tree.visits[0] == 200
+    searcher.set_state(game.play(game.initial_state(), "d3"))
+    assert searcher.tree.visits[0] == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_result_covers_every_legal_move_and_is_json_ready(name):
+    game = find_game(name)
+    state = game.initial_state()
+    result = Searcher(game, seed=3).search(simulations=600)
+    data = json.loads(json.dumps(result.to_json()))
+    assert sorted(m["move"] for m in data["moves"]) == sorted(
+        game.legal_move_texts(state)
+    )
+    visits = [stats.visits for stats in result.moves]
+    assert visits == sorted(visits, reverse=True)
+    assert result.move in game.legal_move_texts(state)
+    assert result.side == "black"
+    assert 0.0 <= result.value <= 1.0
+    assert 1 <= len(result.pv) <= 10
+    assert result.pv[0] == result.move
+    assert game.play_all(result.pv)  # the principal variation is a legal line
+    assert data["simulations"] == 600
+
+
+def test_values_and_proofs_are_for_the_side_to_move():
+    game = find_game("gomoku")
+    # White to move facing black's open four: lost whatever white does.
+    lost = game.play_all(["h8", "a1", "i8", "a3", "j8", "a5", "k8"])
+    result = Searcher(game, lost, seed=1).search(simulations=5_000)
+    assert (result.side, result.value, result.proven) == ("white", 0.0, "loss")
+    assert {s.proven for s in result.moves if s.visits} == {"loss"}
+    # The same shape with black to move: black wins at once.
+    won = game.play_all(["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"])
+    result = Searcher(game, won, seed=1).search(simulations=5_000)
+    assert (result.side, result.value, result.proven) == ("black", 1.0, "win")
+    assert result.stats_for(result.move).value > 0.5
+
+
+def test_puct_rule_searches_and_returns_a_legal_move():
+    game = find_game("reversi")
+    result = Searcher(game, rule="puct", c=1.5, seed=1).search(simulations=500)
+    assert result.move in game.legal_move_texts(game.initial_state())
+    assert result.root_visits == 500
+
+
+def test_temperature_samples_moves_in_proportion_to_visits():
+    game = find_game("reversi")
+    chosen = set()
+    for seed in range(12):
+        searcher = Searcher(game, evaluator="random", seed=seed)
+        chosen.add(searcher.search(simulations=40, temperature=1.0).move)
+    assert len(chosen) > 1
+    assert chosen <= set(game.legal_move_texts(game.initial_state()))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({}, "budget"),
+        ({"seconds": -1}, "seconds"),
+        ({"simulations": -5}, "simulations"),
+    ],
+)
+def test_a_bad_budget_is_refused(kwargs, message):
+    searcher = Searcher(find_game("reversi"))
+    with pytest.raises(ValueError, match=message):
+        searcher.search(**kwargs)
+
+
+def test_searching_a_finished_game_is_refused():
+    game = find_game("gomoku", size=5, row=3)
+    state = game.play_all(["a1", "a5", "b1", "b5", "c1"])
+    assert game.is_terminal(state)
+    with pytest.raises(ValueError, match="over"):
+        Searcher(game, state).search(simulations=10)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"rule": "ucb9"}, "rule"), ({"c": -1}, "c"), ({"evaluator": "nn"}, "evaluator")],
+)
+def test_bad_knobs_are_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Searcher(find_game("reversi"), **kwargs)
+
+
+def test_a_small_board_gomoku_search_runs():
+    game = find_game("gomoku", size=7, row=4)
+    result = Searcher(game, seed=1).search(simulations=2_000)
+    assert result.move in game.legal_move_texts(game.initial_state())
+
+
+def test_progress_reports_arrive_during_a_timed_search():
+    game = find_game("reversi")
+    reports = []
+    searcher = Searcher(game, evaluator="random", seed=1)
+    searcher.search(simulations=10)
+    final = searcher.search(
+        seconds=0.35, on_progress=reports.append, progress_every=0.1
+    )
+    assert len(reports) >= 2
+    counts = [r.simulations for r in reports]
+    assert counts == sorted(counts) and counts[-1] <= final.simulations
+
+
+def test_the_exploration_constant_defaults_to_the_games_tuned_value():
+    assert Searcher(find_game("reversi")).c == GAME_C["reversi"]
+    assert Searcher(find_game("loa")).c == GAME_C["loa"]
+    assert Searcher(find_game("gomoku"), c=1.7).c == 1.7

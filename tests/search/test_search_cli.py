@@ -1,0 +1,87 @@
+"""The think, arena and bench subcommands (registered by mcts.search_cli)."""
+
+import argparse
+import re
+
+import pytest
+
+from mcts.search_cli import add_commands
+
+
+def run(argv, capsys):
+    parser = argparse.ArgumentParser(prog="mcts")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code = args.func(args)
+    return code, capsys.readouterr().out
+
+
+def test_think_prints_the_board_and_root_moves_by_visits(capsys):
+    code, out = run(["think", "reversi", "f5", "--sims", "400", "--seed", "1"], capsys)
+    assert code == 0
+    assert "White (O) to move" in out or "white" in out.lower()
+    rows = re.findall(r"^\s+([a-h][1-8])\s+(\d+)\s+([\d.]+)", out, re.MULTILINE)
+    assert {move for move, _, _ in rows} == {"f4", "d6", "f6"}
+    visits = [int(v) for _, v, _ in rows]
+    assert visits == sorted(visits, reverse=True)
+    assert re.search(r"^best: [a-h][1-8]", out, re.MULTILINE)
+    assert "simulations: 400" in out
+
+
+def test_think_marks_proven_moves(capsys):
+    moves = ["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"]
+    code, out = run(
+        ["think", "gomoku", *moves, "--sims", "5000", "--seed", "1"], capsys
+    )
+    assert code == 0
+    assert re.search(r"^\s+(g8|l8)\s+\d+\s+[\d.]+\s+proven win", out, re.MULTILINE)
+    assert "(proven win)" in out
+
+
+def test_think_reports_an_illegal_move(capsys):
+    parser = argparse.ArgumentParser(prog="mcts")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["think", "reversi", "a1", "--sims", "10"])
+    assert args.func(args) == 2
+    assert "ply 1" in capsys.readouterr().err
+
+
+def test_arena_ends_with_the_summary_line(capsys):
+    argv = [
+        "arena",
+        "gomoku",
+        "--size",
+        "7",
+        "--row",
+        "4",
+        "--a",
+        "mcts:sims=50",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+    ]
+    code, out = run(argv, capsys)
+    assert code == 0
+    last = out.strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"A wins \d+, B wins \d+, draws \d+, A score [\d.]+% ± [\d.]+%", last
+    )
+
+
+def test_arena_rejects_a_bad_player_spec(capsys):
+    parser = argparse.ArgumentParser(prog="mcts")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    with pytest.raises(SystemExit):
+        parser.parse_args(["arena", "reversi", "--a", "deepblue", "--b", "random"])
+
+
+def test_bench_prints_compile_time_and_the_median_last(capsys):
+    code, out = run(["bench", "reversi", "--seconds", "0.1"], capsys)
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("first call (compile or cache load):")
+    assert sum(line.startswith("run ") for line in lines) == 3
+    assert re.search(r"median simulations/s: \d+$", lines[-1])

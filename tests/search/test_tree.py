@@ -1,0 +1,98 @@
+"""The tree arrays: growth by doubling, memory per node, subtree copies."""
+
+import numpy as np
+
+from mcts.games import find_game
+from mcts.search import Searcher
+from mcts.tree import BYTES_PER_NODE, FIELDS, Tree
+
+
+def test_a_new_tree_holds_only_an_unexpanded_root():
+    tree = Tree()
+    assert tree.size == 1
+    assert tree.parent[0] == -1
+    assert tree.first_child[0] == -1
+    assert tree.visits[0] == 0
+    assert list(tree.children(0)) == []
+
+
+def test_reserve_doubles_capacity_and_keeps_the_rows():
+    tree = Tree(capacity=4)
+    tree.visits[0] = 7
+    tree.reserve(5)
+    assert tree.capacity == 8
+    tree.reserve(33)
+    assert tree.capacity == 64
+    assert tree.visits[0] == 7
+    tree.reserve(10)  # never shrinks
+    assert tree.capacity == 64
+
+
+def test_the_search_grows_a_small_tree_by_doubling():
+    game = find_game("reversi")
+    searcher = Searcher(game, evaluator="random", seed=1)
+    searcher.tree = Tree(capacity=1024)
+    searcher.search(simulations=5_000)
+    tree = searcher.tree
+    assert tree.size > 1024
+    assert tree.capacity >= tree.size
+    assert tree.capacity & (tree.capacity - 1) == 0  # a power of two
+    assert tree.capacity < 4 * tree.size + 1024
+
+
+def test_a_node_costs_23_bytes():
+    assert BYTES_PER_NODE == 23
+    assert Tree(capacity=1000).nbytes() == 23_000
+
+
+def test_a_million_node_tree_takes_under_150_mb():
+    tree = Tree(capacity=1_000_000)
+    assert tree.nbytes() < 150_000_000
+    assert tree.nbytes() <= 25 * 1_000_000
+
+
+def test_max_nodes_caps_the_tree_and_the_search_still_runs():
+    game = find_game("gomoku")
+    searcher = Searcher(game, evaluator="random", seed=2, max_nodes=2048)
+    result = searcher.search(simulations=3_000)
+    assert searcher.tree.size <= 2048
+    assert searcher.tree.capacity <= 2048
+    assert result.simulations == 3_000
+
+
+def _same_subtree(a, node_a, b, node_b):
+    assert a.move[node_a] == b.move[node_b]
+    assert a.visits[node_a] == b.visits[node_b]
+    assert a.value_sum[node_a] == b.value_sum[node_b]
+    assert a.proven[node_a] == b.proven[node_b]
+    kids_a, kids_b = list(a.children(node_a)), list(b.children(node_b))
+    assert len(kids_a) == len(kids_b)
+    for child_a, child_b in zip(kids_a, kids_b, strict=True):
+        assert b.parent[child_b] == node_b
+        _same_subtree(a, child_a, b, child_b)
+
+
+def test_subtree_copies_every_statistic_under_the_new_root():
+    game = find_game("reversi")
+    searcher = Searcher(game, evaluator="random", seed=3)
+    searcher.search(simulations=3_000)
+    tree = searcher.tree
+    child = max(tree.children(0), key=lambda ch: tree.visits[ch])
+    sub = tree.subtree(child)
+    assert sub.parent[0] == -1
+    _same_subtree(tree, child, sub, 0)
+    # breadth-first renumbering keeps every child block contiguous and in range
+    used = sub.first_child[: sub.size]
+    assert np.all((used == -1) | ((used > 0) & (used < sub.size)))
+
+
+def test_fields_are_the_documented_arrays():
+    assert [name for name, _ in FIELDS] == [
+        "parent",
+        "move",
+        "first_child",
+        "n_children",
+        "visits",
+        "value_sum",
+        "proven",
+    ]
