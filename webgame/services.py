@@ -27,18 +27,14 @@ from django.utils import timezone
 
 from mcts import (
     GAMES,
+    LEVELS,
     IllegalMoveError,
     InvalidMoveError,
     InvalidOptionsError,
+    Searcher,
     UnknownGameError,
     find_game,
 )
-
-try:
-    from mcts import LEVELS, Searcher
-except ImportError:  # until the façade exports the search engine (issue 3)
-    from mcts.players import LEVELS
-    from mcts.search import Searcher
 
 from . import workers
 from .errors import Conflict, GameNotFound, ServiceError

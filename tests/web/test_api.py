@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import uuid
 
 from django.contrib.staticfiles import finders
@@ -44,7 +45,8 @@ GAME_KEYS = {
 
 class KindsTests(APITestCase):
     def test_kinds_lists_the_three_games_with_their_options(self):
-        response = self.client.get(reverse("game-kinds"))
+        with tempfile.TemporaryDirectory() as empty, self.settings(MODEL_DIR=empty):
+            response = self.client.get(reverse("game-kinds"))
         assert response.status_code == status.HTTP_200_OK
         kinds = {kind["name"]: kind for kind in response.json()}
         assert set(kinds) == {"reversi", "gomoku", "loa"}
