@@ -59,9 +59,11 @@ INSTALLED_APPS = [
     "webgame",
 ]
 
+# WhiteNoise serves the collected static files when DEBUG is off; with DEBUG
+# on, runserver's staticfiles app serves them straight from the packages.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
