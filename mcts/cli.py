@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from . import search_cli
+from . import model_cli, search_cli
 from .games import Game, find_game, kernels
 from .games.base import COLOR_NAMES
 
@@ -217,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=cmd_bench_playouts)
 
     search_cli.add_commands(commands)
+    model_cli.add_commands(commands)
     return parser
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from .games.base import Game, State
 from .result import SearchResult
 from .search import Searcher
+from .store import ModelLine, load_shared, model_path
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,7 @@ class MctsPlayer(Player):
         simulations: int | None = None,
         temperature: float = 0.0,
         name: str = "mcts-heavy",
+        model=None,
         **searcher_options,
     ) -> None:
         if seconds is None and simulations is None:
@@ -170,10 +172,16 @@ class MctsPlayer(Player):
         self.simulations = simulations
         self.temperature = temperature
         self.searcher = Searcher(game, evaluator=evaluator, **searcher_options)
+        # A tree model (mcts.store.Model) shared read-only by many players:
+        # each position it knows starts the search warm with a copy.
+        self.model_line = None if model is None else ModelLine(model, game)
 
     def choose(self, state: State) -> int:
         """Search ``state`` within the budget; return the chosen move code."""
         self.searcher.set_state(state)
+        line = self.model_line
+        if line is not None and line.visits(state) > int(self.searcher.tree.visits[0]):
+            self.searcher.tree = line.tree_for(state)
         self.last_result = self.searcher.search(
             seconds=self.seconds,
             simulations=self.simulations,
@@ -183,6 +191,8 @@ class MctsPlayer(Player):
 
     def observe(self, state: State, move: int) -> None:
         """Move the search tree's root along ``move`` (tree reuse)."""
+        if self.model_line is not None:
+            self.model_line.observe(state, move)
         if self.searcher.state == state:
             self.searcher.advance(move)
 
@@ -211,10 +221,9 @@ def find_player(
     seed = opts.pop("seed", seed)
     if spec.kind == "random":
         return RandomPlayer(game, seed=seed, name=str(spec))
+    model = None
     if "model" in opts:
-        raise ValueError(
-            f"player {spec}: loading a tree model is not available in this build"
-        )
+        model = load_shared(model_path(game.name, opts.pop("model")))
     level = LEVELS.get(opts.pop("level", None)) if "level" in opts else None
     temperature = 0.0
     if level is not None:
@@ -241,5 +250,6 @@ def find_player(
         temperature=temperature,
         name=str(spec),
         seed=seed,
+        model=model,
         **searcher_options,
     )

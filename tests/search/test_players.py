@@ -73,9 +73,19 @@ def test_budget_defaults_apply_when_the_spec_has_none():
     assert player.searcher.c == 0.7
 
 
-def test_a_model_option_is_refused_until_models_load():
-    with pytest.raises(ValueError, match="model"):
-        find_player("mcts:model=model/reversi/main", find_game("reversi"))
+def test_a_model_that_is_not_on_disk_is_a_clear_error():
+    with pytest.raises(ValueError, match="no model at .*reversi/no-such-model"):
+        find_player("mcts:model=no-such-model", find_game("reversi"))
+
+
+def test_a_shipped_model_warms_the_player():
+    game = find_game("reversi")
+    player = find_player("mcts-heavy:model=light,sims=50,seed=1", game)
+    stored_visits = int(player.model_line.model.tree.visits[0])
+    start = game.initial_state()
+    assert player.choose(start) in game.legal_moves(start)
+    # The search started from the model's statistics, not from an empty tree.
+    assert int(player.searcher.tree.visits[0]) > stored_visits > 50
 
 
 @pytest.mark.parametrize(

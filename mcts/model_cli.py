@@ -1,0 +1,255 @@
+"""Command line of tree models: ``selfplay`` and ``model info|merge|bench``.
+
+python -m mcts selfplay reversi --games 200 --model light --sims 200
+python -m mcts model info model/reversi/light
+python -m mcts model merge A B --out C
+python -m mcts model bench --nodes 1000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from . import store
+from .selfplay import SelfPlayConfig, build
+from .tree import Tree
+
+MODEL_DIR = store.MODEL_DIR
+model_path = store.model_path
+
+
+def add_commands(subparsers) -> None:
+    """Register the ``selfplay`` and ``model`` subcommands on ``subparsers``."""
+    from .cli import add_game_arguments  # the CLI imports this module: import late
+
+    selfplay = subparsers.add_parser("selfplay", help="grow a tree model by self-play")
+    add_game_arguments(selfplay)
+    add_selfplay_arguments(selfplay)
+    selfplay.set_defaults(func=cmd_selfplay)
+
+    model = subparsers.add_parser("model", help="inspect, merge or benchmark models")
+    commands = model.add_subparsers(dest="model_command", required=True)
+    info = commands.add_parser("info", help="node count, depth, size, top lines")
+    info.add_argument("path")
+    info.add_argument("--json", action="store_true", help="print JSON")
+    info.add_argument("--fast", action="store_true", help="skip replaying states")
+    info.set_defaults(func=cmd_info)
+    merge = commands.add_parser("merge", help="add the statistics of two models")
+    merge.add_argument("a")
+    merge.add_argument("b")
+    merge.add_argument("--out", required=True)
+    merge.add_argument("--min-visits", type=int, default=1)
+    merge.set_defaults(func=cmd_merge)
+    bench = commands.add_parser(
+        "bench", help="load time and memory of a synthetic model; bytes per node"
+    )
+    bench.add_argument("--nodes", type=int, default=1_000_000)
+    bench.add_argument("--game", default="reversi")
+    bench.add_argument(
+        "--full", action="store_true", help="also time a load that replays states"
+    )
+    bench.add_argument("--dir", help="where to write it (default: a temporary folder)")
+    bench.set_defaults(func=cmd_bench)
+
+
+def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the self-play options (shared with ``manage.py selfplay``)."""
+    parser.add_argument("--games", type=int, required=True, help="total games")
+    parser.add_argument("--model", required=True, help="name (model/GAME/NAME) or path")
+    parser.add_argument("--model-dir", default=str(MODEL_DIR))
+    parser.add_argument("--workers", type=int, default=1)
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=float, help="search seconds per move")
+    budget.add_argument("--sims", type=int, help="simulations per move (default 200)")
+    parser.add_argument("--min-visits", type=int, default=1, help="pruning on save")
+    parser.add_argument("--checkpoint-every", type=int, default=10)
+    parser.add_argument("--noise-plies", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--fresh", action="store_true", help="discard an existing model"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_selfplay(
+    game, args: argparse.Namespace, command: str | None = None
+) -> store.Model:
+    """Build the model the parsed self-play ``args`` describe; return it."""
+    path = model_path(game.name, args.model, args.model_dir)
+    if args.fresh and path.exists():
+        import shutil
+
+        shutil.rmtree(path)
+    config = SelfPlayConfig(
+        simulations=None if args.seconds is not None else (args.sims or 200),
+        seconds=args.seconds,
+        noise_plies=args.noise_plies,
+        seed=args.seed,
+        min_visits=args.min_visits,
+        checkpoint_every=max(1, args.checkpoint_every),
+        workers=max(1, args.workers),
+    )
+    return build(
+        game, path, args.games, config, progress=not args.quiet, command=command
+    )
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    """Grow the model; print where it is and its size."""
+    from .cli import game_from_args
+
+    game = game_from_args(args)
+    command = "python -m mcts " + shlex.join(sys.argv[1:]) if sys.argv else None
+    try:
+        model = run_selfplay(game, args, command)
+    except KeyboardInterrupt:
+        print("interrupted: checkpoint saved", file=sys.stderr)
+        return 130
+    path = model_path(game.name, args.model, args.model_dir)
+    print(json.dumps(store.info(store.load(path, check="fast")), indent=1))
+    del model
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Print the model summary."""
+    model = store.load(args.path, check="fast" if args.fast else "full")
+    summary = store.info(model)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    print(f"{summary['game']} {summary['options'] or ''}".rstrip())
+    print(
+        f"nodes {summary['nodes']}, depth {summary['depth']}, "
+        f"root visits {summary['root_visits']}, {summary['bytes']} bytes"
+    )
+    print(f"built {json.dumps(summary['built'])}")
+    for line in summary["top_lines"]:
+        print(f"  {line['visits']:>8} {line['value']}  {line['line']}")
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    """Merge two models into ``--out``."""
+    merged = store.merge(store.load(args.a), store.load(args.b))
+    manifest = store.save(merged, args.out, min_visits=args.min_visits)
+    print(
+        f"{args.out}: {manifest['nodes']} nodes, root visits {manifest['root_visits']}"
+    )
+    return 0
+
+
+def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
+    """Return a tree of about ``nodes`` nodes of real moves: the start position
+    expanded breadth first, each node with random visits (for benchmarks)."""
+    from .games.base import ONGOING
+
+    rng = np.random.default_rng(seed)
+    tree = Tree(nodes + 512)
+    queue = [(0, game.initial_state())]
+    head = 0
+    while head < len(queue) and tree.size < nodes:
+        node, state = queue[head]
+        head += 1
+        if game.status(state) != ONGOING:
+            continue
+        moves = game.legal_moves(state)[: nodes - tree.size]
+        first = tree.size
+        tree.first_child[node] = first
+        tree.n_children[node] = len(moves)
+        for k, code in enumerate(moves):
+            child = first + k
+            tree.parent[child] = node
+            tree.move[child] = code
+            tree.first_child[child] = -1
+            tree.n_children[child] = 0
+            queue.append((child, game.apply(state, code)))
+        tree.size += len(moves)
+    tree.visits[: tree.size] = rng.integers(1, 1000, tree.size)
+    tree.value_sum[: tree.size] = tree.visits[: tree.size] * 0.5
+    tree.proven[: tree.size] = 0
+    return tree
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Save a synthetic model, then load it in a fresh process; print the
+    figures as JSON (load seconds, peak memory, bytes per node)."""
+    from .games import find_game
+
+    game = find_game(args.game)
+    folder = (
+        Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="mcts-bench-"))
+    )
+    path = folder / "bench"
+    start = time.perf_counter()
+    tree = synthetic_tree(game, args.nodes)
+    made = time.perf_counter() - start
+    start = time.perf_counter()
+    store.save(
+        store.Model(game, tree, game.initial_state()), path, built={"by": "bench"}
+    )
+    saved = time.perf_counter() - start
+    del tree
+    sizes = {p.name: p.stat().st_size for p in path.iterdir()}
+    figures = {
+        "nodes": None,
+        "build_seconds": round(made, 2),
+        "save_seconds": round(saved, 2),
+    }
+    for check in ("fast", "full") if args.full else ("fast",):
+        child = subprocess.run(
+            [sys.executable, "-m", "mcts.model_cli", "--load", str(path), check],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        figures[check] = json.loads(child.stdout)
+    nodes = figures["fast"]["nodes"]
+    figures["nodes"] = nodes
+    figures["bytes"] = sizes
+    figures["bytes_per_node"] = round(sum(sizes.values()) / nodes, 1)
+    figures["nodes_bytes_per_node"] = round(sizes[store.NODES] / nodes, 1)
+    print(json.dumps(figures, indent=1))
+    return 0
+
+
+def _rss_mb() -> float:
+    """Return this process's resident memory now, in MB (Linux)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _measure_load(path: str, check: str) -> dict:
+    """Return the load time and memory of one model (run in a fresh process)."""
+    before = _rss_mb()
+    start = time.perf_counter()
+    model = store.load(path, check=check)
+    seconds = time.perf_counter() - start
+    return {
+        "nodes": model.nodes,
+        "check": check,
+        "load_seconds": round(seconds, 2),
+        "rss_before_mb": round(before, 1),
+        "rss_after_mb": round(_rss_mb(), 1),
+        "peak_rss_mb": round(
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
+        ),
+        "tree_mb": round(model.tree.nbytes() / 2**20, 1),
+    }
+
+
+if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--load":
+    print(json.dumps(_measure_load(sys.argv[2], sys.argv[3])))

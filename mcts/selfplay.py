@@ -1,0 +1,245 @@
+"""Grow a tree model by self-play.
+
+Each move of each game is an MCTS search that starts from a copy of the shared
+tree's statistics for the position (warm start) and folds its grown tree back
+into the shared tree (:func:`mcts.store.graft`), so every game studies the
+openings all earlier games studied. Games differ because the opening plies
+are sampled in proportion to visits (temperature 1: the exploration noise of
+UCT self-play) and every game has its own seed.
+
+Checkpoints are saved atomically every K games; a run pointed at an existing
+self-play model resumes it (``games`` is the total the model should reach);
+Ctrl-C saves a checkpoint before it stops. With ``workers`` > 1, rounds of
+games are played in parallel processes, each from a snapshot of the shared
+tree, and their trees are merged as base + the sum of each worker's gains.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .games import find_game
+from .games.base import ONGOING, Game
+from .search import Searcher
+from .store import (
+    Model,
+    ModelError,
+    code_version,
+    empty_model,
+    graft,
+    load,
+    save,
+)
+from .tree import FIELDS, Tree
+
+#: Plies longer than this end a self-play game as unfinished (a safety net).
+MAX_PLIES = 600
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """How to build: budget per move (``simulations`` and/or ``seconds``), the
+    plies sampled with ``temperature`` (the noise), the search knobs, and the
+    ``seed`` from which every game's seed derives."""
+
+    simulations: int | None = 200
+    seconds: float | None = None
+    noise_plies: int = 12
+    temperature: float = 1.0
+    evaluator: str = "heavy"
+    c: float = 1.0
+    seed: int = 0
+    min_visits: int = 1
+    checkpoint_every: int = 10
+    workers: int = 1
+
+
+def play_game(
+    game: Game, tree: Tree, root, config: SelfPlayConfig, game_seed: int
+) -> tuple[list[int], int]:
+    """Play one self-play game from ``root`` growing ``tree`` in place; return
+    the move codes and the final status (ONGOING if cut at MAX_PLIES)."""
+    rng = np.random.default_rng(game_seed)
+    state = root
+    node = 0
+    moves: list[int] = []
+    while game.status(state) == ONGOING and len(moves) < MAX_PLIES:
+        searcher = Searcher(
+            game,
+            state,
+            evaluator=config.evaluator,
+            c=config.c,
+            seed=int(rng.integers(2**31 - 1)),
+        )
+        if node >= 0:
+            searcher.tree = tree.subtree(node)
+        temperature = config.temperature if len(moves) < config.noise_plies else 0.0
+        result = searcher.search(
+            simulations=config.simulations,
+            seconds=config.seconds,
+            temperature=temperature,
+        )
+        if node >= 0:
+            graft(tree, node, searcher.tree)
+            node = tree.child_with_move(node, result.code)
+        moves.append(result.code)
+        state = game.apply(state, result.code)
+    return moves, game.status(state)
+
+
+def _tree_arrays(tree: Tree) -> tuple:
+    return tuple(np.array(a[: tree.size]) for a in tree.arrays())
+
+
+def _tree_from_arrays(arrays: tuple) -> Tree:
+    size = len(arrays[0])
+    tree = Tree(max(2, size))
+    for (name, _), values in zip(FIELDS, arrays, strict=True):
+        getattr(tree, name)[:size] = values
+    tree.size = size
+    return tree
+
+
+def _worker(
+    game_spec: dict,
+    root_text: str,
+    arrays: tuple,
+    config: SelfPlayConfig,
+    seeds: list[int],
+) -> tuple:
+    """Play games with ``seeds`` from a snapshot tree; return the grown tree's
+    arrays (run in a worker process)."""
+    game = find_game(game_spec["game"], **game_spec["options"])
+    tree = _tree_from_arrays(arrays)
+    root = game.parse_state(root_text)
+    for seed in seeds:
+        play_game(game, tree, root, config, seed)
+    return _tree_arrays(tree)
+
+
+def _game_seed(config: SelfPlayConfig, index: int) -> int:
+    return (config.seed * 1_000_003 + index) % (2**63)
+
+
+def build(
+    game: Game,
+    path: str | os.PathLike,
+    games: int,
+    config: SelfPlayConfig,
+    *,
+    progress: bool = True,
+    command: str | None = None,
+    on_checkpoint: Callable[[int, int], None] | None = None,
+) -> Model:
+    """Grow the model at ``path`` until it holds ``games`` self-play games;
+    return it. An existing self-play model there is resumed (ModelError if it
+    is another game or was not built by self-play)."""
+    path = Path(path)
+    model, done, elapsed_before = _start(game, path)
+    # a loaded tree's arrays are exactly full: copy into growable ones
+    tree = model.tree.subtree(0) if model.tree.size > 1 else Tree(1 << 16)
+    model = Model(game, tree, model.root_state, model.manifest, None)
+    bar = _progress_bar(progress, games, done)
+    started = time.perf_counter()
+
+    def checkpoint() -> None:
+        built = {
+            "by": "selfplay",
+            "selfplay_games": done,
+            "config": asdict(config),
+            "seconds_spent": round(elapsed_before + time.perf_counter() - started, 1),
+            "code_version": code_version(),
+            "command": command,
+        }
+        model.tree = tree
+        save(model, path, min_visits=config.min_visits, built=built)
+        model.manifest = {"built": built, "created": model.manifest.get("created")}
+        if on_checkpoint is not None:
+            on_checkpoint(done, tree.size)
+
+    try:
+        while done < games:
+            if config.workers > 1:
+                count = min(games - done, max(config.checkpoint_every, config.workers))
+                tree = _parallel_round(
+                    game, model.root_state, tree, config, done, count
+                )
+            else:
+                count = 1
+                play_game(
+                    game, tree, model.root_state, config, _game_seed(config, done)
+                )
+            done += count
+            if bar is not None:
+                bar.update(count)
+                bar.set_postfix(nodes=tree.size, refresh=False)
+            if (
+                done % config.checkpoint_every == 0
+                or done >= games
+                or config.workers > 1
+            ):
+                checkpoint()
+    except KeyboardInterrupt:
+        checkpoint()  # Ctrl-C: keep what the finished games taught
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    model.tree = tree
+    return model
+
+
+def _start(game: Game, path: Path) -> tuple[Model, int, float]:
+    """Return the model to grow, its game count and the seconds spent on it."""
+    if not (path / "manifest.json").exists():
+        return empty_model(game), 0, 0.0
+    model = load(path, game=game)
+    built = model.manifest.get("built") or {}
+    if built.get("by") != "selfplay":
+        raise ModelError(f"{path}: not a self-play model, so it cannot be resumed")
+    return (
+        model,
+        int(built.get("selfplay_games", 0)),
+        float(built.get("seconds_spent", 0)),
+    )
+
+
+def _progress_bar(enabled: bool, games: int, done: int):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(
+        total=games, initial=done, unit="game", desc="self-play", dynamic_ncols=True
+    )
+
+
+def _parallel_round(
+    game: Game, root, tree: Tree, config: SelfPlayConfig, done: int, count: int
+) -> Tree:
+    """Play ``count`` games in ``config.workers`` processes from a snapshot of
+    ``tree``; return the merged tree (base + each worker's gains)."""
+    seeds = [_game_seed(config, done + i) for i in range(count)]
+    shares = [seeds[i :: config.workers] for i in range(config.workers)]
+    shares = [share for share in shares if share]
+    snapshot = _tree_arrays(tree)
+    spec = game.describe()
+    root_text = game.state_string(root)
+    with ProcessPoolExecutor(max_workers=len(shares)) as pool:
+        futures = [
+            pool.submit(_worker, spec, root_text, snapshot, config, share)
+            for share in shares
+        ]
+        grown = [_tree_from_arrays(f.result()) for f in futures]
+    merged = tree.subtree(0)
+    for other in grown:
+        graft(merged, 0, other, weight=1.0)
+        graft(merged, 0, tree, weight=-1.0)  # each worker's copy of the base
+    return merged

@@ -1,0 +1,1048 @@
+"""Tree models on disk: save, load, merge and warm-start searches from them.
+
+A model is a folder ``model/<game>/<name>/`` with three files (the format is
+documented in ``model/README.md``):
+
+- ``manifest.json``: format version, game and options, node count, root
+  state, how it was built, created time, and a sha256 of each data file plus
+  one short digest per block of :data:`BLOCK_LINES` lines (so a damaged byte
+  is reported with the lines it is in);
+- ``nodes.jsonl``: one node a line, ``{"id","move","parent","proven",
+  "value","visits"}``; ids are dense and breadth first, so parents come before
+  children and every node's children are consecutive lines;
+- ``states.jsonl``: one line per node, ``{"id","side","state"}``.
+
+Every line is JSON with sorted keys and compact separators, so saving is
+deterministic: save -> load -> save gives byte-identical files.
+
+:func:`save` is atomic: the files are written to a temporary folder beside the
+target, fsynced, and swapped in by one ``renameat2(RENAME_EXCHANGE)`` (or two
+renames where the kernel lacks it). :func:`load` streams the files and checks
+the manifest and every line; any fault raises :class:`ModelError` naming the
+file and line, and no half-loaded tree escapes.
+
+In play a model is read-only: :func:`warm_tree` copies the subtree of the
+current position (found by the move path from the root) into a new Tree for
+the searcher. Transpositions are not looked up: that would need an index of
+every state in memory (about 250 bytes a node for Gomoku), which the 300 MB
+budget for a million nodes does not allow.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+import hashlib
+import json
+import operator
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from itertools import islice, repeat
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .games import find_game
+from .games.base import Game, IllegalMoveError, InvalidMoveError, State
+from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Tree
+
+FORMAT = "mcts-tree-model"
+VERSION = 1
+MANIFEST = "manifest.json"
+NODES = "nodes.jsonl"
+STATES = "states.jsonl"
+#: Lines per checksum block: a damaged byte is reported within this many lines.
+BLOCK_LINES = 1024
+
+_PROVEN_TO_TEXT = {
+    UNKNOWN: None,
+    PROVEN_WIN: "win",
+    PROVEN_LOSS: "loss",
+    PROVEN_DRAW: "draw",
+}
+_TEXT_TO_PROVEN = {text: code for code, text in _PROVEN_TO_TEXT.items()}
+_NODE_KEYS = frozenset(("id", "move", "parent", "proven", "value", "visits"))
+_STATE_KEYS = frozenset(("id", "side", "state"))
+
+
+class ModelError(ValueError):
+    """A model that cannot be loaded or saved; the message names file and line."""
+
+
+@dataclass
+class Model:
+    """A loaded model: the game, a read-only tree (root 0 = ``root_state``) and
+    its manifest. ``path`` is where it was loaded from (None if built in memory)."""
+
+    game: Game
+    tree: Tree
+    root_state: State
+    manifest: dict = field(default_factory=dict)
+    path: Path | None = None
+
+    @property
+    def nodes(self) -> int:
+        """Return the number of nodes."""
+        return int(self.tree.size)
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def code_version() -> str:
+    """Return the version of this package written into manifests."""
+    try:
+        from importlib.metadata import version
+
+        return version("mcts")
+    except Exception:  # not installed as a distribution: the format version
+        return f"format-{VERSION}"
+
+
+# ---- pruning ----------------------------------------------------------------------
+def prune(tree: Tree, min_visits: int = 1) -> Tree:
+    """Return a compact breadth-first copy of ``tree`` keeping the children of
+    every node that has at least ``min_visits`` visits (the root always).
+
+    A node's children are kept all or none, because the search treats an
+    expanded node's children as the complete list of its moves: dropping one
+    would hide that move from every later search.
+    """
+    keep = np.empty(tree.size, dtype=np.int64)
+    count = _prune_order(
+        tree.first_child, tree.n_children, tree.visits, int(min_visits), keep
+    )
+    keep = keep[:count]
+    out = Tree(max(2, count))
+    _prune_copy(
+        keep,
+        tree.first_child,
+        tree.n_children,
+        tree.visits,
+        int(min_visits),
+        *tree.arrays(),
+        *out.arrays(),
+    )
+    out.size = count
+    return out
+
+
+@njit(cache=True)
+def _prune_order(first_child, n_children, visits, min_visits, keep):
+    """Fill ``keep`` with the old ids of the kept nodes, breadth first; return
+    their count."""
+    keep[0] = 0
+    size = 1
+    head = 0
+    while head < size:
+        node = keep[head]
+        first = first_child[node]
+        if first >= 0 and (head == 0 or visits[node] >= min_visits):
+            for k in range(n_children[node]):
+                keep[size] = first + k
+                size += 1
+        head += 1
+    return size
+
+
+@njit(cache=True)
+def _prune_copy(
+    keep,
+    first_child0,
+    n_children0,
+    visits0,
+    min_visits,
+    parent,
+    move,
+    first_child,
+    n_children,
+    visits,
+    value_sum,
+    proven,
+    o_parent,
+    o_move,
+    o_first,
+    o_n,
+    o_visits,
+    o_value,
+    o_proven,
+):
+    """Copy the kept nodes into the output arrays under their new ids."""
+    size = 1
+    o_parent[0] = -1
+    for new in range(keep.shape[0]):
+        old = keep[new]
+        o_move[new] = move[old]
+        o_visits[new] = visits[old]
+        o_value[new] = value_sum[old]
+        o_proven[new] = proven[old]
+        first = first_child[old]
+        if first >= 0 and (new == 0 or visits[old] >= min_visits):
+            o_first[new] = size
+            o_n[new] = n_children[old]
+            for k in range(n_children[old]):
+                o_parent[size + k] = new
+            size += n_children[old]
+        else:
+            o_first[new] = -1
+            o_n[new] = 0
+
+
+def depth_of(tree: Tree) -> int:
+    """Return the depth of the deepest node (the root alone has depth 0)."""
+    depth = np.zeros(tree.size, dtype=np.int32)
+    return int(_depths(tree.parent, tree.size, depth)) if tree.size > 1 else 0
+
+
+@njit(cache=True)
+def _depths(parent, size, depth):
+    deepest = 0
+    for node in range(1, size):  # breadth first: a parent's depth is known first
+        depth[node] = depth[parent[node]] + 1
+        if depth[node] > deepest:
+            deepest = depth[node]
+    return deepest
+
+
+# ---- saving -----------------------------------------------------------------------
+def save(
+    model: Model,
+    path: str | os.PathLike,
+    *,
+    min_visits: int = 1,
+    built: dict | None = None,
+    progress=None,
+) -> dict:
+    """Write ``model`` to the folder ``path`` atomically; return the manifest.
+
+    The tree is pruned by ``min_visits`` (see :func:`prune`) and renumbered
+    breadth first. ``built`` replaces the manifest's build description; the
+    created time is kept from ``model.manifest`` when it has one, so saving an
+    unchanged loaded model reproduces its files byte for byte. ``progress``,
+    if given, is called with the count of nodes written now and then.
+    """
+    target = Path(path)
+    game = model.game
+    tree = prune(model.tree, min_visits)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
+    os.chmod(temp, 0o755)  # mkdtemp makes it private; a model is for everyone to read
+    try:
+        files = _write_data(game, model.root_state, tree, temp, progress)
+        old = model.manifest or {}
+        manifest = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": game.name,
+            "options": dict(game.options),
+            "nodes": int(tree.size),
+            "root": game.state_string(model.root_state),
+            "root_visits": int(tree.visits[0]),
+            "depth": depth_of(tree),
+            "min_visits": int(min_visits),
+            "built": built
+            if built is not None
+            else old.get("built", {"by": "unknown"}),
+            "created": old.get("created") or _now(),
+            "files": files,
+        }
+        with open(temp / MANIFEST, "w", encoding="utf-8") as out:
+            out.write(json.dumps(manifest, sort_keys=True, indent=1) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        _fsync_dir(temp)
+        _swap_in(temp, target)
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+    return manifest
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class _Writer:
+    """A data file written line by line with its sha256 and block digests."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = open(path, "wb")  # noqa: SIM115 - closed in finish()
+        self.whole = hashlib.sha256()
+        self.block = hashlib.sha256()
+        self.blocks: list[str] = []
+        self.lines = 0
+        self.bytes = 0
+        self.buffer: list[bytes] = []
+
+    def write(self, text: str) -> None:
+        data = (text + "\n").encode("utf-8")
+        self.buffer.append(data)
+        self.whole.update(data)
+        self.block.update(data)
+        self.lines += 1
+        self.bytes += len(data)
+        if self.lines % BLOCK_LINES == 0:
+            self.blocks.append(self.block.hexdigest()[:16])
+            self.block = hashlib.sha256()
+            self.file.write(b"".join(self.buffer))
+            self.buffer.clear()
+
+    def finish(self) -> dict:
+        if self.lines % BLOCK_LINES:
+            self.blocks.append(self.block.hexdigest()[:16])
+        self.file.write(b"".join(self.buffer))
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+        return {
+            "sha256": self.whole.hexdigest(),
+            "bytes": self.bytes,
+            "lines": self.lines,
+            "block_lines": BLOCK_LINES,
+            "blocks": self.blocks,
+        }
+
+
+def _write_data(game: Game, root: State, tree: Tree, folder: Path, progress) -> dict:
+    """Write nodes.jsonl and states.jsonl of a breadth-first tree; return their
+    checksum entries for the manifest."""
+    nodes, states = _Writer(folder / NODES), _Writer(folder / STATES)
+    try:
+        parent, move = tree.parent, tree.move
+        visits, value_sum, proven = tree.visits, tree.value_sum, tree.proven
+        pending = {0: root}  # states of nodes whose children are still to come
+        lowest = 0
+        for node in range(tree.size):
+            if node == 0:
+                state, text, up = root, None, -1
+            else:
+                up = int(parent[node])
+                while lowest < up:  # breadth first: parents below ``up`` are done
+                    pending.pop(lowest, None)
+                    lowest += 1
+                before = pending[up]
+                code = int(move[node])
+                text = game.format_move(before, code)
+                state = game.apply(before, code)
+            if tree.first_child[node] >= 0:
+                pending[node] = state
+            nodes.write(
+                _dumps(
+                    {
+                        "id": node,
+                        "move": text,
+                        "parent": up,
+                        "proven": _PROVEN_TO_TEXT[int(proven[node])],
+                        "value": float(value_sum[node]),
+                        "visits": int(visits[node]),
+                    }
+                )
+            )
+            states.write(
+                _dumps(
+                    {
+                        "id": node,
+                        "side": game.to_move(state),
+                        "state": game.state_string(state),
+                    }
+                )
+            )
+            if progress is not None and node % 65536 == 0:
+                progress(node)
+        return {NODES: nodes.finish(), STATES: states.finish()}
+    except BaseException:
+        nodes.file.close()
+        states.file.close()
+        raise
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _swap_in(temp: Path, target: Path) -> None:
+    """Put the folder ``temp`` at ``target``, the old model (if any) never
+    half-replaced: an atomic exchange, or rename old aside then new in."""
+    if not target.exists():
+        os.rename(temp, target)
+    elif not _exchange(temp, target):
+        aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+        os.rmdir(aside)
+        os.rename(target, aside)
+        os.rename(temp, target)
+        temp = aside
+    _fsync_dir(target.parent)
+    shutil.rmtree(temp, ignore_errors=True)  # after the exchange it holds the old model
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically with renameat2(RENAME_EXCHANGE); return False
+    where the C library or the file system lacks it."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    result = renameat2(
+        at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange
+    )
+    return result == 0
+
+
+# ---- loading ----------------------------------------------------------------------
+def load(
+    path: str | os.PathLike, *, game: Game | None = None, check: str = "full"
+) -> Model:
+    """Load the model folder ``path``; return a :class:`Model`.
+
+    Checks the manifest (format, version, game and options against ``game``
+    when given, checksums) and every line of both data files: dense ids,
+    parents before children with each node's children consecutive, moves well
+    formed. With ``check="full"`` (the default) every move is also checked
+    legal in its parent's position and every state line against the replayed
+    position; ``check="fast"`` leaves that to the checksums (for big models:
+    replaying a million positions in Python takes about half a minute).
+    Raises ModelError naming the file and line of the first fault.
+    """
+    if check not in ("full", "fast"):
+        raise ValueError(f"check must be 'full' or 'fast', got {check!r}")
+    folder = Path(path)
+    manifest = _read_manifest(folder)
+    model_game = _manifest_game(folder, manifest, game)
+    root = _parse_root(folder, model_game, manifest)
+    count = manifest["nodes"]
+    files = manifest["files"]
+    # The parsed records are freed block by block and hold no cycles, so the
+    # cyclic collector would only rescan them: off while loading (about 20%).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        tree = _read_nodes(folder, model_game, root, count, files[NODES])
+        if check == "full":
+            _check_states(folder, model_game, root, tree, files[STATES])
+        else:
+            _check_file_digests(folder / STATES, files[STATES], count)
+    finally:
+        if collecting:
+            gc.enable()
+    return Model(model_game, tree, root, manifest, folder)
+
+
+def _fault(folder: Path, name: str, line: int | None, message: str) -> ModelError:
+    where = str(folder / name) + (f" line {line}" if line is not None else "")
+    return ModelError(f"{where}: {message}")
+
+
+def _read_manifest(folder: Path) -> dict:
+    path = folder / MANIFEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise _fault(
+            folder, MANIFEST, None, f"cannot read ({error.strerror})"
+        ) from None
+    try:
+        manifest = json.loads(text)
+    except ValueError as error:
+        raise _fault(
+            folder, MANIFEST, error.lineno, f"not JSON ({error.msg})"
+        ) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise _fault(folder, MANIFEST, None, f"not a {FORMAT} manifest")
+    if manifest.get("version") != VERSION:
+        raise _fault(
+            folder,
+            MANIFEST,
+            None,
+            f"format version {manifest.get('version')!r} is not supported "
+            f"(expected {VERSION})",
+        )
+    nodes = manifest.get("nodes")
+    if not isinstance(nodes, int) or nodes < 1:
+        raise _fault(folder, MANIFEST, None, f"bad node count {nodes!r}")
+    files = manifest.get("files")
+    for name in (NODES, STATES):
+        entry = files.get(name) if isinstance(files, dict) else None
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("sha256"), str)
+            and isinstance(entry.get("blocks"), list)
+            and entry.get("block_lines") == BLOCK_LINES
+        ):
+            raise _fault(folder, MANIFEST, None, f"no valid checksums for {name}")
+    return manifest
+
+
+def _manifest_game(folder: Path, manifest: dict, game: Game | None) -> Game:
+    try:
+        found = find_game(manifest.get("game", ""), **(manifest.get("options") or {}))
+    except ValueError as error:
+        raise _fault(folder, MANIFEST, None, f"bad game: {error}") from None
+    if game is not None and (game.name, game.options) != (found.name, found.options):
+        raise _fault(
+            folder,
+            MANIFEST,
+            None,
+            f"the model is for {found!r}, not {game!r}",
+        )
+    return found
+
+
+def _parse_root(folder: Path, game: Game, manifest: dict) -> State:
+    try:
+        return game.parse_state(str(manifest.get("root")))
+    except ValueError as error:
+        raise _fault(folder, MANIFEST, None, f"bad root state: {error}") from None
+
+
+class _LineReader:
+    """Streams a data file by blocks of lines, checking each block's digest."""
+
+    def __init__(self, folder: Path, name: str, entry: dict, count: int) -> None:
+        self.folder, self.name = folder, name
+        self.blocks = entry["blocks"]
+        self.sha = entry["sha256"]
+        self.count = count
+        expected = (count + BLOCK_LINES - 1) // BLOCK_LINES
+        if len(self.blocks) != expected:
+            raise _fault(
+                folder,
+                MANIFEST,
+                None,
+                f"{name} has {len(self.blocks)} block digests, expected {expected}",
+            )
+
+    def blocks_of_lines(self):
+        """Yield ``(number of the first line, list of raw lines)`` per block;
+        raise ModelError on a truncated line, a wrong line count or a digest
+        mismatch (before the block is yielded, so no damaged line is used)."""
+        whole = hashlib.sha256()
+        number = 0
+        try:
+            handle = open(self.folder / self.name, "rb")  # noqa: SIM115
+        except OSError as error:
+            raise _fault(
+                self.folder, self.name, None, f"cannot read ({error.strerror})"
+            ) from None
+        with handle:
+            while True:
+                raws = list(islice(handle, BLOCK_LINES))
+                if not raws:
+                    break
+                first = number + 1
+                number += len(raws)
+                if number > self.count:
+                    raise self.error(
+                        self.count + 1, f"extra line (the manifest says {self.count})"
+                    )
+                if not raws[-1].endswith(b"\n"):
+                    raise self.error(number, "truncated line (no newline at the end)")
+                data = b"".join(raws)
+                whole.update(data)
+                index = (first - 1) // BLOCK_LINES
+                if hashlib.sha256(data).hexdigest()[:16] != self.blocks[index]:
+                    raise self._damaged(first, raws)
+                yield first, raws
+        if number < self.count:
+            raise self.error(
+                number + 1, f"missing (the manifest says {self.count} lines)"
+            )
+        if whole.hexdigest() != self.sha:
+            raise _fault(
+                self.folder, self.name, None, "sha256 does not match the manifest"
+            )
+
+    def lines(self):
+        """Yield ``(line number, raw line)`` for every line (checked by block)."""
+        for first, raws in self.blocks_of_lines():
+            yield from enumerate(raws, first)
+
+    def _damaged(self, first: int, raws: list[bytes]) -> ModelError:
+        """Return the error of a block whose digest does not match: at the
+        first line that is not well formed, else naming the block's lines."""
+        for number, raw in enumerate(raws, first):
+            try:
+                json.loads(raw)
+            except ValueError as error:
+                return self.error(number, f"damaged: not JSON ({error.msg})")
+        last = first + len(raws) - 1
+        return _fault(
+            self.folder,
+            self.name,
+            None,
+            f"lines {first}-{last}: checksum does not match the manifest "
+            "(the file was changed after it was saved)",
+        )
+
+    def error(self, line: int, message: str) -> ModelError:
+        return _fault(self.folder, self.name, line, message)
+
+
+def _parse_block(reader: _LineReader, first: int, raws: list[bytes]) -> list:
+    """Return the JSON values of a block's lines, one per line."""
+    try:
+        # One parse per block: a C loop instead of a million Python calls.
+        values = json.loads(b"[" + b",".join(raws) + b"]")
+        if len(values) == len(raws):
+            return values
+    except ValueError:
+        pass
+    for number, raw in enumerate(raws, first):
+        try:
+            json.loads(raw)
+        except ValueError as error:
+            raise reader.error(number, f"not JSON ({error.msg})") from None
+    raise reader.error(first, "a line holds more than one value")
+
+
+def _column(reader, first, values, kind, what) -> np.ndarray:
+    """Return ``values`` as an int64 or float64 array; ModelError at the first
+    value of the wrong type."""
+    try:
+        column = np.array(values)
+        if column.dtype.kind == "i" or (kind == "f" and column.dtype.kind == "f"):
+            return column.astype(np.int64 if kind == "i" else np.float64)
+    except (OverflowError, ValueError):
+        pass
+    ok = (int,) if kind == "i" else (int, float)
+    for i, value in enumerate(values):
+        if type(value) not in ok or abs(value) >= 2**62:
+            raise reader.error(first + i, f"bad {what} {value!r}")
+    raise reader.error(first, f"bad {what} column")  # pragma: no cover
+
+
+_GET = operator.itemgetter("id", "parent", "move", "visits", "value", "proven")
+
+
+def _node_columns(reader, first, recs) -> tuple:
+    """Return the six columns of a block of node records; ModelError at the
+    first line that is not an object with exactly the node keys."""
+    try:
+        # every record has the six keys (or itemgetter fails) and six in all
+        if sum(map(len, recs)) == len(_NODE_KEYS) * len(recs):
+            return tuple(zip(*map(_GET, recs), strict=True))
+    except (KeyError, TypeError):
+        pass
+    for i, rec in enumerate(recs):
+        if type(rec) is not dict or rec.keys() != _NODE_KEYS:
+            raise reader.error(
+                first + i, f"expected an object with keys {sorted(_NODE_KEYS)}"
+            )
+    raise reader.error(first, "bad block")  # pragma: no cover
+
+
+def _read_nodes(folder: Path, game: Game, root: State, count: int, entry: dict) -> Tree:
+    """Return the Tree of nodes.jsonl, checked line by line (vectorized by block)."""
+    reader = _LineReader(folder, NODES, entry, count)
+    parents, moves, visits, values, proofs = [], [], [], [], []
+    codes: dict = {}
+    last_parent = -1
+    for first, raws in reader.blocks_of_lines():
+        recs = _parse_block(reader, first, raws)
+        id_l, up_l, move_l, n_l, w_l, proven_l = _node_columns(reader, first, recs)
+        ids = np.arange(first - 1, first - 1 + len(recs))
+        got = _column(reader, first, id_l, "i", "id")
+        bad = np.flatnonzero(got != ids)
+        if bad.size:
+            i = int(bad[0])
+            raise reader.error(first + i, f"id {int(got[i])} should be {int(ids[i])}")
+        up = _column(reader, first, up_l, "i", "parent")
+        low = 0
+        if first == 1:
+            if up[0] != -1 or move_l[0] is not None:
+                raise reader.error(1, "the root needs parent -1 and move null")
+            low = 1
+        bad = np.flatnonzero((up[low:] < 0) | (up[low:] >= ids[low:]))
+        if bad.size:
+            i = int(bad[0]) + low
+            raise reader.error(
+                first + i, f"parent {int(up[i])} is missing (parents come first)"
+            )
+        chain = np.concatenate(([last_parent], up[low:]))
+        bad = np.flatnonzero(np.diff(chain) < 0)
+        if bad.size:
+            i = int(bad[0]) + low
+            raise reader.error(
+                first + i, f"parent {int(up[i])} out of breadth-first order"
+            )
+        last_parent = int(chain[-1])
+        try:
+            block_codes = list(map(codes.get, move_l))
+        except TypeError:  # an unhashable move: let _move_code name it
+            block_codes = [None] * len(move_l)
+        for i in range(low, len(block_codes)):
+            if block_codes[i] is None:
+                text = move_l[i]
+                code = _move_code(game, root, text, reader, first + i)
+                codes[text] = block_codes[i] = code
+        if low:
+            block_codes[0] = -1
+        n = _column(reader, first, n_l, "i", "visits")
+        w = _column(reader, first, w_l, "f", "value sum")
+        bad = np.flatnonzero(
+            (n < 0) | (n >= 2**31) | (w < -1e-3) | (w > n * 1.000001 + 1e-3)
+        )
+        if bad.size:
+            i = int(bad[0])
+            raise reader.error(
+                first + i, f"bad visits {int(n[i])} or value sum {float(w[i])}"
+            )
+        try:
+            proof = list(map(_TEXT_TO_PROVEN.get, proven_l, repeat(99)))
+        except TypeError:
+            proof = [99] * len(proven_l)
+        if 99 in proof:
+            i = proof.index(99)
+            raise reader.error(first + i, f"bad proven {proven_l[i]!r}")
+        parents.append(up)
+        moves.append(np.array(block_codes, dtype=np.int32))
+        visits.append(n)
+        values.append(w)
+        proofs.append(np.array(proof, dtype=np.int8))
+    tree = Tree(max(2, count))
+    parent = np.concatenate(parents)
+    tree.parent[:count] = parent
+    tree.move[:count] = np.concatenate(moves)
+    tree.visits[:count] = np.concatenate(visits)
+    tree.value_sum[:count] = np.concatenate(values)
+    tree.proven[:count] = np.concatenate(proofs)
+    # Parents are non-decreasing, so each node's children are one run of ids.
+    n_children = np.bincount(parent[1:], minlength=count)
+    if n_children.max(initial=0) >= 2**15:
+        raise reader.error(None, "a node has more children than the format allows")
+    tree.n_children[:count] = n_children
+    starts = np.searchsorted(parent[1:], np.arange(count)) + 1
+    tree.first_child[:count] = np.where(n_children > 0, starts, -1)
+    tree.size = count
+    return tree
+
+
+def _move_code(game: Game, root: State, text, reader: _LineReader, number: int) -> int:
+    if type(text) is not str:
+        raise reader.error(number, f"move {text!r} is not a move in notation")
+    try:
+        return game.parse_move_text(root, text)
+    except InvalidMoveError as error:
+        raise reader.error(number, f"bad move: {error}") from None
+
+
+def _check_states(
+    folder: Path, game: Game, root: State, tree: Tree, entry: dict
+) -> None:
+    """Replay every node's move in its parent's position; check legality (a
+    fault in nodes.jsonl) and the state line (a fault in states.jsonl)."""
+    count = tree.size
+    reader = _LineReader(folder, STATES, entry, count)
+    parent, move, first_child = tree.parent, tree.move, tree.first_child
+    pending = {0: root}
+    lowest = 0
+    loads = json.loads
+    for number, raw in reader.lines():
+        node = number - 1
+        if node == 0:
+            state = root
+        else:
+            up = int(parent[node])
+            while lowest < up:
+                pending.pop(lowest, None)
+                lowest += 1
+            try:
+                state = game.apply(pending[up], int(move[node]))
+            except (IllegalMoveError, ValueError) as error:
+                raise _fault(folder, NODES, number, f"illegal move: {error}") from None
+        if first_child[node] >= 0:
+            pending[node] = state
+        try:
+            rec = loads(raw)
+        except ValueError as error:
+            raise reader.error(number, f"not JSON ({error.msg})") from None
+        if type(rec) is not dict or rec.keys() != _STATE_KEYS or rec["id"] != node:
+            raise reader.error(number, f"expected {{id: {node}, side, state}}")
+        if rec["state"] != game.state_string(state) or rec["side"] != game.to_move(
+            state
+        ):
+            raise reader.error(
+                number, "state does not match the position the moves reach"
+            )
+
+
+def _check_file_digests(path: Path, entry: dict, count: int) -> None:
+    reader = _LineReader(path.parent, path.name, entry, count)
+    for _ in reader.blocks_of_lines():
+        pass
+
+
+# ---- use in play --------------------------------------------------------------------
+def warm_tree(model: Model, game: Game, moves) -> Tree | None:
+    """Return a new Tree with the model's statistics for the position after
+    ``moves`` (codes from the model's root), or None when the model does not
+    reach it (another game or options, or a move path it never explored).
+
+    The copy is the searcher's to grow: the model itself is never modified.
+    """
+    if (game.name, game.options) != (model.game.name, model.game.options):
+        return None
+    tree = model.tree
+    node = 0
+    for code in moves:
+        node = tree.child_with_move(node, int(code))
+        if node < 0:
+            return None
+    if tree.visits[node] == 0 and tree.first_child[node] < 0:
+        return None
+    return tree.subtree(node)
+
+
+#: The repository's model folder: ``model/<game>/<name>/``.
+MODEL_DIR = Path(__file__).resolve().parents[1] / "model"
+
+
+def model_path(
+    game_name: str, name: str, model_dir: str | os.PathLike = MODEL_DIR
+) -> Path:
+    """Return the folder of model ``name``: itself if it is a path (holds a
+    separator or starts with a dot), else ``model_dir/<game>/<name>``."""
+    if os.sep in name or name.startswith("."):
+        return Path(name)
+    return Path(model_dir) / game_name / name
+
+
+class ModelLine:
+    """Follows a game through a model, move by move, for a player.
+
+    :meth:`observe` is told every move played; :meth:`tree_for` returns the
+    warm tree of the current position (or None once the game has left the
+    model). A position equal to the model's root starts the walk again, so
+    one player can play many games.
+    """
+
+    def __init__(self, model: Model, game: Game) -> None:
+        self.model = model
+        self.game = game
+        self.node = 0
+        self.state = model.root_state
+        self.usable = (game.name, game.options) == (
+            model.game.name,
+            model.game.options,
+        )
+
+    def _sync(self, state: State) -> bool:
+        if state == self.model.root_state:
+            self.node, self.state = 0, state
+        return self.usable and self.node >= 0 and state == self.state
+
+    def observe(self, state: State, move: int) -> None:
+        """Take note that ``move`` was played in ``state``."""
+        if self._sync(state):
+            self.node = self.model.tree.child_with_move(self.node, int(move))
+            self.state = self.game.apply(state, move)
+        else:
+            self.node = -1
+
+    def visits(self, state: State) -> int:
+        """Return the model's visits of ``state`` (0 when it is not in the model)."""
+        if not self._sync(state):
+            return 0
+        return int(self.model.tree.visits[self.node])
+
+    def tree_for(self, state: State) -> Tree | None:
+        """Return a copy of the model's subtree at ``state``, or None."""
+        if not self._sync(state) or self.visits(state) == 0:
+            return None
+        return self.model.tree.subtree(self.node)
+
+
+_CACHE: dict[tuple, Model] = {}
+
+
+def load_shared(path: str | os.PathLike, *, check: str = "full") -> Model:
+    """Return the model at ``path``, loading it once per process (many games
+    share one read-only copy); a model saved again since is reloaded."""
+    folder = Path(path).resolve()
+    try:
+        stamp = (folder / MANIFEST).stat().st_mtime_ns
+    except OSError as error:
+        raise ModelError(f"no model at {folder}: {error.strerror}") from None
+    key = (str(folder), stamp, check)
+    model = _CACHE.get(key)
+    if model is None:
+        for old in [k for k in _CACHE if k[0] == str(folder)]:
+            del _CACHE[old]
+        model = _CACHE[key] = load(folder, check=check)
+    return model
+
+
+# ---- combining trees -------------------------------------------------------------
+def graft(dst: Tree, dst_node: int, src: Tree, *, weight: float = 0.0) -> None:
+    """Fold the tree ``src`` (rooted at the position of ``dst_node``) into ``dst``.
+
+    With ``weight`` 0 the statistics of matching nodes are replaced by src's
+    (self-play: the search started from a copy of dst's, so src's include
+    them); otherwise ``weight`` times src's are added (merging models).
+    Nodes that src expanded and dst did not are appended to dst. Where both
+    expanded a node, src children missing in dst are dropped: children must
+    stay consecutive. Proofs known in either tree are kept.
+    """
+    dst.reserve(dst.size + src.size)
+    stack = np.empty(src.size + 1, dtype=np.int64)
+    dst.size = int(
+        _graft(
+            int(dst_node), dst.size, *dst.arrays(), *src.arrays(), float(weight), stack
+        )
+    )
+
+
+@njit(cache=True)
+def _graft(
+    dst_node,
+    size,
+    parent,
+    move,
+    first_child,
+    n_children,
+    visits,
+    value_sum,
+    proven,
+    s_parent,
+    s_move,
+    s_first,
+    s_n,
+    s_visits,
+    s_value,
+    s_proven,
+    weight,
+    pairs,
+):
+    """Return dst's new size after folding src into it (see :func:`graft`)."""
+    # pairs holds src ids; the matching dst id is packed into the high bits.
+    pairs[0] = dst_node * (1 << 31) + 0
+    top = 1
+    while top > 0:
+        top -= 1
+        d = pairs[top] >> 31
+        s = pairs[top] & ((1 << 31) - 1)
+        if weight == 0.0:
+            visits[d] = s_visits[s]
+            value_sum[d] = s_value[s]
+        else:
+            visits[d] = visits[d] + np.int32(round(weight * s_visits[s]))
+            value_sum[d] = value_sum[d] + weight * s_value[s]
+            if visits[d] < 0:
+                visits[d] = 0
+        if proven[d] == 0:
+            proven[d] = s_proven[s]
+        sf = s_first[s]
+        if sf < 0:
+            continue
+        if first_child[d] < 0:
+            first_child[d] = size
+            n_children[d] = s_n[s]
+            for k in range(s_n[s]):
+                c = size + k
+                parent[c] = d
+                move[c] = s_move[sf + k]
+                first_child[c] = -1
+                n_children[c] = 0
+                visits[c] = 0
+                value_sum[c] = 0.0
+                proven[c] = 0
+                pairs[top] = c * (1 << 31) + sf + k
+                top += 1
+            size += s_n[s]
+        else:
+            df = first_child[d]
+            for k in range(s_n[s]):
+                m = s_move[sf + k]
+                for j in range(df, df + n_children[d]):
+                    if move[j] == m:
+                        pairs[top] = j * (1 << 31) + sf + k
+                        top += 1
+                        break
+    return size
+
+
+def merge(a: Model, b: Model) -> Model:
+    """Return a new model whose statistics are the sums of ``a``'s and ``b``'s
+    (same game, options and root); ModelError otherwise."""
+    if (a.game.name, a.game.options) != (b.game.name, b.game.options):
+        raise ModelError(f"cannot merge a {a.game!r} model with a {b.game!r} model")
+    if a.root_state != b.root_state:
+        raise ModelError("cannot merge models with different root positions")
+    tree = a.tree.subtree(0)
+    graft(tree, 0, b.tree, weight=1.0)
+    built = {
+        "by": "merge",
+        "sources": [_describe_source(a), _describe_source(b)],
+        "selfplay_games": _games(a) + _games(b),
+    }
+    return Model(a.game, tree, a.root_state, {"built": built}, None)
+
+
+def _describe_source(model: Model) -> dict:
+    return {
+        "path": str(model.path) if model.path else None,
+        "nodes": model.nodes,
+        "built": model.manifest.get("built"),
+    }
+
+
+def _games(model: Model) -> int:
+    built = model.manifest.get("built") or {}
+    return int(built.get("selfplay_games", 0) or 0)
+
+
+def empty_model(game: Game, root: State | None = None) -> Model:
+    """Return a model of one unvisited root (the start of a self-play build)."""
+    return Model(game, Tree(), game.initial_state() if root is None else root, {}, None)
+
+
+# ---- summaries ----------------------------------------------------------------------
+def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
+    """Return a JSON-ready summary: node count, depth, bytes on disk, root
+    visits and the top lines (most visited moves at the root, each followed
+    by its most visited continuation)."""
+    tree, game = model.tree, model.game
+    lines = []
+    children = sorted(tree.children(0), key=lambda c: -int(tree.visits[c]))[:top]
+    for child in children:
+        state = model.root_state
+        node, line = child, []
+        while node >= 0 and len(line) < plies and tree.visits[node] > 0:
+            code = int(tree.move[node])
+            line.append(game.format_move(state, code))
+            state = game.apply(state, code)
+            kids = list(tree.children(node))
+            node = max(kids, key=lambda c: int(tree.visits[c])) if kids else -1
+        mean = tree.mean(child)
+        lines.append(
+            {
+                "line": " ".join(line),
+                "visits": int(tree.visits[child]),
+                "value": None if mean is None else round(mean, 3),
+            }
+        )
+    size = None
+    if model.path is not None:
+        size = sum(p.stat().st_size for p in Path(model.path).iterdir() if p.is_file())
+    return {
+        "game": game.name,
+        "options": dict(game.options),
+        "nodes": model.nodes,
+        "depth": depth_of(tree),
+        "root_visits": int(tree.visits[0]),
+        "bytes": size,
+        "built": model.manifest.get("built"),
+        "created": model.manifest.get("created"),
+        "top_lines": lines,
+    }

@@ -1,0 +1,103 @@
+"""Self-play builder: a small run end to end, resume, workers, CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from mcts import model_cli, store
+from mcts.games import find_game
+from mcts.selfplay import SelfPlayConfig, build, play_game
+from mcts.tree import Tree
+
+
+def _config(**changes) -> SelfPlayConfig:
+    options = dict(simulations=12, noise_plies=4, checkpoint_every=2, seed=5)
+    options.update(changes)
+    return SelfPlayConfig(**options)
+
+
+def test_play_game_grows_the_tree_and_finishes():
+    game = find_game("gomoku", size=7, row=4)
+    tree = Tree()
+    moves, status = play_game(game, tree, game.initial_state(), _config(), 1)
+    assert status != 0 and len(moves) >= 7
+    assert int(tree.visits[0]) == 12  # the root was searched once, 12 simulations
+    assert tree.size > len(moves)
+
+
+def test_selfplay_builds_and_resumes_a_loadable_model(tmp_path):
+    game = find_game("gomoku", size=7, row=4)
+    path = tmp_path / "small"
+    checkpoints = []
+    build(
+        game,
+        path,
+        3,
+        _config(),
+        progress=False,
+        on_checkpoint=lambda done, nodes: checkpoints.append(done),
+    )
+    assert checkpoints == [2, 3]
+    first = store.load(path)
+    assert first.manifest["built"]["selfplay_games"] == 3
+    build(game, path, 5, _config(), progress=False)
+    model = store.load(path)
+    built = model.manifest["built"]
+    assert built["by"] == "selfplay" and built["selfplay_games"] == 5
+    assert built["config"]["simulations"] == 12
+    assert int(model.tree.visits[0]) == 5 * 12
+    assert model.nodes > first.nodes
+
+
+def test_games_differ_thanks_to_the_noise():
+    game = find_game("gomoku", size=7, row=4)
+    tree = Tree()
+    first, _ = play_game(game, tree, game.initial_state(), _config(), 1)
+    second, _ = play_game(game, Tree(), game.initial_state(), _config(), 2)
+    assert first != second
+
+
+def test_parallel_workers_merge_their_games(tmp_path):
+    game = find_game("gomoku", size=7, row=4)
+    path = tmp_path / "par"
+    model = build(game, path, 4, _config(workers=2), progress=False)
+    assert int(model.tree.visits[0]) == 4 * 12
+    assert store.load(path).manifest["built"]["selfplay_games"] == 4
+
+
+def test_cli_selfplay_info_and_merge(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    model_cli.add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(
+        [
+            "selfplay",
+            "gomoku",
+            "--size",
+            "7",
+            "--row",
+            "4",
+            "--games",
+            "2",
+            "--model",
+            "cli",
+            "--model-dir",
+            str(tmp_path),
+            "--sims",
+            "8",
+            "--quiet",
+        ]
+    )
+    assert args.func(args) == 0
+    path = tmp_path / "gomoku" / "cli"
+    assert json.loads(capsys.readouterr().out)["nodes"] > 1
+    args = parser.parse_args(
+        ["model", "merge", str(path), str(path), "--out", str(tmp_path / "double")]
+    )
+    assert args.func(args) == 0
+    capsys.readouterr()
+    args = parser.parse_args(["model", "info", str(tmp_path / "double"), "--json"])
+    assert args.func(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["root_visits"] == 2 * 2 * 8
+    assert summary["built"]["by"] == "merge"

@@ -1,0 +1,309 @@
+"""Tree models on disk: round trip, validation errors, atomic saves, merge,
+warm start."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mcts import store
+from mcts.games import find_game
+from mcts.search import Searcher
+from mcts.store import ModelError
+
+REPO = Path(__file__).resolve().parents[2]
+FILES = (store.MANIFEST, store.NODES, store.STATES)
+
+
+@pytest.fixture(scope="module")
+def reversi():
+    return find_game("reversi")
+
+
+@pytest.fixture(scope="module")
+def searched(reversi):
+    searcher = Searcher(reversi, seed=7, evaluator="random")
+    searcher.search(simulations=600)
+    return searcher.tree
+
+
+@pytest.fixture()
+def saved(tmp_path, reversi, searched):
+    path = tmp_path / "m"
+    store.save(store.Model(reversi, searched, reversi.initial_state()), path)
+    return path
+
+
+def _bytes(path: Path) -> dict:
+    return {name: (path / name).read_bytes() for name in FILES}
+
+
+def _rewrite(path: Path, name: str, edit) -> None:
+    """Edit the lines of a data file, then make the manifest's checksums
+    match again, so only the line checks can catch the fault."""
+    lines = (path / name).read_bytes().splitlines(keepends=True)
+    lines = edit(lines)
+    data = b"".join(lines)
+    (path / name).write_bytes(data)
+    manifest = json.loads((path / store.MANIFEST).read_text())
+    entry = manifest["files"][name]
+    entry["sha256"] = hashlib.sha256(data).hexdigest()
+    step = store.BLOCK_LINES
+    entry["blocks"] = [
+        hashlib.sha256(b"".join(lines[i : i + step])).hexdigest()[:16]
+        for i in range(0, len(lines), step)
+    ]
+    (path / store.MANIFEST).write_text(json.dumps(manifest))
+
+
+def _edit_node(number: int, **changes):
+    def edit(lines):
+        rec = json.loads(lines[number - 1])
+        rec.update(changes)
+        lines[number - 1] = (json.dumps(rec) + "\n").encode()
+        return lines
+
+    return edit
+
+
+def test_save_load_save_gives_byte_identical_files(saved, tmp_path, reversi):
+    model = store.load(saved)
+    again = tmp_path / "again"
+    store.save(model, again)
+    assert _bytes(saved) == _bytes(again)
+    assert model.nodes == json.loads((saved / store.MANIFEST).read_text())["nodes"]
+
+
+def test_load_keeps_the_statistics(saved, searched):
+    model = store.load(saved)
+    assert int(model.tree.visits[0]) == int(searched.visits[0])
+    best = max(searched.children(0), key=lambda c: int(searched.visits[c]))
+    child = model.tree.child_with_move(0, int(searched.move[best]))
+    assert int(model.tree.visits[child]) == int(searched.visits[best])
+    assert float(model.tree.value_sum[child]) == float(searched.value_sum[best])
+
+
+def test_lines_are_sorted_compact_json(saved):
+    first = (saved / store.NODES).read_text().splitlines()[0]
+    value = json.loads(first)["value"]
+    expected = {"id": 0, "move": None, "parent": -1, "proven": None, "visits": 600}
+    assert first == json.dumps(
+        dict(expected, value=value), sort_keys=True, separators=(",", ":")
+    )
+    assert first.startswith('{"id":0,"move":null,"parent":-1,"proven":null,"value":')
+    state = json.loads((saved / store.STATES).read_text().splitlines()[0])
+    assert state == {"id": 0, "side": "black", "state": state["state"]}
+
+
+@pytest.mark.parametrize("offset", [5, 40, 200, 1000, -30])
+def test_a_flipped_byte_is_reported_with_file_and_line(saved, offset):
+    path = saved / store.NODES
+    data = bytearray(path.read_bytes())
+    position = offset % len(data)
+    data[position] ^= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(ModelError, match=r"nodes\.jsonl.* lines? \d+"):
+        store.load(saved)
+
+
+def test_a_truncated_last_line_is_reported(saved):
+    path = saved / store.NODES
+    data = path.read_bytes()
+    path.write_bytes(data[:-7])
+    count = data.count(b"\n")
+    with pytest.raises(ModelError, match=rf"nodes\.jsonl line {count}: truncated"):
+        store.load(saved)
+
+
+def test_a_missing_line_is_reported(saved):
+    _rewrite(saved, store.NODES, lambda lines: lines[:-1])
+    with pytest.raises(ModelError, match=r"nodes\.jsonl line \d+: missing"):
+        store.load(saved)
+
+
+def test_a_missing_parent_is_reported(saved):
+    _rewrite(saved, store.NODES, _edit_node(9, parent=500000))
+    with pytest.raises(
+        ModelError, match=r"nodes\.jsonl line 9: parent 500000 is missing"
+    ):
+        store.load(saved)
+
+
+def test_an_illegal_move_is_reported(saved):
+    _rewrite(saved, store.NODES, _edit_node(2, move="a1"))
+    with pytest.raises(ModelError, match=r"nodes\.jsonl line 2: illegal move"):
+        store.load(saved)
+
+
+def test_a_state_that_does_not_match_is_reported(saved):
+    def edit(lines):
+        rec = json.loads(lines[3])
+        rec["state"] = rec["state"].replace("x", "o", 1)
+        lines[3] = (json.dumps(rec) + "\n").encode()
+        return lines
+
+    _rewrite(saved, store.STATES, edit)
+    with pytest.raises(ModelError, match=r"states\.jsonl line 4: state does not match"):
+        store.load(saved)
+
+
+def test_a_model_of_another_game_is_refused(saved):
+    with pytest.raises(ModelError, match=r"manifest\.json: the model is for Reversi"):
+        store.load(saved, game=find_game("loa"))
+
+
+def test_a_manifest_naming_the_wrong_game_fails_at_the_first_move(saved):
+    manifest = json.loads((saved / store.MANIFEST).read_text())
+    manifest["game"] = "loa"
+    (saved / store.MANIFEST).write_text(json.dumps(manifest))
+    # The Reversi root string is a well-formed LOA board too: the move shows it.
+    with pytest.raises(ModelError, match=r"nodes\.jsonl line 2: bad move"):
+        store.load(saved)
+
+
+def test_a_failed_save_leaves_the_old_model_untouched(saved, reversi, searched):
+    before = _bytes(saved)
+    broken = searched.subtree(0)
+    broken.move[broken.size - 1] = 63 * 0 + 0  # a1: never legal early in Reversi
+    with pytest.raises(ValueError):
+        store.save(store.Model(reversi, broken, reversi.initial_state()), saved)
+    assert _bytes(saved) == before
+    assert sorted(p.name for p in saved.parent.iterdir()) == ["m"]
+
+
+_KILLED_SAVE = """
+import os, sys, time
+from mcts import store
+from mcts.games import find_game
+from mcts.search import Searcher
+game = find_game("reversi")
+searcher = Searcher(game, seed=3, evaluator="random")
+searcher.search(simulations=300)
+real = os.fsync
+def slow_fsync(fd):
+    real(fd)
+    print("fsync", flush=True)
+    time.sleep(60)
+os.fsync = slow_fsync
+store.save(store.Model(game, searcher.tree, game.initial_state()), sys.argv[1])
+"""
+
+
+def test_a_killed_save_leaves_the_old_model_untouched(saved):
+    before = _bytes(saved)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    child = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_SAVE, str(saved)],
+        stdout=subprocess.PIPE,
+        env=env,
+        cwd=REPO,
+    )
+    try:
+        assert child.stdout.readline() == b"fsync\n"  # mid-save: a file is written
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    assert _bytes(saved) == before
+    assert store.load(saved).nodes > 1
+    leftovers = [p.name for p in saved.parent.iterdir() if p.name != "m"]
+    assert leftovers and all(name.startswith(".m.tmp-") for name in leftovers)
+
+
+def test_merge_adds_the_statistics(saved, reversi):
+    model = store.load(saved)
+    other = Searcher(reversi, seed=8, evaluator="random")
+    other.search(simulations=300)
+    b = store.Model(reversi, other.tree, reversi.initial_state())
+    merged = store.merge(model, b)
+    assert int(merged.tree.visits[0]) == 900
+    for child in other.tree.children(0):
+        code = int(other.tree.move[child])
+        mine = model.tree.child_with_move(0, code)
+        theirs = merged.tree.child_with_move(0, code)
+        assert int(merged.tree.visits[theirs]) == int(model.tree.visits[mine]) + int(
+            other.tree.visits[child]
+        )
+    assert int(model.tree.visits[0]) == 600  # the inputs are not modified
+
+
+def test_pruning_keeps_children_of_nodes_with_enough_visits(searched):
+    pruned = store.prune(searched, 20)
+    assert 1 < pruned.size < searched.size
+    expanded = pruned.first_child[: pruned.size] >= 0
+    assert np.all(pruned.visits[: pruned.size][expanded][1:] >= 20)
+    assert pruned.n_children[0] == searched.n_children[0]
+
+
+def test_warm_tree_gives_the_stored_visits_at_the_root(saved, reversi):
+    model = store.load(saved)
+    best = max(model.tree.children(0), key=lambda c: int(model.tree.visits[c]))
+    code = int(model.tree.move[best])
+    stored = int(model.tree.visits[best])
+    searcher = Searcher(reversi, reversi.apply(reversi.initial_state(), code), seed=1)
+    searcher.tree = store.warm_tree(model, reversi, [code])
+    assert searcher.result().root_visits == stored
+    searcher.search(simulations=50)
+    assert searcher.result().root_visits == stored + 50
+    assert int(model.tree.visits[best]) == stored  # the shared model is unchanged
+
+
+def test_warm_tree_is_none_off_the_model(saved, reversi):
+    model = store.load(saved)
+    assert store.warm_tree(model, reversi, [19, 18, 17, 16, 9, 1, 0]) is None
+    assert store.warm_tree(model, find_game("gomoku"), []) is None
+
+
+def test_info_lists_nodes_depth_and_top_lines(saved):
+    summary = store.info(store.load(saved))
+    assert summary["nodes"] > 1 and summary["depth"] >= 2
+    assert summary["bytes"] == sum(len(b) for b in _bytes(saved).values())
+    assert summary["top_lines"][0]["visits"] >= summary["top_lines"][-1]["visits"]
+
+
+def test_fast_load_reads_the_same_tree(saved):
+    full, fast = store.load(saved), store.load(saved, check="fast")
+    for name in ("parent", "move", "first_child", "n_children", "visits", "proven"):
+        size = full.tree.size
+        assert np.array_equal(
+            getattr(full.tree, name)[:size], getattr(fast.tree, name)[:size]
+        )
+
+
+def test_load_shared_returns_one_copy(saved):
+    assert store.load_shared(saved) is store.load_shared(saved)
+    shutil.rmtree(saved)
+
+
+def test_model_line_follows_the_game_and_restarts_at_the_root(saved, reversi):
+    model = store.load(saved)
+    line = store.ModelLine(model, reversi)
+    root = reversi.initial_state()
+    assert line.visits(root) == 600
+    best = max(model.tree.children(0), key=lambda c: int(model.tree.visits[c]))
+    code = int(model.tree.move[best])
+    line.observe(root, code)
+    after = reversi.apply(root, code)
+    warm = line.tree_for(after)
+    assert int(warm.visits[0]) == int(model.tree.visits[best])
+    assert line.tree_for(root) is not None  # a new game from the start
+    assert store.ModelLine(model, find_game("loa")).tree_for(root) is None
+
+
+@pytest.mark.parametrize("game", ["reversi", "gomoku", "loa"])
+def test_the_shipped_light_model_loads_and_is_small(game):
+    path = REPO / "model" / game / "light"
+    model = store.load(path)
+    assert model.game.name == game
+    assert sum(p.stat().st_size for p in path.iterdir()) <= 5_000_000
+    built = model.manifest["built"]
+    assert built["by"] == "selfplay" and built["selfplay_games"] >= 100
+    assert int(model.tree.visits[0]) == built["selfplay_games"] * 100
