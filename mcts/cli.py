@@ -69,13 +69,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     """Print the board, the side to move and the legal moves after MOVES."""
     game = game_from_args(args)
-    state = game.initial_state()
-    for ply, text in enumerate(args.moves, start=1):
-        try:
-            state = game.play(state, text)
-        except ValueError as error:
-            print(f"error at ply {ply}: {error}", file=sys.stderr)
-            return 2
+    state = game.play_all(args.moves)
     print(game.render(state))
     if not game.is_terminal(state):
         print("legal:", " ".join(game.legal_move_texts(state)))

@@ -97,17 +97,9 @@ def _game(args: argparse.Namespace):
 def cmd_think(args: argparse.Namespace) -> int:
     """Print the board, then the root moves by visits with win % and proofs."""
     game = _game(args)
-    state = game.initial_state()
-    for ply, text in enumerate(args.moves, start=1):
-        try:
-            state = game.play(state, text)
-        except ValueError as error:
-            print(f"error at ply {ply}: {error}", file=sys.stderr)
-            return 2
+    state = game.play_all(args.moves)
     print(game.render(state))
     if game.is_terminal(state):
-        outcome = game.outcome(state)
-        print(f"game over: {outcome.winner or 'draw'} ({outcome.reason})")
         return 0
     seconds = args.seconds
     if seconds is None and args.sims is None:

@@ -232,10 +232,17 @@ class Game:
 
     def play_all(self, texts, state: State | None = None) -> State:
         """Return the state after playing the move texts in order from ``state``
-        (the start position by default)."""
+        (the start position by default).
+
+        A bad move raises the same error as :meth:`play`, its message starting
+        with the ply number (``"ply 2: 'a1' is not legal here; ..."``).
+        """
         state = self.initial_state() if state is None else state
-        for text in texts:
-            state = self.play(state, text)
+        for ply, text in enumerate(texts, start=1):
+            try:
+                state = self.play(state, text)
+            except ValueError as error:
+                raise type(error)(f"ply {ply}: {error}") from None
         return state
 
     def _describe_legal(self, state: State, legal: list[int]) -> str:

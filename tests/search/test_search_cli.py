@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from mcts.cli import main
 from mcts.search_cli import add_commands
 
 
@@ -39,11 +40,9 @@ def test_think_marks_proven_moves(capsys):
 
 
 def test_think_reports_an_illegal_move(capsys):
-    parser = argparse.ArgumentParser(prog="mcts")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["think", "reversi", "a1", "--sims", "10"])
-    assert args.func(args) == 2
-    assert "ply 1" in capsys.readouterr().err
+    assert main(["think", "reversi", "a1", "--sims", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "ply 1" in err and "'a1' is not legal" in err
 
 
 def test_arena_ends_with_the_summary_line(capsys):
