@@ -22,6 +22,7 @@ from .games import (  # noqa: E402
 from .players import LEVELS, Level, find_player  # noqa: E402
 from .result import MoveStats, SearchResult  # noqa: E402
 from .search import Searcher  # noqa: E402
+from .store import ModelError, load_shared, model_path, warm_tree  # noqa: E402
 
 __all__ = [
     "LEVELS",
@@ -32,6 +33,7 @@ __all__ = [
     "InvalidOptionsError",
     "InvalidStateError",
     "Level",
+    "ModelError",
     "MoveStats",
     "Outcome",
     "SearchResult",
@@ -40,4 +42,7 @@ __all__ = [
     "UnknownGameError",
     "find_game",
     "find_player",
+    "load_shared",
+    "model_path",
+    "warm_tree",
 ]

@@ -31,9 +31,13 @@ from mcts import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidOptionsError,
+    ModelError,
     Searcher,
     UnknownGameError,
     find_game,
+    load_shared,
+    model_path,
+    warm_tree,
 )
 
 from . import workers
@@ -578,6 +582,29 @@ def _searcher_for(row: GameRow, game, state) -> Searcher:
     return Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
 
 
+def _warm_start(searcher: Searcher, row: GameRow, game, model_name: str) -> None:
+    """Give ``searcher`` the tree model's statistics for the current position
+    when the model knows it better than the searcher's own tree does.
+
+    The model is loaded once per process and shared read-only (``warm_tree``
+    copies the subtree). A model that fails to load is a ServiceError naming
+    the file and line, never a trace.
+    """
+    try:
+        model = load_shared(model_path(row.game, model_name, settings.MODEL_DIR))
+    except ModelError as error:
+        raise ServiceError(
+            "model_unavailable", f"model {model_name!r} cannot be used: {error}"
+        ) from None
+    position, codes = game.initial_state(), []
+    for text in row.moves:
+        codes.append(game.parse_move(position, text))
+        position = game.apply(position, codes[-1])
+    warm = warm_tree(model, game, codes)
+    if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
+        searcher.tree = warm
+
+
 def _keep_searcher(row: GameRow, searcher: Searcher) -> None:
     with _searchers_lock:
         _searchers[row.pk] = (searcher, tuple(row.moves))
@@ -612,6 +639,8 @@ def _search(row: GameRow, game, state, ai: dict, *, best: bool = False) -> dict:
 
     def task():
         searcher = _searcher_for(row, game, state)
+        if ai.get("model"):
+            _warm_start(searcher, row, game, ai["model"])
         try:
             return searcher.search(**budget).to_json()
         finally:
