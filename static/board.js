@@ -467,6 +467,14 @@ const BoardPage = (function ($) {
     }, 100);
   }
 
+  /** Ask the server to end the running search now: the pending ai-move or
+   *  hint request then answers with the best move found so far. */
+  function playBestNow() {
+    if (!S.thinking || !S.game) return;
+    api("POST", "/api/games/" + S.game.id + "/stop/")
+      .fail(function (xhr) { flash(errorText(xhr)); });
+  }
+
   function stopProgress() {
     clearInterval(S.progressTimer);
     $("#thinking").prop("hidden", true);
@@ -819,6 +827,7 @@ const BoardPage = (function ($) {
     $(document).on("click", "#hint", hint);
     $(document).on("click", "#pass", function () { if (canClick()) tryMove("pass"); });
     $(document).on("click", "#flip", function () { S.flipped = !S.flipped; render(); });
+    $(document).on("click", "#stop", playBestNow);
     $(document).on("click", "#pause", function () {
       S.paused = !S.paused;
       render();

@@ -318,3 +318,9 @@ class RecordSerializer(serializers.Serializer):
     )
     moves = serializers.ListField(child=serializers.CharField())
     result = ResultSerializer(allow_null=True)
+
+
+class StopSerializer(serializers.Serializer):
+    """Output of stop: whether a search was running and was told to stop."""
+
+    stopped = serializers.BooleanField()

@@ -582,6 +582,32 @@ def _searcher_for(row: GameRow, game, state) -> Searcher:
     return Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
 
 
+#: The searcher running for each game in this process, and the games whose
+#: search was asked to stop, for stop_search.
+_running: dict = {}
+_stop_asked: set = set()
+_running_lock = threading.Lock()
+
+
+def stop_search(game_id) -> dict:
+    """Ask the search running for the game to end now; the pending ai-move or
+    hint request then answers with the best move found so far.
+
+    Returns ``{"stopped": True}`` if a search was running or about to start in
+    this process, ``{"stopped": False}`` if none was (it may have just ended).
+    """
+    row = _get_row(game_id)
+    with _running_lock:
+        searcher = _running.get(row.pk)
+        with _thinking_lock:
+            thinking = row.pk in _thinking
+        if thinking:
+            _stop_asked.add(row.pk)
+    if searcher is not None:
+        searcher.stop()
+    return {"stopped": thinking}
+
+
 def _warm_start(searcher: Searcher, row: GameRow, game, model_name: str) -> None:
     """Give ``searcher`` the tree model's statistics for the current position
     when the model knows it better than the searcher's own tree does.
@@ -641,9 +667,23 @@ def _search(row: GameRow, game, state, ai: dict, *, best: bool = False) -> dict:
         searcher = _searcher_for(row, game, state)
         if ai.get("model"):
             _warm_start(searcher, row, game, ai["model"])
+        with _running_lock:
+            _running[row.pk] = searcher
+
+        def stop_if_asked(_progress) -> None:
+            # A Stop that came before the search began (the searcher clears
+            # its own flag when it starts) is honoured at the first chunk.
+            if row.pk in _stop_asked:
+                searcher.stop()
+
         try:
-            return searcher.search(**budget).to_json()
+            return searcher.search(
+                **budget, on_progress=stop_if_asked, progress_every=0.05
+            ).to_json()
         finally:
+            with _running_lock:
+                _running.pop(row.pk, None)
+                _stop_asked.discard(row.pk)
             _keep_searcher(row, searcher)
 
     with _one_search_per_game(row):

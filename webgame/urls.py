@@ -13,6 +13,7 @@ api = [
     path("games/<uuid:pk>/moves/", views.MoveView.as_view(), name="game-moves"),
     path("games/<uuid:pk>/ai-move/", views.AIMoveView.as_view(), name="game-ai-move"),
     path("games/<uuid:pk>/hint/", views.HintView.as_view(), name="game-hint"),
+    path("games/<uuid:pk>/stop/", views.StopView.as_view(), name="game-stop"),
     path("games/<uuid:pk>/undo/", views.UndoView.as_view(), name="game-undo"),
     path("games/<uuid:pk>/record/", views.RecordView.as_view(), name="game-record"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -152,6 +152,18 @@ class HintView(APIView):
         )
 
 
+class StopView(APIView):
+    """End the AI's running search in this game early (the board's Stop button)."""
+
+    @extend_schema(
+        request=None,
+        responses={200: s.StopSerializer, **_errors(404)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return whether a search was running and has been told to stop."""
+        return Response(services.stop_search(pk))
+
+
 class UndoView(APIView):
     """Take back a move (back to the human's turn against the AI)."""
 

@@ -319,6 +319,23 @@ def test_switching_the_ai_off_while_it_thinks_hands_the_side_over(page):
     wait_plies(page, 2)
 
 
+def test_stop_plays_the_best_move_found_so_far(page):
+    _start(page, "gomoku")
+    set_ai(page, "white", True, "time:10")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.thinking !== null")
+    assert page.locator("#stop").is_visible()
+    page.click("#stop")
+    # Well before the 10 s think time, the AI has played (its search may
+    # first wait for the pool's one worker to end an earlier test's search).
+    page.wait_for_function(
+        "() => BoardPage.state.game.moves.length === 2", timeout=7000
+    )
+    wait_idle(page)
+    assert not page.locator("#stop").is_visible()
+    assert status(page) == "Black to move"
+
+
 def test_keyboard_hint_flip_steps_and_help(page):
     _start(page, "reversi")
     for count in range(1, 4):

@@ -220,3 +220,36 @@ def test_searches_beyond_the_cap_get_503_with_retry_after_not_a_hang(settings):
     assert first[0] == 200
     assert second[0] == 503 and second[2]["error"] == "busy"
     assert second[1] < 0.3
+
+
+def test_stop_ends_a_long_search_which_then_plays_its_best_move():
+    slow_ai = {"kind": "ai", "think_time": 20.0}
+    game = create(APIClient(), "reversi", black=slow_ai, white=HUMAN).json()
+    answers = {}
+
+    def think():
+        started = time.perf_counter()
+        answers["ai"] = post(url("game-ai-move", game["id"]))
+        answers["seconds"] = time.perf_counter() - started
+        connection.close()
+
+    thinker = threading.Thread(target=think)
+    thinker.start()
+    stopped = {"stopped": False}
+    deadline = time.perf_counter() + 15
+    while not stopped["stopped"] and time.perf_counter() < deadline:
+        time.sleep(0.2)
+        code, stopped = post(url("game-stop", game["id"]))
+        assert code == 200
+    thinker.join(timeout=30)
+    assert stopped == {"stopped": True}
+    code, body = answers["ai"]
+    assert code == 200, body
+    assert answers["seconds"] < 10  # far less than the 20 s think time
+    assert body["game"]["moves"] == [body["search"]["move"]]
+    assert_consistent(game["id"])
+
+
+def test_stop_with_no_search_running_says_so():
+    game = create(APIClient(), "reversi").json()
+    assert post(url("game-stop", game["id"])) == (200, {"stopped": False})
