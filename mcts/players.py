@@ -19,6 +19,7 @@ Every player has :meth:`Player.choose` (state -> move code) and
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -118,18 +119,19 @@ def parse_spec(text: str) -> PlayerSpec:
     return PlayerSpec(kind, options)
 
 
-class Player:
+class Player(ABC):
     """Base class: chooses moves; ``last_result`` holds the latest SearchResult."""
 
     name = "player"
     last_result: SearchResult | None = None
 
+    @abstractmethod
     def choose(self, state: State) -> int:
         """Return the move code to play in ``state`` (which is not over)."""
-        raise NotImplementedError
 
-    def observe(self, state: State, move: int) -> None:
-        """Take note that ``move`` was played in ``state`` (by either side)."""
+    def observe(self, state: State, move: int) -> None:  # noqa: B027 (a hook)
+        """Take note that ``move`` was played in ``state`` (by either side);
+        players that keep no tree between moves have nothing to do."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

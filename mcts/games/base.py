@@ -20,6 +20,7 @@ someone else holds: :meth:`Game.apply` copies, then runs the kernel on the copy.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -103,7 +104,7 @@ class State:
         return hash((self.key(), self.history))
 
 
-class Game:
+class Game(ABC):
     """Base class of the three games: the protocol the search, CLI and web use.
 
     A subclass sets the class attributes below and implements the notation
@@ -132,36 +133,36 @@ class Game:
             )
         return {}
 
+    @abstractmethod
     def initial_array(self) -> np.ndarray:
         """Return a fresh state vector of the start position."""
-        raise NotImplementedError
 
+    @abstractmethod
     def format_move(self, state: State, move: int) -> str:
         """Return the notation of ``move`` (a legal move code in ``state``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse_move_text(self, state: State, text: str) -> int:
         """Return the move code that ``text`` denotes, or raise InvalidMoveError.
 
         Only the form is checked here; :meth:`parse_move` checks legality.
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def state_string(self, state: State) -> str:
         """Return the one-line compact string of the position."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse_state(self, text: str) -> State:
         """Return the state a compact string denotes, or raise InvalidStateError."""
-        raise NotImplementedError
 
+    @abstractmethod
     def board_text(self, state: State) -> str:
         """Return a multi-line text picture of the board with coordinates."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _kernels(self):
         """Return the game's kernel module (with legal_moves, apply_move, ...)."""
-        raise NotImplementedError
 
     # ---- shared behaviour ---------------------------------------------------------
     def initial_state(self) -> State:
