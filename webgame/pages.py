@@ -42,6 +42,7 @@ def board_page(request: HttpRequest) -> HttpResponse:
         "index.html",
         {
             "games": services.list_games(),
+            "sides": [("black", "Black"), ("white", "White")],
             "strengths": STRENGTHS,
             "default_strength": DEFAULT_STRENGTH,
             "gomoku_sizes": range(5, 20),
