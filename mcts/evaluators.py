@@ -38,6 +38,7 @@ from numba import njit
 
 from .games import gomoku, kernels, loa, reversi
 from .games.base import BLACK_WINS, MAX_MOVES, ONGOING, WHITE_WINS
+from .games.bitboard import bit_square
 
 RANDOM = 0
 HEAVY = 1
@@ -141,7 +142,7 @@ def reversi_rollout(state):
         while bits != _ZERO:
             low = bits & (~bits + _ONE)
             bits ^= low
-            sq = _bit_index(low)
+            sq = bit_square(low)
             w = REVERSI_WEIGHT[sq]
             corner = REVERSI_CORNER_OF[sq]
             if corner >= 0 and (occupied >> np.uint64(corner)) & _ONE:
@@ -157,30 +158,6 @@ def reversi_rollout(state):
                 chosen = squares[i]
                 break
         reversi.apply_move(state, chosen)
-
-
-@njit(cache=True, nogil=True)
-def _bit_index(bit):
-    """Return the index of the single set bit of the uint64 ``bit``."""
-    index = 0
-    if bit & np.uint64(0xFFFFFFFF00000000):
-        index += 32
-        bit >>= np.uint64(32)
-    if bit & np.uint64(0xFFFF0000):
-        index += 16
-        bit >>= np.uint64(16)
-    if bit & np.uint64(0xFF00):
-        index += 8
-        bit >>= np.uint64(8)
-    if bit & np.uint64(0xF0):
-        index += 4
-        bit >>= np.uint64(4)
-    if bit & np.uint64(0xC):
-        index += 2
-        bit >>= np.uint64(2)
-    if bit & np.uint64(0x2):
-        index += 1
-    return index
 
 
 # ---- Gomoku -----------------------------------------------------------------------

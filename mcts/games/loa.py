@@ -85,6 +85,7 @@ from .base import (
     InvalidStateError,
     State,
 )
+from .bitboard import bit_square, lowest_bit, popcount
 
 GAME_ID = 2
 PASS = 4096
@@ -156,56 +157,15 @@ def _build_tables():
 
 BIT, LINE, TARGET, BETWEEN = _build_tables()
 
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-
-
-def _build_debruijn_index():
-    index = np.zeros(64, dtype=np.int64)
-    for sq in range(64):
-        index[((1 << sq) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = sq
-    return index
-
-
-_DEBRUIJN_INDEX = _build_debruijn_index()
-
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _NOT_FILE_A = np.uint64(0xFEFEFEFEFEFEFEFE)
 _NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 _S1 = np.uint64(1)
-_S2 = np.uint64(2)
-_S4 = np.uint64(4)
 _S8 = np.uint64(8)
-_S56 = np.uint64(56)
-_S58 = np.uint64(58)
 
 
 # ---- bit helpers ---------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _popcount(x):
-    """Return the number of set bits of the uint64 ``x``."""
-    x = x - ((x >> _S1) & _M1)
-    x = (x & _M2) + ((x >> _S2) & _M2)
-    x = (x + (x >> _S4)) & _M4
-    return np.int64((x * _H01) >> _S56)
-
-
-@njit(cache=True, nogil=True)
-def _lowest_bit(x):
-    """Return the lowest set bit of the non-zero uint64 ``x`` as a uint64."""
-    return x & (~x + _ONE)
-
-
-@njit(cache=True, nogil=True)
-def _bit_square(bit):
-    """Return the square index (0..63) of the single-bit uint64 ``bit``."""
-    return _DEBRUIJN_INDEX[(bit * _DEBRUIJN) >> _S58]
-
-
 @njit(cache=True, nogil=True)
 def _grow(x):
     """Return ``x`` with every square 8-adjacent to it added."""
@@ -219,7 +179,7 @@ def connected(pieces):
     group (a single piece does); False for an empty board."""
     if pieces == _ZERO:
         return False
-    group = _lowest_bit(pieces)
+    group = lowest_bit(pieces)
     while True:
         grown = _grow(group) & pieces
         if grown == group:
@@ -236,11 +196,11 @@ def _generate(own, enemy, out):
     count = 0
     pieces = own
     while pieces != _ZERO:
-        bit = _lowest_bit(pieces)
+        bit = lowest_bit(pieces)
         pieces ^= bit
-        sq = _bit_square(bit)
+        sq = bit_square(bit)
         for axis in range(4):
-            distance = _popcount(LINE[sq, axis] & occupied)
+            distance = popcount(LINE[sq, axis] & occupied)
             for d in range(2 * axis, 2 * axis + 2):
                 to = TARGET[sq, d, distance]
                 if to < 0 or own & BIT[to] != _ZERO:

@@ -77,6 +77,7 @@ from .base import (
     InvalidStateError,
     State,
 )
+from .bitboard import popcount
 
 GAME_ID = 0
 #: Move code of a pass.
@@ -97,25 +98,12 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _NOT_FILE_A = np.uint64(0xFEFEFEFEFEFEFEFE)
 _NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)
 
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 
 _START_BLACK = np.uint64((1 << 28) | (1 << 35))  # e4, d5
 _START_WHITE = np.uint64((1 << 27) | (1 << 36))  # d4, e5
 
 
 # ---- bit helpers -----------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _popcount(x):
-    """Return the number of set bits of the uint64 ``x``."""
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
 @njit(cache=True, nogil=True)
 def _nth_bit(bits, n):
     """Return the ``n``-th lowest set bit of ``bits`` (from 0) as a bitboard."""
@@ -211,8 +199,8 @@ def _store_discs(state, own, opp, owner):
 @njit(cache=True, nogil=True)
 def _final_status(black, white):
     """Return BLACK_WINS, WHITE_WINS or DRAW by disc count."""
-    nb = _popcount(black)
-    nw = _popcount(white)
+    nb = popcount(black)
+    nw = popcount(white)
     if nb > nw:
         return BLACK_WINS
     if nw > nb:
@@ -290,7 +278,7 @@ def random_playout(state):
             own, opp = opp, own
             side = 1 - side
             continue
-        bit = _nth_bit(moves, np.random.randint(0, _popcount(moves)))
+        bit = _nth_bit(moves, np.random.randint(0, popcount(moves)))
         flipped = flips(bit, own, opp)
         own, opp = opp & ~flipped, own | bit | flipped
         side = 1 - side
