@@ -22,7 +22,8 @@ from .games import (  # noqa: E402
 from .players import LEVELS, Level, find_player  # noqa: E402
 from .result import MoveStats, SearchResult  # noqa: E402
 from .search import Searcher  # noqa: E402
-from .store import ModelError, load_shared, model_path, warm_tree  # noqa: E402
+from .store import load_shared, model_path  # noqa: E402
+from .treemodel import ModelError, warm_tree  # noqa: E402
 
 __all__ = [
     "LEVELS",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import store
+from . import store, treemodel
 from .selfplay import SelfPlayConfig, build
 from .tree import Tree
 
@@ -83,7 +83,7 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_selfplay(
     game, args: argparse.Namespace, command: str | None = None
-) -> store.Model:
+) -> treemodel.Model:
     """Build the model the parsed self-play ``args`` describe; return it."""
     path = model_path(game.name, args.model, args.model_dir)
     if args.fresh and path.exists():
@@ -116,7 +116,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         print("interrupted: checkpoint saved", file=sys.stderr)
         return 130
     path = model_path(game.name, args.model, args.model_dir)
-    print(json.dumps(store.info(store.load(path, check="fast")), indent=1))
+    print(json.dumps(treemodel.info(store.load(path, check="fast")), indent=1))
     del model
     return 0
 
@@ -124,7 +124,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 def cmd_info(args: argparse.Namespace) -> int:
     """Print the model summary."""
     model = store.load(args.path, check="fast" if args.fast else "full")
-    summary = store.info(model)
+    summary = treemodel.info(model)
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0
@@ -141,7 +141,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     """Merge two models into ``--out``."""
-    merged = store.merge(store.load(args.a), store.load(args.b))
+    merged = treemodel.merge(store.load(args.a), store.load(args.b))
     manifest = store.save(merged, args.out, min_visits=args.min_visits)
     print(
         f"{args.out}: {manifest['nodes']} nodes, root visits {manifest['root_visits']}"
@@ -196,7 +196,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     made = time.perf_counter() - start
     start = time.perf_counter()
     store.save(
-        store.Model(game, tree, game.initial_state()), path, built={"by": "bench"}
+        treemodel.Model(game, tree, game.initial_state()), path, built={"by": "bench"}
     )
     saved = time.perf_counter() - start
     del tree

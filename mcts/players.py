@@ -27,7 +27,8 @@ import numpy as np
 from .games.base import Game, State
 from .result import SearchResult
 from .search import Searcher
-from .store import ModelLine, load_shared, model_path
+from .store import load_shared, model_path
+from .treemodel import warm_tree
 
 
 @dataclass(frozen=True)
@@ -174,16 +175,17 @@ class MctsPlayer(Player):
         self.simulations = simulations
         self.temperature = temperature
         self.searcher = Searcher(game, evaluator=evaluator, **searcher_options)
-        # A tree model (mcts.store.Model) shared read-only by many players:
-        # each position it knows starts the search warm with a copy.
-        self.model_line = None if model is None else ModelLine(model, game)
+        # A tree model (mcts.treemodel.Model) shared read-only by many
+        # players: each position it knows starts the search warm with a copy.
+        self.model = model
 
     def choose(self, state: State) -> int:
         """Search ``state`` within the budget; return the chosen move code."""
         self.searcher.set_state(state)
-        line = self.model_line
-        if line is not None and line.visits(state) > int(self.searcher.tree.visits[0]):
-            self.searcher.tree = line.tree_for(state)
+        if self.model is not None:
+            warm = warm_tree(self.model, self.game, state)
+            if warm is not None and warm.visits[0] > self.searcher.tree.visits[0]:
+                self.searcher.tree = warm
         self.last_result = self.searcher.search(
             seconds=self.seconds,
             simulations=self.simulations,
@@ -193,8 +195,6 @@ class MctsPlayer(Player):
 
     def observe(self, state: State, move: int) -> None:
         """Move the search tree's root along ``move`` (tree reuse)."""
-        if self.model_line is not None:
-            self.model_line.observe(state, move)
         if self.searcher.state == state:
             self.searcher.advance(move)
 

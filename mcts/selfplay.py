@@ -2,7 +2,7 @@
 
 Each move of each game is an MCTS search that starts from a copy of the shared
 tree's statistics for the position (warm start) and folds its grown tree back
-into the shared tree (:func:`mcts.store.graft`), so every game studies the
+into the shared tree (:func:`mcts.treemodel.graft`), so every game studies the
 openings all earlier games studied. Games differ because the opening plies
 are sampled in proportion to visits (temperature 1: the exploration noise of
 UCT self-play) and every game has its own seed.
@@ -28,16 +28,9 @@ import numpy as np
 from .games import find_game
 from .games.base import ONGOING, Game
 from .search import Searcher
-from .store import (
-    Model,
-    ModelError,
-    code_version,
-    empty_model,
-    graft,
-    load,
-    save,
-)
+from .store import code_version, load, save
 from .tree import FIELDS, Tree
+from .treemodel import Model, ModelError, empty_model, graft, prune
 
 #: Plies longer than this end a self-play game as unfinished (a safety net).
 MAX_PLIES = 600
@@ -46,15 +39,17 @@ MAX_PLIES = 600
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """How to build: budget per move (``simulations`` and/or ``seconds``), the
-    plies sampled with ``temperature`` (the noise), the search knobs, and the
-    ``seed`` from which every game's seed derives."""
+    plies sampled with ``temperature`` (the noise), the search knobs, the
+    ``seed`` from which every game's seed derives, and ``min_visits``: the
+    pruning applied to every move's search before it joins the shared tree,
+    so the tree in memory is the one saved and stays bounded."""
 
     simulations: int | None = 200
     seconds: float | None = None
     noise_plies: int = 12
     temperature: float = 1.0
     evaluator: str = "heavy"
-    c: float = 1.0
+    c: float | None = None  # None: the game's tuned value, as in play
     seed: int = 0
     min_visits: int = 1
     checkpoint_every: int = 10
@@ -87,7 +82,7 @@ def play_game(
             temperature=temperature,
         )
         if node >= 0:
-            graft(tree, node, searcher.tree)
+            graft(tree, node, prune(searcher.tree, config.min_visits))
             node = tree.child_with_move(node, result.code)
         moves.append(result.code)
         state = game.apply(state, result.code)

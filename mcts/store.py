@@ -1,4 +1,4 @@
-"""Tree models on disk: save, load, merge and warm-start searches from them.
+"""Tree models on disk: save and load them, and find them by name.
 
 A model is a folder ``model/<game>/<name>/`` with three files (the format is
 documented in ``model/README.md``):
@@ -21,11 +21,7 @@ renames where the kernel lacks it). :func:`load` streams the files and checks
 the manifest and every line; any fault raises :class:`ModelError` naming the
 file and line, and no half-loaded tree escapes.
 
-In play a model is read-only: :func:`warm_tree` copies the subtree of the
-current position (found by the move path from the root) into a new Tree for
-the searcher. Transpositions are not looked up: that would need an index of
-every state in memory (about 250 bytes a node for Gomoku), which the 300 MB
-budget for a million nodes does not allow.
+The model in memory (pruning, merging, warm starts) is :mod:`mcts.treemodel`.
 """
 
 from __future__ import annotations
@@ -39,17 +35,16 @@ import operator
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice, repeat
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from .games import find_game
 from .games.base import Game, IllegalMoveError, InvalidMoveError, State
 from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Tree
+from .treemodel import Model, ModelError, depth_of, prune
 
 FORMAT = "mcts-tree-model"
 VERSION = 1
@@ -70,27 +65,6 @@ _NODE_KEYS = frozenset(("id", "move", "parent", "proven", "value", "visits"))
 _STATE_KEYS = frozenset(("id", "side", "state"))
 
 
-class ModelError(ValueError):
-    """A model that cannot be loaded or saved; the message names file and line."""
-
-
-@dataclass
-class Model:
-    """A loaded model: the game, a read-only tree (root 0 = ``root_state``) and
-    its manifest. ``path`` is where it was loaded from (None if built in memory)."""
-
-    game: Game
-    tree: Tree
-    root_state: State
-    manifest: dict = field(default_factory=dict)
-    path: Path | None = None
-
-    @property
-    def nodes(self) -> int:
-        """Return the number of nodes."""
-        return int(self.tree.size)
-
-
 def _dumps(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -103,111 +77,6 @@ def code_version() -> str:
         return version("mcts")
     except Exception:  # not installed as a distribution: the format version
         return f"format-{VERSION}"
-
-
-# ---- pruning ----------------------------------------------------------------------
-def prune(tree: Tree, min_visits: int = 1) -> Tree:
-    """Return a compact breadth-first copy of ``tree`` keeping the children of
-    every node that has at least ``min_visits`` visits (the root always).
-
-    A node's children are kept all or none, because the search treats an
-    expanded node's children as the complete list of its moves: dropping one
-    would hide that move from every later search.
-    """
-    keep = np.empty(tree.size, dtype=np.int64)
-    count = _prune_order(
-        tree.first_child, tree.n_children, tree.visits, int(min_visits), keep
-    )
-    keep = keep[:count]
-    out = Tree(max(2, count))
-    _prune_copy(
-        keep,
-        tree.first_child,
-        tree.n_children,
-        tree.visits,
-        int(min_visits),
-        *tree.arrays(),
-        *out.arrays(),
-    )
-    out.size = count
-    return out
-
-
-@njit(cache=True)
-def _prune_order(first_child, n_children, visits, min_visits, keep):
-    """Fill ``keep`` with the old ids of the kept nodes, breadth first; return
-    their count."""
-    keep[0] = 0
-    size = 1
-    head = 0
-    while head < size:
-        node = keep[head]
-        first = first_child[node]
-        if first >= 0 and (head == 0 or visits[node] >= min_visits):
-            for k in range(n_children[node]):
-                keep[size] = first + k
-                size += 1
-        head += 1
-    return size
-
-
-@njit(cache=True)
-def _prune_copy(
-    keep,
-    first_child0,
-    n_children0,
-    visits0,
-    min_visits,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-    o_parent,
-    o_move,
-    o_first,
-    o_n,
-    o_visits,
-    o_value,
-    o_proven,
-):
-    """Copy the kept nodes into the output arrays under their new ids."""
-    size = 1
-    o_parent[0] = -1
-    for new in range(keep.shape[0]):
-        old = keep[new]
-        o_move[new] = move[old]
-        o_visits[new] = visits[old]
-        o_value[new] = value_sum[old]
-        o_proven[new] = proven[old]
-        first = first_child[old]
-        if first >= 0 and (new == 0 or visits[old] >= min_visits):
-            o_first[new] = size
-            o_n[new] = n_children[old]
-            for k in range(n_children[old]):
-                o_parent[size + k] = new
-            size += n_children[old]
-        else:
-            o_first[new] = -1
-            o_n[new] = 0
-
-
-def depth_of(tree: Tree) -> int:
-    """Return the depth of the deepest node (the root alone has depth 0)."""
-    depth = np.zeros(tree.size, dtype=np.int32)
-    return int(_depths(tree.parent, tree.size, depth)) if tree.size > 1 else 0
-
-
-@njit(cache=True)
-def _depths(parent, size, depth):
-    deepest = 0
-    for node in range(1, size):  # breadth first: a parent's depth is known first
-        depth[node] = depth[parent[node]] + 1
-        if depth[node] > deepest:
-            deepest = depth[node]
-    return deepest
 
 
 # ---- saving -----------------------------------------------------------------------
@@ -783,28 +652,7 @@ def _check_file_digests(path: Path, entry: dict, count: int) -> None:
         pass
 
 
-# ---- use in play --------------------------------------------------------------------
-def warm_tree(model: Model, game: Game, moves) -> Tree | None:
-    """Return a new Tree with the model's statistics for the position after
-    ``moves`` (codes from the model's root), or None when the model does not
-    reach it (another game or options, or a move path it never explored).
-
-    The copy is the searcher's to grow: the model itself is never modified.
-    """
-    if (game.name, game.options) != (model.game.name, model.game.options):
-        return None
-    tree = model.tree
-    node = 0
-    for code in moves:
-        node = tree.child_with_move(node, int(code))
-        if node < 0:
-            return None
-    if tree.visits[node] == 0 and tree.first_child[node] < 0:
-        return None
-    return tree.subtree(node)
-
-
-#: The repository's model folder: ``model/<game>/<name>/``.
+# ---- models by name -----------------------------------------------------------------
 MODEL_DIR = Path(__file__).resolve().parents[1] / "model"
 
 
@@ -816,51 +664,6 @@ def model_path(
     if os.sep in name or name.startswith("."):
         return Path(name)
     return Path(model_dir) / game_name / name
-
-
-class ModelLine:
-    """Follows a game through a model, move by move, for a player.
-
-    :meth:`observe` is told every move played; :meth:`tree_for` returns the
-    warm tree of the current position (or None once the game has left the
-    model). A position equal to the model's root starts the walk again, so
-    one player can play many games.
-    """
-
-    def __init__(self, model: Model, game: Game) -> None:
-        self.model = model
-        self.game = game
-        self.node = 0
-        self.state = model.root_state
-        self.usable = (game.name, game.options) == (
-            model.game.name,
-            model.game.options,
-        )
-
-    def _sync(self, state: State) -> bool:
-        if state == self.model.root_state:
-            self.node, self.state = 0, state
-        return self.usable and self.node >= 0 and state == self.state
-
-    def observe(self, state: State, move: int) -> None:
-        """Take note that ``move`` was played in ``state``."""
-        if self._sync(state):
-            self.node = self.model.tree.child_with_move(self.node, int(move))
-            self.state = self.game.apply(state, move)
-        else:
-            self.node = -1
-
-    def visits(self, state: State) -> int:
-        """Return the model's visits of ``state`` (0 when it is not in the model)."""
-        if not self._sync(state):
-            return 0
-        return int(self.model.tree.visits[self.node])
-
-    def tree_for(self, state: State) -> Tree | None:
-        """Return a copy of the model's subtree at ``state``, or None."""
-        if not self._sync(state) or self.visits(state) == 0:
-            return None
-        return self.model.tree.subtree(self.node)
 
 
 _CACHE: dict[tuple, Model] = {}
@@ -881,168 +684,3 @@ def load_shared(path: str | os.PathLike, *, check: str = "full") -> Model:
             del _CACHE[old]
         model = _CACHE[key] = load(folder, check=check)
     return model
-
-
-# ---- combining trees -------------------------------------------------------------
-def graft(dst: Tree, dst_node: int, src: Tree, *, weight: float = 0.0) -> None:
-    """Fold the tree ``src`` (rooted at the position of ``dst_node``) into ``dst``.
-
-    With ``weight`` 0 the statistics of matching nodes are replaced by src's
-    (self-play: the search started from a copy of dst's, so src's include
-    them); otherwise ``weight`` times src's are added (merging models).
-    Nodes that src expanded and dst did not are appended to dst. Where both
-    expanded a node, src children missing in dst are dropped: children must
-    stay consecutive. Proofs known in either tree are kept.
-    """
-    dst.reserve(dst.size + src.size)
-    stack = np.empty(src.size + 1, dtype=np.int64)
-    dst.size = int(
-        _graft(
-            int(dst_node), dst.size, *dst.arrays(), *src.arrays(), float(weight), stack
-        )
-    )
-
-
-@njit(cache=True)
-def _graft(
-    dst_node,
-    size,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-    s_parent,
-    s_move,
-    s_first,
-    s_n,
-    s_visits,
-    s_value,
-    s_proven,
-    weight,
-    pairs,
-):
-    """Return dst's new size after folding src into it (see :func:`graft`)."""
-    # pairs holds src ids; the matching dst id is packed into the high bits.
-    pairs[0] = dst_node * (1 << 31) + 0
-    top = 1
-    while top > 0:
-        top -= 1
-        d = pairs[top] >> 31
-        s = pairs[top] & ((1 << 31) - 1)
-        if weight == 0.0:
-            visits[d] = s_visits[s]
-            value_sum[d] = s_value[s]
-        else:
-            visits[d] = visits[d] + np.int32(round(weight * s_visits[s]))
-            value_sum[d] = value_sum[d] + weight * s_value[s]
-            if visits[d] < 0:
-                visits[d] = 0
-        if proven[d] == 0:
-            proven[d] = s_proven[s]
-        sf = s_first[s]
-        if sf < 0:
-            continue
-        if first_child[d] < 0:
-            first_child[d] = size
-            n_children[d] = s_n[s]
-            for k in range(s_n[s]):
-                c = size + k
-                parent[c] = d
-                move[c] = s_move[sf + k]
-                first_child[c] = -1
-                n_children[c] = 0
-                visits[c] = 0
-                value_sum[c] = 0.0
-                proven[c] = 0
-                pairs[top] = c * (1 << 31) + sf + k
-                top += 1
-            size += s_n[s]
-        else:
-            df = first_child[d]
-            for k in range(s_n[s]):
-                m = s_move[sf + k]
-                for j in range(df, df + n_children[d]):
-                    if move[j] == m:
-                        pairs[top] = j * (1 << 31) + sf + k
-                        top += 1
-                        break
-    return size
-
-
-def merge(a: Model, b: Model) -> Model:
-    """Return a new model whose statistics are the sums of ``a``'s and ``b``'s
-    (same game, options and root); ModelError otherwise."""
-    if (a.game.name, a.game.options) != (b.game.name, b.game.options):
-        raise ModelError(f"cannot merge a {a.game!r} model with a {b.game!r} model")
-    if a.root_state != b.root_state:
-        raise ModelError("cannot merge models with different root positions")
-    tree = a.tree.subtree(0)
-    graft(tree, 0, b.tree, weight=1.0)
-    built = {
-        "by": "merge",
-        "sources": [_describe_source(a), _describe_source(b)],
-        "selfplay_games": _games(a) + _games(b),
-    }
-    return Model(a.game, tree, a.root_state, {"built": built}, None)
-
-
-def _describe_source(model: Model) -> dict:
-    return {
-        "path": str(model.path) if model.path else None,
-        "nodes": model.nodes,
-        "built": model.manifest.get("built"),
-    }
-
-
-def _games(model: Model) -> int:
-    built = model.manifest.get("built") or {}
-    return int(built.get("selfplay_games", 0) or 0)
-
-
-def empty_model(game: Game, root: State | None = None) -> Model:
-    """Return a model of one unvisited root (the start of a self-play build)."""
-    return Model(game, Tree(), game.initial_state() if root is None else root, {}, None)
-
-
-# ---- summaries ----------------------------------------------------------------------
-def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
-    """Return a JSON-ready summary: node count, depth, bytes on disk, root
-    visits and the top lines (most visited moves at the root, each followed
-    by its most visited continuation)."""
-    tree, game = model.tree, model.game
-    lines = []
-    children = sorted(tree.children(0), key=lambda c: -int(tree.visits[c]))[:top]
-    for child in children:
-        state = model.root_state
-        node, line = child, []
-        while node >= 0 and len(line) < plies and tree.visits[node] > 0:
-            code = int(tree.move[node])
-            line.append(game.format_move(state, code))
-            state = game.apply(state, code)
-            kids = list(tree.children(node))
-            node = max(kids, key=lambda c: int(tree.visits[c])) if kids else -1
-        mean = tree.mean(child)
-        lines.append(
-            {
-                "line": " ".join(line),
-                "visits": int(tree.visits[child]),
-                "value": None if mean is None else round(mean, 3),
-            }
-        )
-    size = None
-    if model.path is not None:
-        size = sum(p.stat().st_size for p in Path(model.path).iterdir() if p.is_file())
-    return {
-        "game": game.name,
-        "options": dict(game.options),
-        "nodes": model.nodes,
-        "depth": depth_of(tree),
-        "root_visits": int(tree.visits[0]),
-        "bytes": size,
-        "built": model.manifest.get("built"),
-        "created": model.manifest.get("created"),
-        "top_lines": lines,
-    }

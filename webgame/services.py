@@ -622,11 +622,7 @@ def _warm_start(searcher: Searcher, row: GameRow, game, model_name: str) -> None
         raise ServiceError(
             "model_unavailable", f"model {model_name!r} cannot be used: {error}"
         ) from None
-    position, codes = game.initial_state(), []
-    for text in row.moves:
-        codes.append(game.parse_move(position, text))
-        position = game.apply(position, codes[-1])
-    warm = warm_tree(model, game, codes)
+    warm = warm_tree(model, game, searcher.state)
     if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
         searcher.tree = warm
 

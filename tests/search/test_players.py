@@ -81,7 +81,7 @@ def test_a_model_that_is_not_on_disk_is_a_clear_error():
 def test_a_shipped_model_warms_the_player():
     game = find_game("reversi")
     player = find_player("mcts-heavy:model=light,sims=50,seed=1", game)
-    stored_visits = int(player.model_line.model.tree.visits[0])
+    stored_visits = int(player.model.tree.visits[0])
     start = game.initial_state()
     assert player.choose(start) in game.legal_moves(start)
     # The search started from the model's statistics, not from an empty tree.

@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mcts import store
+from mcts import store, treemodel
 from mcts.games import find_game
 from mcts.search import Searcher
-from mcts.store import ModelError
+from mcts.treemodel import ModelError
 
 REPO = Path(__file__).resolve().parents[2]
 FILES = (store.MANIFEST, store.NODES, store.STATES)
@@ -39,7 +39,7 @@ def searched(reversi):
 @pytest.fixture()
 def saved(tmp_path, reversi, searched):
     path = tmp_path / "m"
-    store.save(store.Model(reversi, searched, reversi.initial_state()), path)
+    store.save(treemodel.Model(reversi, searched, reversi.initial_state()), path)
     return path
 
 
@@ -175,14 +175,14 @@ def test_a_failed_save_leaves_the_old_model_untouched(saved, reversi, searched):
     broken = searched.subtree(0)
     broken.move[broken.size - 1] = 63 * 0 + 0  # a1: never legal early in Reversi
     with pytest.raises(ValueError):
-        store.save(store.Model(reversi, broken, reversi.initial_state()), saved)
+        store.save(treemodel.Model(reversi, broken, reversi.initial_state()), saved)
     assert _bytes(saved) == before
     assert sorted(p.name for p in saved.parent.iterdir()) == ["m"]
 
 
 _KILLED_SAVE = """
 import os, sys, time
-from mcts import store
+from mcts import store, treemodel
 from mcts.games import find_game
 from mcts.search import Searcher
 game = find_game("reversi")
@@ -194,7 +194,7 @@ def slow_fsync(fd):
     print("fsync", flush=True)
     time.sleep(60)
 os.fsync = slow_fsync
-store.save(store.Model(game, searcher.tree, game.initial_state()), sys.argv[1])
+store.save(treemodel.Model(game, searcher.tree, game.initial_state()), sys.argv[1])
 """
 
 
@@ -222,8 +222,8 @@ def test_merge_adds_the_statistics(saved, reversi):
     model = store.load(saved)
     other = Searcher(reversi, seed=8, evaluator="random")
     other.search(simulations=300)
-    b = store.Model(reversi, other.tree, reversi.initial_state())
-    merged = store.merge(model, b)
+    b = treemodel.Model(reversi, other.tree, reversi.initial_state())
+    merged = treemodel.merge(model, b)
     assert int(merged.tree.visits[0]) == 900
     for child in other.tree.children(0):
         code = int(other.tree.move[child])
@@ -236,7 +236,7 @@ def test_merge_adds_the_statistics(saved, reversi):
 
 
 def test_pruning_keeps_children_of_nodes_with_enough_visits(searched):
-    pruned = store.prune(searched, 20)
+    pruned = treemodel.prune(searched, 20)
     assert 1 < pruned.size < searched.size
     expanded = pruned.first_child[: pruned.size] >= 0
     assert np.all(pruned.visits[: pruned.size][expanded][1:] >= 20)
@@ -246,10 +246,10 @@ def test_pruning_keeps_children_of_nodes_with_enough_visits(searched):
 def test_warm_tree_gives_the_stored_visits_at_the_root(saved, reversi):
     model = store.load(saved)
     best = max(model.tree.children(0), key=lambda c: int(model.tree.visits[c]))
-    code = int(model.tree.move[best])
+    position = reversi.apply(reversi.initial_state(), int(model.tree.move[best]))
     stored = int(model.tree.visits[best])
-    searcher = Searcher(reversi, reversi.apply(reversi.initial_state(), code), seed=1)
-    searcher.tree = store.warm_tree(model, reversi, [code])
+    searcher = Searcher(reversi, position, seed=1)
+    searcher.tree = treemodel.warm_tree(model, reversi, position)
     assert searcher.result().root_visits == stored
     searcher.search(simulations=50)
     assert searcher.result().root_visits == stored + 50
@@ -258,12 +258,46 @@ def test_warm_tree_gives_the_stored_visits_at_the_root(saved, reversi):
 
 def test_warm_tree_is_none_off_the_model(saved, reversi):
     model = store.load(saved)
-    assert store.warm_tree(model, reversi, [19, 18, 17, 16, 9, 1, 0]) is None
-    assert store.warm_tree(model, find_game("gomoku"), []) is None
+    far = reversi.play_all(["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e3"])
+    assert treemodel.warm_tree(model, reversi, far) is None
+    gomoku = find_game("gomoku")
+    assert treemodel.warm_tree(model, gomoku, gomoku.initial_state()) is None
+
+
+def _positions_by_replay(game, model) -> dict:
+    """Map each expanded node's position key to its nodes (plain Python)."""
+    tree, found = model.tree, {}
+    states = {0: model.root_state}
+    for node in range(tree.size):  # breadth first: parents come first
+        if node:
+            states[node] = game.apply(
+                states[int(tree.parent[node])], int(tree.move[node])
+            )
+        if tree.first_child[node] >= 0:
+            found.setdefault(states[node].key(), []).append((node, states[node]))
+    return found
+
+
+def test_warm_tree_finds_a_transposition_and_takes_the_most_visited(tmp_path, reversi):
+    searcher = Searcher(reversi, seed=5, evaluator="random", expand_visits=1)
+    searcher.search(simulations=20000)
+    model = treemodel.Model(reversi, searcher.tree, reversi.initial_state())
+    shared = [
+        nodes
+        for nodes in _positions_by_replay(reversi, model).values()
+        if len(nodes) > 1
+    ]
+    assert shared, "a 20000-simulation Reversi tree holds transpositions"
+    tree = model.tree
+    for nodes in shared:
+        best = max(int(tree.visits[node]) for node, _ in nodes)
+        for _node, state in nodes:
+            warm = treemodel.warm_tree(model, reversi, state)
+            assert int(warm.visits[0]) == best
 
 
 def test_info_lists_nodes_depth_and_top_lines(saved):
-    summary = store.info(store.load(saved))
+    summary = treemodel.info(store.load(saved))
     assert summary["nodes"] > 1 and summary["depth"] >= 2
     assert summary["bytes"] == sum(len(b) for b in _bytes(saved).values())
     assert summary["top_lines"][0]["visits"] >= summary["top_lines"][-1]["visits"]
@@ -281,29 +315,3 @@ def test_fast_load_reads_the_same_tree(saved):
 def test_load_shared_returns_one_copy(saved):
     assert store.load_shared(saved) is store.load_shared(saved)
     shutil.rmtree(saved)
-
-
-def test_model_line_follows_the_game_and_restarts_at_the_root(saved, reversi):
-    model = store.load(saved)
-    line = store.ModelLine(model, reversi)
-    root = reversi.initial_state()
-    assert line.visits(root) == 600
-    best = max(model.tree.children(0), key=lambda c: int(model.tree.visits[c]))
-    code = int(model.tree.move[best])
-    line.observe(root, code)
-    after = reversi.apply(root, code)
-    warm = line.tree_for(after)
-    assert int(warm.visits[0]) == int(model.tree.visits[best])
-    assert line.tree_for(root) is not None  # a new game from the start
-    assert store.ModelLine(model, find_game("loa")).tree_for(root) is None
-
-
-@pytest.mark.parametrize("game", ["reversi", "gomoku", "loa"])
-def test_the_shipped_light_model_loads_and_is_small(game):
-    path = REPO / "model" / game / "light"
-    model = store.load(path)
-    assert model.game.name == game
-    assert sum(p.stat().st_size for p in path.iterdir()) <= 5_000_000
-    built = model.manifest["built"]
-    assert built["by"] == "selfplay" and built["selfplay_games"] >= 100
-    assert int(model.tree.visits[0]) == built["selfplay_games"] * 100

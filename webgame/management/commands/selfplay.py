@@ -27,7 +27,7 @@ class Command(BaseCommand):
         parser.set_defaults(model_dir=str(settings.MODEL_DIR))
 
     def handle(self, *args, **options) -> None:
-        from mcts import store
+        from mcts import store, treemodel
         from mcts.cli import game_from_args
         from mcts.model_cli import model_path, run_selfplay
 
@@ -46,7 +46,7 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from None
         path = model_path(game.name, namespace.model, namespace.model_dir)
-        summary = store.info(store.load(path, check="fast"))
+        summary = treemodel.info(store.load(path, check="fast"))
         self.stdout.write(json.dumps(summary, indent=1))
 
 

@@ -1,0 +1,432 @@
+"""A tree model in memory: the Model, pruning, merging, and warm starts.
+
+A model is a search tree grown by self-play (:mod:`mcts.selfplay`) with the
+position of its root; :mod:`mcts.store` saves it to and loads it from disk.
+
+In play a model is shared read-only by many games: :func:`warm_tree` finds
+the current position in it (by a hash index of every expanded node's
+position, so the move path and transpositions alike lead to it) and copies
+that subtree into a new Tree for the searcher.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .games import kernels
+from .games.base import Game, State
+from .tree import Tree
+
+
+class ModelError(ValueError):
+    """A model that cannot be loaded or saved; the message names file and line."""
+
+
+@dataclass
+class Model:
+    """A loaded model: the game, a read-only tree (root 0 = ``root_state``) and
+    its manifest. ``path`` is where it was loaded from (None if built in memory)."""
+
+    game: Game
+    tree: Tree
+    root_state: State
+    manifest: dict = field(default_factory=dict)
+    path: Path | None = None
+    _index: tuple | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def nodes(self) -> int:
+        """Return the number of nodes."""
+        return int(self.tree.size)
+
+    @property
+    def index(self) -> PositionIndex:
+        """Return the index of the model's positions, built on first use."""
+        with _INDEX_LOCK:
+            if self._index is None or self._index[0] is not self.tree:
+                self._index = (
+                    self.tree,
+                    PositionIndex(self.game, self.tree, self.root_state),
+                )
+            return self._index[1]
+
+
+_INDEX_LOCK = threading.Lock()
+
+
+# ---- pruning ----------------------------------------------------------------------
+def prune(tree: Tree, min_visits: int = 1) -> Tree:
+    """Return a compact breadth-first copy of ``tree`` keeping the children of
+    every node that has at least ``min_visits`` visits (the root always).
+
+    A node's children are kept all or none, because the search treats an
+    expanded node's children as the complete list of its moves: dropping one
+    would hide that move from every later search.
+    """
+    keep = np.empty(tree.size, dtype=np.int64)
+    count = _prune_order(
+        tree.first_child, tree.n_children, tree.visits, int(min_visits), keep
+    )
+    keep = keep[:count]
+    out = Tree(max(2, count))
+    _prune_copy(
+        keep,
+        tree.first_child,
+        tree.n_children,
+        tree.visits,
+        int(min_visits),
+        *tree.arrays(),
+        *out.arrays(),
+    )
+    out.size = count
+    return out
+
+
+@njit(cache=True)
+def _prune_order(first_child, n_children, visits, min_visits, keep):
+    """Fill ``keep`` with the old ids of the kept nodes, breadth first; return
+    their count."""
+    keep[0] = 0
+    size = 1
+    head = 0
+    while head < size:
+        node = keep[head]
+        first = first_child[node]
+        if first >= 0 and (head == 0 or visits[node] >= min_visits):
+            for k in range(n_children[node]):
+                keep[size] = first + k
+                size += 1
+        head += 1
+    return size
+
+
+@njit(cache=True)
+def _prune_copy(
+    keep,
+    first_child0,
+    n_children0,
+    visits0,
+    min_visits,
+    parent,
+    move,
+    first_child,
+    n_children,
+    visits,
+    value_sum,
+    proven,
+    o_parent,
+    o_move,
+    o_first,
+    o_n,
+    o_visits,
+    o_value,
+    o_proven,
+):
+    """Copy the kept nodes into the output arrays under their new ids."""
+    size = 1
+    o_parent[0] = -1
+    for new in range(keep.shape[0]):
+        old = keep[new]
+        o_move[new] = move[old]
+        o_visits[new] = visits[old]
+        o_value[new] = value_sum[old]
+        o_proven[new] = proven[old]
+        first = first_child[old]
+        if first >= 0 and (new == 0 or visits[old] >= min_visits):
+            o_first[new] = size
+            o_n[new] = n_children[old]
+            for k in range(n_children[old]):
+                o_parent[size + k] = new
+            size += n_children[old]
+        else:
+            o_first[new] = -1
+            o_n[new] = 0
+
+
+def depth_of(tree: Tree) -> int:
+    """Return the depth of the deepest node (the root alone has depth 0)."""
+    depth = np.zeros(tree.size, dtype=np.int32)
+    return int(_depths(tree.parent, tree.size, depth)) if tree.size > 1 else 0
+
+
+@njit(cache=True)
+def _depths(parent, size, depth):
+    deepest = 0
+    for node in range(1, size):  # breadth first: a parent's depth is known first
+        depth[node] = depth[parent[node]] + 1
+        if depth[node] > deepest:
+            deepest = depth[node]
+    return deepest
+
+
+# ---- combining trees -------------------------------------------------------------
+def graft(dst: Tree, dst_node: int, src: Tree, *, weight: float = 0.0) -> None:
+    """Fold the tree ``src`` (rooted at the position of ``dst_node``) into ``dst``.
+
+    With ``weight`` 0 the statistics of matching nodes are replaced by src's
+    (self-play: the search started from a copy of dst's, so src's include
+    them); otherwise ``weight`` times src's are added (merging models).
+    Nodes that src expanded and dst did not are appended to dst. Where both
+    expanded a node, src children missing in dst are dropped: children must
+    stay consecutive. Proofs known in either tree are kept.
+    """
+    dst.reserve(dst.size + src.size)
+    stack = np.empty(src.size + 1, dtype=np.int64)
+    dst.size = int(
+        _graft(
+            int(dst_node), dst.size, *dst.arrays(), *src.arrays(), float(weight), stack
+        )
+    )
+
+
+@njit(cache=True)
+def _graft(
+    dst_node,
+    size,
+    parent,
+    move,
+    first_child,
+    n_children,
+    visits,
+    value_sum,
+    proven,
+    s_parent,
+    s_move,
+    s_first,
+    s_n,
+    s_visits,
+    s_value,
+    s_proven,
+    weight,
+    pairs,
+):
+    """Return dst's new size after folding src into it (see :func:`graft`)."""
+    # pairs holds src ids; the matching dst id is packed into the high bits.
+    pairs[0] = dst_node * (1 << 31) + 0
+    top = 1
+    while top > 0:
+        top -= 1
+        d = pairs[top] >> 31
+        s = pairs[top] & ((1 << 31) - 1)
+        if weight == 0.0:
+            visits[d] = s_visits[s]
+            value_sum[d] = s_value[s]
+        else:
+            visits[d] = visits[d] + np.int32(round(weight * s_visits[s]))
+            value_sum[d] = value_sum[d] + weight * s_value[s]
+            if visits[d] < 0:
+                visits[d] = 0
+        if proven[d] == 0:
+            proven[d] = s_proven[s]
+        sf = s_first[s]
+        if sf < 0:
+            continue
+        if first_child[d] < 0:
+            first_child[d] = size
+            n_children[d] = s_n[s]
+            for k in range(s_n[s]):
+                c = size + k
+                parent[c] = d
+                move[c] = s_move[sf + k]
+                first_child[c] = -1
+                n_children[c] = 0
+                visits[c] = 0
+                value_sum[c] = 0.0
+                proven[c] = 0
+                pairs[top] = c * (1 << 31) + sf + k
+                top += 1
+            size += s_n[s]
+        else:
+            df = first_child[d]
+            for k in range(s_n[s]):
+                m = s_move[sf + k]
+                for j in range(df, df + n_children[d]):
+                    if move[j] == m:
+                        pairs[top] = j * (1 << 31) + sf + k
+                        top += 1
+                        break
+    return size
+
+
+def merge(a: Model, b: Model) -> Model:
+    """Return a new model whose statistics are the sums of ``a``'s and ``b``'s
+    (same game, options and root); ModelError otherwise."""
+    if (a.game.name, a.game.options) != (b.game.name, b.game.options):
+        raise ModelError(f"cannot merge a {a.game!r} model with a {b.game!r} model")
+    if a.root_state != b.root_state:
+        raise ModelError("cannot merge models with different root positions")
+    tree = a.tree.subtree(0)
+    graft(tree, 0, b.tree, weight=1.0)
+    built = {
+        "by": "merge",
+        "sources": [_describe_source(a), _describe_source(b)],
+        "selfplay_games": _games(a) + _games(b),
+    }
+    return Model(a.game, tree, a.root_state, {"built": built}, None)
+
+
+def _describe_source(model: Model) -> dict:
+    return {
+        "path": str(model.path) if model.path else None,
+        "nodes": model.nodes,
+        "built": model.manifest.get("built"),
+    }
+
+
+def _games(model: Model) -> int:
+    built = model.manifest.get("built") or {}
+    return int(built.get("selfplay_games", 0) or 0)
+
+
+def empty_model(game: Game, root: State | None = None) -> Model:
+    """Return a model of one unvisited root (the start of a self-play build)."""
+    return Model(game, Tree(), game.initial_state() if root is None else root, {}, None)
+
+
+# ---- use in play --------------------------------------------------------------------
+def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
+    """Return a new Tree with the model's statistics for ``state``, or None
+    when the model does not know it (another game or options, or a position
+    it never expanded).
+
+    The position is looked up by its hash, so a position reached by another
+    move order (a transposition) is found too; where several nodes hold it,
+    the most visited one is taken. The copy is the searcher's to grow: the
+    model itself is never modified.
+    """
+    if (game.name, game.options) != (model.game.name, model.game.options):
+        return None
+    node = model.index.find(state)
+    return None if node < 0 else model.tree.subtree(node)
+
+
+class PositionIndex:
+    """The expanded nodes of a tree, sorted by a 64-bit hash of their position.
+
+    Built once per model (about a second per million nodes, 16 bytes per
+    expanded node). Two different positions with the same hash would be
+    confused; with 64 bits and a million nodes the odds are about 1 in 10^13.
+    """
+
+    def __init__(self, game: Game, tree: Tree, root: State) -> None:
+        size = tree.size
+        hashes = np.empty(size, dtype=np.uint64)
+        depth = _max_depth(tree.parent, size) + 1
+        _position_hashes(
+            game.game_id,
+            root.array,
+            tree.first_child,
+            tree.n_children,
+            tree.move,
+            depth,
+            hashes,
+        )
+        expanded = np.flatnonzero(tree.first_child[:size] >= 0)
+        # Most visited first within a hash, so the first match is the best.
+        order = np.lexsort((-tree.visits[expanded].astype(np.int64), hashes[expanded]))
+        self.nodes = expanded[order]
+        self.hashes = hashes[self.nodes]
+
+    def find(self, state: State) -> int:
+        """Return the most visited expanded node holding ``state``, or -1."""
+        key = _hash_position(state.array)
+        at = int(np.searchsorted(self.hashes, key))
+        if at < len(self.hashes) and self.hashes[at] == key:
+            return int(self.nodes[at])
+        return -1
+
+
+@njit(cache=True)
+def _hash_position(array):
+    """Return a 64-bit hash of a state vector (splitmix64 of each word)."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(array.shape[0]):
+        z = array[i] + h + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        h = z ^ (z >> np.uint64(31))
+    return h
+
+
+@njit(cache=True)
+def _max_depth(parent, size):
+    depth = np.zeros(size, dtype=np.int64)
+    deepest = 0
+    for node in range(1, size):
+        depth[node] = depth[parent[node]] + 1
+        deepest = max(deepest, depth[node])
+    return deepest
+
+
+@njit(cache=True)
+def _position_hashes(game_id, root, first_child, n_children, move, depth, out):
+    """Fill ``out[node]`` with the hash of every node's position: a depth-first
+    walk that replays the moves, holding one state per level."""
+    states = np.empty((depth, root.shape[0]), dtype=root.dtype)
+    states[0, :] = root
+    out[0] = _hash_position(root)
+    stack = np.empty((first_child.shape[0], 2), dtype=np.int64)
+    top = 0
+    if first_child[0] >= 0:
+        for k in range(n_children[0]):
+            stack[top, 0] = first_child[0] + k
+            stack[top, 1] = 1
+            top += 1
+    while top > 0:
+        top -= 1
+        node, level = stack[top, 0], stack[top, 1]
+        states[level, :] = states[level - 1, :]
+        kernels.apply_move(game_id, states[level], move[node])
+        out[node] = _hash_position(states[level])
+        first = first_child[node]
+        if first >= 0:
+            for k in range(n_children[node]):
+                stack[top, 0] = first + k
+                stack[top, 1] = level + 1
+                top += 1
+
+
+# ---- summaries ----------------------------------------------------------------------
+def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
+    """Return a JSON-ready summary: node count, depth, bytes on disk, root
+    visits and the top lines (most visited moves at the root, each followed
+    by its most visited continuation)."""
+    tree, game = model.tree, model.game
+    lines = []
+    children = sorted(tree.children(0), key=lambda c: -int(tree.visits[c]))[:top]
+    for child in children:
+        state = model.root_state
+        node, line = child, []
+        while node >= 0 and len(line) < plies and tree.visits[node] > 0:
+            code = int(tree.move[node])
+            line.append(game.format_move(state, code))
+            state = game.apply(state, code)
+            kids = list(tree.children(node))
+            node = max(kids, key=lambda c: int(tree.visits[c])) if kids else -1
+        mean = tree.mean(child)
+        lines.append(
+            {
+                "line": " ".join(line),
+                "visits": int(tree.visits[child]),
+                "value": None if mean is None else round(mean, 3),
+            }
+        )
+    size = None
+    if model.path is not None:
+        size = sum(p.stat().st_size for p in Path(model.path).iterdir() if p.is_file())
+    return {
+        "game": game.name,
+        "options": dict(game.options),
+        "nodes": model.nodes,
+        "depth": depth_of(tree),
+        "root_visits": int(tree.visits[0]),
+        "bytes": size,
+        "built": model.manifest.get("built"),
+        "created": model.manifest.get("created"),
+        "top_lines": lines,
+    }
