@@ -1,8 +1,9 @@
-"""Command line of tree models: ``selfplay`` and ``model info|merge|bench``.
+"""Command line of tree models: ``selfplay`` and ``model info|merge|prune|bench``.
 
-python -m mcts selfplay reversi --games 200 --model light --sims 200
+python -m mcts selfplay reversi --games 200 --model full --seconds 0.1
 python -m mcts model info model/reversi/light
 python -m mcts model merge A B --out C
+python -m mcts model prune model/reversi/full --out model/reversi/light --max-mb 5
 python -m mcts model bench --nodes 1000000
 """
 
@@ -50,6 +51,17 @@ def add_commands(subparsers) -> None:
     merge.add_argument("--out", required=True)
     merge.add_argument("--min-visits", type=int, default=1)
     merge.set_defaults(func=cmd_merge)
+    prune = commands.add_parser(
+        "prune", help="save a smaller copy: nodes under a visit count, or a size"
+    )
+    prune.add_argument("path")
+    prune.add_argument("--out", required=True)
+    limit = prune.add_mutually_exclusive_group(required=True)
+    limit.add_argument(
+        "--min-visits", type=int, help="keep children of nodes this busy"
+    )
+    limit.add_argument("--max-mb", type=float, help="the largest size on disk, in MB")
+    prune.set_defaults(func=cmd_prune)
     bench = commands.add_parser(
         "bench", help="load time and memory of a synthetic model; bytes per node"
     )
@@ -145,6 +157,30 @@ def cmd_merge(args: argparse.Namespace) -> int:
     manifest = store.save(merged, args.out, min_visits=args.min_visits)
     print(
         f"{args.out}: {manifest['nodes']} nodes, root visits {manifest['root_visits']}"
+    )
+    return 0
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    """Save a pruned copy of a model at ``--out``: by ``--min-visits``, or the
+    lightest pruning that fits in ``--max-mb`` megabytes."""
+    model = store.load(args.path)
+    min_visits = args.min_visits
+    if args.max_mb is not None:
+        limit = args.max_mb * 1_000_000
+        bytes_per_node = treemodel.info(model)["bytes"] / model.nodes
+        min_visits = treemodel.min_visits_for(model.tree, int(limit / bytes_per_node))
+    built = dict(model.manifest.get("built") or {})
+    built["pruned"] = {"from_nodes": model.nodes, "min_visits": min_visits}
+    while True:
+        manifest = store.save(model, args.out, min_visits=min_visits, built=built)
+        size = sum(entry["bytes"] for entry in manifest["files"].values())
+        if args.max_mb is None or size <= args.max_mb * 1_000_000:
+            break
+        min_visits = built["pruned"]["min_visits"] = int(min_visits * 1.1) + 1
+    print(
+        f"{args.out}: {manifest['nodes']} nodes (min visits {min_visits}), "
+        f"{size / 1e6:.2f} MB"
     )
     return 0
 

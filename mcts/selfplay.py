@@ -82,11 +82,27 @@ def play_game(
             temperature=temperature,
         )
         if node >= 0:
+            before = int(tree.visits[node]), float(tree.value_sum[node])
             graft(tree, node, prune(searcher.tree, config.min_visits))
+            _back_up(tree, node, before)
             node = tree.child_with_move(node, result.code)
         moves.append(result.code)
         state = game.apply(state, result.code)
     return moves, game.status(state)
+
+
+def _back_up(tree: Tree, node: int, before: tuple[int, float]) -> None:
+    """Add the simulations a search at ``node`` ran to every ancestor, as if
+    each had passed through them, so a node's visits stay the sum of its
+    children's and the root's statistics count every game's study."""
+    visits = int(tree.visits[node]) - before[0]
+    wins = float(tree.value_sum[node]) - before[1]  # for the player who moved
+    up = int(tree.parent[node])
+    while up >= 0 and visits > 0:
+        wins = visits - wins  # one ply up, the other player moved
+        tree.visits[up] += visits
+        tree.value_sum[up] += wins
+        up = int(tree.parent[up])
 
 
 def _tree_arrays(tree: Tree) -> tuple:

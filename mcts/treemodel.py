@@ -87,6 +87,28 @@ def prune(tree: Tree, min_visits: int = 1) -> Tree:
     return out
 
 
+def min_visits_for(tree: Tree, max_nodes: int) -> int:
+    """Return the smallest ``min_visits`` for which :func:`prune` keeps at
+    most ``max_nodes`` nodes (at least the root and its children are kept)."""
+    keep = np.empty(tree.size, dtype=np.int64)
+
+    def kept(min_visits: int) -> int:
+        return int(
+            _prune_order(
+                tree.first_child, tree.n_children, tree.visits, min_visits, keep
+            )
+        )
+
+    low, high = 1, int(tree.visits[: tree.size].max(initial=0)) + 1
+    while low < high:  # the count falls as min_visits rises
+        middle = (low + high) // 2
+        if kept(middle) <= max_nodes:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
 @njit(cache=True)
 def _prune_order(first_child, n_children, visits, min_visits, keep):
     """Fill ``keep`` with the old ids of the kept nodes, breadth first; return
