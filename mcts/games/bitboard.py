@@ -26,6 +26,29 @@ def _build_debruijn_index() -> np.ndarray:
 
 _DEBRUIJN_INDEX = _build_debruijn_index()
 
+#: The 8 characters of a rank, by (black byte << 8 | white byte).
+_RANK_CHARS = {
+    b << 8 | w: "".join(
+        "x" if b >> i & 1 else "o" if w >> i & 1 else "." for i in range(8)
+    )
+    for b in range(256)
+    for w in range(256)
+    if not b & w
+}
+
+
+def board_chars(black: int, white: int) -> str:
+    """Return the 64 squares a1..h1, a2..h2, ..., h8 as 'x' (a bit of
+    ``black``), 'o' (of ``white``) or '.': the board of a state string.
+
+    >>> board_chars(1, 1 << 63)
+    'x..............................................................o'
+    """
+    return "".join(
+        _RANK_CHARS[(black >> shift & 255) << 8 | (white >> shift & 255)]
+        for shift in range(0, 64, 8)
+    )
+
 
 @njit(cache=True, nogil=True)
 def popcount(x):

@@ -100,6 +100,7 @@ WHITE_STONE = 2
 DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
 
 CELL_CHARS = ".xo"
+_CELL_BYTES = bytes.maketrans(bytes(range(len(CELL_CHARS))), CELL_CHARS.encode())
 SIDE_CHARS = "bw"
 
 _ROW_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -356,7 +357,9 @@ class Gomoku(Game):
     def state_string(self, state: State) -> str:
         """Return ``"<size>:<row>:<cells> <b|w>"`` for the position."""
         array = state.array
-        cells = "".join(CELL_CHARS[int(v)] for v in array[HEADER:])
+        cells = (
+            array[HEADER:].astype(np.uint8).tobytes().translate(_CELL_BYTES).decode()
+        )
         side = SIDE_CHARS[int(array[SIDE])]
         return f"{int(array[SIZE])}:{int(array[ROW])}:{cells} {side}"
 

@@ -85,7 +85,7 @@ from .base import (
     InvalidStateError,
     State,
 )
-from .bitboard import bit_square, lowest_bit, popcount
+from .bitboard import bit_square, board_chars, lowest_bit, popcount
 
 GAME_ID = 2
 PASS = 4096
@@ -451,15 +451,7 @@ class LinesOfAction(Game):
     def state_string(self, state: State) -> str:
         """Return the compact string '<64 chars of x/o/.> <b|w>' of the position."""
         black, white = int(state.array[0]), int(state.array[1])
-        cells = []
-        for sq in range(64):
-            if black >> sq & 1:
-                cells.append("x")
-            elif white >> sq & 1:
-                cells.append("o")
-            else:
-                cells.append(".")
-        return "".join(cells) + " " + SIDE_LETTERS[self._side(state)]
+        return board_chars(black, white) + " " + SIDE_LETTERS[self._side(state)]
 
     def parse_state(self, text: str) -> State:
         """Return the State that a compact string denotes (options from this game);

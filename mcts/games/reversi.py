@@ -77,7 +77,7 @@ from .base import (
     InvalidStateError,
     State,
 )
-from .bitboard import popcount
+from .bitboard import board_chars, popcount
 
 GAME_ID = 0
 #: Move code of a pass.
@@ -352,10 +352,7 @@ class Reversi(Game):
     def state_string(self, state: State) -> str:
         """Return ``"<64 squares> <b|w>"``, squares a1..h1, a2..h8 as x, o or '.'."""
         black, white, side = (int(v) for v in state.array)
-        squares = "".join(
-            "x" if black >> i & 1 else "o" if white >> i & 1 else "." for i in range(64)
-        )
-        return f"{squares} {'bw'[side]}"
+        return f"{board_chars(black, white)} {'bw'[side]}"
 
     def parse_state(self, text: str) -> State:
         """Return the state that ``"<64 squares> <b|w>"`` denotes.
