@@ -274,12 +274,18 @@ def _measure_load(path: str, check: str) -> dict:
     start = time.perf_counter()
     model = store.load(path, check=check)
     seconds = time.perf_counter() - start
+    after = _rss_mb()
+    start = time.perf_counter()
+    index = model.index  # what a player builds on its first lookup
     return {
         "nodes": model.nodes,
         "check": check,
         "load_seconds": round(seconds, 2),
         "rss_before_mb": round(before, 1),
-        "rss_after_mb": round(_rss_mb(), 1),
+        "rss_after_mb": round(after, 1),
+        "index_seconds": round(time.perf_counter() - start, 2),
+        "indexed_nodes": len(index.nodes),
+        "rss_with_index_mb": round(_rss_mb(), 1),
         "peak_rss_mb": round(
             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
         ),
