@@ -243,6 +243,13 @@ def test_pruning_keeps_children_of_nodes_with_enough_visits(searched):
     assert pruned.n_children[0] == searched.n_children[0]
 
 
+def test_min_visits_for_is_the_lightest_pruning_under_a_node_count(searched):
+    for limit in (50, 400, 2000):
+        chosen = treemodel.min_visits_for(searched, limit)
+        assert treemodel.prune(searched, chosen).size <= limit
+        assert chosen == 1 or treemodel.prune(searched, chosen - 1).size > limit
+
+
 def test_warm_tree_gives_the_stored_visits_at_the_root(saved, reversi):
     model = store.load(saved)
     best = max(model.tree.children(0), key=lambda c: int(model.tree.visits[c]))
