@@ -46,14 +46,14 @@ class Model:
 
     @property
     def index(self) -> PositionIndex:
-        """Return the index of the model's positions, built on first use."""
+        """Return the index of the model's positions, built on first use (and
+        again if the tree was replaced or grown since)."""
         with _INDEX_LOCK:
-            if self._index is None or self._index[0] is not self.tree:
-                self._index = (
-                    self.tree,
-                    PositionIndex(self.game, self.tree, self.root_state),
-                )
-            return self._index[1]
+            cached = self._index
+            if cached is None or cached[0] is not self.tree or cached[1] != self.nodes:
+                index = PositionIndex(self.game, self.tree, self.root_state)
+                self._index = cached = (self.tree, self.nodes, index)
+            return cached[2]
 
 
 _INDEX_LOCK = threading.Lock()
