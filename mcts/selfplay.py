@@ -3,7 +3,10 @@
 Each move of each game is an MCTS search that starts from a copy of the shared
 tree's statistics for the position (warm start) and folds its grown tree back
 into the shared tree (:func:`mcts.treemodel.graft`), so every game studies the
-openings all earlier games studied. Games differ because the opening plies
+openings all earlier games studied. A search changes only its own subtree: its
+simulations are not added to the ancestors, because late-game searches run
+millions of nearly free simulations through proven nodes, which would swamp
+the openings' statistics (so a child may show more visits than its parent). Games differ because the opening plies
 are sampled in proportion to visits (temperature 1: the exploration noise of
 UCT self-play) and every game has its own seed.
 
@@ -82,27 +85,11 @@ def play_game(
             temperature=temperature,
         )
         if node >= 0:
-            before = int(tree.visits[node]), float(tree.value_sum[node])
             graft(tree, node, prune(searcher.tree, config.min_visits))
-            _back_up(tree, node, before)
             node = tree.child_with_move(node, result.code)
         moves.append(result.code)
         state = game.apply(state, result.code)
     return moves, game.status(state)
-
-
-def _back_up(tree: Tree, node: int, before: tuple[int, float]) -> None:
-    """Add the simulations a search at ``node`` ran to every ancestor, as if
-    each had passed through them, so a node's visits stay the sum of its
-    children's and the root's statistics count every game's study."""
-    visits = int(tree.visits[node]) - before[0]
-    wins = float(tree.value_sum[node]) - before[1]  # for the player who moved
-    up = int(tree.parent[node])
-    while up >= 0 and visits > 0:
-        wins = visits - wins  # one ply up, the other player moved
-        tree.visits[up] += visits
-        tree.value_sum[up] += wins
-        up = int(tree.parent[up])
 
 
 def _tree_arrays(tree: Tree) -> tuple:

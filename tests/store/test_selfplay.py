@@ -22,19 +22,8 @@ def test_play_game_grows_the_tree_and_finishes():
     tree = Tree()
     moves, status = play_game(game, tree, game.initial_state(), _config(), 1)
     assert status != 0 and len(moves) >= 7
-    # Every move's simulations (12, fewer once the solver proves the node)
-    # count at the root too, as if they passed there.
-    assert 12 * len(moves) // 2 < int(tree.visits[0]) <= 12 * len(moves)
+    assert int(tree.visits[0]) == 12  # the root was searched once, 12 simulations
     assert tree.size > len(moves)
-    _assert_visits_add_up(tree)
-
-
-def _assert_visits_add_up(tree: Tree) -> None:
-    """Each node has at least as many visits as its children together."""
-    for node in range(tree.size):
-        children = tree.children(node)
-        if len(children):
-            assert int(tree.visits[node]) >= sum(int(tree.visits[c]) for c in children)
 
 
 def test_selfplay_builds_and_resumes_a_loadable_model(tmp_path):
@@ -57,9 +46,8 @@ def test_selfplay_builds_and_resumes_a_loadable_model(tmp_path):
     built = model.manifest["built"]
     assert built["by"] == "selfplay" and built["selfplay_games"] == 5
     assert built["config"]["simulations"] == 12
-    assert int(model.tree.visits[0]) > int(first.tree.visits[0]) >= 3 * 7 * 12
+    assert int(model.tree.visits[0]) == 5 * 12
     assert model.nodes > first.nodes
-    _assert_visits_add_up(model.tree)
 
 
 def test_games_differ_thanks_to_the_noise():
@@ -74,8 +62,7 @@ def test_parallel_workers_merge_their_games(tmp_path):
     game = find_game("gomoku", size=7, row=4)
     path = tmp_path / "par"
     model = build(game, path, 4, _config(workers=2), progress=False)
-    assert int(model.tree.visits[0]) >= 4 * 7 * 12  # 4 games of 7+ plies
-    _assert_visits_add_up(model.tree)
+    assert int(model.tree.visits[0]) == 4 * 12
     assert store.load(path).manifest["built"]["selfplay_games"] == 4
 
 
