@@ -6,9 +6,10 @@ into the shared tree (:func:`mcts.treemodel.graft`), so every game studies the
 openings all earlier games studied. A search changes only its own subtree: its
 simulations are not added to the ancestors, because late-game searches run
 millions of nearly free simulations through proven nodes, which would swamp
-the openings' statistics (so a child may show more visits than its parent). Games differ because the opening plies
-are sampled in proportion to visits (temperature 1: the exploration noise of
-UCT self-play) and every game has its own seed.
+the openings' statistics (so a child may show more visits than its parent).
+Games differ because the opening plies are sampled in proportion to visits
+(temperature 1: the exploration noise of UCT self-play) and every game has
+its own seed.
 
 Checkpoints are saved atomically every K games; a run pointed at an existing
 self-play model resumes it (``games`` is the total the model should reach);
@@ -37,6 +38,9 @@ from .treemodel import Model, ModelError, empty_model, graft, prune
 
 #: Plies longer than this end a self-play game as unfinished (a safety net).
 MAX_PLIES = 600
+#: Simulations per move after the studied plies: enough to finish the game
+#: with sensible moves, too few to cost time (see SelfPlayConfig.study_plies).
+FINISH_SIMULATIONS = 100
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,13 @@ class SelfPlayConfig:
     plies sampled with ``temperature`` (the noise), the search knobs, the
     ``seed`` from which every game's seed derives, and ``min_visits``: the
     pruning applied to every move's search before it joins the shared tree,
-    so the tree in memory is the one saved and stays bounded."""
+    so the tree in memory is the one saved and stays bounded.
+
+    ``study_plies``: when set, only the first that many plies of each game get
+    the full budget and later ones :data:`FINISH_SIMULATIONS`. A model helps
+    where it holds many more visits than a player's own search, which after
+    a few hundred games is the opening only, so the build's time goes there.
+    """
 
     simulations: int | None = 200
     seconds: float | None = None
@@ -57,6 +67,7 @@ class SelfPlayConfig:
     min_visits: int = 1
     checkpoint_every: int = 10
     workers: int = 1
+    study_plies: int | None = None
 
 
 def play_game(
@@ -79,11 +90,11 @@ def play_game(
         if node >= 0:
             searcher.tree = tree.subtree(node)
         temperature = config.temperature if len(moves) < config.noise_plies else 0.0
-        result = searcher.search(
-            simulations=config.simulations,
-            seconds=config.seconds,
-            temperature=temperature,
-        )
+        if config.study_plies is None or len(moves) < config.study_plies:
+            budget = {"simulations": config.simulations, "seconds": config.seconds}
+        else:
+            budget = {"simulations": FINISH_SIMULATIONS, "seconds": None}
+        result = searcher.search(temperature=temperature, **budget)
         if node >= 0:
             graft(tree, node, prune(searcher.tree, config.min_visits))
             node = tree.child_with_move(node, result.code)

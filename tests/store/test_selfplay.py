@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from mcts import model_cli, store
+from mcts import model_cli, selfplay, store
 from mcts.games import find_game
 from mcts.selfplay import SelfPlayConfig, build, play_game
 from mcts.tree import Tree
@@ -48,6 +48,22 @@ def test_selfplay_builds_and_resumes_a_loadable_model(tmp_path):
     assert built["config"]["simulations"] == 12
     assert int(model.tree.visits[0]) == 5 * 12
     assert model.nodes > first.nodes
+
+
+def test_study_plies_get_the_budget_and_later_plies_finish_cheaply(monkeypatch):
+    budgets = []
+
+    class RecordingSearcher(selfplay.Searcher):
+        def search(self, **budget):
+            budgets.append(budget["simulations"])
+            return super().search(**budget)
+
+    monkeypatch.setattr(selfplay, "Searcher", RecordingSearcher)
+    game = find_game("gomoku", size=7, row=4)
+    config = _config(simulations=300, study_plies=2)
+    moves, _ = play_game(game, Tree(), game.initial_state(), config, 1)
+    finish = selfplay.FINISH_SIMULATIONS
+    assert budgets == [300, 300] + [finish] * (len(moves) - 2)
 
 
 def test_games_differ_thanks_to_the_noise():
