@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shlex
 import subprocess
 import sys
@@ -67,9 +66,6 @@ def add_commands(subparsers) -> None:
     )
     bench.add_argument("--nodes", type=int, default=1_000_000)
     bench.add_argument("--game", default="reversi")
-    bench.add_argument(
-        "--full", action="store_true", help="also time a load that replays states"
-    )
     bench.add_argument("--dir", help="where to write it (default: a temporary folder)")
     bench.set_defaults(func=cmd_bench)
 
@@ -86,6 +82,11 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-visits", type=int, default=1, help="pruning on save")
     parser.add_argument("--checkpoint-every", type=int, default=10)
     parser.add_argument("--noise-plies", type=int, default=12)
+    parser.add_argument(
+        "--study-plies",
+        type=int,
+        help="give the budget to the first N plies only (later: 100 simulations)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--fresh", action="store_true", help="discard an existing model"
@@ -110,6 +111,7 @@ def run_selfplay(
         min_visits=args.min_visits,
         checkpoint_every=max(1, args.checkpoint_every),
         workers=max(1, args.workers),
+        study_plies=args.study_plies,
     )
     return build(
         game, path, args.games, config, progress=not args.quiet, command=command
@@ -218,8 +220,9 @@ def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Save a synthetic model, then load it in a fresh process; print the
-    figures as JSON (load seconds, peak memory, bytes per node)."""
+    """Save a synthetic model, then load it in fresh processes, with the full
+    check (the default) and the fast one; print the figures as JSON (load
+    seconds, peak memory, bytes per node)."""
     from .games import find_game
 
     game = find_game(args.game)
@@ -242,7 +245,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "build_seconds": round(made, 2),
         "save_seconds": round(saved, 2),
     }
-    for check in ("fast", "full") if args.full else ("fast",):
+    for check in ("full", "fast"):
         child = subprocess.run(
             [sys.executable, "-m", "mcts.model_cli", "--load", str(path), check],
             capture_output=True,
@@ -250,7 +253,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             check=True,
         )
         figures[check] = json.loads(child.stdout)
-    nodes = figures["fast"]["nodes"]
+    nodes = figures["full"]["nodes"]
     figures["nodes"] = nodes
     figures["bytes"] = sizes
     figures["bytes_per_node"] = round(sum(sizes.values()) / nodes, 1)
@@ -259,17 +262,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rss_mb() -> float:
-    """Return this process's resident memory now, in MB (Linux)."""
+def _rss_mb(field: str = "VmRSS") -> float:
+    """Return this process's resident memory now (``VmHWM``: its peak since
+    it started), in MB (Linux)."""
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
 
 def _measure_load(path: str, check: str) -> dict:
-    """Return the load time and memory of one model (run in a fresh process)."""
+    """Return the load time and memory of one model (run in a fresh process).
+
+    The numba kernels are loaded from their cache first (compiled, if the
+    cache is cold), as a server process has them after its first load."""
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        store.load(_save_tiny_model(Path(scratch)), check=check)
+    kernels = time.perf_counter() - start
     before = _rss_mb()
     start = time.perf_counter()
     model = store.load(path, check=check)
@@ -280,17 +291,30 @@ def _measure_load(path: str, check: str) -> dict:
     return {
         "nodes": model.nodes,
         "check": check,
+        "kernels_seconds": round(kernels, 2),
         "load_seconds": round(seconds, 2),
         "rss_before_mb": round(before, 1),
         "rss_after_mb": round(after, 1),
         "index_seconds": round(time.perf_counter() - start, 2),
         "indexed_nodes": len(index.nodes),
         "rss_with_index_mb": round(_rss_mb(), 1),
-        "peak_rss_mb": round(
-            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
-        ),
+        # getrusage's peak would include the parent's from before the exec
+        "peak_rss_mb": round(_rss_mb("VmHWM"), 1),
         "tree_mb": round(model.tree.nbytes() / 2**20, 1),
     }
+
+
+def _save_tiny_model(folder: Path) -> Path:
+    """Save a tiny model in ``folder``; return its path (loading it loads the
+    kernels)."""
+    from .games import find_game
+
+    game = find_game("reversi")
+    path = folder / "tiny"
+    store.save(
+        treemodel.Model(game, synthetic_tree(game, 50), game.initial_state()), path
+    )
+    return path
 
 
 if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--load":

@@ -43,8 +43,9 @@ import numpy as np
 
 from .games import find_game
 from .games.base import Game, IllegalMoveError, InvalidMoveError, State
-from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Tree
-from .treemodel import Model, ModelError, depth_of, prune
+from .replay import first_bad_state_line, replay
+from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Tree, depth_of
+from .treemodel import Model, ModelError, prune
 
 FORMAT = "mcts-tree-model"
 VERSION = 1
@@ -605,41 +606,60 @@ def _move_code(game: Game, root: State, text, reader: _LineReader, number: int) 
 def _check_states(
     folder: Path, game: Game, root: State, tree: Tree, entry: dict
 ) -> None:
-    """Replay every node's move in its parent's position; check legality (a
-    fault in nodes.jsonl) and the state line (a fault in states.jsonl)."""
-    count = tree.size
-    reader = _LineReader(folder, STATES, entry, count)
-    parent, move, first_child = tree.parent, tree.move, tree.first_child
-    pending = {0: root}
-    lowest = 0
-    loads = json.loads
-    for number, raw in reader.lines():
-        node = number - 1
-        if node == 0:
-            state = root
-        else:
-            up = int(parent[node])
-            while lowest < up:
-                pending.pop(lowest, None)
-                lowest += 1
-            try:
-                state = game.apply(pending[up], int(move[node]))
-            except (IllegalMoveError, ValueError) as error:
-                raise _fault(folder, NODES, number, f"illegal move: {error}") from None
-        if first_child[node] >= 0:
-            pending[node] = state
+    """Replay every node's move in its parent's position (in numba): each must
+    be legal (a fault in nodes.jsonl) and each line of states.jsonl must be
+    the one saving writes for the position reached. The first fault by line
+    number is raised."""
+    result = replay(game, tree, root)
+    illegal_line = result.first_illegal + 1 if result.first_illegal >= 0 else None
+    reader = _LineReader(folder, STATES, entry, tree.size)
+    for first, raws in reader.blocks_of_lines():
+        if illegal_line is not None and illegal_line < first:
+            break
+        bad = first_bad_state_line(b"".join(raws), first - 1, result)
+        if bad >= 0:
+            number = first + bad
+            if illegal_line is not None and illegal_line <= number:
+                break
+            raise _state_fault(reader, number, raws[bad], game, root, tree)
+    if illegal_line is not None:
+        node = result.first_illegal
+        message = "not legal in its parent's position"
         try:
-            rec = loads(raw)
-        except ValueError as error:
-            raise reader.error(number, f"not JSON ({error.msg})") from None
-        if type(rec) is not dict or rec.keys() != _STATE_KEYS or rec["id"] != node:
-            raise reader.error(number, f"expected {{id: {node}, side, state}}")
-        if rec["state"] != game.state_string(state) or rec["side"] != game.to_move(
-            state
-        ):
-            raise reader.error(
-                number, "state does not match the position the moves reach"
-            )
+            parent_state = _position_of(game, root, tree, int(tree.parent[node]))
+            game.apply(parent_state, int(tree.move[node]))
+        except (IllegalMoveError, ValueError) as error:
+            message = str(error)
+        raise _fault(folder, NODES, illegal_line, f"illegal move: {message}")
+
+
+def _state_fault(
+    reader: _LineReader, number: int, raw: bytes, game: Game, root: State, tree: Tree
+) -> ModelError:
+    """Return the error of a state line that is not the one saving writes."""
+    node = number - 1
+    try:
+        rec = json.loads(raw)
+    except ValueError as error:
+        return reader.error(number, f"not JSON ({error.msg})")
+    if type(rec) is not dict or rec.keys() != _STATE_KEYS or rec["id"] != node:
+        return reader.error(number, f"expected {{id: {node}, side, state}}")
+    state = _position_of(game, root, tree, node)
+    if rec["state"] == game.state_string(state) and rec["side"] == game.to_move(state):
+        return reader.error(number, "not in the saved form (sorted keys, no spaces)")
+    return reader.error(number, "state does not match the position the moves reach")
+
+
+def _position_of(game: Game, root: State, tree: Tree, node: int) -> State:
+    """Return the position of ``node``, replaying the moves from the root."""
+    path = []
+    while node > 0:
+        path.append(int(tree.move[node]))
+        node = int(tree.parent[node])
+    state = root
+    for code in reversed(path):
+        state = game.apply(state, code)
+    return state
 
 
 def _check_file_digests(path: Path, entry: dict, count: int) -> None:

@@ -156,6 +156,22 @@ class Tree:
         )
 
 
+def depth_of(tree: Tree) -> int:
+    """Return the depth of the deepest node (the root alone has depth 0)."""
+    depth = np.zeros(tree.size, dtype=np.int32)
+    return int(_depths(tree.parent, tree.size, depth)) if tree.size > 1 else 0
+
+
+@njit(cache=True)
+def _depths(parent, size, depth):
+    deepest = 0
+    for node in range(1, size):  # a parent's id is below its children's
+        depth[node] = depth[parent[node]] + 1
+        if depth[node] > deepest:
+            deepest = depth[node]
+    return deepest
+
+
 def _capacity_for(count: int) -> int:
     """Return the power of two (at least 1024) that holds ``count`` nodes."""
     capacity = 1024

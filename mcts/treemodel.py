@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .games import kernels
 from .games.base import Game, State
-from .tree import Tree
+from .replay import replay, state_digest
+from .tree import Tree, depth_of
 
 
 class ModelError(ValueError):
@@ -170,22 +170,6 @@ def _prune_copy(
             o_n[new] = 0
 
 
-def depth_of(tree: Tree) -> int:
-    """Return the depth of the deepest node (the root alone has depth 0)."""
-    depth = np.zeros(tree.size, dtype=np.int32)
-    return int(_depths(tree.parent, tree.size, depth)) if tree.size > 1 else 0
-
-
-@njit(cache=True)
-def _depths(parent, size, depth):
-    deepest = 0
-    for node in range(1, size):  # breadth first: a parent's depth is known first
-        depth[node] = depth[parent[node]] + 1
-        if depth[node] > deepest:
-            deepest = depth[node]
-    return deepest
-
-
 # ---- combining trees -------------------------------------------------------------
 def graft(dst: Tree, dst_node: int, src: Tree, *, weight: float = 0.0) -> None:
     """Fold the tree ``src`` (rooted at the position of ``dst_node``) into ``dst``.
@@ -328,89 +312,29 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
 
 
 class PositionIndex:
-    """The expanded nodes of a tree, sorted by a 64-bit hash of their position.
+    """The expanded nodes of a tree, sorted by the digest of their position.
 
-    Built once per model (about a second per million nodes, 16 bytes per
-    expanded node). Two different positions with the same hash would be
-    confused; with 64 bits and a million nodes the odds are about 1 in 10^13.
+    Built once per model (well under a second per million nodes, 16 bytes
+    per expanded node). Two positions with the same 64-bit digest would be
+    confused: a lookup in a million nodes hits a wrong one about once in 10^13.
     """
 
     def __init__(self, game: Game, tree: Tree, root: State) -> None:
-        size = tree.size
-        hashes = np.empty(size, dtype=np.uint64)
-        depth = _max_depth(tree.parent, size) + 1
-        _position_hashes(
-            game.game_id,
-            root.array,
-            tree.first_child,
-            tree.n_children,
-            tree.move,
-            depth,
-            hashes,
-        )
-        expanded = np.flatnonzero(tree.first_child[:size] >= 0)
-        # Most visited first within a hash, so the first match is the best.
-        order = np.lexsort((-tree.visits[expanded].astype(np.int64), hashes[expanded]))
+        self.game = game
+        digests = replay(game, tree, root).digests
+        expanded = np.flatnonzero(tree.first_child[: tree.size] >= 0)
+        # Most visited first within a digest, so the first match is the best.
+        order = np.lexsort((-tree.visits[expanded].astype(np.int64), digests[expanded]))
         self.nodes = expanded[order]
-        self.hashes = hashes[self.nodes]
+        self.digests = digests[self.nodes]
 
     def find(self, state: State) -> int:
         """Return the most visited expanded node holding ``state``, or -1."""
-        key = _hash_position(state.array)
-        at = int(np.searchsorted(self.hashes, key))
-        if at < len(self.hashes) and self.hashes[at] == key:
+        key = np.uint64(state_digest(self.game, state))
+        at = int(np.searchsorted(self.digests, key))
+        if at < len(self.digests) and self.digests[at] == key:
             return int(self.nodes[at])
         return -1
-
-
-@njit(cache=True)
-def _hash_position(array):
-    """Return a 64-bit hash of a state vector (splitmix64 of each word)."""
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(array.shape[0]):
-        z = array[i] + h + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        h = z ^ (z >> np.uint64(31))
-    return h
-
-
-@njit(cache=True)
-def _max_depth(parent, size):
-    depth = np.zeros(size, dtype=np.int64)
-    deepest = 0
-    for node in range(1, size):
-        depth[node] = depth[parent[node]] + 1
-        deepest = max(deepest, depth[node])
-    return deepest
-
-
-@njit(cache=True)
-def _position_hashes(game_id, root, first_child, n_children, move, depth, out):
-    """Fill ``out[node]`` with the hash of every node's position: a depth-first
-    walk that replays the moves, holding one state per level."""
-    states = np.empty((depth, root.shape[0]), dtype=root.dtype)
-    states[0, :] = root
-    out[0] = _hash_position(root)
-    stack = np.empty((first_child.shape[0], 2), dtype=np.int64)
-    top = 0
-    if first_child[0] >= 0:
-        for k in range(n_children[0]):
-            stack[top, 0] = first_child[0] + k
-            stack[top, 1] = 1
-            top += 1
-    while top > 0:
-        top -= 1
-        node, level = stack[top, 0], stack[top, 1]
-        states[level, :] = states[level - 1, :]
-        kernels.apply_move(game_id, states[level], move[node])
-        out[node] = _hash_position(states[level])
-        first = first_child[node]
-        if first >= 0:
-            for k in range(n_children[node]):
-                stack[top, 0] = first + k
-                stack[top, 1] = level + 1
-                top += 1
 
 
 # ---- summaries ----------------------------------------------------------------------

@@ -50,6 +50,18 @@ def board_chars(black: int, white: int) -> str:
     )
 
 
+_X, _O, _DOT = ord("x"), ord("o"), ord(".")
+
+
+@njit(cache=True, nogil=True)
+def render_board(black, white, out):
+    """Write the 64 bytes of :func:`board_chars` into ``out``; return 64."""
+    for square in range(64):
+        bit = np.uint64(1) << np.uint64(square)
+        out[square] = _X if black & bit else (_O if white & bit else _DOT)
+    return 64
+
+
 @njit(cache=True, nogil=True)
 def popcount(x):
     """Return the number of set bits of the uint64 ``x`` (as int64)."""

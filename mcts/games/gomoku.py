@@ -115,6 +115,27 @@ def side_to_move(state):
     return np.int64(state[SIDE])
 
 
+_CELL_CODES = np.array([ord(ch) for ch in CELL_CHARS], dtype=np.uint8)
+
+
+@njit(cache=True, nogil=True)
+def render_board(state, out):
+    """Write the board part of the state string, ``<size>:<row>:<cells>``, as
+    bytes into ``out``; return its length."""
+    n = 0
+    for number in (state[SIZE], state[ROW]):
+        if number >= 10:
+            out[n] = ord("0") + number // 10
+            n += 1
+        out[n] = ord("0") + number % 10
+        out[n + 1] = ord(":")
+        n += 2
+    for cell in range(HEADER, state.shape[0]):
+        out[n] = _CELL_CODES[state[cell]]
+        n += 1
+    return n
+
+
 @njit(cache=True, nogil=True)
 def status(state):
     """Return ONGOING, BLACK_WINS, WHITE_WINS or DRAW, as stored by apply_move."""

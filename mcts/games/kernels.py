@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import gomoku, loa, reversi
+from . import bitboard, gomoku, loa, reversi
 from .base import MAX_MOVES, ONGOING
 
 REVERSI_ID = reversi.GAME_ID
@@ -58,6 +58,19 @@ def side_to_move(game_id, state):
     if game_id == GOMOKU_ID:
         return gomoku.side_to_move(state)
     return loa.side_to_move(state)
+
+
+@njit(cache=True, nogil=True)
+def render_state(game_id, state, out):
+    """Write ``Game.state_string(state)`` as ASCII bytes into ``out`` (room for
+    380 bytes); return its length."""
+    if game_id == GOMOKU_ID:
+        n = gomoku.render_board(state, out)
+    else:  # both 8x8 games keep the black and the white bitboard first
+        n = bitboard.render_board(state[0], state[1], out)
+    out[n] = ord(" ")
+    out[n + 1] = ord("b") if side_to_move(game_id, state) == 0 else ord("w")
+    return n + 2
 
 
 @njit(cache=True, nogil=True)
