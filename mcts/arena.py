@@ -61,15 +61,22 @@ class MatchResult:
     records: tuple[GameRecord, ...]
 
     @property
+    def distinct(self) -> int:
+        """Return how many games differ in at least one move."""
+        return len({record.moves for record in self.records})
+
+    @property
     def games(self) -> int:
         """Return the number of games played."""
         return self.a_wins + self.b_wins + self.draws
 
     def summary(self) -> str:
-        """Return the one-line summary: wins, draws, A's score ± CI."""
+        """Return the one-line summary: wins, draws, A's score ± CI and the
+        number of distinct games."""
         return (
             f"A wins {self.a_wins}, B wins {self.b_wins}, draws {self.draws}, "
-            f"A score {100 * self.score:.1f}% ± {100 * self.ci95:.1f}%"
+            f"A score {100 * self.score:.1f}% ± {100 * self.ci95:.1f}%, "
+            f"{self.distinct} distinct games"
         )
 
 

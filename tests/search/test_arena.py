@@ -8,8 +8,8 @@ from mcts.games import find_game
 from mcts.players import find_player
 
 
-def _record(index, score):
-    return GameRecord(index, index % 2 == 0, None, score, (), 0)
+def _record(index, score, moves=()):
+    return GameRecord(index, index % 2 == 0, None, score, tuple(moves), 0)
 
 
 def test_tally_counts_wins_draws_and_a_95_percent_interval():
@@ -18,7 +18,15 @@ def test_tally_counts_wins_draws_and_a_95_percent_interval():
     assert result.score == pytest.approx(0.625)
     expected_ci = 1.96 * np.std([1, 1, 0, 0.5], ddof=1) / 2
     assert result.ci95 == pytest.approx(expected_ci)
-    assert result.summary() == "A wins 2, B wins 1, draws 1, A score 62.5% ± 46.9%"
+    assert result.summary() == (
+        "A wins 2, B wins 1, draws 1, A score 62.5% ± 46.9%, 1 distinct games"
+    )
+
+
+def test_tally_counts_the_distinct_games():
+    lines = [("f5", "d6"), ("f5", "f6"), ("f5", "d6"), ("d3",)]
+    result = tally([_record(i, 1.0, m) for i, m in enumerate(lines)])
+    assert result.distinct == 3
 
 
 def test_gomoku_openings_stay_near_the_centre_and_leave_the_game_going():

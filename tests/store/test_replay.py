@@ -3,12 +3,16 @@ state strings, digests, illegal moves and the state-line check."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from mcts import replay, store, treemodel
 from mcts.games import find_game, kernels
 from mcts.search import Searcher
+
+from .test_store import _rewrite
 
 GAMES = [
     ("reversi", {}),
@@ -92,3 +96,29 @@ def test_the_saved_state_lines_pass_and_a_changed_one_is_found(tmp_path, reversi
     assert first_bad_after(8, side, other) == 3
     assert first_bad_after(6, b'"state":"', b'"state":"x') == 1
     assert first_bad_after(6, b'"}\n', b'" }\n') == 1
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_every_game_saves_and_loads_with_the_full_check(tmp_path, name, options):
+    game = find_game(name, **options)
+    searcher = Searcher(game, seed=5, evaluator="random")
+    searcher.search(simulations=300)
+    path = tmp_path / "m"
+    store.save(treemodel.Model(game, searcher.tree, game.initial_state()), path)
+    model = store.load(path)
+    assert model.nodes > 1
+
+    def shift_the_last_board(lines):
+        rec = json.loads(lines[-1])
+        board, side = rec["state"].rsplit(" ", 1)
+        rec["state"] = f"x{board[:-1]} {side}"  # well formed, the wrong position
+        lines[-1] = (
+            json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n"
+        ).encode()
+        return lines
+
+    _rewrite(path, store.STATES, shift_the_last_board)
+    with pytest.raises(
+        treemodel.ModelError, match=rf"states\.jsonl line {model.nodes}: state does"
+    ):
+        store.load(path)
