@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from .games.base import Game, State
+from .games.symmetry import inverse
 from .replay import replay, state_digest
 from .tree import Tree, depth_of
 
@@ -300,15 +301,29 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     when the model does not know it (another game or options, or a position
     it never expanded).
 
-    The position is looked up by its hash, so a position reached by another
-    move order (a transposition) is found too; where several nodes hold it,
-    the most visited one is taken. The copy is the searcher's to grow: the
-    model itself is never modified.
+    The position is looked up by its digest in each of the board's eight
+    orientations (a model that studied a position also knows its rotations
+    and mirror images) and reached by any move order (a transposition);
+    where several nodes hold it, the most visited one is taken, its moves
+    mapped back to ``state``'s orientation. The copy is the searcher's to
+    grow: the model itself is never modified.
     """
     if (game.name, game.options) != (model.game.name, model.game.options):
         return None
-    node = model.index.find(state)
-    return None if node < 0 else model.tree.subtree(node)
+    best, best_image = -1, None
+    for image in game.symmetries():
+        node = model.index.find(game.map_state(state, image))
+        if node >= 0 and (
+            best < 0 or model.tree.visits[node] > model.tree.visits[best]
+        ):
+            best, best_image = node, image
+    if best < 0:
+        return None
+    tree = model.tree.subtree(best)
+    # The model's moves are in the mapped orientation: map them back.
+    back = game.move_map(inverse(best_image))
+    tree.move[1 : tree.size] = back[tree.move[1 : tree.size]]
+    return tree
 
 
 class PositionIndex:

@@ -165,6 +165,21 @@ class Game(ABC):
         """Return the game's kernel module (with legal_moves, apply_move, ...)."""
 
     # ---- shared behaviour ---------------------------------------------------------
+    @abstractmethod
+    def symmetries(self) -> tuple[np.ndarray, ...]:
+        """Return the square maps under which the rules are unchanged, the
+        identity first (see :mod:`mcts.games.symmetry`)."""
+
+    @abstractmethod
+    def map_state(self, state: State, image: np.ndarray) -> State:
+        """Return ``state`` with every piece moved by the square map ``image``
+        (the repetition history is left behind)."""
+
+    @abstractmethod
+    def move_map(self, image: np.ndarray) -> np.ndarray:
+        """Return the table that maps every move code to its image under the
+        square map ``image`` (a pass to itself)."""
+
     def initial_state(self) -> State:
         """Return the start position."""
         return State(self.initial_array())

@@ -74,6 +74,7 @@ from .base import (
     InvalidStateError,
     State,
 )
+from .symmetry import square_maps
 
 GAME_ID = 1
 PASS = -1
@@ -344,6 +345,21 @@ class Gomoku(Game):
     def _kernels(self):
         """Return this module, whose numba kernels the base class calls."""
         return sys.modules[__name__]
+
+    def symmetries(self) -> tuple[np.ndarray, ...]:
+        """Return the eight symmetries of the board: the rules have them all."""
+        return square_maps(self.size)
+
+    def map_state(self, state: State, image: np.ndarray) -> State:
+        """Return ``state`` with every stone moved by the square map ``image``."""
+        array = state.array.copy()
+        array[HEADER + image] = state.array[HEADER:]
+        return State(array)
+
+    def move_map(self, image: np.ndarray) -> np.ndarray:
+        """Return the move-code table of the square map ``image`` (a move is
+        its cell)."""
+        return image.copy()
 
     # ---- notation -------------------------------------------------------------
     def format_move(self, state: State, move: int) -> str:

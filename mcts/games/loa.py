@@ -86,6 +86,7 @@ from .base import (
     State,
 )
 from .bitboard import bit_square, board_chars, lowest_bit, popcount
+from .symmetry import EIGHT_BY_EIGHT, map_bitboards
 
 GAME_ID = 2
 PASS = 4096
@@ -423,6 +424,20 @@ class LinesOfAction(Game):
 
     def _kernels(self):
         return sys.modules[__name__]
+
+    def symmetries(self) -> tuple[np.ndarray, ...]:
+        """Return the eight symmetries of the board: the rules have them all
+        (the start position only two)."""
+        return EIGHT_BY_EIGHT
+
+    def map_state(self, state: State, image: np.ndarray) -> State:
+        """Return ``state`` with every piece moved by the square map ``image``."""
+        return State(map_bitboards(state.array, image))
+
+    def move_map(self, image: np.ndarray) -> np.ndarray:
+        """Return the move-code table (``from * 64 + to``) of the square map
+        ``image``, the pass fixed."""
+        return np.append((image[:, None] * 64 + image[None, :]).ravel(), PASS)
 
     # ---- notation ----------------------------------------------------------------
     def format_move(self, state: State, move: int) -> str:

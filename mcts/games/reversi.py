@@ -78,6 +78,7 @@ from .base import (
     State,
 )
 from .bitboard import board_chars, popcount
+from .symmetry import EIGHT_BY_EIGHT, map_bitboards
 
 GAME_ID = 0
 #: Move code of a pass.
@@ -325,6 +326,18 @@ class Reversi(Game):
     def _kernels(self):
         """Return this module: it holds the kernels."""
         return sys.modules[__name__]
+
+    def symmetries(self) -> tuple[np.ndarray, ...]:
+        """Return the eight symmetries of the board: the rules have them all."""
+        return EIGHT_BY_EIGHT
+
+    def map_state(self, state: State, image: np.ndarray) -> State:
+        """Return ``state`` with every disc moved by the square map ``image``."""
+        return State(map_bitboards(state.array, image))
+
+    def move_map(self, image: np.ndarray) -> np.ndarray:
+        """Return the move-code table of the square map ``image`` (pass fixed)."""
+        return np.append(image, PASS)
 
     # ---- notation ----------------------------------------------------------------
     def format_move(self, state: State, move: int) -> str:

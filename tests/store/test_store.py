@@ -272,7 +272,8 @@ def test_warm_tree_is_none_off_the_model(saved, reversi):
 
 
 def _positions_by_replay(game, model) -> dict:
-    """Map each expanded node's position key to its nodes (plain Python)."""
+    """Map each expanded node's position, in whichever orientation has the
+    smallest key, to its nodes (plain Python)."""
     tree, found = model.tree, {}
     states = {0: model.root_state}
     for node in range(tree.size):  # breadth first: parents come first
@@ -281,11 +282,14 @@ def _positions_by_replay(game, model) -> dict:
                 states[int(tree.parent[node])], int(tree.move[node])
             )
         if tree.first_child[node] >= 0:
-            found.setdefault(states[node].key(), []).append((node, states[node]))
+            key = min(
+                game.map_state(states[node], image).key() for image in game.symmetries()
+            )
+            found.setdefault(key, []).append((node, states[node]))
     return found
 
 
-def test_warm_tree_finds_a_transposition_and_takes_the_most_visited(tmp_path, reversi):
+def test_warm_tree_finds_a_transposition_and_takes_the_most_visited(reversi):
     searcher = Searcher(reversi, seed=5, evaluator="random", expand_visits=1)
     searcher.search(simulations=20000)
     model = treemodel.Model(reversi, searcher.tree, reversi.initial_state())
@@ -295,12 +299,34 @@ def test_warm_tree_finds_a_transposition_and_takes_the_most_visited(tmp_path, re
         if len(nodes) > 1
     ]
     assert shared, "a 20000-simulation Reversi tree holds transpositions"
+    assert any(len({state.key() for _, state in nodes}) > 1 for nodes in shared)
     tree = model.tree
     for nodes in shared:
         best = max(int(tree.visits[node]) for node, _ in nodes)
         for _node, state in nodes:
             warm = treemodel.warm_tree(model, reversi, state)
             assert int(warm.visits[0]) == best
+
+
+def test_warm_tree_finds_a_rotated_or_mirrored_position(reversi):
+    first = reversi.apply(
+        reversi.initial_state(), reversi.legal_moves(reversi.initial_state())[0]
+    )
+    searcher = Searcher(reversi, first, seed=3, evaluator="random")
+    searcher.search(simulations=300)
+    model = treemodel.Model(reversi, searcher.tree, first)
+    for image in reversi.symmetries():
+        query = reversi.map_state(first, image)
+        warm = treemodel.warm_tree(model, reversi, query)
+        assert warm is not None and int(warm.visits[0]) == 300
+        table = reversi.move_map(image)
+        for child in warm.children(0):
+            move = int(warm.move[child])
+            assert move in reversi.legal_moves(query)
+            original = searcher.tree.child_with_move(
+                0, int(np.flatnonzero(table == move)[0])
+            )
+            assert int(warm.visits[child]) == int(searcher.tree.visits[original])
 
 
 def test_info_lists_nodes_depth_and_top_lines(saved):
