@@ -609,11 +609,17 @@ class Searcher:
         return int(tree.move[candidates[pick]])
 
     def principal_variation(self, plies: int = 10) -> tuple[str, ...]:
-        """Return up to ``plies`` moves in notation following the best children."""
+        """Return up to ``plies`` moves in notation following the best children,
+        up to where the game ends (the tree may go on past a repetition draw,
+        which only the rules library sees)."""
         tree, game, state = self.tree, self.game, self._state
         line = []
         node = 0
-        while len(line) < plies and tree.first_child[node] >= 0:
+        while (
+            len(line) < plies
+            and tree.first_child[node] >= 0
+            and not game.is_terminal(state)
+        ):
             child = best_child(tree, node)
             if tree.visits[child] == 0:
                 break

@@ -221,3 +221,34 @@ def test_the_exploration_constant_defaults_to_the_games_tuned_value():
     assert Searcher(find_game("reversi")).c == GAME_C["reversi"]
     assert Searcher(find_game("loa")).c == GAME_C["loa"]
     assert Searcher(find_game("gomoku"), c=1.7).c == 1.7
+
+
+def test_the_principal_variation_stops_at_a_repetition_draw():
+    # Four moves that bring back the start: after one such cycle the start has
+    # been seen twice, and a second cycle draws by the third repetition.
+    game = find_game("loa")
+    cycle = ["b1-h1", "a2-c2", "h1-b1", "c2-a2"]
+    state = game.play_all(cycle)
+    codes = [
+        game.parse_move(s, m) for s, m in zip(_states(game, cycle), cycle, strict=True)
+    ]
+    searcher = Searcher(game, state, seed=1)
+    tree = searcher.tree
+    node = 0
+    for move in codes * 2:  # the tree knows nothing of repetition: it goes on
+        tree.reserve(tree.size + 1)
+        child = tree.size
+        tree.first_child[node], tree.n_children[node] = child, 1
+        tree.parent[child], tree.move[child] = node, move
+        tree.first_child[child], tree.visits[child] = -1, 1
+        tree.size += 1
+        node = child
+    assert searcher.principal_variation(8) == tuple(cycle)
+
+
+def _states(game, moves):
+    """Return the positions before each of ``moves``, from the start."""
+    states = [game.initial_state()]
+    for move in moves[:-1]:
+        states.append(game.play(states[-1], move))
+    return states
