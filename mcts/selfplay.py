@@ -3,10 +3,13 @@
 Each move of each game is an MCTS search that starts from a copy of the shared
 tree's statistics for the position (warm start) and folds its grown tree back
 into the shared tree (:func:`mcts.treemodel.graft`), so every game studies the
-openings all earlier games studied. A search changes only its own subtree: its
-simulations are not added to the ancestors, because late-game searches run
-millions of nearly free simulations through proven nodes, which would swamp
-the openings' statistics (so a child may show more visits than its parent).
+openings all earlier games studied. A search changes only what lies below the
+position it searched: not the position's own statistics, which are its
+parent's view of that move, nor its ancestors'. A played move searched again
+would otherwise outgrow its siblings for having been played (in the sampled
+opening plies, not for being best), and late-game searches run millions of
+nearly free simulations through proven nodes, which would swamp the
+openings' statistics. So a node's children may hold more visits than it.
 Games differ because the opening plies are sampled in proportion to visits
 (temperature 1: the exploration noise of UCT self-play) and every game has
 its own seed.
@@ -96,7 +99,14 @@ def play_game(
             budget = {"simulations": FINISH_SIMULATIONS, "seconds": None}
         result = searcher.search(temperature=temperature, **budget)
         if node >= 0:
-            graft(tree, node, prune(searcher.tree, config.min_visits))
+            grown = prune(searcher.tree, config.min_visits)
+            if node > 0:
+                # The position keeps the statistics its parent's searches gave
+                # it: the move that was played must not look better to the
+                # parent for having been searched again.
+                grown.visits[0] = tree.visits[node]
+                grown.value_sum[0] = tree.value_sum[node]
+            graft(tree, node, grown)
             node = tree.child_with_move(node, result.code)
         moves.append(result.code)
         state = game.apply(state, result.code)

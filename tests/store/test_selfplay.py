@@ -50,6 +50,17 @@ def test_selfplay_builds_and_resumes_a_loadable_model(tmp_path):
     assert model.nodes > first.nodes
 
 
+def test_a_played_move_keeps_the_statistics_its_parent_gave_it():
+    # Searching the position after a move adds to what lies below it, not to
+    # the move itself: the root's children hold no more visits than the root.
+    game = find_game("gomoku", size=7, row=4)
+    tree = Tree()
+    for seed in range(3):
+        play_game(game, tree, game.initial_state(), _config(), seed)
+    children = tree.children(0)
+    assert sum(int(tree.visits[c]) for c in children) <= int(tree.visits[0]) == 36
+
+
 def test_study_plies_get_the_budget_and_later_plies_finish_cheaply(monkeypatch):
     budgets = []
 
