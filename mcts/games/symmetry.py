@@ -8,7 +8,7 @@ A tree model uses that to find a position it studied in another orientation.
 A symmetry is a *square map*: ``image[square]`` is where ``square`` goes, with
 squares numbered ``row * side + column`` as the games number them.
 
->>> [list(image) for image in square_maps(2)][:2]
+>>> [image.tolist() for image in square_maps(2)][:2]
 [[0, 1, 2, 3], [1, 3, 0, 2]]
 """
 

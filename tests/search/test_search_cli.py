@@ -66,7 +66,9 @@ def test_arena_ends_with_the_summary_line(capsys):
     assert code == 0
     last = out.strip().splitlines()[-1]
     assert re.fullmatch(
-        r"A wins \d+, B wins \d+, draws \d+, A score [\d.]+% ± [\d.]+%", last
+        r"A wins \d+, B wins \d+, draws \d+, A score [\d.]+% ± [\d.]+%, "
+        r"[12] distinct games",
+        last,
     )
 
 
