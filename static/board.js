@@ -807,7 +807,9 @@ const BoardPage = (function ($) {
         const size = m.nodes ? " (" + m.nodes.toLocaleString() + " nodes)" : "";
         $sel.append(new Option(m.name + size, m.name));
       });
-      $sel.val($sel.find('option[value="' + keep + '"]').length ? keep : "none");
+      // The shipped light model makes the AI stronger at no cost: the default.
+      const has = function (name) { return $sel.find('option[value="' + name + '"]').length > 0; };
+      $sel.val(has(keep) ? keep : has("light") ? "light" : "none");
     });
   }
 

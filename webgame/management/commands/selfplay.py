@@ -50,4 +50,15 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(summary, indent=1))
 
 
-_SHOWN = {"game", "games", "model", "sims", "seconds", "workers", "min_visits", "seed"}
+_SHOWN = {
+    "game",
+    "games",
+    "model",
+    "sims",
+    "seconds",
+    "study_plies",
+    "noise_plies",
+    "workers",
+    "min_visits",
+    "seed",
+}
