@@ -18,13 +18,11 @@ import numpy as np
 from numba import njit
 
 from .games import kernels
-from .games.base import MAX_MOVES, Game, State
+from .games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
 from .tree import Tree, depth_of
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
-#: Room for the longest state string (Gomoku 19x19: 369 bytes).
-_STATE_ROOM = 384
 
 
 @dataclass(frozen=True)
@@ -59,7 +57,7 @@ def replay(game: Game, tree: Tree, root: State) -> Replay:
 def state_digest(game: Game, state: State) -> int:
     """Return the digest of ``state``'s state string (as :func:`replay` gives)."""
     return int(
-        _state_digest(game.game_id, state.array, np.empty(_STATE_ROOM, np.uint8))
+        _state_digest(game.game_id, state.array, np.empty(STATE_STRING_ROOM, np.uint8))
     )
 
 
@@ -82,7 +80,7 @@ def _replay(game_id, root, first_child, n_children, move, depth, digests, sides)
     """Fill ``digests`` and ``sides``; return the lowest illegal node or -1."""
     states = np.empty((depth, root.shape[0]), dtype=root.dtype)
     legal = np.empty(MAX_MOVES, dtype=np.int64)
-    room = np.empty(_STATE_ROOM, dtype=np.uint8)
+    room = np.empty(STATE_STRING_ROOM, dtype=np.uint8)
     stack = np.empty((first_child.shape[0], 2), dtype=np.int64)
     first_illegal = -1
     states[0, :] = root

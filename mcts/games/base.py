@@ -39,6 +39,10 @@ DRAW = 3
 MAX_MOVES = 512
 
 
+#: Bytes enough for the longest state string (Gomoku 19x19: 369).
+STATE_STRING_ROOM = 384
+
+
 class InvalidMoveError(ValueError):
     """A move text that is not well formed in the game's notation."""
 
@@ -148,9 +152,12 @@ class Game(ABC):
         Only the form is checked here; :meth:`parse_move` checks legality.
         """
 
-    @abstractmethod
     def state_string(self, state: State) -> str:
-        """Return the one-line compact string of the position."""
+        """Return the one-line compact string of the position (its form is
+        the game's ``render_state`` kernel's, which the model check shares)."""
+        out = np.empty(STATE_STRING_ROOM, dtype=np.uint8)
+        length = self._kernels().render_state(state.array, out)
+        return out[:length].tobytes().decode()
 
     @abstractmethod
     def parse_state(self, text: str) -> State:

@@ -26,40 +26,21 @@ def _build_debruijn_index() -> np.ndarray:
 
 _DEBRUIJN_INDEX = _build_debruijn_index()
 
-#: The 8 characters of a rank, by (black byte << 8 | white byte).
-_RANK_CHARS = {
-    b << 8 | w: "".join(
-        "x" if b >> i & 1 else "o" if w >> i & 1 else "." for i in range(8)
-    )
-    for b in range(256)
-    for w in range(256)
-    if not b & w
-}
-
-
-def board_chars(black: int, white: int) -> str:
-    """Return the 64 squares a1..h1, a2..h2, ..., h8 as 'x' (a bit of
-    ``black``), 'o' (of ``white``) or '.': the board of a state string.
-
-    >>> board_chars(1, 1 << 63)
-    'x..............................................................o'
-    """
-    return "".join(
-        _RANK_CHARS[(black >> shift & 255) << 8 | (white >> shift & 255)]
-        for shift in range(0, 64, 8)
-    )
-
-
-_X, _O, _DOT = ord("x"), ord("o"), ord(".")
+_X, _O, _DOT, _SPACE = ord("x"), ord("o"), ord("."), ord(" ")
+_SIDE_LETTERS = np.array([ord("b"), ord("w")], dtype=np.uint8)
 
 
 @njit(cache=True, nogil=True)
-def render_board(black, white, out):
-    """Write the 64 bytes of :func:`board_chars` into ``out``; return 64."""
+def render_position(black, white, side, out):
+    """Write the state string of an 8x8 game, ``<64 squares> <b|w>``, as bytes
+    into ``out``; return its length (66). Squares a1..h1, a2..h2, ..., h8 are
+    'x' (a bit of ``black``), 'o' (of ``white``) or '.'."""
     for square in range(64):
         bit = np.uint64(1) << np.uint64(square)
         out[square] = _X if black & bit else (_O if white & bit else _DOT)
-    return 64
+    out[64] = _SPACE
+    out[65] = _SIDE_LETTERS[side]
+    return 66
 
 
 @njit(cache=True, nogil=True)

@@ -101,7 +101,6 @@ WHITE_STONE = 2
 DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
 
 CELL_CHARS = ".xo"
-_CELL_BYTES = bytes.maketrans(bytes(range(len(CELL_CHARS))), CELL_CHARS.encode())
 SIDE_CHARS = "bw"
 
 _ROW_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -117,12 +116,13 @@ def side_to_move(state):
 
 
 _CELL_CODES = np.array([ord(ch) for ch in CELL_CHARS], dtype=np.uint8)
+_SIDE_CODES = np.array([ord(ch) for ch in SIDE_CHARS], dtype=np.uint8)
 
 
 @njit(cache=True, nogil=True)
-def render_board(state, out):
-    """Write the board part of the state string, ``<size>:<row>:<cells>``, as
-    bytes into ``out``; return its length."""
+def render_state(state, out):
+    """Write the state string ``<size>:<row>:<cells> <b|w>`` (cells row by row
+    as '.', 'x' or 'o') as bytes into ``out``; return its length."""
     n = 0
     for number in (state[SIZE], state[ROW]):
         if number >= 10:
@@ -134,7 +134,9 @@ def render_board(state, out):
     for cell in range(HEADER, state.shape[0]):
         out[n] = _CELL_CODES[state[cell]]
         n += 1
-    return n
+    out[n] = ord(" ")
+    out[n + 1] = _SIDE_CODES[state[SIDE]]
+    return n + 2
 
 
 @njit(cache=True, nogil=True)
@@ -391,15 +393,6 @@ class Gomoku(Game):
         return (int(match[2]) - 1) * size + letters.index(match[1])
 
     # ---- state strings ----------------------------------------------------------
-    def state_string(self, state: State) -> str:
-        """Return ``"<size>:<row>:<cells> <b|w>"`` for the position."""
-        array = state.array
-        cells = (
-            array[HEADER:].astype(np.uint8).tobytes().translate(_CELL_BYTES).decode()
-        )
-        side = SIDE_CHARS[int(array[SIDE])]
-        return f"{int(array[SIZE])}:{int(array[ROW])}:{cells} {side}"
-
     def parse_state(self, text: str) -> State:
         """Return the position of a state string; raise InvalidStateError if it is
         malformed, does not match this game's options or could not arise in play."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import bitboard, gomoku, loa, reversi
+from . import gomoku, loa, reversi
 from .base import MAX_MOVES, ONGOING
 
 REVERSI_ID = reversi.GAME_ID
@@ -63,14 +63,12 @@ def side_to_move(game_id, state):
 @njit(cache=True, nogil=True)
 def render_state(game_id, state, out):
     """Write ``Game.state_string(state)`` as ASCII bytes into ``out`` (room for
-    380 bytes); return its length."""
+    ``STATE_STRING_ROOM`` bytes); return its length."""
+    if game_id == REVERSI_ID:
+        return reversi.render_state(state, out)
     if game_id == GOMOKU_ID:
-        n = gomoku.render_board(state, out)
-    else:  # both 8x8 games keep the black and the white bitboard first
-        n = bitboard.render_board(state[0], state[1], out)
-    out[n] = ord(" ")
-    out[n + 1] = ord("b") if side_to_move(game_id, state) == 0 else ord("w")
-    return n + 2
+        return gomoku.render_state(state, out)
+    return loa.render_state(state, out)
 
 
 @njit(cache=True, nogil=True)

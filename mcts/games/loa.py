@@ -85,7 +85,7 @@ from .base import (
     InvalidStateError,
     State,
 )
-from .bitboard import bit_square, board_chars, lowest_bit, popcount
+from .bitboard import bit_square, lowest_bit, popcount, render_position
 from .symmetry import EIGHT_BY_EIGHT, map_bitboards
 
 GAME_ID = 2
@@ -251,6 +251,15 @@ def _has_move(own, enemy):
 
 
 # ---- the kernels of the Game protocol ------------------------------------------------
+@njit(cache=True, nogil=True)
+def render_state(state, out):
+    """Write the state string ``<64 squares> <b|w>`` as bytes into ``out``;
+    return its length (see :func:`~mcts.games.bitboard.render_position`)."""
+    return render_position(
+        state[_STATE_BLACK], state[_STATE_WHITE], side_to_move(state), out
+    )
+
+
 @njit(cache=True, nogil=True)
 def side_to_move(state):
     """Return 0 (black) or 1 (white): the side to move in ``state``."""
@@ -462,11 +471,6 @@ class LinesOfAction(Game):
                 f"{text!r} is not a Lines of Action move: expected {_MOVE_FORM}"
             )
         return parse_square(match[1]) * 64 + parse_square(match[2])
-
-    def state_string(self, state: State) -> str:
-        """Return the compact string '<64 chars of x/o/.> <b|w>' of the position."""
-        black, white = int(state.array[0]), int(state.array[1])
-        return board_chars(black, white) + " " + SIDE_LETTERS[self._side(state)]
 
     def parse_state(self, text: str) -> State:
         """Return the State that a compact string denotes (options from this game);

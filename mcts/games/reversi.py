@@ -77,7 +77,7 @@ from .base import (
     InvalidStateError,
     State,
 )
-from .bitboard import board_chars, popcount
+from .bitboard import popcount, render_position
 from .symmetry import EIGHT_BY_EIGHT, map_bitboards
 
 GAME_ID = 0
@@ -256,6 +256,15 @@ def status(state):
 
 
 @njit(cache=True, nogil=True)
+def render_state(state, out):
+    """Write the state string ``<64 squares> <b|w>`` as bytes into ``out``;
+    return its length (see :func:`~mcts.games.bitboard.render_position`)."""
+    return render_position(
+        state[BLACK_DISCS], state[WHITE_DISCS], side_to_move(state), out
+    )
+
+
+@njit(cache=True, nogil=True)
 def side_to_move(state):
     """Return 0 (black) or 1 (white): the side to move."""
     return np.int64(state[SIDE])
@@ -361,11 +370,6 @@ class Reversi(Game):
         col = FILES.index(match.group(1).lower())
         row = int(match.group(2)) - 1
         return row * 8 + col
-
-    def state_string(self, state: State) -> str:
-        """Return ``"<64 squares> <b|w>"``, squares a1..h1, a2..h8 as x, o or '.'."""
-        black, white, side = (int(v) for v in state.array)
-        return f"{board_chars(black, white)} {'bw'[side]}"
 
     def parse_state(self, text: str) -> State:
         """Return the state that ``"<64 squares> <b|w>"`` denotes.
