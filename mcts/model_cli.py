@@ -171,6 +171,9 @@ def cmd_prune(args: argparse.Namespace) -> int:
     if args.max_mb is not None:
         limit = args.max_mb * 1_000_000
         bytes_per_node = treemodel.info(model)["bytes"] / model.nodes
+        smallest = 1 + int(model.tree.n_children[0])  # the root and its moves
+        if smallest * bytes_per_node > limit:
+            raise treemodel.ModelError(_too_small(args.max_mb, smallest))
         min_visits = treemodel.min_visits_for(model.tree, int(limit / bytes_per_node))
     built = dict(model.manifest.get("built") or {})
     built["pruned"] = {"from_nodes": model.nodes, "min_visits": min_visits}
@@ -179,12 +182,21 @@ def cmd_prune(args: argparse.Namespace) -> int:
         size = sum(entry["bytes"] for entry in manifest["files"].values())
         if args.max_mb is None or size <= args.max_mb * 1_000_000:
             break
+        if min_visits > int(model.tree.visits[0]):  # already the smallest
+            raise treemodel.ModelError(_too_small(args.max_mb, manifest["nodes"]))
         min_visits = built["pruned"]["min_visits"] = int(min_visits * 1.1) + 1
     print(
         f"{args.out}: {manifest['nodes']} nodes (min visits {min_visits}), "
         f"{size / 1e6:.2f} MB"
     )
     return 0
+
+
+def _too_small(max_mb: float, nodes: int) -> str:
+    return (
+        f"--max-mb {max_mb} is too small: the smallest pruning keeps the root "
+        f"and its moves ({nodes} nodes)"
+    )
 
 
 def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
