@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .games import find_game
-from .games.base import ONGOING, Game
+from .games.base import ONGOING, Game, State
 from .search import Searcher
 from .store import code_version, load, save
 from .tree import FIELDS, Tree
@@ -107,10 +107,42 @@ def play_game(
                 grown.visits[0] = tree.visits[node]
                 grown.value_sum[0] = tree.value_sum[node]
             graft(tree, node, grown)
-            node = tree.child_with_move(node, result.code)
-        moves.append(result.code)
-        state = game.apply(state, result.code)
+            code = _one_orientation(
+                game, state, result.code, tree, node, config.min_visits
+            )
+            node = tree.child_with_move(node, code)
+        else:
+            code = result.code
+        moves.append(code)
+        state = game.apply(state, code)
     return moves, game.status(state)
+
+
+def _one_orientation(
+    game: Game, state: State, code: int, tree: Tree, node: int, min_visits: int
+) -> int:
+    """Return the move to play instead of ``code``: of the moves that a
+    symmetry of the position makes equivalent to it, the lowest-coded child
+    of ``node`` with ``min_visits`` visits (else the most visited twin), so
+    that its study survives pruning.
+
+    So every game studies a line in the same orientation (Reversi's four
+    first moves, say, are one move turned): the games' study pools on one
+    node instead of splitting over up to eight, and a player finds the other
+    orientations by symmetric lookup (:func:`mcts.treemodel.warm_tree`).
+    """
+    key = state.key()
+    twins = {code} | {
+        int(game.move_map(image)[code])
+        for image in game.symmetries()[1:]
+        if game.map_state(state, image).key() == key
+    }
+    if len(twins) == 1:
+        return code
+    children = {m: tree.child_with_move(node, m) for m in twins}
+    visits = {m: int(tree.visits[c]) if c >= 0 else -1 for m, c in children.items()}
+    busy = [m for m in twins if visits[m] >= max(1, min_visits)]
+    return min(busy) if busy else min(twins, key=lambda m: (-visits[m], m))
 
 
 def _tree_arrays(tree: Tree) -> tuple:

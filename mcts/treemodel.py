@@ -337,14 +337,25 @@ class PositionIndex:
     def __init__(self, game: Game, tree: Tree, root: State) -> None:
         self.game = game
         digests = replay(game, tree, root).digests
-        expanded = np.flatnonzero(tree.first_child[: tree.size] >= 0)
-        # Most visited first within a digest, so the first match is the best.
-        order = np.lexsort((-tree.visits[expanded].astype(np.int64), digests[expanded]))
+        size = tree.size
+        # A node's study is the visits of its children: what searches from
+        # the position learnt. Its own visits are its parent's searches, and
+        # self-play searches a position without adding to them.
+        self._study = np.zeros(size, dtype=np.int64)
+        np.add.at(self._study, tree.parent[1:size], tree.visits[1:size])
+        expanded = np.flatnonzero(tree.first_child[:size] >= 0)
+        # Most studied first within a digest, so the first match is the best.
+        order = np.lexsort((-self._study[expanded], digests[expanded]))
         self.nodes = expanded[order]
         self.digests = digests[self.nodes]
 
+    def study(self, node: int) -> int:
+        """Return the visits of ``node``'s children: how much searches from
+        its position have studied it."""
+        return int(self._study[node])
+
     def find(self, state: State) -> int:
-        """Return the most visited expanded node holding ``state``, or -1."""
+        """Return the most studied expanded node holding ``state``, or -1."""
         key = np.uint64(state_digest(self.game, state))
         at = int(np.searchsorted(self.digests, key))
         if at < len(self.digests) and self.digests[at] == key:

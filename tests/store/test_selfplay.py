@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from mcts import model_cli, selfplay, store
+from mcts import cli, model_cli, selfplay, store
 from mcts.games import find_game
 from mcts.selfplay import SelfPlayConfig, build, play_game
 from mcts.tree import Tree
+from mcts.treemodel import Model, warm_tree
 
 
 def _config(**changes) -> SelfPlayConfig:
@@ -130,16 +131,56 @@ def test_cli_selfplay_info_and_merge(tmp_path, capsys):
     assert summary["root_visits"] == 2 * single["root_visits"]
     assert summary["built"]["by"] == "merge"
     light = tmp_path / "light"
+    half_mb = single["bytes"] / 2e6
     args = parser.parse_args(
-        ["model", "prune", str(path), "--out", str(light), "--max-mb", "0.01"]
+        ["model", "prune", str(path), "--out", str(light), "--max-mb", str(half_mb)]
     )
     assert args.func(args) == 0
     assert "nodes (min visits" in capsys.readouterr().out
     pruned = store.load(light)
-    assert (
-        sum(p.stat().st_size for p in light.iterdir())
-        - len((light / "manifest.json").read_bytes())
-        <= 10_000
-    )
+    data = sum(p.stat().st_size for p in light.glob("*.jsonl"))
+    assert data <= half_mb * 1e6
     assert 1 < pruned.nodes < single["nodes"]
     assert pruned.manifest["built"]["pruned"]["from_nodes"] == single["nodes"]
+
+
+def test_games_study_one_orientation_and_players_find_it_in_every_other():
+    # Reversi's four first moves are one move turned: every game plays the
+    # lowest-coded (d3), so all study lands below one node, and a player who
+    # opened f5 is given that study, turned to its board.
+    game = find_game("reversi")
+    tree = Tree()
+    first_moves = {
+        play_game(game, tree, game.initial_state(), _config(noise_plies=2), seed)[0][0]
+        for seed in range(4)
+    }
+    start = game.initial_state()
+    assert first_moves == {min(game.legal_moves(start))}
+    model = Model(game, tree, start)
+    study = {
+        game.format_move(start, int(tree.move[child])): model.index.study(child)
+        for child in tree.children(0)
+    }
+    assert study["d3"] > 3 * max(study[m] for m in ("c4", "f5", "e6"))
+    warm = warm_tree(model, game, game.play_all(["f5"]))
+    assert sum(int(warm.visits[c]) for c in warm.children(0)) == study["d3"]
+
+
+def test_prune_below_the_root_and_its_moves_is_a_clear_error(tmp_path, capsys):
+    game = find_game("gomoku", size=7, row=4)
+    path = tmp_path / "tiny"
+    build(game, path, 1, _config(), progress=False)
+    status = cli.main(
+        [
+            "model",
+            "prune",
+            str(path),
+            "--out",
+            str(tmp_path / "x"),
+            "--max-mb",
+            "0.0001",
+        ]
+    )
+    assert status == 2
+    assert "--max-mb 0.0001 is too small" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
