@@ -304,18 +304,23 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     The position is looked up by its digest in each of the board's eight
     orientations (a model that studied a position also knows its rotations
     and mirror images) and reached by any move order (a transposition);
-    where several nodes hold it, the most visited one is taken, its moves
-    mapped back to ``state``'s orientation. The copy is the searcher's to
-    grow: the model itself is never modified.
+    where several nodes hold it, the most studied one is taken
+    (:meth:`PositionIndex.study`), its moves mapped back to ``state``'s
+    orientation. The copy is the searcher's to grow: the model itself is
+    never modified.
+
+    The copy's root counts at least its children's visits, and then their
+    value: a self-play model studies a position without adding to its own
+    visits (its parent's view), and a search whose root counted fewer visits
+    than its children would barely explore.
     """
     if (game.name, game.options) != (model.game.name, model.game.options):
         return None
+    index = model.index
     best, best_image = -1, None
     for image in game.symmetries():
-        node = model.index.find(game.map_state(state, image))
-        if node >= 0 and (
-            best < 0 or model.tree.visits[node] > model.tree.visits[best]
-        ):
+        node = index.find(game.map_state(state, image))
+        if node >= 0 and (best < 0 or index.study(node) > index.study(best)):
             best, best_image = node, image
     if best < 0:
         return None
@@ -323,6 +328,13 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     # The model's moves are in the mapped orientation: map them back.
     back = game.move_map(inverse(best_image))
     tree.move[1 : tree.size] = back[tree.move[1 : tree.size]]
+    studied = index.study(best)
+    if studied > int(tree.visits[0]):
+        children = tree.children(0)
+        mover_value = float(tree.value_sum[children.start : children.stop].sum())
+        # The root's value is from the view of the player who moved into it.
+        tree.value_sum[0] = studied - mover_value
+        tree.visits[0] = studied
     return tree
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+import pytest
+
 from mcts import cli, model_cli, selfplay, store
 from mcts.games import find_game
 from mcts.selfplay import SelfPlayConfig, build, play_game
@@ -164,6 +166,11 @@ def test_games_study_one_orientation_and_players_find_it_in_every_other():
     assert study["d3"] > 3 * max(study[m] for m in ("c4", "f5", "e6"))
     warm = warm_tree(model, game, game.play_all(["f5"]))
     assert sum(int(warm.visits[c]) for c in warm.children(0)) == study["d3"]
+    # Its root counts them too (self-play never adds to a studied position's
+    # own visits), with their value seen from the other side.
+    assert int(warm.visits[0]) == study["d3"] > int(tree.visits[tree.children(0)[0]])
+    mover = sum(float(warm.value_sum[c]) for c in warm.children(0)) / study["d3"]
+    assert float(warm.value_sum[0]) / study["d3"] == pytest.approx(1 - mover)
 
 
 def test_prune_below_the_root_and_its_moves_is_a_clear_error(tmp_path, capsys):
