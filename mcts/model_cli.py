@@ -83,6 +83,12 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint-every", type=int, default=10)
     parser.add_argument("--noise-plies", type=int, default=12)
     parser.add_argument(
+        "--temperature",
+        type=float,
+        default=1.0,
+        help="of the noise plies' sampling (lower: nearer the most visited move)",
+    )
+    parser.add_argument(
         "--study-plies",
         type=int,
         help="give the budget to the first N plies only (later: 100 simulations)",
@@ -107,6 +113,7 @@ def run_selfplay(
         simulations=None if args.seconds is not None else (args.sims or 200),
         seconds=args.seconds,
         noise_plies=args.noise_plies,
+        temperature=args.temperature,
         seed=args.seed,
         min_visits=args.min_visits,
         checkpoint_every=max(1, args.checkpoint_every),

@@ -115,6 +115,8 @@ def test_cli_selfplay_info_and_merge(tmp_path, capsys):
             str(tmp_path),
             "--sims",
             "8",
+            "--temperature",
+            "0.5",
             "--quiet",
         ]
     )
@@ -122,6 +124,7 @@ def test_cli_selfplay_info_and_merge(tmp_path, capsys):
     path = tmp_path / "gomoku" / "cli"
     single = json.loads(capsys.readouterr().out)
     assert single["nodes"] > 1
+    assert store.load(path).manifest["built"]["config"]["temperature"] == 0.5
     args = parser.parse_args(
         ["model", "merge", str(path), str(path), "--out", str(tmp_path / "double")]
     )

@@ -58,6 +58,7 @@ _SHOWN = {
     "seconds",
     "study_plies",
     "noise_plies",
+    "temperature",
     "workers",
     "min_visits",
     "seed",
