@@ -309,11 +309,10 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     orientation. The copy is the searcher's to grow: the model itself is
     never modified.
 
-    The copy's root counts its children's visits, valued as they are: what
-    searches from the position learnt. The node's own visits are its
-    parent's view, which in a self-play model can be far more (a position
-    visited often but hardly searched) or far less (searched often, never
-    adding to its own count) than that.
+    The copy's root counts at least its children's visits, and then their
+    value: a self-play model studies a position without adding to its own
+    visits (its parent's view), and a search whose root counted fewer visits
+    than its children would barely explore.
     """
     if (game.name, game.options) != (model.game.name, model.game.options):
         return None
@@ -329,11 +328,13 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     # The model's moves are in the mapped orientation: map them back.
     back = game.move_map(inverse(best_image))
     tree.move[1 : tree.size] = back[tree.move[1 : tree.size]]
-    children = tree.children(0)
-    mover_value = float(tree.value_sum[children.start : children.stop].sum())
-    tree.visits[0] = index.study(best)
-    # The root's value is from the view of the player who moved into it.
-    tree.value_sum[0] = tree.visits[0] - mover_value
+    studied = index.study(best)
+    if studied > int(tree.visits[0]):
+        children = tree.children(0)
+        mover_value = float(tree.value_sum[children.start : children.stop].sum())
+        # The root's value is from the view of the player who moved into it.
+        tree.value_sum[0] = studied - mover_value
+        tree.visits[0] = studied
     return tree
 
 
