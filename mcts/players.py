@@ -69,6 +69,13 @@ OPTIONS = {
 _ALIASES = {"t": "temperature", "simulations": "sims"}
 
 DEFAULT_SECONDS = 1.0
+#: A tree model's statistics for a position replace the player's own tree
+#: only where they hold at least this many times the simulations of the
+#: player's last search (and more than its tree). Positions a model studied
+#: little made the player weaker: against the same player without a model,
+#: a whole 200-game Reversi build scored 44.5%, pruned to 10,000 visits a
+#: node 50.5%, to 66,928 (its 5 MB light model) 59%.
+MODEL_STUDY_RATIO = 5
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,7 @@ class MctsPlayer(Player):
         self.searcher.set_state(state)
         if self.model is not None:
             warm = warm_tree(self.model, self.game, state)
-            if warm is not None and warm.visits[0] > self.searcher.tree.visits[0]:
+            if warm is not None and self._worth_using(int(warm.visits[0])):
                 self.searcher.tree = warm
         self.last_result = self.searcher.search(
             seconds=self.seconds,
@@ -192,6 +199,13 @@ class MctsPlayer(Player):
             temperature=self.temperature,
         )
         return self.last_result.code
+
+    def _worth_using(self, model_visits: int) -> bool:
+        """Return whether a model position with ``model_visits`` should
+        replace the player's own tree (see :data:`MODEL_STUDY_RATIO`)."""
+        last = self.last_result.simulations if self.last_result is not None else 0
+        own = int(self.searcher.tree.visits[0])
+        return model_visits > own and model_visits >= MODEL_STUDY_RATIO * last
 
     def observe(self, state: State, move: int) -> None:
         """Move the search tree's root along ``move`` (tree reuse)."""

@@ -5,12 +5,15 @@ import pytest
 from mcts.games import find_game
 from mcts.players import (
     LEVELS,
+    MODEL_STUDY_RATIO,
     MctsPlayer,
     PlayerSpec,
     RandomPlayer,
     find_player,
     parse_spec,
 )
+from mcts.search import Searcher
+from mcts.treemodel import Model
 
 
 def test_a_spec_parses_kind_and_typed_options():
@@ -125,3 +128,23 @@ def test_level_one_is_weak_enough_to_vary_its_moves():
         for s in range(10)
     }
     assert len(moves) > 1
+
+
+def test_a_model_is_used_only_where_it_studied_far_more_than_a_search():
+    # 300 simulations of study: worth taking on a first move, not after a
+    # search of 100 (the model must hold MODEL_STUDY_RATIO = 5 times that).
+    game = find_game("reversi")
+    start = game.initial_state()
+    searcher = Searcher(game, start, evaluator="random", seed=2)
+    searcher.search(simulations=300)
+    model = Model(game, searcher.tree, start)
+
+    fresh = MctsPlayer(game, evaluator="random", simulations=100, seed=1, model=model)
+    fresh.choose(start)
+    assert int(fresh.searcher.tree.visits[0]) == 300 + 100
+
+    busy = MctsPlayer(game, evaluator="random", simulations=100, seed=1, model=model)
+    busy.choose(game.play_all(["f5"]))  # a search of 100 elsewhere
+    busy.choose(start)
+    assert MODEL_STUDY_RATIO * 100 > 300
+    assert int(busy.searcher.tree.visits[0]) == 100
