@@ -1,0 +1,21 @@
+"""The light models shipped in model/<game>/light/ keep the issue's promises:
+each loads with every line checked, is under 5 MB, and its manifest says
+how it was built (a self-play build of at least 200 games)."""
+
+import pytest
+
+from mcts import store
+from mcts.games import find_game
+
+MAX_LIGHT_BYTES = 5 * 1024 * 1024
+
+
+@pytest.mark.parametrize("game_name", ["reversi", "gomoku", "loa"])
+def test_a_shipped_light_model_is_checked_small_and_says_how_it_was_built(game_name):
+    path = store.model_path(game_name, "light")
+    model = store.load(path, game=find_game(game_name), check="full")
+    assert sum(f.stat().st_size for f in path.iterdir()) <= MAX_LIGHT_BYTES
+    built = model.manifest["built"]
+    assert built["by"] == "selfplay" and built["selfplay_games"] >= 200
+    assert built["command"].startswith("python -m mcts selfplay " + game_name)
+    assert built["pruned"]["min_visits"] >= built["config"]["min_visits"]
