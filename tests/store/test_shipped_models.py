@@ -7,7 +7,7 @@ import pytest
 from mcts import store
 from mcts.games import find_game
 
-MAX_LIGHT_BYTES = 5 * 1024 * 1024
+MAX_LIGHT_BYTES = 5_000_000  # `model prune --max-mb 5` counts decimal megabytes
 
 
 @pytest.mark.parametrize("game_name", ["reversi", "gomoku", "loa"])
