@@ -71,11 +71,9 @@ _ALIASES = {"t": "temperature", "simulations": "sims"}
 DEFAULT_SECONDS = 1.0
 #: A tree model's statistics for a position replace the player's own tree
 #: only where they hold at least this many times the simulations of the
-#: player's last search (and more than its tree). Positions a model studied
-#: little made the player weaker: against the same player without a model,
-#: a whole 200-game Reversi build scored 44.5%, pruned to 10,000 visits a
-#: node 50.5%, to 66,928 (its 5 MB light model) 59%. Gomoku's light model
-#: scored 54.0% over 300 games at 5 and 49.3% at 1.
+#: player's last search (and more than its tree): positions a model studied
+#: little made the player weaker. The measurements behind the value are in
+#: model/README.md (footnotes 3 and 4 of "Shipped models").
 MODEL_STUDY_RATIO = 5
 
 
