@@ -4,7 +4,7 @@ how it was built (a self-play build of at least 200 games)."""
 
 import pytest
 
-from mcts import store
+from mcts import store, treemodel
 from mcts.games import find_game
 
 MAX_LIGHT_BYTES = 5_000_000  # `model prune --max-mb 5` counts decimal megabytes
@@ -14,7 +14,7 @@ MAX_LIGHT_BYTES = 5_000_000  # `model prune --max-mb 5` counts decimal megabytes
 def test_a_shipped_light_model_is_checked_small_and_says_how_it_was_built(game_name):
     path = store.model_path(game_name, "light")
     model = store.load(path, game=find_game(game_name), check="full")
-    assert sum(f.stat().st_size for f in path.iterdir()) <= MAX_LIGHT_BYTES
+    assert treemodel.info(model)["bytes"] <= MAX_LIGHT_BYTES
     built = model.manifest["built"]
     assert built["by"] == "selfplay" and built["selfplay_games"] >= 200
     assert built["command"].startswith("python -m mcts selfplay " + game_name)
