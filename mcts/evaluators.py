@@ -441,14 +441,19 @@ def focus_moves(game_id, state, moves, count):
     return the new count (the kept moves stay at the front of ``moves``).
 
     Only Gomoku prunes: intersections farther than GOMOKU_FOCUS_DISTANCE from
-    every stone (an empty board keeps everything). Such moves cannot block or
-    extend any line, so they are dropped from the tree, though a rollout may
-    still play them. A proof that every move loses then covers only the kept
-    moves: a practical, not a strict, proof.
+    every stone. Such moves cannot block or extend any line, so they are
+    dropped from the tree, though a rollout may still play them. A proof that
+    every move loses then covers only the kept moves: a practical, not a
+    strict, proof. On an empty board only the centre is kept: it leaves the
+    most room for rows (players open there), and rollouts cannot tell first
+    moves apart, so a search would otherwise open almost anywhere.
     """
     if game_id != gomoku.GAME_ID:
         return count
     size = np.int64(state[gomoku.SIZE])
+    if count == size * size:  # an empty board: every intersection is legal
+        moves[0] = (size // 2) * size + size // 2
+        return 1
     kept = 0
     for i in range(count):
         cell = moves[i]

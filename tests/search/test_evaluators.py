@@ -61,6 +61,17 @@ def test_gomoku_focus_keeps_only_moves_near_the_stones():
     assert all(max(abs(m // 15 - 7), abs(m % 15 - 7)) <= 2 for m in moves[:kept])
 
 
+@pytest.mark.parametrize(("size", "centre"), [(15, "h8"), (9, "e5")])
+def test_gomoku_focus_opens_in_the_centre(size, centre):
+    game = find_game("gomoku", size=size)
+    state = game.initial_state()
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    count = kernels.legal_moves(game.game_id, state.array, moves)
+    assert count == size * size
+    assert focus_moves(game.game_id, state.array, moves, count) == 1
+    assert game.format_move(state, int(moves[0])) == centre
+
+
 @pytest.mark.parametrize("name", ["reversi", "loa"])
 def test_focus_leaves_other_games_alone(name):
     game = find_game(name)
