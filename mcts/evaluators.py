@@ -27,8 +27,8 @@ arguments would force a recompile in every process).
     evaluation (number of groups and concentration of each side's pieces).
 
 :func:`focus_moves` is the other piece of game knowledge: it prunes moves
-from the tree (Gomoku only: far from every stone); the searcher turns it on
-with the heavy evaluator.
+from the tree (Gomoku only: far from every stone, and all but the centre on
+an empty board); the searcher turns it on with the heavy evaluator.
 """
 
 from __future__ import annotations
