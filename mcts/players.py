@@ -11,7 +11,11 @@ A spec is a kind and optional ``key=value`` options::
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget and temperature), ``temperature`` (``t``),
 ``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
-``rule`` (uct, puct) and ``model`` (a tree model to start from).
+``rule`` (uct, puct), ``model`` (a tree model to start from), and
+``early_plies`` with ``early_seconds``: the game's first ``early_plies``
+plies (both sides' moves) are searched ``early_seconds`` a move, which
+measures what a perfect opening book could be worth
+(``mcts-heavy:early_plies=8,early_seconds=1`` against ``mcts-heavy``).
 
 Every player has :meth:`Player.choose` (state -> move code) and
 :meth:`Player.observe` (told each move played, so a searcher keeps its tree).
@@ -65,6 +69,8 @@ OPTIONS = {
     "max_nodes": int,
     "rule": str,
     "model": str,
+    "early_plies": int,
+    "early_seconds": float,
 }
 _ALIASES = {"t": "temperature", "simulations": "sims"}
 
@@ -120,6 +126,8 @@ def parse_spec(text: str) -> PlayerSpec:
             ) from None
     if kind == "random" and set(options) - {"seed"}:
         raise ValueError(f"the random player takes only a seed, got {text!r}")
+    if ("early_plies" in options) != ("early_seconds" in options):
+        raise ValueError(f"early_plies and early_seconds go together, got {text!r}")
     level = options.get("level")
     if level is not None and level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}, got {level}")
@@ -171,6 +179,8 @@ class MctsPlayer(Player):
         temperature: float = 0.0,
         name: str = "mcts-heavy",
         model=None,
+        early_plies: int = 0,
+        early_seconds: float | None = None,
         **searcher_options,
     ) -> None:
         if seconds is None and simulations is None:
@@ -184,6 +194,9 @@ class MctsPlayer(Player):
         # A tree model (mcts.treemodel.Model) shared read-only by many
         # players: each position it knows starts the search warm with a copy.
         self.model = model
+        self.early_plies = early_plies
+        self.early_seconds = early_seconds
+        self.plies_observed = 0
 
     def choose(self, state: State) -> int:
         """Search ``state`` within the budget; return the chosen move code."""
@@ -192,10 +205,11 @@ class MctsPlayer(Player):
             warm = warm_tree(self.model, self.game, state)
             if warm is not None and self._worth_using(int(warm.visits[0])):
                 self.searcher.tree = warm
+        seconds, simulations = self.seconds, self.simulations
+        if self.plies_observed < self.early_plies:
+            seconds, simulations = self.early_seconds, None
         self.last_result = self.searcher.search(
-            seconds=self.seconds,
-            simulations=self.simulations,
-            temperature=self.temperature,
+            seconds=seconds, simulations=simulations, temperature=self.temperature
         )
         return self.last_result.code
 
@@ -207,7 +221,9 @@ class MctsPlayer(Player):
         return model_visits > own and model_visits >= MODEL_STUDY_RATIO * last
 
     def observe(self, state: State, move: int) -> None:
-        """Move the search tree's root along ``move`` (tree reuse)."""
+        """Move the search tree's root along ``move`` (tree reuse) and count
+        the ply."""
+        self.plies_observed += 1
         if self.searcher.state == state:
             self.searcher.advance(move)
 
@@ -257,6 +273,9 @@ def find_player(
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)
+    early = {
+        key: opts.pop(key) for key in ("early_plies", "early_seconds") if key in opts
+    }
     return MctsPlayer(
         game,
         evaluator="heavy" if spec.kind == "mcts-heavy" else "random",
@@ -266,5 +285,6 @@ def find_player(
         name=str(spec),
         seed=seed,
         model=model,
+        **early,
         **searcher_options,
     )

@@ -148,3 +148,21 @@ def test_a_model_is_used_only_where_it_studied_far_more_than_a_search():
     busy.choose(start)
     assert MODEL_STUDY_RATIO * 100 > 300
     assert int(busy.searcher.tree.visits[0]) == 100
+
+
+def test_early_plies_are_searched_for_early_seconds():
+    game = find_game("reversi")
+    player = find_player("mcts:sims=30,early_plies=1,early_seconds=0.2,seed=1", game)
+    state = game.initial_state()
+    move = player.choose(state)
+    assert player.last_result.elapsed >= 0.15
+    assert player.last_result.simulations > 30
+    player.observe(state, move)
+    state = game.apply(state, move)
+    player.choose(state)
+    assert player.last_result.simulations == 30
+
+
+def test_early_plies_without_early_seconds_is_an_error():
+    with pytest.raises(ValueError, match="early_plies and early_seconds go together"):
+        parse_spec("mcts-heavy:early_plies=8")
