@@ -27,8 +27,9 @@ arguments would force a recompile in every process).
     evaluation (number of groups and concentration of each side's pieces).
 
 :func:`focus_moves` is the other piece of game knowledge: it prunes moves
-from the tree (Gomoku only: far from every stone, and all but the centre on
-an empty board); the searcher turns it on with the heavy evaluator.
+from the tree (Gomoku only: all but the centre on an empty board, else all
+but the few that best build and block rows); the searcher turns it on with
+the heavy evaluator.
 """
 
 from __future__ import annotations
@@ -431,8 +432,20 @@ def loa_evaluation(black, white):
 
 
 # ---- in-tree move focus -------------------------------------------------------------
-#: Gomoku tree moves are kept to this Chebyshev distance of a stone.
+#: Gomoku tree moves are kept to this Chebyshev distance of a stone...
 GOMOKU_FOCUS_DISTANCE = 2
+#: ...and to this many of those, the best by :func:`gomoku_move_score`.
+#: Tuned by 100-game matches at 0.1 s/move against the distance rule alone
+#: (width 10 won 100-0), then against width 10 (width 5: 89.0%) and
+#: width 5 (width 3: 55.0%, width 1, no search at all: 16.5%); at 1 s/move
+#: width 5 scored 87.5% against width 12 (40 games).
+GOMOKU_FOCUS_WIDTH = 5
+#: The worth of a window of ``row`` cells through a move that holds stones
+#: of one colour only, by how many more that colour needs to complete it:
+#: 0 (the move completes a row), 1, 2, 3; windows needing more count 0.
+GOMOKU_WINDOW_WEIGHTS = np.array([4096.0, 64.0, 8.0, 1.0])
+#: Blocking a window counts this fraction of building the same window.
+GOMOKU_BLOCK_WEIGHT = 0.9
 
 
 @njit(cache=True, nogil=True)
@@ -440,13 +453,15 @@ def focus_moves(game_id, state, moves, count):
     """Drop moves that the game's knowledge says are never worth a tree node;
     return the new count (the kept moves stay at the front of ``moves``).
 
-    Only Gomoku prunes: intersections farther than GOMOKU_FOCUS_DISTANCE from
-    every stone. Such moves cannot block or extend any line, so they are
-    dropped from the tree, though a rollout may still play them. A proof that
-    every move loses then covers only the kept moves: a practical, not a
-    strict, proof. On an empty board only the centre is kept: it leaves the
-    most room for rows (players open there), and rollouts cannot tell first
-    moves apart, so a search would otherwise open almost anywhere.
+    Only Gomoku prunes. On an empty board only the centre is kept: it leaves
+    the most room for rows (players open there), and rollouts cannot tell
+    first moves apart. Otherwise the intersections within
+    GOMOKU_FOCUS_DISTANCE of a stone are kept (others can neither block nor
+    extend a line), and of those the GOMOKU_FOCUS_WIDTH best by
+    :func:`gomoku_move_score`, ties broken at random. A rollout may still
+    play a dropped move. A proof that every move loses then covers only the
+    kept moves: a practical, not a strict, proof; a move that wins or blocks
+    a win scores far above any other, so it is always kept.
     """
     if game_id != gomoku.GAME_ID:
         return count
@@ -454,6 +469,16 @@ def focus_moves(game_id, state, moves, count):
     if count == size * size:  # an empty board: every intersection is legal
         moves[0] = (size // 2) * size + size // 2
         return 1
+    kept = _near_stones(state, size, moves, count)
+    if kept == 0:
+        return count
+    return _best_scored(state, moves, kept, GOMOKU_FOCUS_WIDTH)
+
+
+@njit(cache=True, nogil=True)
+def _near_stones(state, size, moves, count):
+    """Keep the moves within GOMOKU_FOCUS_DISTANCE of a stone at the front of
+    ``moves``; return how many."""
     kept = 0
     for i in range(count):
         cell = moves[i]
@@ -476,4 +501,58 @@ def focus_moves(game_id, state, moves, count):
         if near:
             moves[kept] = cell
             kept += 1
-    return kept if kept > 0 else count
+    return kept
+
+
+@njit(cache=True, nogil=True)
+def _best_scored(state, moves, count, width):
+    """Keep the ``width`` best-scored of ``moves[:count]`` at the front, best
+    first; return how many are kept."""
+    if count <= width:
+        return count
+    scores = np.empty(count, dtype=np.float64)
+    for i in range(count):
+        # Scores are multiples of 0.1: the jitter only breaks ties.
+        scores[i] = gomoku_move_score(state, moves[i]) + 0.01 * np.random.random()
+    best = moves[np.argsort(-scores)[:width]]
+    moves[:width] = best
+    return width
+
+
+@njit(cache=True, nogil=True)
+def gomoku_move_score(state, cell):
+    """Return how much placing the mover's stone on the empty ``cell`` builds
+    and blocks: over every window of ``row`` cells through it, in the four
+    directions, GOMOKU_WINDOW_WEIGHTS of the windows it extends (none of the
+    opponent's stones) plus GOMOKU_BLOCK_WEIGHT times those of the windows
+    it blocks (none of the mover's)."""
+    size = np.int64(state[gomoku.SIZE])
+    row = np.int64(state[gomoku.ROW])
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    r0 = cell // size
+    c0 = cell % size
+    score = 0.0
+    for d in range(4):
+        dr = _LINE_STEPS[d, 0]
+        dc = _LINE_STEPS[d, 1]
+        for back in range(row):
+            rs = r0 - back * dr
+            cs = c0 - back * dc
+            re = rs + (row - 1) * dr
+            ce = cs + (row - 1) * dc
+            if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+                continue
+            own = 0
+            other = 0
+            for k in range(row):
+                at = gomoku.HEADER + (rs + k * dr) * size + cs + k * dc
+                value = np.int64(state[at])
+                if value == mover:
+                    own += 1
+                elif value != 0:
+                    other += 1
+            if other == 0 and row - 1 - own < 4:
+                score += GOMOKU_WINDOW_WEIGHTS[row - 1 - own]
+            if own == 0 and row - 1 - other < 4:
+                score += GOMOKU_BLOCK_WEIGHT * GOMOKU_WINDOW_WEIGHTS[row - 1 - other]
+    return score

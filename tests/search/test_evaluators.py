@@ -4,11 +4,13 @@ import numpy as np
 import pytest
 
 from mcts.evaluators import (
+    GOMOKU_FOCUS_WIDTH,
     HEAVY,
     RANDOM,
     evaluate,
     evaluator_id,
     focus_moves,
+    gomoku_move_score,
     gomoku_rollout,
     loa_evaluation,
 )
@@ -51,14 +53,43 @@ def test_gomoku_rollout_blocks_the_opponents_four():
     assert np.mean(scores) > 0.3
 
 
-def test_gomoku_focus_keeps_only_moves_near_the_stones():
-    game = find_game("gomoku")
-    state = game.play(game.initial_state(), "h8")
+def _focus(game, state):
+    """Return the move names focus_moves keeps in ``state``, best first."""
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     count = kernels.legal_moves(game.game_id, state.array, moves)
     kept = focus_moves(game.game_id, state.array, moves, count)
-    assert kept == 24  # the 5x5 square around h8, less h8
-    assert all(max(abs(m // 15 - 7), abs(m % 15 - 7)) <= 2 for m in moves[:kept])
+    return [game.format_move(state, int(m)) for m in moves[:kept]]
+
+
+def test_gomoku_focus_keeps_a_few_moves_next_to_the_stones():
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "h9", "j10"])
+    kept = _focus(game, state)
+    assert len(kept) == GOMOKU_FOCUS_WIDTH
+    empty = game.initial_state()
+    stones = [game.parse_move(empty, name) for name in ("h8", "h9", "j10")]
+    for name in kept:
+        code = game.parse_move(state, name)
+        rows_apart = [abs(code // 15 - s // 15) for s in stones]
+        cols_apart = [abs(code % 15 - s % 15) for s in stones]
+        assert min(map(max, rows_apart, cols_apart)) <= 2
+
+
+def test_gomoku_focus_keeps_the_win_first_and_the_block_next():
+    # Black to move: black wins at h12 (h8-h11), white threatens a5 (a1-a4).
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4"])
+    kept = _focus(game, state)
+    assert kept[0] in ("h7", "h12")
+    assert "a5" in kept
+
+
+def test_gomoku_move_score_prefers_building_a_row_to_a_quiet_move():
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "a15", "j8", "a14"])  # black to move, k8 makes three
+    three = gomoku_move_score(state.array, game.parse_move(state, "k8"))
+    quiet = gomoku_move_score(state.array, game.parse_move(state, "h12"))
+    assert three > quiet > 0
 
 
 @pytest.mark.parametrize(("size", "centre"), [(15, "h8"), (9, "e5")])
