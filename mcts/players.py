@@ -11,7 +11,9 @@ A spec is a kind and optional ``key=value`` options::
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget and temperature), ``temperature`` (``t``),
 ``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
-``rule`` (uct, puct), ``model`` (a tree model to start from), and
+``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node
+keeps, the best by the row-building score), ``model`` (a tree model to
+start from), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -71,6 +73,7 @@ OPTIONS = {
     "model": str,
     "early_plies": int,
     "early_seconds": float,
+    "width": int,
 }
 _ALIASES = {"t": "temperature", "simulations": "sims"}
 
@@ -270,6 +273,7 @@ def find_player(
         ("expand", "expand_visits"),
         ("max_nodes", "max_nodes"),
         ("rule", "rule"),
+        ("width", "focus_width"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

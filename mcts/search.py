@@ -42,7 +42,13 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from .evaluators import evaluate, evaluator_id, focus_moves, terminal_reward
+from .evaluators import (
+    GOMOKU_FOCUS_WIDTH,
+    evaluate,
+    evaluator_id,
+    focus_moves,
+    terminal_reward,
+)
 from .games import kernels
 from .games.base import (
     BLACK,
@@ -228,7 +234,7 @@ def run_simulations(
     rule,
     evaluator,
     expand_visits,
-    focus,
+    focus_width,
     limit,
     may_grow,
     stop,
@@ -285,8 +291,8 @@ def run_simulations(
                     reward = evaluate(evaluator, game_id, work)
                     break
                 count = kernels.legal_moves(game_id, work, moves)
-                if focus:
-                    count = focus_moves(game_id, work, moves, count)
+                if focus_width > 0:
+                    count = focus_moves(game_id, work, moves, count, focus_width)
                 if size + count > limit:
                     if may_grow:
                         meta[0] = size
@@ -349,6 +355,8 @@ class Searcher:
     1 plus the root's tree-move count over 32, which keeps wide trees small),
     ``focus`` (prune moves the game's knowledge rules out of the tree, see
     :func:`mcts.evaluators.focus_moves`; on by default with heavy rollouts),
+    ``focus_width`` (the most moves focus keeps at a node, where the game
+    ranks them: Gomoku),
     ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
     just evaluated) and ``seed`` (fixes every random choice: a search budgeted
     by simulations is then deterministic).
@@ -364,6 +372,7 @@ class Searcher:
         rule: str = "uct",
         expand_visits: int | None = None,
         focus: bool | None = None,
+        focus_width: int = GOMOKU_FOCUS_WIDTH,
         max_nodes: int = DEFAULT_MAX_NODES,
         seed: int | None = None,
     ) -> None:
@@ -386,7 +395,11 @@ class Searcher:
         self.rule = rule
         self.max_nodes = int(max_nodes)
         self._expand_visits = expand_visits
-        self.focus = (evaluator == "heavy") if focus is None else bool(focus)
+        if focus_width < 1:
+            raise ValueError(f"focus_width must be at least 1, got {focus_width}")
+        focus = (evaluator == "heavy") if focus is None else bool(focus)
+        #: The most moves focus keeps at a node; 0 when focus is off.
+        self.focus_width = int(focus_width) if focus else 0
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()
@@ -408,8 +421,8 @@ class Searcher:
         moves = np.empty(MAX_MOVES, dtype=np.int64)
         root = self._state.array
         count = kernels.legal_moves(self.game.game_id, root, moves)
-        if self.focus:
-            count = focus_moves(self.game.game_id, root, moves, count)
+        if self.focus_width > 0:
+            count = focus_moves(self.game.game_id, root, moves, count, self.focus_width)
         return 1 + count // 32
 
     def set_state(self, state: State) -> None:
@@ -486,7 +499,7 @@ class Searcher:
             RULES[self.rule],
             self._evaluator_id,
             expand_visits,
-            self.focus,
+            self.focus_width,
             limit,
             limit < self.max_nodes,
             self._stop,

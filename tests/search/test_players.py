@@ -76,6 +76,12 @@ def test_budget_defaults_apply_when_the_spec_has_none():
     assert player.searcher.c == 0.7
 
 
+def test_the_width_option_sets_the_searchers_focus_width():
+    player = find_player("mcts-heavy:width=3", find_game("gomoku"), seconds=0.05)
+    assert player.searcher.focus_width == 3
+    assert find_player("mcts", find_game("gomoku")).searcher.focus_width == 0
+
+
 def test_a_model_that_is_not_on_disk_is_a_clear_error():
     with pytest.raises(ValueError, match="no model at .*reversi/no-such-model"):
         find_player("mcts:model=no-such-model", find_game("reversi"))

@@ -106,6 +106,15 @@ def test_advancing_along_an_unexplored_move_starts_a_fresh_tree():
     assert searcher.search(simulations=100).root_visits == 100
 
 
+@pytest.mark.parametrize("width", [2, 5])
+def test_a_gomoku_tree_node_keeps_focus_width_moves(width):
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "j9"])
+    searcher = Searcher(game, state, focus_width=width, seed=3)
+    searcher.search(simulations=200)
+    assert searcher.tree.n_children[0] == width
+
+
 def test_set_state_keeps_the_tree_for_the_same_position_only():
     game = find_game("reversi")
     searcher = Searcher(game, evaluator="random", seed=4)
@@ -191,7 +200,12 @@ def test_searching_a_finished_game_is_refused():
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"rule": "ucb9"}, "rule"), ({"c": -1}, "c"), ({"evaluator": "nn"}, "evaluator")],
+    [
+        ({"rule": "ucb9"}, "rule"),
+        ({"c": -1}, "c"),
+        ({"evaluator": "nn"}, "evaluator"),
+        ({"focus_width": 0}, "focus_width"),
+    ],
 )
 def test_bad_knobs_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
