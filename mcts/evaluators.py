@@ -192,35 +192,44 @@ def _set_add(items, where, count, cell):
 
 
 @njit(cache=True, nogil=True)
+def _window_start(size, row, cell, d, back):
+    """Return the first cell of the window of ``row`` cells along direction
+    ``d`` (a row of _LINE_STEPS) that holds ``cell`` ``back`` cells from its
+    start, or -1 if that window leaves the board; its cells are then
+    ``start + k * (dr * size + dc)``."""
+    dr = _LINE_STEPS[d, 0]
+    dc = _LINE_STEPS[d, 1]
+    rs = cell // size - back * dr
+    cs = cell % size - back * dc
+    re = rs + (row - 1) * dr
+    ce = cs + (row - 1) * dc
+    if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+        return -1
+    return rs * size + cs
+
+
+@njit(cache=True, nogil=True)
 def _add_threats(cells, size, row, cell, colour, threats, n_threats):
     """Append to ``threats`` the empty cells that would complete a row for
     ``colour`` in a window through ``cell``; return the new count."""
-    r0 = cell // size
-    c0 = cell % size
     for d in range(4):
-        dr = _LINE_STEPS[d, 0]
-        dc = _LINE_STEPS[d, 1]
+        step = _LINE_STEPS[d, 0] * size + _LINE_STEPS[d, 1]
         for back in range(row):
-            rs = r0 - back * dr
-            cs = c0 - back * dc
-            re = rs + (row - 1) * dr
-            ce = cs + (row - 1) * dc
-            if rs < 0 or rs >= size or cs < 0 or cs >= size:
-                continue
-            if re < 0 or re >= size or ce < 0 or ce >= size:
+            start = _window_start(size, row, cell, d, back)
+            if start < 0:
                 continue
             own = 0
             empty = -1
             blocked = False
             for k in range(row):
-                value = cells[(rs + k * dr) * size + cs + k * dc]
+                value = cells[start + k * step]
                 if value == colour:
                     own += 1
                 elif value == 0:
                     if empty >= 0:
                         blocked = True
                         break
-                    empty = (rs + k * dr) * size + cs + k * dc
+                    empty = start + k * step
                 else:
                     blocked = True
                     break
@@ -530,24 +539,17 @@ def gomoku_move_score(state, cell):
     size = np.int64(state[gomoku.SIZE])
     row = np.int64(state[gomoku.ROW])
     mover = np.int64(state[gomoku.SIDE]) + 1
-    r0 = cell // size
-    c0 = cell % size
     score = 0.0
     for d in range(4):
-        dr = _LINE_STEPS[d, 0]
-        dc = _LINE_STEPS[d, 1]
+        step = _LINE_STEPS[d, 0] * size + _LINE_STEPS[d, 1]
         for back in range(row):
-            rs = r0 - back * dr
-            cs = c0 - back * dc
-            re = rs + (row - 1) * dr
-            ce = cs + (row - 1) * dc
-            if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+            start = _window_start(size, row, cell, d, back)
+            if start < 0:
                 continue
             own = 0
             other = 0
             for k in range(row):
-                at = gomoku.HEADER + (rs + k * dr) * size + cs + k * dc
-                value = np.int64(state[at])
+                value = np.int64(state[gomoku.HEADER + start + k * step])
                 if value == mover:
                     own += 1
                 elif value != 0:
