@@ -96,6 +96,28 @@ def tally(records: list[GameRecord]) -> MatchResult:
     )
 
 
+def distinct_positions(
+    game: Game, records: tuple[GameRecord, ...] | list[GameRecord], plies
+) -> dict[int, int]:
+    """Return, for each ply in ``plies``, how many distinct positions the
+    games reached after that many plies, counting a position and its
+    rotations and mirror images once (games that ended sooner are left out).
+
+    It measures how much the players vary their play: an opening book only
+    helps in positions it meets again.
+    """
+    seen: dict[int, set[bytes]] = {ply: set() for ply in plies}
+    last = max(seen, default=0)
+    for record in records:
+        state = game.initial_state()
+        for ply, text in enumerate(record.moves[:last], start=1):
+            state = game.apply(state, game.parse_move(state, text))
+            if ply in seen:
+                images = game.symmetries()
+                seen[ply].add(min(game.map_state(state, i).key() for i in images))
+    return {ply: len(keys) for ply, keys in seen.items()}
+
+
 def random_opening(game: Game, plies: int, rng: np.random.Generator) -> list[int]:
     """Return ``plies`` random move codes from the start that leave the game going.
 

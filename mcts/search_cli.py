@@ -11,7 +11,7 @@ import statistics
 import sys
 import time
 
-from .arena import GameRecord, run_match
+from .arena import GameRecord, distinct_positions, run_match
 from .players import find_player, parse_spec
 from .search import Searcher
 
@@ -59,6 +59,14 @@ def add_commands(subparsers) -> None:
         help="random opening plies (default: reversi 4, gomoku 2, loa 2)",
     )
     arena.add_argument("--quiet", action="store_true", help="print the summary only")
+    arena.add_argument(
+        "--variety",
+        type=_plies,
+        default=(),
+        metavar="PLIES",
+        help="also count the distinct positions (up to symmetry) after these "
+        "plies, e.g. 2,4,8,16: how much the players vary",
+    )
     arena.set_defaults(func=cmd_arena)
 
     bench = subparsers.add_parser(
@@ -85,6 +93,19 @@ def _spec(text: str) -> str:
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
+
+
+def _plies(text: str) -> tuple[int, ...]:
+    """Return the sorted plies of a comma list like ``2,4,8`` (argparse type)."""
+    try:
+        plies = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        plies = []
+    if not plies or plies[0] < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected plies like 2,4,8 (each at least 1), got {text!r}"
+        )
+    return tuple(plies)
 
 
 def _game(args: argparse.Namespace):
@@ -139,7 +160,8 @@ def format_result(result, *, top: int = 20) -> str:
 
 # ---- arena ----------------------------------------------------------------------
 def cmd_arena(args: argparse.Namespace) -> int:
-    """Play the match and print one line per game, then the summary line last."""
+    """Play the match and print one line per game, then the summary line
+    (and, with ``--variety``, the distinct positions after it)."""
     game = _game(args)
     seconds = args.seconds
     if seconds is None and args.sims is None:
@@ -175,6 +197,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
         f"{time.perf_counter() - start:.0f} s"
     )
     print(result.summary())
+    if args.variety:
+        counts = distinct_positions(game, result.records, args.variety)
+        print(
+            "distinct positions after ply "
+            + ", ".join(f"{ply}: {count}" for ply, count in counts.items())
+        )
     return 0
 
 

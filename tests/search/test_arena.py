@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from mcts.arena import GameRecord, play_game, random_opening, run_match, tally
+from mcts.arena import (
+    GameRecord,
+    distinct_positions,
+    play_game,
+    random_opening,
+    run_match,
+    tally,
+)
 from mcts.games import find_game
 from mcts.players import find_player
 
@@ -81,3 +88,11 @@ def test_mcts_beats_random_in_parallel_workers():
 def test_a_match_with_a_bad_spec_fails_before_playing():
     with pytest.raises(ValueError, match="unknown player"):
         run_match(find_game("reversi"), "mcts", "stockfish", games=2)
+
+
+def test_distinct_positions_counts_symmetric_positions_once():
+    game = find_game("reversi")
+    # f5 and d3 are mirror images of one another; c4 then c3 / c5 differ.
+    lines = [("f5",), ("d3",), ("c4", "c3"), ("c4", "e3"), ("f5", "f6")]
+    records = [_record(i, 1.0, m) for i, m in enumerate(lines)]
+    assert distinct_positions(game, records, (1, 2)) == {1: 1, 2: 2}

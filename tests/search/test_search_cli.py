@@ -72,6 +72,24 @@ def test_arena_ends_with_the_summary_line(capsys):
     )
 
 
+def test_arena_variety_counts_positions_after_the_plies_asked(capsys):
+    argv = ["arena", "gomoku", "--size", "7", "--row", "4", "--a", "random"]
+    argv += ["--b", "random", "--games", "2", "--opening-plies", "0"]
+    code, out = run(argv + ["--variety", "2,1"], capsys)
+    assert code == 0
+    last = out.strip().splitlines()[-1]
+    assert re.fullmatch(r"distinct positions after ply 1: [12], 2: [12]", last)
+
+
+@pytest.mark.parametrize("plies", ["0,2", "two", ","])
+def test_arena_rejects_bad_variety_plies(plies):
+    parser = argparse.ArgumentParser(prog="mcts")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    argv = ["arena", "gomoku", "--a", "random", "--b", "random", "--variety", plies]
+    with pytest.raises(SystemExit):
+        parser.parse_args(argv)
+
+
 def test_arena_rejects_a_bad_player_spec(capsys):
     parser = argparse.ArgumentParser(prog="mcts")
     add_commands(parser.add_subparsers(dest="command", required=True))
