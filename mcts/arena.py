@@ -108,12 +108,12 @@ def distinct_positions(
     """
     seen: dict[int, set[bytes]] = {ply: set() for ply in plies}
     last = max(seen, default=0)
+    images = game.symmetries()
     for record in records:
         state = game.initial_state()
         for ply, text in enumerate(record.moves[:last], start=1):
             state = game.apply(state, game.parse_move(state, text))
             if ply in seen:
-                images = game.symmetries()
                 seen[ply].add(min(game.map_state(state, i).key() for i in images))
     return {ply: len(keys) for ply, keys in seen.items()}
 
