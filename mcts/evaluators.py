@@ -11,7 +11,12 @@ arguments would force a recompile in every process).
 
 - :data:`RANDOM` (``"random"``): uniformly random moves to the end
   (:func:`mcts.games.kernels.random_playout`).
-- :data:`HEAVY` (``"heavy"``): a game-specific policy (the default player):
+- :data:`HEAVY` (``"heavy"``): a game-specific policy (the default player).
+  Given the learned evaluation of a tree model (:mod:`mcts.evaluation`), the
+  Reversi and Gomoku rollouts stop after :data:`LEARNED_CUTOFF_PLIES` plies
+  (Gomoku: at the first quiet position from there, with no win to take or
+  block) and the evaluation scores the position; without one they play to
+  the end.
 
   * Reversi: roulette-wheel moves weighted by a static square table: corners
     100, edges 10, inner squares 5, and the X- and C-squares next to an empty
@@ -37,12 +42,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .features import position_value
 from .games import gomoku, kernels, loa, reversi
-from .games.base import BLACK_WINS, MAX_MOVES, ONGOING, WHITE_WINS
+from .games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
 from .games.bitboard import bit_square
 
 RANDOM = 0
 HEAVY = 1
+
+#: Plies a heavy rollout plays, by game, before a learned evaluation scores
+#: the position (the searcher's ``cutoff_plies``). Tuned by 100-game matches
+#: at 0.1 s a move (model/README.md).
+LEARNED_CUTOFF_PLIES = {"reversi": 10, "gomoku": 10}
+#: A rollout's ply limit when nothing scores a position before the end.
+_TO_THE_END = 1 << 30
 
 #: Evaluator names (as used in player specs) and their kernel ids.
 EVALUATORS = {"random": RANDOM, "heavy": HEAVY}
@@ -69,24 +82,36 @@ def terminal_reward(code):
 
 
 @njit(cache=True, nogil=True)
-def evaluate(evaluator, game_id, state):
+def evaluate(evaluator, game_id, state, learned, cutoff):
     """Return black's expected score of ``state`` by the evaluator ``evaluator``.
 
-    ``state`` is overwritten (it ends as the rollout's final position).
+    ``learned`` holds the weights of a learned evaluation (empty for none),
+    which heavy rollouts use after ``cutoff`` plies. ``state`` is
+    overwritten (it ends as the rollout's final position).
     """
     if evaluator == HEAVY:
-        return heavy_rollout(game_id, state)
+        return heavy_rollout(game_id, state, learned, cutoff)
     return terminal_reward(kernels.random_playout(game_id, state))
 
 
 @njit(cache=True, nogil=True)
-def heavy_rollout(game_id, state):
-    """Return black's score from the game's heavy rollout policy."""
+def heavy_rollout(game_id, state, learned, cutoff):
+    """Return black's score from the game's heavy rollout policy, cut off
+    after ``cutoff`` plies and scored by the ``learned`` weights when there
+    are any."""
+    if game_id == loa.GAME_ID:
+        return loa_rollout(state)
+    plies = _TO_THE_END if learned.shape[0] == 0 else cutoff
     if game_id == reversi.GAME_ID:
-        return reversi_rollout(state)
-    if game_id == gomoku.GAME_ID:
-        return gomoku_rollout(state)
-    return loa_rollout(state)
+        code = reversi_rollout(state, plies)
+    else:
+        code = gomoku_rollout(state, plies)
+    if code != ONGOING:
+        return terminal_reward(code)
+    mover_wins = position_value(game_id, state, learned)
+    if kernels.side_to_move(game_id, state) == BLACK:
+        return mover_wins
+    return 1.0 - mover_wins
 
 
 # ---- Reversi ----------------------------------------------------------------------
@@ -122,18 +147,20 @@ _ZERO = np.uint64(0)
 
 
 @njit(cache=True, nogil=True)
-def reversi_rollout(state):
-    """Play weighted random Reversi moves to the end; return black's score."""
+def reversi_rollout(state, plies):
+    """Play weighted random Reversi moves on ``state`` in place, at most
+    ``plies`` of them (a pass counts); return the status where it stops
+    (ONGOING if the game goes on)."""
     weights = np.empty(64, dtype=np.float64)
     squares = np.empty(64, dtype=np.int64)
-    while True:
+    for _ in range(plies):
         side = np.int64(state[reversi.SIDE])
         own = state[side]
         opp = state[1 - side]
         mobile = reversi.mobility(own, opp)
         if mobile == _ZERO:
             if reversi.mobility(opp, own) == _ZERO:
-                return terminal_reward(reversi.status(state))
+                return reversi.status(state)
             reversi.apply_move(state, reversi.PASS)
             continue
         occupied = own | opp
@@ -159,12 +186,12 @@ def reversi_rollout(state):
                 chosen = squares[i]
                 break
         reversi.apply_move(state, chosen)
+    return reversi.status(state)
 
 
 # ---- Gomoku -----------------------------------------------------------------------
 #: Chance that a quiet Gomoku rollout move is played next to the stones.
 GOMOKU_NEAR_PROBABILITY = 0.9
-_LINE_STEPS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -194,11 +221,11 @@ def _set_add(items, where, count, cell):
 @njit(cache=True, nogil=True)
 def _window_start(size, row, cell, d, back):
     """Return the first cell of the window of ``row`` cells along direction
-    ``d`` (a row of _LINE_STEPS) that holds ``cell`` ``back`` cells from its
+    ``d`` (a row of gomoku.DIRECTIONS) that holds ``cell`` ``back`` cells from its
     start, or -1 if that window leaves the board; its cells are then
     ``start + k * (dr * size + dc)``."""
-    dr = _LINE_STEPS[d, 0]
-    dc = _LINE_STEPS[d, 1]
+    dr = gomoku.DIRECTIONS[d, 0]
+    dc = gomoku.DIRECTIONS[d, 1]
     rs = cell // size - back * dr
     cs = cell % size - back * dc
     re = rs + (row - 1) * dr
@@ -213,7 +240,7 @@ def _add_threats(cells, size, row, cell, colour, threats, n_threats):
     """Append to ``threats`` the empty cells that would complete a row for
     ``colour`` in a window through ``cell``; return the new count."""
     for d in range(4):
-        step = _LINE_STEPS[d, 0] * size + _LINE_STEPS[d, 1]
+        step = gomoku.DIRECTIONS[d, 0] * size + gomoku.DIRECTIONS[d, 1]
         for back in range(row):
             start = _window_start(size, row, cell, d, back)
             if start < 0:
@@ -255,9 +282,11 @@ def _live_threat(cells, threats, n_threats):
 
 
 @njit(cache=True, nogil=True)
-def gomoku_rollout(state):
+def gomoku_rollout(state, plies):
     """Play a Gomoku rollout (win now, else block, else near the stones);
-    return black's score."""
+    return the final status, or, once ``plies`` plies are played and the
+    position is quiet (nothing to win or block), ONGOING with that position
+    written into ``state``."""
     size = np.int64(state[gomoku.SIZE])
     row = np.int64(state[gomoku.ROW])
     side = np.int64(state[gomoku.SIDE])
@@ -284,15 +313,22 @@ def gomoku_rollout(state):
             n_threats[colour - 1] = _add_threats(
                 cells, size, row, i, colour, threats[colour - 1], n_threats[colour - 1]
             )
+    ply = 0
     while n_empty > 0:
         colour = side + 1
         cell, n_threats[side] = _live_threat(cells, threats[side], n_threats[side])
-        if cell >= 0:
-            return 1.0 if side == 0 else 0.0  # completes a row: the mover wins
+        if cell >= 0:  # completes a row: the mover wins
+            return BLACK_WINS if side == 0 else WHITE_WINS
         cell, n_threats[1 - side] = _live_threat(
             cells, threats[1 - side], n_threats[1 - side]
         )
         if cell < 0:
+            if ply >= plies:  # a quiet position: no win to take, none to block
+                for i in range(n):
+                    state[gomoku.HEADER + i] = np.uint64(cells[i])
+                state[gomoku.SIDE] = np.uint64(side)
+                state[gomoku.STONES] = np.uint64(n - n_empty)
+                return ONGOING
             if n_near > 0 and np.random.random() < GOMOKU_NEAR_PROBABILITY:
                 cell = near[np.random.randint(0, n_near)]
             else:
@@ -305,7 +341,8 @@ def gomoku_rollout(state):
             cells, size, row, cell, colour, threats[side], n_threats[side]
         )
         side = 1 - side
-    return 0.5
+        ply += 1
+    return DRAW
 
 
 @njit(cache=True, nogil=True)
@@ -541,19 +578,12 @@ def gomoku_move_score(state, cell):
     mover = np.int64(state[gomoku.SIDE]) + 1
     score = 0.0
     for d in range(4):
-        step = _LINE_STEPS[d, 0] * size + _LINE_STEPS[d, 1]
+        step = gomoku.DIRECTIONS[d, 0] * size + gomoku.DIRECTIONS[d, 1]
         for back in range(row):
             start = _window_start(size, row, cell, d, back)
             if start < 0:
                 continue
-            own = 0
-            other = 0
-            for k in range(row):
-                value = np.int64(state[gomoku.HEADER + start + k * step])
-                if value == mover:
-                    own += 1
-                elif value != 0:
-                    other += 1
+            own, other = gomoku.window_stones(state, start, step, row, mover)
             if other == 0 and row - 1 - own < 4:
                 score += GOMOKU_WINDOW_WEIGHTS[row - 1 - own]
             if own == 0 and row - 1 - other < 4:

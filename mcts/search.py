@@ -8,7 +8,9 @@ integer ids, so numba can cache it (no functions passed as arguments):
   children first in their shuffled order) or PUCT (AlphaZero-style, with an
   optional per-node prior array, uniform when empty) for later use with a
   policy network;
-- the **evaluator** (:mod:`mcts.evaluators`): random or heavy rollouts;
+- the **evaluator** (:mod:`mcts.evaluators`): random or heavy rollouts, the
+  heavy ones cut short by a tree model's learned evaluation when the
+  searcher has one (:mod:`mcts.evaluation`);
 - the **game** (:mod:`mcts.games.kernels`), by game id.
 
 States are not stored in the tree: each simulation replays the moves from a
@@ -42,8 +44,10 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from .evaluation import Evaluation
 from .evaluators import (
     GOMOKU_FOCUS_WIDTH,
+    LEARNED_CUTOFF_PLIES,
     evaluate,
     evaluator_id,
     focus_moves,
@@ -235,6 +239,8 @@ def run_simulations(
     c,
     rule,
     evaluator,
+    learned,
+    cutoff,
     expand_visits,
     focus_width,
     limit,
@@ -242,6 +248,10 @@ def run_simulations(
     stop,
 ):
     """Run up to ``n_sims`` simulations from the state vector ``root``.
+
+    ``learned`` holds the weights of a learned evaluation for the heavy
+    rollouts (empty for none; see :mod:`mcts.evaluation`), which score
+    their position after ``cutoff`` plies.
 
     ``meta[0]`` is the tree size (updated in place); nodes are allocated only
     below ``limit``. When a leaf needs more room and ``may_grow`` is true the
@@ -290,7 +300,7 @@ def run_simulations(
                         newly_proven = True
                         break
                 if node != 0 and visits[node] < expand_visits:
-                    reward = evaluate(evaluator, game_id, work)
+                    reward = evaluate(evaluator, game_id, work, learned, cutoff)
                     break
                 count = kernels.legal_moves(game_id, work, moves)
                 if focus_width > 0:
@@ -299,7 +309,7 @@ def run_simulations(
                     if may_grow:
                         meta[0] = size
                         return done, NEED_ROOM
-                    reward = evaluate(evaluator, game_id, work)
+                    reward = evaluate(evaluator, game_id, work, learned, cutoff)
                     break
                 size = _expand(
                     node,
@@ -315,7 +325,7 @@ def run_simulations(
                     proven,
                 )
             if depth >= MAX_DEPTH - 1:
-                reward = evaluate(evaluator, game_id, work)
+                reward = evaluate(evaluator, game_id, work, learned, cutoff)
                 break
             child, floored[depth] = _select(
                 node, first_child, n_children, visits, value_sum, proven, prior, c, rule
@@ -360,8 +370,13 @@ class Searcher:
     ``focus_width`` (the most moves focus keeps at a node, where the game
     ranks them: Gomoku),
     ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
-    just evaluated) and ``seed`` (fixes every random choice: a search budgeted
-    by simulations is then deterministic).
+    just evaluated), ``evaluation`` (a tree model's learned evaluation,
+    which cuts the heavy rollouts short; see :attr:`evaluation`),
+    ``cutoff_plies`` (how short: plies a rollout plays before the
+    evaluation scores it; by default the game's
+    :data:`~mcts.evaluators.LEARNED_CUTOFF_PLIES`) and
+    ``seed`` (fixes every random choice: a search budgeted by simulations is
+    then deterministic).
     """
 
     def __init__(
@@ -376,6 +391,8 @@ class Searcher:
         focus: bool | None = None,
         focus_width: int = GOMOKU_FOCUS_WIDTH,
         max_nodes: int = DEFAULT_MAX_NODES,
+        evaluation: Evaluation | None = None,
+        cutoff_plies: int | None = None,
         seed: int | None = None,
     ) -> None:
         if rule not in RULES:
@@ -408,6 +425,31 @@ class Searcher:
         self._prior = np.empty(0, dtype=np.float32)
         self._state = game.initial_state() if state is None else state
         self.tree = Tree()
+        if cutoff_plies is None:
+            cutoff_plies = LEARNED_CUTOFF_PLIES.get(game.name, 0)
+        if cutoff_plies < 0:
+            raise ValueError(f"cutoff_plies must be >= 0, got {cutoff_plies}")
+        #: Plies a heavy rollout plays before the evaluation scores it.
+        self.cutoff_plies = int(cutoff_plies)
+        self.evaluation = evaluation
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        """Return the learned evaluation the heavy rollouts use, or None."""
+        return self._evaluation
+
+    @evaluation.setter
+    def evaluation(self, evaluation: Evaluation | None) -> None:
+        """Use ``evaluation`` (of this searcher's game) from the next search
+        on; None plays rollouts to the end."""
+        if evaluation is not None and evaluation.game != self.game.name:
+            raise ValueError(
+                f"an evaluation for {evaluation.game} cannot serve {self.game.name}"
+            )
+        self._evaluation = evaluation
+        self._learned = (
+            np.empty(0, dtype=np.float64) if evaluation is None else evaluation.array()
+        )
 
     # ---- position and tree reuse --------------------------------------------------
     @property
@@ -500,6 +542,8 @@ class Searcher:
             self.c,
             RULES[self.rule],
             self._evaluator_id,
+            self._learned,
+            self.cutoff_plies,
             expand_visits,
             self.focus_width,
             limit,

@@ -177,6 +177,21 @@ def _run_from(state, size, r, c, dr, dc, colour, limit):
 
 
 @njit(cache=True, nogil=True)
+def window_stones(state, start, step, row, colour):
+    """Return (stones of ``colour``, stones of the other colour) in the
+    window of ``row`` cells from the cell ``start`` by ``step`` cells."""
+    own = 0
+    other = 0
+    for k in range(row):
+        value = np.int64(state[HEADER + start + k * step])
+        if value == colour:
+            own += 1
+        elif value != EMPTY:
+            other += 1
+    return own, other
+
+
+@njit(cache=True, nogil=True)
 def _completes_row(state, code, colour):
     """Return True if the ``colour`` stone on ``code`` lies on a line of at least
     ``row`` stones of that colour."""

@@ -14,8 +14,11 @@ from mcts.evaluators import (
     gomoku_rollout,
     loa_evaluation,
 )
-from mcts.games import find_game, kernels
-from mcts.games.base import MAX_MOVES
+from mcts.games import find_game, gomoku, kernels
+from mcts.games.base import BLACK, BLACK_WINS, MAX_MOVES, ONGOING
+
+NO_EVALUATION = np.empty(0, dtype=np.float64)
+EVERY_PLY = 1 << 30
 
 
 @pytest.mark.parametrize("evaluator", [RANDOM, HEAVY])
@@ -24,7 +27,10 @@ def test_every_evaluator_scores_between_zero_and_one(name, evaluator):
     game = find_game(name)
     kernels.seed(7)
     root = game.initial_state().array
-    scores = [evaluate(evaluator, game.game_id, root.copy()) for _ in range(30)]
+    scores = [
+        evaluate(evaluator, game.game_id, root.copy(), NO_EVALUATION, 0)
+        for _ in range(30)
+    ]
     assert all(0.0 <= s <= 1.0 for s in scores)
     assert len(set(scores)) > 1  # rollouts vary
 
@@ -40,7 +46,8 @@ def test_gomoku_rollout_completes_its_own_four_at_once():
     game = find_game("gomoku")
     state = game.play_all(["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"])
     kernels.seed(1)
-    assert [gomoku_rollout(state.array.copy()) for _ in range(20)] == [1.0] * 20
+    codes = [gomoku_rollout(state.array.copy(), EVERY_PLY) for _ in range(20)]
+    assert codes == [BLACK_WINS] * 20
 
 
 def test_gomoku_rollout_blocks_the_opponents_four():
@@ -49,8 +56,19 @@ def test_gomoku_rollout_blocks_the_opponents_four():
     game = find_game("gomoku")
     state = game.play_all(["h8", "a1", "h10", "a2", "m3", "a3", "c12", "a4"])
     kernels.seed(2)
-    scores = [gomoku_rollout(state.array.copy()) for _ in range(200)]
-    assert np.mean(scores) > 0.3
+    wins = [
+        gomoku_rollout(state.array.copy(), EVERY_PLY) == BLACK_WINS for _ in range(200)
+    ]
+    assert np.mean(wins) > 0.3
+
+
+def test_gomoku_rollout_cut_off_leaves_the_position_it_reached():
+    game = find_game("gomoku")
+    work = game.play_all(["h8", "h9"]).array.copy()
+    assert gomoku_rollout(work, 6) == ONGOING
+    assert int(work[gomoku.SIDE]) == BLACK  # two stones, then six plies
+    assert int(work[gomoku.STONES]) == 8
+    assert int(np.count_nonzero(work[gomoku.HEADER :])) == 8
 
 
 def _focus(game, state):
