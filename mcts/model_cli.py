@@ -155,6 +155,15 @@ def cmd_info(args: argparse.Namespace) -> int:
         f"root visits {summary['root_visits']}, {summary['bytes']} bytes"
     )
     print(f"built {json.dumps(summary['built'])}")
+    fitted = summary["evaluation"]
+    if fitted is None:
+        print("evaluation: none")
+    else:
+        print(
+            f"evaluation: fitted to {fitted.get('positions')} positions "
+            f"(min visits {fitted.get('min_visits')}), explains "
+            f"{fitted.get('explained')} of the held-out value variance"
+        )
     for line in summary["top_lines"]:
         print(f"  {line['visits']:>8} {line['value']}  {line['line']}")
     return 0

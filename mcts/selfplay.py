@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .evaluation import fit
 from .games import find_game
 from .games.base import ONGOING, Game, State
 from .search import Searcher
@@ -210,6 +211,7 @@ def build(
             "command": command,
         }
         model.tree = tree
+        model.evaluation = fit(game, tree, model.root_state)
         save(model, path, min_visits=config.min_visits, built=built)
         model.manifest = {"built": built, "created": model.manifest.get("created")}
         if on_checkpoint is not None:

@@ -6,7 +6,8 @@ documented in ``model/README.md``):
 - ``manifest.json``: format version, game and options, node count, root
   state, how it was built, created time, and a sha256 of each data file plus
   one short digest per block of :data:`BLOCK_LINES` lines (so a damaged byte
-  is reported with the lines it is in);
+  is reported with the lines it is in); and, where the game has one, the
+  evaluation learnt from the tree (:mod:`mcts.evaluation`);
 - ``nodes.jsonl``: one node a line, ``{"id","move","parent","proven",
   "value","visits"}``; ids are dense and breadth first, so parents come before
   children and every node's children are consecutive lines;
@@ -41,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .evaluation import Evaluation
+from .evaluation import from_json as evaluation_from_json
 from .games import find_game
 from .games.base import Game, IllegalMoveError, InvalidMoveError, State
 from .replay import first_bad_state_line, replay
@@ -123,6 +126,8 @@ def save(
             "created": old.get("created") or _now(),
             "files": files,
         }
+        if model.evaluation is not None:
+            manifest["evaluation"] = model.evaluation.to_json()
         with open(temp / MANIFEST, "w", encoding="utf-8") as out:
             out.write(json.dumps(manifest, sort_keys=True, indent=1) + "\n")
             out.flush()
@@ -287,6 +292,7 @@ def load(
     manifest = _read_manifest(folder)
     model_game = _manifest_game(folder, manifest, game)
     root = _parse_root(folder, model_game, manifest)
+    evaluation = _parse_evaluation(folder, model_game, manifest)
     count = manifest["nodes"]
     files = manifest["files"]
     # The parsed records are freed block by block and hold no cycles, so the
@@ -302,7 +308,7 @@ def load(
     finally:
         if collecting:
             gc.enable()
-    return Model(model_game, tree, root, manifest, folder)
+    return Model(model_game, tree, root, manifest, folder, evaluation)
 
 
 def _fault(folder: Path, name: str, line: int | None, message: str) -> ModelError:
@@ -370,6 +376,15 @@ def _parse_root(folder: Path, game: Game, manifest: dict) -> State:
         return game.parse_state(str(manifest.get("root")))
     except ValueError as error:
         raise _fault(folder, MANIFEST, None, f"bad root state: {error}") from None
+
+
+def _parse_evaluation(folder: Path, game: Game, manifest: dict) -> Evaluation | None:
+    if "evaluation" not in manifest:
+        return None
+    try:
+        return evaluation_from_json(game, manifest["evaluation"])
+    except ValueError as error:
+        raise _fault(folder, MANIFEST, None, f"bad evaluation: {error}") from None
 
 
 class _LineReader:

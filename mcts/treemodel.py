@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from .evaluation import Evaluation, fit
 from .games.base import Game, State
 from .games.symmetry import inverse
 from .replay import replay, state_digest
@@ -30,14 +31,17 @@ class ModelError(ValueError):
 
 @dataclass
 class Model:
-    """A loaded model: the game, a read-only tree (root 0 = ``root_state``) and
-    its manifest. ``path`` is where it was loaded from (None if built in memory)."""
+    """A loaded model: the game, a read-only tree (root 0 = ``root_state``),
+    its manifest and the evaluation learnt from the tree (None if the game
+    has none or it was not fitted). ``path`` is where it was loaded from
+    (None if built in memory)."""
 
     game: Game
     tree: Tree
     root_state: State
     manifest: dict = field(default_factory=dict)
     path: Path | None = None
+    evaluation: Evaluation | None = None
     _index: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -274,7 +278,8 @@ def merge(a: Model, b: Model) -> Model:
         "sources": [_describe_source(a), _describe_source(b)],
         "selfplay_games": _games(a) + _games(b),
     }
-    return Model(a.game, tree, a.root_state, {"built": built}, None)
+    evaluation = fit(a.game, tree, a.root_state)
+    return Model(a.game, tree, a.root_state, {"built": built}, None, evaluation)
 
 
 def _describe_source(model: Model) -> dict:
@@ -296,6 +301,15 @@ def empty_model(game: Game, root: State | None = None) -> Model:
 
 
 # ---- use in play --------------------------------------------------------------------
+def evaluation_for(model: Model, game: Game) -> Evaluation | None:
+    """Return the model's learned evaluation if it may score ``game``'s
+    positions: same game and options (a Gomoku evaluation fitted on 15x15
+    does not judge a 9x9 board); else None."""
+    if (game.name, game.options) != (model.game.name, model.game.options):
+        return None
+    return model.evaluation
+
+
 def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     """Return a new Tree with the model's statistics for ``state``, or None
     when the model does not know it (another game or options, or a position
@@ -413,5 +427,6 @@ def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
         "bytes": size,
         "built": model.manifest.get("built"),
         "created": model.manifest.get("created"),
+        "evaluation": model.evaluation.fitted if model.evaluation else None,
         "top_lines": lines,
     }

@@ -3,6 +3,7 @@ warm start."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -15,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mcts import store, treemodel
+from mcts import model_cli, store, treemodel
+from mcts.evaluation import Evaluation
+from mcts.features import FEATURE_NAMES, STAGE_TERMS
 from mcts.games import find_game
 from mcts.search import Searcher
 from mcts.treemodel import ModelError
@@ -81,6 +84,40 @@ def test_save_load_save_gives_byte_identical_files(saved, tmp_path, reversi):
     store.save(model, again)
     assert _bytes(saved) == _bytes(again)
     assert model.nodes == json.loads((saved / store.MANIFEST).read_text())["nodes"]
+
+
+def _with_evaluation(path: Path, reversi, searched) -> treemodel.Model:
+    count = len(FEATURE_NAMES["reversi"]) * STAGE_TERMS
+    weights = tuple(round(0.001 * k - 0.02, 6) for k in range(count))
+    evaluation = Evaluation("reversi", weights, {"positions": 600, "explained": 0.5})
+    model = treemodel.Model(reversi, searched, reversi.initial_state())
+    model.evaluation = evaluation
+    store.save(model, path)
+    return model
+
+
+def test_a_model_keeps_its_evaluation_byte_for_byte(tmp_path, reversi, searched):
+    first = tmp_path / "first"
+    model = _with_evaluation(first, reversi, searched)
+    loaded = store.load(first)
+    assert loaded.evaluation == model.evaluation
+    assert loaded.evaluation.fitted == model.evaluation.fitted
+    store.save(loaded, tmp_path / "again")
+    assert _bytes(first) == _bytes(tmp_path / "again")
+
+
+def test_a_bad_evaluation_is_reported_in_the_manifest(tmp_path, reversi, searched):
+    path = tmp_path / "m"
+    _with_evaluation(path, reversi, searched)
+    before = _bytes(path)
+    manifest = json.loads((path / store.MANIFEST).read_text())
+    manifest["evaluation"]["weights"][3] = "strong"
+    (path / store.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(
+        ModelError, match=r"manifest\.json: bad evaluation: weight 'strong'"
+    ):
+        store.load(path)
+    assert _bytes(path)[store.NODES] == before[store.NODES]
 
 
 def test_load_keeps_the_statistics(saved, searched):
@@ -333,6 +370,19 @@ def test_info_lists_nodes_depth_and_top_lines(saved):
     assert summary["nodes"] > 1 and summary["depth"] >= 2
     assert summary["bytes"] == sum(len(b) for b in _bytes(saved).values())
     assert summary["top_lines"][0]["visits"] >= summary["top_lines"][-1]["visits"]
+
+
+def test_info_and_prune_keep_the_evaluation(tmp_path, reversi, searched, capsys):
+    path = tmp_path / "m"
+    model = _with_evaluation(path, reversi, searched)
+    assert treemodel.info(store.load(path))["evaluation"]["positions"] == 600
+    model_cli.cmd_info(argparse.Namespace(path=str(path), fast=False, json=False))
+    assert "evaluation: fitted to 600 positions" in capsys.readouterr().out
+    light = tmp_path / "light"
+    model_cli.cmd_prune(
+        argparse.Namespace(path=str(path), out=str(light), min_visits=50, max_mb=None)
+    )
+    assert store.load(light).evaluation == model.evaluation
 
 
 def test_fast_load_reads_the_same_tree(saved):
