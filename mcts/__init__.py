@@ -23,7 +23,7 @@ from .players import LEVELS, Level, find_player  # noqa: E402
 from .result import MoveStats, SearchResult  # noqa: E402
 from .search import Searcher  # noqa: E402
 from .store import load_shared, model_path  # noqa: E402
-from .treemodel import ModelError, warm_tree  # noqa: E402
+from .treemodel import ModelError, evaluation_for, warm_tree  # noqa: E402
 
 __all__ = [
     "LEVELS",
@@ -41,6 +41,7 @@ __all__ = [
     "Searcher",
     "State",
     "UnknownGameError",
+    "evaluation_for",
     "find_game",
     "find_player",
     "load_shared",

@@ -12,8 +12,11 @@ Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget and temperature), ``temperature`` (``t``),
 ``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
 ``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node
-keeps, the best by the row-building score), ``model`` (a tree model to
-start from), and
+keeps, the best by the row-building score), ``model`` (a tree model: its
+statistics start the search where it knows the position, and its learned
+evaluation cuts the rollouts short), ``use`` (what of the model to use:
+``both``, the default, ``book`` or ``eval``; measures each part's worth),
+``cutoff`` (plies a rollout plays before that evaluation scores it), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -34,7 +37,7 @@ from .games.base import Game, State
 from .result import SearchResult
 from .search import Searcher
 from .store import load_shared, model_path
-from .treemodel import warm_tree
+from .treemodel import evaluation_for, warm_tree
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,11 @@ OPTIONS = {
     "early_plies": int,
     "early_seconds": float,
     "width": int,
+    "cutoff": int,
+    "use": str,
 }
+#: What a player may take from its model (the ``use`` option).
+MODEL_USES = ("both", "book", "eval")
 _ALIASES = {"t": "temperature", "simulations": "sims"}
 
 DEFAULT_SECONDS = 1.0
@@ -129,6 +136,12 @@ def parse_spec(text: str) -> PlayerSpec:
             ) from None
     if kind == "random" and set(options) - {"seed"}:
         raise ValueError(f"the random player takes only a seed, got {text!r}")
+    if options.get("use", "both") not in MODEL_USES:
+        raise ValueError(
+            f"use must be one of {', '.join(MODEL_USES)}, got {options['use']!r}"
+        )
+    if "use" in options and "model" not in options:
+        raise ValueError(f"use needs a model, got {text!r}")
     if ("early_plies" in options) != ("early_seconds" in options):
         raise ValueError(f"early_plies and early_seconds go together, got {text!r}")
     level = options.get("level")
@@ -182,6 +195,7 @@ class MctsPlayer(Player):
         temperature: float = 0.0,
         name: str = "mcts-heavy",
         model=None,
+        use: str = "both",
         early_plies: int = 0,
         early_seconds: float | None = None,
         **searcher_options,
@@ -195,8 +209,11 @@ class MctsPlayer(Player):
         self.temperature = temperature
         self.searcher = Searcher(game, evaluator=evaluator, **searcher_options)
         # A tree model (mcts.treemodel.Model) shared read-only by many
-        # players: each position it knows starts the search warm with a copy.
-        self.model = model
+        # players: each position it knows starts the search warm with a copy
+        # (its book), and its learned evaluation scores every rollout.
+        self.model = model if use in ("both", "book") else None
+        if model is not None and use in ("both", "eval"):
+            self.searcher.evaluation = evaluation_for(model, game)
         self.early_plies = early_plies
         self.early_seconds = early_seconds
         self.plies_observed = 0
@@ -258,6 +275,7 @@ def find_player(
     model = None
     if "model" in opts:
         model = load_shared(model_path(game.name, opts.pop("model")))
+    use = opts.pop("use", "both")
     level = LEVELS.get(opts.pop("level", None)) if "level" in opts else None
     temperature = 0.0
     if level is not None:
@@ -274,6 +292,7 @@ def find_player(
         ("max_nodes", "max_nodes"),
         ("rule", "rule"),
         ("width", "focus_width"),
+        ("cutoff", "cutoff_plies"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)
@@ -289,6 +308,7 @@ def find_player(
         name=str(spec),
         seed=seed,
         model=model,
+        use=use,
         **early,
         **searcher_options,
     )

@@ -34,6 +34,7 @@ from mcts import (
     ModelError,
     Searcher,
     UnknownGameError,
+    evaluation_for,
     find_game,
     load_shared,
     model_path,
@@ -608,20 +609,25 @@ def stop_search(game_id) -> dict:
     return {"stopped": thinking}
 
 
-def _warm_start(searcher: Searcher, row: GameRow, game, model_name: str) -> None:
-    """Give ``searcher`` the tree model's statistics for the current position
-    when the model knows it better than the searcher's own tree does.
+def _use_model(searcher: Searcher, row: GameRow, game, model_name: str | None) -> None:
+    """Give ``searcher`` the tree model's learned evaluation and its
+    statistics for the current position, when the model knows the position
+    better than the searcher's own tree does; no model: neither.
 
     The model is loaded once per process and shared read-only (``warm_tree``
     copies the subtree). A model that fails to load is a ServiceError naming
     the file and line, never a trace.
     """
+    if not model_name:
+        searcher.evaluation = None
+        return
     try:
         model = load_shared(model_path(row.game, model_name, settings.MODEL_DIR))
     except ModelError as error:
         raise ServiceError(
             "model_unavailable", f"model {model_name!r} cannot be used: {error}"
         ) from None
+    searcher.evaluation = evaluation_for(model, game)
     warm = warm_tree(model, game, searcher.state)
     if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
         searcher.tree = warm
@@ -661,8 +667,7 @@ def _search(row: GameRow, game, state, ai: dict, *, best: bool = False) -> dict:
 
     def task():
         searcher = _searcher_for(row, game, state)
-        if ai.get("model"):
-            _warm_start(searcher, row, game, ai["model"])
+        _use_model(searcher, row, game, ai.get("model"))
         with _running_lock:
             _running[row.pk] = searcher
 

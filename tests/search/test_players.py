@@ -2,6 +2,8 @@
 
 import pytest
 
+from mcts.evaluation import Evaluation
+from mcts.features import FEATURE_NAMES, STAGE_TERMS
 from mcts.games import find_game
 from mcts.players import (
     LEVELS,
@@ -34,6 +36,8 @@ def test_a_spec_parses_kind_and_typed_options():
         ("mcts:sims=many", "int"),
         ("mcts:level=9", "level"),
         ("random:sims=5", "random player"),
+        ("mcts-heavy:model=light,use=all", "use must be one of both, book, eval"),
+        ("mcts-heavy:use=eval", "use needs a model"),
     ],
 )
 def test_a_bad_spec_raises_a_clear_error(text, message):
@@ -172,3 +176,22 @@ def test_early_plies_are_searched_for_early_seconds():
 def test_early_plies_without_early_seconds_is_an_error():
     with pytest.raises(ValueError, match="early_plies and early_seconds go together"):
         parse_spec("mcts-heavy:early_plies=8")
+
+
+@pytest.mark.parametrize(
+    ("use", "has_book", "has_evaluation"),
+    [("both", True, True), ("book", True, False), ("eval", False, True)],
+)
+def test_use_chooses_the_models_book_its_evaluation_or_both(
+    use, has_book, has_evaluation
+):
+    game = find_game("reversi")
+    searcher = Searcher(game, evaluator="random", seed=2)
+    searcher.search(simulations=100)
+    weights = (0.0,) * (STAGE_TERMS * len(FEATURE_NAMES["reversi"]))
+    model = Model(game, searcher.tree, game.initial_state())
+    model.evaluation = Evaluation("reversi", weights)
+    player = MctsPlayer(game, simulations=20, seed=1, model=model, use=use)
+    assert (player.model is model) == has_book
+    assert (player.searcher.evaluation is model.evaluation) == has_evaluation
+    assert player.choose(game.initial_state()) in game.legal_moves(game.initial_state())
