@@ -14,6 +14,8 @@ import time
 from .arena import GameRecord, distinct_positions, run_match
 from .players import find_player, parse_spec
 from .search import Searcher
+from .store import load, model_path
+from .treemodel import evaluation_for
 
 PROVEN_MARKS = {
     "win": "proven win",
@@ -77,6 +79,11 @@ def add_commands(subparsers) -> None:
     bench.add_argument("--runs", type=int, default=3)
     bench.add_argument("--evaluator", choices=("random", "heavy"), default="random")
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument(
+        "--model",
+        help="score the heavy rollouts with this tree model's learned evaluation "
+        "(a name under model/GAME/ or a path)",
+    )
     bench.set_defaults(func=cmd_bench)
 
 
@@ -210,13 +217,22 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Print simulations per second from the start; the median line last."""
     game = _game(args)
+    evaluation = None
+    if args.model:
+        if args.evaluator != "heavy":
+            raise ValueError("--model scores heavy rollouts: add --evaluator heavy")
+        evaluation = evaluation_for(load(model_path(game.name, args.model)), game)
+        if evaluation is None:
+            raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
     start = time.perf_counter()
     Searcher(game, evaluator=args.evaluator, seed=args.seed).search(simulations=1)
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
     rates = []
     c = None
     for run in range(args.runs):
-        searcher = Searcher(game, evaluator=args.evaluator, seed=args.seed + run)
+        searcher = Searcher(
+            game, evaluator=args.evaluator, evaluation=evaluation, seed=args.seed + run
+        )
         result = searcher.search(seconds=args.seconds)
         c = searcher.c
         rate = result.simulations / result.elapsed
@@ -226,8 +242,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"{result.elapsed:.2f} s = {rate:,.0f}/s, {result.nodes} nodes, "
             f"best {result.move}"
         )
+    scored = f", scored by {args.model}'s evaluation" if evaluation else ""
     print(
-        f"{game.name} {args.evaluator} rollouts, c={c}: "
+        f"{game.name} {args.evaluator} rollouts{scored}, c={c}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
     )
     return 0

@@ -104,3 +104,12 @@ def test_bench_prints_compile_time_and_the_median_last(capsys):
     assert lines[0].startswith("first call (compile or cache load):")
     assert sum(line.startswith("run ") for line in lines) == 3
     assert re.search(r"median simulations/s: \d+$", lines[-1])
+
+
+def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
+    argv = ["bench", "reversi", "--seconds", "0.1", "--runs", "1", "--model", "light"]
+    code, out = run([*argv, "--evaluator", "heavy"], capsys)
+    assert code == 0
+    assert "heavy rollouts, scored by light's evaluation" in out.splitlines()[-1]
+    with pytest.raises(ValueError, match="add --evaluator heavy"):
+        run(argv, capsys)
