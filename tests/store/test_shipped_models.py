@@ -1,6 +1,7 @@
 """The light models shipped in model/<game>/light/ keep the issue's promises:
 each loads with every line checked, is under 5 MB, and its manifest says
-how it was built (a self-play build of at least 200 games)."""
+how it was built (a self-play build of at least 200 games); the Reversi and
+Gomoku ones carry the evaluation learnt from their build."""
 
 import pytest
 
@@ -19,3 +20,10 @@ def test_a_shipped_light_model_is_checked_small_and_says_how_it_was_built(game_n
     assert built["by"] == "selfplay" and built["selfplay_games"] >= 200
     assert built["command"].startswith("python -m mcts selfplay " + game_name)
     assert built["pruned"]["min_visits"] >= built["config"]["min_visits"]
+
+
+@pytest.mark.parametrize("game_name", ["reversi", "gomoku"])
+def test_a_shipped_light_model_carries_a_well_fitted_evaluation(game_name):
+    model = store.load(store.model_path(game_name, "light"), check="fast")
+    fitted = model.evaluation.fitted
+    assert fitted["positions"] >= 10_000 and fitted["explained"] > 0.5

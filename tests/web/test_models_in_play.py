@@ -5,10 +5,14 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.conf import settings
 from rest_framework import status
 from rest_framework.test import APITestCase
+
+from mcts import Searcher, find_game
+from webgame import services
 
 from .helpers import HUMAN, create, url
 
@@ -27,6 +31,16 @@ class ModelInPlayTests(APITestCase):
         # Level 1 runs 50 simulations; the root holds far more from the model.
         assert search["simulations"] <= 50
         assert search["root_visits"] > 10 * search["simulations"]
+
+    def test_a_model_lends_its_evaluation_and_no_model_takes_it_back(self):
+        game = find_game("reversi")
+        searcher = Searcher(game)
+        row = SimpleNamespace(game="reversi")
+        services._use_model(searcher, row, game, "light")
+        assert searcher.evaluation is not None
+        assert searcher.evaluation.game == "reversi"
+        services._use_model(searcher, row, game, None)
+        assert searcher.evaluation is None
 
     def test_without_a_model_the_search_starts_cold(self):
         search = self.ai_move({"kind": "ai", "level": 1})
