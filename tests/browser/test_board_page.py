@@ -297,8 +297,14 @@ def test_switching_a_model_is_stored_and_survives_a_reload(
     assert not page.locator("#black-ai").is_checked()
 
 
+#: A game whose first plies no search proves in a moment (a small Gomoku
+#: board is solved in a fraction of a second, and a proven root ends the
+#: search at once), so that the AI is surely still thinking when clicked.
+UNSOLVED = "reversi"
+
+
 def test_switching_the_ai_off_while_it_thinks_hands_the_side_over(page):
-    _start(page, "gomoku")
+    _start(page, UNSOLVED)
     set_ai(page, "white", True, "time:2")
     human_move(page)
     page.wait_for_function("() => BoardPage.state.thinking !== null")
@@ -320,7 +326,7 @@ def test_switching_the_ai_off_while_it_thinks_hands_the_side_over(page):
 
 
 def test_stop_plays_the_best_move_found_so_far(page):
-    _start(page, "gomoku")
+    _start(page, UNSOLVED)
     set_ai(page, "white", True, "time:10")
     human_move(page)
     page.wait_for_function("() => BoardPage.state.thinking !== null")
