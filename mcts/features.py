@@ -178,6 +178,12 @@ GOMOKU_FEATURES = (
     "own cells making two fours",
     "opponent cells making a four",
     "opponent cells making two fours",
+    "own cells making an open three",
+    "own cells making a four and a three",
+    "own cells making two threes",
+    "opponent cells making an open three",
+    "opponent cells making a four and a three",
+    "opponent cells making two threes",
     "bias",
 )
 
@@ -194,13 +200,20 @@ def gomoku_features(state, out):
     it holds that side's stones only, by how many more the side needs to
     fill it (log(1 + count), so the first few count most). A cell makes a
     four when a stone there leaves a window one stone short, two fours when
-    it does so in two windows.
+    it does so in two windows; it makes a three along a line when a stone
+    there leaves two windows of that line two stones short (an open three
+    or a split one), and the cells that make a four and a three, or threes
+    along two lines, are the forks that win unless the opponent is quicker.
     """
     size = np.int64(state[gomoku.SIZE])
     row = np.int64(state[gomoku.ROW])
     mover = np.int64(state[gomoku.SIDE]) + 1
+    n = size * size
     counts = np.zeros((2, 5), dtype=np.int64)
-    fours = np.zeros((2, size * size), dtype=np.int64)
+    # Windows two (fours) and three (threes) short through each empty cell,
+    # by side and line direction.
+    fours = np.zeros((2, 4, n), dtype=np.int64)
+    threes = np.zeros((2, 4, n), dtype=np.int64)
     for d in range(4):
         dr = gomoku.DIRECTIONS[d, 0]
         dc = gomoku.DIRECTIONS[d, 1]
@@ -219,26 +232,51 @@ def gomoku_features(state, out):
                     if need == 1:
                         return -1.0
                     counts[who, need] += 1
-                    if need == 2:
-                        for k in range(row):
-                            cell = start + k * step
-                            if state[gomoku.HEADER + cell] == _ZERO:
-                                fours[who, cell] += 1
+                    if need > 3:
+                        continue
+                    for k in range(row):
+                        cell = start + k * step
+                        if state[gomoku.HEADER + cell] == _ZERO:
+                            if need == 2:
+                                fours[who, d, cell] += 1
+                            else:
+                                threes[who, d, cell] += 1
     for who in range(2):
         out[3 * who] = math.log1p(counts[who, 2])
         out[3 * who + 1] = math.log1p(counts[who, 3])
         out[3 * who + 2] = math.log1p(counts[who, 4])
         makes_one = 0
         makes_two = 0
-        for cell in range(size * size):
-            if fours[who, cell] >= 1:
+        makes_three = 0
+        makes_four_three = 0
+        makes_two_threes = 0
+        for cell in range(n):
+            four_total = 0
+            four_lines = 0
+            three_lines = 0
+            for d in range(4):
+                four_total += fours[who, d, cell]
+                if fours[who, d, cell] > 0:
+                    four_lines += 1
+                elif threes[who, d, cell] >= 2:
+                    three_lines += 1
+            if four_total >= 1:
                 makes_one += 1
-            if fours[who, cell] >= 2:
+            if four_total >= 2:
                 makes_two += 1
+            if three_lines >= 1:
+                makes_three += 1
+            if four_lines >= 1 and three_lines >= 1:
+                makes_four_three += 1
+            if three_lines >= 2:
+                makes_two_threes += 1
         out[6 + 2 * who] = math.log1p(makes_one)
         out[7 + 2 * who] = math.log1p(makes_two)
-    out[10] = 1.0
-    return float(np.int64(state[gomoku.STONES])) / (size * size)
+        out[10 + 3 * who] = math.log1p(makes_three)
+        out[11 + 3 * who] = math.log1p(makes_four_three)
+        out[12 + 3 * who] = math.log1p(makes_two_threes)
+    out[16] = 1.0
+    return float(np.int64(state[gomoku.STONES])) / n
 
 
 # ---- dispatch -----------------------------------------------------------------------

@@ -107,6 +107,35 @@ def test_a_gomoku_three_makes_fours_and_a_four_is_not_quiet():
     assert _features(game, four)[0] == -1.0
 
 
+def test_a_gomoku_pair_makes_open_and_split_threes():
+    game = find_game("gomoku")
+    pair = game.play_all(["h8", "a1", "i8", "o15", "a15"])  # white to move
+    _, named = _features(game, pair)
+    # f8 and k8 make split threes, g8 and j8 open ones; e8 and l8 are too far.
+    assert named["opponent cells making an open three"] == pytest.approx(math.log1p(4))
+    assert named["opponent cells making two threes"] == 0.0
+    assert named["own cells making an open three"] == 0.0
+
+
+def test_gomoku_forks_make_a_four_and_a_three_or_two_threes():
+    game = find_game("gomoku")
+    # Black: a three h8-j8 closed by white's g8, and k9-k10 on the k file:
+    # k8 makes a four along the rank and a three along the file.
+    four_three = game.play_all(
+        ["h8", "g8", "i8", "a1", "j8", "o15", "k9", "a15", "k10"]
+    )
+    _, named = _features(game, four_three)
+    assert named["opponent cells making a four and a three"] == pytest.approx(
+        math.log1p(1)
+    )
+    assert named["opponent cells making a four"] == pytest.approx(math.log1p(2))
+    # Black: h8-i8 along the rank and j9-j10 on the j file meet at j8.
+    two_threes = game.play_all(["h8", "a1", "i8", "o15", "j9", "a15", "j10"])
+    _, named = _features(game, two_threes)
+    assert named["opponent cells making two threes"] == pytest.approx(math.log1p(1))
+    assert named["opponent cells making a four and a three"] == 0.0
+
+
 @pytest.mark.parametrize("game_name", ["reversi", "gomoku"])
 def test_features_do_not_change_under_the_boards_symmetries(game_name):
     game = find_game(game_name)
