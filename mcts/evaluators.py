@@ -15,8 +15,8 @@ arguments would force a recompile in every process).
   Given the learned evaluation of a tree model (:mod:`mcts.evaluation`), the
   Reversi and Gomoku rollouts stop after :data:`LEARNED_CUTOFF_PLIES` plies
   (Gomoku: at the first quiet position from there, with no win to take or
-  block) and the evaluation scores the position; without one they play to
-  the end.
+  block, and only from leaves before :data:`GOMOKU_LEARNED_MAX_FILL`) and
+  the evaluation scores the position; without one they play to the end.
 
   * Reversi: roulette-wheel moves weighted by a static square table: corners
     100, edges 10, inner squares 5, and the X- and C-squares next to an empty
@@ -51,9 +51,15 @@ RANDOM = 0
 HEAVY = 1
 
 #: Plies a heavy rollout plays, by game, before a learned evaluation scores
-#: the position (the searcher's ``cutoff_plies``). Tuned by 100-game matches
-#: at 0.1 s a move (model/README.md).
-LEARNED_CUTOFF_PLIES = {"reversi": 10, "gomoku": 10}
+#: the position (the searcher's ``cutoff_plies``); Gomoku's 0 plays only the
+#: wins and blocks that make a position quiet. Tuned by 100-game matches at
+#: 0.1 s a move (model/README.md, "Tuning the search for the evaluation").
+LEARNED_CUTOFF_PLIES = {"reversi": 10, "gomoku": 0}
+#: A Gomoku rollout from a leaf with at least this share of the board
+#: filled plays to the end instead (15x15: 40 stones): past the early
+#: middle game, rollouts judged better than the evaluation (model/README.md,
+#: "Tuning the search for the evaluation").
+GOMOKU_LEARNED_MAX_FILL = 40 / 225
 #: A rollout's ply limit when nothing scores a position before the end.
 _TO_THE_END = 1 << 30
 
@@ -98,10 +104,12 @@ def evaluate(evaluator, game_id, state, learned, cutoff):
 def heavy_rollout(game_id, state, learned, cutoff):
     """Return black's score from the game's heavy rollout policy, cut off
     after ``cutoff`` plies and scored by the ``learned`` weights when there
-    are any."""
+    are any and they serve ``state`` (:func:`learned_serves`)."""
     if game_id == loa.GAME_ID:
         return loa_rollout(state)
-    plies = _TO_THE_END if learned.shape[0] == 0 else cutoff
+    plies = _TO_THE_END
+    if learned.shape[0] > 0 and learned_serves(game_id, state):
+        plies = cutoff
     if game_id == reversi.GAME_ID:
         code = reversi_rollout(state, plies)
     else:
@@ -112,6 +120,17 @@ def heavy_rollout(game_id, state, learned, cutoff):
     if kernels.side_to_move(game_id, state) == BLACK:
         return mover_wins
     return 1.0 - mover_wins
+
+
+@njit(cache=True, nogil=True)
+def learned_serves(game_id, state):
+    """Return whether a learned evaluation scores rollouts from ``state``:
+    always in Reversi, in Gomoku while less than GOMOKU_LEARNED_MAX_FILL of
+    the board is filled."""
+    if game_id != gomoku.GAME_ID:
+        return True
+    size = np.int64(state[gomoku.SIZE])
+    return np.int64(state[gomoku.STONES]) < GOMOKU_LEARNED_MAX_FILL * (size * size)
 
 
 # ---- Reversi ----------------------------------------------------------------------

@@ -79,6 +79,11 @@ DEFAULT_C = 1.0
 #: Re-checked for Gomoku after the focus width, against c = 0.6 (100 games
 #: from the start): c = 0.4 scored 50.5%, c = 0.9 37.5%.
 GAME_C = {"reversi": 0.6, "gomoku": 0.6, "loa": 1.0}
+#: The exploration constant while a learned evaluation scores the rollouts,
+#: where it differs from GAME_C: Gomoku's evaluation scores a leaf at once
+#: and without noise, and its values lie close together (model/README.md,
+#: "Tuning the search for the evaluation").
+LEARNED_GAME_C = {"gomoku": 0.4}
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
 #: Deepest path a simulation follows before it evaluates where it stands.
@@ -362,7 +367,8 @@ class Searcher:
 
     Tuning knobs are keyword-only: ``evaluator`` (``"heavy"`` or ``"random"``),
     ``c`` (exploration constant; by default the game's tuned value in
-    :data:`GAME_C`), ``rule`` (``"uct"`` or ``"puct"``),
+    :data:`GAME_C`, or in :data:`LEARNED_GAME_C` while an evaluation is
+    used), ``rule`` (``"uct"`` or ``"puct"``),
     ``expand_visits`` (visits a leaf needs before it is expanded; by default
     1 plus the root's tree-move count over 32, which keeps wide trees small),
     ``focus`` (prune moves the game's knowledge rules out of the tree, see
@@ -399,9 +405,7 @@ class Searcher:
             raise ValueError(
                 f"unknown selection rule {rule!r}; expected one of {', '.join(RULES)}"
             )
-        if c is None:
-            c = GAME_C.get(game.name, DEFAULT_C)
-        if not c >= 0:
+        if c is not None and not c >= 0:
             raise ValueError(f"the exploration constant c must be >= 0, got {c!r}")
         if max_nodes < MAX_MOVES + 1:
             raise ValueError(
@@ -410,7 +414,7 @@ class Searcher:
         self.game = game
         self.evaluator = evaluator
         self._evaluator_id = evaluator_id(evaluator)
-        self.c = float(c)
+        self._c = None if c is None else float(c)
         self.rule = rule
         self.max_nodes = int(max_nodes)
         self._expand_visits = expand_visits
@@ -450,6 +454,17 @@ class Searcher:
         self._learned = (
             np.empty(0, dtype=np.float64) if evaluation is None else evaluation.array()
         )
+
+    @property
+    def c(self) -> float:
+        """Return the exploration constant: the one given, else the game's
+        (:data:`LEARNED_GAME_C` while an evaluation is used, where the game
+        has one there, else :data:`GAME_C`)."""
+        if self._c is not None:
+            return self._c
+        if self._evaluation is not None and self.game.name in LEARNED_GAME_C:
+            return LEARNED_GAME_C[self.game.name]
+        return GAME_C.get(self.game.name, DEFAULT_C)
 
     # ---- position and tree reuse --------------------------------------------------
     @property

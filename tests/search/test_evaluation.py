@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 from mcts.evaluation import Evaluation, _logistic_fit, fit, from_json
-from mcts.evaluators import LEARNED_CUTOFF_PLIES, heavy_rollout
+from mcts.evaluators import (
+    GOMOKU_LEARNED_MAX_FILL,
+    LEARNED_CUTOFF_PLIES,
+    heavy_rollout,
+    learned_serves,
+)
 from mcts.features import (
     FEATURE_NAMES,
     STAGE_TERMS,
@@ -19,7 +24,7 @@ from mcts.features import (
 )
 from mcts.games import find_game
 from mcts.players import find_player
-from mcts.search import Searcher
+from mcts.search import GAME_C, LEARNED_GAME_C, Searcher
 from mcts.treemodel import Model, evaluation_for
 
 
@@ -258,6 +263,20 @@ def test_the_cutoff_is_the_games_unless_a_player_sets_it():
         Searcher(game, cutoff_plies=-1)
 
 
+def test_an_evaluation_brings_the_exploration_constant_tuned_for_it():
+    game = find_game("gomoku")
+    searcher = Searcher(game)
+    assert (searcher.c, searcher.cutoff_plies) == (GAME_C["gomoku"], 0)
+    searcher.evaluation = _evaluation("gomoku")
+    assert searcher.c == LEARNED_GAME_C["gomoku"] != GAME_C["gomoku"]
+    searcher.evaluation = None
+    assert searcher.c == GAME_C["gomoku"]
+    # A constant the player gives wins.
+    player = find_player("mcts-heavy:c=0.9", game)
+    player.searcher.evaluation = _evaluation("gomoku")
+    assert player.searcher.c == 0.9
+
+
 def test_a_rollout_cut_off_at_once_is_the_evaluation_of_its_position():
     game = find_game("reversi")
     state = game.play_all(["f5"])  # white to move
@@ -266,3 +285,21 @@ def test_a_rollout_cut_off_at_once_is_the_evaluation_of_its_position():
     black_score = heavy_rollout(game.game_id, state.array.copy(), weights, 0)
     assert black_score == pytest.approx(1.0 - white_wins)
     assert white_wins != 0.5
+
+
+def test_gomoku_rollouts_take_the_evaluation_only_before_the_board_fills():
+    game = find_game("gomoku")
+    weights = _evaluation("gomoku").array()
+    early = game.play_all(["h8", "h9"])  # quiet, black to move
+    assert learned_serves(game.game_id, early.array)
+    black_score = heavy_rollout(game.game_id, early.array.copy(), weights, 0)
+    assert black_score == pytest.approx(
+        position_value(game.game_id, early.array, weights)
+    )
+    limit = round(GOMOKU_LEARNED_MAX_FILL * 225)
+    for plies, serves in ((limit - 1, True), (limit, False)):
+        state = _random_position(game, plies, seed=5)
+        assert learned_serves(game.game_id, state.array) == serves
+    # Past the limit the rollout plays to the end: a win, a loss or a draw.
+    late = _random_position(game, limit, seed=5)
+    assert heavy_rollout(game.game_id, late.array.copy(), weights, 0) in (0.0, 0.5, 1.0)
