@@ -54,7 +54,7 @@ HEAVY = 1
 #: the position (the searcher's ``cutoff_plies``); Gomoku's 0 plays only the
 #: wins and blocks that make a position quiet. Tuned by 100-game matches at
 #: 0.1 s a move (model/README.md, "Tuning the search for the evaluation").
-LEARNED_CUTOFF_PLIES = {"reversi": 10, "gomoku": 0}
+LEARNED_CUTOFF_PLIES = {"reversi": 4, "gomoku": 0}
 #: A Gomoku rollout from a leaf with at least this share of the board
 #: filled plays to the end instead (15x15: 40 stones): past the early
 #: middle game, rollouts judged better than the evaluation (model/README.md,

@@ -258,7 +258,7 @@ def test_a_models_evaluation_serves_only_its_own_game_and_options():
 def test_the_cutoff_is_the_games_unless_a_player_sets_it():
     game = find_game("reversi")
     assert Searcher(game).cutoff_plies == LEARNED_CUTOFF_PLIES["reversi"]
-    assert find_player("mcts-heavy:cutoff=4", game).searcher.cutoff_plies == 4
+    assert find_player("mcts-heavy:cutoff=7", game).searcher.cutoff_plies == 7
     with pytest.raises(ValueError, match="cutoff_plies must be >= 0"):
         Searcher(game, cutoff_plies=-1)
 
