@@ -19,11 +19,11 @@ from .games import (  # noqa: E402
     UnknownGameError,
     find_game,
 )
-from .players import LEVELS, Level, find_player  # noqa: E402
-from .result import MoveStats, SearchResult  # noqa: E402
-from .search import Searcher  # noqa: E402
-from .store import load_shared, model_path  # noqa: E402
-from .treemodel import ModelError, evaluation_for, warm_tree  # noqa: E402
+from .models.model import ModelError, evaluation_for, warm_tree  # noqa: E402
+from .models.store import load_shared, model_path  # noqa: E402
+from .play.players import LEVELS, Level, find_player  # noqa: E402
+from .search.result import MoveStats, SearchResult  # noqa: E402
+from .search.searcher import Searcher  # noqa: E402
 
 __all__ = [
     "LEVELS",

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from mcts.games import find_game
-from mcts.search import GAME_C, Searcher
+from mcts.search.searcher import GAME_C, Searcher
 
 GAMES = ["reversi", "gomoku", "loa"]
 

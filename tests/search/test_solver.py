@@ -10,7 +10,7 @@ import pytest
 
 from mcts.games import find_game, kernels
 from mcts.games.base import BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
-from mcts.search import Searcher
+from mcts.search.searcher import Searcher
 
 BUDGET = 60_000  # the search stops as soon as the root is proven
 

@@ -3,8 +3,8 @@
 import numpy as np
 
 from mcts.games import find_game
-from mcts.search import Searcher
-from mcts.tree import BYTES_PER_NODE, FIELDS, Tree
+from mcts.search.searcher import Searcher
+from mcts.search.tree import BYTES_PER_NODE, FIELDS, Tree
 
 
 def test_a_new_tree_holds_only_an_unexpanded_root():

@@ -19,17 +19,18 @@ class Command(BaseCommand):
     help = "Grow a tree model by self-play (model/<game>/<name>/)."
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        from mcts.cli import add_game_arguments
-        from mcts.model_cli import add_selfplay_arguments
+        from mcts.cli.args import add_game_arguments
+        from mcts.cli.models import add_selfplay_arguments
 
         add_game_arguments(parser)
         add_selfplay_arguments(parser)
         parser.set_defaults(model_dir=str(settings.MODEL_DIR))
 
     def handle(self, *args, **options) -> None:
-        from mcts import store, treemodel
-        from mcts.cli import game_from_args
-        from mcts.model_cli import model_path, run_selfplay
+        from mcts.cli.args import game_from_args
+        from mcts.cli.models import model_path, run_selfplay
+        from mcts.models import model as treemodel
+        from mcts.models import store
 
         namespace = argparse.Namespace(**options)
         try:

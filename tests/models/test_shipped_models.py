@@ -5,8 +5,9 @@ Gomoku ones carry the evaluation learnt from their build."""
 
 import pytest
 
-from mcts import store, treemodel
 from mcts.games import find_game
+from mcts.models import model as treemodel
+from mcts.models import store
 
 MAX_LIGHT_BYTES = 5_000_000  # `model prune --max-mb 5` counts decimal megabytes
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .games import kernels
-from .games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
-from .tree import Tree, depth_of
+from ..games import kernels
+from ..games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
+from ..search.tree import Tree, depth_of
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)

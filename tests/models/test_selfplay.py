@@ -7,11 +7,13 @@ import json
 
 import pytest
 
-from mcts import cli, model_cli, selfplay, store
+from mcts.cli import main as cli
+from mcts.cli import models as model_cli
 from mcts.games import find_game
-from mcts.selfplay import SelfPlayConfig, build, play_game
-from mcts.tree import Tree
-from mcts.treemodel import Model, warm_tree
+from mcts.models import selfplay, store
+from mcts.models.model import Model, warm_tree
+from mcts.models.selfplay import SelfPlayConfig, build, play_game
+from mcts.search.tree import Tree
 
 
 def _config(**changes) -> SelfPlayConfig:

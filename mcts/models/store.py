@@ -42,13 +42,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .evaluation import Evaluation
-from .evaluation import from_json as evaluation_from_json
-from .games import find_game
-from .games.base import Game, IllegalMoveError, InvalidMoveError, State
+from ..games import find_game
+from ..games.base import Game, IllegalMoveError, InvalidMoveError, State
+from ..search.learned import Evaluation
+from ..search.learned import from_json as evaluation_from_json
+from ..search.tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Tree, depth_of
+from .model import Model, ModelError, prune
 from .replay import first_bad_state_line, replay
-from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Tree, depth_of
-from .treemodel import Model, ModelError, prune
 
 FORMAT = "mcts-tree-model"
 VERSION = 1
@@ -684,7 +684,7 @@ def _check_file_digests(path: Path, entry: dict, count: int) -> None:
 
 
 # ---- models by name -----------------------------------------------------------------
-MODEL_DIR = Path(__file__).resolve().parents[1] / "model"
+MODEL_DIR = Path(__file__).resolve().parents[2] / "model"
 
 
 def model_path(

@@ -16,12 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mcts import model_cli, store, treemodel
-from mcts.evaluation import Evaluation
-from mcts.features import FEATURE_NAMES, STAGE_TERMS
+from mcts.cli import models as model_cli
 from mcts.games import find_game
-from mcts.search import Searcher
-from mcts.treemodel import ModelError
+from mcts.models import model as treemodel
+from mcts.models import store
+from mcts.models.model import ModelError
+from mcts.search.features import FEATURE_NAMES, STAGE_TERMS
+from mcts.search.learned import Evaluation
+from mcts.search.searcher import Searcher
 
 REPO = Path(__file__).resolve().parents[2]
 FILES = (store.MANIFEST, store.NODES, store.STATES)
@@ -219,9 +221,10 @@ def test_a_failed_save_leaves_the_old_model_untouched(saved, reversi, searched):
 
 _KILLED_SAVE = """
 import os, sys, time
-from mcts import store, treemodel
+from mcts.models import store
+from mcts.models import model as treemodel
 from mcts.games import find_game
-from mcts.search import Searcher
+from mcts.search.searcher import Searcher
 game = find_game("reversi")
 searcher = Searcher(game, seed=3, evaluator="random")
 searcher.search(simulations=300)

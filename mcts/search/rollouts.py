@@ -42,10 +42,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..games import gomoku, kernels, loa, reversi
+from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
+from ..games.bitboard import bit_square
 from .features import position_value
-from .games import gomoku, kernels, loa, reversi
-from .games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
-from .games.bitboard import bit_square
 
 RANDOM = 0
 HEAVY = 1

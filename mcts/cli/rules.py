@@ -1,5 +1,5 @@
-"""The ``python -m mcts`` command line: rules tools (perft, show, random, replay,
-bench-playouts) and, registered from :mod:`mcts.search_cli`, the search tools."""
+"""The rules tools of ``python -m mcts``: perft, show, random, replay and
+bench-playouts."""
 
 from __future__ import annotations
 
@@ -12,43 +12,9 @@ import time
 
 import numpy as np
 
-from . import model_cli, search_cli
-from .games import Game, find_game, kernels
-from .games.base import COLOR_NAMES
-
-
-def parse_option(text: str) -> tuple[str, object]:
-    """Return ``(key, value)`` from ``KEY=VALUE``, the value as int when it is one."""
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    return key.replace("-", "_"), int(value) if value.lstrip("-").isdigit() else value
-
-
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the GAME argument and the game options (--size, --row, --option)."""
-    parser.add_argument("game", help="reversi (othello), gomoku or loa")
-    parser.add_argument("--size", type=int, help="Gomoku board size (5..19)")
-    parser.add_argument("--row", type=int, help="Gomoku winning row length")
-    parser.add_argument(
-        "-o",
-        "--option",
-        type=parse_option,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="another game option, e.g. double_connection=mover_wins for loa",
-    )
-
-
-def game_from_args(args: argparse.Namespace) -> Game:
-    """Return the Game that the GAME argument and the option flags name."""
-    options = dict(args.option)
-    if args.size is not None:
-        options["size"] = args.size
-    if args.row is not None:
-        options["row"] = args.row
-    return find_game(args.game, **options)
+from ..games import Game, kernels
+from ..games.base import COLOR_NAMES
+from .args import add_game_arguments, game_from_args
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -174,34 +140,31 @@ def cmd_bench_playouts(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of ``python -m mcts`` with every subcommand."""
-    parser = argparse.ArgumentParser(prog="python -m mcts", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    perft = commands.add_parser("perft", help="count leaf positions at a depth")
+def add_commands(subparsers) -> None:
+    """Register the rules tools (perft, show, random, replay, bench-playouts)."""
+    perft = subparsers.add_parser("perft", help="count leaf positions at a depth")
     add_game_arguments(perft)
     perft.add_argument("depth", type=int)
     perft.set_defaults(func=cmd_perft)
 
-    show = commands.add_parser("show", help="print the position after some moves")
+    show = subparsers.add_parser("show", help="print the position after some moves")
     add_game_arguments(show)
     show.add_argument("moves", nargs="*")
     show.set_defaults(func=cmd_show)
 
-    rand = commands.add_parser("random", help="play uniformly random games")
+    rand = subparsers.add_parser("random", help="play uniformly random games")
     add_game_arguments(rand)
     rand.add_argument("--games", type=int, default=1)
     rand.add_argument("--seed", type=int, default=0)
     rand.set_defaults(func=cmd_random)
 
-    replay = commands.add_parser(
+    replay = subparsers.add_parser(
         "replay", help='check JSON lines {"moves": [...]} from standard input'
     )
     add_game_arguments(replay)
     replay.set_defaults(func=cmd_replay)
 
-    bench = commands.add_parser(
+    bench = subparsers.add_parser(
         "bench-playouts", help="random playouts per second from the start"
     )
     add_game_arguments(bench)
@@ -209,24 +172,3 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--runs", type=int, default=3)
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(func=cmd_bench_playouts)
-
-    search_cli.add_commands(commands)
-    model_cli.add_commands(commands)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the process exit code."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    # Moves may follow the options (`show gomoku --size 9 e5 e6`): argparse
-    # leaves them over, so they join the MOVES list here.
-    if extra and hasattr(args, "moves") and not any(t.startswith("-") for t in extra):
-        args.moves.extend(extra)
-    elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    try:
-        return args.func(args)
-    except ValueError as error:  # bad game name or options: a message, not a trace
-        print(f"error: {error}", file=sys.stderr)
-        return 2

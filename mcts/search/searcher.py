@@ -1,36 +1,8 @@
-"""Monte Carlo Tree Search with the MCTS-Solver: a numba loop and its Python driver.
+"""The Python driver of the MCTS: :class:`Searcher` holds a tree between searches.
 
-The loop (:func:`run_simulations`) does select, expand, evaluate and back up
-over the arrays of a :class:`~mcts.tree.Tree`. It knows three parts only by
-integer ids, so numba can cache it (no functions passed as arguments):
-
-- the **selection rule** (:data:`RULES`): UCT (UCB1 on the children, unvisited
-  children first in their shuffled order) or PUCT (AlphaZero-style, with an
-  optional per-node prior array, uniform when empty) for later use with a
-  policy network;
-- the **evaluator** (:mod:`mcts.evaluators`): random or heavy rollouts, the
-  heavy ones cut short by a tree model's learned evaluation when the
-  searcher has one (:mod:`mcts.evaluation`);
-- the **game** (:mod:`mcts.games.kernels`), by game id.
-
-States are not stored in the tree: each simulation replays the moves from a
-copy of the root state while it descends.
-
-MCTS-Solver (Winands, Björnsson and Saito 2008): a terminal leaf is proven at
-its first visit; a node is a proven loss for its mover as soon as one child is
-a proven win for the player to move there, and once every child is proven it
-is a proven win for its mover if all children are losses, else a draw if the
-best is a draw. Proven-loss children are never selected; a simulation that
-reaches a proven node backs up its exact value without a rollout. The search
-stops early once the root is proven.
-
-Lines of Action repetition is judged only by the Python layer (it needs the
-move history); inside the search the kernels ignore it, so the search may
-misjudge a line that repeats, just as a rollout would.
-
-The Python driver (:class:`Searcher`) runs the kernel in chunks of a few
-milliseconds and checks the clock and the stop flag between chunks; the kernel
-also polls the stop flag every simulation and releases the GIL, so
+It runs the numba loop (:func:`mcts.search.kernel.run_simulations`) in chunks of
+a few milliseconds and checks the clock and the stop flag between chunks; the
+kernel also polls the stop flag every simulation and releases the GIL, so
 :meth:`Searcher.stop` from another thread takes effect at once.
 """
 
@@ -42,34 +14,25 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
-from .evaluation import Evaluation
-from .evaluators import (
+from ..games import kernels
+from ..games.base import MAX_MOVES, ONGOING, Game, State
+from .kernel import (
+    NEED_ROOM,
+    ROOT_PROVEN,
+    RULES,
+    STOPPED,
+    run_simulations,
+)
+from .learned import Evaluation
+from .result import MoveStats, SearchResult
+from .rollouts import (
     GOMOKU_FOCUS_WIDTH,
     LEARNED_CUTOFF_PLIES,
-    evaluate,
     evaluator_id,
     focus_moves,
-    terminal_reward,
 )
-from .games import kernels
-from .games.base import (
-    BLACK,
-    BLACK_WINS,
-    DRAW,
-    MAX_MOVES,
-    ONGOING,
-    Game,
-    State,
-)
-from .result import MoveStats, SearchResult
 from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_NAMES, PROVEN_WIN, UNKNOWN, Tree
-
-UCT = 0
-PUCT = 1
-#: Selection rules by name and their kernel ids.
-RULES = {"uct": UCT, "puct": PUCT}
 
 #: Exploration constant of UCT for rewards in [0, 1] when a game has no tuned
 #: value (sqrt(2) is the textbook value; informative rollouts favour lower).
@@ -86,14 +49,6 @@ GAME_C = {"reversi": 0.6, "gomoku": 0.6, "loa": 1.0}
 LEARNED_GAME_C = {"gomoku": 0.4}
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
-#: Deepest path a simulation follows before it evaluates where it stands.
-MAX_DEPTH = 4096
-
-# Why a call of run_simulations returned.
-BUDGET_DONE = 0
-NEED_ROOM = 1
-STOPPED = 2
-ROOT_PROVEN = 3
 
 # Chunk sizing: each kernel call should take a few milliseconds so the clock
 # and the stop flag are checked often but the call overhead stays negligible.
@@ -101,267 +56,6 @@ _CHUNK_MIN_SECONDS = 0.002
 _CHUNK_MAX_SECONDS = 0.008
 
 
-# ---- the numba loop -------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _proven_reward(proven_value):
-    """Return the mover's score of a proven node: 1, 0 or 0.5."""
-    if proven_value == PROVEN_WIN:
-        return 1.0
-    if proven_value == PROVEN_LOSS:
-        return 0.0
-    return 0.5
-
-
-@njit(cache=True, nogil=True)
-def _select(node, first_child, n_children, visits, value_sum, proven, prior, c, rule):
-    """Return ``(child, floored)``: the child of ``node`` to descend into (-1 if
-    every child is lost) and whether a proven-draw sibling was passed over.
-
-    Proven losses are never chosen. A proven draw is skipped while an unknown
-    sibling is left: its exact value needs no more visits, and only the unknown
-    siblings can still prove or refute ``node``. The caller then backs up at
-    least a draw for the player to move here (``floored``), since that player
-    can always take the draw.
-    """
-    first = first_child[node]
-    count = n_children[node]
-    best = -1
-    best_score = -np.inf
-    draw = -1
-    log_n = math.log(max(visits[node], 1))
-    sqrt_n = math.sqrt(max(visits[node], 1))
-    uniform = 1.0 / count
-    for child in range(first, first + count):
-        state = proven[child]
-        if state == PROVEN_LOSS:
-            continue
-        if state == PROVEN_WIN:
-            return child, False
-        if state == PROVEN_DRAW:
-            draw = child
-            continue
-        n = visits[child]
-        if rule == UCT:
-            if n == 0:
-                return child, draw >= 0 or _has_draw(first, count, proven)
-            score = value_sum[child] / n + c * math.sqrt(log_n / n)
-        else:  # PUCT: Q + c * P * sqrt(N) / (1 + n), unvisited valued at 0.5
-            q = 0.5 if n == 0 else value_sum[child] / n
-            p = prior[child] if prior.shape[0] > 0 else uniform
-            score = q + c * p * sqrt_n / (1 + n)
-        if score > best_score:
-            best_score = score
-            best = child
-    if best < 0:
-        return draw, False
-    return best, draw >= 0
-
-
-@njit(cache=True, nogil=True)
-def _has_draw(first, count, proven):
-    """Return True if a child in ``first .. first + count`` is a proven draw."""
-    # a plain loop: numba compiles no any() over a generator
-    for child in range(first, first + count):  # noqa: SIM110
-        if proven[child] == PROVEN_DRAW:
-            return True
-    return False
-
-
-@njit(cache=True, nogil=True)
-def _expand(
-    node,
-    size,
-    moves,
-    count,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-):
-    """Allocate ``count`` children of ``node`` at ``size`` in random order;
-    return the new tree size."""
-    for i in range(count - 1, 0, -1):  # Fisher-Yates: children come out shuffled
-        j = np.random.randint(0, i + 1)
-        moves[i], moves[j] = moves[j], moves[i]
-    for k in range(count):
-        child = size + k
-        parent[child] = node
-        move[child] = moves[k]
-        first_child[child] = -1
-        n_children[child] = 0
-        visits[child] = 0
-        value_sum[child] = 0.0
-        proven[child] = UNKNOWN
-    first_child[node] = size
-    n_children[node] = count
-    return size + count
-
-
-@njit(cache=True, nogil=True)
-def _prove_upward(path, depth, first_child, n_children, proven):
-    """Propagate a new proof at ``path[depth]`` toward the root (MCTS-Solver)."""
-    for i in range(depth - 1, -1, -1):
-        node = path[i]
-        child = path[i + 1]
-        if proven[child] == UNKNOWN or proven[node] != UNKNOWN:
-            return
-        if proven[child] == PROVEN_WIN:
-            # The player to move here has a winning move: the mover into here lost.
-            proven[node] = PROVEN_LOSS
-            continue
-        first = first_child[node]
-        any_draw = False
-        for other in range(first, first + n_children[node]):
-            value = proven[other]
-            if value == UNKNOWN:
-                return
-            if value == PROVEN_WIN:
-                proven[node] = PROVEN_LOSS
-                break
-            if value == PROVEN_DRAW:
-                any_draw = True
-        if proven[node] == UNKNOWN:
-            proven[node] = PROVEN_DRAW if any_draw else PROVEN_WIN
-
-
-@njit(cache=True, nogil=True)
-def run_simulations(
-    game_id,
-    root,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-    prior,
-    meta,
-    n_sims,
-    c,
-    rule,
-    evaluator,
-    learned,
-    cutoff,
-    expand_visits,
-    focus_width,
-    limit,
-    may_grow,
-    stop,
-):
-    """Run up to ``n_sims`` simulations from the state vector ``root``.
-
-    ``learned`` holds the weights of a learned evaluation for the heavy
-    rollouts (empty for none; see :mod:`mcts.evaluation`), which score
-    their position after ``cutoff`` plies.
-
-    ``meta[0]`` is the tree size (updated in place); nodes are allocated only
-    below ``limit``. When a leaf needs more room and ``may_grow`` is true the
-    loop returns :data:`NEED_ROOM` so the driver can double the arrays;
-    otherwise the leaf is evaluated without being expanded.
-
-    Returns ``(simulations done, reason)`` with reason one of BUDGET_DONE,
-    NEED_ROOM, STOPPED, ROOT_PROVEN.
-    """
-    work = np.empty_like(root)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    path = np.empty(MAX_DEPTH, dtype=np.int64)
-    movers = np.empty(MAX_DEPTH, dtype=np.int64)
-    floored = np.zeros(MAX_DEPTH, dtype=np.bool_)
-    size = meta[0]
-    root_mover = 1 - kernels.side_to_move(game_id, root)
-    done = 0
-    while done < n_sims:
-        if stop[0] != 0:
-            return done, STOPPED
-        if proven[0] != UNKNOWN:
-            return done, ROOT_PROVEN
-        work[:] = root
-        node = 0
-        depth = 0
-        path[0] = 0
-        movers[0] = root_mover
-        newly_proven = False
-        reward = 0.5  # for black
-        while True:
-            if proven[node] != UNKNOWN:
-                mover_reward = _proven_reward(proven[node])
-                reward = mover_reward if movers[depth] == BLACK else 1.0 - mover_reward
-                break
-            if first_child[node] < 0:
-                if node != 0 and visits[node] == 0:
-                    code = kernels.status(game_id, work)
-                    if code != ONGOING:
-                        reward = terminal_reward(code)
-                        if code == DRAW:
-                            proven[node] = PROVEN_DRAW
-                        elif (code == BLACK_WINS) == (movers[depth] == BLACK):
-                            proven[node] = PROVEN_WIN
-                        else:
-                            proven[node] = PROVEN_LOSS
-                        newly_proven = True
-                        break
-                if node != 0 and visits[node] < expand_visits:
-                    reward = evaluate(evaluator, game_id, work, learned, cutoff)
-                    break
-                count = kernels.legal_moves(game_id, work, moves)
-                if focus_width > 0:
-                    count = focus_moves(game_id, work, moves, count, focus_width)
-                if size + count > limit:
-                    if may_grow:
-                        meta[0] = size
-                        return done, NEED_ROOM
-                    reward = evaluate(evaluator, game_id, work, learned, cutoff)
-                    break
-                size = _expand(
-                    node,
-                    size,
-                    moves,
-                    count,
-                    parent,
-                    move,
-                    first_child,
-                    n_children,
-                    visits,
-                    value_sum,
-                    proven,
-                )
-            if depth >= MAX_DEPTH - 1:
-                reward = evaluate(evaluator, game_id, work, learned, cutoff)
-                break
-            child, floored[depth] = _select(
-                node, first_child, n_children, visits, value_sum, proven, prior, c, rule
-            )
-            if child < 0:  # every child lost: cannot happen once proofs propagate
-                reward = 0.5
-                break
-            mover = kernels.side_to_move(game_id, work)
-            kernels.apply_move(game_id, work, move[child])
-            depth += 1
-            path[depth] = child
-            movers[depth] = mover
-            node = child
-        for i in range(depth, -1, -1):
-            if i < depth and floored[i]:
-                # The player to move at path[i] could have taken a proven draw.
-                if movers[i + 1] == BLACK:
-                    reward = max(reward, 0.5)
-                else:
-                    reward = min(reward, 0.5)
-            n = path[i]
-            visits[n] += 1
-            value_sum[n] += reward if movers[i] == BLACK else 1.0 - reward
-        if newly_proven:
-            _prove_upward(path, depth, first_child, n_children, proven)
-        meta[0] = size
-        done += 1
-    return done, BUDGET_DONE
-
-
-# ---- the Python driver ----------------------------------------------------------
 class Searcher:
     """An MCTS searcher for one game, holding its tree between searches.
 

@@ -2,10 +2,9 @@
 
 import pytest
 
-from mcts.evaluation import Evaluation
-from mcts.features import FEATURE_NAMES, STAGE_TERMS
 from mcts.games import find_game
-from mcts.players import (
+from mcts.models.model import Model
+from mcts.play.players import (
     LEVELS,
     MODEL_STUDY_RATIO,
     MctsPlayer,
@@ -14,8 +13,9 @@ from mcts.players import (
     find_player,
     parse_spec,
 )
-from mcts.search import Searcher
-from mcts.treemodel import Model
+from mcts.search.features import FEATURE_NAMES, STAGE_TERMS
+from mcts.search.learned import Evaluation
+from mcts.search.searcher import Searcher
 
 
 def test_a_spec_parses_kind_and_typed_options():

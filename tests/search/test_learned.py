@@ -8,24 +8,24 @@ import math
 import numpy as np
 import pytest
 
-from mcts.evaluation import Evaluation, _logistic_fit, fit, from_json
-from mcts.evaluators import (
-    GOMOKU_LEARNED_MAX_FILL,
-    LEARNED_CUTOFF_PLIES,
-    heavy_rollout,
-    learned_serves,
-)
-from mcts.features import (
+from mcts.games import find_game
+from mcts.models.model import Model, evaluation_for
+from mcts.play.players import find_player
+from mcts.search.features import (
     FEATURE_NAMES,
     STAGE_TERMS,
     feature_count,
     features,
     position_value,
 )
-from mcts.games import find_game
-from mcts.players import find_player
-from mcts.search import GAME_C, LEARNED_GAME_C, Searcher
-from mcts.treemodel import Model, evaluation_for
+from mcts.search.learned import Evaluation, _logistic_fit, fit, from_json
+from mcts.search.rollouts import (
+    GOMOKU_LEARNED_MAX_FILL,
+    LEARNED_CUTOFF_PLIES,
+    heavy_rollout,
+    learned_serves,
+)
+from mcts.search.searcher import GAME_C, LEARNED_GAME_C, Searcher
 
 
 def _features(game, state) -> tuple[float, dict]:

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from mcts.cli import main
+from mcts.cli.main import main
 
 
 def run_cli(capsys, *argv):

@@ -8,9 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from mcts import replay, store, treemodel
 from mcts.games import find_game, kernels
-from mcts.search import Searcher
+from mcts.models import model as treemodel
+from mcts.models import replay, store
+from mcts.search.searcher import Searcher
 
 from .test_store import _rewrite
 

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from mcts.cli import main
-from mcts.search_cli import add_commands
+from mcts.cli.main import main
+from mcts.cli.search import add_commands
 
 
 def run(argv, capsys):

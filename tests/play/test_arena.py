@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from mcts.arena import (
+from mcts.games import find_game
+from mcts.play.arena import (
     GameRecord,
     distinct_positions,
     play_game,
@@ -11,8 +12,7 @@ from mcts.arena import (
     run_match,
     tally,
 )
-from mcts.games import find_game
-from mcts.players import find_player
+from mcts.play.players import find_player
 
 
 def _record(index, score, moves=()):

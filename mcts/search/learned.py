@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from ..games import kernels
+from ..games.base import ONGOING, Game, State
 from .features import FEATURE_NAMES, STAGE_TERMS, feature_count, features
-from .games import kernels
-from .games.base import ONGOING, Game, State
 from .tree import Tree, depth_of
 
 #: Nodes with fewer visits are too noisy to learn from.

@@ -30,8 +30,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .games import gomoku, reversi
-from .games.bitboard import bit_square, popcount
+from ..games import gomoku, reversi
+from ..games.bitboard import bit_square, popcount
 
 #: Every weight comes in this many stage terms: constant, linear, quadratic.
 STAGE_TERMS = 3

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .games.base import Game, State
-from .result import SearchResult
-from .search import Searcher
-from .store import load_shared, model_path
-from .treemodel import evaluation_for, warm_tree
+from ..games.base import Game, State
+from ..models.model import evaluation_for, warm_tree
+from ..models.store import load_shared, model_path
+from ..search.result import SearchResult
+from ..search.searcher import Searcher
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .evaluation import Evaluation, fit
-from .games.base import Game, State
-from .games.symmetry import inverse
+from ..games.base import Game, State
+from ..games.symmetry import inverse
+from ..search.learned import Evaluation, fit
+from ..search.tree import Tree, depth_of
 from .replay import replay, state_digest
-from .tree import Tree, depth_of
 
 
 class ModelError(ValueError):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .games import find_game
-from .games.base import Game, State
+from ..games import find_game
+from ..games.base import Game, State
 from .players import find_player, parse_spec
 
 #: Random plies of the openings, by game: enough to vary the games, few

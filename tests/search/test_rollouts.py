@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from mcts.evaluators import (
+from mcts.games import find_game, gomoku, kernels
+from mcts.games.base import BLACK, BLACK_WINS, MAX_MOVES, ONGOING
+from mcts.search.rollouts import (
     GOMOKU_FOCUS_WIDTH,
     HEAVY,
     RANDOM,
@@ -14,8 +16,6 @@ from mcts.evaluators import (
     gomoku_rollout,
     loa_evaluation,
 )
-from mcts.games import find_game, gomoku, kernels
-from mcts.games.base import BLACK, BLACK_WINS, MAX_MOVES, ONGOING
 
 NO_EVALUATION = np.empty(0, dtype=np.float64)
 EVERY_PLY = 1 << 30

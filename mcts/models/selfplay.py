@@ -32,13 +32,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .evaluation import fit
-from .games import find_game
-from .games.base import ONGOING, Game, State
-from .search import Searcher
+from ..games import find_game
+from ..games.base import ONGOING, Game, State
+from ..search.learned import fit
+from ..search.searcher import Searcher
+from ..search.tree import FIELDS, Tree
+from .model import Model, ModelError, empty_model, graft, prune
 from .store import code_version, load, save
-from .tree import FIELDS, Tree
-from .treemodel import Model, ModelError, empty_model, graft, prune
 
 #: Plies longer than this end a self-play game as unfinished (a safety net).
 MAX_PLIES = 600

@@ -11,11 +11,12 @@ import statistics
 import sys
 import time
 
-from .arena import GameRecord, distinct_positions, run_match
-from .players import find_player, parse_spec
-from .search import Searcher
-from .store import load, model_path
-from .treemodel import evaluation_for
+from ..models.model import evaluation_for
+from ..models.store import load, model_path
+from ..play.arena import GameRecord, distinct_positions, run_match
+from ..play.players import find_player, parse_spec
+from ..search.searcher import Searcher
+from .args import add_game_arguments, game_from_args
 
 PROVEN_MARKS = {
     "win": "proven win",
@@ -27,7 +28,6 @@ PROVEN_MARKS = {
 
 def add_commands(subparsers) -> None:
     """Register the ``think``, ``arena`` and ``bench`` subcommands on ``subparsers``."""
-    from .cli import add_game_arguments  # the CLI imports this module: import late
 
     think = subparsers.add_parser(
         "think", help="search a position and show the root moves' statistics"
@@ -116,7 +116,6 @@ def _plies(text: str) -> tuple[int, ...]:
 
 
 def _game(args: argparse.Namespace):
-    from .cli import game_from_args
 
     return game_from_args(args)
 

@@ -20,9 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from . import store, treemodel
-from .selfplay import SelfPlayConfig, build
-from .tree import Tree
+from ..games import find_game
+from ..games.base import ONGOING
+from ..models import model as treemodel
+from ..models import store
+from ..models.selfplay import SelfPlayConfig, build
+from ..search.tree import Tree
+from .args import add_game_arguments, game_from_args
 
 MODEL_DIR = store.MODEL_DIR
 model_path = store.model_path
@@ -30,7 +34,6 @@ model_path = store.model_path
 
 def add_commands(subparsers) -> None:
     """Register the ``selfplay`` and ``model`` subcommands on ``subparsers``."""
-    from .cli import add_game_arguments  # the CLI imports this module: import late
 
     selfplay = subparsers.add_parser("selfplay", help="grow a tree model by self-play")
     add_game_arguments(selfplay)
@@ -127,7 +130,6 @@ def run_selfplay(
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """Grow the model; print where it is and its size."""
-    from .cli import game_from_args
 
     game = game_from_args(args)
     command = "python -m mcts " + shlex.join(sys.argv[1:]) if sys.argv else None
@@ -218,7 +220,6 @@ def _too_small(max_mb: float, nodes: int) -> str:
 def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
     """Return a tree of about ``nodes`` nodes of real moves: the start position
     expanded breadth first, each node with random visits (for benchmarks)."""
-    from .games.base import ONGOING
 
     rng = np.random.default_rng(seed)
     tree = Tree(nodes + 512)
@@ -251,7 +252,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Save a synthetic model, then load it in fresh processes, with the full
     check (the default) and the fast one; print the figures as JSON (load
     seconds, peak memory, bytes per node)."""
-    from .games import find_game
 
     game = find_game(args.game)
     folder = (
@@ -335,7 +335,6 @@ def _measure_load(path: str, check: str) -> dict:
 def _save_tiny_model(folder: Path) -> Path:
     """Save a tiny model in ``folder``; return its path (loading it loads the
     kernels)."""
-    from .games import find_game
 
     game = find_game("reversi")
     path = folder / "tiny"

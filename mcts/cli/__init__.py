@@ -1,0 +1,1 @@
+"""``python -m mcts``: one module per group of subcommands (rules, search, models)."""

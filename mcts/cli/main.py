@@ -1,0 +1,36 @@
+"""The ``python -m mcts`` command line: one parser, its subcommands registered by
+the modules of this package (rules tools, search tools, tree-model tools)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import models, rules, search
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of ``python -m mcts`` with every subcommand."""
+    parser = argparse.ArgumentParser(prog="python -m mcts", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    rules.add_commands(commands)
+    search.add_commands(commands)
+    models.add_commands(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the process exit code."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    # Moves may follow the options (`show gomoku --size 9 e5 e6`): argparse
+    # leaves them over, so they join the MOVES list here.
+    if extra and hasattr(args, "moves") and not any(t.startswith("-") for t in extra):
+        args.moves.extend(extra)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        return args.func(args)
+    except ValueError as error:  # bad game name or options: a message, not a trace
+        print(f"error: {error}", file=sys.stderr)
+        return 2
