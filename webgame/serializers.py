@@ -198,6 +198,16 @@ class ModelInfoSerializer(serializers.Serializer):
     built = serializers.JSONField(allow_null=True)
 
 
+class LevelSerializer(serializers.Serializer):
+    """One rung of the AI's strength ladder."""
+
+    level = serializers.IntegerField()
+    description = serializers.CharField(help_text="e.g. beginner, master")
+    seconds = serializers.FloatField(
+        allow_null=True, help_text="think time a move; null: a simulation budget"
+    )
+
+
 class KindSerializer(serializers.Serializer):
     """A game the server offers."""
 
@@ -205,6 +215,7 @@ class KindSerializer(serializers.Serializer):
     title = serializers.CharField()
     options = serializers.DictField(help_text="the default options")
     option_specs = serializers.DictField(help_text="what each option accepts")
+    levels = LevelSerializer(many=True, help_text="the AI's strength ladder")
     models = ModelInfoSerializer(many=True)
 
 

@@ -238,6 +238,10 @@ def list_kinds() -> list[dict]:
             "title": TITLES.get(name, name),
             "options": find_game(name).options,
             "option_specs": OPTION_SPECS.get(name, {}),
+            "levels": [
+                {"level": n, "description": lv.description, "seconds": lv.seconds}
+                for n, lv in sorted(LEVELS.items())
+            ],
             "models": list_models(name),
         }
         for name in GAMES

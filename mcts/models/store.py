@@ -289,7 +289,7 @@ def load(
     if check not in ("full", "fast"):
         raise ValueError(f"check must be 'full' or 'fast', got {check!r}")
     folder = Path(path)
-    manifest = _read_manifest(folder)
+    manifest = read_manifest(folder)
     model_game = _manifest_game(folder, manifest, game)
     root = _parse_root(folder, model_game, manifest)
     evaluation = _parse_evaluation(folder, model_game, manifest)
@@ -316,7 +316,7 @@ def _fault(folder: Path, name: str, line: int | None, message: str) -> ModelErro
     return ModelError(f"{where}: {message}")
 
 
-def _read_manifest(folder: Path) -> dict:
+def read_manifest(folder: Path) -> dict:
     path = folder / MANIFEST
     try:
         text = path.read_text(encoding="utf-8")
