@@ -114,7 +114,7 @@ export function hint() {
   const ply = g.ply,
     key = movesKey(g.moves, g.ply);
   const xhr = api.askHint(g.id, body);
-  const wanted = think(xhr, g.to_move, true, expectedSeconds(body));
+  const wanted = think(xhr, g.to_move, true, expectedSeconds(g.game, body));
   xhr
     .done(function (resp) {
       if (!wanted()) return;

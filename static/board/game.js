@@ -122,7 +122,7 @@ export function maybeRunAi() {
   const ply = g.ply,
     key = movesKey(g.moves, g.ply);
   const xhr = api.aiMove(g.id, g.version);
-  const wanted = think(xhr, side, false, expectedSeconds(g.players[side]));
+  const wanted = think(xhr, side, false, expectedSeconds(g.game, g.players[side]));
   xhr
     .done(function (resp) {
       if (!wanted()) return; // stopped meanwhile

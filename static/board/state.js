@@ -10,10 +10,6 @@
 /** The two sides, in the order the page lists them. */
 export const SIDES = ["black", "white"];
 
-// Level budgets, only to size the progress bar: levels 1-3 count
-// simulations (no known duration), 4-6 think for a fixed time.
-const LEVEL_SECONDS = { 4: 0.5, 5: 2, 6: 5 };
-
 export const state = {
   /** Game name -> its entry of GET /api/games/kinds/ (title, options,
    *  option_specs, levels, models). */
@@ -81,13 +77,15 @@ export function canClick() {
   return humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
 }
 
-/** The think time of a strength (`{level}` or `{think_time}`) in seconds;
- *  null when unknown (levels that count simulations). Only sizes the
- *  progress bar. */
-export function expectedSeconds(strength) {
+/** The think time of a strength (`{level}` or `{think_time}`) in seconds, as
+ *  the kinds endpoint's level ladder says; null when unknown (levels that
+ *  count simulations). Only sizes the progress bar. */
+export function expectedSeconds(game, strength) {
   if (!strength) return null;
   if (strength.think_time) return strength.think_time;
-  return LEVEL_SECONDS[strength.level] || null;
+  const levels = (state.kinds[game] && state.kinds[game].levels) || [];
+  const level = levels.find((l) => l.level === strength.level);
+  return (level && level.seconds) || null;
 }
 
 /** "Black wins: five in a row", "Draw: ...", or "" while playing. */
