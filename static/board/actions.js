@@ -18,12 +18,12 @@ import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, resultTex
 /** Load the game kinds, then reopen the game of the address or of last time,
  *  else start a new one. */
 export function start() {
-  limitOptions();
   $(".gomoku-only").toggle(chosenGame() === "gomoku");
   api
     .getKinds()
     .done(function (kinds) {
       kinds.forEach((k) => (state.kinds[k.name] = k));
+      limitOptions();
       fillModels(chosenGame());
       const id = gameToReopen();
       if (!id) return newGame();

@@ -1,7 +1,8 @@
 /*
  * The side panel's form: read what the player chose (game, options, each
  * side's AI switch, model and strength) as the API's request bodies, and set
- * the controls from a snapshot. The models come from the kinds endpoint.
+ * the controls from a snapshot. The options' limits and the models come from
+ * the kinds endpoint, not from this file.
  */
 import { SIDES, state } from "./state.js";
 
@@ -23,24 +24,60 @@ export function playerSpec(side) {
   return $.extend({ kind: "ai", model: model === "none" ? null : model }, strengthOf(side));
 }
 
-/** The body that starts a game of the chosen kind with the chosen players
- *  (and for Gomoku the board size and row length). */
+/** The body that starts a game of the chosen kind with the chosen players,
+ *  and the options the page has a selector for (#<game>-<option>: Gomoku's
+ *  size and row); the others keep the server's defaults. */
 export function newGameBody() {
   const name = chosenGame();
   const body = { game: name, players: { black: playerSpec("black"), white: playerSpec("white") } };
-  if (name === "gomoku") {
-    body.options = { size: parseInt($("#gomoku-size").val(), 10), row: parseInt($("#gomoku-row").val(), 10) };
+  const keys = Object.keys(optionSelectors(name));
+  if (keys.length) {
+    body.options = {};
+    keys.forEach(function (key) {
+      body.options[key] = optionValue(name, key);
+    });
   }
   return body;
 }
 
-/** A row longer than the board cannot be made: offer only what fits. */
-export function limitOptions() {
-  const size = parseInt($("#gomoku-size").val(), 10);
-  $("#gomoku-row option").each(function () {
-    $(this).prop("disabled", parseInt(this.value, 10) > size);
+/** An option's selector as a number. (Not jQuery's .val(): it answers null
+ *  when the selected option is disabled, which limitOptions() is about to fix.) */
+function optionValue(name, key) {
+  return parseInt($("#" + name + "-" + key).prop("value"), 10);
+}
+
+/** The kind's integer options that have a selector on the page: key -> spec. */
+function optionSelectors(name) {
+  const specs = (state.kinds[name] && state.kinds[name].option_specs) || {};
+  const found = {};
+  Object.keys(specs).forEach(function (key) {
+    if (specs[key].type === "integer" && $("#" + name + "-" + key).length) found[key] = specs[key];
   });
-  if (parseInt($("#gomoku-row").val(), 10) > size) $("#gomoku-row").val(String(Math.min(5, size)));
+  return found;
+}
+
+/** Offer only the option values the kinds' option_specs allow: a bound is a
+ *  number or the name of another option (Gomoku: a row no longer than the
+ *  board). A value out of bounds falls back to the default, or the nearest bound. */
+export function limitOptions() {
+  Object.keys(state.kinds).forEach(function (name) {
+    const specs = optionSelectors(name);
+    const defaults = state.kinds[name].options || {};
+    const bound = (b) => (typeof b === "string" ? optionValue(name, b) : b);
+    Object.keys(specs).forEach(function (key) {
+      const spec = specs[key];
+      const low = spec.min === undefined ? -Infinity : bound(spec.min);
+      const high = spec.max === undefined ? Infinity : bound(spec.max);
+      const $select = $("#" + name + "-" + key);
+      $select.find("option").each(function () {
+        const value = parseInt(this.value, 10);
+        $(this).prop("disabled", value < low || value > high);
+      });
+      const value = optionValue(name, key);
+      const fallback = key in defaults ? defaults[key] : low;
+      if (value < low || value > high) $select.val(String(Math.max(low, Math.min(fallback, high))));
+    });
+  });
 }
 
 /** Fill both model selectors with the kind's models, keeping a side's choice
@@ -64,10 +101,10 @@ export function fillModels(name) {
 /** Set the controls to what the snapshot says (game, options, players). */
 export function syncControls(g) {
   $("#game-select").val(g.game);
-  if (g.game === "gomoku") {
-    $("#gomoku-size").val(String(g.options.size));
-    $("#gomoku-row").val(String(g.options.row));
-  }
+  Object.keys(g.options || {}).forEach(function (key) {
+    $("#" + g.game + "-" + key).val(String(g.options[key]));
+  });
+  limitOptions();
   fillModels(g.game);
   SIDES.forEach(function (side) {
     const p = g.players[side];

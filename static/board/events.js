@@ -42,7 +42,7 @@ export function bind() {
     state.recordEdited = this.value !== "";
   });
   on("change", "#game-select", actions.chooseGame);
-  on("change", "#gomoku-size", limitOptions);
+  on("change", "#gomoku-size, #gomoku-row", limitOptions);
   on("change", "#show-legal, #show-analysis, #stone-numbers", render);
   on("change", "#confirm-moves", function () {
     state.pending = null;
