@@ -379,3 +379,36 @@ def test_keyboard_hint_flip_steps_and_help(page):
     page.keyboard.press("?")
     page.wait_for_selector("#help-dialog.show")
     assert "flip the board" in page.inner_text("#help-dialog")
+
+
+def test_gomoku_offers_only_the_rows_its_option_specs_allow(page):
+    # The limits are the kind's option_specs (row: 3 up to the size), served
+    # by the API; a row that no longer fits falls back to the default (5).
+    _start(page, "gomoku")
+    page.select_option("#gomoku-row", "7")
+    page.select_option("#gomoku-size", "6")
+    assert page.locator("#gomoku-row").input_value() == "5"
+    page.select_option("#gomoku-size", "5")
+    disabled = page.locator("#gomoku-row option:disabled").all_inner_texts()
+    assert disabled == ["6", "7"]
+    page.click("#new-game")
+    page.wait_for_function("() => BoardPage.state.game.board.size === 5")
+    wait_idle(page)
+    assert game_json(page)["options"] == {"size": 5, "row": 5}
+    page.reload()  # the reopened game's size limits the rows again
+    wait_idle(page)
+    assert page.locator("#gomoku-row option:disabled").all_inner_texts() == ["6", "7"]
+
+
+def test_the_progress_bar_runs_to_the_think_time_of_the_level(page):
+    # The page sizes the bar from the kind's level ladder that the API serves.
+    _start(page, UNSOLVED)
+    kinds = page.evaluate("() => fetch('/api/games/kinds/').then(r => r.json())")
+    levels = {k["name"]: k["levels"] for k in kinds}[UNSOLVED]
+    level = next(entry for entry in levels if entry["seconds"])
+    set_ai(page, "white", True, f"level:{level['level']}")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.thinking !== null")
+    assert page.evaluate("() => BoardPage.state.thinking.seconds") == level["seconds"]
+    wait_idle(page)
+    wait_plies(page, 2)

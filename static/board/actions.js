@@ -1,0 +1,242 @@
+/*
+ * What a player can do: each exported function is one button, key or click.
+ * It sends a request (api.js), hands the answer to game.js (setGame, which
+ * redraws and lets the AI move), or only redraws (render.js) for what is the
+ * browser's own business: a picked piece, a viewed move, the flip. No rule is
+ * decided here: a move is played if it is in the legal list the server sent.
+ */
+import * as api from "./api.js";
+import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
+import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
+import { cellsAt, forgetAddress, gameToReopen, stepTarget } from "./history.js";
+import { announce, flash } from "./panel.js";
+import { render } from "./render.js";
+import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, resultText, squaresOfMove, state } from "./state.js";
+
+// ---- the page starts -----------------------------------------------------------
+
+/** Load the game kinds, then reopen the game of the address or of last time,
+ *  else start a new one. */
+export function start() {
+  $(".gomoku-only").toggle(chosenGame() === "gomoku");
+  api
+    .getKinds()
+    .done(function (kinds) {
+      kinds.forEach((k) => (state.kinds[k.name] = k));
+      limitOptions();
+      fillModels(chosenGame());
+      const id = gameToReopen();
+      if (!id) return newGame();
+      api.getGame(id).done(setGame).fail(function () {
+        // An old or foreign id: start afresh rather than show an error.
+        forgetAddress();
+        newGame();
+      });
+    })
+    .fail((xhr) => $("#status").text(api.errorText(xhr)));
+}
+
+// ---- moves ---------------------------------------------------------------------
+
+function sendMove(move) {
+  state.selected = null;
+  state.pending = null;
+  state.busy = true;
+  render();
+  changeGame(api.playMove(state.game.id, move, state.game.version));
+}
+
+function tryMove(move) {
+  // On touch screens a second tap confirms, so a slip of the finger costs nothing.
+  if ($("#confirm-moves").prop("checked") && state.pending !== move) {
+    state.pending = move;
+    render();
+    flash("Tap " + squaresOfMove(move).slice(-1)[0] + " again to play " + move, "info");
+    return;
+  }
+  sendMove(move);
+}
+
+/** A click on a square: play it if legal, else say why not. Lines of Action:
+ *  a piece first, then one of its destinations; a click elsewhere cancels. */
+export function clickSquare(square) {
+  const g = state.game;
+  if (!g) return;
+  if (state.viewPly !== null) return flash("You are looking at an earlier position: press End to return.");
+  if (g.status === "finished") return flash("The game is over: " + resultText(g.result));
+  if (state.thinking || state.busy) return flash("Wait: the AI is thinking.");
+  if (!humanToMove()) return flash("It is the AI's turn (" + g.to_move + ").");
+  if (!isLoa()) {
+    if (g.legal_moves.indexOf(square) >= 0) tryMove(square);
+    else flash(square + " is not a legal move.");
+    return;
+  }
+  const byFrom = g.legal_by_from || {};
+  if (state.selected) {
+    const move = (byFrom[state.selected] || []).find((m) => squaresOfMove(m)[1] === square);
+    if (move) return tryMove(move);
+    // Another movable piece is picked instead; a click elsewhere cancels.
+    state.selected = square !== state.selected && byFrom[square] ? square : null;
+    state.pending = null;
+    return render();
+  }
+  if (byFrom[square]) {
+    state.selected = square;
+    return render();
+  }
+  const piece = $('#board [data-square="' + square + '"] .piece');
+  flash(piece.hasClass(g.to_move) ? square + ": this piece cannot move." : square + ": pick one of " + cap(g.to_move) + "'s pieces.");
+}
+
+export function pass() {
+  if (canClick()) tryMove("pass");
+}
+
+export function undo() {
+  const g = state.game;
+  if (!g || state.busy) return;
+  if (!g.moves.length) return flash("Nothing to undo yet.");
+  stopThinking();
+  // With both sides on AI, undo would be replayed at once: pause instead.
+  if (g.players.black.kind === "ai" && g.players.white.kind === "ai") state.paused = true;
+  state.viewPly = null;
+  changeGame(api.undoMove(g.id), () => announce("Move taken back"));
+}
+
+// ---- the AI: hint, stop, pause --------------------------------------------------------
+
+/** Search the human's position with that side's strength and show what the AI thinks. */
+export function hint() {
+  const g = state.game;
+  if (!canClick()) return;
+  if (slotWait() > 0) return flash("The AI is finishing an abandoned search: ask again in a moment.", "info");
+  const body = $.extend({ version: g.version }, strengthOf(g.to_move));
+  const ply = g.ply,
+    key = movesKey(g.moves, g.ply);
+  const xhr = api.askHint(g.id, body);
+  const wanted = think(xhr, g.to_move, true, expectedSeconds(g.game, body));
+  xhr
+    .done(function (resp) {
+      if (!wanted()) return;
+      state.analysis = { search: resp.search, ply: ply, key: key, hint: true };
+      const best = resp.search.moves && resp.search.moves[0];
+      const win = best && best.value !== null ? " (win " + Math.round(best.value * 100) + "%)" : "";
+      flash("Hint: " + resp.search.move + win, "info");
+      announce("Hint: " + resp.search.move);
+      setGame(resp.game);
+    })
+    .fail(function (x) {
+      if (!wanted()) return;
+      flash(api.errorText(x));
+      reload();
+    });
+}
+
+/** Stop: the server ends the running search, whose request then answers
+ *  with the best move found so far. */
+export function playBestNow() {
+  if (!state.thinking || !state.game) return;
+  api.stopSearch(state.game.id).fail((xhr) => flash(api.errorText(xhr)));
+}
+
+export function togglePause() {
+  state.paused = !state.paused;
+  render();
+  if (!state.paused) maybeRunAi();
+}
+
+// ---- players -------------------------------------------------------------------
+
+/** A side's AI switch, model or strength changed: send its settings (a
+ *  human side's model and strength are only remembered for later). */
+export function changeSide(side, isSwitch) {
+  if (!isSwitch && !$("#" + side + "-ai").prop("checked")) return;
+  const g = state.game;
+  if (!g) return;
+  const players = { [side]: playerSpec(side) };
+  const thinkingSide = state.thinking && !state.thinking.hint ? state.thinking.side : null;
+  if (thinkingSide && players[thinkingSide] && players[thinkingSide].kind === "human") {
+    // The thinking side becomes human: hand it over at once. The server drops
+    // the running search's move because the game's version changes.
+    stopThinking();
+  } else if (state.thinking) {
+    state.queuedPlayers = $.extend(state.queuedPlayers || {}, players);
+    return;
+  }
+  sendPlayers(g.id, players);
+}
+
+// ---- new game, record ---------------------------------------------------------------
+
+export function newGame() {
+  stopThinking();
+  state.paused = false;
+  state.busy = true;
+  api
+    .createGame(newGameBody())
+    .done(function (g) {
+      state.busy = false;
+      setGame(g);
+      announce("New game of " + g.title);
+    })
+    .fail(function (xhr) {
+      state.busy = false;
+      flash(api.errorText(xhr));
+      render();
+    });
+}
+
+/** Another game chosen in the selector: its models, its options, a new game. */
+export function chooseGame() {
+  fillModels(chosenGame());
+  $(".gomoku-only").toggle(chosenGame() === "gomoku");
+  newGame();
+}
+
+/** Start a new game of the chosen kind from the record typed in the box. */
+export function importRecord() {
+  const body = $.extend(newGameBody(), { record: $("#record").val() });
+  stopThinking();
+  state.paused = false;
+  api
+    .importGame(body)
+    .done(function (g) {
+      state.recordEdited = false;
+      setGame(g);
+      announce("Imported a game of " + g.title + ", " + g.ply + " moves");
+    })
+    .fail((xhr) => flash(api.errorText(xhr)));
+}
+
+export function copyRecord() {
+  const text = $("#record").val();
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(() => flash("Record copied.", "info"));
+  } else {
+    $("#record").trigger("select");
+    flash("Record selected: press Ctrl+C to copy.", "info");
+  }
+}
+
+// ---- looking at the board -----------------------------------------------------------
+
+/** Look at the position after `ply` (view only; the game's own ply is live). */
+export function viewPly(ply) {
+  const g = state.game;
+  if (ply !== g.ply && !cellsAt(ply)) {
+    return flash("This browser has not seen the position after move " + ply + " (it was played elsewhere).", "info");
+  }
+  state.viewPly = ply === g.ply ? null : ply;
+  state.selected = null;
+  render();
+}
+
+/** Step through the moves: +-1, or +-Infinity for the first position and the game. */
+export function step(delta) {
+  if (state.game) viewPly(stepTarget(delta));
+}
+
+export function flip() {
+  state.flipped = !state.flipped;
+  render();
+}

@@ -1,0 +1,86 @@
+/*
+ * Every request the page sends, one function per endpoint of /api/games/.
+ *
+ * Each returns the jqXHR (it can be aborted; .done / .fail as usual). A failed
+ * request is put into words by errorText() alone, so the page has one error
+ * path: the API's `detail`, or what went wrong on the way.
+ */
+
+const GAMES = "/api/games/";
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+/** Send a JSON request to the API; returns the jqXHR. */
+function request(method, url, body) {
+  return $.ajax({
+    url: url,
+    method: method,
+    dataType: "json",
+    contentType: "application/json",
+    data: body === undefined ? undefined : JSON.stringify(body),
+    headers: { "X-CSRFToken": csrfToken() },
+  });
+}
+
+/** The message to show for a failed request. */
+export function errorText(xhr) {
+  const body = xhr && xhr.responseJSON;
+  if (body && body.detail) return body.detail;
+  if (xhr && xhr.status === 0) return "The server cannot be reached.";
+  return "Something went wrong (" + (xhr ? xhr.status : "?") + ").";
+}
+
+/** The game kinds: [{name, title, options, option_specs, levels, models}]. */
+export function getKinds() {
+  return request("GET", GAMES + "kinds/");
+}
+
+export function getGame(id) {
+  return request("GET", GAMES + encodeURIComponent(id) + "/");
+}
+
+/** body: {game, players, options?}; answers the new game. */
+export function createGame(body) {
+  return request("POST", GAMES, body);
+}
+
+/** body: {game, record, players, options?}; answers the imported game. */
+export function importGame(body) {
+  return request("POST", GAMES + "import/", body);
+}
+
+export function playMove(id, move, version) {
+  return request("POST", GAMES + id + "/moves/", { move: move, version: version });
+}
+
+/** Answers {game, search} once the AI has moved. */
+export function aiMove(id, version) {
+  return request("POST", GAMES + id + "/ai-move/", { version: version });
+}
+
+/** body: {version, level | think_time}; answers {game, search}. */
+export function askHint(id, body) {
+  return request("POST", GAMES + id + "/hint/", body);
+}
+
+/** Ends the running search: its ai-move or hint request answers at once. */
+export function stopSearch(id) {
+  return request("POST", GAMES + id + "/stop/");
+}
+
+export function undoMove(id) {
+  return request("POST", GAMES + id + "/undo/", {});
+}
+
+/** players: {black?, white?} player settings; answers the game. */
+export function setPlayers(id, players) {
+  return request("PATCH", GAMES + id + "/", { players: players });
+}
+
+/** Answers {record}: the game in its text notation. */
+export function getRecord(id) {
+  return request("GET", GAMES + id + "/record/");
+}

@@ -1,0 +1,124 @@
+/*
+ * The side panel's form: read what the player chose (game, options, each
+ * side's AI switch, model and strength) as the API's request bodies, and set
+ * the controls from a snapshot. The options' limits and the models come from
+ * the kinds endpoint, not from this file.
+ */
+import { SIDES, state } from "./state.js";
+
+/** The game chosen in #game-select. */
+export function chosenGame() {
+  return $("#game-select").val();
+}
+
+/** A side's strength selector as the API's budget: {level} or {think_time}. */
+export function strengthOf(side) {
+  const strength = String($("#strength-" + side).val() || "time:1").split(":");
+  return strength[0] === "level" ? { level: parseInt(strength[1], 10) } : { think_time: parseFloat(strength[1]) };
+}
+
+/** What a side's controls say, as the API's player settings. */
+export function playerSpec(side) {
+  if (!$("#" + side + "-ai").prop("checked")) return { kind: "human" };
+  const model = $("#model-" + side).val();
+  return $.extend({ kind: "ai", model: model === "none" ? null : model }, strengthOf(side));
+}
+
+/** The body that starts a game of the chosen kind with the chosen players,
+ *  and the options the page has a selector for (#<game>-<option>: Gomoku's
+ *  size and row); the others keep the server's defaults. */
+export function newGameBody() {
+  const name = chosenGame();
+  const body = { game: name, players: { black: playerSpec("black"), white: playerSpec("white") } };
+  const keys = Object.keys(optionSelectors(name));
+  if (keys.length) {
+    body.options = {};
+    keys.forEach(function (key) {
+      body.options[key] = optionValue(name, key);
+    });
+  }
+  return body;
+}
+
+/** An option's selector as a number. (Not jQuery's .val(): it answers null
+ *  when the selected option is disabled, which limitOptions() is about to fix.) */
+function optionValue(name, key) {
+  return parseInt($("#" + name + "-" + key).prop("value"), 10);
+}
+
+/** The kind's integer options that have a selector on the page: key -> spec. */
+function optionSelectors(name) {
+  const specs = (state.kinds[name] && state.kinds[name].option_specs) || {};
+  const found = {};
+  Object.keys(specs).forEach(function (key) {
+    if (specs[key].type === "integer" && $("#" + name + "-" + key).length) found[key] = specs[key];
+  });
+  return found;
+}
+
+/** Offer only the option values the kinds' option_specs allow: a bound is a
+ *  number or the name of another option (Gomoku: a row no longer than the
+ *  board). A value out of bounds falls back to the default, or the nearest bound. */
+export function limitOptions() {
+  Object.keys(state.kinds).forEach(function (name) {
+    const specs = optionSelectors(name);
+    const defaults = state.kinds[name].options || {};
+    const bound = (b) => (typeof b === "string" ? optionValue(name, b) : b);
+    Object.keys(specs).forEach(function (key) {
+      const spec = specs[key];
+      const low = spec.min === undefined ? -Infinity : bound(spec.min);
+      const high = spec.max === undefined ? Infinity : bound(spec.max);
+      const $select = $("#" + name + "-" + key);
+      $select.find("option").each(function () {
+        const value = parseInt(this.value, 10);
+        $(this).prop("disabled", value < low || value > high);
+      });
+      const value = optionValue(name, key);
+      const fallback = key in defaults ? defaults[key] : low;
+      if (value < low || value > high) $select.val(String(Math.max(low, Math.min(fallback, high))));
+    });
+  });
+}
+
+/** Fill both model selectors with the kind's models, keeping a side's choice
+ *  if the kind has it, else the shipped light model, else none. */
+export function fillModels(name) {
+  const models = (state.kinds[name] && state.kinds[name].models) || [];
+  SIDES.forEach(function (side) {
+    const $sel = $("#model-" + side);
+    const keep = $sel.val();
+    $sel.empty().append(new Option("no model", "none"));
+    models.forEach(function (m) {
+      const size = m.nodes ? " (" + m.nodes.toLocaleString() + " nodes)" : "";
+      $sel.append(new Option(m.name + size, m.name));
+    });
+    // The shipped light model makes the AI stronger at no cost: the default.
+    const has = (value) => $sel.find('option[value="' + value + '"]').length > 0;
+    $sel.val(has(keep) ? keep : has("light") ? "light" : "none");
+  });
+}
+
+/** Set the controls to what the snapshot says (game, options, players). */
+export function syncControls(g) {
+  $("#game-select").val(g.game);
+  Object.keys(g.options || {}).forEach(function (key) {
+    $("#" + g.game + "-" + key).val(String(g.options[key]));
+  });
+  limitOptions();
+  fillModels(g.game);
+  SIDES.forEach(function (side) {
+    const p = g.players[side];
+    $("#" + side + "-ai").prop("checked", p.kind === "ai");
+    if (p.kind !== "ai") return;
+    const model = p.model || "none";
+    const $model = $("#model-" + side);
+    if (!$model.find('option[value="' + model + '"]').length) $model.append(new Option(model, model));
+    $model.val(model);
+    const strength = p.level ? "level:" + p.level : "time:" + p.think_time;
+    const $strength = $("#strength-" + side);
+    if (!$strength.find('option[value="' + strength + '"]').length) {
+      $strength.append(new Option("Think " + p.think_time + " s", strength));
+    }
+    $strength.val(strength);
+  });
+}

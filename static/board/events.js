@@ -1,0 +1,85 @@
+/*
+ * The page's handlers, all delegated from document (the board and the move
+ * list are redrawn on every snapshot), and the keyboard map. Each handler
+ * only names the action it runs.
+ */
+import * as actions from "./actions.js";
+import { limitOptions } from "./controls.js";
+import { render } from "./render.js";
+import { SIDES, state } from "./state.js";
+
+/** Keys outside the board grid -> what they do (the ? help dialog lists them). */
+const KEYS = {
+  ArrowLeft: () => actions.step(-1),
+  ArrowRight: () => actions.step(1),
+  Home: () => actions.step(-Infinity),
+  End: () => actions.step(Infinity),
+  u: actions.undo,
+  h: actions.hint,
+  f: () => $("#flip").trigger("click"),
+  n: actions.newGame,
+  "?": () => bootstrap.Modal.getOrCreateInstance(document.getElementById("help-dialog")).show(),
+};
+
+export function bind() {
+  const on = (type, selector, handler) => $(document).on(type, selector, handler);
+  on("click", "#board [data-square]", function () {
+    actions.clickSquare($(this).data("square"));
+  });
+  on("click", "#move-list [data-ply]", function () {
+    actions.viewPly(parseInt($(this).data("ply"), 10));
+  });
+  on("click", "#new-game", actions.newGame);
+  on("click", "#undo", actions.undo);
+  on("click", "#hint", actions.hint);
+  on("click", "#pass", actions.pass);
+  on("click", "#flip", actions.flip);
+  on("click", "#stop", actions.playBestNow);
+  on("click", "#pause", actions.togglePause);
+  on("click", "#import-record", actions.importRecord);
+  on("click", "#copy-record", actions.copyRecord);
+  on("input", "#record", function () {
+    state.recordEdited = this.value !== "";
+  });
+  on("change", "#game-select", actions.chooseGame);
+  on("change", "#gomoku-size, #gomoku-row", limitOptions);
+  on("change", "#show-legal, #show-analysis, #stone-numbers", render);
+  on("change", "#confirm-moves", function () {
+    state.pending = null;
+    render();
+  });
+  SIDES.forEach(function (side) {
+    on("change", "#" + side + "-ai, #model-" + side + ", #strength-" + side, function () {
+      actions.changeSide(side, this.id === side + "-ai");
+    });
+  });
+  $(document).on("keydown", onKey);
+}
+
+/** Inside the grid, arrow keys move between cells (the ARIA grid pattern);
+ *  returns true if the key was used. */
+function moveFocus(e) {
+  const delta = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
+  if (!delta) return false;
+  const $cells = $("#board .cell"),
+    n = state.game.board.size;
+  const index = $cells.index(e.target);
+  const r = Math.floor(index / n) + delta[0],
+    c = (index % n) + delta[1];
+  e.preventDefault();
+  if (r < 0 || c < 0 || r >= n || c >= n) return true;
+  $cells.attr("tabindex", "-1");
+  $cells.eq(r * n + c).attr("tabindex", "0").trigger("focus");
+  return true;
+}
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  // Keys belong to text fields and selectors; switches and buttons pass them on.
+  if ($(e.target).is("input:not([type=checkbox]), select, textarea") || $(".modal.show").length) return;
+  if ($(e.target).closest("#board").length && moveFocus(e)) return;
+  const action = KEYS[e.key];
+  if (!action) return;
+  e.preventDefault();
+  action();
+}

@@ -1,0 +1,170 @@
+/*
+ * The game as this page holds it: take in the server's snapshots (setGame),
+ * and run the AI's turns. After each snapshot the page asks the AI to move if
+ * the side to move is an AI; a search can be abandoned (the game changed under
+ * it) and player settings changed during a search wait for its end.
+ */
+import * as api from "./api.js";
+import { syncControls } from "./controls.js";
+import { loadBoards, rememberGame } from "./history.js";
+import { announce, flash, startProgress, stopProgress } from "./panel.js";
+import { render } from "./render.js";
+import { expectedSeconds, movesKey, resultText, state } from "./state.js";
+
+let slotTimer = null;
+let recordXhr = null;
+
+/** Draw the server's snapshot `g`, remember it, and let the AI move if it is its turn. */
+export function setGame(g) {
+  const before = state.game;
+  const sameGame = before && before.id === g.id;
+  if (!sameGame) {
+    loadBoards(g.id);
+    state.viewPly = null;
+    state.analysis = null;
+  }
+  state.game = g;
+  state.selected = null;
+  state.pending = null;
+  if (state.viewPly !== null && state.viewPly >= g.ply) state.viewPly = null;
+  rememberGame(g);
+  syncControls(g);
+  render();
+  if (sameGame && g.ply > before.ply && g.last_move) {
+    const mover = g.ply % 2 === 1 ? "Black" : "White";
+    announce(mover + " played " + g.last_move + (g.status === "finished" ? ". " + resultText(g.result) : ""));
+  } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {
+    announce(resultText(g.result));
+  }
+  fetchRecord();
+  // A short pause lets the browser paint the move before the next search.
+  setTimeout(maybeRunAi, 60);
+}
+
+/** Fill the record box and the download link with the game's record. */
+function fetchRecord() {
+  const g = state.game;
+  if (recordXhr) recordXhr.abort();
+  recordXhr = api
+    .getRecord(g.id)
+    .done(function (rec) {
+      if (!state.game || state.game.id !== g.id) return;
+      // A record the user is typing (to import) is theirs: do not overwrite it.
+      if (!state.recordEdited) $("#record").val(rec.record);
+      $("#download-record")
+        .attr("href", "data:text/plain;charset=utf-8," + encodeURIComponent(rec.record + "\n"))
+        .attr("download", g.game + "-" + g.id.slice(0, 8) + ".txt");
+    })
+    .always(() => (recordXhr = null));
+}
+
+/** Fetch the game afresh (after a failure: the server's state is the truth). */
+export function reload() {
+  return api.getGame(state.game.id).done(setGame);
+}
+
+/** The usual ending of a request that changes the game: take in its answer,
+ *  or say what went wrong and fetch the game afresh. */
+export function changeGame(xhr, then) {
+  state.busy = true;
+  xhr
+    .done(function (next) {
+      state.busy = false;
+      setGame(next);
+      if (then) then(next);
+    })
+    .fail(function (x) {
+      state.busy = false;
+      flash(api.errorText(x));
+      reload();
+    });
+}
+
+/** PATCH the players; the game counts as busy meanwhile, so that no AI move
+ *  starts from the version this request is about to replace (a 409). */
+export function sendPlayers(id, players) {
+  changeGame(api.setPlayers(id, players));
+}
+
+/** Milliseconds until the server's abandoned search in this game is over. */
+export function slotWait() {
+  const slot = state.searchSlotFree;
+  return slot && state.game && slot.id === state.game.id ? slot.at - Date.now() : 0;
+}
+
+/** Start a search (`xhr`) for `side`; returns a guard that is true while the
+ *  answer is still wanted (not stopped or aborted meanwhile), and ends the
+ *  thinking state when it is. */
+export function think(xhr, side, hint, seconds) {
+  state.thinking = { xhr: xhr, side: side, hint: hint, seconds: seconds };
+  startProgress(seconds);
+  render();
+  return function stillWanted() {
+    if (!state.thinking || state.thinking.xhr !== xhr) return false;
+    state.thinking = null;
+    stopProgress();
+    return true;
+  };
+}
+
+/** If the side to move is an AI (and nothing holds it back), ask it to move. */
+export function maybeRunAi() {
+  const g = state.game;
+  if (!g || g.status !== "playing" || state.paused || state.busy || state.thinking) return;
+  if (g.players[g.to_move].kind !== "ai") return;
+  const wait = slotWait();
+  if (wait > 0) {
+    clearTimeout(slotTimer);
+    slotTimer = setTimeout(maybeRunAi, wait);
+    return;
+  }
+  const side = g.to_move;
+  const ply = g.ply,
+    key = movesKey(g.moves, g.ply);
+  const xhr = api.aiMove(g.id, g.version);
+  const wanted = think(xhr, side, false, expectedSeconds(g.game, g.players[side]));
+  xhr
+    .done(function (resp) {
+      if (!wanted()) return; // stopped meanwhile
+      state.analysis = { search: resp.search, ply: ply, key: key, hint: false };
+      if (flushQueuedPlayers(resp.game)) return;
+      setGame(resp.game);
+    })
+    .fail(function (x) {
+      if (!wanted()) return; // aborted on purpose
+      const wait = parseFloat(x.getResponseHeader("Retry-After") || "0");
+      if (x.status === 429 || x.status === 503) {
+        flash("The server is busy; the AI tries again in " + Math.max(1, wait) + " s.", "info");
+        setTimeout(reload, Math.max(1, wait) * 1000);
+      } else if (x.status === 409) {
+        reload();
+      } else {
+        state.paused = true; // do not hammer a failing endpoint in a loop
+        flash(api.errorText(x));
+        render();
+      }
+    });
+}
+
+/** After a search: send settings queued during it; true if that takes over. */
+function flushQueuedPlayers(game) {
+  if (!state.queuedPlayers) return false;
+  const players = state.queuedPlayers;
+  state.queuedPlayers = null;
+  state.game = game;
+  sendPlayers(game.id, players);
+  return true;
+}
+
+/** Drop the running search's answer (the game changes under it). */
+export function stopThinking() {
+  if (state.thinking) {
+    const xhr = state.thinking.xhr;
+    // The server's search runs out its budget and holds the game's search
+    // slot until then, so the next AI request waits.
+    state.searchSlotFree = { id: state.game.id, at: Date.now() + 1000 * (state.thinking.seconds || 5) + 300 };
+    state.thinking = null;
+    xhr.abort();
+  }
+  stopProgress();
+}

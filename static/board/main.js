@@ -1,0 +1,31 @@
+/*
+ * The board page: a dumb widget that draws the API's JSON snapshot of a game.
+ *
+ * The browser holds no rules: the only one it applies is "is this square in
+ * the legal list the server sent?". The modules, each with one job:
+ *
+ *   state.js     the one state object (the last snapshot and what this page does with it)
+ *   api.js       one function per /api/games/ endpoint, one error path
+ *   history.js   positions seen (local storage), the game in the address
+ *   controls.js  the side panel's form: read as request bodies, set from a snapshot
+ *   render.js    redraw: the board's cells (cellClasses decides how a cell looks)
+ *   overlays.js  what the AI thinks, as a layer over the cells (heat map, LOA arrows)
+ *   panel.js     around the board: analysis, move list, status, flash, progress
+ *   actions.js   what a player or the AI's turn does: request, take in, redraw
+ *   events.js    delegated handlers and the keyboard map
+ *
+ * Imports go one way: main -> events -> actions -> api / render / state.
+ * jQuery ($) and Bootstrap are classic scripts loaded before this module.
+ */
+import { start } from "./actions.js";
+import { bind } from "./events.js";
+import { cellClasses } from "./render.js";
+import { state } from "./state.js";
+
+// The browser tests (and a curious console) read the page's state here.
+window.BoardPage = { start: start, cellClasses: cellClasses, state: state };
+
+$(function () {
+  bind();
+  start();
+});

@@ -1,0 +1,117 @@
+/*
+ * What the AI thinks, on the board: a layer over the cells drawn from the last
+ * search result. Reversi and Gomoku get a heat map (visits per candidate
+ * square, heat-0..9); Lines of Action gets SVG arrows from piece to
+ * destination, width by visits, because a move there is two squares.
+ */
+import { isLoa, movesKey, squaresOfMove, state } from "./state.js";
+
+/** How many candidates the arrows and the analysis panel show. */
+const TOP_MOVES = 8;
+
+/** The search to draw now, or null (hidden, stale or none). */
+export function visibleAnalysis() {
+  const a = state.analysis,
+    g = state.game;
+  if (!a || !g || state.viewPly !== null) return null;
+  // A search belongs to the position it ran in; it stays on the board for the
+  // move it chose too (so one sees why the AI played there), no longer.
+  if (a.key === movesKey(g.moves, a.ply) && (g.ply === a.ply || g.ply === a.ply + 1)) return a;
+  return null;
+}
+
+/** The search is shown (the "What the AI thinks" switch). */
+function showAnalysis() {
+  return $("#show-analysis").prop("checked");
+}
+
+/** "120 visits, win 55%, proven win" for one move of a search. */
+export function statsText(m) {
+  let text = m.visits + " visits";
+  if (m.value !== null && m.value !== undefined) text += ", win " + Math.round(m.value * 100) + "%";
+  if (m.proven) text += ", proven " + m.proven;
+  return text;
+}
+
+/** The searched moves worth drawing, most visited first. */
+export function topMoves(search) {
+  return (search.moves || []).filter((m) => m.visits > 0).slice(0, TOP_MOVES);
+}
+
+/** Heat map: square -> the move's stats plus `heat` 0..9 (visits against the
+ *  most visited); empty unless the heat map is on show. */
+export function heatBySquare() {
+  const map = {};
+  const analysis = showAnalysis() && !isLoa() ? visibleAnalysis() : null;
+  if (!analysis) return map;
+  const moves = analysis.search.moves || [];
+  const most = Math.max(1, ...moves.map((m) => m.visits));
+  moves.forEach(function (m) {
+    if (m.move === "pass" || !m.visits) return;
+    map[m.move] = $.extend({ heat: Math.min(9, Math.floor((9.99 * m.visits) / most)) }, m);
+  });
+  return map;
+}
+
+/** Lines of Action: destination square -> the arrows' numbers ending there.
+ *  The arrows catch no pointer (clicks go to the cells), so the numbers behind
+ *  them are told on the destination cells: tooltip and label. */
+export function arrowNotes() {
+  const notes = {};
+  const analysis = showAnalysis() && isLoa() ? visibleAnalysis() : null;
+  if (!analysis) return notes;
+  topMoves(analysis.search).forEach(function (m) {
+    const to = squaresOfMove(m.move)[1];
+    if (to) (notes[to] = notes[to] || []).push(m.move + ": " + statsText(m));
+  });
+  return notes;
+}
+
+/** Return the on-screen (row, col) of a square, honouring the flip. */
+function screenPos(square) {
+  const b = state.game.board,
+    n = b.size;
+  const c = b.files.indexOf(square.charAt(0)),
+    r = b.ranks.indexOf(square.slice(1));
+  return state.flipped ? { r: n - 1 - r, c: n - 1 - c } : { r: r, c: c };
+}
+
+/** LOA's layer of arrows, from piece to destination, width by visits. */
+export function drawArrows() {
+  const $layer = $("#arrow-layer").empty();
+  const n = state.game.board.size;
+  $("#arrows").attr("viewBox", "0 0 " + n + " " + n);
+  const analysis = isLoa() && showAnalysis() ? visibleAnalysis() : null;
+  if (!analysis) return;
+  const moves = (analysis.search.moves || []).filter((m) => m.visits > 0 && m.move !== "pass").slice(0, TOP_MOVES);
+  const most = Math.max(1, ...moves.map((m) => m.visits));
+  const ns = "http://www.w3.org/2000/svg";
+  // Drawn weakest first, so the best arrow lies on top.
+  moves
+    .slice()
+    .reverse()
+    .forEach(function (m, i) {
+      const sq = squaresOfMove(m.move),
+        a = screenPos(sq[0]),
+        z = screenPos(sq[1]);
+      // Stop short of the centre so the arrowhead sits inside the target square.
+      const dx = z.c - a.c,
+        dy = z.r - a.r,
+        len = Math.hypot(dx, dy) || 1,
+        cut = 0.25 / len;
+      const line = document.createElementNS(ns, "line");
+      line.setAttribute("x1", a.c + 0.5);
+      line.setAttribute("y1", a.r + 0.5);
+      line.setAttribute("x2", z.c + 0.5 - dx * cut);
+      line.setAttribute("y2", z.r + 0.5 - dy * cut);
+      line.setAttribute("stroke-width", (0.05 + 0.2 * (m.visits / most)).toFixed(3));
+      line.setAttribute("marker-end", "url(#arrowhead)");
+      line.setAttribute("data-move", m.move);
+      const cls = [m.proven === "win" ? "proven-win" : "", i === moves.length - 1 ? "best" : ""].join(" ").trim();
+      if (cls) line.setAttribute("class", cls);
+      const title = document.createElementNS(ns, "title");
+      title.textContent = m.move + ": " + statsText(m);
+      line.appendChild(title);
+      $layer.append(line);
+    });
+}

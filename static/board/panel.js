@@ -1,0 +1,138 @@
+/*
+ * Everything drawn around the board: the analysis panel and win bar, the move
+ * list, the status line and the buttons' states; and the page's short
+ * messages (the flash under the board, the screen-reader announcement, the
+ * thinking progress bar).
+ */
+import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { SIDES, canClick, cap, resultText, state } from "./state.js";
+
+let flashTimer = null;
+let progressTimer = null;
+
+/** Show a short message under the board that fades after a few seconds;
+ *  kind "info" is not an error. */
+export function flash(text, kind) {
+  const $f = $("#flash");
+  $f.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => $f.text(""), 3500);
+}
+
+/** Tell screen readers (the aria-live #announce). */
+export function announce(text) {
+  // Clearing first makes screen readers repeat an identical announcement.
+  $("#announce").text("");
+  setTimeout(() => $("#announce").text(text), 30);
+}
+
+/** Show the thinking bar, running to `seconds` (unknown: a full striped bar). */
+export function startProgress(seconds) {
+  const $bar = $("#think-progress .progress-bar");
+  $("#thinking").prop("hidden", false);
+  clearInterval(progressTimer);
+  if (!seconds) {
+    $bar.css("width", "100%");
+    return;
+  }
+  const start = Date.now();
+  $bar.css("width", "0%");
+  progressTimer = setInterval(function () {
+    const pct = Math.min(100, ((Date.now() - start) / 1000 / seconds) * 100);
+    $bar.css("width", pct + "%");
+    $("#think-progress").attr("aria-valuenow", Math.round(pct));
+  }, 100);
+}
+
+export function stopProgress() {
+  clearInterval(progressTimer);
+  $("#thinking").prop("hidden", true);
+}
+
+/** The win bar and the analysis card (best line, top candidates). */
+export function drawAnalysis() {
+  const analysis = visibleAnalysis();
+  $("body").toggleClass("hide-analysis", !$("#show-analysis").prop("checked"));
+  if (!analysis) {
+    $("#analysis, #win-bar").prop("hidden", true);
+    return;
+  }
+  const s = analysis.search;
+  const black = s.side === "black" ? s.value : 1 - s.value;
+  const pct = Math.round(black * 100);
+  $("#win-bar")
+    .prop("hidden", false)
+    .toggleClass("flipped", state.flipped)
+    .attr("title", "The AI's estimate: Black " + pct + "%, White " + (100 - pct) + "%");
+  $("#win-bar .win-black").css("width", black * 100 + "%");
+  let label = "Black " + pct + "% \u2013 White " + (100 - pct) + "%";
+  if (s.proven) label += " (" + cap(s.side) + " proven " + s.proven + ")";
+  $("#win-label").text(label);
+  $("#analysis").prop("hidden", false);
+  $("#analysis-title").text((analysis.hint ? "Hint for " : "AI ") + cap(s.side) + (analysis.hint ? "" : " thought"));
+  $("#analysis-stats").text(s.simulations + " simulations, " + s.elapsed.toFixed(2) + " s, " + s.nodes + " nodes");
+  $("#pv").text((s.pv || []).join(" ") || s.move);
+  $("#candidates").html(topMoves(s).map((m) => "<li>" + m.move + " \u2013 " + statsText(m) + "</li>").join(""));
+}
+
+/** The numbered move list, scrolled to the newest move or the one viewed. */
+export function drawMoveList() {
+  const g = state.game,
+    $list = $("#move-list"),
+    html = [];
+  for (let i = 0; i < g.moves.length; i += 2) {
+    html.push("<li>");
+    [i, i + 1].forEach(function (k) {
+      if (k >= g.moves.length) return;
+      const ply = k + 1;
+      const cls = "ply" + (state.viewPly === ply ? " viewed" : "") + (state.viewPly === null && ply === g.ply ? " current" : "");
+      html.push(
+        '<button type="button" class="' + cls + '" data-ply="' + ply + '" aria-label="move ' + ply + ", " +
+          (k % 2 ? "white" : "black") + " " + g.moves[k] + '">' + g.moves[k] + "</button>"
+      );
+    });
+    html.push("</li>");
+  }
+  $list.html(html.join(""));
+  const $target = state.viewPly === null ? $list.find("[data-ply]").last() : $list.find('[data-ply="' + state.viewPly + '"]');
+  if ($target.length) {
+    const top = $target.position().top + $list.scrollTop();
+    if (state.viewPly === null) $list.scrollTop($list[0].scrollHeight);
+    else $list.scrollTop(top - $list.height() / 2);
+  }
+}
+
+function statusText() {
+  const g = state.game;
+  if (state.viewPly !== null) return "Viewing move " + state.viewPly + " of " + g.ply + " (End returns to the game)";
+  if (g.status === "finished") return "Game over. " + resultText(g.result);
+  const who = cap(g.to_move);
+  if (state.thinking && !state.thinking.hint) return who + " (AI) is thinking\u2026";
+  if (state.thinking) return "Looking for a hint for " + who + "\u2026";
+  if (g.players[g.to_move].kind === "ai") return who + " (AI) to move" + (state.paused ? " \u2013 paused" : "");
+  if (g.legal_moves.length === 1 && g.legal_moves[0] === "pass") return who + " has no move and must pass";
+  return who + " to move";
+}
+
+/** Status, disc counts, result, and which buttons can be used now. */
+export function drawPanel() {
+  const g = state.game;
+  $("#status").text(statusText());
+  const counts = { black: 0, white: 0 };
+  g.board.cells.forEach(function (row) {
+    row.forEach(function (c) {
+      if (c) counts[c] += 1;
+    });
+  });
+  $("#counts").prop("hidden", g.game !== "reversi");
+  $("#count-black").text(counts.black);
+  $("#count-white").text(counts.white);
+  $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
+  const anyAi = SIDES.some((s) => g.players[s].kind === "ai");
+  $("#pause").prop("disabled", !anyAi).text(state.paused ? "Resume" : "Pause").attr("aria-pressed", state.paused);
+  $("#undo").prop("disabled", g.moves.length === 0 || state.busy);
+  $("#hint").prop("disabled", !canClick());
+  $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
+  $("#flip").attr("aria-pressed", state.flipped);
+  $(".gomoku-only").toggle($("#game-select").val() === "gomoku");
+}

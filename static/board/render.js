@@ -1,0 +1,147 @@
+/*
+ * Drawing: render() redraws the whole page from the state. The board is a grid
+ * of buttons rebuilt on every call; how a cell looks is decided in one
+ * function, cellClasses(). What the AI thinks lies over the cells as a
+ * separate layer (overlays.js); the panels around the board are panel.js.
+ */
+import { cellsAt } from "./history.js";
+import { arrowNotes, drawArrows, heatBySquare, statsText } from "./overlays.js";
+import { drawAnalysis, drawMoveList, drawPanel } from "./panel.js";
+import { canClick, isLoa, squaresOfMove, state } from "./state.js";
+
+/** Redraw everything from the state (nothing to draw before the first game). */
+export function render() {
+  if (!state.game) return;
+  drawBoard();
+  drawAnalysis();
+  drawMoveList();
+  drawPanel();
+}
+
+/**
+ * The one place that decides how a cell looks: returns its CSS classes.
+ * ctx (drawingContext()) carries what is the same for every cell of one drawing.
+ */
+export function cellClasses(square, piece, ctx) {
+  const classes = ["cell"];
+  if (ctx.loa) classes.push(ctx.dark[square] ? "dark" : "light");
+  if (piece) classes.push("occupied");
+  if (ctx.last[square]) classes.push("last-move");
+  if (ctx.legal[square]) classes.push("legal");
+  if (ctx.targets[square]) classes.push("target");
+  if (square === state.selected || ctx.pending[square]) classes.push("selected");
+  const stats = ctx.stats[square];
+  if (stats) {
+    classes.push("heat-" + stats.heat);
+    if (stats.proven === "win") classes.push("proven-win");
+    if (stats.proven === "loss") classes.push("proven-loss");
+  }
+  return classes.join(" ");
+}
+
+/** Square sets for one drawing: {loa, last, legal, targets, pending, dark}
+ *  (square -> true), `stats` (the heat map) and `notes` (LOA arrow numbers). */
+function drawingContext() {
+  const g = state.game;
+  const live = state.viewPly === null;
+  const ctx = { loa: isLoa(), last: {}, legal: {}, targets: {}, pending: {}, dark: {} };
+  const lastMove = live ? g.last_move : g.moves[state.viewPly - 1];
+  squaresOfMove(lastMove).forEach(function (sq) {
+    ctx.last[sq] = true;
+  });
+  if (canClick()) {
+    if (ctx.loa) {
+      const dests = (g.legal_by_from || {})[state.selected] || [];
+      dests.forEach(function (m) {
+        const to = squaresOfMove(m)[1];
+        ctx.targets[to] = ctx.legal[to] = true;
+      });
+    } else {
+      g.legal_moves.forEach(function (m) {
+        if (m !== "pass") ctx.legal[m] = true;
+      });
+    }
+  }
+  squaresOfMove(state.pending).forEach(function (sq) {
+    ctx.pending[sq] = true;
+  });
+  ctx.stats = heatBySquare();
+  ctx.notes = arrowNotes();
+  if (ctx.loa) {
+    g.board.files.forEach(function (f, c) {
+      g.board.ranks.forEach(function (rk, r) {
+        ctx.dark[f + rk] = (r + c) % 2 === 1;
+      });
+    });
+  }
+  return ctx;
+}
+
+/** Square -> move number, for Gomoku and Reversi (where a move is a square). */
+function stoneNumbers() {
+  const mode = $("#stone-numbers").val(),
+    g = state.game,
+    numbers = {};
+  if (mode === "none" || isLoa()) return numbers;
+  const upto = state.viewPly === null ? g.ply : state.viewPly;
+  const from = mode === "last" ? Math.max(0, upto - 10) : 0;
+  for (let i = from; i < upto; i++) if (g.moves[i] !== "pass") numbers[g.moves[i]] = i + 1;
+  return numbers;
+}
+
+/** One cell: a grid button with its classes, screen-reader label and tooltip. */
+function cellHtml(square, piece, ctx, number) {
+  const stats = ctx.stats[square];
+  const notes = ctx.notes[square];
+  let label = square + ", " + (piece || "empty");
+  if (ctx.legal[square]) label += ", legal";
+  if (square === state.selected) label += ", selected";
+  if (ctx.last[square]) label += ", last move";
+  if (stats) label += ", AI: " + statsText(stats);
+  if (notes) label += ", AI: " + notes.join("; ");
+  const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : "";
+  return (
+    '<button type="button" role="gridcell" class="' + cellClasses(square, piece, ctx) + '" data-square="' + square +
+    '" aria-label="' + label + '"' + (title ? ' title="' + title + '"' : "") + ' tabindex="-1">' +
+    (stats ? '<span class="heat"></span>' : "") +
+    (piece ? '<span class="piece ' + piece + '">' + (number || "") + "</span>" : "") +
+    (stats && stats.value !== null && !piece ? '<span class="heat-label">' + Math.round(stats.value * 100) + "</span>" : "") +
+    "</button>"
+  );
+}
+
+function drawBoard() {
+  const g = state.game,
+    b = g.board,
+    n = b.size;
+  const cells = state.viewPly === null ? b.cells : cellsAt(state.viewPly) || b.cells;
+  const ctx = drawingContext();
+  const numbers = stoneNumbers();
+  const order = [...Array(n).keys()];
+  const rows = state.flipped ? order.slice().reverse() : order;
+  const html = [];
+  rows.forEach(function (r) {
+    html.push('<div role="row">');
+    rows.forEach(function (c) {
+      const square = b.files[c] + b.ranks[r];
+      html.push(cellHtml(square, cells[r][c], ctx, numbers[square]));
+    });
+    html.push("</div>");
+  });
+  const $board = $("#board");
+  const focused = $board.find(":focus").data("square");
+  const busy = Boolean(state.busy || state.thinking);
+  $board.attr("class", "board game-" + g.game).css("--n", n).html(html.join(""));
+  $board.attr("aria-label", g.title + " board, " + n + " by " + n);
+  $board.toggleClass("busy", busy).attr("aria-busy", busy);
+  $board.toggleClass("viewing", state.viewPly !== null);
+  $board.toggleClass("hide-legal", !$("#show-legal").prop("checked"));
+  // One cell is in the tab order (a roving tab stop), as grids expect.
+  const $stop = focused ? $board.find('[data-square="' + focused + '"]') : $();
+  ($stop.length ? $stop : $board.find(".cell").first()).attr("tabindex", "0");
+  if ($stop.length) $stop.trigger("focus");
+
+  $("#rank-labels").html(rows.map((r) => "<span>" + b.ranks[r] + "</span>").join(""));
+  $("#file-labels").html(rows.map((c) => "<span>" + b.files[c] + "</span>").join(""));
+  drawArrows();
+}

@@ -1,0 +1,96 @@
+/*
+ * The page's one state object, and the questions the other modules ask of it.
+ *
+ * Everything about the game comes from the server: `state.game` is the last
+ * JSON snapshot of /api/games/<id>/, drawn as it is. The other fields say what
+ * this browser is doing with it (a piece picked, a position looked at, a
+ * request in flight). Timers live with the module that runs them, not here.
+ */
+
+/** The two sides, in the order the page lists them. */
+export const SIDES = ["black", "white"];
+
+export const state = {
+  /** Game name -> its entry of GET /api/games/kinds/ (title, options,
+   *  option_specs, levels, models). */
+  kinds: {},
+  /** The last snapshot from the server (the API's game JSON), or null. */
+  game: null,
+  /** The last search to show: {search, ply, key, hint}, where `search` is the
+   *  API's search result, `ply` and `key` (movesKey) the position it ran in
+   *  and `hint` whether a human asked for it. */
+  analysis: null,
+  /** Lines of Action: the from-square the player picked, or null. */
+  selected: null,
+  /** Confirm mode: the move waiting for its second tap, or null. */
+  pending: null,
+  /** The board is drawn from White's side (a1 bottom right). */
+  flipped: false,
+  /** null: the live position; else the ply being looked at (view only). */
+  viewPly: null,
+  /** movesKey -> compact board, the positions this browser has seen. */
+  boards: {},
+  /** A request that changes the game is in flight. */
+  busy: false,
+  /** {xhr, side, hint, seconds} while a search runs, else null. */
+  thinking: null,
+  /** AI moves are not asked for (Pause, or after an AI request failed). */
+  paused: false,
+  /** {id, at}: when a search this page abandoned ends on the server (it holds
+   *  the game's search slot until then). */
+  searchSlotFree: null,
+  /** Player settings to send once the running search ends, or null. */
+  queuedPlayers: null,
+  /** The user typed in the record box since the page filled it. */
+  recordEdited: false,
+};
+
+/** "black" -> "Black". */
+export function cap(word) {
+  return word ? word.charAt(0).toUpperCase() + word.slice(1) : "";
+}
+
+export function isLoa() {
+  return Boolean(state.game) && state.game.game === "loa";
+}
+
+/** The squares a move touches: "d3" -> [d3]; LOA "b1-b3" / "b1xb3" -> [b1, b3];
+ *  "pass" -> []. */
+export function squaresOfMove(move) {
+  if (!move || move === "pass") return [];
+  const parts = move.split(/[-x]/);
+  return parts.length === 2 ? parts : [move];
+}
+
+/** The key of the position after the first `ply` of `moves`. */
+export function movesKey(moves, ply) {
+  return moves.slice(0, ply).join(" ");
+}
+
+export function humanToMove() {
+  const g = state.game;
+  return g && g.status === "playing" && g.to_move && g.players[g.to_move].kind === "human";
+}
+
+/** A click on the board may play now: a human's turn, nothing in flight, live view. */
+export function canClick() {
+  return humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
+}
+
+/** The think time of a strength (`{level}` or `{think_time}`) in seconds, as
+ *  the kinds endpoint's level ladder says; null when unknown (levels that
+ *  count simulations). Only sizes the progress bar. */
+export function expectedSeconds(game, strength) {
+  if (!strength) return null;
+  if (strength.think_time) return strength.think_time;
+  const levels = (state.kinds[game] && state.kinds[game].levels) || [];
+  const level = levels.find((l) => l.level === strength.level);
+  return (level && level.seconds) || null;
+}
+
+/** "Black wins: five in a row", "Draw: ...", or "" while playing. */
+export function resultText(result) {
+  if (!result) return "";
+  const why = result.reason || "game over";
+  return result.winner ? cap(result.winner) + " wins: " + why : "Draw: " + why;
+}
