@@ -21,7 +21,7 @@ from .games import (  # noqa: E402
 )
 from .models.model import ModelError, evaluation_for, warm_tree  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
-from .play.players import LEVELS, Level, find_player  # noqa: E402
+from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
 from .search.searcher import Searcher  # noqa: E402
 
@@ -40,6 +40,7 @@ __all__ = [
     "SearchResult",
     "Searcher",
     "State",
+    "THINK_TIMES",
     "UnknownGameError",
     "evaluation_for",
     "find_game",

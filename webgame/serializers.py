@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-GAME_NAMES = ("reversi", "gomoku", "loa")
+from .services import GAME_NAMES, MAX_LEVEL
+
 COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
 PROVEN = ("win", "loss", "draw")
-MAX_LEVEL = 6
 THINK_MIN, THINK_MAX = 0.1, 60.0
 
 
@@ -49,7 +49,8 @@ def _level_field() -> serializers.IntegerField:
         max_value=MAX_LEVEL,
         required=False,
         allow_null=True,
-        help_text="strength level 1 (weak) .. 6 (strong); or give think_time",
+        help_text=f"strength level 1 (weak) .. {MAX_LEVEL} (strong); "
+        "or give think_time",
         error_messages={
             "min_value": f"level must be an integer from 1 to {MAX_LEVEL}",
             "max_value": f"level must be an integer from 1 to {MAX_LEVEL}",

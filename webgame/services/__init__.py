@@ -23,13 +23,24 @@ Only this package imports :mod:`mcts`, and only from its façade.
 from __future__ import annotations
 
 from .ai import ai_move, hint, stop_search
-from .catalog import list_games, list_kinds, list_models
+from .catalog import (
+    GAME_NAMES,
+    MAX_LEVEL,
+    list_games,
+    list_kinds,
+    list_levels,
+    list_models,
+    list_think_times,
+    option_specs,
+)
 from .games import create_game, get_game, play_move, undo, update_players
 from .positions import snapshot
 from .records import game_record, import_record
 from .rules import rules_for
 
 __all__ = [
+    "GAME_NAMES",
+    "MAX_LEVEL",
     "ai_move",
     "create_game",
     "game_record",
@@ -38,7 +49,10 @@ __all__ = [
     "import_record",
     "list_games",
     "list_kinds",
+    "list_levels",
     "list_models",
+    "list_think_times",
+    "option_specs",
     "play_move",
     "rules_for",
     "snapshot",

@@ -13,25 +13,15 @@ from pathlib import Path
 
 from django.conf import settings
 
-from mcts import GAMES, LEVELS, find_game
+from mcts import GAMES, LEVELS, THINK_TIMES, find_game
 
 from ..errors import ServiceError
-from .rules import TITLES
 
-#: What each game's options accept, for the kinds endpoint and the page's form.
-#: The library checks the values; this only describes them.
-OPTION_SPECS: dict[str, dict[str, dict]] = {
-    "reversi": {},
-    "gomoku": {
-        "size": {"type": "integer", "min": 5, "max": 19},
-        "row": {"type": "integer", "min": 3, "max": "size"},
-    },
-    "loa": {
-        "double_connection": {"type": "choice", "choices": ["draw", "mover_wins"]},
-        "no_move": {"type": "choice", "choices": ["pass", "lose"]},
-        "repetition": {"type": "choice", "choices": [3, 2]},
-    },
-}
+#: The games' registry names, in the registry's order.
+GAME_NAMES = tuple(GAMES)
+
+#: The highest strength level a client may ask for.
+MAX_LEVEL = max(LEVELS)
 
 _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -42,22 +32,38 @@ def list_kinds() -> list[dict]:
     return [
         {
             "name": name,
-            "title": TITLES.get(name, name),
+            "title": rules.title,
             "options": find_game(name).options,
-            "option_specs": OPTION_SPECS.get(name, {}),
-            "levels": [
-                {"level": n, "description": lv.description, "seconds": lv.seconds}
-                for n, lv in sorted(LEVELS.items())
-            ],
+            "option_specs": rules.option_specs,
+            "levels": list_levels(),
             "models": list_models(name),
         }
-        for name in GAMES
+        for name, rules in GAMES.items()
     ]
 
 
 def list_games() -> list[dict]:
     """Return each game's name and title, for the start page."""
-    return [{"name": name, "title": TITLES.get(name, name)} for name in GAMES]
+    return [{"name": name, "title": rules.title} for name, rules in GAMES.items()]
+
+
+def option_specs(game: str) -> dict[str, dict]:
+    """Return what each option of ``game`` (a registry name) accepts."""
+    return GAMES[game].option_specs
+
+
+def list_levels() -> list[dict]:
+    """Return the AI's strength ladder: each level's number, description and
+    think time in seconds (None for a level with a simulation budget)."""
+    return [
+        {"level": n, "description": level.description, "seconds": level.seconds}
+        for n, level in sorted(LEVELS.items())
+    ]
+
+
+def list_think_times() -> list[float]:
+    """Return the fixed think times (seconds a move) offered beside the levels."""
+    return list(THINK_TIMES)
 
 
 def list_models(game: str) -> list[dict]:

@@ -7,10 +7,8 @@ None}`` (exactly one of level and think time set).
 
 from __future__ import annotations
 
-from mcts import LEVELS
-
 from ..errors import ServiceError
-from .catalog import check_model
+from .catalog import MAX_LEVEL, check_model
 
 COLORS = ("black", "white")
 
@@ -32,7 +30,7 @@ def normal_player(game: str, side: str, spec: dict | None) -> dict:
     if level is not None and think_time is not None:
         raise ServiceError(
             "invalid_players",
-            f"players.{side}: give a level (1..{max(LEVELS)}) or a think_time "
+            f"players.{side}: give a level (1..{MAX_LEVEL}) or a think_time "
             "in seconds, not both",
         )
     if level is None and think_time is None:

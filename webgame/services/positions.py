@@ -13,13 +13,9 @@ from collections import OrderedDict
 from mcts import Game, State
 
 from ..models import Game as GameRow
-from .rules import TITLES, cached_rules, options_key
+from .rules import cached_rules, options_key
 
 PASS = "pass"
-
-#: Where rank 1 is drawn: Othello notation counts rows downward from the top,
-#: renju and chess notation upward from the bottom.
-RANK_ONE_ON_TOP = {"reversi": True, "gomoku": False, "loa": False}
 
 #: A position's cache key: game name, options JSON, the moves played.
 PositionKey = tuple[str, str, tuple[str, ...]]
@@ -99,10 +95,10 @@ def snapshot(row: GameRow) -> dict:
     return {
         "id": str(row.id),
         "game": row.game,
-        "title": TITLES.get(row.game, row.game),
+        "title": game.title,
         "options": game.options,
         "players": row.players,
-        "board": board(row.game, game.state_string(state)),
+        "board": board(game, game.state_string(state)),
         "state": game.state_string(state),
         "to_move": None if finished else game.to_move(state),
         "legal_moves": legal,
@@ -118,7 +114,7 @@ def snapshot(row: GameRow) -> dict:
     }
 
 
-def board(name: str, state_string: str) -> dict:
+def board(game: Game, state_string: str) -> dict:
     """Return the board as rows of cells (``"black"``, ``"white"`` or None) from
     the top of the picture down, with the file letters and the rank labels of
     those rows, so that a cell's square name is ``files[c] + ranks[r]``."""
@@ -129,7 +125,7 @@ def board(name: str, state_string: str) -> dict:
         [colour.get(ch) for ch in cells[r * size : (r + 1) * size]] for r in range(size)
     ]
     ranks = [str(r + 1) for r in range(size)]
-    if not RANK_ONE_ON_TOP[name]:
+    if not game.rank_one_on_top:
         rows.reverse()
         ranks.reverse()
     files = [chr(ord("a") + c) for c in range(size)]

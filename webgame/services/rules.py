@@ -13,9 +13,6 @@ from mcts import Game, InvalidOptionsError, UnknownGameError, find_game
 
 from ..errors import ServiceError
 
-#: Display names; the library knows games by registry name only.
-TITLES = {"reversi": "Reversi", "gomoku": "Gomoku", "loa": "Lines of Action"}
-
 
 def options_key(options: dict) -> str:
     """Return ``options`` as canonical JSON: the cache key of a game's rules."""
