@@ -19,6 +19,7 @@ from .games import (  # noqa: E402
     UnknownGameError,
     find_game,
 )
+from .models.catalog import ModelSummary, list_models  # noqa: E402
 from .models.model import ModelError, evaluation_for, warm_tree  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
@@ -35,6 +36,7 @@ __all__ = [
     "InvalidStateError",
     "Level",
     "ModelError",
+    "ModelSummary",
     "MoveStats",
     "Outcome",
     "SearchResult",
@@ -45,6 +47,7 @@ __all__ = [
     "evaluation_for",
     "find_game",
     "find_player",
+    "list_models",
     "load_shared",
     "model_path",
     "warm_tree",

@@ -7,13 +7,13 @@ accepted, so no path from a client is ever opened.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from django.conf import settings
 
 from mcts import GAMES, LEVELS, THINK_TIMES, find_game
+from mcts import list_models as library_models
 
 from ..errors import ServiceError
 
@@ -68,28 +68,13 @@ def list_think_times() -> list[float]:
 
 def list_models(game: str) -> list[dict]:
     """Return the tree models on disk for ``game``: name, nodes, bytes, built
-    (how it was made, from its manifest), sorted by name."""
-    folder = Path(settings.MODEL_DIR) / game
-    if not folder.is_dir():
-        return []
-    found = []
-    for path in sorted(folder.iterdir()):
-        manifest_path = path / "manifest.json"
-        if not (_MODEL_NAME.fullmatch(path.name) and manifest_path.is_file()):
-            continue
-        try:
-            manifest = json.loads(manifest_path.read_text())
-        except (OSError, ValueError):
-            continue
-        found.append(
-            {
-                "name": path.name,
-                "nodes": manifest.get("nodes", manifest.get("node_count")),
-                "bytes": sum(f.stat().st_size for f in path.iterdir() if f.is_file()),
-                "built": manifest.get("built", manifest.get("build")),
-            }
-        )
-    return found
+    (how it was made, from its manifest), sorted by name. Only models whose
+    folder name a client could send are listed."""
+    return [
+        model.to_json()
+        for model in library_models(Path(settings.MODEL_DIR), game)
+        if _MODEL_NAME.fullmatch(model.name)
+    ]
 
 
 def check_model(game: str, name: str | None) -> str | None:
