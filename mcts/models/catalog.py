@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import ModelError
-from .store import MANIFEST, read_manifest
+from .model import ModelError, info
+from .store import MANIFEST, load, read_manifest
 
 
 @dataclass(frozen=True)
@@ -58,3 +58,10 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
             )
         )
     return found
+
+
+def model_info(path: Path) -> dict:
+    """Return the JSON-ready summary of the model in the folder ``path``
+    (node count, depth, bytes, root visits, top lines, how it was built),
+    checking its files quickly (not replaying every state)."""
+    return info(load(path, check="fast"))
