@@ -33,7 +33,7 @@ from mcts import (
 from .. import workers
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from .games import check_version, get_row, playable, write
+from .games import GameId, check_version, get_row, playable, write
 from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
 from .rules import options_key
@@ -62,7 +62,7 @@ class SearchRegistry:
         )
 
     @contextmanager
-    def slot(self, game_id: object) -> Iterator[None]:
+    def slot(self, game_id: GameId) -> Iterator[None]:
         """Hold the game's search slot; Conflict if a search for the same game
         is already under way (its result would race this one)."""
         with self._lock:
@@ -81,7 +81,7 @@ class SearchRegistry:
                 self._stop_asked.discard(game_id)
 
     @contextmanager
-    def running(self, game_id: object, searcher: Searcher) -> Iterator[None]:
+    def running(self, game_id: GameId, searcher: Searcher) -> Iterator[None]:
         """Make ``searcher`` the one :meth:`stop` reaches for the game."""
         with self._lock:
             self._running[game_id] = searcher
@@ -91,12 +91,12 @@ class SearchRegistry:
             with self._lock:
                 self._running.pop(game_id, None)
 
-    def stop_asked(self, game_id: object) -> bool:
+    def stop_asked(self, game_id: GameId) -> bool:
         """Return True if a stop was asked for the game's search."""
         with self._lock:
             return game_id in self._stop_asked
 
-    def stop(self, game_id: object) -> bool:
+    def stop(self, game_id: GameId) -> bool:
         """Ask the game's search to end now; return True if one was under way
         (running, or about to start: it then stops at its first chunk)."""
         with self._lock:
@@ -108,14 +108,14 @@ class SearchRegistry:
             searcher.stop()
         return busy
 
-    def take(self, game_id: object) -> tuple[Searcher, tuple[str, ...]] | None:
+    def take(self, game_id: GameId) -> tuple[Searcher, tuple[str, ...]] | None:
         """Return and forget the searcher kept for the game, with the moves it
         had seen; None if none is kept."""
         with self._lock:
             return self._kept.pop(game_id, None)
 
     def keep(
-        self, game_id: object, searcher: Searcher, moves: tuple[str, ...], limit: int
+        self, game_id: GameId, searcher: Searcher, moves: tuple[str, ...], limit: int
     ) -> None:
         """Keep ``searcher`` (at the position after ``moves``) for the game's
         next search, keeping at most ``limit`` searchers."""
@@ -129,7 +129,7 @@ class SearchRegistry:
 SEARCHES = SearchRegistry()
 
 
-def stop_search(game_id: object) -> dict:
+def stop_search(game_id: GameId) -> dict:
     """Ask the search running for the game to end now; the pending ai-move or
     hint request then answers with the best move found so far.
 
@@ -140,7 +140,7 @@ def stop_search(game_id: object) -> dict:
     return {"stopped": SEARCHES.stop(row.pk)}
 
 
-def ai_move(game_id: object, *, version: int | None = None) -> dict:
+def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
     """Return ``{"game": snapshot, "search": result}`` after the AI of the side
     to move played its choice.
 
@@ -165,7 +165,7 @@ def ai_move(game_id: object, *, version: int | None = None) -> dict:
 
 
 def hint(
-    game_id: object,
+    game_id: GameId,
     *,
     think_time: float | None = None,
     level: int | None = None,

@@ -8,6 +8,8 @@ another request wrote first, nothing is written and the client gets 409.
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.utils import timezone
 
 from mcts import Game, IllegalMoveError, InvalidMoveError, State
@@ -18,9 +20,12 @@ from .players import COLORS, normal_players
 from .positions import position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
 
+#: A game's id as the views pass it: the URL's UUID (or its text).
+GameId = UUID | str
+
 
 # ---- reading ----------------------------------------------------------------------
-def get_row(game_id: object) -> GameRow:
+def get_row(game_id: GameId) -> GameRow:
     """Return the stored game with id ``game_id``, or raise GameNotFound."""
     try:
         return GameRow.objects.get(pk=game_id)
@@ -28,7 +33,7 @@ def get_row(game_id: object) -> GameRow:
         raise GameNotFound(game_id) from None
 
 
-def get_game(game_id: object) -> dict:
+def get_game(game_id: GameId) -> dict:
     """Return the game's snapshot (board, legal moves, moves, result ...)."""
     return snapshot(get_row(game_id))
 
@@ -126,7 +131,7 @@ def create_game(*, game: str, options: dict | None, players: dict | None) -> dic
     return snapshot(row)
 
 
-def play_move(game_id: object, *, move: str, version: int | None = None) -> dict:
+def play_move(game_id: GameId, *, move: str, version: int | None = None) -> dict:
     """Return the snapshot after the human move ``move`` in game ``game_id``.
 
     Refuses (ServiceError) a move after the end (``game_over``), when the
@@ -147,7 +152,7 @@ def play_move(game_id: object, *, move: str, version: int | None = None) -> dict
     return snapshot(write(row, moves=[*row.moves, text]))
 
 
-def undo(game_id: object, *, version: int | None = None) -> dict:
+def undo(game_id: GameId, *, version: int | None = None) -> dict:
     """Return the snapshot after taking back the last move; when the side then
     to move is an AI and the other side is human, keep taking back until a
     human is to move (so undo against the AI returns to the human's turn)."""
@@ -169,7 +174,7 @@ def undo(game_id: object, *, version: int | None = None) -> dict:
 
 
 def update_players(
-    game_id: object, *, players: dict, version: int | None = None
+    game_id: GameId, *, players: dict, version: int | None = None
 ) -> dict:
     """Return the snapshot after replacing the settings of the sides named in
     ``players`` (the other side keeps its settings)."""

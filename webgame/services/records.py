@@ -11,7 +11,7 @@ import re
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
-from .games import get_row, parse, result_of
+from .games import GameId, get_row, parse, result_of
 from .players import normal_players
 from .positions import PASS, snapshot
 from .rules import rules_for
@@ -22,7 +22,7 @@ MAX_RECORD_PLIES = 2000
 _MOVE_NUMBER = re.compile(r"\d+\.+")
 
 
-def game_record(game_id: object) -> dict:
+def game_record(game_id: GameId) -> dict:
     """Return the game's record: for Reversi an Othello transcript (``f5d6c3``,
     passes left out because they are forced), for the others the moves
     separated by spaces (``h8 h9``, ``b1-b3 a2xc4``)."""
