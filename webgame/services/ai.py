@@ -1,6 +1,6 @@
 """The AI's moves and hints, and the searches behind them.
 
-A search runs on the bounded worker pool (:mod:`webgame.workers`) without
+A search runs on the bounded worker pool (:mod:`.workers`) without
 holding any lock or database transaction; its move is written optimistically
 afterwards (see :mod:`.games`). :data:`SEARCHES` is everything this process
 remembers about searches between requests.
@@ -30,13 +30,13 @@ from mcts import (
     warm_tree,
 )
 
-from .. import workers
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
 from .games import GameId, check_version, get_row, playable, write
 from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
 from .rules import options_key
+from .workers import POOL
 
 
 class SearchRegistry:
@@ -232,7 +232,7 @@ def _search(
             )
 
     with SEARCHES.slot(row.pk):
-        return workers.run(task, expected_seconds=budget.seconds or 1.0)
+        return POOL.run(task, expected_seconds=budget.seconds or 1.0)
 
 
 def _searcher_for(row: GameRow, game: Game, state: State) -> Searcher:
