@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .services import GAME_NAMES, MAX_LEVEL
+from .services import GAME_NAMES, MAX_LEVEL, describe_options
 
 COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
@@ -104,12 +104,7 @@ class OptionsField(serializers.DictField):
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
-        kwargs.setdefault(
-            "help_text",
-            'gomoku: {"size": 5..19, "row": 3..size}; loa: {"double_connection": '
-            '"draw"|"mover_wins", "no_move": "pass"|"lose", "repetition": 3|2}; '
-            "reversi: {}",
-        )
+        kwargs.setdefault("help_text", describe_options())
         super().__init__(**kwargs)
 
 

@@ -50,3 +50,13 @@ def test_the_gomoku_form_offers_the_sizes_and_rows_the_rules_accept(client):
     response = client.get(reverse("index"))
     assert list(response.context["gomoku_sizes"]) == list(range(5, 20))
     assert list(response.context["gomoku_rows"]) == list(range(3, 8))
+
+
+def test_the_schema_describes_the_options_from_the_games_option_specs():
+    from webgame.services import describe_options
+
+    assert describe_options() == (
+        'gomoku: {"size": 5..19, "row": 3..size}; loa: {"double_connection": '
+        '"draw"|"mover_wins", "no_move": "pass"|"lose", "repetition": 3|2}; '
+        "reversi: {}"
+    )

@@ -27,6 +27,7 @@ from .ai import ai_move, hint, stop_search
 from .catalog import (
     GAME_NAMES,
     MAX_LEVEL,
+    describe_options,
     list_games,
     list_kinds,
     list_levels,
@@ -44,6 +45,7 @@ __all__ = [
     "MAX_LEVEL",
     "ai_move",
     "create_game",
+    "describe_options",
     "game_record",
     "get_game",
     "hint",

@@ -7,6 +7,7 @@ accepted, so no path from a client is ever opened.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -50,6 +51,26 @@ def list_games() -> list[dict]:
 def option_specs(game: str) -> dict[str, dict]:
     """Return what each option of ``game`` (a registry name) accepts."""
     return GAMES[game].option_specs
+
+
+def describe_options() -> str:
+    """Return one line saying what each game's options accept, games sorted
+    by name: ``'gomoku: {"size": 5..19, "row": 3..size}; ...; reversi: {}'``."""
+
+    def accepts(spec: dict) -> str:
+        if spec["type"] == "integer":
+            return f"{spec['min']}..{spec['max']}"
+        return "|".join(json.dumps(choice) for choice in spec["choices"])
+
+    return "; ".join(
+        name
+        + ": {"
+        + ", ".join(f'"{key}": {accepts(spec)}' for key, spec in specs.items())
+        + "}"
+        for name, specs in sorted(
+            (name, rules.option_specs) for name, rules in GAMES.items()
+        )
+    )
 
 
 def list_levels() -> list[dict]:
