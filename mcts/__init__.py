@@ -1,12 +1,16 @@
 """Monte Carlo Tree Search for Reversi, Gomoku and Lines of Action.
 
-A pure Python library (no Django): the web app imports from this façade only.
+A pure Python library (no Django): the web app imports from this façade only,
+including the command line's self-play arguments and builder, which
+``manage.py selfplay`` shares.
 """
 
 from . import _numba_cache
 
 _numba_cache.configure()  # before any @njit(cache=True) function is defined
 
+from .cli.args import add_game_arguments, game_from_args  # noqa: E402
+from .cli.models import add_selfplay_arguments, run_selfplay  # noqa: E402
 from .games import (  # noqa: E402
     GAMES,
     Game,
@@ -19,9 +23,10 @@ from .games import (  # noqa: E402
     UnknownGameError,
     find_game,
 )
+from .models.catalog import ModelSummary, list_models, model_info  # noqa: E402
 from .models.model import ModelError, evaluation_for, warm_tree  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
-from .play.players import LEVELS, Level, find_player  # noqa: E402
+from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
 from .search.searcher import Searcher  # noqa: E402
 
@@ -35,16 +40,24 @@ __all__ = [
     "InvalidStateError",
     "Level",
     "ModelError",
+    "ModelSummary",
     "MoveStats",
     "Outcome",
     "SearchResult",
     "Searcher",
     "State",
+    "THINK_TIMES",
     "UnknownGameError",
+    "add_game_arguments",
+    "add_selfplay_arguments",
     "evaluation_for",
     "find_game",
     "find_player",
+    "game_from_args",
+    "list_models",
     "load_shared",
+    "model_info",
     "model_path",
+    "run_selfplay",
     "warm_tree",
 ]

@@ -18,7 +18,7 @@ class ServiceError(Exception):
     ``headers`` any extra response headers (such as ``Retry-After``).
     """
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, code: str, detail: str, *, headers: dict | None = None):
         super().__init__(detail)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-GAME_NAMES = ("reversi", "gomoku", "loa")
+from .services import GAME_NAMES, MAX_LEVEL, describe_options
+
 COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
 PROVEN = ("win", "loss", "draw")
-MAX_LEVEL = 6
 THINK_MIN, THINK_MAX = 0.1, 60.0
 
 
@@ -49,7 +49,8 @@ def _level_field() -> serializers.IntegerField:
         max_value=MAX_LEVEL,
         required=False,
         allow_null=True,
-        help_text="strength level 1 (weak) .. 6 (strong); or give think_time",
+        help_text=f"strength level 1 (weak) .. {MAX_LEVEL} (strong); "
+        "or give think_time",
         error_messages={
             "min_value": f"level must be an integer from 1 to {MAX_LEVEL}",
             "max_value": f"level must be an integer from 1 to {MAX_LEVEL}",
@@ -103,12 +104,7 @@ class OptionsField(serializers.DictField):
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
-        kwargs.setdefault(
-            "help_text",
-            'gomoku: {"size": 5..19, "row": 3..size}; loa: {"double_connection": '
-            '"draw"|"mover_wins", "no_move": "pass"|"lose", "repetition": 3|2}; '
-            "reversi: {}",
-        )
+        kwargs.setdefault("help_text", describe_options())
         super().__init__(**kwargs)
 
 

@@ -143,9 +143,10 @@ AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 4 * AI_WORKERS))
 #: so that web requests are served first while searches run.
 AI_NICE = int(os.environ.get("AI_NICE", "10"))
 #: Per-client rate of AI requests (ai-move and hint); None disables the throttle.
-AI_THROTTLE_RATE = os.environ.get("AI_THROTTLE_RATE", "240/min")
-if AI_THROTTLE_RATE.strip().lower() in ("", "off", "none"):
-    AI_THROTTLE_RATE = None
+_throttle_rate = os.environ.get("AI_THROTTLE_RATE", "240/min")
+AI_THROTTLE_RATE: str | None = (
+    None if _throttle_rate.strip().lower() in ("", "off", "none") else _throttle_rate
+)
 #: Search trees of recent games kept in memory between requests (a hint's tree
 #: serves the AI move that follows), and the node cap of each (~23 bytes a node).
 AI_TREE_CACHE = int(os.environ.get("AI_TREE_CACHE", "4"))

@@ -119,6 +119,17 @@ class Game(ABC):
 
     #: Registry name, e.g. ``"reversi"``.
     name: ClassVar[str]
+    #: Display name, e.g. ``"Lines of Action"``.
+    title: ClassVar[str]
+    #: What each option accepts, JSON-ready, in the order of the options:
+    #: ``{"type": "integer", "min": 5, "max": 19}`` (``max`` may name another
+    #: option, as Gomoku's ``row`` does with ``"size"``) or ``{"type":
+    #: "choice", "choices": [...]}`` (the first is the default).
+    #: :meth:`check_options` enforces the same limits.
+    option_specs: ClassVar[dict[str, dict]] = {}
+    #: Where rank 1 is drawn: at the top for Othello notation (rows counted
+    #: downward), at the bottom for renju and chess notation (rows upward).
+    rank_one_on_top: ClassVar[bool] = False
     #: Numeric id used by :mod:`mcts.games.kernels` to dispatch.
     game_id: ClassVar[int]
     #: The move code of a pass, or -1 if the game has no passes.

@@ -294,11 +294,12 @@ def _check_int(name: str, value, low: int, high: int) -> int:
         raise InvalidOptionsError(
             f"gomoku option {name!r} must be {accepted}, got {value!r}"
         )
-    if not low <= value <= high:
+    number = int(value)
+    if not low <= number <= high:
         raise InvalidOptionsError(
-            f"gomoku option {name!r} must be {accepted}, got {value}"
+            f"gomoku option {name!r} must be {accepted}, got {number}"
         )
-    return int(value)
+    return number
 
 
 def column_letters(size: int) -> str:
@@ -324,8 +325,13 @@ class Gomoku(Game):
     """
 
     name = "gomoku"
+    title = "Gomoku"
     game_id = GAME_ID
     PASS = PASS
+    option_specs = {
+        "size": {"type": "integer", "min": MIN_SIZE, "max": MAX_SIZE},
+        "row": {"type": "integer", "min": MIN_ROW, "max": "size"},
+    }
 
     @classmethod
     def check_options(cls, **options) -> dict:

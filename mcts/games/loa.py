@@ -368,6 +368,8 @@ def random_playout(state):
 _MOVE_RE = re.compile(r"([a-h][1-8])[-x]([a-h][1-8])")
 _MOVE_FORM = "<from>-<to> such as b1-b3 (x for a capture), or pass"
 
+#: The rule options and the values each accepts, the default first (the
+#: Olympiad rules); :attr:`LinesOfAction.option_specs` describes them to clients.
 _OPTION_CHOICES = {
     "double_connection": ("draw", "mover_wins"),
     "no_move": ("pass", "lose"),
@@ -390,8 +392,13 @@ class LinesOfAction(Game):
     ``double_connection``, ``no_move`` and ``repetition``."""
 
     name = "loa"
+    title = "Lines of Action"
     game_id = GAME_ID
     PASS = PASS
+    option_specs = {
+        key: {"type": "choice", "choices": list(choices)}
+        for key, choices in _OPTION_CHOICES.items()
+    }
 
     @classmethod
     def check_options(cls, **options) -> dict:

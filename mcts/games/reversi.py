@@ -320,8 +320,11 @@ class Reversi(Game):
     """
 
     name = "reversi"
+    title = "Reversi"
     game_id = GAME_ID
     PASS = PASS
+    #: Othello notation counts rows downward: a1 is the top-left square.
+    rank_one_on_top = True
 
     @classmethod
     def check_options(cls, **options) -> dict:

@@ -61,6 +61,9 @@ LEVELS: dict[int, Level] = {
     6: Level(seconds=5.0, description="master"),
 }
 
+#: Fixed think times in seconds a move, offered beside the levels.
+THINK_TIMES: tuple[float, ...] = (0.1, 0.5, 1, 2, 5, 10)
+
 KINDS = ("random", "mcts", "mcts-heavy")
 #: Option names accepted in a spec, with the type each value is parsed to.
 OPTIONS = {

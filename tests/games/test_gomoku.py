@@ -149,6 +149,27 @@ def test_bad_options_raise_naming_the_option_and_range(options, words):
         assert word in str(error.value)
 
 
+def test_option_specs_describe_the_limits_the_options_check_enforces():
+    size, row = Gomoku.option_specs["size"], Gomoku.option_specs["row"]
+    assert size == {"type": "integer", "min": 5, "max": 19}
+    assert row == {"type": "integer", "min": 3, "max": "size"}
+    Gomoku(size=size["min"], row=row["min"])
+    Gomoku(size=size["max"], row=size["max"])
+    for bad in (
+        {"size": size["min"] - 1},
+        {"size": size["max"] + 1},
+        {"row": row["min"] - 1},
+        {"size": 9, "row": 10},
+    ):
+        with pytest.raises(InvalidOptionsError):
+            Gomoku(**bad)
+
+
+def test_gomoku_is_titled_and_drawn_with_rank_one_at_the_bottom():
+    assert Gomoku.title == "Gomoku"
+    assert Gomoku.rank_one_on_top is False
+
+
 def test_initial_state_is_empty_board_with_black_to_move():
     game = Gomoku(size=9, row=4)
     state = game.initial_state()

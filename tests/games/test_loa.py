@@ -185,6 +185,25 @@ def test_bad_options_raise_invalid_options_error(options, complaint):
     assert complaint in str(error.value)
 
 
+def test_option_specs_list_the_values_the_options_check_accepts_default_first():
+    specs = LinesOfAction.option_specs
+    assert specs == {
+        "double_connection": {"type": "choice", "choices": ["draw", "mover_wins"]},
+        "no_move": {"type": "choice", "choices": ["pass", "lose"]},
+        "repetition": {"type": "choice", "choices": [3, 2]},
+    }
+    defaults = {key: spec["choices"][0] for key, spec in specs.items()}
+    assert LinesOfAction().options == defaults
+    for key, spec in specs.items():
+        for choice in spec["choices"]:
+            assert LinesOfAction(**{key: choice}).options[key] == choice
+
+
+def test_loa_is_titled_and_drawn_with_rank_one_at_the_bottom():
+    assert LinesOfAction.title == "Lines of Action"
+    assert LinesOfAction.rank_one_on_top is False
+
+
 # ---- movement ------------------------------------------------------------------------
 def legal_texts(text: str, **options) -> list[str]:
     """Return the legal moves, in notation, of the position a state string names."""

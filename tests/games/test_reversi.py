@@ -211,6 +211,12 @@ def test_any_option_is_rejected():
     assert GAME.options == {}
 
 
+def test_reversi_has_no_option_specs_and_draws_rank_one_on_top():
+    assert reversi.Reversi.option_specs == {}
+    assert reversi.Reversi.title == "Reversi"
+    assert reversi.Reversi.rank_one_on_top is True
+
+
 @pytest.mark.parametrize(
     ("text", "move"),
     [("a1", 0), ("h1", 7), ("a2", 8), ("f5", 37), ("F5", 37), ("h8", 63)],

@@ -63,19 +63,26 @@ class KindsTests(APITestCase):
         import tempfile
         from pathlib import Path
 
+        from django.conf import settings
+
+        shipped = Path(settings.MODEL_DIR) / "gomoku" / "light" / "manifest.json"
+        manifest = json.loads(shipped.read_text())
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "gomoku" / "light"
             folder.mkdir(parents=True)
-            (folder / "manifest.json").write_text(
-                json.dumps({"nodes": 1234, "built": {"selfplay_games": 10}})
-            )
+            (folder / "manifest.json").write_text(json.dumps(manifest))
             (folder / "nodes.jsonl").write_text("{}\n")
+            # Not models: a manifest the store would refuse, and no manifest.
+            damaged = Path(tmp) / "gomoku" / "damaged"
+            damaged.mkdir()
+            (damaged / "manifest.json").write_text(json.dumps({"nodes": 1234}))
             (Path(tmp) / "gomoku" / "../../etc").mkdir(exist_ok=True)
             with override_settings(MODEL_DIR=tmp):
                 kinds = self.client.get(reverse("game-kinds")).json()
                 gomoku = next(kind for kind in kinds if kind["name"] == "gomoku")
-                assert gomoku["models"][0]["name"] == "light"
-                assert gomoku["models"][0]["nodes"] == 1234
+                assert [model["name"] for model in gomoku["models"]] == ["light"]
+                assert gomoku["models"][0]["nodes"] == manifest["nodes"]
+                assert gomoku["models"][0]["built"] == manifest["built"]
                 assert gomoku["models"][0]["bytes"] > 0
                 ai = {"kind": "ai", "model": "light", "level": 1}
                 assert create(self.client, "gomoku", white=ai).status_code == 201

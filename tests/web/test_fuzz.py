@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 from rest_framework.test import APIClient
 
-from webgame import services
+from mcts import Level
+from webgame.services import ai
 
 from .helpers import create
 
@@ -155,8 +156,8 @@ def send(client, method, path, body):
 
 
 # A search of a few simulations: the fuzz is about input handling, not strength.
-def tiny_budget(ai):
-    return {"simulations": 8}
+def tiny_budget(setting):
+    return Level(simulations=8)
 
 
 FUZZ = settings(
@@ -173,7 +174,7 @@ class FuzzTests(TestCase):
     )
     def test_no_500_on_collection_endpoints(self, method, path, body):
         client = APIClient()
-        with mock.patch.object(services, "_budget", tiny_budget):
+        with mock.patch.object(ai, "_budget", tiny_budget):
             assert_no_server_error(send(client, method, path, body))
 
     @FUZZ
@@ -200,7 +201,7 @@ class FuzzTests(TestCase):
             white=side[players[1]],
         ).json()
         game_id = uuid.uuid4() if wrong_id else created["id"]
-        with mock.patch.object(services, "_budget", tiny_budget):
+        with mock.patch.object(ai, "_budget", tiny_budget):
             for method, name, body in steps:
                 path = (
                     f"/api/games/{game_id}/"

@@ -12,7 +12,7 @@ from rest_framework import status
 from rest_framework.test import APITestCase
 
 from mcts import Searcher, find_game
-from webgame import services
+from webgame.services import ai
 
 from .helpers import HUMAN, create, url
 
@@ -36,10 +36,10 @@ class ModelInPlayTests(APITestCase):
         game = find_game("reversi")
         searcher = Searcher(game)
         row = SimpleNamespace(game="reversi")
-        services._use_model(searcher, row, game, "light")
+        ai._use_model(searcher, row, game, "light")
         assert searcher.evaluation is not None
         assert searcher.evaluation.game == "reversi"
-        services._use_model(searcher, row, game, None)
+        ai._use_model(searcher, row, game, None)
         assert searcher.evaluation is None
 
     def test_without_a_model_the_search_starts_cold(self):

@@ -22,3 +22,41 @@ def test_page_assets_come_from_installed_packages(client):
     assert finders.find("jquery.min.js")
     assert finders.find("bootstrap/css/bootstrap.min.css")
     assert finders.find("bootstrap/js/bootstrap.bundle.min.js")
+
+
+def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
+    from webgame.pages import strengths
+
+    assert strengths() == [
+        ("level:1", "Level 1 (beginner)"),
+        ("level:2", "Level 2 (casual)"),
+        ("level:3", "Level 3 (club)"),
+        ("level:4", "Level 4 (strong, 0.5 s)"),
+        ("level:5", "Level 5 (expert, 2 s)"),
+        ("level:6", "Level 6 (master, 5 s)"),
+        ("time:0.1", "Think 0.1 s"),
+        ("time:0.5", "Think 0.5 s"),
+        ("time:1", "Think 1 s"),
+        ("time:2", "Think 2 s"),
+        ("time:5", "Think 5 s"),
+        ("time:10", "Think 10 s"),
+    ]
+    body = client.get(reverse("index")).content.decode()
+    assert '<option value="level:4">Level 4 (strong, 0.5 s)</option>' in body
+    assert '<option value="time:1" selected>Think 1 s</option>' in body
+
+
+def test_the_gomoku_form_offers_the_sizes_and_rows_the_rules_accept(client):
+    response = client.get(reverse("index"))
+    assert list(response.context["gomoku_sizes"]) == list(range(5, 20))
+    assert list(response.context["gomoku_rows"]) == list(range(3, 8))
+
+
+def test_the_schema_describes_the_options_from_the_games_option_specs():
+    from webgame.services import describe_options
+
+    assert describe_options() == (
+        'gomoku: {"size": 5..19, "row": 3..size}; loa: {"double_connection": '
+        '"draw"|"mover_wins", "no_move": "pass"|"lose", "repetition": 3|2}; '
+        "reversi: {}"
+    )

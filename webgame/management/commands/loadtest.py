@@ -42,7 +42,7 @@ MAX_SECONDS = 600
 SERVER_MARK = "WEBGAME_LOADTEST_SERVER"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 AI_PATHS = ("ai-move/", "hint/")
-GAMES = (
+GAMES: tuple[tuple[str, dict[str, int]], ...] = (
     ("reversi", {}),
     ("gomoku", {"size": 9, "row": 5}),
     ("gomoku", {}),
@@ -350,6 +350,7 @@ class local_server:
             stdout=subprocess.PIPE,
             text=True,
         )
+        assert self.proc.stdout is not None  # opened with stdout=PIPE
         line = self.proc.stdout.readline()
         if not line.startswith("ready "):
             self.proc.kill()
@@ -363,7 +364,8 @@ class local_server:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-        self.proc.stdout.close()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
         self.tmp.cleanup()
 
 

@@ -1,7 +1,8 @@
 """``python manage.py selfplay GAME --games N --model NAME``: grow a tree model.
 
-The same builder as ``python -m mcts selfplay`` (see :mod:`mcts.selfplay`),
-writing into ``settings.MODEL_DIR`` so the web app lists the model.
+The same arguments and builder as ``python -m mcts selfplay``, taken from the
+:mod:`mcts` façade, writing into ``settings.MODEL_DIR`` so the web app lists
+the model.
 """
 
 from __future__ import annotations
@@ -14,24 +15,25 @@ import sys
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from mcts import (
+    add_game_arguments,
+    add_selfplay_arguments,
+    game_from_args,
+    model_info,
+    model_path,
+    run_selfplay,
+)
+
 
 class Command(BaseCommand):
     help = "Grow a tree model by self-play (model/<game>/<name>/)."
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        from mcts.cli.args import add_game_arguments
-        from mcts.cli.models import add_selfplay_arguments
-
         add_game_arguments(parser)
         add_selfplay_arguments(parser)
         parser.set_defaults(model_dir=str(settings.MODEL_DIR))
 
-    def handle(self, *args, **options) -> None:
-        from mcts.cli.args import game_from_args
-        from mcts.cli.models import model_path, run_selfplay
-        from mcts.models import model as treemodel
-        from mcts.models import store
-
+    def handle(self, *args: object, **options: object) -> None:
         namespace = argparse.Namespace(**options)
         try:
             game = game_from_args(namespace)
@@ -47,8 +49,7 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from None
         path = model_path(game.name, namespace.model, namespace.model_dir)
-        summary = treemodel.info(store.load(path, check="fast"))
-        self.stdout.write(json.dumps(summary, indent=1))
+        self.stdout.write(json.dumps(model_info(path), indent=1))
 
 
 _SHOWN = {

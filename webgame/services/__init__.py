@@ -1,0 +1,65 @@
+"""The web app's one door to the mcts library.
+
+Each view calls one function exported here. The functions take plain,
+already shape-checked values (the serializers' output), check them against
+the rules (unknown game, bad options, illegal move, whose turn ...), change
+the database and return JSON-ready dicts. A refusal is a
+:class:`~webgame.errors.ServiceError` and changes nothing.
+
+The modules, from the bottom up (each imports only those above it):
+
+- :mod:`.rules`: the library's Game for a name and options, cached.
+- :mod:`.catalog`: the games offered, their facts, the tree models on disk.
+- :mod:`.positions`: a stored game's position (replayed, cached) and its
+  snapshot, the JSON the API shows.
+- :mod:`.players`: who plays each side, checked and completed.
+- :mod:`.games`: a game's life: create, read, move, undo, change players.
+- :mod:`.records`: game records out and in.
+- :mod:`.workers`: the bounded pool of threads that runs AI searches.
+- :mod:`.ai`: the AI's moves, hints and stops, and the searches behind them.
+
+Only this package imports :mod:`mcts`, and only from its façade.
+"""
+
+from __future__ import annotations
+
+from .ai import ai_move, hint, stop_search
+from .catalog import (
+    GAME_NAMES,
+    MAX_LEVEL,
+    describe_options,
+    list_games,
+    list_kinds,
+    list_levels,
+    list_models,
+    list_think_times,
+    option_specs,
+)
+from .games import create_game, get_game, play_move, undo, update_players
+from .positions import snapshot
+from .records import game_record, import_record
+from .rules import rules_for
+
+__all__ = [
+    "GAME_NAMES",
+    "MAX_LEVEL",
+    "ai_move",
+    "create_game",
+    "describe_options",
+    "game_record",
+    "get_game",
+    "hint",
+    "import_record",
+    "list_games",
+    "list_kinds",
+    "list_levels",
+    "list_models",
+    "list_think_times",
+    "option_specs",
+    "play_move",
+    "rules_for",
+    "snapshot",
+    "stop_search",
+    "undo",
+    "update_players",
+]

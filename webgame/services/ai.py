@@ -1,0 +1,279 @@
+"""The AI's moves and hints, and the searches behind them.
+
+A search runs on the bounded worker pool (:mod:`.workers`) without
+holding any lock or database transaction; its move is written optimistically
+afterwards (see :mod:`.games`). :data:`SEARCHES` is everything this process
+remembers about searches between requests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.conf import settings
+
+from mcts import (
+    LEVELS,
+    Game,
+    Level,
+    ModelError,
+    Searcher,
+    SearchResult,
+    State,
+    evaluation_for,
+    load_shared,
+    model_path,
+    warm_tree,
+)
+
+from ..errors import Conflict, ServiceError
+from ..models import Game as GameRow
+from .games import GameId, check_version, get_row, playable, write
+from .players import DEFAULT_THINK_TIME
+from .positions import replay, snapshot
+from .rules import options_key
+from .workers import POOL
+
+
+class SearchRegistry:
+    """This process's AI searches by game id, behind one lock.
+
+    - A game has at most one search under way (:meth:`slot`): a second one
+      would race the first to write its move, so it is refused (409).
+    - The Searcher running for a game is known (:meth:`running`), so that
+      :meth:`stop` can end it early; a stop asked before the search starts
+      is remembered and honoured once it does (:meth:`stop_asked`).
+    - Searchers are kept between requests (:meth:`keep`, :meth:`take`), the
+      least recently used dropped first, so that a hint's tree serves the
+      following AI move and the AI keeps its tree from move to move.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._busy: set[object] = set()
+        self._running: dict[object, Searcher] = {}
+        self._stop_asked: set[object] = set()
+        self._kept: OrderedDict[object, tuple[Searcher, tuple[str, ...]]] = (
+            OrderedDict()
+        )
+
+    @contextmanager
+    def slot(self, game_id: GameId) -> Iterator[None]:
+        """Hold the game's search slot; Conflict if a search for the same game
+        is already under way (its result would race this one)."""
+        with self._lock:
+            if game_id in self._busy:
+                raise Conflict(
+                    "conflict",
+                    "the AI is already thinking in this game; wait for its move",
+                )
+            self._busy.add(game_id)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._busy.discard(game_id)
+                self._running.pop(game_id, None)
+                self._stop_asked.discard(game_id)
+
+    @contextmanager
+    def running(self, game_id: GameId, searcher: Searcher) -> Iterator[None]:
+        """Make ``searcher`` the one :meth:`stop` reaches for the game."""
+        with self._lock:
+            self._running[game_id] = searcher
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running.pop(game_id, None)
+
+    def stop_asked(self, game_id: GameId) -> bool:
+        """Return True if a stop was asked for the game's search."""
+        with self._lock:
+            return game_id in self._stop_asked
+
+    def stop(self, game_id: GameId) -> bool:
+        """Ask the game's search to end now; return True if one was under way
+        (running, or about to start: it then stops at its first chunk)."""
+        with self._lock:
+            searcher = self._running.get(game_id)
+            busy = game_id in self._busy
+            if busy:
+                self._stop_asked.add(game_id)
+        if searcher is not None:
+            searcher.stop()
+        return busy
+
+    def take(self, game_id: GameId) -> tuple[Searcher, tuple[str, ...]] | None:
+        """Return and forget the searcher kept for the game, with the moves it
+        had seen; None if none is kept."""
+        with self._lock:
+            return self._kept.pop(game_id, None)
+
+    def keep(
+        self, game_id: GameId, searcher: Searcher, moves: tuple[str, ...], limit: int
+    ) -> None:
+        """Keep ``searcher`` (at the position after ``moves``) for the game's
+        next search, keeping at most ``limit`` searchers."""
+        with self._lock:
+            self._kept[game_id] = (searcher, moves)
+            while len(self._kept) > limit:
+                self._kept.popitem(last=False)
+
+
+#: The process's searches.
+SEARCHES = SearchRegistry()
+
+
+def stop_search(game_id: GameId) -> dict:
+    """Ask the search running for the game to end now; the pending ai-move or
+    hint request then answers with the best move found so far.
+
+    Returns ``{"stopped": True}`` if a search was running or about to start in
+    this process, ``{"stopped": False}`` if none was (it may have just ended).
+    """
+    row = get_row(game_id)
+    return {"stopped": SEARCHES.stop(row.pk)}
+
+
+def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
+    """Return ``{"game": snapshot, "search": result}`` after the AI of the side
+    to move played its choice.
+
+    Refuses when the game is over (``game_over``) or the side to move is human
+    (``not_ai_turn``); 409 if the game changed during the search; 503 when
+    every AI slot is taken.
+    """
+    row = get_row(game_id)
+    check_version(row, version)
+    game, state = playable(row)
+    side = game.to_move(state)
+    ai = row.players[side]
+    if ai["kind"] != "ai":
+        raise ServiceError(
+            "not_ai_turn",
+            f"it is {side}'s turn and {side} is human: play with POST moves/, "
+            "ask for a hint, or make the side an AI with PATCH",
+        )
+    result = _search(row, game, state, ai)
+    row = write(row, moves=[*row.moves, result["move"]])
+    return {"game": snapshot(row), "search": result}
+
+
+def hint(
+    game_id: GameId,
+    *,
+    think_time: float | None = None,
+    level: int | None = None,
+    version: int | None = None,
+) -> dict:
+    """Return ``{"game": snapshot, "search": result}``: the search the AI would
+    make for the side to move, without playing it. The budget is the one given,
+    else the side's own AI setting, else the default think time."""
+    row = get_row(game_id)
+    check_version(row, version)
+    game, state = playable(row)
+    side = game.to_move(state)
+    if think_time is not None or level is not None:
+        ai = {"think_time": think_time, "level": level}
+    elif row.players[side]["kind"] == "ai":
+        ai = row.players[side]
+    else:
+        ai = {"think_time": DEFAULT_THINK_TIME}
+    result = _search(row, game, state, ai, best=True)
+    return {"game": snapshot(row), "search": result}
+
+
+def _budget(ai: dict) -> Level:
+    """Return the search budget of an AI setting: its think time, or its level
+    (budget and temperature)."""
+    if ai.get("think_time") is not None:
+        return Level(seconds=float(ai["think_time"]))
+    return LEVELS[int(ai["level"])]
+
+
+def _search(
+    row: GameRow, game: Game, state: State, ai: dict, *, best: bool = False
+) -> dict:
+    """Return the JSON of a search from ``state`` with the AI setting ``ai``,
+    run on the bounded worker pool; ``best`` picks the best move even when the
+    level would sample one (a hint should not mislead)."""
+    budget = _budget(ai)
+    if best:
+        budget = dataclasses.replace(budget, temperature=0.0)
+
+    def task() -> dict:
+        searcher = _searcher_for(row, game, state)
+        _use_model(searcher, row, game, ai.get("model"))
+
+        def stop_if_asked(_progress: SearchResult) -> None:
+            # A Stop that came before the search began (the searcher clears
+            # its own flag when it starts) is honoured at the first chunk.
+            if SEARCHES.stop_asked(row.pk):
+                searcher.stop()
+
+        try:
+            with SEARCHES.running(row.pk, searcher):
+                result = searcher.search(
+                    seconds=budget.seconds,
+                    simulations=budget.simulations,
+                    temperature=budget.temperature,
+                    on_progress=stop_if_asked,
+                    progress_every=0.05,
+                )
+            return result.to_json()
+        finally:
+            SEARCHES.keep(
+                row.pk, searcher, tuple(row.moves), limit=settings.AI_TREE_CACHE
+            )
+
+    with SEARCHES.slot(row.pk):
+        return POOL.run(task, expected_seconds=budget.seconds or 1.0)
+
+
+def _searcher_for(row: GameRow, game: Game, state: State) -> Searcher:
+    """Return a Searcher at ``state``: the game's previous one advanced along
+    the moves played since (keeping its tree), or a fresh one."""
+    entry = SEARCHES.take(row.pk)
+    moves = tuple(row.moves)
+    if entry is not None:
+        searcher, seen = entry
+        if moves[: len(seen)] == seen and len(moves) - len(seen) <= 8:
+            position = replay(row.game, options_key(row.options), seen)
+            for text in moves[len(seen) :]:
+                code = game.parse_move(position, text)
+                searcher.advance(code)
+                position = game.apply(position, code)
+            searcher.set_state(state)  # a no-op unless the trees disagree
+            return searcher
+    return Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
+
+
+def _use_model(
+    searcher: Searcher, row: GameRow, game: Game, model_name: str | None
+) -> None:
+    """Give ``searcher`` the tree model's learned evaluation and its
+    statistics for the current position, when the model knows the position
+    better than the searcher's own tree does; no model: neither.
+
+    The model is loaded once per process and shared read-only (``warm_tree``
+    copies the subtree). A model that fails to load is a ServiceError naming
+    the file and line, never a trace.
+    """
+    if not model_name:
+        searcher.evaluation = None
+        return
+    try:
+        model = load_shared(model_path(row.game, model_name, settings.MODEL_DIR))
+    except ModelError as error:
+        raise ServiceError(
+            "model_unavailable", f"model {model_name!r} cannot be used: {error}"
+        ) from None
+    searcher.evaluation = evaluation_for(model, game)
+    warm = warm_tree(model, game, searcher.state)
+    if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
+        searcher.tree = warm

@@ -1,0 +1,51 @@
+"""Who plays each side: a human, or the AI with a model and a strength.
+
+A side's settings are stored with the game as ``{"kind": "human"}`` or
+``{"kind": "ai", "model": name | None, "level": n | None, "think_time": s |
+None}`` (exactly one of level and think time set).
+"""
+
+from __future__ import annotations
+
+from ..errors import ServiceError
+from .catalog import MAX_LEVEL, check_model
+
+COLORS = ("black", "white")
+
+#: The default AI setting when a client gives neither level nor think time.
+DEFAULT_THINK_TIME = 1.0
+
+
+def normal_player(game: str, side: str, spec: dict | None) -> dict:
+    """Return a player's settings with defaults filled in, after checking them."""
+    spec = dict(spec or {"kind": "human"})
+    kind = spec.get("kind", "human")
+    if kind == "human":
+        return {"kind": "human"}
+    if kind != "ai":
+        raise ServiceError(
+            "invalid_players", f"players.{side}.kind must be 'human' or 'ai'"
+        )
+    level, think_time = spec.get("level"), spec.get("think_time")
+    if level is not None and think_time is not None:
+        raise ServiceError(
+            "invalid_players",
+            f"players.{side}: give a level (1..{MAX_LEVEL}) or a think_time "
+            "in seconds, not both",
+        )
+    if level is None and think_time is None:
+        think_time = DEFAULT_THINK_TIME
+    return {
+        "kind": "ai",
+        "model": check_model(game, spec.get("model")),
+        "level": level,
+        "think_time": think_time,
+    }
+
+
+def normal_players(game: str, players: dict | None, base: dict | None = None) -> dict:
+    """Return both sides' settings: ``players`` over ``base`` (for PATCH), each
+    checked and completed."""
+    merged = dict(base or {})
+    merged.update(players or {})
+    return {side: normal_player(game, side, merged.get(side)) for side in COLORS}

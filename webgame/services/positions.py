@@ -1,0 +1,132 @@
+"""From a stored game to its position, and the position as the API shows it.
+
+A game row stores only the game's name, options and move list; the position
+is found by replaying the moves. :data:`POSITIONS` keeps recent positions so
+that a request rarely replays more than one move.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from mcts import Game, State
+
+from ..models import Game as GameRow
+from .rules import cached_rules, options_key
+
+PASS = "pass"
+
+#: A position's cache key: game name, options JSON, the moves played.
+PositionKey = tuple[str, str, tuple[str, ...]]
+
+
+class PositionCache:
+    """The most recently used positions, shared by the web threads.
+
+    States are immutable, so a cached state may be handed to any thread;
+    the lock only guards the cache's own bookkeeping.
+    """
+
+    def __init__(self, kept: int) -> None:
+        self._kept = kept
+        self._states: OrderedDict[PositionKey, State] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def nearest(self, key: PositionKey) -> tuple[State | None, int]:
+        """Return the cached state of ``key``, or else of ``key`` less its last
+        move, with the number of moves it has played; ``(None, 0)`` if neither
+        is cached."""
+        name, options_json, moves = key
+        with self._lock:
+            for probe in (key, (name, options_json, moves[:-1])):
+                if probe in self._states:
+                    self._states.move_to_end(probe)
+                    return self._states[probe], len(probe[2])
+        return None, 0
+
+    def put(self, key: PositionKey, state: State) -> None:
+        """Keep ``state`` as the position of ``key``, dropping the least
+        recently used beyond the limit."""
+        with self._lock:
+            self._states[key] = state
+            while len(self._states) > self._kept:
+                self._states.popitem(last=False)
+
+
+#: The process's position cache.
+POSITIONS = PositionCache(kept=1024)
+
+
+def replay(name: str, options_json: str, moves: tuple[str, ...]) -> State:
+    """Return the state after ``moves`` (each a canonical move text).
+
+    A request after one more move replays one move, an undo finds the earlier
+    position still cached, and only a cold game is replayed from the start.
+    """
+    key = (name, options_json, moves)
+    state, done = POSITIONS.nearest(key)
+    game = cached_rules(name, options_json)
+    if state is None:
+        state = game.initial_state()
+    for text in moves[done:]:
+        state = game.play(state, text)
+    POSITIONS.put(key, state)
+    return state
+
+
+def position(row: GameRow) -> tuple[Game, State]:
+    """Return (rules, state) of a stored game."""
+    key = options_key(row.options)
+    return cached_rules(row.game, key), replay(row.game, key, tuple(row.moves))
+
+
+def snapshot(row: GameRow) -> dict:
+    """Return the JSON-ready view of a stored game, as the API shows it."""
+    game, state = position(row)
+    finished = row.status == GameRow.Status.FINISHED
+    legal = [] if finished else game.legal_move_texts(state)
+    by_from: dict[str, list[str]] | None = None
+    if row.game == "loa":
+        by_from = {}
+        for text in legal:
+            if text != PASS:
+                by_from.setdefault(text[:2], []).append(text)
+    return {
+        "id": str(row.id),
+        "game": row.game,
+        "title": game.title,
+        "options": game.options,
+        "players": row.players,
+        "board": board(game, game.state_string(state)),
+        "state": game.state_string(state),
+        "to_move": None if finished else game.to_move(state),
+        "legal_moves": legal,
+        "legal_by_from": by_from,
+        "moves": list(row.moves),
+        "last_move": row.moves[-1] if row.moves else None,
+        "ply": len(row.moves),
+        "status": row.status,
+        "result": row.result,
+        "version": row.version,
+        "created": row.created.isoformat(),
+        "updated": row.updated.isoformat(),
+    }
+
+
+def board(game: Game, state_string: str) -> dict:
+    """Return the board as rows of cells (``"black"``, ``"white"`` or None) from
+    the top of the picture down, with the file letters and the rank labels of
+    those rows, so that a cell's square name is ``files[c] + ranks[r]``."""
+    cells = state_string.split()[0].split(":")[-1]
+    size = int(len(cells) ** 0.5)
+    colour = {"x": "black", "o": "white"}
+    rows = [
+        [colour.get(ch) for ch in cells[r * size : (r + 1) * size]] for r in range(size)
+    ]
+    ranks = [str(r + 1) for r in range(size)]
+    if not game.rank_one_on_top:
+        rows.reverse()
+        ranks.reverse()
+    files = [chr(ord("a") + c) for c in range(size)]
+    return {"size": size, "files": files, "ranks": ranks, "cells": rows}
