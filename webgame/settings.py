@@ -123,7 +123,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "webgame.staticstorage.StaticFilesStorage"
         )
     },
 }
