@@ -63,6 +63,10 @@ Random playouts (:func:`random_playout`) stop by themselves after 1,000 plies
 (:data:`PLAYOUT_PLY_CAP`) and call the game a draw. That cap exists only in
 playouts, so that a random game cannot run forever (passes back and forth, say);
 the rules have no such limit.
+
+One module on purpose (over 500 lines): a game's rules, notation and
+kernels are one fact each, and the docstring above states the rules they
+implement; splitting them would put a rule and its statement apart.
 """
 
 from __future__ import annotations
