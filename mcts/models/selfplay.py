@@ -36,7 +36,7 @@ from ..games import find_game
 from ..games.base import ONGOING, Game, State
 from ..search.learned import fit
 from ..search.searcher import Searcher
-from ..search.tree import FIELDS, Tree
+from ..search.tree import Tree, TreeArrays
 from .model import Model, ModelError, empty_model, graft, prune
 from .store import code_version, load, save
 
@@ -146,15 +146,15 @@ def _one_orientation(
     return min(busy) if busy else min(twins, key=lambda m: (-visits[m], m))
 
 
-def _tree_arrays(tree: Tree) -> tuple:
-    return tuple(np.array(a[: tree.size]) for a in tree.arrays())
+def _tree_arrays(tree: Tree) -> TreeArrays:
+    return TreeArrays(*(np.array(a) for a in tree.arrays.head(tree.size)))
 
 
-def _tree_from_arrays(arrays: tuple) -> Tree:
-    size = len(arrays[0])
+def _tree_from_arrays(arrays: TreeArrays) -> Tree:
+    size = len(arrays.parent)
     tree = Tree(max(2, size))
-    for (name, _), values in zip(FIELDS, arrays, strict=True):
-        getattr(tree, name)[:size] = values
+    for target, values in zip(tree.arrays, arrays, strict=True):
+        target[:size] = values
     tree.size = size
     return tree
 
@@ -162,10 +162,10 @@ def _tree_from_arrays(arrays: tuple) -> Tree:
 def _worker(
     game_spec: dict,
     root_text: str,
-    arrays: tuple,
+    arrays: TreeArrays,
     config: SelfPlayConfig,
     seeds: list[int],
-) -> tuple:
+) -> TreeArrays:
     """Play games with ``seeds`` from a snapshot tree; return the grown tree's
     arrays (run in a worker process)."""
     game = find_game(game_spec["game"], **game_spec["options"])

@@ -46,7 +46,7 @@ from ..games import find_game
 from ..games.base import Game, IllegalMoveError, InvalidMoveError, State
 from ..search.learned import Evaluation
 from ..search.learned import from_json as evaluation_from_json
-from ..search.tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Tree, depth_of
+from ..search.tree import Proven, Tree, depth_of
 from .model import Model, ModelError, prune
 from .replay import first_bad_state_line, replay
 
@@ -58,20 +58,11 @@ STATES = "states.jsonl"
 #: Lines per checksum block: a damaged byte is reported within this many lines.
 BLOCK_LINES = 1024
 
-_PROVEN_TO_TEXT = {
-    UNKNOWN: None,
-    PROVEN_WIN: "win",
-    PROVEN_LOSS: "loss",
-    PROVEN_DRAW: "draw",
-}
-_PROVEN_JSON = {code: json.dumps(text) for code, text in _PROVEN_TO_TEXT.items()}
-_TEXT_TO_PROVEN = {text: code for code, text in _PROVEN_TO_TEXT.items()}
+# The ``proven`` field of a node line, by array value and back (Proven.text).
+_PROVEN_JSON = {int(proven): json.dumps(proven.text) for proven in Proven}
+_TEXT_TO_PROVEN = {proven.text: int(proven) for proven in Proven}
 _NODE_KEYS = frozenset(("id", "move", "parent", "proven", "value", "visits"))
 _STATE_KEYS = frozenset(("id", "side", "state"))
-
-
-def _dumps(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def code_version() -> str:
@@ -213,8 +204,9 @@ def _write_data(game: Game, root: State, tree: Tree, folder: Path, progress) -> 
                 state = game.apply(before, code)
             if tree.first_child[node] >= 0:
                 pending[node] = state
-            # The lines _dumps would write (sorted keys, no spaces), formatted
-            # directly: three times faster. Moves and states need no escaping.
+            # The lines json.dumps(sort_keys=True, separators=(",", ":")) would
+            # write, formatted directly: three times faster. Moves and states
+            # need no escaping.
             nodes.write(
                 f'{{"id":{node},"move":{_json_text(text)},'
                 f'"parent":{up},"proven":{_PROVEN_JSON[int(proven[node])]},'

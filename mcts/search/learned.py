@@ -170,11 +170,7 @@ def training_data(
     filled = _collect(
         game.game_id,
         root.array,
-        tree.first_child[:size],
-        tree.n_children[:size],
-        tree.move[:size],
-        tree.visits[:size],
-        tree.value_sum[:size],
+        tree.arrays.head(size),
         depth_of(tree) + 1,
         wanted,
         rows,
@@ -188,11 +184,7 @@ def training_data(
 def _collect(
     game_id,
     root,
-    first_child,
-    n_children,
-    move,
-    visits,
-    value_sum,
+    tree,
     depth,
     wanted,
     rows,
@@ -202,6 +194,8 @@ def _collect(
     """Walk the tree depth first, one state per level; for each wanted node
     whose position is quiet and not over, write its feature row, target and
     weight. Return the number of rows written."""
+    first_child, n_children, move = tree.first_child, tree.n_children, tree.move
+    visits, value_sum = tree.visits, tree.value_sum
     count = rows.shape[1] // STAGE_TERMS
     f = np.empty(count, dtype=np.float64)
     states = np.empty((depth, root.shape[0]), dtype=root.dtype)

@@ -32,7 +32,7 @@ from .rollouts import (
     evaluator_id,
     focus_moves,
 )
-from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_NAMES, PROVEN_WIN, UNKNOWN, Tree
+from .tree import Proven, Tree
 
 #: Exploration constant of UCT for rewards in [0, 1] when a game has no tuned
 #: value (sqrt(2) is the textbook value; informative rollouts favour lower).
@@ -49,6 +49,9 @@ GAME_C = {"reversi": 0.6, "gomoku": 0.6, "loa": 1.0}
 LEARNED_GAME_C = {"gomoku": 0.4}
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
+
+#: The exact score of a proven result for its player.
+_PROVEN_VALUE = {Proven.WIN: 1.0, Proven.LOSS: 0.0, Proven.DRAW: 0.5}
 
 # Chunk sizing: each kernel call should take a few milliseconds so the clock
 # and the stop flag are checked often but the call overhead stays negligible.
@@ -244,7 +247,7 @@ class Searcher:
         return run_simulations(
             self.game.game_id,
             root,
-            *self.tree.arrays(),
+            self.tree.arrays,
             self._prior,
             meta,
             count,
@@ -327,18 +330,15 @@ class Searcher:
                     code,
                     int(tree.visits[child]),
                     tree.mean(child),
-                    PROVEN_NAMES[int(tree.proven[child])],
+                    Proven(tree.proven[child]).text,
                 )
             )
         stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
         code = self._choose(temperature, legal)
-        root_proven = int(tree.proven[0])
         # The root's own proof is for the player who moved into it: flip it.
-        proven = {PROVEN_WIN: "loss", PROVEN_LOSS: "win", PROVEN_DRAW: "draw"}.get(
-            root_proven
-        )
-        if proven is not None:
-            value = {"win": 1.0, "loss": 0.0, "draw": 0.5}[proven]
+        proven = Proven(tree.proven[0]).flipped
+        if proven != Proven.UNKNOWN:
+            value = _PROVEN_VALUE[proven]
         elif tree.visits[0] > 0:
             value = 1.0 - float(tree.value_sum[0]) / int(tree.visits[0])
         else:
@@ -349,7 +349,7 @@ class Searcher:
             side=side,
             moves=tuple(stats),
             value=min(1.0, max(0.0, value)),
-            proven=proven,
+            proven=proven.text,
             pv=self.principal_variation(),
             simulations=int(simulations),
             root_visits=int(tree.visits[0]),
@@ -366,7 +366,7 @@ class Searcher:
         if temperature <= 0:
             return int(tree.move[best_child(tree, 0)])
         candidates = [
-            ch for ch in children if tree.proven[ch] != PROVEN_LOSS
+            ch for ch in children if tree.proven[ch] != Proven.LOSS
         ] or children
         weights = np.array([float(tree.visits[ch]) for ch in candidates])
         if weights.sum() == 0:
@@ -406,11 +406,11 @@ def best_child(tree: Tree, node: int) -> int:
     proven draw exists, which is then taken; else (all lost) the most visited.
     """
     children = list(tree.children(node))
-    wins = [ch for ch in children if tree.proven[ch] == PROVEN_WIN]
+    wins = [ch for ch in children if tree.proven[ch] == Proven.WIN]
     if wins:
         return max(wins, key=lambda ch: int(tree.visits[ch]))
-    draws = [ch for ch in children if tree.proven[ch] == PROVEN_DRAW]
-    open_ = [ch for ch in children if tree.proven[ch] == UNKNOWN]
+    draws = [ch for ch in children if tree.proven[ch] == Proven.DRAW]
+    open_ = [ch for ch in children if tree.proven[ch] == Proven.UNKNOWN]
     if open_:
         best = max(open_, key=lambda ch: (int(tree.visits[ch]), tree.mean(ch) or 0.0))
         if not draws or (tree.mean(best) or 0.0) >= 0.5:
