@@ -308,7 +308,16 @@ def _fault(folder: Path, name: str, line: int | None, message: str) -> ModelErro
     return ModelError(f"{where}: {message}")
 
 
+def _not_json(error: json.JSONDecodeError | UnicodeDecodeError) -> str:
+    """Return the fault text of bytes that ``json.loads`` refused."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"not JSON (not UTF-8: {error.reason} at byte {error.start})"
+    return f"not JSON ({error.msg})"
+
+
 def read_manifest(folder: Path) -> dict:
+    """Return the manifest of the model folder ``folder``, checked for its
+    format and version (ModelError naming the file and line otherwise)."""
     path = folder / MANIFEST
     try:
         text = path.read_text(encoding="utf-8")
@@ -316,12 +325,12 @@ def read_manifest(folder: Path) -> dict:
         raise _fault(
             folder, MANIFEST, None, f"cannot read ({error.strerror})"
         ) from None
+    except UnicodeDecodeError as error:
+        raise _fault(folder, MANIFEST, None, _not_json(error)) from None
     try:
         manifest = json.loads(text)
-    except ValueError as error:
-        raise _fault(
-            folder, MANIFEST, error.lineno, f"not JSON ({error.msg})"
-        ) from None
+    except json.JSONDecodeError as error:
+        raise _fault(folder, MANIFEST, error.lineno, _not_json(error)) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise _fault(folder, MANIFEST, None, f"not a {FORMAT} manifest")
     if manifest.get("version") != VERSION:
@@ -447,8 +456,8 @@ class _LineReader:
         for number, raw in enumerate(raws, first):
             try:
                 json.loads(raw)
-            except ValueError as error:
-                return self.error(number, f"damaged: not JSON ({error.msg})")
+            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                return self.error(number, f"damaged: {_not_json(error)}")
         last = first + len(raws) - 1
         return _fault(
             self.folder,
@@ -469,13 +478,13 @@ def _parse_block(reader: _LineReader, first: int, raws: list[bytes]) -> list:
         values = json.loads(b"[" + b",".join(raws) + b"]")
         if len(values) == len(raws):
             return values
-    except ValueError:
+    except (json.JSONDecodeError, UnicodeDecodeError):
         pass
     for number, raw in enumerate(raws, first):
         try:
             json.loads(raw)
-        except ValueError as error:
-            raise reader.error(number, f"not JSON ({error.msg})") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise reader.error(number, _not_json(error)) from None
     raise reader.error(first, "a line holds more than one value")
 
 
@@ -647,8 +656,8 @@ def _state_fault(
     node = number - 1
     try:
         rec = json.loads(raw)
-    except ValueError as error:
-        return reader.error(number, f"not JSON ({error.msg})")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        return reader.error(number, _not_json(error))
     if type(rec) is not dict or rec.keys() != _STATE_KEYS or rec["id"] != node:
         return reader.error(number, f"expected {{id: {node}, side, state}}")
     state = _position_of(game, root, tree, node)
