@@ -275,7 +275,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     }
     for check in ("full", "fast"):
         child = subprocess.run(
-            [sys.executable, "-m", "mcts.model_cli", "--load", str(path), check],
+            [sys.executable, "-m", "mcts.cli.models", "--load", str(path), check],
             capture_output=True,
             text=True,
             check=True,
