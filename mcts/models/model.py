@@ -1,7 +1,7 @@
 """A tree model in memory: the Model, pruning, merging, and warm starts.
 
-A model is a search tree grown by self-play (:mod:`mcts.selfplay`) with the
-position of its root; :mod:`mcts.store` saves it to and loads it from disk.
+A model is a search tree grown by self-play (:mod:`mcts.models.selfplay`) with the
+position of its root; :mod:`mcts.models.store` saves it to and loads it from disk.
 
 In play a model is shared read-only by many games: :func:`warm_tree` finds
 the current position in it (by a hash index of every expanded node's

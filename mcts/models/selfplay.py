@@ -2,7 +2,7 @@
 
 Each move of each game is an MCTS search that starts from a copy of the shared
 tree's statistics for the position (warm start) and folds its grown tree back
-into the shared tree (:func:`mcts.treemodel.graft`), so every game studies the
+into the shared tree (:func:`mcts.models.model.graft`), so every game studies the
 openings all earlier games studied. A search changes only what lies below the
 position it searched: not the position's own statistics, which are its
 parent's view of that move, nor its ancestors'. A played move searched again
@@ -130,7 +130,7 @@ def _one_orientation(
     So every game studies a line in the same orientation (Reversi's four
     first moves, say, are one move turned): the games' study pools on one
     node instead of splitting over up to eight, and a player finds the other
-    orientations by symmetric lookup (:func:`mcts.treemodel.warm_tree`).
+    orientations by symmetric lookup (:func:`mcts.models.model.warm_tree`).
     """
     key = state.key()
     twins = {code} | {

@@ -41,7 +41,8 @@ from numba import njit
 
 from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .rollouts import evaluate, focus_moves, terminal_reward
+from .focus import focus_moves
+from .rollouts import evaluate, terminal_reward
 from .tree import Proven
 
 UCT = 0

@@ -2,10 +2,10 @@
 
 Self-play leaves in the tree thousands of positions from every stage of the
 game, each with the value its searches found. Fitting a logistic evaluation
-of the position's features (:mod:`mcts.features`) to those values turns that
+of the position's features (:mod:`mcts.search.features`) to those values turns that
 study into knowledge that holds in positions the tree never met: a search
 given the evaluation stops its heavy rollouts after a few plies and asks the
-evaluation instead (:func:`mcts.evaluators.heavy_rollout`), which is both
+evaluation instead (:func:`mcts.search.rollouts.heavy_rollout`), which is both
 faster and less noisy than playing on to the end. This, more than the
 opening statistics, is what a model is worth in Reversi and Gomoku, whose
 games are decided where positions no longer repeat (``model/README.md``).

@@ -4,6 +4,10 @@ It runs the numba loop (:func:`mcts.search.kernel.run_simulations`) in chunks of
 a few milliseconds and checks the clock and the stop flag between chunks; the
 kernel also polls the stop flag every simulation and releases the GIL, so
 :meth:`Searcher.stop` from another thread takes effect at once.
+
+The module is a little over 400 lines: :class:`Searcher` is one class (its
+tuning knobs, tree reuse, the chunked run and the reading of its result),
+and :func:`best_child` is the final-move rule it and its result share.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import numpy as np
 
 from ..games import kernels
 from ..games.base import MAX_MOVES, ONGOING, Game, State
+from .focus import GOMOKU_FOCUS_WIDTH, focus_moves
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -26,12 +31,7 @@ from .kernel import (
 )
 from .learned import Evaluation
 from .result import MoveStats, SearchResult
-from .rollouts import (
-    GOMOKU_FOCUS_WIDTH,
-    LEARNED_CUTOFF_PLIES,
-    evaluator_id,
-    focus_moves,
-)
+from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
 from .tree import Proven, Tree
 
 #: Exploration constant of UCT for rewards in [0, 1] when a game has no tuned
@@ -69,7 +69,7 @@ class Searcher:
     ``expand_visits`` (visits a leaf needs before it is expanded; by default
     1 plus the root's tree-move count over 32, which keeps wide trees small),
     ``focus`` (prune moves the game's knowledge rules out of the tree, see
-    :func:`mcts.evaluators.focus_moves`; on by default with heavy rollouts),
+    :func:`mcts.search.focus.focus_moves`; on by default with heavy rollouts),
     ``focus_width`` (the most moves focus keeps at a node, where the game
     ranks them: Gomoku),
     ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
@@ -77,7 +77,7 @@ class Searcher:
     which cuts the heavy rollouts short; see :attr:`evaluation`),
     ``cutoff_plies`` (how short: plies a rollout plays before the
     evaluation scores it; by default the game's
-    :data:`~mcts.evaluators.LEARNED_CUTOFF_PLIES`) and
+    :data:`~mcts.search.rollouts.LEARNED_CUTOFF_PLIES`) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).
     """
