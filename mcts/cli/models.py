@@ -268,11 +268,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     saved = time.perf_counter() - start
     del tree
     sizes = {p.name: p.stat().st_size for p in path.iterdir()}
-    figures = {
-        "nodes": None,
-        "build_seconds": round(made, 2),
-        "save_seconds": round(saved, 2),
-    }
+    loads = {}
     for check in ("full", "fast"):
         child = subprocess.run(
             [sys.executable, "-m", "mcts.cli.models", "--load", str(path), check],
@@ -280,9 +276,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
             text=True,
             check=True,
         )
-        figures[check] = json.loads(child.stdout)
-    nodes = figures["full"]["nodes"]
-    figures["nodes"] = nodes
+        loads[check] = json.loads(child.stdout)
+    nodes = loads["full"]["nodes"]
+    figures: dict[str, object] = {
+        "nodes": nodes,
+        "build_seconds": round(made, 2),
+        "save_seconds": round(saved, 2),
+        **loads,
+    }
     figures["bytes"] = sizes
     figures["bytes_per_node"] = round(sum(sizes.values()) / nodes, 1)
     figures["nodes_bytes_per_node"] = round(sizes[store.NODES] / nodes, 1)

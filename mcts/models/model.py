@@ -287,7 +287,7 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     if (game.name, game.options) != (model.game.name, model.game.options):
         return None
     index = model.index
-    best, best_image = -1, None
+    best, best_image = -1, game.symmetries()[0]
     for image in game.symmetries():
         node = index.find(game.map_state(state, image))
         if node >= 0 and (best < 0 or index.study(node) > index.study(best)):
@@ -356,7 +356,8 @@ def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
     children = sorted(tree.children(0), key=lambda c: -int(tree.visits[c]))[:top]
     for child in children:
         state = model.root_state
-        node, line = child, []
+        node = child
+        line: list[str] = []
         while node >= 0 and len(line) < plies and tree.visits[node] > 0:
             code = int(tree.move[node])
             line.append(game.format_move(state, code))

@@ -95,10 +95,12 @@ def play_game(
             searcher.tree = tree.subtree(node)
         temperature = config.temperature if len(moves) < config.noise_plies else 0.0
         if config.study_plies is None or len(moves) < config.study_plies:
-            budget = {"simulations": config.simulations, "seconds": config.seconds}
+            simulations, seconds = config.simulations, config.seconds
         else:
-            budget = {"simulations": FINISH_SIMULATIONS, "seconds": None}
-        result = searcher.search(temperature=temperature, **budget)
+            simulations, seconds = FINISH_SIMULATIONS, None
+        result = searcher.search(
+            temperature=temperature, simulations=simulations, seconds=seconds
+        )
         if node >= 0:
             grown = prune(searcher.tree, config.min_visits)
             if node > 0:

@@ -381,7 +381,7 @@ class Searcher:
         up to where the game ends (the tree may go on past a repetition draw,
         which only the rules library sees)."""
         tree, game, state = self.tree, self.game, self._state
-        line = []
+        line: list[str] = []
         node = 0
         while (
             len(line) < plies
