@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,7 +26,7 @@ from ..games.base import ONGOING
 from ..models import model as treemodel
 from ..models import store
 from ..models.selfplay import SelfPlayConfig, build
-from ..search.tree import Tree
+from ..search.tree import Proven, Tree
 from .args import add_game_arguments, game_from_args
 
 MODEL_DIR = store.MODEL_DIR
@@ -109,8 +110,6 @@ def run_selfplay(
     """Build the model the parsed self-play ``args`` describe; return it."""
     path = model_path(game.name, args.model, args.model_dir)
     if args.fresh and path.exists():
-        import shutil
-
         shutil.rmtree(path)
     config = SelfPlayConfig(
         simulations=None if args.seconds is not None else (args.sims or 200),
@@ -244,7 +243,7 @@ def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
         tree.size += len(moves)
     tree.visits[: tree.size] = rng.integers(1, 1000, tree.size)
     tree.value_sum[: tree.size] = tree.visits[: tree.size] * 0.5
-    tree.proven[: tree.size] = 0
+    tree.proven[: tree.size] = Proven.UNKNOWN
     return tree
 
 
