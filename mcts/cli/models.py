@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,7 +26,7 @@ from ..games.base import ONGOING
 from ..models import model as treemodel
 from ..models import store
 from ..models.selfplay import SelfPlayConfig, build
-from ..search.tree import Tree
+from ..search.tree import Proven, Tree
 from .args import add_game_arguments, game_from_args
 
 MODEL_DIR = store.MODEL_DIR
@@ -109,8 +110,6 @@ def run_selfplay(
     """Build the model the parsed self-play ``args`` describe; return it."""
     path = model_path(game.name, args.model, args.model_dir)
     if args.fresh and path.exists():
-        import shutil
-
         shutil.rmtree(path)
     config = SelfPlayConfig(
         simulations=None if args.seconds is not None else (args.sims or 200),
@@ -244,7 +243,7 @@ def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
         tree.size += len(moves)
     tree.visits[: tree.size] = rng.integers(1, 1000, tree.size)
     tree.value_sum[: tree.size] = tree.visits[: tree.size] * 0.5
-    tree.proven[: tree.size] = 0
+    tree.proven[: tree.size] = Proven.UNKNOWN
     return tree
 
 
@@ -268,21 +267,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
     saved = time.perf_counter() - start
     del tree
     sizes = {p.name: p.stat().st_size for p in path.iterdir()}
-    figures = {
-        "nodes": None,
-        "build_seconds": round(made, 2),
-        "save_seconds": round(saved, 2),
-    }
+    loads = {}
     for check in ("full", "fast"):
         child = subprocess.run(
-            [sys.executable, "-m", "mcts.model_cli", "--load", str(path), check],
+            [sys.executable, "-m", "mcts.cli.models", "--load", str(path), check],
             capture_output=True,
             text=True,
             check=True,
         )
-        figures[check] = json.loads(child.stdout)
-    nodes = figures["full"]["nodes"]
-    figures["nodes"] = nodes
+        loads[check] = json.loads(child.stdout)
+    nodes = loads["full"]["nodes"]
+    figures: dict[str, object] = {
+        "nodes": nodes,
+        "build_seconds": round(made, 2),
+        "save_seconds": round(saved, 2),
+        **loads,
+    }
     figures["bytes"] = sizes
     figures["bytes_per_node"] = round(sum(sizes.values()) / nodes, 1)
     figures["nodes_bytes_per_node"] = round(sizes[store.NODES] / nodes, 1)

@@ -66,6 +66,8 @@ def cmd_random(args: argparse.Namespace) -> int:
             moves.append(game.format_move(state, move))
             state = game.apply(state, move)
         outcome = game.outcome(state)
+        # A game has legal moves until it ends: the loop stopped at the end.
+        assert outcome is not None, "a game without legal moves is over"
         print(
             json.dumps(
                 {

@@ -18,12 +18,12 @@ from ..play.players import find_player, parse_spec
 from ..search.searcher import Searcher
 from .args import add_game_arguments, game_from_args
 
-PROVEN_MARKS = {
-    "win": "proven win",
-    "loss": "proven loss",
-    "draw": "proven draw",
-    None: "",
-}
+
+def proven_mark(proven: str | None) -> str:
+    """Return how a table shows a result's ``proven`` text (a
+    :attr:`Proven.text <mcts.search.tree.Proven.text>`): "proven win", or
+    empty while unproven."""
+    return f"proven {proven}" if proven else ""
 
 
 def add_commands(subparsers) -> None:
@@ -148,11 +148,11 @@ def format_result(result, *, top: int = 20) -> str:
     for stats in result.moves[:top]:
         win = "" if stats.value is None else f"{100 * stats.value:.1f}"
         lines.append(
-            f"{stats.move:>8} {stats.visits:>9} {win:>7}  {PROVEN_MARKS[stats.proven]}"
+            f"{stats.move:>8} {stats.visits:>9} {win:>7}  {proven_mark(stats.proven)}"
         )
     if len(result.moves) > top:
         lines.append(f"... {len(result.moves) - top} more moves")
-    proven = f" ({PROVEN_MARKS[result.proven]})" if result.proven else ""
+    proven = f" ({proven_mark(result.proven)})" if result.proven else ""
     lines += [
         f"best: {result.move}  value for {result.side}: "
         f"{100 * result.value:.1f}%{proven}",

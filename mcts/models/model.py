@@ -1,7 +1,7 @@
 """A tree model in memory: the Model, pruning, merging, and warm starts.
 
-A model is a search tree grown by self-play (:mod:`mcts.selfplay`) with the
-position of its root; :mod:`mcts.store` saves it to and loads it from disk.
+A model is a search tree grown by self-play (:mod:`mcts.models.selfplay`) with the
+position of its root; :mod:`mcts.models.store` saves it to and loads it from disk.
 
 In play a model is shared read-only by many games: :func:`warm_tree` finds
 the current position in it (by a hash index of every expanded node's
@@ -21,7 +21,7 @@ from numba import njit
 from ..games.base import Game, State
 from ..games.symmetry import inverse
 from ..search.learned import Evaluation, fit
-from ..search.tree import Tree, depth_of
+from ..search.tree import Proven, Tree, depth_of
 from .replay import replay, state_digest
 
 
@@ -74,20 +74,10 @@ def prune(tree: Tree, min_visits: int = 1) -> Tree:
     would hide that move from every later search.
     """
     keep = np.empty(tree.size, dtype=np.int64)
-    count = _prune_order(
-        tree.first_child, tree.n_children, tree.visits, int(min_visits), keep
-    )
+    count = _prune_order(tree.arrays, int(min_visits), keep)
     keep = keep[:count]
     out = Tree(max(2, count))
-    _prune_copy(
-        keep,
-        tree.first_child,
-        tree.n_children,
-        tree.visits,
-        int(min_visits),
-        *tree.arrays(),
-        *out.arrays(),
-    )
+    _prune_copy(keep, int(min_visits), tree.arrays, out.arrays)
     out.size = count
     return out
 
@@ -98,11 +88,7 @@ def min_visits_for(tree: Tree, max_nodes: int) -> int:
     keep = np.empty(tree.size, dtype=np.int64)
 
     def kept(min_visits: int) -> int:
-        return int(
-            _prune_order(
-                tree.first_child, tree.n_children, tree.visits, min_visits, keep
-            )
-        )
+        return int(_prune_order(tree.arrays, min_visits, keep))
 
     low, high = 1, int(tree.visits[: tree.size].max(initial=0)) + 1
     while low < high:  # the count falls as min_visits rises
@@ -115,9 +101,10 @@ def min_visits_for(tree: Tree, max_nodes: int) -> int:
 
 
 @njit(cache=True)
-def _prune_order(first_child, n_children, visits, min_visits, keep):
+def _prune_order(tree, min_visits, keep):
     """Fill ``keep`` with the old ids of the kept nodes, breadth first; return
     their count."""
+    first_child, n_children, visits = tree.first_child, tree.n_children, tree.visits
     keep[0] = 0
     size = 1
     head = 0
@@ -133,46 +120,27 @@ def _prune_order(first_child, n_children, visits, min_visits, keep):
 
 
 @njit(cache=True)
-def _prune_copy(
-    keep,
-    first_child0,
-    n_children0,
-    visits0,
-    min_visits,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-    o_parent,
-    o_move,
-    o_first,
-    o_n,
-    o_visits,
-    o_value,
-    o_proven,
-):
-    """Copy the kept nodes into the output arrays under their new ids."""
+def _prune_copy(keep, min_visits, tree, out):
+    """Copy the kept nodes of ``tree`` into ``out`` under their new ids
+    (``keep[new]`` is the old id, as :func:`_prune_order` fills it)."""
     size = 1
-    o_parent[0] = -1
+    out.parent[0] = -1
     for new in range(keep.shape[0]):
         old = keep[new]
-        o_move[new] = move[old]
-        o_visits[new] = visits[old]
-        o_value[new] = value_sum[old]
-        o_proven[new] = proven[old]
-        first = first_child[old]
-        if first >= 0 and (new == 0 or visits[old] >= min_visits):
-            o_first[new] = size
-            o_n[new] = n_children[old]
-            for k in range(n_children[old]):
-                o_parent[size + k] = new
-            size += n_children[old]
+        out.move[new] = tree.move[old]
+        out.visits[new] = tree.visits[old]
+        out.value_sum[new] = tree.value_sum[old]
+        out.proven[new] = tree.proven[old]
+        first = tree.first_child[old]
+        if first >= 0 and (new == 0 or tree.visits[old] >= min_visits):
+            out.first_child[new] = size
+            out.n_children[new] = tree.n_children[old]
+            for k in range(tree.n_children[old]):
+                out.parent[size + k] = new
+            size += tree.n_children[old]
         else:
-            o_first[new] = -1
-            o_n[new] = 0
+            out.first_child[new] = -1
+            out.n_children[new] = 0
 
 
 # ---- combining trees -------------------------------------------------------------
@@ -189,34 +157,22 @@ def graft(dst: Tree, dst_node: int, src: Tree, *, weight: float = 0.0) -> None:
     dst.reserve(dst.size + src.size)
     stack = np.empty(src.size + 1, dtype=np.int64)
     dst.size = int(
-        _graft(
-            int(dst_node), dst.size, *dst.arrays(), *src.arrays(), float(weight), stack
-        )
+        _graft(int(dst_node), dst.size, dst.arrays, src.arrays, float(weight), stack)
     )
 
 
 @njit(cache=True)
-def _graft(
-    dst_node,
-    size,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-    s_parent,
-    s_move,
-    s_first,
-    s_n,
-    s_visits,
-    s_value,
-    s_proven,
-    weight,
-    pairs,
-):
+def _graft(dst_node, size, dst, src, weight, pairs):
     """Return dst's new size after folding src into it (see :func:`graft`)."""
+    parent, move, first_child, n_children = (
+        dst.parent,
+        dst.move,
+        dst.first_child,
+        dst.n_children,
+    )
+    visits, value_sum, proven = dst.visits, dst.value_sum, dst.proven
+    s_move, s_first, s_n = src.move, src.first_child, src.n_children
+    s_visits, s_value, s_proven = src.visits, src.value_sum, src.proven
     # pairs holds src ids; the matching dst id is packed into the high bits.
     pairs[0] = dst_node * (1 << 31) + 0
     top = 1
@@ -232,7 +188,7 @@ def _graft(
             value_sum[d] = value_sum[d] + weight * s_value[s]
             if visits[d] < 0:
                 visits[d] = 0
-        if proven[d] == 0:
+        if proven[d] == Proven.UNKNOWN:
             proven[d] = s_proven[s]
         sf = s_first[s]
         if sf < 0:
@@ -248,7 +204,7 @@ def _graft(
                 n_children[c] = 0
                 visits[c] = 0
                 value_sum[c] = 0.0
-                proven[c] = 0
+                proven[c] = Proven.UNKNOWN
                 pairs[top] = c * (1 << 31) + sf + k
                 top += 1
             size += s_n[s]
@@ -331,7 +287,7 @@ def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
     if (game.name, game.options) != (model.game.name, model.game.options):
         return None
     index = model.index
-    best, best_image = -1, None
+    best, best_image = -1, game.symmetries()[0]
     for image in game.symmetries():
         node = index.find(game.map_state(state, image))
         if node >= 0 and (best < 0 or index.study(node) > index.study(best)):
@@ -400,7 +356,8 @@ def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
     children = sorted(tree.children(0), key=lambda c: -int(tree.visits[c]))[:top]
     for child in children:
         state = model.root_state
-        node, line = child, []
+        node = child
+        line: list[str] = []
         while node >= 0 and len(line) < plies and tree.visits[node] > 0:
             code = int(tree.move[node])
             line.append(game.format_move(state, code))

@@ -44,9 +44,7 @@ def replay(game: Game, tree: Tree, root: State) -> Replay:
     first_illegal = _replay(
         game.game_id,
         root.array,
-        tree.first_child,
-        tree.n_children,
-        tree.move,
+        tree.arrays,
         depth_of(tree) + 1,
         digests,
         sides,
@@ -76,8 +74,12 @@ def _state_digest(game_id, state, room):
 
 
 @njit(cache=True, nogil=True)
-def _replay(game_id, root, first_child, n_children, move, depth, digests, sides):
-    """Fill ``digests`` and ``sides``; return the lowest illegal node or -1."""
+def _replay(game_id, root, tree, depth, digests, sides):
+    """Fill ``digests`` and ``sides``; return the lowest illegal node or -1.
+
+    The depth-first walk with one state per level is also written in
+    :func:`mcts.search.learned._collect`, on purpose: see there."""
+    first_child, n_children, move = tree.first_child, tree.n_children, tree.move
     states = np.empty((depth, root.shape[0]), dtype=root.dtype)
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty(STATE_STRING_ROOM, dtype=np.uint8)

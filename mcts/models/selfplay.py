@@ -2,7 +2,7 @@
 
 Each move of each game is an MCTS search that starts from a copy of the shared
 tree's statistics for the position (warm start) and folds its grown tree back
-into the shared tree (:func:`mcts.treemodel.graft`), so every game studies the
+into the shared tree (:func:`mcts.models.model.graft`), so every game studies the
 openings all earlier games studied. A search changes only what lies below the
 position it searched: not the position's own statistics, which are its
 parent's view of that move, nor its ancestors'. A played move searched again
@@ -36,7 +36,7 @@ from ..games import find_game
 from ..games.base import ONGOING, Game, State
 from ..search.learned import fit
 from ..search.searcher import Searcher
-from ..search.tree import FIELDS, Tree
+from ..search.tree import Tree, TreeArrays
 from .model import Model, ModelError, empty_model, graft, prune
 from .store import code_version, load, save
 
@@ -95,10 +95,12 @@ def play_game(
             searcher.tree = tree.subtree(node)
         temperature = config.temperature if len(moves) < config.noise_plies else 0.0
         if config.study_plies is None or len(moves) < config.study_plies:
-            budget = {"simulations": config.simulations, "seconds": config.seconds}
+            simulations, seconds = config.simulations, config.seconds
         else:
-            budget = {"simulations": FINISH_SIMULATIONS, "seconds": None}
-        result = searcher.search(temperature=temperature, **budget)
+            simulations, seconds = FINISH_SIMULATIONS, None
+        result = searcher.search(
+            temperature=temperature, simulations=simulations, seconds=seconds
+        )
         if node >= 0:
             grown = prune(searcher.tree, config.min_visits)
             if node > 0:
@@ -130,7 +132,7 @@ def _one_orientation(
     So every game studies a line in the same orientation (Reversi's four
     first moves, say, are one move turned): the games' study pools on one
     node instead of splitting over up to eight, and a player finds the other
-    orientations by symmetric lookup (:func:`mcts.treemodel.warm_tree`).
+    orientations by symmetric lookup (:func:`mcts.models.model.warm_tree`).
     """
     key = state.key()
     twins = {code} | {
@@ -146,15 +148,15 @@ def _one_orientation(
     return min(busy) if busy else min(twins, key=lambda m: (-visits[m], m))
 
 
-def _tree_arrays(tree: Tree) -> tuple:
-    return tuple(np.array(a[: tree.size]) for a in tree.arrays())
+def _tree_arrays(tree: Tree) -> TreeArrays:
+    return TreeArrays(*(np.array(a) for a in tree.arrays.head(tree.size)))
 
 
-def _tree_from_arrays(arrays: tuple) -> Tree:
-    size = len(arrays[0])
+def _tree_from_arrays(arrays: TreeArrays) -> Tree:
+    size = len(arrays.parent)
     tree = Tree(max(2, size))
-    for (name, _), values in zip(FIELDS, arrays, strict=True):
-        getattr(tree, name)[:size] = values
+    for target, values in zip(tree.arrays, arrays, strict=True):
+        target[:size] = values
     tree.size = size
     return tree
 
@@ -162,10 +164,10 @@ def _tree_from_arrays(arrays: tuple) -> Tree:
 def _worker(
     game_spec: dict,
     root_text: str,
-    arrays: tuple,
+    arrays: TreeArrays,
     config: SelfPlayConfig,
     seeds: list[int],
-) -> tuple:
+) -> TreeArrays:
     """Play games with ``seeds`` from a snapshot tree; return the grown tree's
     arrays (run in a worker process)."""
     game = find_game(game_spec["game"], **game_spec["options"])

@@ -211,7 +211,7 @@ class MctsPlayer(Player):
         self.simulations = simulations
         self.temperature = temperature
         self.searcher = Searcher(game, evaluator=evaluator, **searcher_options)
-        # A tree model (mcts.treemodel.Model) shared read-only by many
+        # A tree model (mcts.models.model.Model) shared read-only by many
         # players: each position it knows starts the search warm with a copy
         # (its book), and its learned evaluation scores every rollout.
         self.model = model if use in ("both", "book") else None

@@ -1,7 +1,7 @@
 """Position features for the learned evaluation, as numba kernels.
 
 A tree model carries an evaluation fitted to its own positions and values
-(:mod:`mcts.evaluation`); this module says what it looks at. Each game has
+(:mod:`mcts.search.learned`); this module says what it looks at. Each game has
 one feature function that writes the features of a position into ``out``,
 every one **from the view of the side to move** (its own minus the
 opponent's, or its own and the opponent's apart), and returns the game's

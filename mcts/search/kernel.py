@@ -1,6 +1,7 @@
 """The MCTS loop in numba: select, expand, evaluate and back up, with the MCTS-Solver.
 
-:func:`run_simulations` works over the arrays of a :class:`~mcts.search.tree.Tree`.
+:func:`run_simulations` works over a tree's arrays
+(:class:`~mcts.search.tree.TreeArrays`).
 It knows three parts only by integer ids, so numba can cache it (no functions
 passed as arguments):
 
@@ -40,8 +41,9 @@ from numba import njit
 
 from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .rollouts import evaluate, focus_moves, terminal_reward
-from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_WIN, UNKNOWN
+from .focus import focus_moves
+from .rollouts import evaluate, terminal_reward
+from .tree import Proven
 
 UCT = 0
 PUCT = 1
@@ -62,15 +64,15 @@ ROOT_PROVEN = 3
 @njit(cache=True, nogil=True)
 def _proven_reward(proven_value):
     """Return the mover's score of a proven node: 1, 0 or 0.5."""
-    if proven_value == PROVEN_WIN:
+    if proven_value == Proven.WIN:
         return 1.0
-    if proven_value == PROVEN_LOSS:
+    if proven_value == Proven.LOSS:
         return 0.0
     return 0.5
 
 
 @njit(cache=True, nogil=True)
-def _select(node, first_child, n_children, visits, value_sum, proven, prior, c, rule):
+def _select(node, tree, prior, c, rule):
     """Return ``(child, floored)``: the child of ``node`` to descend into (-1 if
     every child is lost) and whether a proven-draw sibling was passed over.
 
@@ -80,8 +82,9 @@ def _select(node, first_child, n_children, visits, value_sum, proven, prior, c, 
     least a draw for the player to move here (``floored``), since that player
     can always take the draw.
     """
-    first = first_child[node]
-    count = n_children[node]
+    proven, visits, value_sum = tree.proven, tree.visits, tree.value_sum
+    first = tree.first_child[node]
+    count = tree.n_children[node]
     best = -1
     best_score = -np.inf
     draw = -1
@@ -90,11 +93,11 @@ def _select(node, first_child, n_children, visits, value_sum, proven, prior, c, 
     uniform = 1.0 / count
     for child in range(first, first + count):
         state = proven[child]
-        if state == PROVEN_LOSS:
+        if state == Proven.LOSS:
             continue
-        if state == PROVEN_WIN:
+        if state == Proven.WIN:
             return child, False
-        if state == PROVEN_DRAW:
+        if state == Proven.DRAW:
             draw = child
             continue
         n = visits[child]
@@ -119,25 +122,13 @@ def _has_draw(first, count, proven):
     """Return True if a child in ``first .. first + count`` is a proven draw."""
     # a plain loop: numba compiles no any() over a generator
     for child in range(first, first + count):  # noqa: SIM110
-        if proven[child] == PROVEN_DRAW:
+        if proven[child] == Proven.DRAW:
             return True
     return False
 
 
 @njit(cache=True, nogil=True)
-def _expand(
-    node,
-    size,
-    moves,
-    count,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-):
+def _expand(node, size, moves, count, tree):
     """Allocate ``count`` children of ``node`` at ``size`` in random order;
     return the new tree size."""
     for i in range(count - 1, 0, -1):  # Fisher-Yates: children come out shuffled
@@ -145,56 +136,51 @@ def _expand(
         moves[i], moves[j] = moves[j], moves[i]
     for k in range(count):
         child = size + k
-        parent[child] = node
-        move[child] = moves[k]
-        first_child[child] = -1
-        n_children[child] = 0
-        visits[child] = 0
-        value_sum[child] = 0.0
-        proven[child] = UNKNOWN
-    first_child[node] = size
-    n_children[node] = count
+        tree.parent[child] = node
+        tree.move[child] = moves[k]
+        tree.first_child[child] = -1
+        tree.n_children[child] = 0
+        tree.visits[child] = 0
+        tree.value_sum[child] = 0.0
+        tree.proven[child] = Proven.UNKNOWN
+    tree.first_child[node] = size
+    tree.n_children[node] = count
     return size + count
 
 
 @njit(cache=True, nogil=True)
-def _prove_upward(path, depth, first_child, n_children, proven):
+def _prove_upward(path, depth, tree):
     """Propagate a new proof at ``path[depth]`` toward the root (MCTS-Solver)."""
+    first_child, n_children, proven = tree.first_child, tree.n_children, tree.proven
     for i in range(depth - 1, -1, -1):
         node = path[i]
         child = path[i + 1]
-        if proven[child] == UNKNOWN or proven[node] != UNKNOWN:
+        if proven[child] == Proven.UNKNOWN or proven[node] != Proven.UNKNOWN:
             return
-        if proven[child] == PROVEN_WIN:
+        if proven[child] == Proven.WIN:
             # The player to move here has a winning move: the mover into here lost.
-            proven[node] = PROVEN_LOSS
+            proven[node] = Proven.LOSS
             continue
         first = first_child[node]
         any_draw = False
         for other in range(first, first + n_children[node]):
             value = proven[other]
-            if value == UNKNOWN:
+            if value == Proven.UNKNOWN:
                 return
-            if value == PROVEN_WIN:
-                proven[node] = PROVEN_LOSS
+            if value == Proven.WIN:
+                proven[node] = Proven.LOSS
                 break
-            if value == PROVEN_DRAW:
+            if value == Proven.DRAW:
                 any_draw = True
-        if proven[node] == UNKNOWN:
-            proven[node] = PROVEN_DRAW if any_draw else PROVEN_WIN
+        if proven[node] == Proven.UNKNOWN:
+            proven[node] = Proven.DRAW if any_draw else Proven.WIN
 
 
 @njit(cache=True, nogil=True)
 def run_simulations(
     game_id,
     root,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
+    tree,
     prior,
     meta,
     n_sims,
@@ -209,10 +195,11 @@ def run_simulations(
     may_grow,
     stop,
 ):
-    """Run up to ``n_sims`` simulations from the state vector ``root``.
+    """Run up to ``n_sims`` simulations from the state vector ``root`` in
+    ``tree`` (a :class:`~mcts.search.tree.TreeArrays`).
 
     ``learned`` holds the weights of a learned evaluation for the heavy
-    rollouts (empty for none; see :mod:`mcts.evaluation`), which score
+    rollouts (empty for none; see :mod:`mcts.search.learned`), which score
     their position after ``cutoff`` plies.
 
     ``meta[0]`` is the tree size (updated in place); nodes are allocated only
@@ -228,13 +215,19 @@ def run_simulations(
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     movers = np.empty(MAX_DEPTH, dtype=np.int64)
     floored = np.zeros(MAX_DEPTH, dtype=np.bool_)
+    first_child, visits, value_sum, proven = (
+        tree.first_child,
+        tree.visits,
+        tree.value_sum,
+        tree.proven,
+    )
     size = meta[0]
     root_mover = 1 - kernels.side_to_move(game_id, root)
     done = 0
     while done < n_sims:
         if stop[0] != 0:
             return done, STOPPED
-        if proven[0] != UNKNOWN:
+        if proven[0] != Proven.UNKNOWN:
             return done, ROOT_PROVEN
         work[:] = root
         node = 0
@@ -244,7 +237,7 @@ def run_simulations(
         newly_proven = False
         reward = 0.5  # for black
         while True:
-            if proven[node] != UNKNOWN:
+            if proven[node] != Proven.UNKNOWN:
                 mover_reward = _proven_reward(proven[node])
                 reward = mover_reward if movers[depth] == BLACK else 1.0 - mover_reward
                 break
@@ -254,11 +247,11 @@ def run_simulations(
                     if code != ONGOING:
                         reward = terminal_reward(code)
                         if code == DRAW:
-                            proven[node] = PROVEN_DRAW
+                            proven[node] = Proven.DRAW
                         elif (code == BLACK_WINS) == (movers[depth] == BLACK):
-                            proven[node] = PROVEN_WIN
+                            proven[node] = Proven.WIN
                         else:
-                            proven[node] = PROVEN_LOSS
+                            proven[node] = Proven.LOSS
                         newly_proven = True
                         break
                 if node != 0 and visits[node] < expand_visits:
@@ -273,30 +266,16 @@ def run_simulations(
                         return done, NEED_ROOM
                     reward = evaluate(evaluator, game_id, work, learned, cutoff)
                     break
-                size = _expand(
-                    node,
-                    size,
-                    moves,
-                    count,
-                    parent,
-                    move,
-                    first_child,
-                    n_children,
-                    visits,
-                    value_sum,
-                    proven,
-                )
+                size = _expand(node, size, moves, count, tree)
             if depth >= MAX_DEPTH - 1:
                 reward = evaluate(evaluator, game_id, work, learned, cutoff)
                 break
-            child, floored[depth] = _select(
-                node, first_child, n_children, visits, value_sum, proven, prior, c, rule
-            )
+            child, floored[depth] = _select(node, tree, prior, c, rule)
             if child < 0:  # every child lost: cannot happen once proofs propagate
                 reward = 0.5
                 break
             mover = kernels.side_to_move(game_id, work)
-            kernels.apply_move(game_id, work, move[child])
+            kernels.apply_move(game_id, work, tree.move[child])
             depth += 1
             path[depth] = child
             movers[depth] = mover
@@ -312,7 +291,7 @@ def run_simulations(
             visits[n] += 1
             value_sum[n] += reward if movers[i] == BLACK else 1.0 - reward
         if newly_proven:
-            _prove_upward(path, depth, first_child, n_children, proven)
+            _prove_upward(path, depth, tree)
         meta[0] = size
         done += 1
     return done, BUDGET_DONE

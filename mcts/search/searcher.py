@@ -4,6 +4,10 @@ It runs the numba loop (:func:`mcts.search.kernel.run_simulations`) in chunks of
 a few milliseconds and checks the clock and the stop flag between chunks; the
 kernel also polls the stop flag every simulation and releases the GIL, so
 :meth:`Searcher.stop` from another thread takes effect at once.
+
+The module is a little over 400 lines: :class:`Searcher` is one class (its
+tuning knobs, tree reuse, the chunked run and the reading of its result),
+and :func:`best_child` is the final-move rule it and its result share.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import numpy as np
 
 from ..games import kernels
 from ..games.base import MAX_MOVES, ONGOING, Game, State
+from .focus import GOMOKU_FOCUS_WIDTH, focus_moves
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -26,13 +31,8 @@ from .kernel import (
 )
 from .learned import Evaluation
 from .result import MoveStats, SearchResult
-from .rollouts import (
-    GOMOKU_FOCUS_WIDTH,
-    LEARNED_CUTOFF_PLIES,
-    evaluator_id,
-    focus_moves,
-)
-from .tree import PROVEN_DRAW, PROVEN_LOSS, PROVEN_NAMES, PROVEN_WIN, UNKNOWN, Tree
+from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
+from .tree import Proven, Tree
 
 #: Exploration constant of UCT for rewards in [0, 1] when a game has no tuned
 #: value (sqrt(2) is the textbook value; informative rollouts favour lower).
@@ -50,6 +50,9 @@ LEARNED_GAME_C = {"gomoku": 0.4}
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
 
+#: The exact score of a proven result for its player.
+_PROVEN_VALUE = {Proven.WIN: 1.0, Proven.LOSS: 0.0, Proven.DRAW: 0.5}
+
 # Chunk sizing: each kernel call should take a few milliseconds so the clock
 # and the stop flag are checked often but the call overhead stays negligible.
 _CHUNK_MIN_SECONDS = 0.002
@@ -66,7 +69,7 @@ class Searcher:
     ``expand_visits`` (visits a leaf needs before it is expanded; by default
     1 plus the root's tree-move count over 32, which keeps wide trees small),
     ``focus`` (prune moves the game's knowledge rules out of the tree, see
-    :func:`mcts.evaluators.focus_moves`; on by default with heavy rollouts),
+    :func:`mcts.search.focus.focus_moves`; on by default with heavy rollouts),
     ``focus_width`` (the most moves focus keeps at a node, where the game
     ranks them: Gomoku),
     ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
@@ -74,7 +77,7 @@ class Searcher:
     which cuts the heavy rollouts short; see :attr:`evaluation`),
     ``cutoff_plies`` (how short: plies a rollout plays before the
     evaluation scores it; by default the game's
-    :data:`~mcts.evaluators.LEARNED_CUTOFF_PLIES`) and
+    :data:`~mcts.search.rollouts.LEARNED_CUTOFF_PLIES`) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).
     """
@@ -244,7 +247,7 @@ class Searcher:
         return run_simulations(
             self.game.game_id,
             root,
-            *self.tree.arrays(),
+            self.tree.arrays,
             self._prior,
             meta,
             count,
@@ -327,18 +330,15 @@ class Searcher:
                     code,
                     int(tree.visits[child]),
                     tree.mean(child),
-                    PROVEN_NAMES[int(tree.proven[child])],
+                    Proven(tree.proven[child]).text,
                 )
             )
         stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
         code = self._choose(temperature, legal)
-        root_proven = int(tree.proven[0])
         # The root's own proof is for the player who moved into it: flip it.
-        proven = {PROVEN_WIN: "loss", PROVEN_LOSS: "win", PROVEN_DRAW: "draw"}.get(
-            root_proven
-        )
-        if proven is not None:
-            value = {"win": 1.0, "loss": 0.0, "draw": 0.5}[proven]
+        proven = Proven(tree.proven[0]).flipped
+        if proven != Proven.UNKNOWN:
+            value = _PROVEN_VALUE[proven]
         elif tree.visits[0] > 0:
             value = 1.0 - float(tree.value_sum[0]) / int(tree.visits[0])
         else:
@@ -349,7 +349,7 @@ class Searcher:
             side=side,
             moves=tuple(stats),
             value=min(1.0, max(0.0, value)),
-            proven=proven,
+            proven=proven.text,
             pv=self.principal_variation(),
             simulations=int(simulations),
             root_visits=int(tree.visits[0]),
@@ -366,7 +366,7 @@ class Searcher:
         if temperature <= 0:
             return int(tree.move[best_child(tree, 0)])
         candidates = [
-            ch for ch in children if tree.proven[ch] != PROVEN_LOSS
+            ch for ch in children if tree.proven[ch] != Proven.LOSS
         ] or children
         weights = np.array([float(tree.visits[ch]) for ch in candidates])
         if weights.sum() == 0:
@@ -381,7 +381,7 @@ class Searcher:
         up to where the game ends (the tree may go on past a repetition draw,
         which only the rules library sees)."""
         tree, game, state = self.tree, self.game, self._state
-        line = []
+        line: list[str] = []
         node = 0
         while (
             len(line) < plies
@@ -406,11 +406,11 @@ def best_child(tree: Tree, node: int) -> int:
     proven draw exists, which is then taken; else (all lost) the most visited.
     """
     children = list(tree.children(node))
-    wins = [ch for ch in children if tree.proven[ch] == PROVEN_WIN]
+    wins = [ch for ch in children if tree.proven[ch] == Proven.WIN]
     if wins:
         return max(wins, key=lambda ch: int(tree.visits[ch]))
-    draws = [ch for ch in children if tree.proven[ch] == PROVEN_DRAW]
-    open_ = [ch for ch in children if tree.proven[ch] == UNKNOWN]
+    draws = [ch for ch in children if tree.proven[ch] == Proven.DRAW]
+    open_ = [ch for ch in children if tree.proven[ch] == Proven.UNKNOWN]
     if open_:
         best = max(open_, key=lambda ch: (int(tree.visits[ch]), tree.mean(ch) or 0.0))
         if not draws or (tree.mean(best) or 0.0) >= 0.5:

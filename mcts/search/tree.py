@@ -21,29 +21,92 @@ of the last doubling). ``float32`` sums are exact for the half-integer rewards
 of finished rollouts up to 2**23 visits and lose at most a relative 1e-7
 otherwise, which is far below the noise of any Monte Carlo estimate.
 
-The arrays grow by doubling (:meth:`Tree.reserve`). States are not stored:
+The seven arrays travel together as one :class:`TreeArrays` record, which
+is what the numba kernels take. The arrays grow by doubling
+(:meth:`Tree.reserve`). States are not stored:
 the search replays moves from the root state while it descends.
 """
 
 from __future__ import annotations
 
+import enum
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-#: Proven values, from the view of the player who made the move into the node.
-UNKNOWN = 0
-PROVEN_WIN = 1
-PROVEN_LOSS = -1
-PROVEN_DRAW = 2
 
-PROVEN_NAMES = {
-    UNKNOWN: None,
-    PROVEN_WIN: "win",
-    PROVEN_LOSS: "loss",
-    PROVEN_DRAW: "draw",
+class Proven(enum.IntEnum):
+    """A node's MCTS-Solver result, from the view of the player who made the
+    move into it (the values the ``proven`` array holds).
+
+    An ``IntEnum`` so the numba kernels compile its members as integer
+    constants and compare them with the ``int8`` array directly.
+    """
+
+    UNKNOWN = 0
+    WIN = 1
+    LOSS = -1
+    DRAW = 2
+
+    @property
+    def text(self) -> str | None:
+        """Return ``"win"``, ``"loss"``, ``"draw"``, or None while unknown:
+        the word results, the store and the page use."""
+        return _PROVEN_TEXT[self]
+
+    @property
+    def flipped(self) -> Proven:
+        """Return the same result from the other player's view."""
+        return _PROVEN_FLIPPED[self]
+
+    @classmethod
+    def from_text(cls, text: str | None) -> Proven:
+        """Return the member whose :attr:`text` is ``text`` (KeyError if none)."""
+        return _TEXT_PROVEN[text]
+
+
+_PROVEN_TEXT = {
+    Proven.UNKNOWN: None,
+    Proven.WIN: "win",
+    Proven.LOSS: "loss",
+    Proven.DRAW: "draw",
+}
+_TEXT_PROVEN = {text: proven for proven, text in _PROVEN_TEXT.items()}
+_PROVEN_FLIPPED = {
+    Proven.UNKNOWN: Proven.UNKNOWN,
+    Proven.WIN: Proven.LOSS,
+    Proven.LOSS: Proven.WIN,
+    Proven.DRAW: Proven.DRAW,
 }
 
-#: The per-node arrays and their dtypes, in the order the kernels take them.
+
+class TreeArrays(NamedTuple):
+    """The tree's per-node arrays, one row per node (see the module docstring).
+
+    The numba kernels take this record whole (numba compiles and caches a
+    NamedTuple of arrays) instead of seven positional arguments.
+    """
+
+    parent: np.ndarray  # int32
+    move: np.ndarray  # int32
+    first_child: np.ndarray  # int32
+    n_children: np.ndarray  # int16
+    visits: np.ndarray  # int32
+    value_sum: np.ndarray  # float32
+    proven: np.ndarray  # int8, a Proven value
+
+    @classmethod
+    def empty(cls, capacity: int) -> TreeArrays:
+        """Return uninitialised arrays for ``capacity`` nodes."""
+        return cls(*(np.empty(capacity, dtype=dtype) for _, dtype in FIELDS))
+
+    def head(self, size: int) -> TreeArrays:
+        """Return views of the first ``size`` rows of every array."""
+        return TreeArrays(*(array[:size] for array in self))
+
+
+#: The per-node arrays and their dtypes, in :class:`TreeArrays` order.
 FIELDS = (
     ("parent", np.int32),
     ("move", np.int32),
@@ -64,13 +127,16 @@ MAX_CAPACITY = 2**31 - 1
 class Tree:
     """A growable MCTS tree held in numpy arrays; node 0 is the root.
 
+    ``arrays`` holds the node arrays (replaced when the tree grows, so read
+    them through the tree, not from a copy kept across a :meth:`reserve`);
     ``size`` is the number of nodes in use; rows past it are garbage.
     """
 
+    arrays: TreeArrays
+    size: int
+
     def __init__(self, capacity: int = 1024) -> None:
-        capacity = max(2, int(capacity))
-        for name, dtype in FIELDS:
-            setattr(self, name, np.empty(capacity, dtype=dtype))
+        self.arrays = TreeArrays.empty(max(2, int(capacity)))
         self.size = 1
         self._init_root()
 
@@ -81,7 +147,43 @@ class Tree:
         self.n_children[0] = 0
         self.visits[0] = 0
         self.value_sum[0] = 0.0
-        self.proven[0] = UNKNOWN
+        self.proven[0] = Proven.UNKNOWN
+
+    # ---- the arrays by name -------------------------------------------------------
+    @property
+    def parent(self) -> np.ndarray:
+        """Return the parent ids (int32, -1 for the root)."""
+        return self.arrays.parent
+
+    @property
+    def move(self) -> np.ndarray:
+        """Return the move codes leading into each node (int32)."""
+        return self.arrays.move
+
+    @property
+    def first_child(self) -> np.ndarray:
+        """Return the first child ids (int32, -1 while not expanded)."""
+        return self.arrays.first_child
+
+    @property
+    def n_children(self) -> np.ndarray:
+        """Return the children counts (int16)."""
+        return self.arrays.n_children
+
+    @property
+    def visits(self) -> np.ndarray:
+        """Return the visit counts (int32)."""
+        return self.arrays.visits
+
+    @property
+    def value_sum(self) -> np.ndarray:
+        """Return the reward sums for the player who moved in (float32)."""
+        return self.arrays.value_sum
+
+    @property
+    def proven(self) -> np.ndarray:
+        """Return the :class:`Proven` values (int8)."""
+        return self.arrays.proven
 
     # ---- capacity -----------------------------------------------------------------
     @property
@@ -99,19 +201,14 @@ class Tree:
         while capacity < needed:
             capacity *= 2
         capacity = min(capacity, MAX_CAPACITY)
-        for name, dtype in FIELDS:
-            old = getattr(self, name)
-            new = np.empty(capacity, dtype=dtype)
+        grown = TreeArrays.empty(capacity)
+        for old, new in zip(self.arrays, grown, strict=True):
             new[: self.size] = old[: self.size]
-            setattr(self, name, new)
+        self.arrays = grown
 
     def nbytes(self) -> int:
         """Return the bytes held by the node arrays (allocated capacity, not size)."""
-        return sum(getattr(self, name).nbytes for name, _ in FIELDS)
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """Return the node arrays in :data:`FIELDS` order (for the numba kernels)."""
-        return tuple(getattr(self, name) for name, _ in FIELDS)
+        return sum(array.nbytes for array in self.arrays)
 
     # ---- reading ------------------------------------------------------------------
     def children(self, node: int = 0) -> range:
@@ -142,9 +239,9 @@ class Tree:
         Node ids are renumbered breadth first, so every node's children stay
         contiguous; the statistics and proofs are copied unchanged.
         """
-        count = _subtree_size(self.first_child, self.n_children, node)
+        count = _subtree_size(self.arrays, node)
         tree = Tree(_capacity_for(count))
-        _copy_subtree(node, *self.arrays(), *tree.arrays())
+        _copy_subtree(node, self.arrays, tree.arrays)
         tree.parent[0] = -1
         tree.size = count
         return tree
@@ -181,8 +278,9 @@ def _capacity_for(count: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _subtree_size(first_child, n_children, node):
+def _subtree_size(arrays, node):
     """Return the number of nodes in the subtree rooted at ``node``."""
+    first_child, n_children = arrays.first_child, arrays.n_children
     stack = [node]
     count = 0
     while len(stack) > 0:
@@ -196,49 +294,33 @@ def _subtree_size(first_child, n_children, node):
 
 
 @njit(cache=True, nogil=True)
-def _copy_subtree(
-    node,
-    parent,
-    move,
-    first_child,
-    n_children,
-    visits,
-    value_sum,
-    proven,
-    new_parent,
-    new_move,
-    new_first_child,
-    new_n_children,
-    new_visits,
-    new_value_sum,
-    new_proven,
-):
+def _copy_subtree(node, old, new):
     """Copy the subtree under ``node`` into the new arrays, breadth first.
 
     The new arrays double as the queue: new node ``i`` is read back in order,
     and ``old_id[i]`` remembers where its row came from.
     """
-    total = new_parent.shape[0]
+    total = new.parent.shape[0]
     old_id = np.empty(total, dtype=np.int64)
     old_id[0] = node
-    new_parent[0] = -1
+    new.parent[0] = -1
     size = 1
     head = 0
     while head < size:
         source = old_id[head]
-        new_move[head] = move[source]
-        new_visits[head] = visits[source]
-        new_value_sum[head] = value_sum[source]
-        new_proven[head] = proven[source]
-        new_n_children[head] = n_children[source]
-        first = first_child[source]
+        new.move[head] = old.move[source]
+        new.visits[head] = old.visits[source]
+        new.value_sum[head] = old.value_sum[source]
+        new.proven[head] = old.proven[source]
+        new.n_children[head] = old.n_children[source]
+        first = old.first_child[source]
         if first < 0:
-            new_first_child[head] = -1
+            new.first_child[head] = -1
         else:
-            new_first_child[head] = size
-            for k in range(n_children[source]):
+            new.first_child[head] = size
+            for k in range(old.n_children[source]):
                 old_id[size] = first + k
-                new_parent[size] = head
+                new.parent[size] = head
                 size += 1
         head += 1
     return size

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from mcts.games import find_game, kernels
+from mcts.models import checker, replay, store
 from mcts.models import model as treemodel
-from mcts.models import replay, store
 from mcts.search.searcher import Searcher
 
 from .test_store import _rewrite
@@ -59,7 +59,7 @@ def test_replay_gives_every_node_the_digest_of_its_position(reversi_tree):
     result = replay.replay(game, tree, game.initial_state())
     assert result.first_illegal == -1
     for node in range(0, tree.size, 37):
-        state = store._position_of(game, game.initial_state(), tree, node)
+        state = checker.position_of(game, game.initial_state(), tree, node)
         assert int(result.digests[node]) == replay.state_digest(game, state)
         assert result.sides[node] == (game.to_move(state) == "white")
 

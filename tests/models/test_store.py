@@ -163,6 +163,33 @@ def test_a_truncated_last_line_is_reported(saved):
         store.load(saved)
 
 
+def test_a_line_that_is_not_utf8_is_reported_as_not_json(saved):
+    def edit(lines):
+        lines[1] = lines[1].replace(b'"move":"', b'"move":"\xff', 1)
+        return lines
+
+    _rewrite(saved, store.NODES, edit)
+    with pytest.raises(ModelError, match=r"nodes\.jsonl line 2: not JSON \(not UTF-8"):
+        store.load(saved)
+
+
+def test_a_damaged_line_that_is_not_utf8_is_reported(saved):
+    path = saved / store.NODES
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b'"move":"', b'"move":"\xff', 1))
+    with pytest.raises(ModelError, match=r"line 2: damaged: not JSON \(not UTF-8"):
+        store.load(saved)
+
+
+def test_a_manifest_that_is_not_json_is_reported_with_its_line(saved):
+    (saved / store.MANIFEST).write_text('{\n"format": oops}')
+    with pytest.raises(ModelError, match=r"manifest\.json line 2: not JSON"):
+        store.read_manifest(saved)
+    (saved / store.MANIFEST).write_bytes(b'{"format": "\xff"}')
+    with pytest.raises(ModelError, match=r"manifest\.json: not JSON \(not UTF-8"):
+        store.read_manifest(saved)
+
+
 def test_a_missing_line_is_reported(saved):
     _rewrite(saved, store.NODES, lambda lines: lines[:-1])
     with pytest.raises(ModelError, match=r"nodes\.jsonl line \d+: missing"):

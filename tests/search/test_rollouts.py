@@ -5,16 +5,14 @@ import pytest
 
 from mcts.games import find_game, gomoku, kernels
 from mcts.games.base import BLACK, BLACK_WINS, MAX_MOVES, ONGOING
+from mcts.search.focus import GOMOKU_FOCUS_WIDTH, focus_moves, gomoku_move_score
+from mcts.search.loa_eval import loa_evaluation
 from mcts.search.rollouts import (
-    GOMOKU_FOCUS_WIDTH,
     HEAVY,
     RANDOM,
     evaluate,
     evaluator_id,
-    focus_moves,
-    gomoku_move_score,
     gomoku_rollout,
-    loa_evaluation,
 )
 
 NO_EVALUATION = np.empty(0, dtype=np.float64)

@@ -4,7 +4,7 @@ import numpy as np
 
 from mcts.games import find_game
 from mcts.search.searcher import Searcher
-from mcts.search.tree import BYTES_PER_NODE, FIELDS, Tree
+from mcts.search.tree import BYTES_PER_NODE, FIELDS, Proven, Tree, TreeArrays
 
 
 def test_a_new_tree_holds_only_an_unexpanded_root():
@@ -96,3 +96,35 @@ def test_fields_are_the_documented_arrays():
         "value_sum",
         "proven",
     ]
+
+
+def test_tree_arrays_record_names_the_fields_in_order_with_their_dtypes():
+    tree = Tree(8)
+    assert TreeArrays._fields == tuple(name for name, _ in FIELDS)
+    for (name, dtype), array in zip(FIELDS, tree.arrays, strict=True):
+        assert array.dtype == dtype
+        assert getattr(tree, name) is array
+
+
+def test_reserve_replaces_the_record_and_keeps_the_rows():
+    tree = Tree(2)
+    tree.visits[0] = 7
+    tree.reserve(100)
+    assert tree.capacity >= 100
+    assert tree.visits is tree.arrays.visits
+    assert tree.visits[0] == 7
+
+
+def test_proven_values_are_the_array_codes_with_one_text_each():
+    assert [int(p) for p in Proven] == [0, 1, -1, 2]
+    assert [p.text for p in Proven] == [None, "win", "loss", "draw"]
+    for proven in Proven:
+        assert Proven.from_text(proven.text) is proven
+        assert Proven(np.int8(proven)) is proven
+
+
+def test_proven_flipped_is_the_other_players_view():
+    assert Proven.WIN.flipped is Proven.LOSS
+    assert Proven.LOSS.flipped is Proven.WIN
+    assert Proven.DRAW.flipped is Proven.DRAW
+    assert Proven.UNKNOWN.flipped is Proven.UNKNOWN
