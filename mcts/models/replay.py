@@ -4,10 +4,11 @@ A tree stores moves, not positions. Two jobs need every node's position: the
 model loader's full check (each move legal in its parent's position, each
 line of ``states.jsonl`` equal to the position the moves reach) and the
 position index that finds a game's position in a model (transpositions
-included). :func:`replay` walks the tree depth first, holding one state per
-level, and gives each node the side to move and a 64-bit FNV-1a digest of its
-state string (:meth:`Game.state_string`, rendered by the kernels), so neither
-job builds a million Python states.
+included). :func:`replay` walks the tree depth first (the walk of
+:mod:`mcts.search.walk`, one state per level) and gives each node the side
+to move and a 64-bit FNV-1a digest of its state string
+(:meth:`Game.state_string`, rendered by the kernels), so neither job builds
+a million Python states.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from numba import njit
 
 from ..games import kernels
 from ..games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
-from ..search.tree import Tree, depth_of
+from ..search.tree import Tree
+from ..search.walk import level_states, preorder, state_at
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
@@ -41,14 +43,10 @@ def replay(game: Game, tree: Tree, root: State) -> Replay:
     size = tree.size
     digests = np.zeros(size, dtype=np.uint64)
     sides = np.zeros(size, dtype=np.int8)
-    first_illegal = _replay(
-        game.game_id,
-        root.array,
-        tree.arrays,
-        depth_of(tree) + 1,
-        digests,
-        sides,
-    )
+    arrays = tree.arrays.head(size)
+    order, levels = preorder(arrays)
+    states = level_states(root.array, levels)
+    first_illegal = _replay(game.game_id, order, levels, states, arrays, digests, sides)
     return Replay(digests, sides, int(first_illegal))
 
 
@@ -74,45 +72,39 @@ def _state_digest(game_id, state, room):
 
 
 @njit(cache=True, nogil=True)
-def _replay(game_id, root, tree, depth, digests, sides):
-    """Fill ``digests`` and ``sides``; return the lowest illegal node or -1.
-
-    The depth-first walk with one state per level is also written in
-    :func:`mcts.search.learned._collect`, on purpose: see there."""
+def _replay(game_id, order, levels, states, tree, digests, sides):
+    """Walk the tree in ``order`` (see :mod:`mcts.search.walk`), filling
+    ``digests`` and ``sides`` of every node reached by legal moves; return
+    the lowest illegal node or -1."""
     first_child, n_children, move = tree.first_child, tree.n_children, tree.move
-    states = np.empty((depth, root.shape[0]), dtype=root.dtype)
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty(STATE_STRING_ROOM, dtype=np.uint8)
-    stack = np.empty((first_child.shape[0], 2), dtype=np.int64)
+    # Nodes under an illegal move: skipped, with their subtrees.
+    skipped = np.zeros(first_child.shape[0], dtype=np.bool_)
     first_illegal = -1
-    states[0, :] = root
-    digests[0] = _state_digest(game_id, root, room)
-    sides[0] = kernels.side_to_move(game_id, root)
-    stack[0, 0], stack[0, 1] = 0, 0
-    top = 1
-    while top > 0:
-        top -= 1
-        node, level = stack[top, 0], stack[top, 1]
-        if level > 0:
-            states[level, :] = states[level - 1, :]
-            kernels.apply_move(game_id, states[level], move[node])
-            digests[node] = _state_digest(game_id, states[level], room)
-            sides[node] = kernels.side_to_move(game_id, states[level])
+    for i in range(order.shape[0]):
+        node, level = order[i], levels[i]
         first = first_child[node]
+        if skipped[node]:
+            if first >= 0:
+                skipped[first : first + n_children[node]] = True
+            continue
+        state = state_at(game_id, states, level, move[node])
+        digests[node] = _state_digest(game_id, state, room)
+        sides[node] = kernels.side_to_move(game_id, state)
         if first < 0:
             continue
-        count = kernels.legal_moves(game_id, states[level], legal)
+        count = kernels.legal_moves(game_id, state, legal)
         for child in range(first, first + n_children[node]):
             is_legal = False
             for k in range(count):
                 if legal[k] == move[child]:
                     is_legal = True
                     break
-            if is_legal:
-                stack[top, 0], stack[top, 1] = child, level + 1
-                top += 1
-            elif first_illegal < 0 or child < first_illegal:
-                first_illegal = child
+            if not is_legal:
+                skipped[child] = True
+                if first_illegal < 0 or child < first_illegal:
+                    first_illegal = child
     return first_illegal
 
 

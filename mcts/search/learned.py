@@ -26,7 +26,8 @@ from numba import njit
 from ..games import kernels
 from ..games.base import ONGOING, Game, State
 from .features import FEATURE_NAMES, STAGE_TERMS, feature_count, features
-from .tree import Tree, depth_of
+from .tree import Tree
+from .walk import level_states, preorder, state_at
 
 #: Nodes with fewer visits are too noisy to learn from.
 FIT_MIN_VISITS = 100
@@ -167,55 +168,27 @@ def training_data(
     rows = np.zeros((len(eligible), STAGE_TERMS * count), dtype=np.float64)
     targets = np.zeros(len(eligible), dtype=np.float64)
     weights = np.zeros(len(eligible), dtype=np.float64)
+    arrays = tree.arrays.head(size)
+    order, levels = preorder(arrays)
+    states = level_states(root.array, levels)
     filled = _collect(
-        game.game_id,
-        root.array,
-        tree.arrays.head(size),
-        depth_of(tree) + 1,
-        wanted,
-        rows,
-        targets,
-        weights,
+        game.game_id, order, levels, states, arrays, wanted, rows, targets, weights
     )
     return rows[:filled], targets[:filled], np.minimum(weights[:filled], FIT_WEIGHT_CAP)
 
 
 @njit(cache=True, nogil=True)
-def _collect(
-    game_id,
-    root,
-    tree,
-    depth,
-    wanted,
-    rows,
-    targets,
-    weights,
-):
-    """Walk the tree depth first, one state per level; for each wanted node
-    whose position is quiet and not over, write its feature row, target and
-    weight. Return the number of rows written.
-
-    :func:`mcts.models.replay._replay` walks a tree the same way. The walk is
-    kept in each kernel on purpose: a shared one (a precomputed depth-first
-    order, or inlined helpers, or a numba generator) measured 6-40% slower
-    in the replay, which every full model load runs."""
-    first_child, n_children, move = tree.first_child, tree.n_children, tree.move
-    visits, value_sum = tree.visits, tree.value_sum
+def _collect(game_id, order, levels, states, tree, wanted, rows, targets, weights):
+    """Walk the tree in ``order`` (see :mod:`mcts.search.walk`); for each
+    wanted node whose position is quiet and not over, write its feature row,
+    target and weight. Return the number of rows written."""
+    move, visits, value_sum = tree.move, tree.visits, tree.value_sum
     count = rows.shape[1] // STAGE_TERMS
     f = np.empty(count, dtype=np.float64)
-    states = np.empty((depth, root.shape[0]), dtype=root.dtype)
-    stack = np.empty((first_child.shape[0], 2), dtype=np.int64)
-    states[0, :] = root
-    stack[0, 0], stack[0, 1] = 0, 0
-    top = 1
     filled = 0
-    while top > 0:
-        top -= 1
-        node, level = stack[top, 0], stack[top, 1]
-        if level > 0:
-            states[level, :] = states[level - 1, :]
-            kernels.apply_move(game_id, states[level], move[node])
-        state = states[level]
+    for i in range(order.shape[0]):
+        node, level = order[i], levels[i]
+        state = state_at(game_id, states, level, move[node])
         stage = -1.0
         if wanted[node] and kernels.status(game_id, state) == ONGOING:
             stage = features(game_id, state, f)
@@ -229,11 +202,6 @@ def _collect(
             targets[filled] = 1.0 - value_sum[node] / visits[node]
             weights[filled] = visits[node]
             filled += 1
-        first = first_child[node]
-        if first >= 0:
-            for child in range(first, first + n_children[node]):
-                stack[top, 0], stack[top, 1] = child, level + 1
-                top += 1
     return filled
 
 

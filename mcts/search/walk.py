@@ -1,0 +1,76 @@
+"""Walk a tree depth first with the position of every node, in numba.
+
+A tree stores moves, not positions. Jobs that need the position of many nodes
+(the evaluation's fit in :mod:`mcts.search.learned`, the model replay in
+:mod:`mcts.models.replay`) walk the tree depth first and hold one state per
+level: a node's state is its parent's, one level up, with the node's move
+applied. Two kernels here hold that walk once:
+
+- :func:`preorder` gives the visiting order and each node's level;
+- :func:`state_at` makes a node's state from its parent's, one level up.
+
+A walker loops over the order::
+
+    order, levels = preorder(tree.arrays.head(tree.size))
+    states = level_states(root, levels)
+    for i in range(order.shape[0]):
+        node, level = order[i], levels[i]
+        state = state_at(game_id, states, level, move[node])
+
+The order is the one a stack gives (children pushed first to last, so the last
+child's subtree is walked first); when a node is reached, the state one level
+up is always its parent's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games import kernels
+
+
+@njit(cache=True, nogil=True)
+def preorder(tree):
+    """Return ``(order, levels)``: the ids of every node under the root of
+    ``tree`` (a :class:`~mcts.search.tree.TreeArrays`) in depth-first order,
+    and the level of each (0 for the root)."""
+    first_child, n_children = tree.first_child, tree.n_children
+    size = first_child.shape[0]
+    order = np.empty(size, dtype=np.int64)
+    levels = np.empty(size, dtype=np.int64)
+    stack = np.empty((size, 2), dtype=np.int64)
+    stack[0, 0], stack[0, 1] = 0, 0
+    top = 1
+    count = 0
+    while top > 0:
+        top -= 1
+        node, level = stack[top, 0], stack[top, 1]
+        order[count], levels[count] = node, level
+        count += 1
+        first = first_child[node]
+        if first >= 0:
+            for child in range(first, first + n_children[node]):
+                stack[top, 0], stack[top, 1] = child, level + 1
+                top += 1
+    return order[:count], levels[:count]
+
+
+def level_states(root: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """Return room for one state per level of a walk, ``root`` in row 0."""
+    depth = int(levels.max(initial=0)) + 1
+    states = np.empty((depth, root.shape[0]), dtype=root.dtype)
+    states[0, :] = root
+    return states
+
+
+@njit(cache=True, nogil=True)
+def state_at(game_id, states, level, move):
+    """Return the state of the node reached by ``move`` at ``level`` of the
+    walk: the root's at level 0, else ``states[level]``, made from its
+    parent's state ``states[level - 1]``."""
+    if level == 0:
+        return states[0]
+    states[level, :] = states[level - 1, :]
+    kernels.apply_move(game_id, states[level], move)
+    return states[level]
