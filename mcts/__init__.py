@@ -29,6 +29,7 @@ from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
 from .search.searcher import Searcher  # noqa: E402
+from .search.tree import Proven  # noqa: E402
 
 __all__ = [
     "LEVELS",
@@ -43,6 +44,7 @@ __all__ = [
     "ModelSummary",
     "MoveStats",
     "Outcome",
+    "Proven",
     "SearchResult",
     "Searcher",
     "State",

@@ -31,4 +31,6 @@ def configure() -> None:
     """Set numba's cache folder unless the user chose one with NUMBA_CACHE_DIR."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    numba.config.CACHE_DIR = str(PACKAGE_DIR / "__pycache__" / f"numba-{source_hash()}")
+    # numba.config fills its settings in at run time, so mypy cannot see them.
+    cache = str(PACKAGE_DIR / "__pycache__" / f"numba-{source_hash()}")
+    numba.config.CACHE_DIR = cache  # type: ignore[attr-defined]

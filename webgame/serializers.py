@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .services import GAME_NAMES, MAX_LEVEL, describe_options
+from .services import GAME_NAMES, MAX_LEVEL, PROVEN_RESULTS, describe_options
 
 COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
-PROVEN = ("win", "loss", "draw")
+PROVEN = PROVEN_RESULTS
 THINK_MIN, THINK_MAX = 0.1, 60.0
 
 

@@ -27,6 +27,7 @@ from .ai import ai_move, hint, stop_search
 from .catalog import (
     GAME_NAMES,
     MAX_LEVEL,
+    PROVEN_RESULTS,
     describe_options,
     list_games,
     list_kinds,
@@ -43,6 +44,7 @@ from .rules import rules_for
 __all__ = [
     "GAME_NAMES",
     "MAX_LEVEL",
+    "PROVEN_RESULTS",
     "ai_move",
     "create_game",
     "describe_options",

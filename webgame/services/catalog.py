@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from mcts import GAMES, LEVELS, THINK_TIMES, find_game
+from mcts import GAMES, LEVELS, THINK_TIMES, Proven, find_game
 from mcts import list_models as library_models
 
 from ..errors import ServiceError
@@ -23,6 +23,9 @@ GAME_NAMES = tuple(GAMES)
 
 #: The highest strength level a client may ask for.
 MAX_LEVEL = max(LEVELS)
+
+#: The words a search result uses for a proven move: "win", "loss", "draw".
+PROVEN_RESULTS = tuple(p.text for p in Proven if p.text is not None)
 
 _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 

@@ -38,6 +38,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError
+from django.test import Client as TestClient
+
+from webgame.models import Game
 
 MAX_CLIENTS = 200
 MAX_SECONDS = 600
@@ -376,10 +379,6 @@ def warm_up() -> None:
     """Play a move and an AI reply in each game once, in-process, so that the
     first measured requests do not pay for imports and loading compiled
     kernels; the warm-up games are deleted."""
-    from django.test import Client as TestClient
-
-    from webgame.models import Game
-
     client = TestClient(HTTP_HOST="127.0.0.1")
     made = []
     for name, options in GAMES:
