@@ -6,8 +6,8 @@ test-artifacts/screenshots/ (desktop 1280x800 and phone 390x844)."""
 
 from __future__ import annotations
 
-import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -272,11 +272,13 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
 def test_switching_a_model_is_stored_and_survives_a_reload(
     page, settings, tmp_path, game
 ):
-    # A tree model is a folder with a manifest; this one exists only to be
-    # listed and chosen (the AI of this test never searches with it).
+    # A tree model is listed by its manifest; this one (the shipped model's
+    # manifest alone) exists only to be listed and chosen: the AI of this test
+    # never searches with it.
+    shipped = Path(settings.MODEL_DIR) / game / "light" / "manifest.json"
     folder = tmp_path / game / "light"
     folder.mkdir(parents=True)
-    (folder / "manifest.json").write_text(json.dumps({"nodes": 1234}))
+    (folder / "manifest.json").write_text(shipped.read_text())
     settings.MODEL_DIR = tmp_path
     _start(page, game)
     options = page.locator("#model-white option").all_inner_texts()
