@@ -21,6 +21,7 @@ winning-line marks) are ignored.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TextIO
 
@@ -39,6 +40,11 @@ MARGIN_SHARE = 0.1
 MIN_MARGIN = 0.05
 #: Seconds an engine gets to start and answer ``START`` with ``OK``.
 START_TIMEOUT = 30.0
+#: Seconds between an engine's move and our next command. Rapfi loses a
+#: command that comes right after its move (it takes ``TURN`` as said during
+#: its search, then ``x,y`` as an unknown command): against an opponent that
+#: answers at once (the random player) it forfeited without this pause.
+SETTLE = 0.05
 ABOUT = 'name="mcts", version="0.1.0", author="mcts-boardgames", country="-"'
 
 
@@ -279,6 +285,7 @@ class PiskvorkEngine(Player):
         self.name = name
         self._process: EngineProcess | None = None
         self._told: list[int] | None = None  # the moves the engine knows
+        self._answered_at = 0.0
         self.history = History(game)
 
     def observe(self, state: State, move: int) -> None:
@@ -308,6 +315,7 @@ class PiskvorkEngine(Player):
         history = self.history
         history.sync(state)
         engine = self._engine()
+        time.sleep(max(0.0, self._answered_at + SETTLE - time.monotonic()))
         moves = history.moves
         known = history.base == self.game.initial_state()
         if known and not moves:
@@ -317,6 +325,7 @@ class PiskvorkEngine(Player):
         else:
             self._send_board(state)
         reply = _answer(engine, self.timeout)
+        self._answered_at = time.monotonic()
         try:
             move = from_xy(self.game, reply)
         except ValueError as error:
