@@ -238,3 +238,16 @@ def test_a_piskvork_engine_that_answers_badly_loses(tmp_path, mode, why):
     assert winner == "black"
     assert reason.startswith("white (engine:piskvork:") and why in reason
     assert _all_ended(pids)
+
+
+@pytest.mark.parametrize(
+    ("game", "protocol"),
+    [(find_game("reversi"), "nboard"), (find_game("gomoku", size=7), "piskvork")],
+)
+def test_our_engine_command_plays_the_arena_through_its_protocol(game, protocol):
+    ours = f"{shlex.quote(sys.executable)} -m mcts engine {game.name}"
+    spec = f"engine:{protocol}:cmd={ours} --player random --seed 1,cwd={ROOT}"
+    result = run_match(game, spec, "random", games=1, seconds=0.2)
+    for record in result.records:
+        assert "forfeits" not in record.reason
+        assert game.is_terminal(game.play_all(record.moves))
