@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import models, rules, search
+from . import engine, models, rules, search
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_commands(commands)
     search.add_commands(commands)
     models.add_commands(commands)
+    engine.add_commands(commands)
     return parser
 
 

@@ -48,7 +48,15 @@ def add_commands(subparsers) -> None:
         "arena", help="play a match between two players, colours alternating"
     )
     add_game_arguments(arena)
-    arena.add_argument("--a", required=True, type=_spec, help="player A spec")
+    arena.add_argument(
+        "--a",
+        required=True,
+        type=_spec,
+        help="player A spec, e.g. mcts-heavy:model=light, or an external engine: "
+        "'engine:nboard:cmd=./ntest x,cwd=DIR,depth=4' or "
+        "'engine:piskvork:cmd=PROGRAM,ms=200' (a move it answers that is "
+        "malformed, illegal or late loses the game; see mcts.play.players)",
+    )
     arena.add_argument("--b", required=True, type=_spec, help="player B spec")
     arena.add_argument("--games", type=int, default=10)
     _add_budget(arena)
@@ -178,9 +186,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
             return
         a_colour = "black" if record.a_black else "white"
         winner = record.winner or "draw"
+        forfeit = f" ({record.reason})" if "forfeits" in record.reason else ""
         print(
             f"game {record.index + 1}: A {a_colour}, winner {winner}, "
-            f"{len(record.moves)} plies, A scores {record.a_score}",
+            f"{len(record.moves)} plies, A scores {record.a_score}{forfeit}",
             flush=True,
         )
 

@@ -3,6 +3,12 @@
 Colours alternate: the games come in pairs that start from the same opening
 (a few random plies from the start, Gomoku's near the centre), once with each
 player as black, so an unbalanced opening favours neither player.
+
+Every move a player chooses is checked by the rules: a player that gives no
+legal move (an external engine's garbage, illegal move or silence: a
+:class:`~mcts.play.base.Forfeit`) loses that game, and the record's
+``reason`` says why. Players are closed after each game (engine processes
+end there), in whichever worker process played it.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import numpy as np
 
 from ..games import find_game
 from ..games.base import Game, State
+from .base import Forfeit, Player
 from .players import find_player, parse_spec
 
 #: Random plies of the openings, by game: enough to vary the games, few
@@ -36,6 +43,7 @@ class GameRecord:
     a_score: float
     moves: tuple[str, ...]
     opening_plies: int
+    reason: str = ""  # how the game ended, e.g. "white forfeits: ..."
 
     def to_json(self) -> dict:
         """Return the record as a JSON-ready dict."""
@@ -46,6 +54,7 @@ class GameRecord:
             "a_score": self.a_score,
             "moves": list(self.moves),
             "opening_plies": self.opening_plies,
+            "reason": self.reason,
         }
 
 
@@ -167,15 +176,16 @@ class _Task:
 
 
 def play_game(
-    game: Game, black, white, opening=(), *, max_plies: int = 2000
-) -> tuple[str | None, list[str]]:
+    game: Game, black: Player, white: Player, opening=(), *, max_plies: int = 2000
+) -> tuple[str | None, list[str], str]:
     """Play one game between two Players after the ``opening`` move codes.
 
-    Returns (winner "black"/"white" or None for a draw, the moves in notation).
-    A game still going after ``max_plies`` is called a draw.
+    Returns (winner "black"/"white" or None for a draw, the moves in notation,
+    the reason it ended). A game still going after ``max_plies`` is called a
+    draw; a player that gives no legal move loses (the reason says why).
     """
     state = game.initial_state()
-    texts = []
+    texts: list[str] = []
     players = (black, white)
     for ply in range(max_plies):
         if game.is_terminal(state):
@@ -183,14 +193,23 @@ def play_game(
         if ply < len(opening):
             move = int(opening[ply])
         else:
-            mover = players[0 if game.to_move(state) == "black" else 1]
-            move = mover.choose(state)
+            side = game.to_move(state)
+            mover = players[0 if side == "black" else 1]
+            try:
+                move = mover.choose(state)
+                if move not in game.legal_moves(state):
+                    raise Forfeit(f"move code {move} is not legal")
+            except Forfeit as error:
+                other = "white" if side == "black" else "black"
+                return other, texts, f"{side} ({mover.name}) forfeits: {error}"
         texts.append(game.format_move(state, move))
         for player in players:
             player.observe(state, move)
         state = game.apply(state, move)
     outcome = game.outcome(state)
-    return (outcome.winner if outcome else None), texts
+    if outcome is None:
+        return None, texts, f"draw after {max_plies} plies"
+    return outcome.winner, texts, outcome.reason
 
 
 def _run_task(task: _Task) -> GameRecord:
@@ -212,11 +231,21 @@ def _run_task(task: _Task) -> GameRecord:
         seed=int(seeds[1]),
     )
     black, white = (a, b) if task.a_black else (b, a)
-    winner, moves = play_game(game, black, white, task.opening)
+    try:
+        winner, moves, reason = play_game(game, black, white, task.opening)
+    finally:
+        a.close()
+        b.close()
     a_colour = "black" if task.a_black else "white"
     score = 0.5 if winner is None else (1.0 if winner == a_colour else 0.0)
     return GameRecord(
-        task.index, task.a_black, winner, score, tuple(moves), len(task.opening)
+        task.index,
+        task.a_black,
+        winner,
+        score,
+        tuple(moves),
+        len(task.opening),
+        reason,
     )
 
 

@@ -22,13 +22,27 @@ plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
 (``mcts-heavy:early_plies=8,early_seconds=1`` against ``mcts-heavy``).
 
+An external engine is the kind ``engine``, then its protocol, then options::
+
+    engine:nboard:cmd=./ntest x,cwd=/path/to/ntest,depth=4
+    engine:piskvork:cmd=/path/to/pbrain-rapfi,ms=200
+
+``cmd`` (required) is the command line (split like a shell's, no shell; no
+commas), ``cwd`` the folder it runs in (a relative program path is found
+there), ``depth`` the NBoard engine's search depth (``set depth``; without
+it the engine's own default), ``ms`` the piskvork engine's time a turn
+(``INFO timeout_turn``; default: the match's seconds a move), ``timeout``
+the seconds the engine may take to answer before it forfeits (default 30
+for NBoard, twice the turn time plus 2 for piskvork). Every answer is checked
+by our rules: a malformed or illegal move, or none in time, loses the game
+(:class:`~mcts.play.base.Forfeit`), and the arena's record says why.
+
 Every player has :meth:`Player.choose` (state -> move code) and
 :meth:`Player.observe` (told each move played, so a searcher keeps its tree).
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,8 +50,11 @@ import numpy as np
 from ..games.base import Game, State
 from ..models.model import evaluation_for, warm_tree
 from ..models.store import load_shared, model_path
-from ..search.result import SearchResult
 from ..search.searcher import Searcher
+from .base import Player
+from .nboard import DEFAULT_TIMEOUT as NBOARD_TIMEOUT
+from .nboard import NboardEngine
+from .piskvork import PiskvorkEngine
 
 
 @dataclass(frozen=True)
@@ -64,7 +81,11 @@ LEVELS: dict[int, Level] = {
 #: Fixed think times in seconds a move, offered beside the levels.
 THINK_TIMES: tuple[float, ...] = (0.1, 0.5, 1, 2, 5, 10)
 
-KINDS = ("random", "mcts", "mcts-heavy")
+KINDS = ("random", "mcts", "mcts-heavy", "engine")
+#: The protocols an ``engine`` spec may name.
+PROTOCOLS = ("nboard", "piskvork")
+#: The options of an ``engine`` spec (the others are for our players).
+ENGINE_OPTIONS = ("cmd", "cwd", "depth", "ms", "timeout")
 #: Option names accepted in a spec, with the type each value is parsed to.
 OPTIONS = {
     "c": float,
@@ -82,6 +103,11 @@ OPTIONS = {
     "width": int,
     "cutoff": int,
     "use": str,
+    "cmd": str,
+    "cwd": str,
+    "depth": int,
+    "ms": int,
+    "timeout": float,
 }
 #: What a player may take from its model (the ``use`` option).
 MODEL_USES = ("both", "book", "eval")
@@ -104,9 +130,13 @@ class PlayerSpec:
     options: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
-        if not self.options:
-            return self.kind
-        return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+        options = dict(self.options)
+        kind = self.kind
+        if kind == "engine":
+            kind += ":" + options.pop("protocol")
+        if not options:
+            return kind
+        return kind + ":" + ",".join(f"{k}={v}" for k, v in options.items())
 
 
 def parse_spec(text: str) -> PlayerSpec:
@@ -122,6 +152,9 @@ def parse_spec(text: str) -> PlayerSpec:
             f"unknown player {kind!r} in {text!r}; expected one of {', '.join(KINDS)}"
         )
     options: dict = {}
+    if kind == "engine":
+        protocol, _, rest = rest.partition(":")
+        options["protocol"] = protocol.strip().lower()
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         key = _ALIASES.get(key.strip().lower(), key.strip().lower())
@@ -137,6 +170,10 @@ def parse_spec(text: str) -> PlayerSpec:
                 f"option {key} in player {text!r} needs a {OPTIONS[key].__name__}, "
                 f"got {value!r}"
             ) from None
+    if kind == "engine":
+        _check_engine(text, options)
+    elif set(options) & set(ENGINE_OPTIONS):
+        raise ValueError(f"{', '.join(ENGINE_OPTIONS)} are engine options: {text!r}")
     if kind == "random" and set(options) - {"seed"}:
         raise ValueError(f"the random player takes only a seed, got {text!r}")
     if options.get("use", "both") not in MODEL_USES:
@@ -153,22 +190,24 @@ def parse_spec(text: str) -> PlayerSpec:
     return PlayerSpec(kind, options)
 
 
-class Player(ABC):
-    """Base class: chooses moves; ``last_result`` holds the latest SearchResult."""
-
-    name = "player"
-    last_result: SearchResult | None = None
-
-    @abstractmethod
-    def choose(self, state: State) -> int:
-        """Return the move code to play in ``state`` (which is not over)."""
-
-    def observe(self, state: State, move: int) -> None:  # noqa: B027 (a hook)
-        """Take note that ``move`` was played in ``state`` (by either side);
-        players that keep no tree between moves have nothing to do."""
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
+def _check_engine(text: str, options: dict) -> None:
+    """Raise ValueError unless ``options`` make a valid ``engine`` spec."""
+    protocol = options["protocol"]
+    if protocol not in PROTOCOLS:
+        raise ValueError(
+            f"engine protocol {protocol!r} in {text!r}: expected one of "
+            f"{', '.join(PROTOCOLS)}, as in engine:nboard:cmd=PROGRAM"
+        )
+    others = set(options) - set(ENGINE_OPTIONS) - {"protocol", "seed"}
+    if others:
+        raise ValueError(
+            f"an engine takes only {', '.join(ENGINE_OPTIONS)}, got {text!r}"
+        )
+    if not options.get("cmd", "").strip():
+        raise ValueError(f"an engine needs cmd=COMMAND, got {text!r}")
+    wrong = {"nboard": "ms", "piskvork": "depth"}[protocol]
+    if wrong in options:
+        raise ValueError(f"an {protocol} engine takes no {wrong}, got {text!r}")
 
 
 class RandomPlayer(Player):
@@ -275,6 +314,8 @@ def find_player(
     seed = opts.pop("seed", seed)
     if spec.kind == "random":
         return RandomPlayer(game, seed=seed, name=str(spec))
+    if spec.kind == "engine":
+        return _engine_player(spec, game, seconds)
     model = None
     if "model" in opts:
         model = load_shared(model_path(game.name, opts.pop("model")))
@@ -314,4 +355,28 @@ def find_player(
         use=use,
         **early,
         **searcher_options,
+    )
+
+
+def _engine_player(spec: PlayerSpec, game: Game, seconds: float | None) -> Player:
+    """Return the Player that runs the external engine of an ``engine`` spec."""
+    opts = spec.options
+    cwd, name = opts.get("cwd"), str(spec)
+    if opts["protocol"] == "nboard":
+        return NboardEngine(
+            game,
+            opts["cmd"],
+            cwd=cwd,
+            depth=opts.get("depth"),
+            timeout=opts.get("timeout", NBOARD_TIMEOUT),
+            name=name,
+        )
+    milliseconds = opts.get("ms", round(1000 * (seconds or DEFAULT_SECONDS)))
+    return PiskvorkEngine(
+        game,
+        opts["cmd"],
+        milliseconds=milliseconds,
+        cwd=cwd,
+        timeout=opts.get("timeout"),
+        name=name,
     )

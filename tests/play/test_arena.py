@@ -51,11 +51,12 @@ def test_play_game_plays_to_the_end_from_the_opening():
     black = find_player("random:seed=1", game)
     white = find_player("random:seed=2", game)
     opening = [game.parse_move(game.initial_state(), "f5")]
-    winner, moves = play_game(game, black, white, opening)
+    winner, moves, reason = play_game(game, black, white, opening)
     assert moves[0] == "f5"
     state = game.play_all(moves)
     assert game.is_terminal(state)
     assert winner == (game.outcome(state).winner)
+    assert reason == game.outcome(state).reason
 
 
 def test_a_match_alternates_colours_over_shared_openings():

@@ -1,0 +1,75 @@
+"""The ``engine`` subcommand of ``python -m mcts``: our player behind an
+engine protocol on stdin/stdout, for GUIs and tournaments.
+
+``python -m mcts engine reversi --protocol nboard`` (NBoard GUI) and
+``python -m mcts engine gomoku --protocol piskvork`` (piskvork, Gomocup).
+Only protocol lines go to stdout; problems go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..games import find_game
+from ..games.base import Game
+from ..play import nboard, piskvork
+from ..play.base import Player
+from ..play.players import find_player, parse_spec
+
+#: Our strongest player, the default behind both protocols.
+DEFAULT_PLAYER = "mcts-heavy:model=light"
+PROTOCOL_OF = {"reversi": "nboard", "gomoku": "piskvork"}
+
+
+def add_commands(subparsers) -> None:
+    """Register the ``engine`` subcommand on ``subparsers``."""
+    engine = subparsers.add_parser(
+        "engine",
+        help="play through an engine protocol on stdin/stdout",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    engine.add_argument("game", help="reversi (othello) or gomoku")
+    engine.add_argument(
+        "--protocol",
+        choices=("nboard", "piskvork"),
+        help="nboard for reversi, piskvork for gomoku (the default for each)",
+    )
+    engine.add_argument(
+        "--seconds",
+        type=float,
+        default=1.0,
+        help="think time a move (default 1; piskvork's INFO timeout_turn "
+        "replaces it, a little under the turn's time)",
+    )
+    engine.add_argument(
+        "--player",
+        default=DEFAULT_PLAYER,
+        help=f"player spec (default {DEFAULT_PLAYER})",
+    )
+    engine.add_argument("--seed", type=int, default=None)
+    engine.set_defaults(func=cmd_engine)
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    """Serve the protocol until its quit command or the end of stdin."""
+    game = find_game(args.game)
+    protocol = args.protocol or PROTOCOL_OF.get(game.name)
+    if PROTOCOL_OF.get(game.name) != protocol:
+        raise ValueError(
+            f"{game.name} has no engine protocol here"
+            if protocol is None
+            else f"the {protocol} protocol does not play {game.name}"
+        )
+    spec = parse_spec(args.player)
+    if spec.kind == "engine":
+        raise ValueError("the engine command plays one of our players, not an engine")
+
+    def make_player(game: Game, seconds: float) -> Player:
+        return find_player(spec, game, seconds=seconds, seed=args.seed)
+
+    if protocol == "nboard":
+        player = make_player(game, args.seconds)
+        return nboard.serve(game, player, sys.stdin, sys.stdout, sys.stderr)
+    return piskvork.serve(make_player, sys.stdin, sys.stdout, seconds=args.seconds)

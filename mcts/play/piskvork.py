@@ -1,0 +1,370 @@
+"""The Gomocup (piskvork) protocol for Gomoku engines such as Rapfi, both sides.
+
+:func:`serve` is our engine: it reads piskvork commands from a text stream,
+asks a :class:`~mcts.play.base.Player` for moves and answers one line each.
+:class:`PiskvorkEngine` is the other side: a Player that runs an external
+piskvork engine, for the arena.
+
+Coordinates are ``x,y``: column and row, 0-based from the **top-left**
+corner, while our renju notation counts rows upward from ``a1`` at the
+bottom-left: on 15x15, ``0,0`` is ``a15`` and ``7,7`` is ``h8``.
+
+Choices where the protocol leaves room (our engine): ``START n`` accepts the
+sizes our Gomoku has (5..19, five in a row, freestyle); ``INFO rule`` other
+than 0 (freestyle) gets a ``MESSAGE`` saying we play freestyle only (INFO
+lines take no answer, so an ``ERROR`` would be read as the next command's);
+``INFO timeout_turn`` sets the think time a little under it; other INFO keys
+are accepted and ignored; ``RECTSTART`` and unknown commands are refused
+(``ERROR`` / ``UNKNOWN``). In ``BOARD``, ``3`` marks (continuous-game
+winning-line marks) are ignored.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from ..games import find_game
+from ..games.base import Game, InvalidOptionsError, State
+from .base import Forfeit, History, Player
+from .process import EngineProcess
+
+#: Gomocup freestyle: five or more in a row win.
+ROW = 5
+#: Rule value of freestyle in ``INFO rule``.
+FREESTYLE = 0
+#: Our think time is the turn's time less this share (and at least
+#: MIN_MARGIN seconds): the margin covers the protocol and process overhead.
+MARGIN_SHARE = 0.1
+MIN_MARGIN = 0.05
+#: Seconds an engine gets to start and answer ``START`` with ``OK``.
+START_TIMEOUT = 30.0
+#: Seconds between an engine's move and our next command. Rapfi loses a
+#: command that comes right after its move (it takes ``TURN`` as said during
+#: its search, then ``x,y`` as an unknown command): against an opponent that
+#: answers at once (the random player) it forfeited without this pause.
+SETTLE = 0.05
+ABOUT = 'name="mcts", version="0.1.0", author="mcts-boardgames", country="-"'
+
+
+def to_xy(game: Game, move: int) -> str:
+    """Return the ``x,y`` of a move code (row 0 at the top).
+
+    >>> to_xy(find_game("gomoku", size=15), 0)  # a1, the bottom-left corner
+    '0,14'
+    """
+    size = game.options["size"]
+    return f"{move % size},{size - 1 - move // size}"
+
+
+def from_xy(game: Game, text: str) -> int:
+    """Return the move code of ``x,y``; ValueError if it is not on the board."""
+    size = game.options["size"]
+    parts = text.strip().split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"{text!r} is not a move: expected x,y")
+    x, y = int(parts[0]), int(parts[1])
+    if not (0 <= x < size and 0 <= y < size):
+        raise ValueError(f"{text!r} is off the {size}x{size} board")
+    return (size - 1 - y) * size + x
+
+
+def think_seconds(milliseconds: int) -> float:
+    """Return our think time for a turn limit in milliseconds (0: fastest)."""
+    seconds = milliseconds / 1000
+    return max(0.01, seconds - max(MIN_MARGIN, MARGIN_SHARE * seconds))
+
+
+def position(game: Game, own: list[int], opponent: list[int]) -> State:
+    """Return the position with ``own`` stones for the side to move.
+
+    Black moves first, so the side to move is black when both have as many
+    stones and white when the opponent has one more; ValueError otherwise."""
+    if len(own) == len(opponent):
+        black, white, side = own, opponent, "b"
+    elif len(opponent) == len(own) + 1:
+        black, white, side = opponent, own, "w"
+    else:
+        raise ValueError(
+            f"{len(own)} own and {len(opponent)} opponent stones: the side to "
+            "move has as many stones as the other or one fewer"
+        )
+    size = game.options["size"]
+    cells = ["."] * (size * size)
+    for code in black:
+        cells[code] = "x"
+    for code in white:
+        cells[code] = "o"
+    return game.parse_state(f"{size}:{ROW}:{''.join(cells)} {side}")
+
+
+def _stones(game: Game, state: State) -> tuple[list[int], list[int]]:
+    """Return the (black, white) stone codes of a position."""
+    cells = game.state_string(state).split()[0].split(":")[2]
+    black = [code for code, ch in enumerate(cells) if ch == "x"]
+    white = [code for code, ch in enumerate(cells) if ch == "o"]
+    return black, white
+
+
+# ---- our engine ----------------------------------------------------------------
+def serve(
+    make_player: Callable[[Game, float], Player],
+    lines: TextIO,
+    out: TextIO,
+    *,
+    seconds: float = 1.0,
+) -> int:
+    """Answer piskvork commands from ``lines`` on ``out`` until ``END`` or the
+    end of input. ``make_player(game, seconds)`` builds our player (again
+    when the board size or the turn time changes). Returns the exit code."""
+    game: Game | None = None
+    state: State | None = None
+    player: Player | None = None
+    built_for: tuple[Game, float] | None = None
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    def answer() -> None:
+        nonlocal player, built_for, state
+        assert game is not None and state is not None
+        if game.is_terminal(state):
+            say("ERROR the game is over")
+            return
+        if player is None or built_for != (game, seconds):
+            if player is not None:
+                player.close()
+            player, built_for = make_player(game, seconds), (game, seconds)
+        move = player.choose(state)
+        player.observe(state, move)
+        state = game.apply(state, move)
+        say(to_xy(game, move))
+
+    while True:
+        line = lines.readline()
+        if not line:
+            return 0
+        words = line.strip().split(maxsplit=1)
+        if not words:
+            continue
+        command, rest = words[0].upper(), (words[1] if len(words) > 1 else "")
+        if command == "END":
+            return 0
+        if command == "ABOUT":
+            say(ABOUT)
+        elif command == "START":
+            try:
+                game = find_game("gomoku", size=int(rest), row=ROW)
+            except (InvalidOptionsError, ValueError) as error:
+                say(f"ERROR unsupported size {rest!r}: {error}")
+                continue
+            state, player = game.initial_state(), None
+            say("OK")
+        elif command == "RECTSTART":
+            say("ERROR rectangular boards are not supported")
+        elif command == "INFO":
+            seconds = _info(rest, seconds, say)
+        elif game is None or state is None:
+            say(f"ERROR {command} before START")
+        elif command == "RESTART":
+            state, player = game.initial_state(), None
+            say("OK")
+        elif command == "BEGIN":
+            state = game.initial_state()
+            answer()
+        elif command == "TURN":
+            try:
+                move = from_xy(game, rest)
+                game.apply(state, move)
+            except ValueError as error:
+                say(f"ERROR bad move {rest!r}: {error}")
+                continue
+            if player is not None:
+                player.observe(state, move)
+            state = game.apply(state, move)
+            answer()
+        elif command == "BOARD":
+            try:
+                state = _read_board(game, lines)
+            except ValueError as error:
+                say(f"ERROR bad board: {error}")
+                continue
+            answer()
+        elif command == "TAKEBACK":
+            try:
+                state = _take_back(game, state, from_xy(game, rest))
+            except ValueError as error:
+                say(f"ERROR cannot take back {rest!r}: {error}")
+                continue
+            say("OK")
+        else:
+            say(f"UNKNOWN command {command}")
+
+
+def _info(rest: str, seconds: float, say: Callable[[str], None]) -> float:
+    """Apply one ``INFO key value``; return the think time it leaves."""
+    key, _, value = rest.strip().partition(" ")
+    key, value = key.lower(), value.strip()
+    if key == "timeout_turn" and value.isdigit():
+        return think_seconds(int(value))
+    if key == "rule" and value.lstrip("-").isdigit() and int(value) != FREESTYLE:
+        say(f"MESSAGE rule {value} is not supported: this engine plays freestyle only")
+    return seconds
+
+
+def _read_board(game: Game, lines: TextIO) -> State:
+    """Read ``x,y,who`` lines up to ``DONE``; return the position (side to
+    move = ``1``'s stones)."""
+    own: list[int] = []
+    opponent: list[int] = []
+    while True:
+        line = lines.readline()
+        if not line:
+            raise ValueError("input ended before DONE")
+        text = line.strip()
+        if text.upper() == "DONE":
+            return position(game, own, opponent)
+        where, _, who = text.rpartition(",")
+        move = from_xy(game, where)
+        if move in own or move in opponent:
+            raise ValueError(f"two stones on {where}")
+        if who.strip() == "1":
+            own.append(move)
+        elif who.strip() == "2":
+            opponent.append(move)
+        elif who.strip() != "3":
+            raise ValueError(f"{text!r}: expected x,y,1 (own) or x,y,2 (opponent)")
+
+
+def _take_back(game: Game, state: State, move: int) -> State:
+    """Return ``state`` without the stone on ``move``; that stone's side moves."""
+    black, white = _stones(game, state)
+    if move in black:
+        black.remove(move)
+        return position(game, black, white)
+    if move in white:
+        white.remove(move)
+        return position(game, white, black)
+    raise ValueError("no stone there")
+
+
+# ---- an external engine -------------------------------------------------------
+class PiskvorkEngine(Player):
+    """A Player that asks an external piskvork engine for each move.
+
+    The engine starts at the first move (``START``, then ``INFO`` with the
+    turn time in ``milliseconds`` and freestyle rules). A move is asked with
+    ``BEGIN`` on the empty board, ``TURN x,y`` when the engine knows the game
+    but the last move, else ``BOARD``; the answer is checked with our rules:
+    a malformed or illegal answer, or none within ``timeout`` seconds, is a
+    :class:`Forfeit`.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        command: str,
+        *,
+        milliseconds: int,
+        cwd: str | None = None,
+        timeout: float | None = None,
+        name: str = "engine:piskvork",
+    ) -> None:
+        if game.name != "gomoku" or game.options["row"] != ROW:
+            raise ValueError(
+                f"a piskvork engine plays gomoku with five in a row, not {game!r}"
+            )
+        self.game = game
+        self.command = command
+        self.cwd = cwd
+        self.milliseconds = milliseconds
+        # Gomocup managers allow some slack over the turn time: so do we.
+        self.timeout = 2 * milliseconds / 1000 + 2 if timeout is None else timeout
+        self.name = name
+        self._process: EngineProcess | None = None
+        self._told: list[int] | None = None  # the moves the engine knows
+        self._answered_at = 0.0
+        self.history = History(game)
+
+    def observe(self, state: State, move: int) -> None:
+        """Record the move: the next request carries it."""
+        self.history.observe(state, move)
+
+    def _engine(self) -> EngineProcess:
+        if self._process is None:
+            engine = self._process = EngineProcess(self.command, cwd=self.cwd)
+            engine.send(f"START {self.game.options['size']}")
+            reply = _answer(engine, START_TIMEOUT)
+            if reply != "OK":
+                raise Forfeit(f"engine answered {reply!r} to START")
+            for key, value in (
+                ("timeout_turn", self.milliseconds),
+                ("timeout_match", 0),
+                ("time_left", 2147483647),
+                ("rule", FREESTYLE),
+                ("thread_num", 1),
+                ("pondering", 0),
+            ):
+                engine.send(f"INFO {key} {value}")
+        return self._process
+
+    def choose(self, state: State) -> int:
+        """Return the engine's move in ``state``; Forfeit if it gives none."""
+        history = self.history
+        history.sync(state)
+        engine = self._engine()
+        time.sleep(max(0.0, self._answered_at + SETTLE - time.monotonic()))
+        moves = history.moves
+        known = history.base == self.game.initial_state()
+        if known and not moves:
+            engine.send("BEGIN")
+        elif known and self._told is not None and self._told == moves[:-1]:
+            engine.send(f"TURN {to_xy(self.game, moves[-1])}")
+        else:
+            self._send_board(state)
+        reply = _answer(engine, self.timeout)
+        self._answered_at = time.monotonic()
+        try:
+            move = from_xy(self.game, reply)
+        except ValueError as error:
+            raise Forfeit(f"engine answered {reply!r}: {error}") from None
+        if move not in self.game.legal_moves(state):
+            where = self.game.format_move(state, move)
+            raise Forfeit(f"engine answered {reply!r}: {where} is not legal here")
+        self._told = moves + [move] if known else None
+        return move
+
+    def _send_board(self, state: State) -> None:
+        """Send the position as ``BOARD``: the base's stones, then the moves
+        in order (1 = the engine's, the side to move)."""
+        assert self._process is not None
+        mover_black = self.game.to_move(state) == "black"
+        black, white = _stones(self.game, self.history.base)
+        state_now = self.history.base
+        ordered: list[tuple[int, bool]] = [(m, True) for m in black]
+        ordered += [(m, False) for m in white]
+        for move in self.history.moves:
+            ordered.append((move, self.game.to_move(state_now) == "black"))
+            state_now = self.game.apply(state_now, move)
+        self._process.send("BOARD")
+        for move, is_black in ordered:
+            who = 1 if is_black == mover_black else 2
+            self._process.send(f"{to_xy(self.game, move)},{who}")
+        self._process.send("DONE")
+
+    def close(self) -> None:
+        """End the engine process (killed if it does not exit)."""
+        if self._process is not None:
+            self._process.close("END")
+            self._process = None
+        self._told = None
+
+
+def _answer(engine: EngineProcess, timeout: float) -> str:
+    """Return the engine's next line that is not chatter (MESSAGE, DEBUG...)."""
+    while True:
+        line = engine.read_line(timeout).strip()
+        if line and line.split()[0].upper() not in ("MESSAGE", "DEBUG", "INFO"):
+            return line
