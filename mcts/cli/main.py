@@ -1,12 +1,13 @@
 """The ``python -m mcts`` command line: one parser, its subcommands registered by
-the modules of this package (rules tools, search tools, tree-model tools)."""
+the modules of this package (rules tools, search tools, tree-model tools,
+the endgame solver)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from . import models, rules, search
+from . import models, rules, search, solve
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_commands(commands)
     search.add_commands(commands)
     models.add_commands(commands)
+    solve.add_commands(commands)
     return parser
 
 
