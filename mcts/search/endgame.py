@@ -27,7 +27,9 @@ How it searches
   it out.
 - Above: the moves are tried fastest-first (fewest replies for the opponent,
   corners counting twice), the table's move first; the first move gets the full
-  window and the rest a null window (principal variation search).
+  window and the rest a null window (principal variation search). A child
+  that the table already shows to be good enough settles the position before
+  any move is searched (enhanced transposition cut-off).
 - A transposition table (numpy arrays indexed by a hash of the two
   bitboards) keeps bounds and the best move of the positions above
   :data:`SMALL_EMPTIES` empties. It is fresh for every call, so the search is
@@ -455,7 +457,18 @@ def _enter(ply, own, opp, alpha, beta, passed, wof, frames, ints, table, moves, 
         bit = lowest_bit(legal)
         legal ^= bit
         flipped = flips(bit, own, opp)
-        replies = mobility(opp & ~flipped, own | bit | flipped)
+        child_own = opp & ~flipped
+        child_opp = own | bit | flipped
+        # enhanced transposition cut-off: a child already known to be bad
+        # enough for the opponent settles this position at once
+        child = _slot(child_own, child_opp, shift[0])
+        if (
+            keys_own[child] == child_own
+            and keys_opp[child] == child_opp
+            and -np.int64(bounds[child, 1]) >= beta
+        ):
+            return True, -np.int64(bounds[child, 1])
+        replies = mobility(child_own, child_opp)
         key = popcount(replies) + popcount(replies & _CORNERS)
         if bit == hint:
             key = -1
