@@ -57,6 +57,9 @@ from ..games.bitboard import bit_square, lowest_bit, popcount
 SMALL_EMPTIES = 5
 #: Default size of the transposition table: 2**20 entries, 18 MB.
 DEFAULT_TABLE_BITS = 20
+#: Table size for the solves at the search's leaves: few empties, so a small,
+#: quickly cleared table is enough.
+LEAF_TABLE_BITS = 12
 #: Move code when the game is over (the side to move has nothing, not even a pass).
 NO_MOVE = -1
 
@@ -671,6 +674,20 @@ def solve_bitboards(own, opp, wof, table_bits):
     if best == _ZERO:  # one empty square: its move is the only legal one
         best = mobility(own, opp)
     return margin, bit_square(best), stats[0]
+
+
+@njit(cache=True, nogil=True)
+def leaf_margin(state, max_empties):
+    """Return (solved, margin for the side to move) of the Reversi state vector
+    ``state``: solved (exactly, the project's scoring) when it has at most
+    ``max_empties`` empty squares, else (False, 0) at once."""
+    black = state[reversi.BLACK_DISCS]
+    white = state[reversi.WHITE_DISCS]
+    if 64 - popcount(black | white) > max_empties:
+        return False, 0
+    own, opp = (black, white) if state[reversi.SIDE] == _ZERO else (white, black)
+    margin, _, _ = solve_bitboards(own, opp, False, LEAF_TABLE_BITS)
+    return True, margin
 
 
 def solve(

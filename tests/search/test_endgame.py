@@ -15,6 +15,7 @@ from mcts.cli.main import main
 from mcts.games import Reversi, reversi
 from mcts.games.base import MAX_MOVES
 from mcts.search import endgame
+from mcts.search.searcher import Searcher
 
 GAME = Reversi()
 
@@ -148,3 +149,17 @@ def test_ffo_40_is_38_by_a2():
     state = GAME.parse_state(FFO_40)
     result = endgame.solve(state, wof=True)
     assert (result.margin, GAME.format_move(state, result.move)) == (38, "a2")
+
+
+# ---- inside the search ------------------------------------------------------------
+def test_the_search_proves_a_reversi_endgame_by_solving_its_leaves():
+    state = positions(1, seed=8, low=10, high=10)[0]
+    margin = endgame.solve(state).margin
+    result = Searcher(GAME, state, seed=1).search(simulations=5_000)
+    assert result.proven == {1: "win", -1: "loss", 0: "draw"}[int(np.sign(margin))]
+    assert result.simulations < 5_000  # stopped once the root was proven
+    after = GAME.apply(state, GAME.parse_move(state, result.move))
+    # a proven win is any winning move, not necessarily the largest margin
+    assert np.sign(-endgame.solve(after).margin) == np.sign(margin)
+    off = Searcher(GAME, state, seed=1, endgame_empties=0).search(simulations=200)
+    assert off.proven is None
