@@ -54,7 +54,7 @@ from ..games.bitboard import bit_square, lowest_bit, popcount
 #: Positions with at most this many empties (up to 5) are solved by the
 #: explicit last-empties levels, without move lists, ordering or table
 #: (measured on FFO #40: 5 searches fewer nodes than a limit of 6 or 7).
-SMALL_EMPTIES = 5
+SMALL_EMPTIES = 6
 #: Default size of the transposition table: 2**20 entries, 18 MB.
 DEFAULT_TABLE_BITS = 20
 #: Table size for the solves at the search's leaves: few empties, so a small,
@@ -378,6 +378,45 @@ def _solve_5(own, opp, alpha, beta, wof, stats):
     return final_margin(own, opp, wof)
 
 
+@njit(cache=True, nogil=True)
+def _moves_6(own, opp, alpha, beta, wof, stats):
+    empty = ~(own | opp)
+    odd = _parity(empty)
+    best = _BELOW
+    for squares in (odd, empty & ~odd):
+        while squares:
+            bit = lowest_bit(squares)
+            squares ^= bit
+            if not (_neighbours(bit) & opp):
+                continue
+            flipped = flips(bit, own, opp)
+            if not flipped:
+                continue
+            value = -_solve_5(
+                opp & ~flipped, own | bit | flipped, -beta, -alpha, wof, stats
+            )
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if value >= beta:
+                        return best
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _solve_6(own, opp, alpha, beta, wof, stats):
+    """Return the margin for ``own`` to move with 6 empties, fail-soft."""
+    stats[0] += 1
+    best = _moves_6(own, opp, alpha, beta, wof, stats)
+    if best != _BELOW:
+        return best
+    best = _moves_6(opp, own, -beta, -alpha, wof, stats)
+    if best != _BELOW:
+        return -best
+    return final_margin(own, opp, wof)
+
+
 # ---- the search ------------------------------------------------------------------
 # numba cannot cache recursive functions safely (numba issue #6061: a cached
 # recursive function may crash when loaded), so the search keeps its own stack:
@@ -425,7 +464,9 @@ def _enter(ply, own, opp, alpha, beta, passed, wof, frames, ints, table, moves, 
             return True, _solve_3(own, opp, alpha, beta, wof, stats)
         if count == 4:
             return True, _solve_4(own, opp, alpha, beta, wof, stats)
-        return True, _solve_5(own, opp, alpha, beta, wof, stats)
+        if count == 5:
+            return True, _solve_5(own, opp, alpha, beta, wof, stats)
+        return True, _solve_6(own, opp, alpha, beta, wof, stats)
     frames[ply, _OWN] = own
     frames[ply, _OPP] = opp
     frames[ply, _BEST_BIT] = _ZERO
@@ -671,8 +712,16 @@ def solve_bitboards(own, opp, wof, table_bits):
         margin, _ = _search(opp, own, wof, table, stats)
         return -margin, reversi.PASS, stats[0]
     margin, best = _search(own, opp, wof, table, stats)
-    if best == _ZERO:  # one empty square: its move is the only legal one
-        best = mobility(own, opp)
+    if best == _ZERO:
+        # solved without a frame (few empties): find a move that reaches it
+        legal = mobility(own, opp)
+        while legal:
+            best = lowest_bit(legal)
+            legal ^= best
+            flipped = flips(best, own, opp)
+            value, _ = _search(opp & ~flipped, own | best | flipped, wof, table, stats)
+            if -value == margin:
+                break
     return margin, bit_square(best), stats[0]
 
 

@@ -80,7 +80,7 @@ def test_flips_and_mobility_agree_with_the_rules_module():
 @pytest.mark.parametrize("wof", [False, True])
 def test_margin_and_move_match_an_exhaustive_minimax(wof):
     passes = [0]
-    for state in positions(14, seed=11 + wof):
+    for state in positions(16, seed=11 + wof, low=2):
         expected = exhaustive(state.array.copy(), wof, passes)
         result = endgame.solve(state, wof=wof)
         assert result.margin == expected, GAME.state_string(state)
