@@ -1,12 +1,13 @@
 """The ``python -m mcts`` command line: one parser, its subcommands registered by
-the modules of this package (rules tools, search tools, tree-model tools)."""
+the modules of this package (rules tools, search tools, tree-model tools,
+the engine protocols, the endgame solver)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from . import engine, models, rules, search
+from . import engine, models, rules, search, solve
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_commands(commands)
     models.add_commands(commands)
     engine.add_commands(commands)
+    solve.add_commands(commands)
     return parser
 
 

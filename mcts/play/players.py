@@ -16,7 +16,9 @@ keeps, the best by the row-building score), ``model`` (a tree model: its
 statistics start the search where it knows the position, and its learned
 evaluation cuts the rollouts short), ``use`` (what of the model to use:
 ``both``, the default, ``book`` or ``eval``; measures each part's worth),
-``cutoff`` (plies a rollout plays before that evaluation scores it), and
+``cutoff`` (plies a rollout plays before that evaluation scores it),
+``endgame`` (Reversi: a new leaf with at most this many empty squares is
+solved exactly; 0 turns it off), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -102,6 +104,7 @@ OPTIONS = {
     "early_seconds": float,
     "width": int,
     "cutoff": int,
+    "endgame": int,
     "use": str,
     "cmd": str,
     "cwd": str,
@@ -337,6 +340,7 @@ def find_player(
         ("rule", "rule"),
         ("width", "focus_width"),
         ("cutoff", "cutoff_plies"),
+        ("endgame", "endgame_empties"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

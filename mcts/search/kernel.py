@@ -41,6 +41,7 @@ from numba import njit
 
 from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
+from .endgame import leaf_margin
 from .focus import focus_moves
 from .rollouts import evaluate, terminal_reward
 from .tree import Proven
@@ -191,6 +192,7 @@ def run_simulations(
     cutoff,
     expand_visits,
     focus_width,
+    endgame_empties,
     limit,
     may_grow,
     stop,
@@ -201,6 +203,10 @@ def run_simulations(
     ``learned`` holds the weights of a learned evaluation for the heavy
     rollouts (empty for none; see :mod:`mcts.search.learned`), which score
     their position after ``cutoff`` plies.
+
+    A new Reversi leaf with at most ``endgame_empties`` empty squares (0:
+    never) is solved exactly (:mod:`mcts.search.endgame`) and proven instead
+    of played out.
 
     ``meta[0]`` is the tree size (updated in place); nodes are allocated only
     below ``limit``. When a leaf needs more room and ``may_grow`` is true the
@@ -254,6 +260,25 @@ def run_simulations(
                             proven[node] = Proven.LOSS
                         newly_proven = True
                         break
+                    if endgame_empties > 0 and game_id == kernels.REVERSI_ID:
+                        solved, margin = leaf_margin(work, endgame_empties)
+                        if solved:
+                            if kernels.side_to_move(game_id, work) != movers[depth]:
+                                margin = -margin  # for the player who moved here
+                            if margin > 0:
+                                proven[node] = Proven.WIN
+                            elif margin < 0:
+                                proven[node] = Proven.LOSS
+                            else:
+                                proven[node] = Proven.DRAW
+                            mover_reward = _proven_reward(proven[node])
+                            reward = (
+                                mover_reward
+                                if movers[depth] == BLACK
+                                else 1.0 - mover_reward
+                            )
+                            newly_proven = True
+                            break
                 if node != 0 and visits[node] < expand_visits:
                     reward = evaluate(evaluator, game_id, work, learned, cutoff)
                     break
