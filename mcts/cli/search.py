@@ -212,6 +212,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         f"{time.perf_counter() - start:.0f} s"
     )
     print(result.summary())
+    a_seconds, b_seconds = result.seconds_per_move()
+    print(f"time per move: A {a_seconds:.3f} s, B {b_seconds:.3f} s")
     if args.variety:
         counts = distinct_positions(game, result.records, args.variety)
         print(

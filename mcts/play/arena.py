@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -44,6 +45,11 @@ class GameRecord:
     moves: tuple[str, ...]
     opening_plies: int
     reason: str = ""  # how the game ended, e.g. "white forfeits: ..."
+    # Time each player spent choosing its moves (opening moves not counted).
+    a_seconds: float = 0.0
+    a_moves: int = 0
+    b_seconds: float = 0.0
+    b_moves: int = 0
 
     def to_json(self) -> dict:
         """Return the record as a JSON-ready dict."""
@@ -55,6 +61,10 @@ class GameRecord:
             "moves": list(self.moves),
             "opening_plies": self.opening_plies,
             "reason": self.reason,
+            "a_seconds": round(self.a_seconds, 4),
+            "a_moves": self.a_moves,
+            "b_seconds": round(self.b_seconds, 4),
+            "b_moves": self.b_moves,
         }
 
 
@@ -78,6 +88,15 @@ class MatchResult:
     def games(self) -> int:
         """Return the number of games played."""
         return self.a_wins + self.b_wins + self.draws
+
+    def seconds_per_move(self) -> tuple[float, float]:
+        """Return (A's, B's) mean time per move over the match, in seconds."""
+        a_moves = sum(r.a_moves for r in self.records)
+        b_moves = sum(r.b_moves for r in self.records)
+        return (
+            sum(r.a_seconds for r in self.records) / max(a_moves, 1),
+            sum(r.b_seconds for r in self.records) / max(b_moves, 1),
+        )
 
     def summary(self) -> str:
         """Return the one-line summary: wins, draws, A's score ± CI and the
@@ -175,6 +194,30 @@ class _Task:
     seed: int
 
 
+class _Timed(Player):
+    """A player that keeps the time its ``choose`` calls took."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = player.name
+        self.seconds = 0.0
+        self.moves = 0
+
+    def choose(self, state: State) -> int:
+        start = time.perf_counter()
+        try:
+            return self.player.choose(state)
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.moves += 1
+
+    def observe(self, state: State, move: int) -> None:
+        self.player.observe(state, move)
+
+    def close(self) -> None:
+        self.player.close()
+
+
 def play_game(
     game: Game, black: Player, white: Player, opening=(), *, max_plies: int = 2000
 ) -> tuple[str | None, list[str], str]:
@@ -230,6 +273,7 @@ def _run_task(task: _Task) -> GameRecord:
         simulations=task.simulations,
         seed=int(seeds[1]),
     )
+    a, b = _Timed(a), _Timed(b)
     black, white = (a, b) if task.a_black else (b, a)
     try:
         winner, moves, reason = play_game(game, black, white, task.opening)
@@ -246,6 +290,10 @@ def _run_task(task: _Task) -> GameRecord:
         tuple(moves),
         len(task.opening),
         reason,
+        a.seconds,
+        a.moves,
+        b.seconds,
+        b.moves,
     )
 
 

@@ -97,3 +97,12 @@ def test_distinct_positions_counts_symmetric_positions_once():
     lines = [("f5",), ("d3",), ("c4", "c3"), ("c4", "e3"), ("f5", "f6")]
     records = [_record(i, 1.0, m) for i, m in enumerate(lines)]
     assert distinct_positions(game, records, (1, 2)) == {1: 1, 2: 2}
+
+
+def test_the_match_reports_each_players_time_per_move():
+    game = find_game("reversi")
+    result = run_match(game, "random", "mcts", games=2, seconds=0.02)
+    a_seconds, b_seconds = result.seconds_per_move()
+    assert all(r.a_moves > 0 and r.b_moves > 0 for r in result.records)
+    # The searcher thinks about its 0.02 s a move; the random player at once.
+    assert b_seconds > 0.01 and a_seconds < b_seconds
