@@ -211,9 +211,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
         f"{game.name}: A = {args.a}, B = {args.b}, {budget}/move, "
         f"{time.perf_counter() - start:.0f} s"
     )
-    print(result.summary())
     a_seconds, b_seconds = result.seconds_per_move()
     print(f"time per move: A {a_seconds:.3f} s, B {b_seconds:.3f} s")
+    print(result.summary())  # last: scripts read the score from it
     if args.variety:
         counts = distinct_positions(game, result.records, args.variety)
         print(
