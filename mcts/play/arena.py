@@ -259,21 +259,18 @@ def _run_task(task: _Task) -> GameRecord:
     """Play the game a task describes (in a worker process); return its record."""
     game = find_game(task.game, **task.options)
     seeds = np.random.SeedSequence(task.seed).generate_state(2)
-    a = find_player(
-        task.spec_a,
-        game,
-        seconds=task.seconds,
-        simulations=task.simulations,
-        seed=int(seeds[0]),
+    a, b = (
+        _Timed(
+            find_player(
+                spec,
+                game,
+                seconds=task.seconds,
+                simulations=task.simulations,
+                seed=int(seed),
+            )
+        )
+        for spec, seed in ((task.spec_a, seeds[0]), (task.spec_b, seeds[1]))
     )
-    b = find_player(
-        task.spec_b,
-        game,
-        seconds=task.seconds,
-        simulations=task.simulations,
-        seed=int(seeds[1]),
-    )
-    a, b = _Timed(a), _Timed(b)
     black, white = (a, b) if task.a_black else (b, a)
     try:
         winner, moves, reason = play_game(game, black, white, task.opening)
