@@ -1,0 +1,102 @@
+"""The ``strength`` command: its suite selection, its table line and its resume."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from mcts.cli import strength
+from mcts.cli.main import main
+from mcts.cli.strength import SUITE, Bout, read_results, run_suite, selected
+
+TINY = (Bout("reversi", "random reversi", "random"),)
+
+
+def _args(results: Path, **overrides) -> argparse.Namespace:
+    values = {
+        "engines": None,
+        "player": "random",
+        "loa_baseline": "random",
+        "games": 2,
+        "seconds": 0.01,
+        "workers": 1,
+        "seed": 3,
+        "only": "",
+        "results": results,
+    }
+    values.update(overrides)
+    return argparse.Namespace(**values)
+
+
+def test_the_suite_is_the_acceptance_table():
+    labels = [bout.label for bout in SUITE]
+    assert labels == [
+        "NTest depth 1",
+        "NTest depth 4",
+        "NTest depth 8",
+        "NTest depth 12",
+        "Rapfi 200 ms",
+        "Rapfi 1000 ms",
+        "LOA baseline",
+    ]
+    spec = SUITE[2].spec(Path("/E"), "x")
+    assert spec == "engine:nboard:cmd=./ntest x,cwd=/E/ntest,depth=8"
+    assert SUITE[-1].spec(None, "mcts-heavy:c=2") == "mcts-heavy:c=2"
+
+
+def test_an_engine_match_needs_the_engines_folder():
+    with pytest.raises(ValueError, match="--engines"):
+        SUITE[0].spec(None, "x")
+
+
+def test_only_selects_by_game_or_label_and_refuses_unknown_names():
+    assert [b.label for b in selected(SUITE, "gomoku")] == [
+        "Rapfi 200 ms",
+        "Rapfi 1000 ms",
+    ]
+    assert [b.label for b in selected(SUITE, "ntest depth 8, loa")] == [
+        "NTest depth 8",
+        "LOA baseline",
+    ]
+    assert selected(SUITE, "") == list(SUITE)
+    with pytest.raises(ValueError, match="chess"):
+        selected(SUITE, "chess")
+
+
+def test_a_match_is_played_recorded_and_not_played_again(tmp_path, capsys, monkeypatch):
+    results = tmp_path / "results.jsonl"
+    rows = run_suite(_args(results), TINY)
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["games"] == 2
+    assert row["wins"] + row["losses"] + row["draws"] == 2
+    assert read_results(results) == rows
+    line = capsys.readouterr().out
+    assert "random reversi" in line and "s/move ours" in line
+
+    def no_match(*args, **kwargs):
+        raise AssertionError("a finished match was played again")
+
+    monkeypatch.setattr(strength, "run_match", no_match)
+    assert run_suite(_args(results), TINY) == rows
+    assert "(from " in capsys.readouterr().out
+    # Other settings are another match.
+    with pytest.raises(AssertionError, match="played again"):
+        run_suite(_args(results, seed=4), TINY)
+
+
+def test_a_damaged_results_file_is_reported_with_its_line(tmp_path):
+    results = tmp_path / "results.jsonl"
+    results.write_text('{"label": "x"}\n{oops\n')
+    with pytest.raises(ValueError, match="line 2"):
+        read_results(results)
+
+
+def test_the_command_refuses_an_engine_match_without_engines(tmp_path, capsys):
+    code = main(
+        ["strength", "--only", "NTest depth 1", "--results", str(tmp_path / "r")]
+    )
+    assert code == 2
+    assert "--engines" in capsys.readouterr().err
