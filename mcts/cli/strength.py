@@ -10,6 +10,10 @@ results file, so a suite stopped half way resumes where it was (``--results``)::
 
     python -m mcts strength --engines ENGINES --games 20 --seconds 1
 
+``--suite ladder`` plays instead each level of the strength ladder against
+the one below it, in each game (the ladder's promise: each level scores at
+least 65% against the one below).
+
 ``ENGINES`` is a folder holding builds of NTest (``ntest/ntest``) and Rapfi
 (``rapfi/pbrain-rapfi``); they are measurement opponents, not part of this
 project, so nothing here runs unless that folder is given.
@@ -25,6 +29,7 @@ from pathlib import Path
 
 from ..games import find_game
 from ..play.arena import MatchResult, run_match
+from ..play.players import LEVELS
 
 #: Our player in every match unless ``--player`` says otherwise: the page's
 #: default AI.
@@ -42,6 +47,8 @@ class Bout:
     game: str
     label: str
     opponent: str
+    #: Our side's spec; None: the command's ``--player``.
+    player: str | None = None
 
     def spec(self, engines: Path | None, loa_baseline: str) -> str:
         """Return the opponent's player spec with the placeholders filled in."""
@@ -63,6 +70,21 @@ SUITE: tuple[Bout, ...] = (
 )
 
 
+def _rung(level: int) -> str:
+    return f"mcts-heavy:model=light,level={level}"
+
+
+#: The strength ladder's check: each level of :data:`mcts.play.players.LEVELS`
+#: against the one below it, in each game (each should score >= 65%).
+LADDER: tuple[Bout, ...] = tuple(
+    Bout(game, f"level {k} vs {k - 1}", _rung(k - 1), player=_rung(k))
+    for game in ("reversi", "gomoku", "loa")
+    for k in sorted(LEVELS)[1:]
+)
+#: The suites ``--suite`` chooses from.
+SUITES = {"engines": SUITE, "ladder": LADDER}
+
+
 def add_commands(subparsers) -> None:
     """Register the ``strength`` subcommand on ``subparsers``."""
     strength = subparsers.add_parser(
@@ -75,6 +97,13 @@ def add_commands(subparsers) -> None:
         type=Path,
         help="folder holding ntest/ntest and rapfi/pbrain-rapfi (not part of "
         "this project)",
+    )
+    strength.add_argument(
+        "--suite",
+        choices=sorted(SUITES),
+        default="engines",
+        help="engines: our player against NTest, Rapfi and the LOA baseline; "
+        "ladder: each strength level against the one below (default engines)",
     )
     strength.add_argument("--player", default=DEFAULT_PLAYER, help="our player spec")
     strength.add_argument(
@@ -181,28 +210,29 @@ def format_row(row: dict) -> str:
     )
 
 
-def run_suite(args: argparse.Namespace, suite: tuple[Bout, ...] = SUITE) -> list[dict]:
+def run_suite(args: argparse.Namespace, suite: tuple[Bout, ...]) -> list[dict]:
     """Play the selected bouts not yet in the results file; return every
     selected bout's row (played now or read back), in suite order."""
     done = {_settings_of(row): row for row in read_results(args.results)}
     rows = []
     for bout in selected(suite, args.only):
         opponent = bout.spec(args.engines, args.loa_baseline)
-        key = (bout.label, args.player, opponent, args.games, args.seconds, args.seed)
+        player = bout.player or args.player
+        key = (bout.label, player, opponent, args.games, args.seconds, args.seed)
         if key in done:
             row = done[key]
             print(f"{format_row(row)}  (from {args.results})", flush=True)
         else:
             result: MatchResult = run_match(
                 find_game(bout.game),
-                args.player,
+                player,
                 opponent,
                 games=args.games,
                 seconds=args.seconds,
                 workers=args.workers,
                 seed=args.seed,
             )
-            row = result_row(bout, args.player, opponent, args, result)
+            row = result_row(bout, player, opponent, args, result)
             append_result(args.results, row)
             print(format_row(row), flush=True)
         rows.append(row)
@@ -216,6 +246,9 @@ def cmd_strength(args: argparse.Namespace) -> int:
         raise ValueError("--games must be at least 2 (colours are swapped)")
     if args.engines is not None:  # engines run from their own folders
         args.engines = args.engines.resolve()
-    print(f"our player: {args.player}, {args.seconds} s a move, {args.games} games")
-    run_suite(args)
+    if args.suite == "ladder":
+        print(f"the strength ladder, {args.games} games a match (levels set budgets)")
+    else:
+        print(f"our player: {args.player}, {args.seconds} s a move, {args.games} games")
+    run_suite(args, SUITES[args.suite])
     return 0

@@ -9,7 +9,8 @@ import pytest
 
 from mcts.cli import strength
 from mcts.cli.main import main
-from mcts.cli.strength import SUITE, Bout, read_results, run_suite, selected
+from mcts.cli.strength import LADDER, SUITE, Bout, read_results, run_suite, selected
+from mcts.play.players import LEVELS
 
 TINY = (Bout("reversi", "random reversi", "random"),)
 
@@ -44,6 +45,20 @@ def test_the_suite_is_the_acceptance_table():
     spec = SUITE[2].spec(Path("/E"), "x")
     assert spec == "engine:nboard:cmd=./ntest x,cwd=/E/ntest,depth=8"
     assert SUITE[-1].spec(None, "mcts-heavy:c=2") == "mcts-heavy:c=2"
+
+
+def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
+    assert len(LADDER) == 3 * (len(LEVELS) - 1)
+    first = LADDER[0]
+    assert (first.game, first.label) == ("reversi", "level 2 vs 1")
+    assert first.player == "mcts-heavy:model=light,level=2"
+    assert first.spec(None, "x") == "mcts-heavy:model=light,level=1"
+
+
+def test_a_bout_may_name_its_own_player(tmp_path):
+    bout = Bout("reversi", "sims", "mcts:sims=5", player="mcts:sims=50")
+    (row,) = run_suite(_args(tmp_path / "r.jsonl", player="ignored"), (bout,))
+    assert row["player"] == "mcts:sims=50"
 
 
 def test_an_engine_match_needs_the_engines_folder():
