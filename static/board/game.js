@@ -38,6 +38,8 @@ export function setGame(g) {
     state.analysis = null;
     state.explore = null;
     state.paused = pausedBefore(g.id);
+    $("#flash").text(""); // a message about the game before
+
   }
   state.game = g;
   state.selected = null;

@@ -57,13 +57,14 @@ export function drawReview() {
   const $chart = $("#eval-chart");
   if (!r || !known) {
     $chart.attr("hidden", "").empty(); // an SVG element has no hidden property
-
+    $("#chart-caption").prop("hidden", true);
     $("#mistakes").empty();
     return;
   }
   const width = Math.max(1, r.points.length - 1);
   const chart = $chart[0];
   $chart.removeAttr("hidden").empty().attr("viewBox", "0 0 " + width + " 100");
+  $("#chart-caption").prop("hidden", false);
   const y = (point) => (100 - 100 * point.black).toFixed(2);
   const line = [];
   r.points.forEach(function (point, ply) {

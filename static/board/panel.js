@@ -109,7 +109,7 @@ export function drawMoveList() {
 
 function statusText() {
   const g = state.game;
-  if (state.explore) return "Exploring the model's tree (Explore again returns to the game)";
+  if (state.explore) return "Exploring the model's tree (Back to the game returns)";
   if (state.viewPly !== null) return "Viewing move " + state.viewPly + " of " + g.ply + " (End returns to the game)";
   if (g.status === "finished") return "Game over. " + resultText(g.result);
   const who = cap(g.to_move);
