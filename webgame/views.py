@@ -17,7 +17,6 @@ from rest_framework.views import APIView
 
 from . import serializers as s
 from . import services
-from .services import analysis, explorer
 from .throttles import AIRateThrottle
 
 
@@ -211,7 +210,7 @@ class AnalysisView(APIView):
     def post(self, request: Request, pk) -> Response:
         """Return Black's win probability and the best move after ``ply`` moves."""
         body = _valid(s.AnalysisRequestSerializer, request)
-        return Response(analysis.analyse_ply(pk, body["ply"]))
+        return Response(services.analyse_ply(pk, body["ply"]))
 
 
 class EndingView(APIView):
@@ -220,7 +219,7 @@ class EndingView(APIView):
     @extend_schema(responses={200: s.EndingSerializer, **_errors(404)})
     def get(self, request: Request, pk) -> Response:
         """Return the winner, the reason and the squares to highlight."""
-        return Response(analysis.ending(pk))
+        return Response(services.ending(pk))
 
 
 class ExplorerView(APIView):
@@ -236,10 +235,10 @@ class ExplorerView(APIView):
         query.is_valid(raise_exception=True)
         body = query.validated_data
         return Response(
-            explorer.explore(
+            services.explore(
                 pk,
                 ply=body["ply"],
                 line=body.get("line", "").split(),
-                model=body.get("model") or explorer.DEFAULT_MODEL,
+                model=body.get("model") or services.EXPLORER_MODEL,
             )
         )
