@@ -39,7 +39,12 @@ export function setGame(g) {
     state.explore = null;
     state.paused = pausedBefore(g.id);
     $("#flash").text(""); // a message about the game before
-
+    const review = state.review;
+    if (review && review.running) {
+      // The analysis of the game before stops asking (its chart is kept for it).
+      review.running = false;
+      if (review.xhr) review.xhr.abort();
+    }
   }
   state.game = g;
   state.selected = null;
