@@ -203,7 +203,8 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     two_players(page, "gomoku")
     page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
     wait_idle(page)
-    for selector in ("#board", "#new-game", "#undo", "#hint", "#pause"):
+    # The AI switches too: who plays can change without scrolling.
+    for selector in ("#board", "#new-game", "#undo", "#hint", "#pause", "#white-ai"):
         assert _in_view(page, selector), selector
     assert not page.locator("#help").is_visible()  # no keys on a phone
     for button in ("#new-game", "#undo", "#hint"):

@@ -15,6 +15,21 @@ GOMOKU_WIN = ["a1", "a2", "b1", "b2", "c1", "c2", "d1"]
 SIZES = {"desktop": {"viewport": DESKTOP}, "phone": PHONE_CONTEXT}
 
 
+def _long_shot(page, screenshot, name: str) -> None:
+    """Take the screenshot; on a phone, whose screen holds the board or the
+    card below it, on a screen as tall as the page (a full-page capture would
+    drop the touch emulation, and with it the phone's look)."""
+    size = page.viewport_size
+    if size["width"] >= DESKTOP["width"]:
+        screenshot(page, name)
+        return
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": height})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    screenshot(page, name)
+    page.set_viewport_size(size)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_screenshots_of_the_flows(new_page, screenshot, size):
     page = new_page(**SIZES[size])
@@ -62,7 +77,7 @@ def test_screenshots_of_the_flows(new_page, screenshot, size):
     page.locator("#mistakes .mistake-link").first.click()
     page.locator("#review").scroll_into_view_if_needed()
     assert page.locator("#eval-chart").is_visible()
-    screenshot(page, f"analysis-{size}")
+    _long_shot(page, screenshot, f"analysis-{size}")
 
     # The opening explorer, one move into Reversi's opening.
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -72,7 +87,5 @@ def test_screenshots_of_the_flows(new_page, screenshot, size):
     page.locator("#explorer-moves .explorer-move").first.click()
     page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
     page.wait_for_selector("#explorer-moves .explorer-move")
-    if size == "phone":
-        page.locator("#explorer").scroll_into_view_if_needed()
     assert game_json(page)["ply"] == 0
-    screenshot(page, f"explorer-{size}")
+    _long_shot(page, screenshot, f"explorer-{size}")
