@@ -210,7 +210,7 @@ class AnalysisView(APIView):
     def post(self, request: Request, pk) -> Response:
         """Return Black's win probability and the best move after ``ply`` moves."""
         body = _valid(s.AnalysisRequestSerializer, request)
-        return Response(services.analyse_ply(pk, body["ply"]))
+        return Response(services.analyse_ply(pk, ply=body["ply"]))
 
 
 class EndingView(APIView):

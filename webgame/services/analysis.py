@@ -23,7 +23,7 @@ ANALYSIS_SECONDS = 0.2
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
-def analyse_ply(game_id: GameId, ply: int) -> dict:
+def analyse_ply(game_id: GameId, *, ply: int) -> dict:
     """Return what the AI thinks of the position after the first ``ply``
     moves of the game: ``black`` (Black's win probability, 0..1), the side
     ``to_move`` (None at the end), the ``best`` move and its line ``pv``, and
@@ -96,7 +96,11 @@ def _squares_of(shown: dict, colour: str) -> list[str]:
 
 def _rows_of(shown: dict, colour: str, length: int) -> list[str]:
     """Return the squares of every unbroken line of at least ``length``
-    stones of ``colour`` on the board JSON ``shown``."""
+    stones of ``colour`` on the board JSON ``shown``.
+
+    Read off the finished board because the rules library does not name the
+    squares that won (it only says who won); it belongs there, as
+    ``Game.winning_squares``, when the library is next changed."""
     cells, size = shown["cells"], shown["size"]
     found: set[tuple[int, int]] = set()
     for r in range(size):
