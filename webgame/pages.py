@@ -16,6 +16,9 @@ from . import services
 #: The strength selected when the page opens.
 DEFAULT_STRENGTH = "time:1"
 
+#: The computer's strength the first-minute dialog offers first.
+DEFAULT_LEVEL = "level:3"
+
 #: The longest winning row the Gomoku form offers: the rules allow up to the
 #: board size, but rows beyond seven make no game worth playing.
 GOMOKU_ROWS_OFFERED = 7
@@ -42,14 +45,17 @@ def board_page(request: HttpRequest) -> HttpResponse:
     the board itself is drawn in the browser from ``/api/games/...``."""
     gomoku = services.option_specs("gomoku")
     size, row = gomoku["size"], gomoku["row"]
+    choices = strengths()
     return render(
         request,
         "index.html",
         {
             "games": services.list_games(),
             "sides": [("black", "Black"), ("white", "White")],
-            "strengths": strengths(),
+            "strengths": choices,
             "default_strength": DEFAULT_STRENGTH,
+            "levels": [c for c in choices if c[0].startswith("level:")],
+            "default_level": DEFAULT_LEVEL,
             "gomoku_sizes": range(size["min"], size["max"] + 1),
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
         },

@@ -331,3 +331,77 @@ class StopSerializer(serializers.Serializer):
     """Output of stop: whether a search was running and was told to stop."""
 
     stopped = serializers.BooleanField()
+
+
+# ---- looking back at a game: analysis, ending, explorer ---------------------------
+class AnalysisRequestSerializer(StrictSerializer):
+    """The body of ``POST /api/games/{id}/analysis/``."""
+
+    ply = serializers.IntegerField(
+        min_value=0, help_text="the position after this many moves (0: the start)"
+    )
+
+
+class AnalysisSerializer(serializers.Serializer):
+    """What the AI thinks of one position of a game."""
+
+    ply = serializers.IntegerField()
+    to_move = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    black = serializers.FloatField(help_text="Black's win probability, 0..1")
+    best = serializers.CharField(allow_null=True)
+    pv = serializers.ListField(child=serializers.CharField())
+    proven = serializers.ChoiceField(choices=PROVEN, allow_null=True)
+
+
+class EndingSerializer(serializers.Serializer):
+    """How a game ended and the squares that won it."""
+
+    winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+    squares = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="gomoku: the winning row; loa: the winner's group; "
+        "reversi: the winner's discs",
+    )
+
+
+class ExplorerQuerySerializer(StrictSerializer):
+    """The query of ``GET /api/games/{id}/explorer/``."""
+
+    ply = serializers.IntegerField(
+        min_value=0, help_text="start from the position after this many moves"
+    )
+    line = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=2000,
+        help_text="moves stepped into from there, separated by spaces",
+    )
+    model = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{1,64}$",
+        required=False,
+        help_text="a model of the game (see kinds); default light",
+    )
+
+
+class ExplorerMoveSerializer(serializers.Serializer):
+    """One of the model's moves in the explored position."""
+
+    move = serializers.CharField()
+    visits = serializers.IntegerField()
+    value = serializers.FloatField(
+        allow_null=True, help_text="win probability for the side to move"
+    )
+    proven = serializers.ChoiceField(choices=PROVEN, allow_null=True)
+
+
+class ExplorerSerializer(serializers.Serializer):
+    """A tree model's knowledge of a position."""
+
+    model = serializers.CharField()
+    ply = serializers.IntegerField()
+    line = serializers.ListField(child=serializers.CharField())
+    to_move = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    board = BoardSerializer()
+    known = serializers.BooleanField(help_text="the model has studied the position")
+    moves = ExplorerMoveSerializer(many=True)

@@ -16,6 +16,13 @@ api = [
     path("games/<uuid:pk>/stop/", views.StopView.as_view(), name="game-stop"),
     path("games/<uuid:pk>/undo/", views.UndoView.as_view(), name="game-undo"),
     path("games/<uuid:pk>/record/", views.RecordView.as_view(), name="game-record"),
+    path(
+        "games/<uuid:pk>/analysis/", views.AnalysisView.as_view(), name="game-analysis"
+    ),
+    path("games/<uuid:pk>/ending/", views.EndingView.as_view(), name="game-ending"),
+    path(
+        "games/<uuid:pk>/explorer/", views.ExplorerView.as_view(), name="game-explorer"
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"

@@ -195,3 +195,50 @@ class ApiNotFoundView(APIView):
         raise NotFound(f"no API endpoint at {request.path}; see /api/docs/")
 
     get = post = put = patch = delete = _not_found
+
+
+class AnalysisView(APIView):
+    """What the AI thinks of one position of a game (the page's game analysis
+    asks ply by ply)."""
+
+    throttle_classes = [AIRateThrottle]
+
+    @extend_schema(
+        request=s.AnalysisRequestSerializer,
+        responses={200: s.AnalysisSerializer, **_errors(400, 404, 429, 503)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return Black's win probability and the best move after ``ply`` moves."""
+        body = _valid(s.AnalysisRequestSerializer, request)
+        return Response(services.analyse_ply(pk, ply=body["ply"]))
+
+
+class EndingView(APIView):
+    """How a game ended and the squares that won it."""
+
+    @extend_schema(responses={200: s.EndingSerializer, **_errors(404)})
+    def get(self, request: Request, pk) -> Response:
+        """Return the winner, the reason and the squares to highlight."""
+        return Response(services.ending(pk))
+
+
+class ExplorerView(APIView):
+    """The opening explorer: a tree model's moves in a position of a game."""
+
+    @extend_schema(
+        parameters=[s.ExplorerQuerySerializer],
+        responses={200: s.ExplorerSerializer, **_errors(400, 404)},
+    )
+    def get(self, request: Request, pk) -> Response:
+        """Return the model's moves with visits, win % and proven marks."""
+        query = s.ExplorerQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        body = query.validated_data
+        return Response(
+            services.explore(
+                pk,
+                ply=body["ply"],
+                line=body.get("line", "").split(),
+                model=body.get("model") or services.EXPLORER_MODEL,
+            )
+        )

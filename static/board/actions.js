@@ -8,16 +8,17 @@
 import * as api from "./api.js";
 import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
-import { cellsAt, forgetAddress, gameToReopen, stepTarget } from "./history.js";
+import { cellsAt, forgetAddress, gameInAddress, gameToReopen, rememberPause, stepTarget } from "./history.js";
 import { announce, flash } from "./panel.js";
+import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
 import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, resultText, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
 /** Load the game kinds, then reopen the game of the address or of last time,
- *  else start a new one. */
-export function start() {
+ *  else offer a new one (the first-minute dialog: the computer or two players). */
+export function start(offerNewGame) {
   $(".gomoku-only").toggle(chosenGame() === "gomoku");
   api
     .getKinds()
@@ -26,14 +27,27 @@ export function start() {
       limitOptions();
       fillModels(chosenGame());
       const id = gameToReopen();
-      if (!id) return newGame();
+      if (!id) return firstVisit(offerNewGame);
       api.getGame(id).done(setGame).fail(function () {
         // An old or foreign id: start afresh rather than show an error.
         forgetAddress();
-        newGame();
+        firstVisit(offerNewGame);
       });
     })
     .fail((xhr) => $("#status").text(api.errorText(xhr)));
+}
+
+function firstVisit(offerNewGame) {
+  $("#status").text("Choose a game to start");
+  offerNewGame();
+}
+
+/** Back / Forward in the browser: show the game of the address. */
+export function followAddress() {
+  const id = gameInAddress();
+  if (!id || (state.game && state.game.id === id)) return;
+  stopThinking();
+  api.getGame(id).done(setGame).fail((xhr) => flash(api.errorText(xhr)));
 }
 
 // ---- moves ---------------------------------------------------------------------
@@ -62,6 +76,7 @@ function tryMove(move) {
 export function clickSquare(square) {
   const g = state.game;
   if (!g) return;
+  if (state.explore) return exploreSquare(square);
   if (state.viewPly !== null) return flash("You are looking at an earlier position: press End to return.");
   if (g.status === "finished") return flash("The game is over: " + resultText(g.result));
   if (state.thinking || state.busy) return flash("Wait: the AI is thinking.");
@@ -98,7 +113,10 @@ export function undo() {
   if (!g.moves.length) return flash("Nothing to undo yet.");
   stopThinking();
   // With both sides on AI, undo would be replayed at once: pause instead.
-  if (g.players.black.kind === "ai" && g.players.white.kind === "ai") state.paused = true;
+  if (g.players.black.kind === "ai" && g.players.white.kind === "ai") {
+    state.paused = true;
+    rememberPause(g.id, true);
+  }
   state.viewPly = null;
   changeGame(api.undoMove(g.id), () => announce("Move taken back"));
 }
@@ -141,6 +159,7 @@ export function playBestNow() {
 
 export function togglePause() {
   state.paused = !state.paused;
+  if (state.game) rememberPause(state.game.id, state.paused);
   render();
   if (!state.paused) maybeRunAi();
 }
@@ -168,12 +187,14 @@ export function changeSide(side, isSwitch) {
 
 // ---- new game, record ---------------------------------------------------------------
 
-export function newGame() {
+/** Start a game as the controls say (the first-minute dialog set them), or
+ *  with the request `body` given (a rematch). */
+export function newGame(body) {
   stopThinking();
   state.paused = false;
   state.busy = true;
   api
-    .createGame(newGameBody())
+    .createGame(body || newGameBody())
     .done(function (g) {
       state.busy = false;
       setGame(g);
@@ -186,11 +207,12 @@ export function newGame() {
     });
 }
 
-/** Another game chosen in the selector: its models, its options, a new game. */
-export function chooseGame() {
-  fillModels(chosenGame());
-  $(".gomoku-only").toggle(chosenGame() === "gomoku");
-  newGame();
+/** Another game chosen (the selector or the first-minute dialog): its
+ *  models and its options. */
+export function chooseGame(name) {
+  $("#game-select").val(name);
+  fillModels(name);
+  $(".gomoku-only").toggle(name === "gomoku");
 }
 
 /** Start a new game of the chosen kind from the record typed in the box. */
@@ -228,6 +250,7 @@ export function viewPly(ply) {
   }
   state.viewPly = ply === g.ply ? null : ply;
   state.selected = null;
+  state.explore = null;
   render();
 }
 

@@ -84,3 +84,20 @@ export function setPlayers(id, players) {
 export function getRecord(id) {
   return request("GET", GAMES + id + "/record/");
 }
+
+/** Answers {ply, to_move, black, best, pv, proven}: what the AI thinks of the
+ *  position after `ply` moves (a short search on the server's AI pool). */
+export function analysePly(id, ply) {
+  return request("POST", GAMES + id + "/analysis/", { ply: ply });
+}
+
+/** Answers {winner, reason, squares}: how the game ended, the squares that won it. */
+export function getEnding(id) {
+  return request("GET", GAMES + id + "/ending/");
+}
+
+/** Answers the tree model's moves in the position after the game's first
+ *  `ply` moves and then `line` (a list of moves). */
+export function explore(id, ply, line) {
+  return request("GET", GAMES + id + "/explorer/?" + $.param({ ply: ply, line: line.join(" ") }));
+}

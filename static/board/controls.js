@@ -86,7 +86,8 @@ export function fillModels(name) {
   const models = (state.kinds[name] && state.kinds[name].models) || [];
   SIDES.forEach(function (side) {
     const $sel = $("#model-" + side);
-    const keep = $sel.val();
+    // Only a model the player chose is kept; else the default below.
+    const keep = $sel.data("chosen") ? $sel.val() : null;
     $sel.empty().append(new Option("no model", "none"));
     models.forEach(function (m) {
       const size = m.nodes ? " (" + m.nodes.toLocaleString() + " nodes)" : "";

@@ -5,6 +5,8 @@
  */
 import * as actions from "./actions.js";
 import { limitOptions } from "./controls.js";
+import * as dialogs from "./dialogs.js";
+import * as review from "./review.js";
 import { render } from "./render.js";
 import { SIDES, state } from "./state.js";
 
@@ -17,7 +19,7 @@ const KEYS = {
   u: actions.undo,
   h: actions.hint,
   f: () => $("#flip").trigger("click"),
-  n: actions.newGame,
+  n: () => dialogs.offerNewGame(),
   "?": () => bootstrap.Modal.getOrCreateInstance(document.getElementById("help-dialog")).show(),
 };
 
@@ -29,7 +31,27 @@ export function bind() {
   on("click", "#move-list [data-ply]", function () {
     actions.viewPly(parseInt($(this).data("ply"), 10));
   });
-  on("click", "#new-game", actions.newGame);
+  on("click", "#new-game", () => dialogs.offerNewGame());
+  on("click", "#play-computer", dialogs.playComputer);
+  on("click", "#two-players", dialogs.twoPlayers);
+  on("hidden.bs.modal", "#start-dialog", dialogs.startDialogClosed);
+  on("click", "#rematch", dialogs.rematch);
+  on("click", "#analyse", dialogs.analyse);
+  on("click", "#analyse-game", review.toggleReview);
+  on("click", "#explore", review.toggleExplorer);
+  on("click", "#explorer-back", review.exploreBack);
+  on("click", ".explorer-move", function () {
+    review.exploreMove(String($(this).data("move")));
+  });
+  on("click", ".mistake-link", function () {
+    actions.viewPly(parseInt($(this).data("ply"), 10));
+  });
+  on("click", "#eval-chart", function (e) {
+    // The chart's x axis is the ply: the nearest one to the click.
+    const box = this.getBoundingClientRect();
+    const plies = this.viewBox.baseVal.width;
+    actions.viewPly(Math.round(((e.clientX - box.left) / box.width) * plies));
+  });
   on("click", "#undo", actions.undo);
   on("click", "#hint", actions.hint);
   on("click", "#pass", actions.pass);
@@ -41,19 +63,26 @@ export function bind() {
   on("input", "#record", function () {
     state.recordEdited = this.value !== "";
   });
-  on("change", "#game-select", actions.chooseGame);
+  on("change", "#game-select", function () {
+    dialogs.offerNewGame(this.value);
+  });
   on("change", "#gomoku-size, #gomoku-row", limitOptions);
   on("change", "#show-legal, #show-analysis, #stone-numbers", render);
   on("change", "#confirm-moves", function () {
+    $(this).data("user-set", true);
     state.pending = null;
     render();
   });
   SIDES.forEach(function (side) {
+    on("change", "#model-" + side, function () {
+      $(this).data("chosen", true); // fillModels keeps a model the player chose
+    });
     on("change", "#" + side + "-ai, #model-" + side + ", #strength-" + side, function () {
       actions.changeSide(side, this.id === side + "-ai");
     });
   });
   $(document).on("keydown", onKey);
+  $(window).on("popstate", actions.followAddress);
 }
 
 /** Inside the grid, arrow keys move between cells (the ARIA grid pattern);

@@ -6,13 +6,27 @@
  */
 import * as api from "./api.js";
 import { syncControls } from "./controls.js";
-import { loadBoards, rememberGame } from "./history.js";
+import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight } from "./history.js";
 import { announce, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { expectedSeconds, movesKey, resultText, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
+/** Conflicts (409) in a row when asking the AI to move: the retries back off. */
+let conflicts = 0;
+/** The page is being left (reload, another address): the browser cancels its
+ *  requests, which must not count as failures nor forget the search. */
+let leaving = false;
+window.addEventListener("beforeunload", () => (leaving = true));
+window.addEventListener("pagehide", () => (leaving = true));
+/** The end dialog's opener (dialogs.js registers it; game.js only says when). */
+let onGameEnd = null;
+
+/** Register what to do when a game ends while this page watches it. */
+export function whenGameEnds(handler) {
+  onGameEnd = handler;
+}
 
 /** Draw the server's snapshot `g`, remember it, and let the AI move if it is its turn. */
 export function setGame(g) {
@@ -22,6 +36,15 @@ export function setGame(g) {
     loadBoards(g.id);
     state.viewPly = null;
     state.analysis = null;
+    state.explore = null;
+    state.paused = pausedBefore(g.id);
+    $("#flash").text(""); // a message about the game before
+    const review = state.review;
+    if (review && review.running) {
+      // The analysis of the game before stops asking (its chart is kept for it).
+      review.running = false;
+      if (review.xhr) review.xhr.abort();
+    }
   }
   state.game = g;
   state.selected = null;
@@ -37,8 +60,62 @@ export function setGame(g) {
     announce(resultText(g.result));
   }
   fetchRecord();
+  if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");
+  if (!sameGame) {
+    // A reload during the AI's search: wait for that search, do not ask again.
+    const search = searchInFlight(g.id, g.version);
+    if (search && !search.hint) return awaitSearch(search);
+    if (search) state.searchSlotFree = { id: g.id, at: search.until };
+  }
   // A short pause lets the browser paint the move before the next search.
   setTimeout(maybeRunAi, 60);
+}
+
+/** Light the squares that won the game; `justEnded`: the game ended while
+ *  this page watched, so the end dialog opens. */
+function fetchEnding(g, justEnded) {
+  const e = state.ending;
+  if (e && e.id === g.id && e.ply === g.ply) return;
+  api.getEnding(g.id).done(function (ending) {
+    if (!state.game || state.game.id !== g.id || state.game.ply !== g.ply) return;
+    state.ending = $.extend({ id: g.id, ply: g.ply }, ending);
+    render();
+    if (justEnded && onGameEnd && state.endShownFor !== g.id) {
+      state.endShownFor = g.id;
+      onGameEnd(g, ending);
+    }
+  });
+}
+
+/** Wait for the AI search that a page before a reload asked for: the game
+ *  is polled until the AI's move is in (or the search must be over). */
+function awaitSearch(search) {
+  const g = state.game;
+  state.thinking = { xhr: null, side: g.to_move, hint: false, seconds: search.seconds, resumed: true };
+  startProgress(search.seconds, search.at);
+  render();
+  const mine = state.thinking;
+  const poll = function () {
+    if (state.thinking !== mine) return; // stopped or handed over meanwhile
+    api
+      .getGame(g.id)
+      .done(function (next) {
+        if (state.thinking !== mine) return;
+        if (next.version === g.version && Date.now() < search.until) return setTimeout(poll, 400);
+        state.thinking = null;
+        stopProgress();
+        rememberSearch(null);
+        setGame(next);
+      })
+      .fail(function (x) {
+        if (state.thinking !== mine) return;
+        state.thinking = null;
+        stopProgress();
+        flash(api.errorText(x));
+        render();
+      });
+  };
+  setTimeout(poll, 400);
 }
 
 /** Fill the record box and the download link with the game's record. */
@@ -96,12 +173,17 @@ export function slotWait() {
  *  answer is still wanted (not stopped or aborted meanwhile), and ends the
  *  thinking state when it is. */
 export function think(xhr, side, hint, seconds) {
+  const g = state.game;
   state.thinking = { xhr: xhr, side: side, hint: hint, seconds: seconds };
+  // Kept for a reload: the server's search outlives this page.
+  const at = Date.now();
+  rememberSearch({ id: g.id, version: g.version, hint: hint, at: at, seconds: seconds, until: at + 2000 * (seconds || 10) + 5000 });
   startProgress(seconds);
   render();
   return function stillWanted() {
-    if (!state.thinking || state.thinking.xhr !== xhr) return false;
+    if (leaving || !state.thinking || state.thinking.xhr !== xhr) return false;
     state.thinking = null;
+    rememberSearch(null);
     stopProgress();
     return true;
   };
@@ -126,6 +208,7 @@ export function maybeRunAi() {
   xhr
     .done(function (resp) {
       if (!wanted()) return; // stopped meanwhile
+      conflicts = 0;
       state.analysis = { search: resp.search, ply: ply, key: key, hint: false };
       if (flushQueuedPlayers(resp.game)) return;
       setGame(resp.game);
@@ -137,7 +220,9 @@ export function maybeRunAi() {
         flash("The server is busy; the AI tries again in " + Math.max(1, wait) + " s.", "info");
         setTimeout(reload, Math.max(1, wait) * 1000);
       } else if (x.status === 409) {
-        reload();
+        // The game changed, or a search still runs on it: look again, later each time.
+        conflicts += 1;
+        setTimeout(reload, Math.min(4000, 250 * 2 ** conflicts));
       } else {
         state.paused = true; // do not hammer a failing endpoint in a loop
         flash(api.errorText(x));
@@ -164,7 +249,8 @@ export function stopThinking() {
     // slot until then, so the next AI request waits.
     state.searchSlotFree = { id: state.game.id, at: Date.now() + 1000 * (state.thinking.seconds || 5) + 300 };
     state.thinking = null;
-    xhr.abort();
+    rememberSearch(null);
+    if (xhr) xhr.abort();
   }
   stopProgress();
 }

@@ -9,6 +9,9 @@ import { movesKey, state } from "./state.js";
 
 const STORE_LAST = "webgame.last";
 const STORE_BOARDS = "webgame.boards";
+const STORE_PAUSED = "webgame.paused";
+/** In the tab's session storage: the AI search this page was waiting for. */
+const STORE_SEARCH = "webgame.search";
 
 // A board in storage: rows of x (black), o (white), . (empty), joined by "/".
 function encodeCells(cells) {
@@ -34,7 +37,50 @@ export function rememberGame(game) {
   } catch (e) {
     /* no storage: a reload starts afresh */
   }
-  if (gameInAddress() !== game.id) history.replaceState(null, "", "?game=" + game.id);
+  // Another game gets its own history entry, so Back returns to the one before.
+  const shown = gameInAddress();
+  if (shown && shown !== game.id) history.pushState(null, "", "?game=" + game.id);
+  else if (!shown) history.replaceState(null, "", "?game=" + game.id);
+}
+
+/** Remember whether game `id` is paused (a reload keeps the pause). */
+export function rememberPause(id, paused) {
+  try {
+    if (paused) localStorage.setItem(STORE_PAUSED, id);
+    else if (localStorage.getItem(STORE_PAUSED) === id) localStorage.removeItem(STORE_PAUSED);
+  } catch (e) {
+    /* no storage: a reload resumes */
+  }
+}
+
+export function pausedBefore(id) {
+  try {
+    return localStorage.getItem(STORE_PAUSED) === id;
+  } catch (e) {
+    return false;
+  }
+}
+
+/** Remember the search this page has asked for ({id, version, hint, at,
+ *  seconds}), or forget it (null): after a reload the page waits for it
+ *  instead of asking again while the server still runs it. */
+export function rememberSearch(search) {
+  try {
+    if (search) sessionStorage.setItem(STORE_SEARCH, JSON.stringify(search));
+    else sessionStorage.removeItem(STORE_SEARCH);
+  } catch (e) {
+    /* no storage: a reload may ask while the old search runs (a 409, retried) */
+  }
+}
+
+/** The remembered search of game `id` at `version`, if it may still run. */
+export function searchInFlight(id, version) {
+  try {
+    const s = JSON.parse(sessionStorage.getItem(STORE_SEARCH) || "null");
+    return s && s.id === id && s.version === version && Date.now() < s.until ? s : null;
+  } catch (e) {
+    return null;
+  }
 }
 
 /** Load the positions seen of game `id` (a new game: none). */
@@ -86,6 +132,6 @@ export function forgetAddress() {
   history.replaceState(null, "", location.pathname);
 }
 
-function gameInAddress() {
+export function gameInAddress() {
   return new URLSearchParams(location.search).get("game");
 }

@@ -11,13 +11,18 @@
  *   render.js    redraw: the board's cells (cellClasses decides how a cell looks)
  *   overlays.js  what the AI thinks, as a layer over the cells (heat map, LOA arrows)
  *   panel.js     around the board: analysis, move list, status, flash, progress
+ *   game.js      take in the server's snapshots, run the AI's turns
  *   actions.js   what a player or the AI's turn does: request, take in, redraw
+ *   dialogs.js   the first-minute dialog (new game) and the end-of-game dialog
+ *   review.js    looking back: the game analysis and opening explorer requests
+ *   lookback.js  looking back, drawn: the win-probability chart, the explorer table
  *   events.js    delegated handlers and the keyboard map
  *
  * Imports go one way: main -> events -> actions -> api / render / state.
  * jQuery ($) and Bootstrap are classic scripts loaded before this module.
  */
 import { start } from "./actions.js";
+import { offerNewGame } from "./dialogs.js";
 import { bind } from "./events.js";
 import { cellClasses } from "./render.js";
 import { state } from "./state.js";
@@ -27,5 +32,5 @@ window.BoardPage = { start: start, cellClasses: cellClasses, state: state };
 
 $(function () {
   bind();
-  start();
+  start(offerNewGame);
 });

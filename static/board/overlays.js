@@ -9,20 +9,39 @@ import { isLoa, movesKey, squaresOfMove, state } from "./state.js";
 /** How many candidates the arrows and the analysis panel show. */
 const TOP_MOVES = 8;
 
-/** The search to draw now, or null (hidden, stale or none). */
+/** The search to show now, or null (hidden, stale or none). A hint shows in
+ *  the position it was asked in. The AI's own search shows with its move on
+ *  the board, and while a person plays the AI only if the "What the AI thinks
+ *  of its moves" switch is on. Nothing shows once the game is over. */
 export function visibleAnalysis() {
   const a = state.analysis,
     g = state.game;
-  if (!a || !g || state.viewPly !== null) return null;
-  // A search belongs to the position it ran in; it stays on the board for the
-  // move it chose too (so one sees why the AI played there), no longer.
-  if (a.key === movesKey(g.moves, a.ply) && (g.ply === a.ply || g.ply === a.ply + 1)) return a;
-  return null;
+  if (!a || !g || state.viewPly !== null || state.explore || g.status === "finished") return null;
+  if (a.key !== movesKey(g.moves, a.ply)) return null;
+  if (a.hint) return g.ply === a.ply ? a : null;
+  if (g.ply !== a.ply + 1) return null;
+  return showAnalysis() || !humanPlays() ? a : null;
 }
 
-/** The search is shown (the "What the AI thinks" switch). */
+/** What lies over the board: {moves, best} from the search on show or the
+ *  opening explorer; null for nothing. `best` is the move played (or to
+ *  play), so the marked arrow never contradicts the board. */
+function boardLayer() {
+  const data = state.explore && state.explore.data;
+  if (data) return { moves: data.moves, best: data.moves.length ? data.moves[0].move : null };
+  const a = visibleAnalysis();
+  return a ? { moves: a.search.moves || [], best: a.search.move } : null;
+}
+
+/** The "What the AI thinks of its moves" switch. */
 function showAnalysis() {
   return $("#show-analysis").prop("checked");
+}
+
+/** A person plays at least one side. */
+function humanPlays() {
+  const g = state.game;
+  return g.players.black.kind === "human" || g.players.white.kind === "human";
 }
 
 /** "120 visits, win 55%, proven win" for one move of a search. */
@@ -33,18 +52,23 @@ export function statsText(m) {
   return text;
 }
 
-/** The searched moves worth drawing, most visited first. */
-export function topMoves(search) {
-  return (search.moves || []).filter((m) => m.visits > 0).slice(0, TOP_MOVES);
+/** The searched moves worth drawing, most visited first, and the move
+ *  played (`best`) among them even when others had more visits. */
+export function topMoves(search, best) {
+  const moves = (search.moves || []).filter((m) => m.visits > 0);
+  const top = moves.slice(0, TOP_MOVES);
+  const played = moves.find((m) => m.move === best);
+  if (played && top.indexOf(played) < 0) top[top.length - 1] = played;
+  return top;
 }
 
 /** Heat map: square -> the move's stats plus `heat` 0..9 (visits against the
  *  most visited); empty unless the heat map is on show. */
 export function heatBySquare() {
   const map = {};
-  const analysis = showAnalysis() && !isLoa() ? visibleAnalysis() : null;
-  if (!analysis) return map;
-  const moves = analysis.search.moves || [];
+  const layer = isLoa() ? null : boardLayer();
+  if (!layer) return map;
+  const moves = layer.moves;
   const most = Math.max(1, ...moves.map((m) => m.visits));
   moves.forEach(function (m) {
     if (m.move === "pass" || !m.visits) return;
@@ -58,9 +82,9 @@ export function heatBySquare() {
  *  them are told on the destination cells: tooltip and label. */
 export function arrowNotes() {
   const notes = {};
-  const analysis = showAnalysis() && isLoa() ? visibleAnalysis() : null;
-  if (!analysis) return notes;
-  topMoves(analysis.search).forEach(function (m) {
+  const layer = isLoa() ? boardLayer() : null;
+  if (!layer) return notes;
+  topMoves(layer, layer.best).forEach(function (m) {
     const to = squaresOfMove(m.move)[1];
     if (to) (notes[to] = notes[to] || []).push(m.move + ": " + statsText(m));
   });
@@ -81,16 +105,17 @@ export function drawArrows() {
   const $layer = $("#arrow-layer").empty();
   const n = state.game.board.size;
   $("#arrows").attr("viewBox", "0 0 " + n + " " + n);
-  const analysis = isLoa() && showAnalysis() ? visibleAnalysis() : null;
-  if (!analysis) return;
-  const moves = (analysis.search.moves || []).filter((m) => m.visits > 0 && m.move !== "pass").slice(0, TOP_MOVES);
+  const layer = isLoa() ? boardLayer() : null;
+  if (!layer) return;
+  const moves = topMoves(layer, layer.best).filter((m) => m.move !== "pass");
   const most = Math.max(1, ...moves.map((m) => m.visits));
   const ns = "http://www.w3.org/2000/svg";
-  // Drawn weakest first, so the best arrow lies on top.
+  // Drawn weakest first, and the move played last, so that it lies on top.
   moves
     .slice()
     .reverse()
-    .forEach(function (m, i) {
+    .sort((x, y) => (x.move === layer.best) - (y.move === layer.best))
+    .forEach(function (m) {
       const sq = squaresOfMove(m.move),
         a = screenPos(sq[0]),
         z = screenPos(sq[1]);
@@ -107,7 +132,7 @@ export function drawArrows() {
       line.setAttribute("stroke-width", (0.05 + 0.2 * (m.visits / most)).toFixed(3));
       line.setAttribute("marker-end", "url(#arrowhead)");
       line.setAttribute("data-move", m.move);
-      const cls = [m.proven === "win" ? "proven-win" : "", i === moves.length - 1 ? "best" : ""].join(" ").trim();
+      const cls = [m.proven === "win" ? "proven-win" : "", m.move === layer.best ? "best" : ""].join(" ").trim();
       if (cls) line.setAttribute("class", cls);
       const title = document.createElementNS(ns, "title");
       title.textContent = m.move + ": " + statsText(m);

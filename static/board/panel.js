@@ -4,8 +4,9 @@
  * messages (the flash under the board, the screen-reader announcement, the
  * thinking progress bar).
  */
+import { cellsAt } from "./history.js";
 import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
-import { SIDES, canClick, cap, resultText, state } from "./state.js";
+import { SIDES, canClick, cap, humanAgainstAi, resultText, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -26,8 +27,9 @@ export function announce(text) {
   setTimeout(() => $("#announce").text(text), 30);
 }
 
-/** Show the thinking bar, running to `seconds` (unknown: a full striped bar). */
-export function startProgress(seconds) {
+/** Show the thinking bar, running to `seconds` from `since` (a Date.now(),
+ *  default now; unknown seconds: a full striped bar). */
+export function startProgress(seconds, since) {
   const $bar = $("#think-progress .progress-bar");
   $("#thinking").prop("hidden", false);
   clearInterval(progressTimer);
@@ -35,7 +37,7 @@ export function startProgress(seconds) {
     $bar.css("width", "100%");
     return;
   }
-  const start = Date.now();
+  const start = since || Date.now();
   $bar.css("width", "0%");
   progressTimer = setInterval(function () {
     const pct = Math.min(100, ((Date.now() - start) / 1000 / seconds) * 100);
@@ -49,30 +51,33 @@ export function stopProgress() {
   $("#thinking").prop("hidden", true);
 }
 
-/** The win bar and the analysis card (best line, top candidates). */
+/** The win bar and the analysis card (best line, top candidates). The
+ *  estimate is told from the viewer's side (viewerSide). */
 export function drawAnalysis() {
   const analysis = visibleAnalysis();
-  $("body").toggleClass("hide-analysis", !$("#show-analysis").prop("checked"));
   if (!analysis) {
     $("#analysis, #win-bar").prop("hidden", true);
     return;
   }
   const s = analysis.search;
   const black = s.side === "black" ? s.value : 1 - s.value;
-  const pct = Math.round(black * 100);
+  const viewer = viewerSide(),
+    other = viewer === "black" ? "white" : "black";
+  const share = { black: Math.round(black * 100), white: 100 - Math.round(black * 100) };
+  const you = humanAgainstAi() ? "You (" + cap(viewer) + ") " : cap(viewer) + " ";
   $("#win-bar")
     .prop("hidden", false)
-    .toggleClass("flipped", state.flipped)
-    .attr("title", "The AI's estimate: Black " + pct + "%, White " + (100 - pct) + "%");
+    .toggleClass("flipped", viewer === "white")
+    .attr("title", "The AI's estimate: Black " + share.black + "%, White " + share.white + "%");
   $("#win-bar .win-black").css("width", black * 100 + "%");
-  let label = "Black " + pct + "% \u2013 White " + (100 - pct) + "%";
+  let label = you + share[viewer] + "% \u2013 " + cap(other) + " " + share[other] + "%";
   if (s.proven) label += " (" + cap(s.side) + " proven " + s.proven + ")";
   $("#win-label").text(label);
   $("#analysis").prop("hidden", false);
   $("#analysis-title").text((analysis.hint ? "Hint for " : "AI ") + cap(s.side) + (analysis.hint ? "" : " thought"));
   $("#analysis-stats").text(s.simulations + " simulations, " + s.elapsed.toFixed(2) + " s, " + s.nodes + " nodes");
   $("#pv").text((s.pv || []).join(" ") || s.move);
-  $("#candidates").html(topMoves(s).map((m) => "<li>" + m.move + " \u2013 " + statsText(m) + "</li>").join(""));
+  $("#candidates").html(topMoves(s, s.move).map((m) => "<li>" + m.move + " \u2013 " + statsText(m) + "</li>").join(""));
 }
 
 /** The numbered move list, scrolled to the newest move or the one viewed. */
@@ -104,6 +109,7 @@ export function drawMoveList() {
 
 function statusText() {
   const g = state.game;
+  if (state.explore) return "Exploring the model's tree (Back to the game returns)";
   if (state.viewPly !== null) return "Viewing move " + state.viewPly + " of " + g.ply + " (End returns to the game)";
   if (g.status === "finished") return "Game over. " + resultText(g.result);
   const who = cap(g.to_move);
@@ -118,8 +124,10 @@ function statusText() {
 export function drawPanel() {
   const g = state.game;
   $("#status").text(statusText());
+  // The counts of the position on show (a viewed move, the explorer's).
+  const shown = state.explore && state.explore.data ? state.explore.data.board.cells : state.viewPly === null ? g.board.cells : cellsAt(state.viewPly) || g.board.cells;
   const counts = { black: 0, white: 0 };
-  g.board.cells.forEach(function (row) {
+  shown.forEach(function (row) {
     row.forEach(function (c) {
       if (c) counts[c] += 1;
     });

@@ -6,6 +6,7 @@
  */
 import { cellsAt } from "./history.js";
 import { arrowNotes, drawArrows, heatBySquare, statsText } from "./overlays.js";
+import { drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel } from "./panel.js";
 import { canClick, isLoa, squaresOfMove, state } from "./state.js";
 
@@ -16,6 +17,8 @@ export function render() {
   drawAnalysis();
   drawMoveList();
   drawPanel();
+  drawReview();
+  drawExplorer();
 }
 
 /**
@@ -30,6 +33,7 @@ export function cellClasses(square, piece, ctx) {
   if (ctx.legal[square]) classes.push("legal");
   if (ctx.targets[square]) classes.push("target");
   if (square === state.selected || ctx.pending[square]) classes.push("selected");
+  if (ctx.winning[square]) classes.push("winning");
   const stats = ctx.stats[square];
   if (stats) {
     classes.push("heat-" + stats.heat);
@@ -39,13 +43,14 @@ export function cellClasses(square, piece, ctx) {
   return classes.join(" ");
 }
 
-/** Square sets for one drawing: {loa, last, legal, targets, pending, dark}
+/** Square sets for one drawing: {loa, last, legal, targets, pending, dark, winning}
  *  (square -> true), `stats` (the heat map) and `notes` (LOA arrow numbers). */
 function drawingContext() {
   const g = state.game;
   const live = state.viewPly === null;
-  const ctx = { loa: isLoa(), last: {}, legal: {}, targets: {}, pending: {}, dark: {} };
-  const lastMove = live ? g.last_move : g.moves[state.viewPly - 1];
+  const ctx = { loa: isLoa(), last: {}, legal: {}, targets: {}, pending: {}, dark: {}, winning: {} };
+  const line = state.explore && state.explore.data ? state.explore.data.line : [];
+  const lastMove = line.length ? line[line.length - 1] : live ? g.last_move : g.moves[state.viewPly - 1];
   squaresOfMove(lastMove).forEach(function (sq) {
     ctx.last[sq] = true;
   });
@@ -65,6 +70,12 @@ function drawingContext() {
   squaresOfMove(state.pending).forEach(function (sq) {
     ctx.pending[sq] = true;
   });
+  const ending = state.ending;
+  if (live && !state.explore && ending && ending.id === g.id && ending.ply === g.ply) {
+    ending.squares.forEach(function (sq) {
+      ctx.winning[sq] = true;
+    });
+  }
   ctx.stats = heatBySquare();
   ctx.notes = arrowNotes();
   if (ctx.loa) {
@@ -83,6 +94,7 @@ function stoneNumbers() {
     g = state.game,
     numbers = {};
   if (mode === "none" || isLoa()) return numbers;
+  if (state.explore) return numbers;
   const upto = state.viewPly === null ? g.ply : state.viewPly;
   const from = mode === "last" ? Math.max(0, upto - 10) : 0;
   for (let i = from; i < upto; i++) if (g.moves[i] !== "pass") numbers[g.moves[i]] = i + 1;
@@ -97,6 +109,7 @@ function cellHtml(square, piece, ctx, number) {
   if (ctx.legal[square]) label += ", legal";
   if (square === state.selected) label += ", selected";
   if (ctx.last[square]) label += ", last move";
+  if (ctx.winning[square]) label += ", winning";
   if (stats) label += ", AI: " + statsText(stats);
   if (notes) label += ", AI: " + notes.join("; ");
   const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : "";
@@ -110,11 +123,18 @@ function cellHtml(square, piece, ctx, number) {
   );
 }
 
+/** The cells on show: the explorer's position, a viewed move, or the game's. */
+function shownCells() {
+  const b = state.game.board;
+  if (state.explore && state.explore.data) return state.explore.data.board.cells;
+  return state.viewPly === null ? b.cells : cellsAt(state.viewPly) || b.cells;
+}
+
 function drawBoard() {
   const g = state.game,
     b = g.board,
     n = b.size;
-  const cells = state.viewPly === null ? b.cells : cellsAt(state.viewPly) || b.cells;
+  const cells = shownCells();
   const ctx = drawingContext();
   const numbers = stoneNumbers();
   const order = [...Array(n).keys()];
@@ -134,7 +154,7 @@ function drawBoard() {
   $board.attr("class", "board game-" + g.game).css("--n", n).html(html.join(""));
   $board.attr("aria-label", g.title + " board, " + n + " by " + n);
   $board.toggleClass("busy", busy).attr("aria-busy", busy);
-  $board.toggleClass("viewing", state.viewPly !== null);
+  $board.toggleClass("viewing", state.viewPly !== null || Boolean(state.explore));
   $board.toggleClass("hide-legal", !$("#show-legal").prop("checked"));
   // One cell is in the tab order (a roving tab stop), as grids expect.
   const $stop = focused ? $board.find('[data-square="' + focused + '"]') : $();
@@ -144,4 +164,14 @@ function drawBoard() {
   $("#rank-labels").html(rows.map((r) => "<span>" + b.ranks[r] + "</span>").join(""));
   $("#file-labels").html(rows.map((c) => "<span>" + b.files[c] + "</span>").join(""));
   drawArrows();
+  confirmOnSmallCells();
+}
+
+/** On a touch screen, cells smaller than a finger (44 px) need a second tap
+ *  to play: the confirm switch turns on by itself, unless the player set it. */
+function confirmOnSmallCells() {
+  const $switch = $("#confirm-moves");
+  if ($switch.data("user-set") || !window.matchMedia("(pointer: coarse)").matches) return;
+  const cell = $("#board .cell")[0];
+  if (cell) $switch.prop("checked", cell.getBoundingClientRect().width < 44);
 }

@@ -43,6 +43,17 @@ export const state = {
   queuedPlayers: null,
   /** The user typed in the record box since the page filled it. */
   recordEdited: false,
+  /** A finished game's ending: {id, winner, reason, squares} (the squares
+   *  that won it, lit on the board), or null. */
+  ending: null,
+  /** The game whose end dialog this page has shown (it shows once). */
+  endShownFor: null,
+  /** The game analysis: {id, points: [{ply, black, to_move, best}], running,
+   *  xhr}, or null. */
+  review: null,
+  /** The opening explorer: {ply, line, data} (data: the explorer endpoint's
+   *  answer for the game's first `ply` moves and then `line`), or null. */
+  explore: null,
 };
 
 /** "black" -> "Black". */
@@ -74,7 +85,22 @@ export function humanToMove() {
 
 /** A click on the board may play now: a human's turn, nothing in flight, live view. */
 export function canClick() {
-  return humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
+  return humanToMove() && !state.busy && !state.thinking && state.viewPly === null && !state.explore;
+}
+
+/** The side this browser's player looks from: the one human against the AI,
+ *  else the side at the bottom of the board (Black unless flipped). */
+export function viewerSide() {
+  const g = state.game;
+  const humans = SIDES.filter((s) => g && g.players[s].kind === "human");
+  if (humans.length === 1) return humans[0];
+  return state.flipped ? "white" : "black";
+}
+
+/** Exactly one side is played by the AI and the other by a person. */
+export function humanAgainstAi() {
+  const g = state.game;
+  return Boolean(g) && g.players.black.kind !== g.players.white.kind;
 }
 
 /** The think time of a strength (`{level}` or `{think_time}`) in seconds, as

@@ -30,6 +30,9 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
+#: A phone's browser context: its screen, and touch (pointer: coarse, no hover).
+PHONE_CONTEXT = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
@@ -84,26 +87,41 @@ def _no_ai_throttle(settings):
 
 
 @pytest.fixture
-def page(browser, live_server):
-    """Return a fresh page (own storage) at desktop size; fail the test on any
-    console error or uncaught page error seen while it ran."""
-    context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(60_000)
-    tab = context.new_page()
+def new_page(browser, live_server):
+    """Return a function that opens a fresh page (own storage) with the given
+    browser context options (viewport, touch ...); fail the test on any
+    console error or uncaught page error seen on any of them."""
+    contexts = []
     errors: list[str] = []
-    tab.on(
-        "console",
-        lambda msg: (
-            errors.append(f"console.{msg.type}: {msg.text}")
-            if msg.type == "error"
-            else None
-        ),
-    )
-    tab.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    tab.base_url = live_server.url
-    yield tab
-    context.close()
+
+    def open_page(**options):
+        context = browser.new_context(**options)
+        context.set_default_timeout(60_000)
+        contexts.append(context)
+        tab = context.new_page()
+        tab.on(
+            "console",
+            lambda msg: (
+                errors.append(f"console.{msg.type}: {msg.text}")
+                if msg.type == "error"
+                else None
+            ),
+        )
+        tab.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+        tab.base_url = live_server.url
+        return tab
+
+    yield open_page
+    for context in contexts:
+        context.close()
     assert not errors, "the page logged errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture
+def page(new_page):
+    """Return a fresh page at desktop size that fails the test on any console
+    error (see new_page)."""
+    return new_page(viewport=DESKTOP)
 
 
 @pytest.fixture

@@ -15,9 +15,39 @@ IDLE = (
 )
 
 
+#: The page has loaded: it shows a game or offers a new one.
+LOADED = (
+    "() => typeof BoardPage !== 'undefined' && (BoardPage.state.game !== null"
+    " || document.querySelector('#start-dialog.show') !== null)"
+)
+
+
 def open_board(page, query: str = "") -> None:
-    """Open the board page and wait until it shows a game."""
+    """Open the board page and wait until it shows a game; on a first visit
+    choose two players in the first-minute dialog."""
     page.goto(page.base_url + "/" + query)
+    page.wait_for_function(LOADED)
+    if page.locator("#start-dialog.show").count():
+        two_players(page)
+    wait_idle(page)
+
+
+def two_players(page, game: str | None = None) -> None:
+    """In the open first-minute dialog choose ``game`` (default: as offered)
+    and Two players, and wait for the dialog to close."""
+    page.wait_for_selector("#start-dialog.show")
+    if game:
+        page.select_option("#start-game", game)
+    page.click("#two-players")
+    page.wait_for_selector("#start-dialog", state="hidden")
+
+
+def select_game(page, game: str) -> None:
+    """Choose ``game`` in the side panel's selector and start a two-player
+    game of it (the selector asks first, in the first-minute dialog)."""
+    page.select_option("#game-select", game)
+    two_players(page)
+    page.wait_for_function("g => BoardPage.state.game.game === g", arg=game)
     wait_idle(page)
 
 
@@ -60,12 +90,12 @@ def pieces(page) -> dict[str, str]:
 def start_game(page, game: str, *, size: int | None = None, row: int | None = None):
     """Choose ``game`` (and the Gomoku size and row) and start a new game."""
     if page.locator("#game-select").input_value() != game:
-        page.select_option("#game-select", game)  # starts a game of that kind
-        wait_idle(page)
+        select_game(page, game)
     if size:
         page.select_option("#gomoku-size", str(size))
         page.select_option("#gomoku-row", str(row))
     page.click("#new-game")
+    two_players(page)
     page.wait_for_function(
         "([g, s]) => { const game = BoardPage.state.game;"
         " return game && game.game === g && game.ply === 0"

@@ -17,6 +17,9 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.records`: game records out and in.
 - :mod:`.workers`: the bounded pool of threads that runs AI searches.
 - :mod:`.ai`: the AI's moves, hints and stops, and the searches behind them.
+- :mod:`.analysis`: looking back at a game: a position's evaluation (a short
+  search on the pool), the squares that won it.
+- :mod:`.explorer`: the opening explorer: a tree model's moves in a position.
 
 Only this package imports :mod:`mcts`, and only from its façade.
 """
@@ -24,6 +27,7 @@ Only this package imports :mod:`mcts`, and only from its façade.
 from __future__ import annotations
 
 from .ai import ai_move, hint, stop_search
+from .analysis import analyse_ply, ending
 from .catalog import (
     GAME_NAMES,
     MAX_LEVEL,
@@ -36,18 +40,24 @@ from .catalog import (
     list_think_times,
     option_specs,
 )
+from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
+from .explorer import explore
 from .games import create_game, get_game, play_move, undo, update_players
 from .positions import snapshot
 from .records import game_record, import_record
 from .rules import rules_for
 
 __all__ = [
+    "EXPLORER_MODEL",
     "GAME_NAMES",
     "MAX_LEVEL",
     "PROVEN_RESULTS",
     "ai_move",
+    "analyse_ply",
     "create_game",
     "describe_options",
+    "ending",
+    "explore",
     "game_record",
     "get_game",
     "hint",

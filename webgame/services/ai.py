@@ -277,3 +277,15 @@ def _use_model(
     warm = warm_tree(model, game, searcher.state)
     if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
         searcher.tree = warm
+
+
+def evaluate(game: Game, state: State, *, seconds: float) -> dict:
+    """Return the JSON of a fresh search of ``seconds`` from ``state`` (no
+    model, no game's slot: a look back at a position, not a move), run on the
+    bounded worker pool like the AI's moves; the game analysis asks it."""
+
+    def task() -> dict:
+        searcher = Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
+        return searcher.search(seconds=seconds).to_json()
+
+    return POOL.run(task, expected_seconds=seconds)

@@ -1,0 +1,90 @@
+/*
+ * The two dialogs of a game's life. The first minute (#start-dialog): play
+ * the computer (your colour, its strength; it plays with the shipped model)
+ * or two players on one board; New game, the n key and the game selector open
+ * it, and nothing is thrown away until a choice is made. The end
+ * (#end-dialog): who won and why, Rematch with the colours swapped, Analyse.
+ */
+import { chooseGame, newGame } from "./actions.js";
+import { whenGameEnds } from "./game.js";
+import { toggleReview } from "./review.js";
+import { SIDES, cap, state } from "./state.js";
+
+function modal(id) {
+  return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
+}
+
+/** A choice was made in the start dialog (else closing it keeps the game). */
+let chosen = false;
+
+/** Offer a new game, of `name` (default: the game on show). */
+export function offerNewGame(name) {
+  const current = state.game ? state.game.game : $("#game-select").val();
+  $("#start-game").val(name || current);
+  // Without a game to go back to, the dialog has no way out but a choice.
+  $("#start-cancel").prop("hidden", !state.game);
+  chosen = false;
+  modal("start-dialog").show();
+}
+
+function begin(players) {
+  chosen = true;
+  chooseGame($("#start-game").val());
+  SIDES.forEach(function (side) {
+    $("#" + side + "-ai").prop("checked", players[side] === "ai");
+  });
+  modal("start-dialog").hide();
+  newGame();
+}
+
+/** Play the computer: it takes the other colour, at the strength chosen. */
+export function playComputer() {
+  const you = $("input[name=you]:checked").val();
+  const ai = you === "black" ? "white" : "black";
+  $("#strength-" + ai).val($("#start-strength").val());
+  begin({ [you]: "human", [ai]: "ai" });
+}
+
+export function twoPlayers() {
+  begin({ black: "human", white: "human" });
+}
+
+/** The dialog closed without a choice: the selector shows the game on show. */
+export function startDialogClosed() {
+  if (!chosen && state.game) $("#game-select").val(state.game.game);
+}
+
+// ---- the end of a game ---------------------------------------------------------------
+
+function showEnd(game, ending) {
+  $("#end-title").text(ending.winner ? cap(ending.winner) + " wins" : "A draw");
+  let why = cap(ending.reason || "game over") + ".";
+  const score = game.result && game.result.score;
+  if (score) why += " " + score.black + " to " + score.white + ".";
+  $("#end-reason").text(why);
+  modal("end-dialog").show();
+}
+
+/** Only what the API accepts of a side's stored settings. */
+function playerBody(p) {
+  const body = { kind: p.kind };
+  ["model", "level", "think_time"].forEach(function (key) {
+    if (p.kind === "ai" && p[key] !== null && p[key] !== undefined) body[key] = p[key];
+  });
+  return body;
+}
+
+/** The same game again with the colours swapped. */
+export function rematch() {
+  const g = state.game;
+  modal("end-dialog").hide();
+  newGame({ game: g.game, options: g.options, players: { black: playerBody(g.players.white), white: playerBody(g.players.black) } });
+}
+
+export function analyse() {
+  modal("end-dialog").hide();
+  toggleReview();
+  document.getElementById("review").scrollIntoView({ block: "nearest" });
+}
+
+whenGameEnds(showEnd);

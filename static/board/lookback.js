@@ -1,0 +1,127 @@
+/*
+ * Looking back at a game, drawn: the game analysis (a chart of Black's win
+ * probability move by move, the biggest drops listed as mistakes) and the
+ * opening explorer's table. The numbers come from the server (review.js asks
+ * for them); what is computed here is arithmetic on them, no rule of a game.
+ */
+import { cap, state } from "./state.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+/** How many mistakes are listed, and the least drop (in win probability of
+ *  the side that moved) that counts as one. */
+const MISTAKES = 3;
+const MISTAKE_DROP = 0.15;
+
+/** The game analysis of the game on show, or null. */
+export function currentReview() {
+  const r = state.review;
+  return r && state.game && r.id === state.game.id ? r : null;
+}
+
+/** The moves that lost the most: [{ply, move, side, before, after, best}],
+ *  biggest drop first; `before` and `after` are the mover's win probability. */
+export function mistakes(review) {
+  const g = state.game,
+    p = review.points,
+    found = [];
+  for (let k = 1; k < p.length; k++) {
+    if (!p[k] || !p[k - 1] || !p[k - 1].to_move) continue;
+    const side = p[k - 1].to_move;
+    const mine = (point) => (side === "black" ? point.black : 1 - point.black);
+    const drop = mine(p[k - 1]) - mine(p[k]);
+    if (drop >= MISTAKE_DROP) {
+      found.push({ ply: k, move: g.moves[k - 1], side: side, before: mine(p[k - 1]), after: mine(p[k]), drop: drop, best: p[k - 1].best });
+    }
+  }
+  return found.sort((a, b) => b.drop - a.drop).slice(0, MISTAKES);
+}
+
+function svg(name, attrs) {
+  const el = document.createElementNS(SVG, name);
+  Object.keys(attrs).forEach((key) => el.setAttribute(key, attrs[key]));
+  return el;
+}
+
+/** The analysis card: its button, progress bar, chart and mistakes. */
+export function drawReview() {
+  const g = state.game,
+    r = currentReview();
+  const running = Boolean(r && r.running);
+  const known = r ? r.points.filter(Boolean).length : 0;
+  $("#analyse-game")
+    .prop("disabled", !running && g.ply === 0)
+    .text(running ? "Stop" : known ? "Analyse again" : "Analyse the game");
+  const pct = r ? Math.round((100 * known) / r.points.length) : 0;
+  $("#review-progress").prop("hidden", !running).attr("aria-valuenow", pct);
+  $("#review-progress .progress-bar").css("width", pct + "%");
+  const $chart = $("#eval-chart");
+  if (!r || !known) {
+    $chart.attr("hidden", "").empty(); // an SVG element has no hidden property
+    $("#chart-caption").prop("hidden", true);
+    $("#mistakes").empty();
+    return;
+  }
+  const width = Math.max(1, r.points.length - 1);
+  const chart = $chart[0];
+  $chart.removeAttr("hidden").empty().attr("viewBox", "0 0 " + width + " 100");
+  $("#chart-caption").prop("hidden", false);
+  const y = (point) => (100 - 100 * point.black).toFixed(2);
+  const line = [];
+  r.points.forEach(function (point, ply) {
+    if (point) line.push(ply + "," + y(point));
+  });
+  // Black's share is the dark area under the line; White's the light one above.
+  const last = r.points.length - 1 - [...r.points].reverse().findIndex(Boolean);
+  const first = r.points.findIndex(Boolean);
+  chart.appendChild(svg("rect", { x: 0, y: 0, width: width, height: 100, class: "white-area" }));
+  chart.appendChild(svg("polygon", { points: first + ",100 " + line.join(" ") + " " + last + ",100", class: "black-area" }));
+  chart.appendChild(svg("line", { x1: 0, x2: width, y1: 50, y2: 50, class: "midline", "vector-effect": "non-scaling-stroke" }));
+  const found = mistakes(r);
+  found.forEach(function (m) {
+    chart.appendChild(svg("line", { x1: m.ply, x2: m.ply, y1: 0, y2: 100, class: "mistake", "data-ply": m.ply, "vector-effect": "non-scaling-stroke" }));
+  });
+  const shown = state.viewPly === null ? g.ply : state.viewPly;
+  if (shown <= width) {
+    chart.appendChild(svg("line", { x1: shown, x2: shown, y1: 0, y2: 100, class: "cursor", "vector-effect": "non-scaling-stroke" }));
+  }
+  $("#mistakes").html(
+    (found.length ? "<div class='fw-semibold'>Mistakes</div>" : running ? "" : "<div class='text-muted'>No move lost much.</div>") +
+      found
+        .map(
+          (m) =>
+            '<button type="button" class="btn btn-link btn-sm p-0 d-block text-start mistake-link" data-ply="' + m.ply + '">' +
+            m.ply + ". " + m.move + " (" + cap(m.side) + "): " + Math.round(m.before * 100) + "% \u2192 " + Math.round(m.after * 100) + "%" +
+            (m.best ? ", best was " + m.best : "") + "</button>"
+        )
+        .join("")
+  );
+}
+
+/** The explorer card: the line stepped into and the model's moves there. */
+export function drawExplorer() {
+  const e = state.explore;
+  $("#explore").attr("aria-pressed", Boolean(e)).toggleClass("active", Boolean(e)).text(e ? "Back to the game" : "Explore");
+  $("#explorer-back").prop("hidden", !(e && e.line.length));
+  $("#explorer-body").prop("hidden", !e);
+  if (!e) return;
+  const d = e.data;
+  if (!d) {
+    $("#explorer-line").text("Asking the model\u2026");
+    $("#explorer-moves").empty();
+    return;
+  }
+  let about = "Model " + d.model + ", after move " + d.ply + (d.line.length ? " then " + d.line.join(" ") : "");
+  if (d.to_move) about += "; " + cap(d.to_move) + " to move";
+  if (!d.known) about += ". The model has not studied this position.";
+  $("#explorer-line").text(about);
+  $("#explorer-moves").html(
+    d.moves
+      .map(
+        (m) =>
+          '<tr><td><button type="button" class="btn btn-link btn-sm p-0 explorer-move" data-move="' + m.move + '">' + m.move + "</button></td>" +
+          '<td class="text-end">' + m.visits.toLocaleString() + '</td><td class="text-end">' +
+          (m.value === null ? "" : Math.round(m.value * 100) + "%") + "</td><td>" + (m.proven || "") + "</td></tr>"
+      )
+      .join("")
+  );
+}

@@ -1,0 +1,114 @@
+/*
+ * Looking back at a game, the requests: the game analysis asks the server
+ * what the AI thinks of each position, one ply after the other (each a short
+ * search on the server's AI pool, so a progress bar can follow it and Stop
+ * can end it), and the opening explorer asks the tree model for the position
+ * on the board and the moves stepped into. lookback.js draws both.
+ */
+import * as api from "./api.js";
+import { flash } from "./panel.js";
+import { render } from "./render.js";
+import { isLoa, state } from "./state.js";
+
+// ---- the game analysis ------------------------------------------------------------
+
+/** Analyse the game (every position so far), or stop the analysis running. */
+export function toggleReview() {
+  const g = state.game;
+  if (!g) return;
+  const r = state.review;
+  if (r && r.id === g.id && r.running) {
+    r.running = false;
+    if (r.xhr) r.xhr.abort();
+    return render();
+  }
+  if (!g.ply) return flash("No move to analyse yet.", "info");
+  state.review = { id: g.id, points: new Array(g.ply + 1).fill(null), running: true, xhr: null };
+  render();
+  analyseNext(state.review);
+}
+
+function analyseNext(r) {
+  if (state.review !== r || !r.running) return;
+  const ply = r.points.indexOf(null);
+  if (ply < 0) {
+    r.running = false;
+    return render();
+  }
+  r.xhr = api
+    .analysePly(r.id, ply)
+    .done(function (point) {
+      if (state.review !== r) return;
+      r.points[ply] = point;
+      render();
+      analyseNext(r);
+    })
+    .fail(function (x) {
+      if (state.review !== r || x.statusText === "abort") return;
+      if (x.status === 429 || x.status === 503) {
+        const wait = Math.max(1, parseFloat(x.getResponseHeader("Retry-After") || "1"));
+        return setTimeout(() => analyseNext(r), wait * 1000);
+      }
+      r.running = false;
+      flash(api.errorText(x));
+      render();
+    });
+}
+
+// ---- the opening explorer ---------------------------------------------------------
+
+/** Open the explorer at the position on the board, or close it. */
+export function toggleExplorer() {
+  const g = state.game;
+  if (!g) return;
+  if (state.explore) {
+    state.explore = null;
+    return render();
+  }
+  state.selected = null;
+  state.explore = { ply: state.viewPly === null ? g.ply : state.viewPly, line: [], data: null };
+  fetchExplorer(state.explore.line);
+}
+
+/** Step into one of the model's moves. */
+export function exploreMove(move) {
+  const e = state.explore;
+  if (!e || !e.data) return;
+  fetchExplorer(e.data.line.concat([move]));
+}
+
+/** One move back along the explored line. */
+export function exploreBack() {
+  const e = state.explore;
+  if (e && e.line.length) fetchExplorer(e.line.slice(0, -1));
+}
+
+/** A click on the board while exploring: step into the model's move there
+ *  (Reversi, Gomoku); Lines of Action's moves are picked in the list. */
+export function exploreSquare(square) {
+  const e = state.explore;
+  if (!e || !e.data) return;
+  const known = e.data.moves.some((m) => m.move === square);
+  if (!isLoa() && known) return exploreMove(square);
+  flash("Exploring: pick one of the model's moves (Back to the game ends it).", "info");
+}
+
+function fetchExplorer(line) {
+  const e = state.explore,
+    g = state.game;
+  api
+    .explore(g.id, e.ply, line)
+    .done(function (data) {
+      if (state.explore !== e) return;
+      e.line = data.line;
+      e.data = data;
+      render();
+    })
+    .fail(function (x) {
+      if (state.explore !== e) return;
+      flash(api.errorText(x));
+      if (!e.data) state.explore = null;
+      render();
+    });
+  render();
+}

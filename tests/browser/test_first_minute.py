@@ -1,0 +1,348 @@
+"""The page as a new player meets it (issue 26): the first-minute dialog, a
+new game that asks first, the AI's analysis kept off the player's board, the
+default model, pause and reload, phones, the end-of-game dialog, the game
+analysis chart and the opening explorer. Each test names the finding it
+covers; every one fails on a console error (the fixtures collect them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from webgame import services
+
+from .conftest import PHONE_CONTEXT, SMALL_PHONE
+from .helpers import (
+    AI_TIMEOUT,
+    LOADED,
+    game_json,
+    human_move,
+    open_board,
+    pieces,
+    plies,
+    set_ai,
+    start_game,
+    two_players,
+    wait_idle,
+    wait_plies,
+)
+
+#: Black makes four in a row on a 7x7 board while White plays elsewhere.
+GOMOKU_WIN = ["a1", "a2", "b1", "b2", "c1", "c2", "d1"]
+
+
+def _first_visit(page) -> None:
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+
+
+def _in_view(page, selector: str) -> bool:
+    """True if the element lies wholly inside the viewport (no scrolling)."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"] + 0.5
+        and box["y"] + box["height"] <= size["height"] + 0.5
+    )
+
+
+def _play(page, moves: list[str]) -> None:
+    for count, move in enumerate(moves, 1):
+        wait_idle(page)
+        page.click(f'#board [data-square="{move}"]')
+        wait_plies(page, count)
+    wait_idle(page)
+
+
+# ---- 1, 4: the first minute ------------------------------------------------------
+def test_a_new_player_is_offered_the_computer_with_the_light_model(page):
+    _first_visit(page)
+    # Finding 1: above the fold, before any game: the computer or two players.
+    page.wait_for_selector("#start-dialog.show")
+    assert _in_view(page, "#play-computer") and _in_view(page, "#two-players")
+    assert page.evaluate("() => BoardPage.state.game") is None
+    # Finding 4: both model selectors start on the shipped light model.
+    assert page.locator("#model-black").input_value() == "light"
+    assert page.locator("#model-white").input_value() == "light"
+    page.click("label[for=you-white]")
+    page.select_option("#start-strength", "level:1")
+    page.click("#play-computer")
+    # The computer plays Black with the light model and opens the game itself.
+    page.wait_for_function(
+        "() => BoardPage.state.game && BoardPage.state.game.ply === 1",
+        timeout=AI_TIMEOUT,
+    )
+    wait_idle(page)
+    snap = game_json(page)
+    black = snap["players"]["black"]
+    assert (black["kind"], black["model"], black["level"]) == ("ai", "light", 1)
+    assert snap["players"]["white"]["kind"] == "human"
+    # A returning player lands on the game they left, with no dialog.
+    page.reload()
+    wait_idle(page)
+    assert game_json(page)["id"] == snap["id"]
+    assert not page.locator("#start-dialog.show").count()
+
+
+# ---- 2: nothing is thrown away without asking; Back returns -----------------------
+def test_new_game_asks_first_and_back_returns_to_the_game(page):
+    open_board(page)
+    human_move(page)
+    wait_plies(page, 1)
+    first = game_json(page)["id"]
+    page.keyboard.press("n")
+    page.wait_for_selector("#start-dialog.show")
+    page.click("#start-cancel")
+    page.wait_for_selector("#start-dialog", state="hidden")
+    assert game_json(page)["id"] == first and plies(page) == [
+        game_json(page)["moves"][0]
+    ]
+    page.select_option("#game-select", "gomoku")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.locator("#start-game").input_value() == "gomoku"
+    page.click("#start-cancel")
+    page.wait_for_selector("#start-dialog", state="hidden")
+    assert page.locator("#game-select").input_value() == "reversi"
+    assert game_json(page)["id"] == first
+    page.click("#new-game")
+    two_players(page, "gomoku")
+    page.wait_for_function("() => BoardPage.state.game.game === 'gomoku'")
+    wait_idle(page)
+    page.go_back()
+    page.wait_for_function("id => BoardPage.state.game.id === id", arg=first)
+    wait_idle(page)
+    assert len(plies(page)) == 1
+    assert page.locator("#api-docs").get_attribute("href") == "/api/docs/"
+
+
+# ---- 3: the AI's analysis against a human ----------------------------------------
+def test_the_ais_analysis_stays_off_the_players_board_unless_asked(new_page):
+    page = new_page(viewport={"width": 1366, "height": 900})
+    open_board(page)
+    set_ai(page, "white", True, "level:1")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
+    wait_idle(page)
+    # Off by default: the player's legal-move dots, no heat map, no card.
+    assert page.locator("#board [class*='heat-']").count() == 0
+    assert page.locator("#board .cell.legal").count() > 0
+    assert not page.locator("#analysis").is_visible()
+    page.click("#show-analysis")  # the switch turns it on
+    assert page.locator("#board [class*='heat-']").count() > 0
+    page.click("#show-analysis")
+    page.click("#hint")  # a hint always shows, in full view at 1366x900
+    wait_idle(page)
+    assert page.locator("#analysis").is_visible() and _in_view(page, "#analysis")
+    # The evaluation is the player's: "You (Black) ...".
+    assert page.inner_text("#win-label").startswith("You (Black) ")
+
+
+def test_loa_arrows_mark_the_move_played(page):
+    open_board(page)
+    start_game(page, "loa")
+    page.click("#show-analysis")
+    set_ai(page, "white", True, "level:1")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
+    wait_idle(page)
+    best = page.locator("#arrow-layer line.best")
+    assert best.count() == 1
+    assert best.get_attribute("data-move") == game_json(page)["last_move"]
+
+
+# ---- 5, 6: pause and a search survive a reload -----------------------------------
+def test_pause_is_kept_over_a_reload(page):
+    open_board(page)
+    set_ai(page, "white", True, "level:1")
+    page.click("#pause")
+    set_ai(page, "black", True, "level:1")
+    wait_idle(page)
+    ply = game_json(page)["ply"]
+    page.reload()
+    wait_idle(page)
+    assert page.evaluate("() => BoardPage.state.paused")
+    assert page.inner_text("#pause") == "Resume"
+    page.wait_for_timeout(600)
+    assert game_json(page)["ply"] == ply
+
+
+def test_a_reload_while_the_ai_thinks_waits_for_its_move(page):
+    open_board(page)
+    set_ai(page, "white", True, "level:1")  # a first search warms the kernels
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
+    set_ai(page, "white", True, "time:2")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.thinking !== null")
+    failed: list[str] = []
+    page.on(
+        "response",
+        lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+    )
+    page.reload()
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    # The page waits for the running search, its bar already under way.
+    assert page.evaluate("() => BoardPage.state.thinking !== null")
+    page.wait_for_function(
+        "() => parseFloat($('#think-progress .progress-bar')[0].style.width) > 0"
+    )
+    page.wait_for_function("() => BoardPage.state.game.ply === 4", timeout=AI_TIMEOUT)
+    wait_idle(page)
+    assert failed == []
+
+
+# ---- 7: phones -------------------------------------------------------------------
+@pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
+def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
+    page = new_page(**{**PHONE_CONTEXT, "viewport": viewport})
+    _first_visit(page)
+    page.wait_for_selector("#start-dialog.show")
+    assert _in_view(page, "#play-computer") and _in_view(page, "#two-players")
+    two_players(page, "gomoku")
+    page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
+    wait_idle(page)
+    # The AI switches too: who plays can change without scrolling.
+    for selector in ("#board", "#new-game", "#undo", "#hint", "#pause", "#white-ai"):
+        assert _in_view(page, selector), selector
+    assert not page.locator("#help").is_visible()  # no keys on a phone
+    for button in ("#new-game", "#undo", "#hint"):
+        box = page.locator(button).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, button
+    # 15x15 cells are smaller than a finger: a first tap only proposes.
+    cell = page.locator('#board [data-square="h8"]')
+    assert cell.bounding_box()["width"] < 44
+    assert page.locator("#confirm-moves").is_checked()
+    cell.tap()
+    assert "selected" in cell.get_attribute("class") and plies(page) == []
+    cell.tap()
+    wait_plies(page, 1)
+
+
+# ---- 8: the end of a game ----------------------------------------------------------
+def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    assert page.inner_text("#end-title") == "Black wins"
+    assert "four in a row" in page.inner_text("#end-reason").lower()
+    page.wait_for_function("() => document.querySelectorAll('.cell.winning').length")
+    winning = page.locator("#board .cell.winning").evaluate_all(
+        "cells => cells.map(c => c.dataset.square).sort()"
+    )
+    assert winning == ["a1", "b1", "c1", "d1"]
+    first = game_json(page)["id"]
+    page.click("#rematch")
+    page.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)
+    wait_idle(page)
+    assert game_json(page)["ply"] == 0 and game_json(page)["options"]["size"] == 7
+
+
+def test_a_rematch_against_the_ai_swaps_the_colours(page):
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    set_ai(page, "white", True, "level:1")
+    game_id = game_json(page)["id"]
+    snap = services.get_game(game_id)
+    assert snap["players"]["white"]["kind"] == "ai"
+    # Play on until the end (the AI answers each move).
+    for _ in range(60):
+        wait_idle(page)
+        snap = game_json(page)
+        if snap["status"] == "finished":
+            break
+        if snap["players"][snap["to_move"]]["kind"] == "ai":
+            page.wait_for_function(
+                "n => BoardPage.state.game.ply > n", arg=snap["ply"], timeout=AI_TIMEOUT
+            )
+            continue
+        human_move(page)
+        wait_plies(page, snap["ply"] + 1)
+    page.wait_for_selector("#end-dialog.show")
+    page.click("#rematch")
+    page.wait_for_function("id => BoardPage.state.game.id !== id", arg=game_id)
+    wait_idle(page)
+    players = game_json(page)["players"]
+    assert players["black"]["kind"] == "ai" and players["white"]["kind"] == "human"
+
+
+def test_move_numbers_counts_and_the_win_label_fit(page):
+    open_board(page)
+    human_move(page)
+    human_move(page)
+    wait_plies(page, 2)
+    page.keyboard.press("End")
+    page.focus('#move-list [data-ply="2"]')
+    page.keyboard.press("ArrowLeft")  # view move 1: the counts follow
+    shown = pieces(page)
+    black = sum(1 for colour in shown.values() if colour == "black")
+    assert page.inner_text("#count-black") == str(black)
+    assert page.inner_text("#count-black") != str(
+        sum(1 for row in game_json(page)["board"]["cells"] for c in row if c == "black")
+    )
+    # Room for "104." before a move: the list's indent holds four characters.
+    room = page.evaluate(
+        "() => { const s = getComputedStyle(document.getElementById('move-list'));"
+        " return parseFloat(s.paddingLeft) / parseFloat(s.fontSize); }"
+    )
+    assert room >= 3.2
+    page.keyboard.press("End")
+    page.select_option("#strength-white", "time:0.1")
+    page.click("#hint")
+    wait_idle(page)
+    label = page.locator("#win-label").bounding_box()
+    track = page.locator("#win-bar .win-track").bounding_box()
+    assert label["x"] + label["width"] <= track["x"]  # beside the bar, not on it
+
+
+# ---- looking back: the game analysis and the opening explorer --------------------
+def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    page.click("#analyse")
+    page.wait_for_function(
+        "() => BoardPage.state.review && BoardPage.state.review.running"
+    )
+    assert page.locator("#review-progress").is_visible()
+    page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
+    points = page.evaluate("() => BoardPage.state.review.points")
+    assert len(points) == len(GOMOKU_WIN) + 1 and all(points)
+    assert points[-1]["black"] == 1.0
+    assert not page.locator("#review-progress").is_visible()
+    assert page.locator("#eval-chart polygon.black-area").count() == 1
+    # White's moves that left the row open lost the game: marked as mistakes.
+    mistakes = page.locator("#mistakes .mistake-link")
+    assert mistakes.count() >= 1
+    assert page.locator("#eval-chart line.mistake").count() == mistakes.count()
+    target = int(mistakes.first.get_attribute("data-ply"))
+    assert target % 2 == 0  # a White move
+    mistakes.first.click()
+    assert page.evaluate("() => BoardPage.state.viewPly") == target
+    # A click on the chart jumps to the move under it.
+    chart = page.locator("#eval-chart").bounding_box()
+    page.mouse.click(chart["x"] + 2, chart["y"] + chart["height"] / 2)
+    assert page.evaluate("() => BoardPage.state.viewPly") == 0
+
+
+def test_the_opening_explorer_steps_into_the_models_moves(page):
+    open_board(page)
+    page.click("#explore")
+    page.wait_for_selector("#explorer-moves .explorer-move")
+    moves = page.locator("#explorer-moves .explorer-move").all_inner_texts()
+    assert moves and set(moves) <= {"d3", "c4", "f5", "e6"}
+    assert "Model light" in page.inner_text("#explorer-line")
+    assert page.locator("#board .cell[class*='heat-']").count() == len(moves)
+    page.locator("#explorer-moves .explorer-move").first.click()
+    page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
+    assert len(pieces(page)) == 5  # the board shows the explored position
+    assert page.inner_text("#status").startswith("Exploring")
+    assert page.locator("#explorer-back").is_visible()
+    page.click("#explorer-back")
+    page.wait_for_function("() => BoardPage.state.explore.line.length === 0")
+    page.click("#explore")  # back to the game, unchanged
+    assert page.evaluate("() => BoardPage.state.explore") is None
+    assert len(pieces(page)) == 4 and plies(page) == []

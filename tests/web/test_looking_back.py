@@ -1,0 +1,95 @@
+"""The endpoints that look back at a game: a position's analysis, how the
+game ended (the squares that won it) and the opening explorer."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from .helpers import assert_error, create, url
+
+#: Black's five on row 1 of a 9x9 board (White answers on row 2).
+GOMOKU_FIVE = ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2", "e1"]
+LOA_BLACK_WIN = [
+    "d1-b3", "h5-g4", "b1-b4", "g4xg1", "b4-e7",
+    "a3xc1", "b3-e6", "h3xf1", "e1-e5",
+]  # fmt: skip
+
+
+@pytest.fixture
+def client():
+    return APIClient()
+
+
+def _played(client, game, moves, options=None) -> str:
+    game_id = create(client, game, options=options).json()["id"]
+    for move in moves:
+        response = client.post(
+            url("game-moves", game_id), {"move": move}, format="json"
+        )
+        assert response.status_code == 200, response.content
+    return game_id
+
+
+@pytest.mark.django_db
+def test_analysis_scores_a_position_and_the_end_by_its_result(client):
+    game_id = _played(client, "gomoku", GOMOKU_FIVE, {"size": 9, "row": 5})
+    start = client.post(url("game-analysis", game_id), {"ply": 0}, format="json")
+    assert start.status_code == 200, start.content
+    body = start.json()
+    assert body["to_move"] == "black" and 0.0 <= body["black"] <= 1.0
+    assert body["best"] and body["pv"][0] == body["best"]
+    # Black has four in a row and is to move: the search sees the win.
+    won = client.post(url("game-analysis", game_id), {"ply": 8}, format="json").json()
+    assert won["best"] == "e1" and won["black"] > 0.9
+    end = client.post(url("game-analysis", game_id), {"ply": 9}, format="json").json()
+    assert end == {
+        "ply": 9, "to_move": None, "black": 1.0, "best": None, "pv": [], "proven": None
+    }  # fmt: skip
+    too_far = client.post(url("game-analysis", game_id), {"ply": 10}, format="json")
+    assert_error(too_far, 400, "invalid_ply")
+
+
+@pytest.mark.django_db
+def test_ending_names_the_winning_row_and_the_winners_group(client):
+    gomoku = _played(client, "gomoku", GOMOKU_FIVE, {"size": 9, "row": 5})
+    body = client.get(url("game-ending", gomoku)).json()
+    assert body["winner"] == "black" and "five" in body["reason"]
+    assert body["squares"] == ["a1", "b1", "c1", "d1", "e1"]
+    loa = _played(client, "loa", LOA_BLACK_WIN)
+    body = client.get(url("game-ending", loa)).json()
+    snap = client.get(url("game-detail", loa)).json()
+    black = {
+        snap["board"]["files"][c] + snap["board"]["ranks"][r]
+        for r, row in enumerate(snap["board"]["cells"])
+        for c, cell in enumerate(row)
+        if cell == "black"
+    }
+    assert body["winner"] == "black" and set(body["squares"]) == black
+    playing = _played(client, "reversi", ["f5"])
+    assert client.get(url("game-ending", playing)).json() == {
+        "winner": None, "reason": None, "squares": []
+    }  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_explorer_lists_the_models_moves_and_steps_into_them(client):
+    game_id = _played(client, "reversi", [])
+    body = client.get(url("game-explorer", game_id), {"ply": 0}).json()
+    assert body["known"] and body["model"] == "light" and body["to_move"] == "black"
+    moves = body["moves"]
+    assert moves and all(m["visits"] > 0 for m in moves)
+    assert [m["visits"] for m in moves] == sorted(
+        (m["visits"] for m in moves), reverse=True
+    )
+    assert {m["move"] for m in moves} <= {"d3", "c4", "f5", "e6"}
+    first = moves[0]["move"]
+    inside = client.get(url("game-explorer", game_id), {"ply": 0, "line": first}).json()
+    assert inside["line"] == [first] and inside["to_move"] == "white"
+    assert inside["board"]["cells"] != body["board"]["cells"]
+    illegal = client.get(url("game-explorer", game_id), {"ply": 0, "line": "a1"})
+    assert_error(illegal, 400, "illegal_move")
+    missing = client.get(url("game-explorer", game_id), {"ply": 0, "model": "nope"})
+    assert_error(missing, 400, "model_unavailable")
+    path = client.get(url("game-explorer", game_id), {"ply": 0, "model": "../x"})
+    assert path.status_code == 400

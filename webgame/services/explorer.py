@@ -1,0 +1,83 @@
+"""The opening explorer: a tree model's knowledge of a position, for a
+player to browse.
+
+A position is a game's first ``ply`` moves followed by the moves the player
+stepped into (``line``); the answer lists the model's moves there with their
+visits, win % and proven marks, most visited first, and the board to draw.
+The model is the one the AI plays with (loaded once per process, read-only);
+a position it never studied is answered with no moves, not an error.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from mcts import ModelError, Proven, load_shared, model_path, warm_tree
+
+from ..errors import ServiceError
+from .games import GameId, get_row, parse
+from .positions import board, replay
+from .rules import cached_rules, options_key
+
+#: The model the explorer reads unless another is named: the shipped one.
+DEFAULT_MODEL = "light"
+
+#: The most moves listed for one position.
+MAX_MOVES = 20
+
+
+def explore(
+    game_id: GameId, *, ply: int, line: list[str], model: str = DEFAULT_MODEL
+) -> dict:
+    """Return the model's moves in the position after the game's first
+    ``ply`` moves and then ``line``: ``{model, ply, line, to_move, board,
+    known, moves: [{move, visits, value, proven}]}``, where ``value`` is the
+    win probability and ``proven`` the proven result of the side to move."""
+    row = get_row(game_id)
+    if not 0 <= ply <= len(row.moves):
+        raise ServiceError(
+            "invalid_ply", f"ply must be from 0 to {len(row.moves)} in this game"
+        )
+    key = options_key(row.options)
+    game = cached_rules(row.game, key)
+    state = replay(row.game, key, tuple(row.moves[:ply]))
+    played = []
+    for text in line:
+        if game.is_terminal(state):
+            raise ServiceError("game_over", f"the game is over before {text!r}")
+        move = parse(game, state, text)
+        played.append(move)
+        state = game.play(state, move)
+    try:
+        loaded = load_shared(model_path(row.game, model, settings.MODEL_DIR))
+    except ModelError as error:
+        raise ServiceError(
+            "model_unavailable", f"model {model!r} cannot be used: {error}"
+        ) from None
+    tree = None if game.is_terminal(state) else warm_tree(loaded, game, state)
+    moves: list[dict] = []
+    if tree is not None:
+        for child in tree.children(0):
+            visits = int(tree.visits[child])
+            if not visits:
+                continue
+            mean = tree.mean(child)
+            moves.append(
+                {
+                    "move": game.format_move(state, int(tree.move[child])),
+                    "visits": visits,
+                    "value": None if mean is None else round(mean, 4),
+                    "proven": Proven(int(tree.proven[child])).text,
+                }
+            )
+        moves.sort(key=lambda m: m["visits"], reverse=True)
+    finished = game.is_terminal(state)
+    return {
+        "model": model,
+        "ply": ply,
+        "line": played,
+        "to_move": None if finished else game.to_move(state),
+        "board": board(game, game.state_string(state)),
+        "known": tree is not None,
+        "moves": moves[:MAX_MOVES],
+    }
