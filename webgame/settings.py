@@ -1,10 +1,20 @@
 """Django settings. Everything that varies by deployment comes from the
 environment here and only here:
 
-- ``SECRET_KEY``: required when ``DEBUG`` is off; a fixed development key otherwise.
-- ``DEBUG``: ``1``/``true`` (default, for local use) or ``0``/``false``.
+- ``DEBUG``: ``0``/``false`` (default: production-shaped, as ``make run``
+  serves) or ``1``/``true`` (``make dev``: Django's debug pages, runserver).
+- ``SECRET_KEY``: the key; when unset it is read from ``SECRET_KEY_FILE``
+  (default ``.secret_key`` in the project folder, untracked), which the first
+  start generates. Several machines must share one key: set it.
 - ``ALLOWED_HOSTS``: comma-separated; defaults to localhost names.
+- ``HTTPS``: whether the site is reached over HTTPS (redirects, HSTS, secure
+  cookies). Default: on unless every allowed host is a loopback name, so
+  ``make run`` on localhost speaks plain HTTP and a real host name needs TLS
+  (or ``HTTPS=0`` said out loud).
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host/db``; SQLite by default.
+- ``STATIC_ROOT``: where ``collectstatic`` puts the files WhiteNoise serves.
+- ``LOG_LEVEL``: of the app's loggers (default ``INFO``); 5xx responses are
+  always logged with their traceback.
 - ``AI_WORKERS``: threads that run AI searches at once (default: cores - 1, min 1).
 - ``AI_MAX_PENDING``: searches running or queued before the API answers 503
   (default: 4 x AI_WORKERS).
@@ -22,7 +32,8 @@ from pathlib import Path
 
 import dj_database_url
 import xstatic.pkg.jquery
-from django.core.exceptions import ImproperlyConfigured
+
+from webgame.secretkey import secret_key_from_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -35,18 +46,21 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "django-insecure-local-development-key-do-not-use-in-production"
+DEBUG = env_flag("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or secret_key_from_file(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+)
 
 ALLOWED_HOSTS = [
     host.strip()
-    for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
+    for host in (os.environ.get("ALLOWED_HOSTS") or "localhost,127.0.0.1,[::1]").split(
+        ","
+    )
     if host.strip()
 ]
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+LOOPBACK_ONLY = set(ALLOWED_HOSTS) <= LOOPBACK_HOSTS
+HTTPS = env_flag("HTTPS", not LOOPBACK_ONLY)
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",
@@ -59,8 +73,8 @@ INSTALLED_APPS = [
     "webgame",
 ]
 
-# WhiteNoise serves the collected static files when DEBUG is off; with DEBUG
-# on, runserver's staticfiles app serves them straight from the packages.
+# WhiteNoise serves the collected static files (``make run`` collects them);
+# with DEBUG on, runserver's staticfiles app serves them from the sources.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
@@ -113,7 +127,7 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 # jQuery comes from the XStatic-jQuery wheel and Bootstrap from the
 # django-bootstrap-static app: no CDN, no copies committed.
 STATICFILES_DIRS = [BASE_DIR / "static", xstatic.pkg.jquery.BASE_DIR]
@@ -158,7 +172,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON only, refused before decoding when it nests absurdly deep.
+    "DEFAULT_PARSER_CLASSES": ["webgame.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "webgame.exceptions.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -190,7 +205,7 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-if not DEBUG:
+if HTTPS:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -198,3 +213,35 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+elif LOOPBACK_ONLY:
+    # Plain HTTP on the loopback only (make run's default): there is no TLS to
+    # redirect to, pin (HSTS) or mark cookies for, and nothing crosses a
+    # network. These three checks are about TLS and nothing else; all others
+    # stay on, and a public host without HTTPS still fails them.
+    SILENCED_SYSTEM_CHECKS = [
+        "security.W004",  # SECURE_HSTS_SECONDS
+        "security.W008",  # SECURE_SSL_REDIRECT
+        "security.W016",  # CSRF_COOKIE_SECURE
+    ]
+
+# Errors reach the process's standard error (gunicorn's, the terminal's):
+# every 5xx with its traceback (django.request logs them at ERROR with the
+# exception), warnings and the app's own INFO messages; Django's 4xx warnings
+# (404, 409, ...) are the API working as documented and are not logged.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"level": "INFO"},
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "INFO"},  # runserver's request lines (make dev)
+        "webgame": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+    },
+}
