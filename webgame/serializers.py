@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .services import GAME_NAMES, MAX_LEVEL, PROVEN_RESULTS, describe_options
+from .services import (
+    GAME_NAMES,
+    MAX_LEVEL,
+    PROVEN_RESULTS,
+    describe_options,
+    list_think_times,
+)
 
 COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
 PROVEN = PROVEN_RESULTS
-THINK_MIN, THINK_MAX = 0.1, 60.0
+#: The API's think times: the page's choices bound them (a longer search would
+#: hold a worker that other clients wait for).
+THINK_MIN, THINK_MAX = 0.1, float(max(list_think_times()))
 
 
 class StrictSerializer(serializers.Serializer):
@@ -66,7 +74,8 @@ def _think_time_field() -> serializers.FloatField:
         max_value=THINK_MAX,
         required=False,
         allow_null=True,
-        help_text="seconds the AI thinks per move, 0.1 .. 60; or give level",
+        help_text=f"seconds the AI thinks per move, {THINK_MIN:g} .. {THINK_MAX:g}; "
+        "or give level",
         error_messages={
             "min_value": message,
             "max_value": message,
@@ -79,7 +88,7 @@ def _think_time_field() -> serializers.FloatField:
 
 class PlayerSerializer(StrictSerializer):
     """One side: ``{"kind": "human"}`` or ``{"kind": "ai", "model": "light" |
-    null, "level": 1..6 | "think_time": 0.1..60}``."""
+    null, "level": 1..6 | "think_time": 0.1..10}``."""
 
     kind = serializers.ChoiceField(choices=PLAYER_KINDS)
     model = serializers.CharField(

@@ -16,8 +16,12 @@ environment here and only here:
 - ``LOG_LEVEL``: of the app's loggers (default ``INFO``); 5xx responses are
   always logged with their traceback.
 - ``AI_WORKERS``: threads that run AI searches at once (default: cores - 1, min 1).
-- ``AI_MAX_PENDING``: searches running or queued before the API answers 503
-  (default: 4 x AI_WORKERS).
+- ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
+  (16 x AI_WORKERS): searches one client may run, one client may have running
+  or waiting, and all clients together, before the API answers 503.
+- ``GAME_CREATE_RATE``: new games per client (default ``30/min``, ``off``).
+- ``GAME_EXPIRY_DAYS``: ``manage.py expiregames`` deletes games untouched that
+  long (default 30).
 - ``AI_THROTTLE_RATE``: AI requests (ai-move, hint) per client, e.g. ``240/min``;
   ``off`` disables the throttle. ``NUM_PROXIES``: reverse proxies in front of
   the app whose X-Forwarded-For is trusted to name the client (default 0).
@@ -44,6 +48,11 @@ def env_flag(name: str, default: bool) -> bool:
     if value is None:
         return default
     return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def rate_or_none(value: str) -> str | None:
+    """Return a throttle rate such as ``30/min``, or None for ``off``."""
+    return None if value.strip().lower() in ("", "off", "none") else value.strip()
 
 
 DEBUG = env_flag("DEBUG", False)
@@ -81,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "webgame.clients.ClientMiddleware",
 ]
 
 ROOT_URLCONF = "webgame.urls"
@@ -149,18 +159,23 @@ MODEL_DIR = BASE_DIR / "model"
 # record); anything bigger is refused with 413 before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
-#: AI searches run in a bounded pool: at most AI_WORKERS at once, and at most
-#: AI_MAX_PENDING running or waiting; beyond that the API answers 503.
+#: AI searches are shared fairly (webgame/services/workers.py): at most
+#: AI_WORKERS run at once, AI_CLIENT_SEARCHES of them for one client; the
+#: others wait, clients taking turns. A client may have AI_CLIENT_PENDING
+#: searches running or waiting, the server AI_MAX_PENDING; beyond, 503.
 AI_WORKERS = int(os.environ.get("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1)))
-AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 4 * AI_WORKERS))
+AI_CLIENT_SEARCHES = int(os.environ.get("AI_CLIENT_SEARCHES", "1"))
+AI_CLIENT_PENDING = int(os.environ.get("AI_CLIENT_PENDING", "2"))
+AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 16 * AI_WORKERS))
+#: New games (create, import) per client, e.g. ``30/min``; ``off``: no limit.
+GAME_CREATE_RATE = rate_or_none(os.environ.get("GAME_CREATE_RATE", "30/min"))
+#: Days after its last change that ``manage.py expiregames`` deletes a game.
+GAME_EXPIRY_DAYS = float(os.environ.get("GAME_EXPIRY_DAYS", "30"))
 #: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
 #: so that web requests are served first while searches run.
 AI_NICE = int(os.environ.get("AI_NICE", "10"))
 #: Per-client rate of AI requests (ai-move and hint); None disables the throttle.
-_throttle_rate = os.environ.get("AI_THROTTLE_RATE", "240/min")
-AI_THROTTLE_RATE: str | None = (
-    None if _throttle_rate.strip().lower() in ("", "off", "none") else _throttle_rate
-)
+AI_THROTTLE_RATE = rate_or_none(os.environ.get("AI_THROTTLE_RATE", "240/min"))
 #: Search trees of recent games kept in memory between requests (a hint's tree
 #: serves the AI move that follows), and the node cap of each (~23 bytes a node).
 AI_TREE_CACHE = int(os.environ.get("AI_TREE_CACHE", "4"))

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from . import serializers as s
 from . import services
-from .throttles import AIRateThrottle
+from .throttles import AIRateThrottle, GameCreateThrottle
 
 
 def _errors(*codes: int) -> dict:
@@ -44,9 +44,11 @@ class GameKindsView(APIView):
 class GameCreateView(APIView):
     """Start a game."""
 
+    throttle_classes = [GameCreateThrottle]
+
     @extend_schema(
         request=s.CreateGameSerializer,
-        responses={201: s.GameSerializer, **_errors(400, 413, 415)},
+        responses={201: s.GameSerializer, **_errors(400, 413, 415, 429)},
     )
     def post(self, request: Request) -> Response:
         """Return the new game (201)."""
@@ -62,9 +64,11 @@ class GameCreateView(APIView):
 class GameImportView(APIView):
     """Start a game from a record (an Othello transcript or a move list)."""
 
+    throttle_classes = [GameCreateThrottle]
+
     @extend_schema(
         request=s.ImportGameSerializer,
-        responses={201: s.GameSerializer, **_errors(400, 413, 415)},
+        responses={201: s.GameSerializer, **_errors(400, 413, 415, 429)},
     )
     def post(self, request: Request) -> Response:
         """Return the new game holding the record's moves (201)."""

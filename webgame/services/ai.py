@@ -1,6 +1,6 @@
 """The AI's moves and hints, and the searches behind them.
 
-A search runs on the bounded worker pool (:mod:`.workers`) without
+A search runs on the worker pool that clients share in turn (:mod:`.workers`) without
 holding any lock or database transaction; its move is written optimistically
 afterwards (see :mod:`.games`). :data:`SEARCHES` is everything this process
 remembers about searches between requests.
@@ -30,6 +30,7 @@ from mcts import (
     warm_tree,
 )
 
+from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
 from .games import GameId, check_version, get_row, playable, write
@@ -232,7 +233,9 @@ def _search(
             )
 
     with SEARCHES.slot(row.pk):
-        return POOL.run(task, expected_seconds=budget.seconds or 1.0)
+        return POOL.run(
+            task, client=current_client(), expected_seconds=budget.seconds or 1.0
+        )
 
 
 def _searcher_for(row: GameRow, game: Game, state: State) -> Searcher:
