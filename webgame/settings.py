@@ -86,6 +86,7 @@ INSTALLED_APPS = [
 # with DEBUG on, runserver's staticfiles app serves them from the sources.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -152,6 +153,26 @@ STORAGES = {
     },
 }
 
+# Content-Security-Policy: everything from this origin only, no inline
+# script (the API docs page loads its script from a URL for this), no
+# framing. Inline style attributes stay allowed: the page's markup sets
+# initial widths with them, and Bootstrap's form controls draw their icons
+# from data: URLs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 #: Where the tree models live: model/<game>/<name>/.
 MODEL_DIR = BASE_DIR / "model"
 
@@ -185,7 +206,9 @@ REST_FRAMEWORK = {
     # No accounts: games are reached by their unguessable id, so there is no
     # session and no CSRF token to juggle in API clients.
     "DEFAULT_AUTHENTICATION_CLASSES": [],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # Anyone may play, but a request that changes something must be JSON: a
+    # cross-site form cannot send that (webgame/permissions.py).
+    "DEFAULT_PERMISSION_CLASSES": ["webgame.permissions.JSONRequestsOnly"],
     "UNAUTHENTICATED_USER": None,
     # JSON only, refused before decoding when it nests absurdly deep.
     "DEFAULT_PARSER_CLASSES": ["webgame.parsers.BoundedJSONParser"],
@@ -212,6 +235,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "webgame.schema.strict_requests",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": "webgame.serializers.COLORS",
         "GameNameEnum": "webgame.serializers.GAME_NAMES",

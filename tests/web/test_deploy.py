@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -86,11 +88,12 @@ def test_first_start_generates_a_private_secret_key_that_later_starts_reuse(tmp_
     assert key_file.stat().st_mode & 0o077 == 0
 
 
-def test_the_secret_key_file_is_not_tracked():
-    done = subprocess.run(
-        ["git", "check-ignore", ".secret_key"], cwd=ROOT, capture_output=True
-    )
-    assert done.returncode == 0
+@pytest.mark.parametrize(
+    "name", [".secret_key", "db.sqlite3", "db.sqlite3-wal", "db.sqlite3-shm"]
+)
+def test_files_the_running_app_writes_are_not_tracked(name):
+    done = subprocess.run(["git", "check-ignore", name], cwd=ROOT, capture_output=True)
+    assert done.returncode == 0, f"{name} would show as untracked"
 
 
 def test_schema_generates_without_warnings():
