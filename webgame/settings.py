@@ -26,6 +26,9 @@ environment here and only here:
   ``off`` disables the throttle. ``NUM_PROXIES``: reverse proxies in front of
   the app whose X-Forwarded-For is trusted to name the client (default 0).
 - ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``: see below.
+- ``AI_BACKEND`` (``local`` or ``celery``) and ``REDIS_URL``: where searches
+  run and where their shared state lives (README, "Deploying on several
+  machines").
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from pathlib import Path
 
 import dj_database_url
 import xstatic.pkg.jquery
+from django.core.exceptions import ImproperlyConfigured
 
 from webgame.secretkey import secret_key_from_file
 
@@ -172,6 +176,33 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
+
+#: Where AI searches run: ``local`` (this process's threads, the default) or
+#: ``celery`` (Celery workers on any machine, with REDIS_URL: the broker, and
+#: the searches' shared state, limits and throttles; see webgame/backends.py).
+AI_BACKEND = os.environ.get("AI_BACKEND", "local").strip().lower()
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if AI_BACKEND not in ("local", "celery"):
+    raise ImproperlyConfigured("AI_BACKEND must be 'local' or 'celery'")
+if AI_BACKEND == "celery" and not REDIS_URL:
+    raise ImproperlyConfigured("AI_BACKEND=celery needs REDIS_URL")
+if REDIS_URL:
+    # The throttles' counters live in the cache: in Redis they hold across
+    # every web process.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+CELERY_BROKER_URL = REDIS_URL
+# A search is worth nothing once its client gave up: no retries, no results
+# kept by Celery (the search's answer goes back through its own Redis key),
+# one task at a time per worker thread.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ACKS_LATE = False
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 #: Where the tree models live: model/<game>/<name>/.
 MODEL_DIR = BASE_DIR / "model"
