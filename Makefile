@@ -6,8 +6,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# gunicorn's threads in its one worker process: each waiting AI request holds one.
-THREADS ?= 32
+# gunicorn's threads in its one worker process: each waiting AI request holds
+# one (AI_MAX_PENDING, 64 a search thread), and the rest serve the others.
+THREADS ?= 128
 
 .PHONY: run dev test lint setup setup-test clean
 

@@ -17,7 +17,7 @@ environment here and only here:
   always logged with their traceback.
 - ``AI_WORKERS``: threads that run AI searches at once (default: cores - 1, min 1).
 - ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
-  (16 x AI_WORKERS): searches one client may run, one client may have running
+  (64 x AI_WORKERS): searches one client may run, one client may have running
   or waiting, and all clients together, before the API answers 503.
 - ``GAME_CREATE_RATE``: new games per client (default ``30/min``, ``off``).
 - ``GAME_EXPIRY_DAYS``: ``manage.py expiregames`` deletes games untouched that
@@ -218,7 +218,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 AI_WORKERS = int(os.environ.get("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1)))
 AI_CLIENT_SEARCHES = int(os.environ.get("AI_CLIENT_SEARCHES", "1"))
 AI_CLIENT_PENDING = int(os.environ.get("AI_CLIENT_PENDING", "2"))
-AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 16 * AI_WORKERS))
+AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 64 * AI_WORKERS))
 #: New games (create, import) per client, e.g. ``30/min``; ``off``: no limit.
 GAME_CREATE_RATE = rate_or_none(os.environ.get("GAME_CREATE_RATE", "30/min"))
 #: Days after its last change that ``manage.py expiregames`` deletes a game.

@@ -101,6 +101,27 @@ def test_waiting_clients_are_served_in_turn(settings):
     assert pool.pending() == 0
 
 
+def test_a_client_given_a_long_search_waits_while_others_have_had_less(settings):
+    settings.AI_WORKERS = 1
+    settings.AI_CLIENT_PENDING = 3
+    pool, order, gate = FairPool(), [], threading.Event()
+    threads = [
+        run_in_pool(pool, "a", "a1", order, gate, seconds=10.0),
+        run_in_pool(pool, "a", "a2", order, gate, seconds=10.0),
+        run_in_pool(pool, "b", "b1", order, gate),
+        run_in_pool(pool, "b", "b2", order, gate),
+        run_in_pool(pool, "b", "b3", order, gate),
+    ]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    gate.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    # a had 10 s, b 1 s a search: b's three (3 s) all go before a's second.
+    assert order == ["a1", "b1", "b2", "b3", "a2"]
+
+
 def test_one_client_runs_one_search_at_a_time_while_others_use_free_workers(settings):
     settings.AI_WORKERS = 2
     pool, order, gate = FairPool(), [], threading.Event()

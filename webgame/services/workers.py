@@ -8,9 +8,12 @@ its address (:mod:`webgame.clients`). The rules, the same in one process
 - At most ``AI_WORKERS`` searches run at once, and at most
   ``AI_CLIENT_SEARCHES`` (1) of them for one client.
 - A search that cannot start yet waits in its client's queue; when a worker
-  frees up, the clients take turns (round robin: the waiting client served
-  longest ago goes first), so one client's backlog never delays another
-  client by more than the searches already running.
+  frees up, the clients take turns by the search time they have had (fair
+  queueing: the waiting client given the fewest seconds, as measured, goes
+  first; a new client starts level with the least served one under way; all
+  is forgotten when the pool falls idle). So one client's backlog never
+  delays another client by more than the searches already running, and a
+  client of long hints waits while players of short moves are served.
 - A client may have ``AI_CLIENT_PENDING`` searches running or waiting, the
   whole server ``AI_MAX_PENDING`` (sized so that many clients reach their own
   cap first). Beyond either the request is refused at once (503) with a
@@ -93,7 +96,9 @@ class FairPool:
         self._size = 0
         self._waiting: dict[str, deque[Ticket]] = {}
         self._running: list[Ticket] = []
-        self._served: dict[str, int] = {}  # client -> turn it was last served
+        # Seconds of search each client under way has been given (its virtual
+        # time); forgotten when the pool falls idle.
+        self._usage: dict[str, float] = {}
         self._turns = itertools.count()
 
     def run(self, task: Callable[[], T], *, client: str, expected_seconds: float) -> T:
@@ -130,6 +135,10 @@ class FairPool:
                     retry_after=retry_after(self._backlog(), limits.workers),
                 )
             ticket = Ticket(client, seconds, next(self._turns))
+            if client not in self._usage:  # new: level with the least served
+                if len(self._usage) > 10_000:  # forget the clients long gone
+                    self._usage = {c: self._usage[c] for c in self._active()}
+                self._usage[client] = self._floor()
             self._waiting.setdefault(client, deque()).append(ticket)
             self._dispatch(limits)
             return ticket
@@ -138,12 +147,19 @@ class FairPool:
         with self._lock:
             if ticket in self._running:
                 self._running.remove(ticket)
+                # Charge what the search really took, not what was expected
+                # (a level's simulations take a fraction of the second assumed).
+                took = time.monotonic() - (ticket.started or time.monotonic())
+                if ticket.client in self._usage:
+                    self._usage[ticket.client] += took - ticket.seconds
             else:  # never granted (interrupted while waiting)
                 queue = self._waiting.get(ticket.client)
                 if queue is not None and ticket in queue:
                     queue.remove(ticket)
             if not self._waiting.get(ticket.client):
                 self._waiting.pop(ticket.client, None)
+            if not self._running and not self._waiting:
+                self._usage.clear()  # idle: everyone starts afresh
             self._dispatch(limits)
 
     def _dispatch(self, limits: Limits) -> None:
@@ -159,18 +175,30 @@ class FairPool:
                 return
             client = min(
                 eligible,
-                key=lambda c: (self._served.get(c, -1), self._waiting[c][0].order),
+                key=lambda c: (self._usage.get(c, 0.0), self._waiting[c][0].order),
             )
             ticket = self._waiting[client].popleft()
             if not self._waiting[client]:
                 del self._waiting[client]
-            self._served[client] = next(self._turns)
-            if len(self._served) > 10_000:  # forget clients long gone
-                self._served = {t.client: self._served[t.client] for t in self._running}
-                self._served[client] = next(self._turns)
+            self._usage[client] = self._usage.get(client, 0.0) + ticket.seconds
             ticket.started = time.monotonic()
             self._running.append(ticket)
             ticket.granted.set()
+
+    def _floor(self) -> float:
+        """Return the least search time given to a client under way, counting
+        a running search from its start (lock held)."""
+        running: dict[str, float] = {}
+        for t in self._running:
+            running[t.client] = running.get(t.client, 0.0) + t.seconds
+        return min(
+            (self._usage.get(c, 0.0) - running.get(c, 0.0) for c in self._active()),
+            default=0.0,
+        )
+
+    def _active(self) -> set[str]:
+        """Return the clients with searches running or waiting (lock held)."""
+        return {t.client for t in self._running} | set(self._waiting)
 
     def _backlog(self) -> float:
         """Return the seconds of search left: running and waiting (lock held)."""
