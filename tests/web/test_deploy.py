@@ -101,3 +101,9 @@ def test_schema_generates_without_warnings():
         "spectacular", "--validate", "--fail-on-warn", "--file", os.devnull
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_celery_backend_needs_a_redis_url():
+    done = run_manage("check", AI_BACKEND="celery", REDIS_URL="")
+    assert done.returncode != 0
+    assert "REDIS_URL" in done.stderr
