@@ -6,8 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# gunicorn's threads in its one worker process: each waiting AI request holds
+# one (AI_MAX_PENDING, 64 a search thread), and the rest serve the others.
+THREADS ?= 128
 
-.PHONY: run test lint setup setup-test clean
+.PHONY: run dev test lint setup setup-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,9 +28,20 @@ setup: $(VENV)/.installed
 
 setup-test: $(VENV)/.installed-test
 
+# Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the
+# collected static files. One worker process with threads: without
+# AI_BACKEND=celery the AI's bookkeeping lives in that process (see README,
+# "Deploying on several machines").
 run: setup
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/gunicorn webgame.wsgi --bind $(HOST):$(PORT) --workers 1 \
+		--threads $(THREADS) --access-logfile - --graceful-timeout 15
+
+# For developers: Django's runserver (reloads on edits) with DEBUG's pages.
+dev: setup
+	$(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: setup-test
 	$(BIN)/python -m pytest

@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .services import GAME_NAMES, MAX_LEVEL, PROVEN_RESULTS, describe_options
+from .services import (
+    GAME_NAMES,
+    MAX_LEVEL,
+    PROVEN_RESULTS,
+    describe_options,
+    list_think_times,
+)
 
 COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
 PROVEN = PROVEN_RESULTS
-THINK_MIN, THINK_MAX = 0.1, 60.0
+#: The API's think times: the page's choices bound them (a longer search would
+#: hold a worker that other clients wait for).
+THINK_MIN, THINK_MAX = 0.1, float(max(list_think_times()))
 
 
 class StrictSerializer(serializers.Serializer):
@@ -43,8 +51,36 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class JSONCharField(serializers.CharField):
+    """A string that must be a JSON string (DRF would turn ``0`` into "0")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class JSONFloatField(serializers.FloatField):
+    """A number that must be a JSON number (DRF would take ``true`` as 1.0
+    and ``"2"`` as 2.0)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class JSONIntegerField(serializers.IntegerField):
+    """An integer that must be a JSON number (DRF would take ``"2"``)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 def _level_field() -> serializers.IntegerField:
-    return serializers.IntegerField(
+    return JSONIntegerField(
         min_value=1,
         max_value=MAX_LEVEL,
         required=False,
@@ -61,12 +97,13 @@ def _level_field() -> serializers.IntegerField:
 
 def _think_time_field() -> serializers.FloatField:
     message = f"think_time must be a number of seconds from {THINK_MIN} to {THINK_MAX}"
-    return serializers.FloatField(
+    return JSONFloatField(
         min_value=THINK_MIN,
         max_value=THINK_MAX,
         required=False,
         allow_null=True,
-        help_text="seconds the AI thinks per move, 0.1 .. 60; or give level",
+        help_text=f"seconds the AI thinks per move, {THINK_MIN:g} .. {THINK_MAX:g}; "
+        "or give level",
         error_messages={
             "min_value": message,
             "max_value": message,
@@ -79,17 +116,30 @@ def _think_time_field() -> serializers.FloatField:
 
 class PlayerSerializer(StrictSerializer):
     """One side: ``{"kind": "human"}`` or ``{"kind": "ai", "model": "light" |
-    null, "level": 1..6 | "think_time": 0.1..60}``."""
+    null, "level": 1..6 | "think_time": 0.1..10}``."""
 
     kind = serializers.ChoiceField(choices=PLAYER_KINDS)
-    model = serializers.CharField(
+    model = JSONCharField(
         required=False,
         allow_null=True,
         max_length=64,
-        help_text="a model on disk (see kinds), or null / 'none' for no model",
+        help_text="a model on disk (see kinds), or null / 'none' for no model; "
+        "AI sides only",
     )
     level = _level_field()
     think_time = _think_time_field()
+
+    def validate(self, attrs):
+        # A human side with AI settings is refused, not silently trimmed: the
+        # client meant something the server would not do.
+        given = [
+            k for k in ("model", "level", "think_time") if attrs.get(k) is not None
+        ]
+        if attrs["kind"] == "human" and given:
+            raise serializers.ValidationError(
+                {"kind": [f"a human side takes no {', '.join(given)}"]}
+            )
+        return attrs
 
 
 class PlayersSerializer(StrictSerializer):
@@ -125,13 +175,19 @@ class CreateGameSerializer(StrictSerializer):
 class ImportGameSerializer(CreateGameSerializer):
     """The body of ``POST /api/games/import/``: a new game from a record."""
 
-    record = serializers.CharField(
+    record = JSONCharField(
         allow_blank=True,
         trim_whitespace=True,
-        max_length=20000,
+        # 4000 characters fit the 64 KiB body limit even when every one is
+        # escaped (a surrogate pair: 12 bytes); the longest games need under 2000.
+        max_length=4000,
         help_text="Reversi: an Othello transcript such as 'f5d6c3d3' (passes may be "
         "left out); others: moves separated by spaces, e.g. 'h8 h9' or 'b1-b3 a2xc4'",
     )
+
+
+class EmptySerializer(StrictSerializer):
+    """A body with nothing to say: ``{}`` (or none, sent as JSON)."""
 
 
 class VersionedSerializer(StrictSerializer):
@@ -139,7 +195,7 @@ class VersionedSerializer(StrictSerializer):
     has changed since, the request is refused with 409 instead of acting on a
     position the client did not see."""
 
-    version = serializers.IntegerField(
+    version = JSONIntegerField(
         required=False,
         allow_null=True,
         min_value=0,
@@ -150,7 +206,7 @@ class VersionedSerializer(StrictSerializer):
 class MoveSerializer(VersionedSerializer):
     """The body of ``POST /api/games/{id}/moves/``."""
 
-    move = serializers.CharField(
+    move = JSONCharField(
         max_length=16,
         trim_whitespace=True,
         help_text="reversi 'd3' or 'pass'; gomoku 'h8'; loa 'b1-b3' / 'b1xb3'",
@@ -172,9 +228,10 @@ class HintSerializer(VersionedSerializer):
 
 
 class UpdateGameSerializer(VersionedSerializer):
-    """The body of ``PATCH /api/games/{id}/``: new settings for one or both sides."""
+    """The body of ``PATCH /api/games/{id}/``: new settings for one or both
+    sides, or none (``{}``: the game as it is)."""
 
-    players = PlayersSerializer()
+    players = PlayersSerializer(required=False)
 
 
 # ---- responses (for the schema; the services build the dicts) ---------------------

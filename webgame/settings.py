@@ -1,17 +1,34 @@
 """Django settings. Everything that varies by deployment comes from the
 environment here and only here:
 
-- ``SECRET_KEY``: required when ``DEBUG`` is off; a fixed development key otherwise.
-- ``DEBUG``: ``1``/``true`` (default, for local use) or ``0``/``false``.
+- ``DEBUG``: ``0``/``false`` (default: production-shaped, as ``make run``
+  serves) or ``1``/``true`` (``make dev``: Django's debug pages, runserver).
+- ``SECRET_KEY``: the key; when unset it is read from ``SECRET_KEY_FILE``
+  (default ``.secret_key`` in the project folder, untracked), which the first
+  start generates. Several machines must share one key: set it.
 - ``ALLOWED_HOSTS``: comma-separated; defaults to localhost names.
+- ``HTTPS``: whether the site is reached over HTTPS (redirects, HSTS, secure
+  cookies). Default: on unless every allowed host is a loopback name, so
+  ``make run`` on localhost speaks plain HTTP and a real host name needs TLS
+  (or ``HTTPS=0`` said out loud).
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host/db``; SQLite by default.
+- ``STATIC_ROOT``: where ``collectstatic`` puts the files WhiteNoise serves.
+- ``LOG_LEVEL``: of the app's loggers (default ``INFO``); 5xx responses are
+  always logged with their traceback.
 - ``AI_WORKERS``: threads that run AI searches at once (default: cores - 1, min 1).
-- ``AI_MAX_PENDING``: searches running or queued before the API answers 503
-  (default: 4 x AI_WORKERS).
+- ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
+  (64 x AI_WORKERS): searches one client may run, one client may have running
+  or waiting, and all clients together, before the API answers 503.
+- ``GAME_CREATE_RATE``: new games per client (default ``30/min``, ``off``).
+- ``GAME_EXPIRY_DAYS``: ``manage.py expiregames`` deletes games untouched that
+  long (default 30).
 - ``AI_THROTTLE_RATE``: AI requests (ai-move, hint) per client, e.g. ``240/min``;
   ``off`` disables the throttle. ``NUM_PROXIES``: reverse proxies in front of
   the app whose X-Forwarded-For is trusted to name the client (default 0).
 - ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``: see below.
+- ``AI_BACKEND`` (``local`` or ``celery``) and ``REDIS_URL``: where searches
+  run and where their shared state lives (README, "Deploying on several
+  machines").
 """
 
 from __future__ import annotations
@@ -24,6 +41,8 @@ import dj_database_url
 import xstatic.pkg.jquery
 from django.core.exceptions import ImproperlyConfigured
 
+from webgame.secretkey import secret_key_from_file
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -35,18 +54,26 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "django-insecure-local-development-key-do-not-use-in-production"
+def rate_or_none(value: str) -> str | None:
+    """Return a throttle rate such as ``30/min``, or None for ``off``."""
+    return None if value.strip().lower() in ("", "off", "none") else value.strip()
+
+
+DEBUG = env_flag("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or secret_key_from_file(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+)
 
 ALLOWED_HOSTS = [
     host.strip()
-    for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
+    for host in (os.environ.get("ALLOWED_HOSTS") or "localhost,127.0.0.1,[::1]").split(
+        ","
+    )
     if host.strip()
 ]
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+LOOPBACK_ONLY = set(ALLOWED_HOSTS) <= LOOPBACK_HOSTS
+HTTPS = env_flag("HTTPS", not LOOPBACK_ONLY)
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",
@@ -59,14 +86,16 @@ INSTALLED_APPS = [
     "webgame",
 ]
 
-# WhiteNoise serves the collected static files when DEBUG is off; with DEBUG
-# on, runserver's staticfiles app serves them straight from the packages.
+# WhiteNoise serves the collected static files (``make run`` collects them);
+# with DEBUG on, runserver's staticfiles app serves them from the sources.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "webgame.clients.ClientMiddleware",
 ]
 
 ROOT_URLCONF = "webgame.urls"
@@ -113,7 +142,7 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 # jQuery comes from the XStatic-jQuery wheel and Bootstrap from the
 # django-bootstrap-static app: no CDN, no copies committed.
 STATICFILES_DIRS = [BASE_DIR / "static", xstatic.pkg.jquery.BASE_DIR]
@@ -128,6 +157,53 @@ STORAGES = {
     },
 }
 
+# Content-Security-Policy: everything from this origin only, no inline
+# script (the API docs page loads its script from a URL for this), no
+# framing. Inline style attributes stay allowed: the page's markup sets
+# initial widths with them, and Bootstrap's form controls draw their icons
+# from data: URLs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+#: Where AI searches run: ``local`` (this process's threads, the default) or
+#: ``celery`` (Celery workers on any machine, with REDIS_URL: the broker, and
+#: the searches' shared state, limits and throttles; see webgame/backends.py).
+AI_BACKEND = os.environ.get("AI_BACKEND", "local").strip().lower()
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if AI_BACKEND not in ("local", "celery"):
+    raise ImproperlyConfigured("AI_BACKEND must be 'local' or 'celery'")
+if AI_BACKEND == "celery" and not REDIS_URL:
+    raise ImproperlyConfigured("AI_BACKEND=celery needs REDIS_URL")
+if REDIS_URL:
+    # The throttles' counters live in the cache: in Redis they hold across
+    # every web process.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+CELERY_BROKER_URL = REDIS_URL
+# A search is worth nothing once its client gave up: no retries, no results
+# kept by Celery (the search's answer goes back through its own Redis key),
+# one task at a time per worker thread.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ACKS_LATE = False
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
 #: Where the tree models live: model/<game>/<name>/.
 MODEL_DIR = BASE_DIR / "model"
 
@@ -135,18 +211,23 @@ MODEL_DIR = BASE_DIR / "model"
 # record); anything bigger is refused with 413 before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
-#: AI searches run in a bounded pool: at most AI_WORKERS at once, and at most
-#: AI_MAX_PENDING running or waiting; beyond that the API answers 503.
+#: AI searches are shared fairly (webgame/services/workers.py): at most
+#: AI_WORKERS run at once, AI_CLIENT_SEARCHES of them for one client; the
+#: others wait, clients taking turns. A client may have AI_CLIENT_PENDING
+#: searches running or waiting, the server AI_MAX_PENDING; beyond, 503.
 AI_WORKERS = int(os.environ.get("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1)))
-AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 4 * AI_WORKERS))
+AI_CLIENT_SEARCHES = int(os.environ.get("AI_CLIENT_SEARCHES", "1"))
+AI_CLIENT_PENDING = int(os.environ.get("AI_CLIENT_PENDING", "2"))
+AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 64 * AI_WORKERS))
+#: New games (create, import) per client, e.g. ``30/min``; ``off``: no limit.
+GAME_CREATE_RATE = rate_or_none(os.environ.get("GAME_CREATE_RATE", "30/min"))
+#: Days after its last change that ``manage.py expiregames`` deletes a game.
+GAME_EXPIRY_DAYS = float(os.environ.get("GAME_EXPIRY_DAYS", "30"))
 #: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
 #: so that web requests are served first while searches run.
 AI_NICE = int(os.environ.get("AI_NICE", "10"))
 #: Per-client rate of AI requests (ai-move and hint); None disables the throttle.
-_throttle_rate = os.environ.get("AI_THROTTLE_RATE", "240/min")
-AI_THROTTLE_RATE: str | None = (
-    None if _throttle_rate.strip().lower() in ("", "off", "none") else _throttle_rate
-)
+AI_THROTTLE_RATE = rate_or_none(os.environ.get("AI_THROTTLE_RATE", "240/min"))
 #: Search trees of recent games kept in memory between requests (a hint's tree
 #: serves the AI move that follows), and the node cap of each (~23 bytes a node).
 AI_TREE_CACHE = int(os.environ.get("AI_TREE_CACHE", "4"))
@@ -156,9 +237,12 @@ REST_FRAMEWORK = {
     # No accounts: games are reached by their unguessable id, so there is no
     # session and no CSRF token to juggle in API clients.
     "DEFAULT_AUTHENTICATION_CLASSES": [],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # Anyone may play, but a request that changes something must be JSON: a
+    # cross-site form cannot send that (webgame/permissions.py).
+    "DEFAULT_PERMISSION_CLASSES": ["webgame.permissions.JSONRequestsOnly"],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON only, refused before decoding when it nests absurdly deep.
+    "DEFAULT_PARSER_CLASSES": ["webgame.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "webgame.exceptions.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -182,6 +266,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "webgame.schema.strict_requests",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": "webgame.serializers.COLORS",
         "GameNameEnum": "webgame.serializers.GAME_NAMES",
@@ -190,7 +278,7 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-if not DEBUG:
+if HTTPS:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -198,3 +286,35 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+elif LOOPBACK_ONLY:
+    # Plain HTTP on the loopback only (make run's default): there is no TLS to
+    # redirect to, pin (HSTS) or mark cookies for, and nothing crosses a
+    # network. These three checks are about TLS and nothing else; all others
+    # stay on, and a public host without HTTPS still fails them.
+    SILENCED_SYSTEM_CHECKS = [
+        "security.W004",  # SECURE_HSTS_SECONDS
+        "security.W008",  # SECURE_SSL_REDIRECT
+        "security.W016",  # CSRF_COOKIE_SECURE
+    ]
+
+# Errors reach the process's standard error (gunicorn's, the terminal's):
+# every 5xx with its traceback (django.request logs them at ERROR with the
+# exception), warnings and the app's own INFO messages; Django's 4xx warnings
+# (404, 409, ...) are the API working as documented and are not logged.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"level": "INFO"},
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "INFO"},  # runserver's request lines (make dev)
+        "webgame": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+    },
+}

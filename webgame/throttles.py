@@ -1,4 +1,5 @@
-"""Per-client throttling of the AI endpoints (they cost seconds of CPU)."""
+"""Per-client throttling of the AI endpoints (they cost seconds of CPU) and of
+game creation (each game is a row kept until it expires)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,13 @@ class AIRateThrottle(SimpleRateThrottle):
             "scope": self.scope,
             "ident": self.get_ident(request),
         }
+
+
+class GameCreateThrottle(AIRateThrottle):
+    """At most ``settings.GAME_CREATE_RATE`` new games per client address."""
+
+    scope = "create"
+
+    def get_rate(self) -> str | None:
+        """Return the rate such as ``"30/min"``, or None for no limit."""
+        return settings.GAME_CREATE_RATE

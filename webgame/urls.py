@@ -1,31 +1,58 @@
 """URL routes of the site: the start page, the API and its documentation."""
 
-from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+import uuid
+
+from django.urls import include, path, re_path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import pages, views
+
+
+class GameIdConverter:
+    """A game id: a UUID in either case (Django's ``uuid`` takes lowercase
+    only, so a client that upper-cased an id got "no API endpoint")."""
+
+    regex = (
+        "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    )
+
+    def to_python(self, value: str) -> uuid.UUID:
+        return uuid.UUID(value)
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(GameIdConverter, "gameid")
 
 api = [
     path("games/kinds/", views.GameKindsView.as_view(), name="game-kinds"),
     path("games/", views.GameCreateView.as_view(), name="game-create"),
     path("games/import/", views.GameImportView.as_view(), name="game-import"),
-    path("games/<uuid:pk>/", views.GameDetailView.as_view(), name="game-detail"),
-    path("games/<uuid:pk>/moves/", views.MoveView.as_view(), name="game-moves"),
-    path("games/<uuid:pk>/ai-move/", views.AIMoveView.as_view(), name="game-ai-move"),
-    path("games/<uuid:pk>/hint/", views.HintView.as_view(), name="game-hint"),
-    path("games/<uuid:pk>/stop/", views.StopView.as_view(), name="game-stop"),
-    path("games/<uuid:pk>/undo/", views.UndoView.as_view(), name="game-undo"),
-    path("games/<uuid:pk>/record/", views.RecordView.as_view(), name="game-record"),
+    path("games/<gameid:pk>/", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<gameid:pk>/moves/", views.MoveView.as_view(), name="game-moves"),
+    path("games/<gameid:pk>/ai-move/", views.AIMoveView.as_view(), name="game-ai-move"),
+    path("games/<gameid:pk>/hint/", views.HintView.as_view(), name="game-hint"),
+    path("games/<gameid:pk>/stop/", views.StopView.as_view(), name="game-stop"),
+    path("games/<gameid:pk>/undo/", views.UndoView.as_view(), name="game-undo"),
+    path("games/<gameid:pk>/record/", views.RecordView.as_view(), name="game-record"),
     path(
-        "games/<uuid:pk>/analysis/", views.AnalysisView.as_view(), name="game-analysis"
+        "games/<gameid:pk>/analysis/",
+        views.AnalysisView.as_view(),
+        name="game-analysis",
     ),
-    path("games/<uuid:pk>/ending/", views.EndingView.as_view(), name="game-ending"),
+    path("games/<gameid:pk>/ending/", views.EndingView.as_view(), name="game-ending"),
     path(
-        "games/<uuid:pk>/explorer/", views.ExplorerView.as_view(), name="game-explorer"
+        "games/<gameid:pk>/explorer/",
+        views.ExplorerView.as_view(),
+        name="game-explorer",
     ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
-        "docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"
+        "docs/",
+        # The split view loads its script from a URL: no inline script (CSP).
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema"),
+        name="api-docs",
     ),
 ]
 

@@ -8,7 +8,7 @@ built here: :mod:`webgame.exceptions` shapes them.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from . import serializers as s
 from . import services
-from .throttles import AIRateThrottle
+from .throttles import AIRateThrottle, GameCreateThrottle
 
 
 def _errors(*codes: int) -> dict:
@@ -44,9 +44,27 @@ class GameKindsView(APIView):
 class GameCreateView(APIView):
     """Start a game."""
 
+    throttle_classes = [GameCreateThrottle]
+
     @extend_schema(
         request=s.CreateGameSerializer,
-        responses={201: s.GameSerializer, **_errors(400, 413, 415)},
+        responses={201: s.GameSerializer, **_errors(400, 413, 415, 429)},
+        # The docs page's "Try it out" sends this; a generated one would name
+        # a model "string" and options "additionalProp1" (400).
+        examples=[
+            OpenApiExample(
+                "Gomoku against the AI",
+                value={
+                    "game": "gomoku",
+                    "options": {"size": 15, "row": 5},
+                    "players": {
+                        "black": {"kind": "human"},
+                        "white": {"kind": "ai", "model": None, "level": 2},
+                    },
+                },
+                request_only=True,
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         """Return the new game (201)."""
@@ -62,9 +80,18 @@ class GameCreateView(APIView):
 class GameImportView(APIView):
     """Start a game from a record (an Othello transcript or a move list)."""
 
+    throttle_classes = [GameCreateThrottle]
+
     @extend_schema(
         request=s.ImportGameSerializer,
-        responses={201: s.GameSerializer, **_errors(400, 413, 415)},
+        responses={201: s.GameSerializer, **_errors(400, 413, 415, 429)},
+        examples=[
+            OpenApiExample(
+                "A Reversi opening",
+                value={"game": "reversi", "record": "f5d6c3d3c4"},
+                request_only=True,
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         """Return the new game holding the record's moves (201)."""
@@ -88,11 +115,13 @@ class GameDetailView(APIView):
 
     @extend_schema(
         request=s.UpdateGameSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
+        responses={200: s.GameSerializer, **_errors(400, 404, 409, 413, 415)},
     )
     def patch(self, request: Request, pk) -> Response:
         """Return the game after changing the named sides' settings."""
         body = _valid(s.UpdateGameSerializer, request)
+        if not body.get("players"):  # nothing to change
+            return Response(services.get_game(pk))
         return Response(
             services.update_players(
                 pk, players=body["players"], version=body.get("version")
@@ -105,7 +134,7 @@ class MoveView(APIView):
 
     @extend_schema(
         request=s.MoveSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
+        responses={200: s.GameSerializer, **_errors(400, 404, 409, 413, 415)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game after the move."""
@@ -122,7 +151,10 @@ class AIMoveView(APIView):
 
     @extend_schema(
         request=s.VersionedSerializer,
-        responses={200: s.GameAndSearchSerializer, **_errors(400, 404, 409, 429, 503)},
+        responses={
+            200: s.GameAndSearchSerializer,
+            **_errors(400, 404, 409, 413, 415, 429, 503),
+        },
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game after the AI's move and the search behind it."""
@@ -137,7 +169,10 @@ class HintView(APIView):
 
     @extend_schema(
         request=s.HintSerializer,
-        responses={200: s.GameAndSearchSerializer, **_errors(400, 404, 409, 429, 503)},
+        responses={
+            200: s.GameAndSearchSerializer,
+            **_errors(400, 404, 409, 413, 415, 429, 503),
+        },
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game and the search result."""
@@ -156,11 +191,12 @@ class StopView(APIView):
     """End the AI's running search in this game early (the board's Stop button)."""
 
     @extend_schema(
-        request=None,
-        responses={200: s.StopSerializer, **_errors(404)},
+        request=s.EmptySerializer,
+        responses={200: s.StopSerializer, **_errors(400, 404, 413, 415)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return whether a search was running and has been told to stop."""
+        _valid(s.EmptySerializer, request)
         return Response(services.stop_search(pk))
 
 
@@ -169,7 +205,7 @@ class UndoView(APIView):
 
     @extend_schema(
         request=s.VersionedSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
+        responses={200: s.GameSerializer, **_errors(400, 404, 409, 413, 415)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game after the take-back."""

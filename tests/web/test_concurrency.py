@@ -45,9 +45,9 @@ def in_threads(functions):
     return results
 
 
-def post(path, body=None):
-    """Return (status, json) of a POST made with a fresh client."""
-    response = APIClient().post(path, body or {}, format="json")
+def post(path, body=None, *, address="127.0.0.1"):
+    """Return (status, json) of a POST made with a fresh client at ``address``."""
+    response = APIClient(REMOTE_ADDR=address).post(path, body or {}, format="json")
     return response.status_code, response.json()
 
 
@@ -176,14 +176,15 @@ def test_undo_racing_a_move_applies_one_of_them():
     assert row.moves in ([], ["f5", "d6"])
 
 
-def timed_ai_moves(game_ids, delay=0.0):
+def timed_ai_moves(game_ids, delay=0.0, *, clients=1):
     """Return [(status, seconds)] of ai-move requests on the games, started
-    ``delay`` seconds apart."""
+    ``delay`` seconds apart, from ``clients`` addresses in turn."""
 
     def one(index, game_id):
         time.sleep(index * delay)
         started = time.perf_counter()
-        code, body = post(url("game-ai-move", game_id))
+        address = f"10.0.0.{index % clients + 1}"
+        code, body = post(url("game-ai-move", game_id), address=address)
         return code, time.perf_counter() - started, body
 
     return in_threads([lambda i=i, g=g: one(i, g) for i, g in enumerate(game_ids)])
@@ -199,11 +200,18 @@ def ai_games(count, think_time):
     return ids
 
 
-def test_searches_of_different_games_run_at_once_up_to_the_worker_count(settings):
+def test_searches_of_different_clients_run_at_once_up_to_the_worker_count(settings):
     settings.AI_WORKERS = 2
-    results = timed_ai_moves(ai_games(2, 0.6))
+    results = timed_ai_moves(ai_games(2, 0.6), clients=2)
     assert [code for code, _, _ in results] == [200, 200]
     assert max(seconds for _, seconds, _ in results) < 1.1
+
+
+def test_one_clients_searches_run_one_at_a_time_even_with_workers_free(settings):
+    settings.AI_WORKERS = 2
+    results = timed_ai_moves(ai_games(2, 0.6), clients=1)
+    assert [code for code, _, _ in results] == [200, 200]
+    assert max(seconds for _, seconds, _ in results) >= 1.15
 
 
 def test_searches_beyond_the_workers_wait_their_turn(settings):
@@ -223,7 +231,7 @@ def test_searches_beyond_the_cap_get_503_with_retry_after_not_a_hang(settings):
 
 
 def test_stop_ends_a_long_search_which_then_plays_its_best_move():
-    slow_ai = {"kind": "ai", "think_time": 20.0}
+    slow_ai = {"kind": "ai", "think_time": 10.0}
     game = create(APIClient(), "reversi", black=slow_ai, white=HUMAN).json()
     answers = {}
 
@@ -245,7 +253,7 @@ def test_stop_ends_a_long_search_which_then_plays_its_best_move():
     assert stopped == {"stopped": True}
     code, body = answers["ai"]
     assert code == 200, body
-    assert answers["seconds"] < 10  # far less than the 20 s think time
+    assert answers["seconds"] < 6  # far less than the 10 s think time
     assert body["game"]["moves"] == [body["search"]["move"]]
     assert_consistent(game["id"])
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -35,10 +37,63 @@ def test_check_deploy_passes_with_production_environment():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_production_refuses_to_start_without_a_secret_key():
-    done = run_manage("check", DEBUG="0", SECRET_KEY="")
+def test_check_deploy_passes_on_plain_http_localhost_as_make_run_serves(tmp_path):
+    done = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="",
+        SECRET_KEY="",
+        SECRET_KEY_FILE=str(tmp_path / "key"),
+        ALLOWED_HOSTS="",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_public_host_without_https_fails_the_deploy_check():
+    done = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="games.example.com",
+        HTTPS="0",
+    )
     assert done.returncode != 0
-    assert "SECRET_KEY" in done.stderr
+    assert "SECURE_SSL_REDIRECT" in done.stdout + done.stderr
+
+
+def test_debug_is_off_unless_asked_for():
+    code = "from django.conf import settings; print(settings.DEBUG)"
+    done = run_manage("shell", "-c", code, DEBUG="")
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stderr
+
+
+def test_first_start_generates_a_private_secret_key_that_later_starts_reuse(tmp_path):
+    key_file = tmp_path / "key"
+    code = "from django.conf import settings; print(settings.SECRET_KEY)"
+    first = run_manage(
+        "shell", "-c", code, SECRET_KEY="", SECRET_KEY_FILE=str(key_file)
+    )
+    again = run_manage(
+        "shell", "-c", code, SECRET_KEY="", SECRET_KEY_FILE=str(key_file)
+    )
+    assert first.returncode == 0, first.stderr
+    assert len(first.stdout.strip().splitlines()[-1]) >= 50
+    assert first.stdout == again.stdout
+    assert key_file.read_text().strip() == first.stdout.strip().splitlines()[-1]
+    assert key_file.stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize(
+    "name", [".secret_key", "db.sqlite3", "db.sqlite3-wal", "db.sqlite3-shm"]
+)
+def test_files_the_running_app_writes_are_not_tracked(name):
+    done = subprocess.run(["git", "check-ignore", name], cwd=ROOT, capture_output=True)
+    assert done.returncode == 0, f"{name} would show as untracked"
 
 
 def test_schema_generates_without_warnings():
@@ -46,3 +101,9 @@ def test_schema_generates_without_warnings():
         "spectacular", "--validate", "--fail-on-warn", "--file", os.devnull
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_celery_backend_needs_a_redis_url():
+    done = run_manage("check", AI_BACKEND="celery", REDIS_URL="")
+    assert done.returncode != 0
+    assert "REDIS_URL" in done.stderr

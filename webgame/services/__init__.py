@@ -15,7 +15,7 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.players`: who plays each side, checked and completed.
 - :mod:`.games`: a game's life: create, read, move, undo, change players.
 - :mod:`.records`: game records out and in.
-- :mod:`.workers`: the bounded pool of threads that runs AI searches.
+- :mod:`.workers`: the pool of threads that runs AI searches, clients in turn.
 - :mod:`.ai`: the AI's moves, hints and stops, and the searches behind them.
 - :mod:`.analysis`: looking back at a game: a position's evaluation (a short
   search on the pool), the squares that won it.

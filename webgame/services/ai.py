@@ -1,6 +1,6 @@
 """The AI's moves and hints, and the searches behind them.
 
-A search runs on the bounded worker pool (:mod:`.workers`) without
+A search runs on the worker pool that clients share in turn (:mod:`.workers`) without
 holding any lock or database transaction; its move is written optimistically
 afterwards (see :mod:`.games`). :data:`SEARCHES` is everything this process
 remembers about searches between requests.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
@@ -30,6 +30,7 @@ from mcts import (
     warm_tree,
 )
 
+from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
 from .games import GameId, check_version, get_row, playable, write
@@ -133,10 +134,15 @@ def stop_search(game_id: GameId) -> dict:
     """Ask the search running for the game to end now; the pending ai-move or
     hint request then answers with the best move found so far.
 
-    Returns ``{"stopped": True}`` if a search was running or about to start in
-    this process, ``{"stopped": False}`` if none was (it may have just ended).
+    Returns ``{"stopped": True}`` if a search was running or about to start
+    (in this process; with ``AI_BACKEND=celery`` on any worker), ``{"stopped":
+    False}`` if none was (it may have just ended).
     """
     row = get_row(game_id)
+    if settings.AI_BACKEND == "celery":
+        from .. import backends
+
+        return {"stopped": backends.stop(row.pk)}
     return {"stopped": SEARCHES.stop(row.pk)}
 
 
@@ -199,40 +205,90 @@ def _budget(ai: dict) -> Level:
 def _search(
     row: GameRow, game: Game, state: State, ai: dict, *, best: bool = False
 ) -> dict:
-    """Return the JSON of a search from ``state`` with the AI setting ``ai``,
-    run on the bounded worker pool; ``best`` picks the best move even when the
-    level would sample one (a hint should not mislead)."""
-    budget = _budget(ai)
-    if best:
-        budget = dataclasses.replace(budget, temperature=0.0)
+    """Return the JSON of a search from ``state`` with the AI setting ``ai``:
+    on this process's worker pool, or with ``AI_BACKEND=celery`` on the Celery
+    workers (:mod:`webgame.backends`); ``best`` picks the best move even when
+    the level would sample one (a hint should not mislead)."""
+    budget = _search_budget(ai, best=best)
+    expected = budget.seconds or 1.0
+    if settings.AI_BACKEND == "celery":
+        from .. import backends  # the Celery/Redis side, only when configured
+
+        return backends.search_on_workers(
+            row, ai, best=best, client=current_client(), expected_seconds=expected
+        )
 
     def task() -> dict:
-        searcher = _searcher_for(row, game, state)
-        _use_model(searcher, row, game, ai.get("model"))
-
-        def stop_if_asked(_progress: SearchResult) -> None:
-            # A Stop that came before the search began (the searcher clears
-            # its own flag when it starts) is honoured at the first chunk.
-            if SEARCHES.stop_asked(row.pk):
-                searcher.stop()
-
-        try:
-            with SEARCHES.running(row.pk, searcher):
-                result = searcher.search(
-                    seconds=budget.seconds,
-                    simulations=budget.simulations,
-                    temperature=budget.temperature,
-                    on_progress=stop_if_asked,
-                    progress_every=0.05,
-                )
-            return result.to_json()
-        finally:
-            SEARCHES.keep(
-                row.pk, searcher, tuple(row.moves), limit=settings.AI_TREE_CACHE
-            )
+        return run_search(
+            row,
+            game,
+            state,
+            budget,
+            ai.get("model"),
+            lambda: SEARCHES.stop_asked(row.pk),
+        )
 
     with SEARCHES.slot(row.pk):
-        return POOL.run(task, expected_seconds=budget.seconds or 1.0)
+        return POOL.run(task, client=current_client(), expected_seconds=expected)
+
+
+def _search_budget(ai: dict, *, best: bool) -> Level:
+    """Return the budget of a search for ``ai``; a hint (``best``) samples not."""
+    budget = _budget(ai)
+    return dataclasses.replace(budget, temperature=0.0) if best else budget
+
+
+def run_search(
+    row: GameRow,
+    game: Game,
+    state: State,
+    budget: Level,
+    model: str | None,
+    stop_asked: Callable[[], bool],
+) -> dict:
+    """Return the JSON of the search itself, in whichever process runs it (a
+    web process's worker thread or a Celery worker), keeping its tree in that
+    process for the game's next search; ``stop_asked`` is polled every 50 ms."""
+    searcher = _searcher_for(row, game, state)
+    _use_model(searcher, row, game, model)
+
+    def stop_if_asked(_progress: SearchResult) -> None:
+        # A Stop that came before the search began (the searcher clears
+        # its own flag when it starts) is honoured at the first chunk.
+        if stop_asked():
+            searcher.stop()
+
+    try:
+        with SEARCHES.running(row.pk, searcher):
+            result = searcher.search(
+                seconds=budget.seconds,
+                simulations=budget.simulations,
+                temperature=budget.temperature,
+                on_progress=stop_if_asked,
+                progress_every=0.05,
+            )
+        return result.to_json()
+    finally:
+        SEARCHES.keep(row.pk, searcher, tuple(row.moves), limit=settings.AI_TREE_CACHE)
+
+
+def search_in_worker(
+    game_id: GameId,
+    *,
+    ai: dict,
+    best: bool,
+    version: int,
+    stop_asked: Callable[[], bool],
+) -> dict:
+    """Return the JSON of a search run by a Celery worker: the game is read
+    from the shared database; Conflict if it is no longer at ``version`` (the
+    web process would refuse to write the move anyway)."""
+    row = get_row(game_id)
+    check_version(row, version)
+    game, state = playable(row)
+    return run_search(
+        row, game, state, _search_budget(ai, best=best), ai.get("model"), stop_asked
+    )
 
 
 def _searcher_for(row: GameRow, game: Game, state: State) -> Searcher:

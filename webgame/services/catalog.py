@@ -92,13 +92,26 @@ def list_think_times() -> list[float]:
 
 def list_models(game: str) -> list[dict]:
     """Return the tree models on disk for ``game``: name, nodes, bytes, built
-    (how it was made, from its manifest), sorted by name. Only models whose
+    (how it was made, from its manifest, without the command line that names
+    the builder's folders), sorted by name. Only models whose
     folder name a client could send are listed."""
     return [
-        model.to_json()
+        {**model.to_json(), "built": _public_build_facts(model.built)}
         for model in library_models(Path(settings.MODEL_DIR), game)
         if _MODEL_NAME.fullmatch(model.name)
     ]
+
+
+#: What a model's manifest says about its build that a client may see: the
+#: settings and counts, not the command line (it names the builder's folders).
+_PRIVATE_BUILD_FACTS = ("command",)
+
+
+def _public_build_facts(built: dict | None) -> dict | None:
+    """Return the manifest's build facts without the command line."""
+    if built is None:
+        return None
+    return {k: v for k, v in built.items() if k not in _PRIVATE_BUILD_FACTS}
 
 
 def check_model(game: str, name: str | None) -> str | None:

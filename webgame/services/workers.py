@@ -1,19 +1,41 @@
-"""The bounded pool that runs AI searches.
+"""The AI's searches, shared fairly between clients.
+
+A search costs seconds of a core; a client is a browser or script, named by
+its address (:mod:`webgame.clients`). The rules, the same in one process
+(:class:`FairPool`, here) and across machines (the Redis scheduler of
+:mod:`webgame.backends`):
+
+- At most ``AI_WORKERS`` searches run at once, and at most
+  ``AI_CLIENT_SEARCHES`` (1) of them for one client.
+- A search that cannot start yet waits in its client's queue; when a worker
+  frees up, the clients take turns by the search time they have had (fair
+  queueing: the waiting client given the fewest seconds, as measured, goes
+  first; a new client starts level with the least served one under way; all
+  is forgotten when the pool falls idle). So one client's backlog never
+  delays another client by more than the searches already running, and a
+  client of long hints waits while players of short moves are served.
+- A client may have ``AI_CLIENT_PENDING`` searches running or waiting, the
+  whole server ``AI_MAX_PENDING`` (sized so that many clients reach their own
+  cap first). Beyond either the request is refused at once (503) with a
+  ``Retry-After`` computed from the real queue: the seconds of search ahead,
+  spread over the workers.
 
 The search kernels are numba code that releases the GIL, so a few searches
 run truly in parallel on separate cores while the web threads keep serving.
-The pool has ``AI_WORKERS`` threads; at most ``AI_MAX_PENDING`` searches may
-be running or waiting at once, and a request beyond that is refused at once
-(503 with ``Retry-After``) rather than queued without bound.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
+import math
 import os
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.conf import settings
@@ -23,9 +45,46 @@ from ..errors import Busy
 T = TypeVar("T")
 
 
-class WorkerPool:
-    """The process's AI worker threads and the count of searches they hold
-    (running or waiting), behind one lock.
+@dataclass(frozen=True)
+class Limits:
+    """How many searches may run and wait, from the settings."""
+
+    workers: int
+    per_client: int
+    client_pending: int
+    max_pending: int
+
+    @classmethod
+    def from_settings(cls) -> Limits:
+        """Return the limits the settings give now (tests change them)."""
+        return cls(
+            workers=settings.AI_WORKERS,
+            per_client=settings.AI_CLIENT_SEARCHES,
+            client_pending=settings.AI_CLIENT_PENDING,
+            max_pending=settings.AI_MAX_PENDING,
+        )
+
+
+@dataclass
+class Ticket:
+    """One search waiting for, or holding, a worker."""
+
+    client: str
+    seconds: float
+    order: int
+    started: float | None = None
+    granted: threading.Event = field(default_factory=threading.Event)
+
+
+def retry_after(backlog_seconds: float, workers: int) -> int:
+    """Return the Retry-After (whole seconds, at least 1) for a request that
+    has ``backlog_seconds`` of search ahead of it on ``workers`` workers."""
+    return max(1, math.ceil(backlog_seconds / max(1, workers)))
+
+
+class FairPool:
+    """This process's AI worker threads and the clients' queues, behind one
+    lock (see the module's rules).
 
     The threads are created on first use (settings are read then, not at
     import) and replaced if ``AI_WORKERS`` changed (tests change it).
@@ -35,43 +94,129 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._size = 0
-        self._pending = 0
+        self._waiting: dict[str, deque[Ticket]] = {}
+        self._running: list[Ticket] = []
+        # Seconds of search each client under way has been given (its virtual
+        # time); forgotten when the pool falls idle.
+        self._usage: dict[str, float] = {}
+        self._turns = itertools.count()
 
-    def run(self, task: Callable[[], T], *, expected_seconds: float) -> T:
-        """Return ``task()`` computed on an AI worker thread.
-
-        Raises :class:`~webgame.errors.Busy` without running it when
-        ``AI_MAX_PENDING`` searches are already running or waiting; the
-        ``Retry-After`` hint is the expected length of one search, rounded up.
-        """
-        with self._lock:
-            if self._pending >= settings.AI_MAX_PENDING:
-                raise Busy(
-                    f"all {settings.AI_MAX_PENDING} AI search slots are taken; "
-                    "retry in a moment",
-                    retry_after=max(1, int(expected_seconds + 0.999)),
-                )
-            self._pending += 1
+    def run(self, task: Callable[[], T], *, client: str, expected_seconds: float) -> T:
+        """Return ``task()`` computed on an AI worker thread once the client's
+        turn comes; Busy (503) at once if the client or the server already has
+        as many searches pending as allowed."""
+        limits = Limits.from_settings()
+        ticket = self._admit(client, expected_seconds, limits)
         try:
-            return self._threads().submit(task).result()
+            ticket.granted.wait()
+            return self._threads(limits.workers).submit(task).result()
         finally:
-            with self._lock:
-                self._pending -= 1
+            self._leave(ticket, limits)
 
-    def pending(self) -> int:
-        """Return how many searches are running or waiting now."""
+    def pending(self, client: str | None = None) -> int:
+        """Return how many searches are running or waiting (of ``client``)."""
         with self._lock:
-            return self._pending
+            return self._pending(client)
 
-    def _threads(self) -> ThreadPoolExecutor:
-        """Return the executor, created or resized to ``AI_WORKERS`` threads."""
+    def _pending(self, client: str | None) -> int:
+        running = [t for t in self._running if client in (None, t.client)]
+        if client is not None:
+            return len(running) + len(self._waiting.get(client, ()))
+        return len(running) + sum(len(queue) for queue in self._waiting.values())
+
+    def _admit(self, client: str, seconds: float, limits: Limits) -> Ticket:
         with self._lock:
-            if self._executor is None or self._size != settings.AI_WORKERS:
+            mine, everyone = self._pending(client), self._pending(None)
+            if mine >= limits.client_pending or everyone >= limits.max_pending:
+                raise Busy(
+                    f"{mine} of your AI searches and {everyone} in all are running "
+                    f"or waiting (at most {limits.client_pending} and "
+                    f"{limits.max_pending}); retry after the time given",
+                    retry_after=retry_after(self._backlog(), limits.workers),
+                )
+            ticket = Ticket(client, seconds, next(self._turns))
+            if client not in self._usage:  # new: level with the least served
+                if len(self._usage) > 10_000:  # forget the clients long gone
+                    self._usage = {c: self._usage[c] for c in self._active()}
+                self._usage[client] = self._floor()
+            self._waiting.setdefault(client, deque()).append(ticket)
+            self._dispatch(limits)
+            return ticket
+
+    def _leave(self, ticket: Ticket, limits: Limits) -> None:
+        with self._lock:
+            if ticket in self._running:
+                self._running.remove(ticket)
+                # Charge what the search really took, not what was expected
+                # (a level's simulations take a fraction of the second assumed).
+                took = time.monotonic() - (ticket.started or time.monotonic())
+                if ticket.client in self._usage:
+                    self._usage[ticket.client] += took - ticket.seconds
+            else:  # never granted (interrupted while waiting)
+                queue = self._waiting.get(ticket.client)
+                if queue is not None and ticket in queue:
+                    queue.remove(ticket)
+            if not self._waiting.get(ticket.client):
+                self._waiting.pop(ticket.client, None)
+            if not self._running and not self._waiting:
+                self._usage.clear()  # idle: everyone starts afresh
+            self._dispatch(limits)
+
+    def _dispatch(self, limits: Limits) -> None:
+        """Grant free workers to waiting clients in turn (lock held)."""
+        while len(self._running) < limits.workers:
+            eligible = [
+                client
+                for client, queue in self._waiting.items()
+                if queue
+                and sum(t.client == client for t in self._running) < limits.per_client
+            ]
+            if not eligible:
+                return
+            client = min(
+                eligible,
+                key=lambda c: (self._usage.get(c, 0.0), self._waiting[c][0].order),
+            )
+            ticket = self._waiting[client].popleft()
+            if not self._waiting[client]:
+                del self._waiting[client]
+            self._usage[client] = self._usage.get(client, 0.0) + ticket.seconds
+            ticket.started = time.monotonic()
+            self._running.append(ticket)
+            ticket.granted.set()
+
+    def _floor(self) -> float:
+        """Return the least search time given to a client under way, counting
+        a running search from its start (lock held)."""
+        running: dict[str, float] = {}
+        for t in self._running:
+            running[t.client] = running.get(t.client, 0.0) + t.seconds
+        return min(
+            (self._usage.get(c, 0.0) - running.get(c, 0.0) for c in self._active()),
+            default=0.0,
+        )
+
+    def _active(self) -> set[str]:
+        """Return the clients with searches running or waiting (lock held)."""
+        return {t.client for t in self._running} | set(self._waiting)
+
+    def _backlog(self) -> float:
+        """Return the seconds of search left: running and waiting (lock held)."""
+        now = time.monotonic()
+        left = sum(
+            max(0.0, t.seconds - (now - (t.started or now))) for t in self._running
+        )
+        return left + sum(t.seconds for q in self._waiting.values() for t in q)
+
+    def _threads(self, workers: int) -> ThreadPoolExecutor:
+        """Return the executor, created or resized to ``workers`` threads."""
+        with self._lock:
+            if self._executor is None or self._size != workers:
                 if self._executor is not None:
                     self._executor.shutdown(wait=False)
-                self._size = settings.AI_WORKERS
+                self._size = workers
                 self._executor = ThreadPoolExecutor(
-                    max_workers=settings.AI_WORKERS,
+                    max_workers=workers,
                     thread_name_prefix="ai-search",
                     initializer=_lower_priority,
                     initargs=(settings.AI_NICE,),
@@ -95,4 +240,4 @@ def _lower_priority(nice: int) -> None:
 
 
 #: The process's AI worker pool.
-POOL = WorkerPool()
+POOL = FairPool()

@@ -67,6 +67,8 @@ class Tally:
     error_samples: list[str] = field(default_factory=list)
     games_finished: int = 0
     by_endpoint: dict = field(default_factory=dict)
+    #: The hog's own tally (``--hog``), kept apart from the players'.
+    hog: Tally | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def record(self, path: str, seconds: float, status: int, body: bytes) -> None:
@@ -112,8 +114,11 @@ def percentile(values: list[float], fraction: float) -> float:
 class Client:
     """One simulated player with its own keep-alive connection."""
 
-    def __init__(self, host, port, tally, deadline, rng, ai, pause):
+    def __init__(self, host, port, tally, deadline, rng, ai, pause, address):
         self.host, self.port = host, port
+        # Each player is its own client to the server's fair AI sharing: the
+        # server trusts one proxy (NUM_PROXIES=1) and reads this address.
+        self.address = address
         self.tally = tally
         self.deadline = deadline
         self.rng = rng
@@ -126,7 +131,9 @@ class Client:
         """Return (status, json or None); 503 is retried after Retry-After."""
         while True:
             data = None if body is None else json.dumps(body).encode()
-            headers = {"Content-Type": "application/json"} if data else {}
+            headers = {"X-Forwarded-For": self.address}
+            if data:
+                headers["Content-Type"] = "application/json"
             started = time.perf_counter()
             try:
                 if self.conn is None:
@@ -212,6 +219,31 @@ class Client:
             self.request("GET", base + "record/")
 
 
+#: The address of the ``--hog`` client (all its connections share it).
+HOG = "10.255.255.1"
+
+
+class Hog(Client):
+    """One game of the hog client: long hints, one after the other, from the
+    start to the deadline (503s are retried after Retry-After, as the page
+    does)."""
+
+    think_time = 10.0
+
+    def run(self) -> None:
+        try:
+            body = {"game": "gomoku", "players": {}}
+            status, game = self.request("POST", "/api/games/", body)
+            if status != 201:
+                return
+            path = f"/api/games/{game['id']}/hint/"
+            while time.monotonic() < self.deadline:
+                self.request("POST", path, {"think_time": self.think_time})
+        finally:
+            if self.conn is not None:
+                self.conn.close()
+
+
 class Command(BaseCommand):
     help = (
         "Run N simulated players against a local server for S seconds and print "
@@ -243,6 +275,21 @@ class Command(BaseCommand):
             "by default the command starts its own",
         )
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--hog",
+            type=int,
+            default=0,
+            metavar="GAMES",
+            help="one more client keeps this many games' hints going at once "
+            "(the issue's starvation: 4); the report shows whether the other "
+            "clients' AI requests still got through",
+        )
+        parser.add_argument(
+            "--hog-think",
+            type=float,
+            default=10.0,
+            help="the think time of the hog's hints (default 10 s)",
+        )
         # Internal: the child process that serves.
         parser.add_argument("--serve", action="store_true", help="(internal)")
         parser.add_argument("--port", type=int, default=0, help="(internal)")
@@ -274,6 +321,16 @@ class Command(BaseCommand):
             with local_server() as port:
                 tally = run_clients("127.0.0.1", port, clients, seconds, ai, opts)
         self.report(tally, clients, seconds, ai)
+        if opts["hog"]:
+            self.report_hog(tally.hog, opts)
+
+    def report_hog(self, hog: Tally, opts) -> None:
+        """Print what the hog got: its hints done and refused."""
+        self.stdout.write(
+            f"\nhog: {opts['hog']} games x {opts['hog_think']:g} s hints: "
+            f"{len(hog.ai)} done, {hog.busy} refused with 503 (the others' "
+            "AI latency and deferred count are above)"
+        )
 
     def report(self, tally: Tally, clients: int, seconds: float, ai: dict) -> None:
         total = len(tally.plain) + len(tally.ai) + tally.busy + tally.errors
@@ -292,7 +349,8 @@ class Command(BaseCommand):
             f"p99 {percentile(tally.plain, 0.99) * ms:.1f} ms, "
             f"max {max(tally.plain, default=0) * ms:.1f} ms",
             f"AI latency (done) p50 {percentile(tally.ai, 0.5) * ms:.1f} ms, "
-            f"p99 {percentile(tally.ai, 0.99) * ms:.1f} ms",
+            f"p99 {percentile(tally.ai, 0.99) * ms:.1f} ms, "
+            f"max {max(tally.ai, default=0) * ms:.1f} ms",
             f"deferred (503 + Retry-After, retried) {tally.busy}",
             f"errors {tally.errors}",
         ]
@@ -321,9 +379,19 @@ def run_clients(host, port, clients, seconds, ai, opts) -> Tally:
             random.Random(master.random()),
             ai,
             opts["pause"],
+            f"10.{index // 250}.{index % 250}.1",
         )
-        for _ in range(clients)
+        for index in range(clients)
     ]
+    if opts.get("hog"):
+        tally.hog = Tally()
+        hogs = [
+            Hog(host, port, tally.hog, deadline, random.Random(index), ai, 0, HOG)
+            for index in range(opts["hog"])
+        ]
+        for hog in hogs:
+            hog.think_time = opts["hog_think"]
+        players += hogs
     threads = [threading.Thread(target=p.run, daemon=True) for p in players]
     for thread in threads:
         thread.start()
@@ -343,6 +411,10 @@ class local_server:
         env.update(
             DATABASE_URL=f"sqlite:///{Path(self.tmp.name) / 'load.sqlite3'}",
             AI_THROTTLE_RATE="off",
+            GAME_CREATE_RATE="off",
+            # The simulated players name themselves in X-Forwarded-For, each
+            # a client of its own to the fair AI sharing.
+            NUM_PROXIES="1",
             DEBUG="0",
             SECRET_KEY=secrets.token_urlsafe(50),
             SECURE_SSL_REDIRECT="0",

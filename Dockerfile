@@ -1,0 +1,11 @@
+# One image for the web processes and the Celery workers (compose.yaml).
+FROM python:3.11-slim
+ENV PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+COPY . .
+# Static files are collected into the image; WhiteNoise serves them.
+RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput --verbosity 0
+EXPOSE 8000
+CMD ["gunicorn", "webgame.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "16"]

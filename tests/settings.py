@@ -1,0 +1,19 @@
+"""Settings of the test suite: the production settings (``webgame.settings``
+with DEBUG off, as ``make run`` serves), except that static files are served
+from the sources by their plain names. Production serves the hashed copies
+``collectstatic`` makes; the tests never run it (a stale ``staticfiles/`` from
+an earlier ``make run`` would otherwise be what the browser tests load).
+``tests/web/test_serving.py`` checks the production storage itself.
+"""
+
+from webgame.settings import *  # noqa: F403 - the settings under test
+from webgame.settings import STORAGES
+
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Tests create many games a minute from one address; the throttle's own test
+# turns it on.
+GAME_CREATE_RATE = None

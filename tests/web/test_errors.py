@@ -1,0 +1,84 @@
+"""Bodies no parser should choke on, and 5xx responses that reach the log."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from webgame import services
+from webgame.parsers import MAX_DEPTH, nesting_depth
+
+from .helpers import assert_error, create, url
+
+DEEP_LIST = "[" * 1000 + "]" * 1000
+DEEP_OBJECT = '{"a":' * 1000 + "1" + "}" * 1000
+
+
+@pytest.fixture
+def client():
+    return APIClient()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [DEEP_LIST, DEEP_OBJECT])
+def test_deeply_nested_json_is_a_400_everywhere(client, body):
+    game_id = create(client).json()["id"]
+    targets = [
+        ("post", reverse("game-create")),
+        ("post", reverse("game-import")),
+        ("patch", url("game-detail", game_id)),
+        ("post", url("game-moves", game_id)),
+        ("post", url("game-ai-move", game_id)),
+        ("post", url("game-hint", game_id)),
+        ("post", url("game-undo", game_id)),
+    ]
+    for method, target in targets:
+        response = getattr(client, method)(
+            target, body, content_type="application/json"
+        )
+        body_out = assert_error(response, 400, "parse_error")
+        assert str(MAX_DEPTH) in body_out["detail"]
+
+
+@pytest.mark.django_db
+def test_nesting_within_the_limit_is_parsed(client):
+    body = '{"game": "reversi", "options": {}, "x": ' + "[" * 20 + "]" * 20 + "}"
+    response = client.post(
+        reverse("game-create"), body, content_type="application/json"
+    )
+    assert_error(response, 400, "invalid_request")  # the unknown field, not parsing
+
+
+def test_brackets_inside_strings_do_not_count():
+    assert nesting_depth(b'{"a": "[[[[[[[[{{{{", "b": [1, [2]]}') == 3
+    assert nesting_depth(b'"\\"[[["') == 0
+    assert nesting_depth(b"") == 0
+
+
+@pytest.mark.django_db
+def test_a_server_error_is_logged_with_its_traceback(client, monkeypatch, caplog):
+    def broken(game_id):
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr(services, "get_game", broken)
+    game_id = create(client).json()["id"]
+    client.raise_request_exception = False
+    response = client.get(url("game-detail", game_id))
+    assert_error(response, 500, "server_error")
+    record = next(r for r in caplog.records if r.name == "django.request")
+    assert record.levelno == logging.ERROR
+    assert record.exc_info is not None and record.exc_info[0] is RuntimeError
+    # ... and a handler of the settings' LOGGING writes it out, traceback and all
+    # (pytest's own capturing handlers do not count).
+    writers = [
+        h
+        for h in logging.getLogger().handlers
+        if type(h) is logging.StreamHandler and record.levelno >= h.level
+    ]
+    assert writers and all(h.filter(record) for h in writers)
+    text = writers[0].format(record)
+    assert "Traceback (most recent call last)" in text
+    assert "RuntimeError: the disk caught fire" in text

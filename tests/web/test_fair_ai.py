@@ -1,0 +1,190 @@
+"""The AI is shared fairly: clients take turns, one client's backlog is
+refused rather than queued in front of everyone, Retry-After comes from the
+real queue; game creation is throttled and abandoned games expire."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from webgame.errors import Busy
+from webgame.models import Game
+from webgame.services.workers import FairPool, retry_after
+
+from .helpers import HUMAN, assert_error, create, url
+
+
+def client_at(address: str) -> APIClient:
+    return APIClient(REMOTE_ADDR=address)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_client_hogging_the_ai_delays_another_by_one_search_never_503(settings):
+    """The issue's starvation, scaled down: client A keeps 4 long hints going
+    (10 s in the issue, 1.5 s here), client B asks one 0.1 s AI move; B is
+    answered 200 within A's running search plus 2 s."""
+    settings.AI_WORKERS = 1
+    long_search = 1.5
+    hog, other = client_at("10.0.0.1"), client_at("10.0.0.2")
+    hog_games = [create(hog, "gomoku").json()["id"] for _ in range(4)]
+    fast_ai = {"kind": "ai", "think_time": 0.1}
+    game = create(other, "gomoku", black=fast_ai, white=HUMAN).json()["id"]
+    warm = other.post(url("game-hint", game), {"level": 1}, format="json")
+    assert warm.status_code == 200  # the kernels are loaded before timing
+    hog_codes: list[int] = []
+
+    def hint(game_id):
+        try:
+            response = client_at("10.0.0.1").post(
+                url("game-hint", game_id), {"think_time": long_search}, format="json"
+            )
+            hog_codes.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=hint, args=(g,)) for g in hog_games]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    time.sleep(0.2)  # A's first search is running, its next one waiting
+    started = time.perf_counter()
+    response = other.post(url("game-ai-move", game), {}, format="json")
+    waited = time.perf_counter() - started
+    for thread in threads:
+        thread.join(timeout=30)
+    assert response.status_code == 200, response.content
+    assert waited < long_search + 2.0
+    # A's two pending searches ran (B's turn came between them); the other two
+    # were refused at once with Retry-After.
+    assert sorted(hog_codes) == [200, 200, 503, 503]
+
+
+def run_in_pool(pool, client, name, order, gate, seconds=1.0):
+    def task():
+        gate.wait(timeout=10)
+        order.append(name)
+        return name
+
+    return threading.Thread(
+        target=lambda: pool.run(task, client=client, expected_seconds=seconds)
+    )
+
+
+def test_waiting_clients_are_served_in_turn(settings):
+    settings.AI_WORKERS = 1
+    settings.AI_CLIENT_PENDING = 3
+    pool, order, gate = FairPool(), [], threading.Event()
+    threads = [
+        run_in_pool(pool, "a", "a1", order, gate),
+        run_in_pool(pool, "a", "a2", order, gate),
+        run_in_pool(pool, "a", "a3", order, gate),
+        run_in_pool(pool, "b", "b1", order, gate),
+        run_in_pool(pool, "c", "c1", order, gate),
+    ]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)  # arrive in this order
+    assert pool.pending() == 5
+    gate.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert order == ["a1", "b1", "c1", "a2", "a3"]
+    assert pool.pending() == 0
+
+
+def test_a_client_given_a_long_search_waits_while_others_have_had_less(settings):
+    settings.AI_WORKERS = 1
+    settings.AI_CLIENT_PENDING = 3
+    pool, order, gate = FairPool(), [], threading.Event()
+    threads = [
+        run_in_pool(pool, "a", "a1", order, gate, seconds=10.0),
+        run_in_pool(pool, "a", "a2", order, gate, seconds=10.0),
+        run_in_pool(pool, "b", "b1", order, gate),
+        run_in_pool(pool, "b", "b2", order, gate),
+        run_in_pool(pool, "b", "b3", order, gate),
+    ]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    gate.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    # a had 10 s, b 1 s a search: b's three (3 s) all go before a's second.
+    assert order == ["a1", "b1", "b2", "b3", "a2"]
+
+
+def test_one_client_runs_one_search_at_a_time_while_others_use_free_workers(settings):
+    settings.AI_WORKERS = 2
+    pool, order, gate = FairPool(), [], threading.Event()
+    first = run_in_pool(pool, "a", "a1", order, gate)
+    second = run_in_pool(pool, "a", "a2", order, gate)
+    other = run_in_pool(pool, "b", "b1", order, gate)
+    for thread in (first, second, other):
+        thread.start()
+        time.sleep(0.05)
+    time.sleep(0.1)
+    with pool._lock:  # a2 waits although a worker is free; b1 runs
+        running = sorted(t.client for t in pool._running)
+    assert running == ["a", "b"]
+    gate.set()
+    for thread in (first, second, other):
+        thread.join(timeout=10)
+    assert order[-1] == "a2"
+
+
+def test_retry_after_is_the_queued_search_time_over_the_workers(settings):
+    settings.AI_WORKERS = 1
+    settings.AI_CLIENT_PENDING = 2
+    pool, order, gate = FairPool(), [], threading.Event()
+    threads = [
+        run_in_pool(pool, "a", "a1", order, gate, seconds=8.0),
+        run_in_pool(pool, "a", "a2", order, gate, seconds=8.0),
+    ]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    with pytest.raises(Busy) as refused:
+        pool.run(lambda: None, client="a", expected_seconds=8.0)
+    gate.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    # 8 s left of a1 (a little less) and 8 s of a2 waiting, on one worker.
+    assert int(refused.value.headers["Retry-After"]) == 16
+    assert retry_after(16.0, 2) == 8 and retry_after(0.0, 1) == 1
+
+
+@pytest.mark.django_db
+def test_game_creation_is_throttled_per_client(settings):
+    settings.GAME_CREATE_RATE = "3/min"
+    one, two = client_at("10.0.0.1"), client_at("10.0.0.2")
+    for _ in range(3):
+        assert create(one).status_code == 201
+    refused = assert_error(create(one), 429, "throttled")
+    assert "available in" in refused["detail"]
+    body = {"game": "reversi", "record": "f5"}
+    assert_error(
+        one.post(reverse("game-import"), body, format="json"), 429, "throttled"
+    )
+    assert create(two).status_code == 201
+
+
+@pytest.mark.django_db
+def test_expiregames_deletes_games_untouched_for_the_expiry_days(settings):
+    settings.GAME_EXPIRY_DAYS = 30
+    client = APIClient()
+    old, fresh = create(client).json()["id"], create(client).json()["id"]
+    Game.objects.filter(pk=old).update(updated=timezone.now() - timedelta(days=31))
+    out = StringIO()
+    call_command("expiregames", "--dry-run", stdout=out)
+    assert out.getvalue().startswith("1 games")
+    call_command("expiregames", stdout=out)
+    assert [str(pk) for pk in Game.objects.values_list("pk", flat=True)] == [fresh]

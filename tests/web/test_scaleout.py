@@ -1,0 +1,225 @@
+"""Scale-out with real servers: two web processes (gunicorn) and two Celery
+workers sharing Redis and PostgreSQL, as "Deploying on several machines" in
+the README sets them up. AI games go through both web processes, a stop sent
+to the other process ends the search, two AI moves for one game through two
+processes give one 200 and one 409, the limits hold across processes, and
+every game's moves are all there.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from mcts import find_game
+
+from .servers import (
+    ROOT,
+    app_env,
+    free_port,
+    postgres_url,  # noqa: F401 - fixture
+    redis_url,  # noqa: F401 - fixture
+    start,
+    stop,
+    venv_bin,
+    wait_for_port,
+)
+
+pytestmark = pytest.mark.slow
+
+
+def call(port, method, path, body=None, *, client="10.0.0.1", timeout=60):
+    """Return (status, json body, headers) of one request as ``client``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        headers = {"X-Forwarded-For": client, "Content-Type": "application/json"}
+        data = None if body is None else json.dumps(body)
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        raw = response.read()
+        return response.status, json.loads(raw) if raw else None, response
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def webs(redis_url, postgres_url, tmp_path_factory):  # noqa: F811 - fixtures
+    """Yield the ports of two web processes; two Celery workers run behind."""
+    tmp = tmp_path_factory.mktemp("cluster")
+    env = app_env(
+        AI_BACKEND="celery",
+        REDIS_URL=redis_url,
+        DATABASE_URL=postgres_url,
+        SECRET_KEY="scale-out-test-" + "k" * 40,
+        AI_WORKERS="2",
+        AI_CLIENT_PENDING="1",
+        AI_MAX_PENDING="8",
+        AI_THROTTLE_RATE="off",
+        GAME_CREATE_RATE="off",
+        NUM_PROXIES="1",
+        STATIC_ROOT=str(tmp / "static"),
+    )
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert migrated.returncode == 0, migrated.stderr
+    procs, ports = [], []
+    try:
+        for n in (1, 2):
+            procs.append(
+                start(
+                    [
+                        venv_bin("celery"), "-A", "webgame", "worker",
+                        "--pool", "threads", "--concurrency", "1",
+                        "--hostname", f"worker{n}@%h", "--loglevel", "INFO",
+                        "--without-gossip", "--without-mingle",
+                    ],
+                    env=env,
+                    log=tmp / f"worker{n}.log",
+                )
+            )  # fmt: skip
+            port = free_port()
+            proc = start(
+                [
+                    venv_bin("gunicorn"), "webgame.wsgi",
+                    "--bind", f"127.0.0.1:{port}",
+                    "--workers", "1", "--threads", "8",
+                ],
+                env=env,
+                log=tmp / f"web{n}.log",
+            )  # fmt: skip
+            procs.append(proc)
+            ports.append((port, proc))
+        for port, proc in ports:
+            wait_for_port(port, proc, "gunicorn")
+        yield [port for port, _ in ports]
+    finally:
+        for proc in procs:
+            stop(proc)
+        for log in sorted(tmp.glob("*.log")):
+            print(f"--- {log.name}\n{log.read_text()[-3000:]}")
+
+
+def new_game(port, black, white, client="10.0.0.1"):
+    body = {"game": "gomoku", "options": {"size": 9, "row": 5}}
+    body["players"] = {"black": black, "white": white}
+    status, game, _ = call(port, "POST", "/api/games/", body, client=client)
+    assert status == 201, game
+    return game
+
+
+def test_ai_games_through_both_web_processes(webs):
+    ai = {"kind": "ai", "level": 1}
+    game = new_game(webs[0], ai, ai)
+    for ply in range(6):
+        port = webs[ply % 2]
+        status, body, _ = call(port, "POST", f"/api/games/{game['id']}/ai-move/", {})
+        assert status == 200, body
+        assert len(body["game"]["moves"]) == ply + 1
+    seen = [call(port, "GET", f"/api/games/{game['id']}/")[1] for port in webs]
+    assert seen[0]["moves"] == seen[1]["moves"] and len(seen[0]["moves"]) == 6
+    find_game("gomoku", size=9, row=5).play_all(seen[0]["moves"])
+
+
+def test_a_stop_sent_to_the_other_process_ends_the_search(webs):
+    slow = {"kind": "ai", "think_time": 10.0}
+    game = new_game(webs[0], slow, {"kind": "human"})
+    answer = {}
+
+    def think():
+        started = time.monotonic()
+        answer["reply"] = call(webs[0], "POST", f"/api/games/{game['id']}/ai-move/", {})
+        answer["seconds"] = time.monotonic() - started
+
+    thinker = threading.Thread(target=think)
+    thinker.start()
+    stopped, deadline = False, time.monotonic() + 8
+    while not stopped and time.monotonic() < deadline:
+        time.sleep(0.3)
+        status, body, _ = call(
+            webs[1], "POST", f"/api/games/{game['id']}/stop/", {}, client="10.0.0.9"
+        )
+        assert status == 200
+        stopped = body["stopped"]
+    thinker.join(timeout=30)
+    assert stopped
+    status, body, _ = answer["reply"]
+    assert status == 200, body
+    assert answer["seconds"] < 7  # well under the 10 s think time
+    assert body["game"]["moves"] == [body["search"]["move"]]
+
+
+def test_two_ai_moves_for_one_game_through_two_processes_give_200_and_409(webs):
+    ai = {"kind": "ai", "think_time": 1.0}
+    game = new_game(webs[0], ai, {"kind": "human"})
+    barrier = threading.Barrier(2)
+    replies = [None, None]
+
+    def move(index):
+        barrier.wait()
+        replies[index] = call(
+            webs[index],
+            "POST",
+            f"/api/games/{game['id']}/ai-move/",
+            {},
+            client=f"10.0.1.{index}",
+        )
+
+    threads = [threading.Thread(target=move, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(reply[0] for reply in replies) == [200, 409]
+    status, stored, _ = call(webs[1], "GET", f"/api/games/{game['id']}/")
+    assert len(stored["moves"]) == 1 and stored["version"] == 1
+
+
+def test_the_limits_hold_across_processes(webs):
+    human = {"kind": "human"}
+    first, second = new_game(webs[0], human, human), new_game(webs[1], human, human)
+    answer = {}
+
+    def long_hint():
+        answer["reply"] = call(
+            webs[0],
+            "POST",
+            f"/api/games/{first['id']}/hint/",
+            {"think_time": 2.0},
+            client="10.0.2.1",
+        )
+
+    thinker = threading.Thread(target=long_hint)
+    thinker.start()
+    time.sleep(0.5)
+    # The same client through the other process: its one place is taken.
+    status, body, response = call(
+        webs[1],
+        "POST",
+        f"/api/games/{second['id']}/hint/",
+        {"think_time": 0.1},
+        client="10.0.2.1",
+    )
+    assert status == 503 and body["error"] == "busy"
+    assert int(response.getheader("Retry-After")) >= 1
+    # Another client is served.
+    status, body, _ = call(
+        webs[1],
+        "POST",
+        f"/api/games/{second['id']}/hint/",
+        {"think_time": 0.1},
+        client="10.0.2.2",
+    )
+    assert status == 200, body
+    thinker.join(timeout=30)
+    assert answer["reply"][0] == 200

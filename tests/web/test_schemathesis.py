@@ -1,0 +1,44 @@
+"""The schema and the server agree: schemathesis generates requests from
+``/api/schema/`` (valid ones and broken ones) for every operation and runs
+its checks on the answers: no 5xx, only documented status codes and content
+types, answers that match their schemas, and whatever the schema forbids
+(a wrong type, a missing or unknown field) refused.
+
+One check is left out: "schema-valid data is accepted". A schema cannot say
+which moves are legal in a position, which models are on disk, which
+options a game has or whose turn it is; the server refuses those with 400
+and an explaining body, as documented, and that check would call each a
+failure.
+
+Bounded: a fixed number of examples an operation, derandomized (the same
+requests every run), in-process through the WSGI app.
+"""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+EXAMPLES = 200
+
+schema = schemathesis.openapi.from_wsgi(
+    "/api/schema/",
+    get_wsgi_application(),
+    headers={"Accept": "application/vnd.oai.openapi+json"},
+)
+
+
+# Each request closes its database connection, as under a real server.
+@pytest.mark.django_db(transaction=True)
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+def test_the_api_matches_its_schema(case):
+    case.call_and_validate(excluded_checks=[positive_data_acceptance])

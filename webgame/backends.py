@@ -1,0 +1,205 @@
+"""``AI_BACKEND=celery``: AI searches on Celery workers, their bookkeeping in
+Redis, so that it holds across every web process and machine.
+
+What lives in Redis (keys prefixed ``webgame:``), all with expiry times so
+that a crashed process leaves nothing stuck for long:
+
+- ``search:<game>``: the game's search under way (one per game: a second
+  ai-move or hint gets 409, whichever web process it reaches);
+- ``stop:<game>``: a stop asked for it (any web process may ask; the worker
+  running the search polls the key every 50 ms);
+- ``pending:<client>``, ``pending``, ``pending-seconds``: searches running or
+  queued, per client and in all, and their expected seconds, for the limits
+  (``AI_CLIENT_PENDING``, ``AI_MAX_PENDING``) and ``Retry-After``;
+- ``answer:<token>``: the search's JSON, pushed by the worker and popped by
+  the web process that waits for it (not Celery's result backend: a plain
+  BLPOP is safe in a threaded web server).
+
+The throttles' counters are in Redis too (the cache, see settings). Celery's
+queue serves searches in arrival order; the per-client cap keeps one client
+from filling it (the round robin of the one-process pool is not repeated
+across processes).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis
+from django.conf import settings
+
+from .errors import Busy, Conflict, ServiceError
+from .models import Game as GameRow
+
+PREFIX = "webgame:"
+#: Seconds a search's keys outlive its think time (queueing, start-up).
+GRACE = 60
+
+#: Admit a search: KEYS pending:<client>, pending, pending-seconds;
+#: ARGV client cap, server cap, expected seconds, expiry. Returns 0 if
+#: admitted, else the seconds of search queued (for Retry-After).
+_ADMIT = """
+local mine = tonumber(redis.call('GET', KEYS[1]) or '0')
+local all = tonumber(redis.call('GET', KEYS[2]) or '0')
+if mine >= tonumber(ARGV[1]) or all >= tonumber(ARGV[2]) then
+  return tostring(math.max(0.001, tonumber(redis.call('GET', KEYS[3]) or '0')))
+end
+redis.call('INCR', KEYS[1]); redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('INCR', KEYS[2]); redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('INCRBYFLOAT', KEYS[3], ARGV[3]); redis.call('EXPIRE', KEYS[3], ARGV[4])
+return '0'
+"""
+#: Release a search's place: the same keys; ARGV expected seconds.
+_RELEASE = """
+if tonumber(redis.call('DECR', KEYS[1])) <= 0 then redis.call('DEL', KEYS[1]) end
+if tonumber(redis.call('DECR', KEYS[2])) <= 0 then
+  redis.call('DEL', KEYS[2], KEYS[3])
+else
+  redis.call('INCRBYFLOAT', KEYS[3], -tonumber(ARGV[1]))
+end
+return 1
+"""
+#: Free a game's search slot if this search still holds it: KEYS search, stop.
+_FREE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1], KEYS[2]) end
+return 1
+"""
+
+
+@functools.cache
+def connection(url: str | None = None) -> redis.Redis:
+    """Return the (thread-safe, pooled) Redis client of ``REDIS_URL``."""
+    return redis.Redis.from_url(url or settings.REDIS_URL)
+
+
+def _key(*parts: object) -> str:
+    return PREFIX + ":".join(str(part) for part in parts)
+
+
+def stop(game_id) -> bool:
+    """Ask the game's search, on whichever worker, to end now; return True if
+    one was under way."""
+    r = connection()
+    if not r.exists(_key("search", game_id)):
+        return False
+    r.set(_key("stop", game_id), 1, ex=GRACE)
+    return True
+
+
+def stop_asked(game_id) -> bool:
+    """Return True if a stop was asked for the game's search (the worker's poll)."""
+    return bool(connection().exists(_key("stop", game_id)))
+
+
+@contextmanager
+def _slot(game_id, seconds: float) -> Iterator[None]:
+    """Hold the game's one search slot across all processes, else Conflict."""
+    r, token = connection(), secrets.token_hex(8)
+    ttl = int(seconds) + GRACE
+    if not r.set(_key("search", game_id), token, nx=True, ex=ttl):
+        raise Conflict(
+            "conflict", "the AI is already thinking in this game; wait for its move"
+        )
+    r.delete(_key("stop", game_id))
+    try:
+        yield
+    finally:
+        r.eval(_FREE, 2, _key("search", game_id), _key("stop", game_id), token)
+
+
+@contextmanager
+def _place(client: str, seconds: float) -> Iterator[None]:
+    """Hold one of the client's and the server's pending places, else Busy."""
+    r = connection()
+    keys = (_key("pending", client or "-"), _key("pending"), _key("pending-seconds"))
+    ttl = int(seconds) + 10 * GRACE
+    queued = float(
+        r.eval(
+            _ADMIT,
+            3,
+            *keys,
+            settings.AI_CLIENT_PENDING,
+            settings.AI_MAX_PENDING,
+            seconds,
+            ttl,
+        )
+    )
+    if queued:
+        raise Busy(
+            f"all AI search places are taken (at most {settings.AI_CLIENT_PENDING} "
+            f"a client, {settings.AI_MAX_PENDING} in all); retry after the time given",
+            retry_after=max(1, math.ceil(queued / max(1, settings.AI_WORKERS))),
+        )
+    try:
+        yield
+    finally:
+        r.eval(_RELEASE, 3, *keys, seconds)
+
+
+def search_on_workers(
+    row: GameRow, ai: dict, *, best: bool, client: str, expected_seconds: float
+) -> dict:
+    """Return the JSON of the search for ``row`` run by a Celery worker, once
+    its answer comes back; Conflict, Busy or the worker's ServiceError."""
+    from .tasks import search  # the task module imports the Celery app
+
+    with _slot(row.pk, expected_seconds), _place(client, expected_seconds):
+        token = secrets.token_hex(16)
+        search.apply_async(
+            kwargs={
+                "game_id": str(row.pk),
+                "ai": ai,
+                "best": best,
+                "version": row.version,
+                "answer": token,
+            },
+            expires=expected_seconds + 10 * GRACE,
+        )
+        waited = connection().blpop(
+            [_key("answer", token)], timeout=int(expected_seconds) + 10 * GRACE
+        )
+    if waited is None:
+        raise _error(
+            "ai_unavailable",
+            "no AI worker answered in time; the search was given up",
+            503,
+        )
+    answer = json.loads(waited[1])
+    if "error" in answer:
+        error = answer["error"]
+        raise _error(error["code"], error["detail"], error["status"])
+    return answer["result"]
+
+
+def _error(code: str, detail: str, status_code: int) -> ServiceError:
+    """Return the ServiceError a worker reported, with its HTTP status."""
+    error = ServiceError(code, detail)
+    error.status_code = status_code
+    return error
+
+
+def answer(token: str, payload: dict) -> None:
+    """Hand a search's JSON (or its error) to the web process waiting for it."""
+    r = connection()
+    key = _key("answer", token)
+    r.rpush(key, json.dumps(payload))
+    r.expire(key, GRACE)
+
+
+def wait_for_redis(url: str, seconds: float = 10.0) -> None:
+    """Return once Redis at ``url`` answers (tests and start-up scripts)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            redis.Redis.from_url(url).ping()
+            return
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)

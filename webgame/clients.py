@@ -1,0 +1,48 @@
+"""Who is asking: the client a request comes from, for the AI's fair sharing.
+
+A client is its address, as the throttles see it: the socket's peer, or the
+address ``NUM_PROXIES`` trusted reverse proxies put in X-Forwarded-For. Not
+the session: there are no accounts, and a script that drops its cookies would
+be a new client on every request. (Players behind one NAT share a client;
+the limits are sized for that.)
+
+:class:`ClientMiddleware` notes the client of each request in a context
+variable, so that the services can read it without every view and service
+signature passing it along.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from rest_framework.throttling import BaseThrottle
+
+#: The client of the request being served ("" outside a request: commands, tests).
+CURRENT: contextvars.ContextVar[str] = contextvars.ContextVar("client", default="")
+
+
+def client_of(request: HttpRequest) -> str:
+    """Return the client's name: its address, proxies accounted for."""
+    # get_ident reads only request.META, which a Django request has too.
+    return BaseThrottle().get_ident(request) or ""  # type: ignore[arg-type]
+
+
+def current_client() -> str:
+    """Return the client of the request being served, "" outside one."""
+    return CURRENT.get()
+
+
+class ClientMiddleware:
+    """Make the request's client the :func:`current_client` while it is served."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = CURRENT.set(client_of(request))
+        try:
+            return self.get_response(request)
+        finally:
+            CURRENT.reset(token)

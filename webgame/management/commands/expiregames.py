@@ -1,0 +1,43 @@
+"""``python manage.py expiregames``: delete games nobody touched for a while.
+
+There are no accounts, so a game that nothing changed (no move, undo or
+settings change) for ``GAME_EXPIRY_DAYS`` days (30 by default) is taken as
+abandoned: its id is lost with the browser that held it. Run it once a day
+(cron or a systemd timer); see the README's "Deploying on several machines".
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from webgame.models import Game
+
+
+class Command(BaseCommand):
+    help = "Delete games not changed for GAME_EXPIRY_DAYS days (default 30)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--days",
+            type=float,
+            default=None,
+            help="age in days of the last change (default: GAME_EXPIRY_DAYS)",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="count them, delete nothing"
+        )
+
+    def handle(self, *args, **opts):
+        days = settings.GAME_EXPIRY_DAYS if opts["days"] is None else opts["days"]
+        if days <= 0:
+            raise CommandError("--days must be more than 0")
+        old = Game.objects.filter(updated__lt=timezone.now() - timedelta(days=days))
+        if opts["dry_run"]:
+            self.stdout.write(f"{old.count()} games older than {days:g} days")
+            return
+        deleted, _ = old.delete()
+        self.stdout.write(f"deleted {deleted} games not changed for {days:g} days")

@@ -1,0 +1,72 @@
+"""The Celery tasks of ``AI_BACKEND=celery``: an AI search, and a self-play
+run that grows a tree model (both long CPU work, on the worker machines)."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+from django.core.management import call_command
+from django.db import close_old_connections
+
+from . import backends
+from .celery import app
+from .errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+@app.task(name="webgame.search")
+def search(*, game_id: str, ai: dict, best: bool, version: int, answer: str) -> None:
+    """Run the search for a web process and hand it its answer (or the
+    ServiceError, such as a model that cannot be loaded or a game that moved
+    on) through Redis; the worker polls the game's stop key meanwhile."""
+    from .services.ai import search_in_worker
+
+    close_old_connections()
+    try:
+        result = search_in_worker(
+            game_id,
+            ai=ai,
+            best=best,
+            version=version,
+            stop_asked=lambda: backends.stop_asked(game_id),
+        )
+        backends.answer(answer, {"result": result})
+    except ServiceError as error:
+        backends.answer(
+            answer,
+            {
+                "error": {
+                    "code": error.code,
+                    "detail": error.detail,
+                    "status": error.status_code,
+                }
+            },
+        )
+    except Exception:
+        backends.answer(
+            answer,
+            {
+                "error": {
+                    "code": "server_error",
+                    "detail": "the AI worker failed; the error was logged",
+                    "status": 500,
+                }
+            },
+        )
+        raise  # Celery logs it with its traceback
+    finally:
+        close_old_connections()
+
+
+@app.task(name="webgame.selfplay")
+def selfplay(*args: str) -> str:
+    """Run ``manage.py selfplay ARGS`` on a worker (the model is written into
+    that machine's ``MODEL_DIR``) and log the model's summary it printed. Send
+    it with ``celery -A webgame call webgame.selfplay --args '["gomoku",
+    "--games", "200", "--model", "big"]'``."""
+    out = io.StringIO()
+    call_command("selfplay", *args, stdout=out)
+    log.info("self-play done: %s", out.getvalue())
+    return out.getvalue()
