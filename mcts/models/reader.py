@@ -30,7 +30,7 @@ from .fileformat import (
     NODES,
     STATES,
     TEXT_TO_PROVEN,
-    VERSION,
+    VERSIONS,
     fault,
     not_json,
 )
@@ -53,13 +53,14 @@ def read_manifest(folder: Path) -> dict:
         raise fault(folder, MANIFEST, error.lineno, not_json(error)) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise fault(folder, MANIFEST, None, f"not a {FORMAT} manifest")
-    if manifest.get("version") != VERSION:
+    version = manifest.get("version")
+    if type(version) is not int or version not in VERSIONS:
         raise fault(
             folder,
             MANIFEST,
             None,
             f"format version {manifest.get('version')!r} is not supported "
-            f"(expected {VERSION})",
+            f"(expected one of {', '.join(map(str, VERSIONS))})",
         )
     nodes = manifest.get("nodes")
     if not isinstance(nodes, int) or nodes < 1:
@@ -312,13 +313,28 @@ def read_nodes(folder: Path, game: Game, root: State, count: int, entry: dict) -
         visits.append(n)
         values.append(w)
         proofs.append(np.array(proof, dtype=np.int8))
+    return tree_of_columns(
+        reader,
+        count,
+        np.concatenate(parents),
+        np.concatenate(moves),
+        np.concatenate(visits),
+        np.concatenate(values),
+        np.concatenate(proofs),
+    )
+
+
+def tree_of_columns(
+    reader: LineReader, count: int, parent, moves, visits, values, proofs
+) -> Tree:
+    """Return the Tree of ``count`` checked node columns (parents
+    non-decreasing, each before its children)."""
     tree = Tree(max(2, count))
-    parent = np.concatenate(parents)
     tree.parent[:count] = parent
-    tree.move[:count] = np.concatenate(moves)
-    tree.visits[:count] = np.concatenate(visits)
-    tree.value_sum[:count] = np.concatenate(values)
-    tree.proven[:count] = np.concatenate(proofs)
+    tree.move[:count] = moves
+    tree.visits[:count] = visits
+    tree.value_sum[:count] = values
+    tree.proven[:count] = proofs
     # Parents are non-decreasing, so each node's children are one run of ids.
     n_children = np.bincount(parent[1:], minlength=count)
     if n_children.max(initial=0) >= 2**15:
