@@ -4,7 +4,7 @@ python -m mcts selfplay reversi --games 200 --model full --seconds 0.1
 python -m mcts model info model/reversi/light
 python -m mcts model merge A B --out C
 python -m mcts model prune model/reversi/full --out model/reversi/light --max-mb 5
-python -m mcts model bench --nodes 1000000
+python -m mcts model bench --nodes 1000000 --versions 2,1
 """
 
 from __future__ import annotations
@@ -71,6 +71,11 @@ def add_commands(subparsers) -> None:
     bench.add_argument("--nodes", type=int, default=1_000_000)
     bench.add_argument("--game", default="reversi")
     bench.add_argument("--dir", help="where to write it (default: a temporary folder)")
+    bench.add_argument(
+        "--versions",
+        default="2",
+        help="format versions to save and load, e.g. 2,1 (default: 2, the current)",
+    )
     bench.set_defaults(func=cmd_bench)
 
 
@@ -248,24 +253,38 @@ def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Save a synthetic model, then load it in fresh processes, with the full
-    check (the default) and the fast one; print the figures as JSON (load
-    seconds, peak memory, bytes per node)."""
+    """Save a synthetic model in each format version asked for, then load it
+    in fresh processes, with the full check (the default) and the fast one;
+    print the figures as JSON (load seconds, peak memory, bytes per node),
+    by version."""
 
     game = find_game(args.game)
+    versions = [int(v) for v in args.versions.split(",")]
     folder = (
         Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="mcts-bench-"))
     )
-    path = folder / "bench"
     start = time.perf_counter()
     tree = synthetic_tree(game, args.nodes)
     made = time.perf_counter() - start
-    start = time.perf_counter()
-    store.save(
-        treemodel.Model(game, tree, game.initial_state()), path, built={"by": "bench"}
-    )
-    saved = time.perf_counter() - start
-    del tree
+    figures: dict[str, object] = {"build_seconds": round(made, 2)}
+    try:
+        for version in versions:
+            path = folder / f"bench-v{version}"
+            start = time.perf_counter()
+            model = treemodel.Model(game, tree, game.initial_state())
+            store.save(model, path, built={"by": "bench"}, version=version)
+            figures[f"version {version}"] = _bench_loads(
+                path, time.perf_counter() - start
+            )
+    finally:
+        if not args.dir:
+            shutil.rmtree(folder, ignore_errors=True)
+    print(json.dumps(figures, indent=1))
+    return 0
+
+
+def _bench_loads(path: Path, saved: float) -> dict:
+    """Return the figures of loading the model at ``path`` in fresh processes."""
     sizes = {p.name: p.stat().st_size for p in path.iterdir()}
     loads = {}
     for check in ("full", "fast"):
@@ -277,17 +296,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
         loads[check] = json.loads(child.stdout)
     nodes = loads["full"]["nodes"]
-    figures: dict[str, object] = {
+    return {
         "nodes": nodes,
-        "build_seconds": round(made, 2),
         "save_seconds": round(saved, 2),
         **loads,
+        "bytes": sizes,
+        "bytes_per_node": round(sum(sizes.values()) / nodes, 1),
+        "nodes_bytes_per_node": round(sizes[store.NODES] / nodes, 1),
     }
-    figures["bytes"] = sizes
-    figures["bytes_per_node"] = round(sum(sizes.values()) / nodes, 1)
-    figures["nodes_bytes_per_node"] = round(sizes[store.NODES] / nodes, 1)
-    print(json.dumps(figures, indent=1))
-    return 0
 
 
 def _rss_mb(field: str = "VmRSS") -> float:

@@ -21,7 +21,7 @@ from ..games import find_game
 from ..games.base import Game, InvalidMoveError, State
 from ..search.learned import Evaluation
 from ..search.learned import from_json as evaluation_from_json
-from ..search.tree import Tree
+from ..search.tree import MAX_CAPACITY, Tree
 from .fileformat import (
     BLOCK_LINES,
     FORMAT,
@@ -51,6 +51,10 @@ def read_manifest(folder: Path) -> dict:
         manifest = json.loads(text)
     except json.JSONDecodeError as error:
         raise fault(folder, MANIFEST, error.lineno, not_json(error)) from None
+    except RecursionError:  # arrays in arrays beyond the parser's depth
+        raise fault(folder, MANIFEST, None, "not JSON (nested too deeply)") from None
+    except ValueError as error:  # e.g. an integer of more than 4300 digits
+        raise fault(folder, MANIFEST, None, f"not JSON ({error})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise fault(folder, MANIFEST, None, f"not a {FORMAT} manifest")
     version = manifest.get("version")
@@ -63,8 +67,9 @@ def read_manifest(folder: Path) -> dict:
             f"(expected one of {', '.join(map(str, VERSIONS))})",
         )
     nodes = manifest.get("nodes")
-    if not isinstance(nodes, int) or nodes < 1:
-        raise fault(folder, MANIFEST, None, f"bad node count {nodes!r}")
+    if type(nodes) is not int or not 1 <= nodes <= MAX_CAPACITY:
+        shown = "too large" if type(nodes) is int and nodes > 0 else repr(nodes)[:40]
+        raise fault(folder, MANIFEST, None, f"bad node count {shown}")
     files = manifest.get("files")
     for name in (NODES, STATES):
         entry = files.get(name) if isinstance(files, dict) else None
