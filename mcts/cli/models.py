@@ -322,8 +322,9 @@ def _measure_load(path: str, check: str) -> dict:
     The numba kernels are loaded from their cache first (compiled, if the
     cache is cold), as a server process has them after its first load."""
     start = time.perf_counter()
+    version = store.read_manifest(Path(path))["version"]
     with tempfile.TemporaryDirectory() as scratch:
-        store.load(_save_tiny_model(Path(scratch)), check=check)
+        store.load(_save_tiny_model(Path(scratch), version), check=check)
     kernels = time.perf_counter() - start
     before = _rss_mb()
     start = time.perf_counter()
@@ -348,15 +349,14 @@ def _measure_load(path: str, check: str) -> dict:
     }
 
 
-def _save_tiny_model(folder: Path) -> Path:
-    """Save a tiny model in ``folder``; return its path (loading it loads the
-    kernels)."""
+def _save_tiny_model(folder: Path, version: int) -> Path:
+    """Save a tiny model in format ``version`` in ``folder``; return its path
+    (loading it loads the kernels that version needs)."""
 
     game = find_game("reversi")
     path = folder / "tiny"
-    store.save(
-        treemodel.Model(game, synthetic_tree(game, 50), game.initial_state()), path
-    )
+    tiny = treemodel.Model(game, synthetic_tree(game, 50), game.initial_state())
+    store.save(tiny, path, version=version)
     return path
 
 

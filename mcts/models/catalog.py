@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .fileformat import fault
 from .model import ModelError, info
+from .reader import LineReader
 from .store import MANIFEST, NODES, STATES, load, read_manifest
 
 
@@ -80,35 +81,22 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
 
 def _check_listed(path: Path, manifest: dict, game: str) -> None:
     """Raise ModelError if the manifest is of another game, or a data file
-    is missing or not the size the manifest says (the line where a shorter
-    one ends is named)."""
+    is missing or not the size the manifest says (then its lines are read,
+    to name the first damaged one as loading would)."""
     if manifest.get("game") != game:
         raise fault(path, MANIFEST, None, f"the model is for {manifest.get('game')!r}")
     for name in (NODES, STATES):
-        expected = manifest["files"][name].get("bytes")
+        entry = manifest["files"][name]
         try:
             size = (path / name).stat().st_size
         except OSError as error:
             raise fault(path, name, None, f"cannot read ({error.strerror})") from None
+        expected = entry.get("bytes")
         if type(expected) is not int or size == expected:
             continue
-        if size > expected:
-            raise fault(path, name, None, f"{size} bytes, the manifest says {expected}")
-        raise fault(
-            path,
-            name,
-            _lines(path / name) + 1,
-            f"truncated ({size} bytes, the manifest says {expected})",
-        )
-
-
-def _lines(path: Path) -> int:
-    """Return the count of whole lines in the file ``path``."""
-    count = 0
-    with open(path, "rb") as data:
-        for chunk in iter(lambda: data.read(1 << 20), b""):
-            count += chunk.count(b"\n")
-    return count
+        for _ in LineReader(path, name, entry, manifest["nodes"]).blocks_of_lines():
+            pass
+        raise fault(path, name, None, f"{size} bytes, the manifest says {expected}")
 
 
 def _local(error: ModelError, path: Path) -> str:

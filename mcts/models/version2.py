@@ -59,17 +59,18 @@ def read_nodes(folder: Path, game: Game, root: State, count: int, entry: dict) -
     if columns.bad >= 0:
         faults.append((columns.bad, _node_line_fault(_line(data, columns.bad))))
         count = columns.bad  # the columns hold the lines before it
+    del data
     parent = columns.parent[:count]
     keys = columns.move_key[:count]
     if count and (parent[0] != -1 or keys[0] != 0):
         faults.append((0, "the root needs parent -1 and move null"))
-    ids = np.arange(count)
-    missing = np.flatnonzero((parent[1:] < 0) | (parent[1:] >= ids[1:])) + 1
+    ids = np.arange(1, max(count, 1), dtype=np.int32)
+    missing = np.flatnonzero((parent[1:] < 0) | (parent[1:] >= ids)) + 1
     if missing.size:
         i = int(missing[0])
         faults.append((i, f"parent {int(parent[i])} is missing (parents come first)"))
-    # np.diff(parent[1:])[k] < 0: line k + 2 has a smaller parent than line k + 1
-    unordered = np.flatnonzero(np.diff(parent[1:]) < 0) + 2
+    # line k + 2 has a smaller parent than line k + 1
+    unordered = np.flatnonzero(parent[2:] < parent[1:-1]) + 2
     if unordered.size:
         i = int(unordered[0])
         faults.append((i, f"parent {int(parent[i])} out of breadth-first order"))

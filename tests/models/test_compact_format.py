@@ -219,3 +219,28 @@ def test_a_truncated_file_is_reported_at_its_last_line(saved):
     last = data.count(b"\n")
     with pytest.raises(ModelError, match=rf"nodes\.jsonl line {last}: truncated"):
         store.load(saved)
+
+
+@pytest.mark.parametrize("name", ["reversi", "loa"])
+def test_bitboard_games_pack_as_their_state_strings_do(name):
+    game = find_game(name)
+    room = np.empty((3, 384), dtype=np.uint8)
+    other = np.empty((3, 384), dtype=np.uint8)
+    rng = np.random.default_rng(1)
+    state = game.initial_state()
+    for _ in range(40):
+        moves = game.legal_moves(state)
+        if not moves:
+            break
+        state = game.apply(state, moves[int(rng.integers(len(moves)))])
+        n = compact._encode(game.game_id, state.array, room)
+        m = compact._encode_rendered(game.game_id, state.array, other)
+        assert n == m and bytes(room[2, :n]) == bytes(other[2, :m])
+
+
+def test_a_value_with_more_digits_than_numba_reads_exactly_is_read_by_python():
+    lines = b'[-1,null,9,0.10000000149011612,0]\n[0,"d3",1,1.2345678901234567e-3,1]\n'
+    parsed = compact.parse_nodes(lines, 2)
+    assert parsed.bad == -1 and not parsed.value_exact.any()
+    assert parsed.value.tolist() == [0.10000000149011612, 1.2345678901234567e-3]
+    assert parsed.proven.tolist() == [0, 1] and parsed.parent.tolist() == [-1, 0]
