@@ -158,7 +158,9 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"{summary['game']} {summary['options'] or ''}".rstrip())
     print(
         f"nodes {summary['nodes']}, depth {summary['depth']}, "
-        f"root visits {summary['root_visits']}, {summary['bytes']} bytes"
+        f"root visits {summary['root_visits']}, {summary['bytes']} bytes "
+        f"({summary['bytes'] / summary['nodes']:.1f} a node, format version "
+        f"{model.manifest['version']})"
     )
     print(f"built {json.dumps(summary['built'])}")
     fitted = summary["evaluation"]
@@ -199,9 +201,19 @@ def cmd_prune(args: argparse.Namespace) -> int:
         min_visits = treemodel.min_visits_for(model.tree, int(limit / bytes_per_node))
     built = dict(model.manifest.get("built") or {})
     built["pruned"] = {"from_nodes": model.nodes, "min_visits": min_visits}
+    # The first guess takes the source's bytes a node, which another format
+    # version (a version 1 source) makes far too many: guess again once.
+    guessed_again = args.max_mb is None
     while True:
         manifest = store.save(model, args.out, min_visits=min_visits, built=built)
         size = sum(entry["bytes"] for entry in manifest["files"].values())
+        if not guessed_again:
+            guessed_again = True
+            per_node = size / manifest["nodes"]
+            better = treemodel.min_visits_for(model.tree, int(limit / per_node))
+            if better < min_visits:
+                min_visits = built["pruned"]["min_visits"] = better
+                continue
         if args.max_mb is None or size <= args.max_mb * 1_000_000:
             break
         if min_visits > int(model.tree.visits[0]):  # already the smallest

@@ -244,3 +244,23 @@ def test_a_value_with_more_digits_than_numba_reads_exactly_is_read_by_python():
     assert parsed.bad == -1 and not parsed.value_exact.any()
     assert parsed.value.tolist() == [0.10000000149011612, 1.2345678901234567e-3]
     assert parsed.proven.tolist() == [0, 1] and parsed.parent.tolist() == [-1, 0]
+
+
+def test_pruning_a_version_1_model_to_a_size_fills_it_in_version_2(tmp_path, grown):
+    import argparse
+
+    from mcts.cli import models as model_cli
+
+    store.save(grown, tmp_path / "v1", version=1)
+    whole = sum(len(data) for data in _bytes(tmp_path / "v1").values())
+    limit_mb = whole / 8 / 1e6  # half of the whole tree in version 2, about
+    args = argparse.Namespace(
+        path=str(tmp_path / "v1"),
+        out=str(tmp_path / "v2"),
+        min_visits=None,
+        max_mb=limit_mb,
+    )
+    assert model_cli.cmd_prune(args) == 0
+    size = sum(len(data) for data in _bytes(tmp_path / "v2").values())
+    assert limit_mb * 1e6 / 3 < size <= limit_mb * 1e6
+    assert store.load(tmp_path / "v2").manifest["version"] == 2
