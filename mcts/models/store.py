@@ -3,9 +3,10 @@
 The public face of the model files. The format is described in
 :mod:`mcts.models.fileformat`; :func:`save` is
 :func:`mcts.models.writer.save` (atomic: written beside the target, fsynced,
-swapped in). :func:`load` reads the manifest and the nodes
-(:mod:`mcts.models.reader`) and checks the states
-(:mod:`mcts.models.checker`); any fault raises :class:`ModelError` naming the
+swapped in; format version 2 unless told 1). :func:`load` reads the manifest
+and the nodes (:mod:`mcts.models.reader`) and checks the states
+(:mod:`mcts.models.checker`), or for a version 2 model both with
+:mod:`mcts.models.version2`; any fault raises :class:`ModelError` naming the
 file and line, and no half-loaded tree escapes.
 
 The model in memory (pruning, merging, warm starts) is :mod:`mcts.models.model`.
