@@ -221,9 +221,11 @@ def test_a_truncated_file_is_reported_at_its_last_line(saved):
         store.load(saved)
 
 
-@pytest.mark.parametrize("name", ["reversi", "loa"])
-def test_bitboard_games_pack_as_their_state_strings_do(name):
-    game = find_game(name)
+@pytest.mark.parametrize(
+    ("name", "options"), [("reversi", {}), ("loa", {}), ("gomoku", {"size": 7})]
+)
+def test_every_game_packs_its_state_vector_as_its_state_string(name, options):
+    game = find_game(name, **options)
     room = np.empty((3, 384), dtype=np.uint8)
     other = np.empty((3, 384), dtype=np.uint8)
     rng = np.random.default_rng(1)
