@@ -249,6 +249,10 @@ class ModelInfoSerializer(serializers.Serializer):
     nodes = serializers.IntegerField(allow_null=True)
     bytes = serializers.IntegerField()
     built = serializers.JSONField(allow_null=True)
+    damaged = serializers.CharField(
+        allow_null=True,
+        help_text="what is wrong with a damaged model (file and line); null if whole",
+    )
 
 
 class LevelSerializer(serializers.Serializer):

@@ -4,7 +4,7 @@ python -m mcts selfplay reversi --games 200 --model full --seconds 0.1
 python -m mcts model info model/reversi/light
 python -m mcts model merge A B --out C
 python -m mcts model prune model/reversi/full --out model/reversi/light --max-mb 5
-python -m mcts model bench --nodes 1000000
+python -m mcts model bench --nodes 1000000 --versions 2,1
 """
 
 from __future__ import annotations
@@ -71,6 +71,11 @@ def add_commands(subparsers) -> None:
     bench.add_argument("--nodes", type=int, default=1_000_000)
     bench.add_argument("--game", default="reversi")
     bench.add_argument("--dir", help="where to write it (default: a temporary folder)")
+    bench.add_argument(
+        "--versions",
+        default="2",
+        help="format versions to save and load, e.g. 2,1 (default: 2, the current)",
+    )
     bench.set_defaults(func=cmd_bench)
 
 
@@ -153,7 +158,9 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"{summary['game']} {summary['options'] or ''}".rstrip())
     print(
         f"nodes {summary['nodes']}, depth {summary['depth']}, "
-        f"root visits {summary['root_visits']}, {summary['bytes']} bytes"
+        f"root visits {summary['root_visits']}, {summary['bytes']} bytes "
+        f"({summary['bytes'] / summary['nodes']:.1f} a node, format version "
+        f"{model.manifest['version']})"
     )
     print(f"built {json.dumps(summary['built'])}")
     fitted = summary["evaluation"]
@@ -194,9 +201,19 @@ def cmd_prune(args: argparse.Namespace) -> int:
         min_visits = treemodel.min_visits_for(model.tree, int(limit / bytes_per_node))
     built = dict(model.manifest.get("built") or {})
     built["pruned"] = {"from_nodes": model.nodes, "min_visits": min_visits}
+    # The first guess takes the source's bytes a node, which another format
+    # version (a version 1 source) makes far too many: guess again once.
+    guessed_again = args.max_mb is None
     while True:
         manifest = store.save(model, args.out, min_visits=min_visits, built=built)
         size = sum(entry["bytes"] for entry in manifest["files"].values())
+        if not guessed_again:
+            guessed_again = True
+            per_node = size / manifest["nodes"]
+            better = treemodel.min_visits_for(model.tree, int(limit / per_node))
+            if better < min_visits:
+                min_visits = built["pruned"]["min_visits"] = better
+                continue
         if args.max_mb is None or size <= args.max_mb * 1_000_000:
             break
         if min_visits > int(model.tree.visits[0]):  # already the smallest
@@ -248,24 +265,38 @@ def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Save a synthetic model, then load it in fresh processes, with the full
-    check (the default) and the fast one; print the figures as JSON (load
-    seconds, peak memory, bytes per node)."""
+    """Save a synthetic model in each format version asked for, then load it
+    in fresh processes, with the full check (the default) and the fast one;
+    print the figures as JSON (load seconds, peak memory, bytes per node),
+    by version."""
 
     game = find_game(args.game)
+    versions = [int(v) for v in args.versions.split(",")]
     folder = (
         Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="mcts-bench-"))
     )
-    path = folder / "bench"
     start = time.perf_counter()
     tree = synthetic_tree(game, args.nodes)
     made = time.perf_counter() - start
-    start = time.perf_counter()
-    store.save(
-        treemodel.Model(game, tree, game.initial_state()), path, built={"by": "bench"}
-    )
-    saved = time.perf_counter() - start
-    del tree
+    figures: dict[str, object] = {"build_seconds": round(made, 2)}
+    try:
+        for version in versions:
+            path = folder / f"bench-v{version}"
+            start = time.perf_counter()
+            model = treemodel.Model(game, tree, game.initial_state())
+            store.save(model, path, built={"by": "bench"}, version=version)
+            figures[f"version {version}"] = _bench_loads(
+                path, time.perf_counter() - start
+            )
+    finally:
+        if not args.dir:
+            shutil.rmtree(folder, ignore_errors=True)
+    print(json.dumps(figures, indent=1))
+    return 0
+
+
+def _bench_loads(path: Path, saved: float) -> dict:
+    """Return the figures of loading the model at ``path`` in fresh processes."""
     sizes = {p.name: p.stat().st_size for p in path.iterdir()}
     loads = {}
     for check in ("full", "fast"):
@@ -277,17 +308,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
         loads[check] = json.loads(child.stdout)
     nodes = loads["full"]["nodes"]
-    figures: dict[str, object] = {
+    return {
         "nodes": nodes,
-        "build_seconds": round(made, 2),
         "save_seconds": round(saved, 2),
         **loads,
+        "bytes": sizes,
+        "bytes_per_node": round(sum(sizes.values()) / nodes, 1),
+        "nodes_bytes_per_node": round(sizes[store.NODES] / nodes, 1),
     }
-    figures["bytes"] = sizes
-    figures["bytes_per_node"] = round(sum(sizes.values()) / nodes, 1)
-    figures["nodes_bytes_per_node"] = round(sizes[store.NODES] / nodes, 1)
-    print(json.dumps(figures, indent=1))
-    return 0
 
 
 def _rss_mb(field: str = "VmRSS") -> float:
@@ -306,8 +334,9 @@ def _measure_load(path: str, check: str) -> dict:
     The numba kernels are loaded from their cache first (compiled, if the
     cache is cold), as a server process has them after its first load."""
     start = time.perf_counter()
+    version = store.read_manifest(Path(path))["version"]
     with tempfile.TemporaryDirectory() as scratch:
-        store.load(_save_tiny_model(Path(scratch)), check=check)
+        store.load(_save_tiny_model(Path(scratch), version), check=check)
     kernels = time.perf_counter() - start
     before = _rss_mb()
     start = time.perf_counter()
@@ -332,15 +361,14 @@ def _measure_load(path: str, check: str) -> dict:
     }
 
 
-def _save_tiny_model(folder: Path) -> Path:
-    """Save a tiny model in ``folder``; return its path (loading it loads the
-    kernels)."""
+def _save_tiny_model(folder: Path, version: int) -> Path:
+    """Save a tiny model in format ``version`` in ``folder``; return its path
+    (loading it loads the kernels that version needs)."""
 
     game = find_game("reversi")
     path = folder / "tiny"
-    store.save(
-        treemodel.Model(game, synthetic_tree(game, 50), game.initial_state()), path
-    )
+    tiny = treemodel.Model(game, synthetic_tree(game, 50), game.initial_state())
+    store.save(tiny, path, version=version)
     return path
 
 

@@ -7,22 +7,27 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .fileformat import fault
 from .model import ModelError, info
-from .store import MANIFEST, load, read_manifest
+from .reader import LineReader
+from .store import MANIFEST, NODES, STATES, load, read_manifest
 
 
 @dataclass(frozen=True)
 class ModelSummary:
     """A model on disk: its folder name, node count, size of its files in
-    bytes, and how it was built (the manifest's ``built`` record, or None)."""
+    bytes, how it was built (the manifest's ``built`` record, or None), and
+    what is wrong with it if it is damaged (None when it looks whole)."""
 
     name: str
-    nodes: int
+    nodes: int | None
     bytes: int
     built: dict | None
+    damaged: str | None = None
 
     def to_json(self) -> dict:
         """Return the summary as a JSON-ready dict."""
@@ -31,33 +36,76 @@ class ModelSummary:
             "nodes": self.nodes,
             "bytes": self.bytes,
             "built": self.built,
+            "damaged": self.damaged,
         }
 
 
 def list_models(folder: Path, game: str) -> list[ModelSummary]:
     """Return the models of ``game`` under ``folder`` (``folder/game/NAME``),
-    sorted by name. A folder without a readable, valid manifest is not a
-    model and is left out; its data files are not read."""
+    sorted by name: every folder with a ``manifest.json`` except hidden ones
+    (a save's temporary folders).
+
+    A damaged model is listed with ``damaged`` saying what is wrong, naming
+    the file (and line) inside the model's folder, never the folder's path
+    on this machine. Only the manifest is read, and the data files' sizes
+    compared with it (so a truncated file is caught); the lines themselves are
+    checked when the model is loaded."""
     root = Path(folder) / game
     if not root.is_dir():
         return []
     found = []
     for path in sorted(root.iterdir()):
-        if not (path / MANIFEST).is_file():
+        if path.name.startswith(".") or not (path / MANIFEST).is_file():
             continue
         try:
+            size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+        except OSError:
+            size = 0
+        try:
             manifest = read_manifest(path)
-        except ModelError:
+            _check_listed(path, manifest, game)
+        except ModelError as error:
+            found.append(ModelSummary(path.name, None, size, None, _local(error, path)))
             continue
+        built = manifest.get("built")
         found.append(
             ModelSummary(
                 name=path.name,
                 nodes=manifest["nodes"],
-                bytes=sum(f.stat().st_size for f in path.iterdir() if f.is_file()),
-                built=manifest.get("built"),
+                bytes=size,
+                built=built if isinstance(built, dict) else None,
             )
         )
     return found
+
+
+def _check_listed(path: Path, manifest: dict, game: str) -> None:
+    """Raise ModelError if the manifest is of another game, or a data file
+    is missing or not the size the manifest says (then its lines are read,
+    to name the first damaged one as loading would)."""
+    if manifest.get("game") != game:
+        raise fault(path, MANIFEST, None, f"the model is for {manifest.get('game')!r}")
+    for name in (NODES, STATES):
+        entry = manifest["files"][name]
+        try:
+            size = (path / name).stat().st_size
+        except OSError as error:
+            raise fault(path, name, None, f"cannot read ({error.strerror})") from None
+        expected = entry.get("bytes")
+        if type(expected) is not int or size == expected:
+            continue
+        for _ in LineReader(path, name, entry, manifest["nodes"]).blocks_of_lines():
+            pass
+        raise fault(path, name, None, f"{size} bytes, the manifest says {expected}")
+
+
+def _local(error: ModelError, path: Path) -> str:
+    """Return the error's text with the model's folder left out, so no
+    server path reaches a client (``nodes.jsonl line 9: ...``)."""
+    text = str(error).replace(str(path) + os.sep, "")
+    return text.replace(str(path), path.name).replace(
+        str(path.parent), path.parent.name
+    )
 
 
 def model_info(path: Path) -> dict:

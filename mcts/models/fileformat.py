@@ -8,13 +8,16 @@ documented in ``model/README.md``):
   one short digest per block of :data:`BLOCK_LINES` lines (so a damaged byte
   is reported with the lines it is in); and, where the game has one, the
   evaluation learnt from the tree (:mod:`mcts.search.learned`);
-- ``nodes.jsonl``: one node a line, ``{"id","move","parent","proven",
-  "value","visits"}``; ids are dense and breadth first, so parents come before
-  children and every node's children are consecutive lines;
-- ``states.jsonl``: one line per node, ``{"id","side","state"}``.
+- ``nodes.jsonl``: one node a line; ids are dense (the line number minus one)
+  and breadth first, so parents come before children and every node's
+  children are consecutive lines. Version 2: ``[parent,"move",visits,value,
+  proven]`` (:mod:`mcts.models.compact`); version 1: ``{"id","move","parent",
+  "proven","value","visits"}``;
+- ``states.jsonl``: one line per node. Version 2: the position packed in a
+  base64 string; version 1: ``{"id","side","state"}``.
 
-Every line is JSON with sorted keys and compact separators, so saving is
-deterministic: save -> load -> save gives byte-identical files.
+Every line is compact JSON written one way only, so saving is deterministic:
+save -> load -> save gives byte-identical files.
 
 The writer (:mod:`mcts.models.writer`), the reader
 (:mod:`mcts.models.reader`) and the full check (:mod:`mcts.models.checker`)
@@ -30,7 +33,10 @@ from ..search.tree import Proven
 from .model import ModelError
 
 FORMAT = "mcts-tree-model"
-VERSION = 1
+#: The version saving writes (its lines: :mod:`mcts.models.compact`).
+VERSION = 2
+#: The versions a loader reads: 1 (a JSON object a line) and 2.
+VERSIONS = (1, 2)
 MANIFEST = "manifest.json"
 NODES = "nodes.jsonl"
 STATES = "states.jsonl"

@@ -21,7 +21,7 @@ from ..games import find_game
 from ..games.base import Game, InvalidMoveError, State
 from ..search.learned import Evaluation
 from ..search.learned import from_json as evaluation_from_json
-from ..search.tree import Tree
+from ..search.tree import MAX_CAPACITY, Tree
 from .fileformat import (
     BLOCK_LINES,
     FORMAT,
@@ -30,7 +30,7 @@ from .fileformat import (
     NODES,
     STATES,
     TEXT_TO_PROVEN,
-    VERSION,
+    VERSIONS,
     fault,
     not_json,
 )
@@ -51,19 +51,25 @@ def read_manifest(folder: Path) -> dict:
         manifest = json.loads(text)
     except json.JSONDecodeError as error:
         raise fault(folder, MANIFEST, error.lineno, not_json(error)) from None
+    except RecursionError:  # arrays in arrays beyond the parser's depth
+        raise fault(folder, MANIFEST, None, "not JSON (nested too deeply)") from None
+    except ValueError as error:  # e.g. an integer of more than 4300 digits
+        raise fault(folder, MANIFEST, None, f"not JSON ({error})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise fault(folder, MANIFEST, None, f"not a {FORMAT} manifest")
-    if manifest.get("version") != VERSION:
+    version = manifest.get("version")
+    if type(version) is not int or version not in VERSIONS:
         raise fault(
             folder,
             MANIFEST,
             None,
             f"format version {manifest.get('version')!r} is not supported "
-            f"(expected {VERSION})",
+            f"(expected one of {', '.join(map(str, VERSIONS))})",
         )
     nodes = manifest.get("nodes")
-    if not isinstance(nodes, int) or nodes < 1:
-        raise fault(folder, MANIFEST, None, f"bad node count {nodes!r}")
+    if type(nodes) is not int or not 1 <= nodes <= MAX_CAPACITY:
+        shown = "too large" if type(nodes) is int and nodes > 0 else repr(nodes)[:40]
+        raise fault(folder, MANIFEST, None, f"bad node count {shown}")
     files = manifest.get("files")
     for name in (NODES, STATES):
         entry = files.get(name) if isinstance(files, dict) else None
@@ -312,13 +318,28 @@ def read_nodes(folder: Path, game: Game, root: State, count: int, entry: dict) -
         visits.append(n)
         values.append(w)
         proofs.append(np.array(proof, dtype=np.int8))
+    return tree_of_columns(
+        reader,
+        count,
+        np.concatenate(parents),
+        np.concatenate(moves),
+        np.concatenate(visits),
+        np.concatenate(values),
+        np.concatenate(proofs),
+    )
+
+
+def tree_of_columns(
+    reader: LineReader, count: int, parent, moves, visits, values, proofs
+) -> Tree:
+    """Return the Tree of ``count`` checked node columns (parents
+    non-decreasing, each before its children)."""
     tree = Tree(max(2, count))
-    parent = np.concatenate(parents)
     tree.parent[:count] = parent
-    tree.move[:count] = np.concatenate(moves)
-    tree.visits[:count] = np.concatenate(visits)
-    tree.value_sum[:count] = np.concatenate(values)
-    tree.proven[:count] = np.concatenate(proofs)
+    tree.move[:count] = moves
+    tree.visits[:count] = visits
+    tree.value_sum[:count] = values
+    tree.proven[:count] = proofs
     # Parents are non-decreasing, so each node's children are one run of ids.
     n_children = np.bincount(parent[1:], minlength=count)
     if n_children.max(initial=0) >= 2**15:

@@ -3,9 +3,10 @@
 The public face of the model files. The format is described in
 :mod:`mcts.models.fileformat`; :func:`save` is
 :func:`mcts.models.writer.save` (atomic: written beside the target, fsynced,
-swapped in). :func:`load` reads the manifest and the nodes
-(:mod:`mcts.models.reader`) and checks the states
-(:mod:`mcts.models.checker`); any fault raises :class:`ModelError` naming the
+swapped in; format version 2 unless told 1). :func:`load` reads the manifest
+and the nodes (:mod:`mcts.models.reader`) and checks the states
+(:mod:`mcts.models.checker`), or for a version 2 model both with
+:mod:`mcts.models.version2`; any fault raises :class:`ModelError` naming the
 file and line, and no half-loaded tree escapes.
 
 The model in memory (pruning, merging, warm starts) is :mod:`mcts.models.model`.
@@ -18,6 +19,7 @@ import os
 from pathlib import Path
 
 from ..games.base import Game
+from . import version2
 from .checker import check_file_digests, check_states
 from .fileformat import BLOCK_LINES, FORMAT, MANIFEST, NODES, STATES, VERSION
 from .model import Model, ModelError
@@ -75,10 +77,17 @@ def load(
     # cyclic collector would only rescan them: off while loading (about 20%).
     collecting = gc.isenabled()
     gc.disable()
+    v2 = manifest["version"] == 2
     try:
-        tree = read_nodes(folder, model_game, root, count, files[NODES])
+        if v2:
+            tree = version2.read_nodes(folder, model_game, root, count, files[NODES])
+        else:
+            tree = read_nodes(folder, model_game, root, count, files[NODES])
         if check == "full":
-            check_states(folder, model_game, root, tree, files[STATES])
+            check_all = version2.check_states if v2 else check_states
+            check_all(folder, model_game, root, tree, files[STATES])
+        elif v2:
+            version2.read_checked(folder, STATES, files[STATES], count)
         else:
             check_file_digests(folder / STATES, files[STATES], count)
     finally:

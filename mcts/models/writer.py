@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..games.base import Game, State
 from ..search.tree import Tree, depth_of
+from . import version2
 from .fileformat import (
     BLOCK_LINES,
     FORMAT,
@@ -29,6 +30,7 @@ from .fileformat import (
     PROVEN_JSON,
     STATES,
     VERSION,
+    VERSIONS,
 )
 from .model import Model, prune
 
@@ -48,6 +50,7 @@ def save(
     min_visits: int = 1,
     built: dict | None = None,
     progress=None,
+    version: int = VERSION,
 ) -> dict:
     """Write ``model`` to the folder ``path`` atomically; return the manifest.
 
@@ -56,7 +59,11 @@ def save(
     created time is kept from ``model.manifest`` when it has one, so saving an
     unchanged loaded model reproduces its files byte for byte. ``progress``,
     if given, is called with the count of nodes written now and then.
+    ``version`` is the format version to write (1 for readers that know no
+    other).
     """
+    if version not in VERSIONS:
+        raise ValueError(f"format version must be one of {VERSIONS}, got {version!r}")
     target = Path(path)
     game = model.game
     tree = prune(model.tree, min_visits)
@@ -64,11 +71,12 @@ def save(
     temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
     os.chmod(temp, 0o755)  # mkdtemp makes it private; a model is for everyone to read
     try:
-        files = _write_data(game, model.root_state, tree, temp, progress)
+        write_data = version2.write_data if version == 2 else _write_data
+        files = write_data(game, model.root_state, tree, temp, progress)
         old = model.manifest or {}
         manifest = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": version,
             "game": game.name,
             "options": dict(game.options),
             "nodes": int(tree.size),

@@ -76,7 +76,7 @@ def test_replay_names_the_lowest_illegal_node(reversi_tree):
 def test_the_saved_state_lines_pass_and_a_changed_one_is_found(tmp_path, reversi_tree):
     game, tree = reversi_tree
     path = tmp_path / "m"
-    store.save(treemodel.Model(game, tree, game.initial_state()), path)
+    store.save(treemodel.Model(game, tree, game.initial_state()), path, version=1)
     saved = store.load(path, check="fast").tree  # renumbered breadth first
     result = replay.replay(game, saved, game.initial_state())
     lines = (path / store.STATES).read_bytes()
@@ -105,7 +105,8 @@ def test_every_game_saves_and_loads_with_the_full_check(tmp_path, name, options)
     searcher = Searcher(game, seed=5, evaluator="random")
     searcher.search(simulations=300)
     path = tmp_path / "m"
-    store.save(treemodel.Model(game, searcher.tree, game.initial_state()), path)
+    model = treemodel.Model(game, searcher.tree, game.initial_state())
+    store.save(model, path, version=1)
     model = store.load(path)
     assert model.nodes > 1
 

@@ -43,8 +43,11 @@ def searched(reversi):
 
 @pytest.fixture()
 def saved(tmp_path, reversi, searched):
+    """A model in format version 1, whose line checks these tests edit
+    (version 2's: tests/models/test_compact_format.py)."""
     path = tmp_path / "m"
-    store.save(treemodel.Model(reversi, searched, reversi.initial_state()), path)
+    model = treemodel.Model(reversi, searched, reversi.initial_state())
+    store.save(model, path, version=1)
     return path
 
 
@@ -83,7 +86,7 @@ def _edit_node(number: int, **changes):
 def test_save_load_save_gives_byte_identical_files(saved, tmp_path, reversi):
     model = store.load(saved)
     again = tmp_path / "again"
-    store.save(model, again)
+    store.save(model, again, version=1)
     assert _bytes(saved) == _bytes(again)
     assert model.nodes == json.loads((saved / store.MANIFEST).read_text())["nodes"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 import uuid
 
@@ -68,11 +69,9 @@ class KindsTests(APITestCase):
         shipped = Path(settings.MODEL_DIR) / "gomoku" / "light" / "manifest.json"
         manifest = json.loads(shipped.read_text())
         with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp) / "gomoku" / "light"
-            folder.mkdir(parents=True)
-            (folder / "manifest.json").write_text(json.dumps(manifest))
-            (folder / "nodes.jsonl").write_text("{}\n")
-            # Not models: a manifest the store would refuse, and no manifest.
+            shutil.copytree(shipped.parent, Path(tmp) / "gomoku" / "light")
+            # A manifest the store refuses: listed as damaged. No manifest: not
+            # a model.
             damaged = Path(tmp) / "gomoku" / "damaged"
             damaged.mkdir()
             (damaged / "manifest.json").write_text(json.dumps({"nodes": 1234}))
@@ -80,11 +79,17 @@ class KindsTests(APITestCase):
             with override_settings(MODEL_DIR=tmp):
                 kinds = self.client.get(reverse("game-kinds")).json()
                 gomoku = next(kind for kind in kinds if kind["name"] == "gomoku")
-                assert [model["name"] for model in gomoku["models"]] == ["light"]
-                assert gomoku["models"][0]["nodes"] == manifest["nodes"]
+                names = [model["name"] for model in gomoku["models"]]
+                assert names == ["damaged", "light"]
+                assert gomoku["models"][0]["damaged"] == (
+                    "manifest.json: not a mcts-tree-model manifest"
+                )
+                light = gomoku["models"][1]
+                assert light["damaged"] is None
+                assert light["nodes"] == manifest["nodes"]
                 public = {k: v for k, v in manifest["built"].items() if k != "command"}
-                assert gomoku["models"][0]["built"] == public
-                assert gomoku["models"][0]["bytes"] > 0
+                assert light["built"] == public
+                assert light["bytes"] > 0
                 ai = {"kind": "ai", "model": "light", "level": 1}
                 assert create(self.client, "gomoku", white=ai).status_code == 201
                 # The same name is not a model of another game.

@@ -33,6 +33,7 @@ from mcts import (
 from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
+from .catalog import model_fault
 from .games import GameId, check_version, get_row, playable, write
 from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
@@ -327,7 +328,8 @@ def _use_model(
         model = load_shared(model_path(row.game, model_name, settings.MODEL_DIR))
     except ModelError as error:
         raise ServiceError(
-            "model_unavailable", f"model {model_name!r} cannot be used: {error}"
+            "model_unavailable",
+            f"model {model_name!r} cannot be used: {model_fault(error)}",
         ) from None
     searcher.evaluation = evaluation_for(model, game)
     warm = warm_tree(model, game, searcher.state)

@@ -8,6 +8,7 @@ accepted, so no path from a client is ever opened.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -93,8 +94,9 @@ def list_think_times() -> list[float]:
 def list_models(game: str) -> list[dict]:
     """Return the tree models on disk for ``game``: name, nodes, bytes, built
     (how it was made, from its manifest, without the command line that names
-    the builder's folders), sorted by name. Only models whose
-    folder name a client could send are listed."""
+    the builder's folders) and damaged (what is wrong with a damaged one,
+    naming the file and line in the model's folder; else None), sorted by
+    name. Only models whose folder name a client could send are listed."""
     return [
         {**model.to_json(), "built": _public_build_facts(model.built)}
         for model in library_models(Path(settings.MODEL_DIR), game)
@@ -114,17 +116,32 @@ def _public_build_facts(built: dict | None) -> dict | None:
     return {k: v for k, v in built.items() if k not in _PRIVATE_BUILD_FACTS}
 
 
+def model_fault(error: Exception) -> str:
+    """Return the text of a model's fault with the models' folder on this
+    server left out (``reversi/light/nodes.jsonl line 3: ...``): a client
+    never sees a server path."""
+    text = str(error)
+    for folder in {Path(settings.MODEL_DIR), Path(settings.MODEL_DIR).resolve()}:
+        text = text.replace(str(folder) + os.sep, "").replace(str(folder), "")
+    return text
+
+
 def check_model(game: str, name: str | None) -> str | None:
     """Return the model name (None for no model); ServiceError ``unknown_model``
     unless it is a model on disk: no paths from clients are ever opened."""
     if name is None or name == "none":
         return None
-    names = [model["name"] for model in list_models(game)]
-    if name not in names:
-        known = ", ".join(names) or "none on disk yet"
+    models = {model["name"]: model for model in list_models(game)}
+    if name not in models:
+        known = ", ".join(models) or "none on disk yet"
         raise ServiceError(
             "unknown_model",
             f"unknown model {name!r} for {game}; models: {known} "
             "(or null / 'none' for no model)",
+        )
+    if models[name]["damaged"]:
+        raise ServiceError(
+            "model_unavailable",
+            f"model {name!r} for {game} is damaged: {models[name]['damaged']}",
         )
     return name

@@ -1,0 +1,85 @@
+"""A damaged model never breaks the page's lists: GET /api/games/kinds/ lists
+it as damaged, naming the file and line, the others beside it, and no reply
+names a folder of the server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+from django.test import override_settings
+from django.urls import reverse
+from rest_framework import status
+from rest_framework.test import APITestCase
+
+from .helpers import HUMAN, assert_error, create, url
+
+SHIPPED = Path(settings.MODEL_DIR) / "reversi" / "light"
+DAMAGE = {
+    "array": "[]",
+    "number": "12",
+    "not-json": '{\n"format": oops}',
+    "no-files": json.dumps({"format": "mcts-tree-model", "version": 2, "nodes": 3}),
+}
+
+
+class DamagedModelTests(APITestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.folder)
+        games = Path(self.folder) / "reversi"
+        shutil.copytree(SHIPPED, games / "light")
+        for name, text in DAMAGE.items():
+            (games / name).mkdir()
+            (games / name / "manifest.json").write_text(text)
+        shutil.copytree(SHIPPED, games / "cut")
+        nodes = games / "cut" / "nodes.jsonl"
+        nodes.write_bytes(nodes.read_bytes()[:5000])
+
+    def test_kinds_lists_each_damaged_model_with_its_file_and_line(self):
+        with override_settings(MODEL_DIR=self.folder):
+            response = self.client.get(reverse("game-kinds"))
+        assert response.status_code == status.HTTP_200_OK
+        assert self.folder not in response.content.decode()
+        kinds = {kind["name"]: kind for kind in response.json()}
+        models = {m["name"]: m for m in kinds["reversi"]["models"]}
+        assert sorted(models) == sorted([*DAMAGE, "cut", "light"])
+        assert models["light"]["damaged"] is None
+        assert models["light"]["nodes"] > 1000
+        assert models["not-json"]["damaged"].startswith(
+            "manifest.json line 2: not JSON"
+        )
+        assert models["array"]["damaged"] == (
+            "manifest.json: not a mcts-tree-model manifest"
+        )
+        assert models["cut"]["damaged"].startswith("nodes.jsonl line ")
+        assert "truncated" in models["cut"]["damaged"]
+        assert all(models[name]["nodes"] is None for name in [*DAMAGE, "cut"])
+
+    def test_a_damaged_model_is_refused_by_name_without_a_server_path(self):
+        with override_settings(MODEL_DIR=self.folder):
+            response = create(
+                self.client, "reversi", black={"kind": "ai", "model": "cut"}
+            )
+        assert_error(response, status.HTTP_400_BAD_REQUEST, "model_unavailable")
+        assert "nodes.jsonl line" in response.json()["detail"]
+        assert self.folder not in response.content.decode()
+
+    def test_a_model_damaged_inside_a_line_names_it_without_a_server_path(self):
+        nodes = Path(self.folder) / "reversi" / "light" / "nodes.jsonl"
+        lines = nodes.read_bytes().splitlines(keepends=True)
+        lines[2] = lines[2].replace(b"{", b"[", 1)  # same size: the list sees no fault
+        nodes.write_bytes(b"".join(lines))
+        ai = {"kind": "ai", "model": "light", "level": 1}
+        with override_settings(MODEL_DIR=self.folder):
+            game = create(self.client, "reversi", black=ai, white=HUMAN).json()
+            response = self.client.post(url("game-ai-move", game["id"]))
+        assert_error(response, status.HTTP_400_BAD_REQUEST, "model_unavailable")
+        detail = response.json()["detail"]
+        assert "reversi/light/nodes.jsonl line 3" in detail
+        assert (
+            self.folder not in detail and str(Path(self.folder).resolve()) not in detail
+        )
