@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import engine, models, rules, search, solve
+from . import engine, models, patterns, rules, search, solve
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,6 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_commands(commands)
     engine.add_commands(commands)
     solve.add_commands(commands)
+    patterns.add_commands(commands)
     return parser
 
 
