@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import io
 import math
+import zipfile
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -195,15 +196,21 @@ class PatternWeights:
 
     def to_bytes(self) -> bytes:
         """Return the weights file: a compressed ``.npz`` of the int16
-        weights (in QUANTUM discs), the quantum and the scale."""
+        weights (in QUANTUM discs), the quantum and the scale, with fixed
+        timestamps, so the same weights always give the same bytes."""
         counts = np.clip(np.rint(self.weights / QUANTUM), -32767, 32767)
+        arrays = {
+            "weights": counts.astype(np.int16),
+            "quantum": np.float64(QUANTUM),
+            "scale": np.float64(self.scale),
+        }
         buffer = io.BytesIO()
-        np.savez_compressed(
-            buffer,
-            weights=counts.astype(np.int16),
-            quantum=np.float64(QUANTUM),
-            scale=np.float64(self.scale),
-        )
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, array in arrays.items():
+                info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                with archive.open(info, "w") as out:
+                    np.lib.format.write_array(out, np.asanyarray(array))
         return buffer.getvalue()
 
 
