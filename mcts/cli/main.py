@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import engine, models, rules, search, solve, strength
+from . import engine, models, patterns, rules, search, solve, strength
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_commands(commands)
     solve.add_commands(commands)
     strength.add_commands(commands)
+    patterns.add_commands(commands)
     return parser
 
 

@@ -192,9 +192,13 @@ def cmd_prune(args: argparse.Namespace) -> int:
     lightest pruning that fits in ``--max-mb`` megabytes."""
     model = store.load(args.path)
     min_visits = args.min_visits
+    # The pattern weights file (Reversi) counts toward --max-mb but does not
+    # shrink with the tree.
+    fixed = model.manifest.get("patterns", {}).get("bytes", 0)
     if args.max_mb is not None:
-        limit = args.max_mb * 1_000_000
-        bytes_per_node = treemodel.info(model)["bytes"] / model.nodes
+        limit = args.max_mb * 1_000_000 - fixed
+        files = model.manifest["files"].values()
+        bytes_per_node = sum(entry["bytes"] for entry in files) / model.nodes
         smallest = 1 + int(model.tree.n_children[0])  # the root and its moves
         if smallest * bytes_per_node > limit:
             raise treemodel.ModelError(_too_small(args.max_mb, smallest))
@@ -206,10 +210,11 @@ def cmd_prune(args: argparse.Namespace) -> int:
     guessed_again = args.max_mb is None
     while True:
         manifest = store.save(model, args.out, min_visits=min_visits, built=built)
-        size = sum(entry["bytes"] for entry in manifest["files"].values())
+        tree_bytes = sum(entry["bytes"] for entry in manifest["files"].values())
+        size = fixed + tree_bytes
         if not guessed_again:
             guessed_again = True
-            per_node = size / manifest["nodes"]
+            per_node = tree_bytes / manifest["nodes"]
             better = treemodel.min_visits_for(model.tree, int(limit / per_node))
             if better < min_visits:
                 min_visits = built["pruned"]["min_visits"] = better

@@ -11,7 +11,7 @@ import statistics
 import sys
 import time
 
-from ..models.model import evaluation_for
+from ..models.model import evaluation_for, patterns_for
 from ..models.store import load, model_path
 from ..play.arena import GameRecord, distinct_positions, run_match
 from ..play.players import find_player, parse_spec
@@ -90,7 +90,13 @@ def add_commands(subparsers) -> None:
     bench.add_argument(
         "--model",
         help="score the heavy rollouts with this tree model's learned evaluation "
-        "(a name under model/GAME/ or a path)",
+        "(a name under model/GAME/ or a path), or with its pattern evaluation "
+        "(Reversi) when it carries one",
+    )
+    bench.add_argument(
+        "--no-patterns",
+        action="store_true",
+        help="leave the model's pattern evaluation out (the learned one scores)",
     )
     bench.set_defaults(func=cmd_bench)
 
@@ -227,11 +233,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Print simulations per second from the start; the median line last."""
     game = _game(args)
-    evaluation = None
+    evaluation = patterns = None
     if args.model:
         if args.evaluator != "heavy":
             raise ValueError("--model scores heavy rollouts: add --evaluator heavy")
-        evaluation = evaluation_for(load(model_path(game.name, args.model)), game)
+        model = load(model_path(game.name, args.model))
+        evaluation = evaluation_for(model, game)
+        if not args.no_patterns:
+            patterns = patterns_for(model, game)
         if evaluation is None:
             raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
     start = time.perf_counter()
@@ -241,7 +250,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     c = None
     for run in range(args.runs):
         searcher = Searcher(
-            game, evaluator=args.evaluator, evaluation=evaluation, seed=args.seed + run
+            game,
+            evaluator=args.evaluator,
+            evaluation=evaluation,
+            patterns=patterns,
+            seed=args.seed + run,
         )
         result = searcher.search(seconds=args.seconds)
         c = searcher.c
@@ -253,6 +266,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"best {result.move}"
         )
     scored = f", scored by {args.model}'s evaluation" if evaluation else ""
+    if patterns is not None:
+        scored = f", scored by {args.model}'s pattern evaluation"
     print(
         f"{game.name} {args.evaluator} rollouts{scored}, c={c}: "
         f"median simulations/s: {statistics.median(rates):.0f}"

@@ -21,6 +21,7 @@ from numba import njit
 from ..games.base import Game, State
 from ..games.symmetry import inverse
 from ..search.learned import Evaluation, fit
+from ..search.reversi_patterns import PatternWeights
 from ..search.tree import Proven, Tree, depth_of
 from .replay import replay, state_digest
 
@@ -33,8 +34,9 @@ class ModelError(ValueError):
 class Model:
     """A loaded model: the game, a read-only tree (root 0 = ``root_state``),
     its manifest and the evaluation learnt from the tree (None if the game
-    has none or it was not fitted). ``path`` is where it was loaded from
-    (None if built in memory)."""
+    has none or it was not fitted), and the Reversi pattern evaluation it
+    carries (:mod:`mcts.models.patterns`, None if none). ``path`` is where
+    it was loaded from (None if built in memory)."""
 
     game: Game
     tree: Tree
@@ -42,6 +44,7 @@ class Model:
     manifest: dict = field(default_factory=dict)
     path: Path | None = None
     evaluation: Evaluation | None = None
+    patterns: PatternWeights | None = None
     _index: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -235,7 +238,10 @@ def merge(a: Model, b: Model) -> Model:
         "selfplay_games": _games(a) + _games(b),
     }
     evaluation = fit(a.game, tree, a.root_state)
-    return Model(a.game, tree, a.root_state, {"built": built}, None, evaluation)
+    patterns = a.patterns if a.patterns is not None else b.patterns
+    return Model(
+        a.game, tree, a.root_state, {"built": built}, None, evaluation, patterns
+    )
 
 
 def _describe_source(model: Model) -> dict:
@@ -264,6 +270,14 @@ def evaluation_for(model: Model, game: Game) -> Evaluation | None:
     if (game.name, game.options) != (model.game.name, model.game.options):
         return None
     return model.evaluation
+
+
+def patterns_for(model: Model, game: Game) -> PatternWeights | None:
+    """Return the model's pattern evaluation if it may score ``game``'s
+    positions (same game and options), else None."""
+    if (game.name, game.options) != (model.game.name, model.game.options):
+        return None
+    return model.patterns
 
 
 def warm_tree(model: Model, game: Game, state: State) -> Tree | None:
@@ -385,5 +399,6 @@ def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
         "built": model.manifest.get("built"),
         "created": model.manifest.get("created"),
         "evaluation": model.evaluation.fitted if model.evaluation else None,
+        "patterns": model.patterns.fitted if model.patterns else None,
         "top_lines": lines,
     }

@@ -23,6 +23,7 @@ from . import version2
 from .checker import check_file_digests, check_states
 from .fileformat import BLOCK_LINES, FORMAT, MANIFEST, NODES, STATES, VERSION
 from .model import Model, ModelError
+from .patterns import parse_patterns
 from .reader import (
     manifest_game,
     parse_evaluation,
@@ -71,6 +72,7 @@ def load(
     model_game = manifest_game(folder, manifest, game)
     root = parse_root(folder, model_game, manifest)
     evaluation = parse_evaluation(folder, model_game, manifest)
+    patterns = parse_patterns(folder, model_game, manifest)
     count = manifest["nodes"]
     files = manifest["files"]
     # The parsed records are freed block by block and hold no cycles, so the
@@ -93,7 +95,7 @@ def load(
     finally:
         if collecting:
             gc.enable()
-    return Model(model_game, tree, root, manifest, folder, evaluation)
+    return Model(model_game, tree, root, manifest, folder, evaluation, patterns)
 
 
 # ---- models by name -----------------------------------------------------------------

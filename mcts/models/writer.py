@@ -33,6 +33,7 @@ from .fileformat import (
     VERSIONS,
 )
 from .model import Model, prune
+from .patterns import write_patterns
 
 
 def code_version() -> str:
@@ -92,6 +93,8 @@ def save(
         }
         if model.evaluation is not None:
             manifest["evaluation"] = model.evaluation.to_json()
+        if model.patterns is not None:
+            manifest["patterns"] = write_patterns(temp, model.patterns)
         with open(temp / MANIFEST, "w", encoding="utf-8") as out:
             out.write(json.dumps(manifest, sort_keys=True, indent=1) + "\n")
             out.flush()

@@ -18,7 +18,9 @@ evaluation cuts the rollouts short), ``use`` (what of the model to use:
 ``both``, the default, ``book`` or ``eval``; measures each part's worth),
 ``cutoff`` (plies a rollout plays before that evaluation scores it),
 ``endgame`` (Reversi: a new leaf with at most this many empty squares is
-solved exactly; 0 turns it off), and
+solved exactly; 0 turns it off), ``patterns`` (Reversi: 1, the default,
+scores leaves by the model's pattern evaluation when it carries one; 0 keeps
+the older learned evaluation and rollouts, for comparison), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -50,7 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..games.base import Game, State
-from ..models.model import evaluation_for, warm_tree
+from ..models.model import evaluation_for, patterns_for, warm_tree
 from ..models.store import load_shared, model_path
 from ..search.searcher import Searcher
 from .base import Player
@@ -105,6 +107,7 @@ OPTIONS = {
     "width": int,
     "cutoff": int,
     "endgame": int,
+    "patterns": int,
     "use": str,
     "cmd": str,
     "cwd": str,
@@ -243,6 +246,7 @@ class MctsPlayer(Player):
         use: str = "both",
         early_plies: int = 0,
         early_seconds: float | None = None,
+        patterns: bool = True,
         **searcher_options,
     ) -> None:
         if seconds is None and simulations is None:
@@ -259,6 +263,8 @@ class MctsPlayer(Player):
         self.model = model if use in ("both", "book") else None
         if model is not None and use in ("both", "eval"):
             self.searcher.evaluation = evaluation_for(model, game)
+            if patterns:
+                self.searcher.patterns = patterns_for(model, game)
         self.early_plies = early_plies
         self.early_seconds = early_seconds
         self.plies_observed = 0
@@ -347,6 +353,7 @@ def find_player(
     early = {
         key: opts.pop(key) for key in ("early_plies", "early_seconds") if key in opts
     }
+    patterns = bool(opts.pop("patterns", 1))
     return MctsPlayer(
         game,
         evaluator="heavy" if spec.kind == "mcts-heavy" else "random",
@@ -357,6 +364,7 @@ def find_player(
         seed=seed,
         model=model,
         use=use,
+        patterns=patterns,
         **early,
         **searcher_options,
     )

@@ -190,6 +190,7 @@ def run_simulations(
     evaluator,
     learned,
     cutoff,
+    patterns,
     expand_visits,
     focus_width,
     endgame_empties,
@@ -202,7 +203,9 @@ def run_simulations(
 
     ``learned`` holds the weights of a learned evaluation for the heavy
     rollouts (empty for none; see :mod:`mcts.search.learned`), which score
-    their position after ``cutoff`` plies.
+    their position after ``cutoff`` plies; ``patterns`` (Reversi) the
+    pattern evaluation's weights that replace it (no rows: none; see
+    :func:`mcts.search.rollouts.reversi_pattern_leaf`).
 
     A new Reversi leaf with at most ``endgame_empties`` empty squares (0:
     never) is solved exactly (:mod:`mcts.search.endgame`) and proven instead
@@ -280,7 +283,9 @@ def run_simulations(
                             newly_proven = True
                             break
                 if node != 0 and visits[node] < expand_visits:
-                    reward = evaluate(evaluator, game_id, work, learned, cutoff)
+                    reward = evaluate(
+                        evaluator, game_id, work, learned, cutoff, patterns
+                    )
                     break
                 count = kernels.legal_moves(game_id, work, moves)
                 if focus_width > 0:
@@ -289,11 +294,13 @@ def run_simulations(
                     if may_grow:
                         meta[0] = size
                         return done, NEED_ROOM
-                    reward = evaluate(evaluator, game_id, work, learned, cutoff)
+                    reward = evaluate(
+                        evaluator, game_id, work, learned, cutoff, patterns
+                    )
                     break
                 size = _expand(node, size, moves, count, tree)
             if depth >= MAX_DEPTH - 1:
-                reward = evaluate(evaluator, game_id, work, learned, cutoff)
+                reward = evaluate(evaluator, game_id, work, learned, cutoff, patterns)
                 break
             child, floored[depth] = _select(node, tree, prior, c, rule)
             if child < 0:  # every child lost: cannot happen once proofs propagate

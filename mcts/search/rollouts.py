@@ -50,6 +50,7 @@ from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
 from ..games.bitboard import bit_square
 from .features import position_value
 from .loa_eval import loa_evaluation
+from .reversi_patterns import pattern_win_chance
 
 RANDOM = 0
 HEAVY = 1
@@ -92,25 +93,31 @@ def terminal_reward(code):
 
 
 @njit(cache=True, nogil=True)
-def evaluate(evaluator, game_id, state, learned, cutoff):
+def evaluate(evaluator, game_id, state, learned, cutoff, patterns=None):
     """Return black's expected score of ``state`` by the evaluator ``evaluator``.
 
     ``learned`` holds the weights of a learned evaluation (empty for none),
-    which heavy rollouts use after ``cutoff`` plies. ``state`` is
-    overwritten (it ends as the rollout's final position).
+    which heavy rollouts use after ``cutoff`` plies; ``patterns`` (Reversi)
+    the weights of the pattern evaluation, over its logistic scale (none, or
+    no rows, for none), which then takes the learned evaluation's place.
+    ``state`` is overwritten (it ends as the rollout's final position).
     """
     if evaluator == HEAVY:
-        return heavy_rollout(game_id, state, learned, cutoff)
+        return heavy_rollout(game_id, state, learned, cutoff, patterns)
     return terminal_reward(kernels.random_playout(game_id, state))
 
 
 @njit(cache=True, nogil=True)
-def heavy_rollout(game_id, state, learned, cutoff):
+def heavy_rollout(game_id, state, learned, cutoff, patterns=None):
     """Return black's score from the game's heavy rollout policy, cut off
     after ``cutoff`` plies and scored by the ``learned`` weights when there
-    are any and they serve ``state`` (:func:`learned_serves`)."""
+    are any and they serve ``state`` (:func:`learned_serves`); in Reversi
+    scored by the ``patterns`` instead when there are any
+    (:func:`reversi_pattern_leaf`)."""
     if game_id == loa.GAME_ID:
         return loa_rollout(state)
+    if patterns is not None and game_id == reversi.GAME_ID and patterns.shape[0] > 0:
+        return reversi_pattern_leaf(state, cutoff, patterns)
     plies = _TO_THE_END
     if learned.shape[0] > 0 and learned_serves(game_id, state):
         plies = cutoff
@@ -210,6 +217,20 @@ def reversi_rollout(state, plies):
                 break
         reversi.apply_move(state, chosen)
     return reversi.status(state)
+
+
+@njit(cache=True, nogil=True)
+def reversi_pattern_leaf(state, plies, patterns):
+    """Return black's score of a Reversi leaf: ``plies`` heavy-rollout plies,
+    then the logistic of the pattern evaluation's predicted margin
+    (:mod:`mcts.search.reversi_patterns`; ``patterns`` are its weights over
+    the logistic's scale)."""
+    code = reversi_rollout(state, plies)
+    if code != ONGOING:
+        return terminal_reward(code)
+    side = np.int64(state[reversi.SIDE])
+    mover_wins = pattern_win_chance(state[side], state[1 - side], patterns, 1.0)
+    return mover_wins if side == BLACK else 1.0 - mover_wins
 
 
 # ---- Gomoku -----------------------------------------------------------------------

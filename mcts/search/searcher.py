@@ -31,6 +31,7 @@ from .kernel import (
 )
 from .learned import Evaluation
 from .result import MoveStats, SearchResult
+from .reversi_patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
 from .tree import Proven, Tree
 
@@ -47,6 +48,9 @@ GAME_C = {"reversi": 0.6, "gomoku": 0.6, "loa": 1.0}
 #: and without noise, and its values lie close together (model/README.md,
 #: "Tuning the search for the evaluation").
 LEARNED_GAME_C = {"gomoku": 0.4}
+#: Rollout plies before the pattern evaluation scores a leaf (Reversi), by
+#: default: the evaluation judges the leaf itself.
+PATTERN_CUTOFF_PLIES = 0
 #: Empty squares at which a new leaf is solved exactly (see ``endgame_empties``):
 #: a 10-empty solve takes about 0.4 ms (at most about 1 ms) on one core, the
 #: price of some 40 heavy rollouts, for an exact result that is never
@@ -87,6 +91,10 @@ class Searcher:
     ``cutoff_plies`` (how short: plies a rollout plays before the
     evaluation scores it; by default the game's
     :data:`~mcts.search.rollouts.LEARNED_CUTOFF_PLIES`),
+    ``patterns`` (Reversi: the pattern evaluation of a tree model, which
+    scores leaves after ``cutoff_plies`` rollout plies, by default
+    :data:`PATTERN_CUTOFF_PLIES`, in place of the learned evaluation; see
+    :attr:`patterns`),
     ``endgame_empties`` (Reversi: a new leaf with at most this many empty
     squares is solved exactly and proven instead of played out; 0 turns it
     off; by default :data:`ENDGAME_EMPTIES`) and
@@ -108,6 +116,7 @@ class Searcher:
         max_nodes: int = DEFAULT_MAX_NODES,
         evaluation: Evaluation | None = None,
         cutoff_plies: int | None = None,
+        patterns: PatternWeights | None = None,
         endgame_empties: int | None = None,
         seed: int | None = None,
     ) -> None:
@@ -147,13 +156,40 @@ class Searcher:
         self._prior = np.empty(0, dtype=np.float32)
         self._state = game.initial_state() if state is None else state
         self.tree = Tree()
-        if cutoff_plies is None:
-            cutoff_plies = LEARNED_CUTOFF_PLIES.get(game.name, 0)
-        if cutoff_plies < 0:
+        if cutoff_plies is not None and cutoff_plies < 0:
             raise ValueError(f"cutoff_plies must be >= 0, got {cutoff_plies}")
-        #: Plies a heavy rollout plays before the evaluation scores it.
-        self.cutoff_plies = int(cutoff_plies)
+        self._cutoff_plies = cutoff_plies
         self.evaluation = evaluation
+        self.patterns = patterns
+
+    @property
+    def cutoff_plies(self) -> int:
+        """Return the plies a heavy rollout plays before the evaluation
+        scores it: the one given, else :data:`PATTERN_CUTOFF_PLIES` with
+        patterns, else the game's LEARNED_CUTOFF_PLIES."""
+        if self._cutoff_plies is not None:
+            return int(self._cutoff_plies)
+        if self._patterns is not None:
+            return PATTERN_CUTOFF_PLIES
+        return LEARNED_CUTOFF_PLIES.get(self.game.name, 0)
+
+    @property
+    def patterns(self) -> PatternWeights | None:
+        """Return the pattern evaluation that scores the leaves, or None."""
+        return self._patterns
+
+    @patterns.setter
+    def patterns(self, patterns: PatternWeights | None) -> None:
+        """Score Reversi leaves by ``patterns`` from the next search on (None:
+        the learned evaluation or rollouts, as before)."""
+        if patterns is not None and self.game.name != "reversi":
+            raise ValueError(f"pattern weights cannot serve {self.game.name}")
+        self._patterns = patterns
+        self._pattern_array = (
+            no_patterns()
+            if patterns is None
+            else (patterns.weights / np.float32(patterns.scale)).astype(np.float32)
+        )
 
     @property
     def evaluation(self) -> Evaluation | None:
@@ -277,6 +313,7 @@ class Searcher:
             self._evaluator_id,
             self._learned,
             self.cutoff_plies,
+            self._pattern_array,
             expand_visits,
             self.focus_width,
             self.endgame_empties,

@@ -108,8 +108,10 @@ def test_bench_prints_compile_time_and_the_median_last(capsys):
 
 def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
     argv = ["bench", "reversi", "--seconds", "0.1", "--runs", "1", "--model", "light"]
-    code, out = run([*argv, "--evaluator", "heavy"], capsys)
+    code, out = run([*argv, "--evaluator", "heavy", "--no-patterns"], capsys)
     assert code == 0
     assert "heavy rollouts, scored by light's evaluation" in out.splitlines()[-1]
+    code, out = run([*argv, "--evaluator", "heavy"], capsys)
+    assert "scored by light's pattern evaluation" in out.splitlines()[-1]
     with pytest.raises(ValueError, match="add --evaluator heavy"):
         run(argv, capsys)

@@ -1,0 +1,89 @@
+"""The ``train-patterns`` subcommand of ``python -m mcts``: learn the Reversi
+pattern evaluation (:mod:`mcts.search.pattern_training`) and write its
+weights file, or put it into a tree model (``--model``), whose manifest then
+lists it with its sha256 and this command."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from ..models.patterns import attach_patterns
+from ..search.pattern_training import SOLVE_EMPTIES, train
+
+
+def add_commands(subparsers) -> None:
+    """Register the ``train-patterns`` subcommand on ``subparsers``."""
+    parser = subparsers.add_parser(
+        "train-patterns",
+        help="learn the Reversi pattern evaluation from self-play positions",
+    )
+    parser.add_argument("game", help="reversi (othello): the only game with patterns")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--out", type=Path, help="write the weights file here")
+    target.add_argument(
+        "--model",
+        type=Path,
+        help="put the weights into this tree model folder (listed in its manifest)",
+    )
+    parser.add_argument(
+        "--positions", type=int, default=1_000_000, help="positions to learn from"
+    )
+    parser.add_argument(
+        "--solve-empties",
+        type=int,
+        default=SOLVE_EMPTIES,
+        help="label positions with at most this many empties exactly",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="threads that solve")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=Path("train-patterns.checkpoint.npz"),
+        help="save progress here after the labels and after each stage; a run "
+        "with the same settings resumes from it (removed when done)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.set_defaults(func=cmd_train_patterns)
+
+
+def cmd_train_patterns(args: argparse.Namespace) -> int:
+    """Train, write the weights, print the fit of each stage."""
+    if args.game.lower() not in ("reversi", "othello"):
+        raise ValueError("only reversi has a pattern evaluation")
+    if args.positions < 1000:
+        raise ValueError("give at least 1000 positions")
+    if not 0 <= args.solve_empties <= 16:
+        raise ValueError("--solve-empties must be 0..16")
+    weights = train(
+        positions=args.positions,
+        seed=args.seed,
+        solve_empties=args.solve_empties,
+        workers=max(1, args.workers),
+        bar=None if args.quiet else tqdm,
+        checkpoint=args.checkpoint,
+    )
+    command = "python -m mcts train-patterns " + shlex.join(sys.argv[2:])
+    if args.model is not None:
+        path = attach_patterns(args.model, weights, command=command)
+    else:
+        path = args.out
+        path.write_bytes(weights.to_bytes())
+    print("stage  empties  positions  exact  train RMSE  held-out RMSE  label sd")
+    for row in weights.fitted["stages"]:
+        low, high = row["empties"]
+        print(
+            f"{row['stage']:>5}  {low:>2}-{high:<4} {row['positions']:>10} "
+            f"{row['exact']:>6} {row['train_rmse']:>11} {row['holdout_rmse']:>14} "
+            f"{row['label_sd']:>9}"
+        )
+    print(
+        f"{weights.fitted['games']} games, {args.positions} positions, "
+        f"{weights.fitted['seconds']} s; wrote {path} ({path.stat().st_size} bytes)"
+    )
+    return 0

@@ -1,0 +1,92 @@
+"""The pattern weights a Reversi model carries: saved and loaded with the
+model, checked against the manifest's sha256, and a damaged or missing file
+reported by its name."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mcts.games import find_game
+from mcts.models import store
+from mcts.models.model import Model, ModelError
+from mcts.models.patterns import PATTERNS_FILE, attach_patterns
+from mcts.search import reversi_patterns as rp
+from mcts.search.searcher import Searcher
+
+
+@pytest.fixture(scope="module")
+def weights():
+    rng = np.random.default_rng(0)
+    table = (rng.normal(size=(rp.STAGES, rp.STAGE_WEIGHTS)) * 2).astype(np.float32)
+    # Round to the quantum so the loaded weights equal these exactly.
+    table = np.rint(table / rp.QUANTUM).astype(np.float32) * np.float32(rp.QUANTUM)
+    return rp.PatternWeights(table, scale=6.0, fitted={"positions": 123})
+
+
+@pytest.fixture(scope="module")
+def saved_once(tmp_path_factory, weights):
+    game = find_game("reversi")
+    searcher = Searcher(game, evaluator="random", seed=3)
+    searcher.search(simulations=200)
+    model = Model(game, searcher.tree, game.initial_state(), patterns=weights)
+    folder = tmp_path_factory.mktemp("model") / "m"
+    store.save(model, folder)
+    return folder
+
+
+@pytest.fixture
+def saved(tmp_path, saved_once):
+    """A fresh copy of the saved model, for a test to damage."""
+    return Path(shutil.copytree(saved_once, tmp_path / "m"))
+
+
+def test_a_model_with_patterns_round_trips_and_lists_the_file(saved, weights):
+    manifest = json.loads((saved / store.MANIFEST).read_text())
+    assert manifest["patterns"]["file"] == PATTERNS_FILE
+    assert manifest["patterns"]["bytes"] == (saved / PATTERNS_FILE).stat().st_size
+    loaded = store.load(saved, check="fast")
+    assert loaded.patterns is not None
+    assert loaded.patterns.scale == 6.0
+    assert loaded.patterns.fitted == {"positions": 123}
+    assert np.array_equal(loaded.patterns.weights, weights.weights)
+
+
+def test_a_damaged_weights_file_is_reported_by_name(saved):
+    path = saved / PATTERNS_FILE
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ModelError, match=rf"{PATTERNS_FILE}: sha256 does not match"):
+        store.load(saved, check="fast")
+
+
+def test_a_missing_weights_file_is_reported_by_name(saved):
+    (saved / PATTERNS_FILE).unlink()
+    with pytest.raises(ModelError, match=rf"{PATTERNS_FILE}: cannot read"):
+        store.load(saved, check="fast")
+
+
+def test_a_weights_file_that_matches_its_checksum_but_is_not_weights_is_refused(
+    saved,
+):
+    manifest = json.loads((saved / store.MANIFEST).read_text())
+    (saved / PATTERNS_FILE).write_bytes(b"junk")
+    manifest["patterns"]["sha256"] = hashlib.sha256(b"junk").hexdigest()
+    (saved / store.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match=rf"{PATTERNS_FILE}: not a weights file"):
+        store.load(saved, check="fast")
+
+
+def test_attaching_weights_records_the_command_and_loads(tmp_path, saved, weights):
+    copy = tmp_path / "copy"
+    shutil.copytree(saved, copy)
+    (copy / PATTERNS_FILE).unlink()
+    attach_patterns(copy, weights, command="python -m mcts train-patterns reversi")
+    loaded = store.load(copy, check="fast")
+    assert loaded.patterns.fitted["command"].startswith("python -m mcts train-patterns")
