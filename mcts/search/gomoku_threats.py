@@ -1,0 +1,430 @@
+"""Gomoku threat-space search in numba: VCF (victory by continuous fours).
+
+Freestyle rules and any row length ``row`` (the game's option): a *win
+cell* of a colour is an empty cell that completes a window of ``row``
+cells holding only that colour's stones, so playing it makes ``row`` or
+more in a line. A *four* is a move after which its player has a win cell.
+
+:func:`vcf` looks for a win by continuous fours for the attacker, who
+moves: every attacker move makes a four, and the defender's reply is
+forced to its single win cell (a move with two or more win cells wins:
+the defender cannot block both). It is sound under freestyle rules:
+
+- the defender's win cells are tracked at every node: when the defender
+  has one (his forced block made a four), the attacker's only move is to
+  block it, and that block must itself be a four; with two the line fails;
+- a defender's forced block can never make a five: after an attacker's
+  four the defender has no win cell (it had none, or the four blocked it).
+
+Depth (attacker moves) and nodes are budgeted; the search returns the
+winning line (attacker, defender, attacker, ... ending on the attacker's
+double threat or five).
+
+:func:`defence_moves` gives the moves that must block: the side to move
+passes in thought, and if the opponent then has a VCF, only the moves near
+that line (on a window through one of its cells) or the mover's own fours
+can break it; each is kept only if the opponent's VCF is gone after it. A
+move outside that set cannot change any window the line reads, so the same
+line still wins: the set is complete.
+
+The searcher plays a VCF at the root at once and restricts the root to the
+moves that must block (:func:`root_plan`); the kernel proves a new leaf
+lost for the player who moved into it when the player to move there has a
+VCF found within a small budget (:func:`has_vcf`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games import gomoku
+from .focus import gomoku_move_score
+from .tree import Proven, Tree
+
+#: Attacker moves a VCF may take (plies are about twice this).
+VCF_MAX_DEPTH = 20
+#: Nodes (attacker fours tried) of a VCF search at the root.
+ROOT_VCF_NODES = 20_000
+#: Nodes of each VCF search that checks whether a root move defends.
+DEFENCE_VCF_NODES = 4_000
+#: Nodes of the VCF check at a new leaf of the tree (0 turns it off):
+#: small, since it runs at nearly every simulation.
+LEAF_VCF_NODES = 24
+
+
+@njit(cache=True, nogil=True)
+def _cells_of(state):
+    """Return (cells as int64 0/1/2, size, row) of a state vector."""
+    size = np.int64(state[gomoku.SIZE])
+    cells = np.empty(size * size, dtype=np.int64)
+    for i in range(size * size):
+        cells[i] = np.int64(state[gomoku.HEADER + i])
+    return cells, size, np.int64(state[gomoku.ROW])
+
+
+@njit(cache=True, nogil=True)
+def _window(size, row, cell, d, back):
+    """Return (first cell, step) of the window of ``row`` cells along
+    direction ``d`` holding ``cell`` ``back`` cells from its start; first is
+    -1 if the window leaves the board."""
+    dr = gomoku.DIRECTIONS[d, 0]
+    dc = gomoku.DIRECTIONS[d, 1]
+    rs = cell // size - back * dr
+    cs = cell % size - back * dc
+    re = rs + (row - 1) * dr
+    ce = cs + (row - 1) * dc
+    if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+        return -1, 0
+    return rs * size + cs, dr * size + dc
+
+
+@njit(cache=True, nogil=True)
+def _add_unique(out, n, cell):
+    """Append ``cell`` to ``out[:n]`` unless present; return the new count."""
+    for i in range(n):
+        if out[i] == cell:
+            return n
+    out[n] = cell
+    return n + 1
+
+
+@njit(cache=True, nogil=True)
+def win_cells_through(cells, size, row, colour, cell, out):
+    """Write into ``out`` the distinct win cells of ``colour`` on windows
+    through ``cell``; return how many (at most 2 are collected: more tell
+    nothing more)."""
+    n = 0
+    for d in range(4):
+        for back in range(row):
+            start, step = _window(size, row, cell, d, back)
+            if start < 0:
+                continue
+            own = 0
+            empty = -1
+            ok = True
+            for k in range(row):
+                value = cells[start + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0 and empty < 0:
+                    empty = start + k * step
+                else:
+                    ok = False
+                    break
+            if ok and own == row - 1 and empty >= 0:
+                n = _add_unique(out, n, empty)
+                if n >= 2:
+                    return n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def win_cells(cells, size, row, colour, out):
+    """Write into ``out`` the distinct win cells of ``colour`` anywhere on the
+    board; return how many (at most 2 are collected)."""
+    n = 0
+    for start in range(size * size):
+        for d in range(4):
+            first, step = _window(size, row, start, d, 0)
+            if first < 0:
+                continue
+            own = 0
+            empty = -1
+            ok = True
+            for k in range(row):
+                value = cells[first + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0 and empty < 0:
+                    empty = first + k * step
+                else:
+                    ok = False
+                    break
+            if ok and own == row - 1 and empty >= 0:
+                n = _add_unique(out, n, empty)
+                if n >= 2:
+                    return n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def four_moves(cells, size, row, colour, out, start_at, mark, stamp):
+    """Append to ``out`` from ``start_at`` the empty cells where ``colour``
+    makes a four (an empty cell of a window holding ``row`` - 2 of its stones
+    and none of the other colour's); ``mark`` (one entry a cell) with the
+    unique ``stamp`` drops repeats. Return the new end of ``out``."""
+    n = start_at
+    for start in range(size * size):
+        for d in range(4):
+            first, step = _window(size, row, start, d, 0)
+            if first < 0:
+                continue
+            own = 0
+            empties = 0
+            for k in range(row):
+                value = cells[first + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0:
+                    empties += 1
+                else:
+                    empties = row  # another colour's stone: no four here
+                    break
+            if own != row - 2 or empties != 2:
+                continue
+            for k in range(row):
+                cell = first + k * step
+                if cells[cell] == 0 and mark[cell] != stamp:
+                    mark[cell] = stamp
+                    out[n] = cell
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def vcf(cells, size, row, attacker, max_depth, budget, line):
+    """Search a win by continuous fours for ``attacker`` (1 black, 2 white),
+    who is to move on ``cells`` (restored on return).
+
+    Returns ``(length, nodes)``: ``line[:length]`` is the winning line
+    (attacker, defender, ..., attacker), 0 if none was found within
+    ``max_depth`` attacker moves and ``budget`` nodes; ``nodes`` is the
+    number of attacker moves tried. A line of length 1 is a five now or a
+    double threat now.
+    """
+    defender = 3 - attacker
+    n = size * size
+    found = np.empty(2, dtype=np.int64)
+    if win_cells(cells, size, row, attacker, found) > 0:
+        line[0] = found[0]
+        return 1, 0
+    candidates = np.empty(max_depth * n + 1, dtype=np.int64)
+    first = np.zeros(max_depth + 1, dtype=np.int64)
+    end = np.zeros(max_depth + 1, dtype=np.int64)
+    index = np.zeros(max_depth + 1, dtype=np.int64)
+    attacks = np.empty(max_depth + 1, dtype=np.int64)
+    replies = np.empty(max_depth + 1, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    stamp = 0
+    nodes = 0
+    depth = 0
+    # The defender's win cells at the root: globally; deeper, only his last
+    # reply can have made new ones (the attacker's four left him none).
+    blocks = win_cells(cells, size, row, defender, found)
+    while True:
+        # Set up the node at ``depth`` (``blocks`` cells in ``found``).
+        first[depth] = 0 if depth == 0 else end[depth - 1]
+        index[depth] = first[depth]
+        if blocks >= 2:
+            end[depth] = first[depth]  # two fives to stop: the line fails
+        elif blocks == 1:
+            candidates[first[depth]] = found[0]  # the only move: block
+            end[depth] = first[depth] + 1
+        else:
+            stamp += 1
+            end[depth] = four_moves(
+                cells, size, row, attacker, candidates, first[depth], mark, stamp
+            )
+        # A double threat ends the line: look for one before going deeper.
+        for i in range(first[depth], end[depth]):
+            move = candidates[i]
+            cells[move] = attacker
+            threats = win_cells_through(cells, size, row, attacker, move, found)
+            cells[move] = 0
+            if threats >= 2:
+                candidates[i] = candidates[first[depth]]
+                candidates[first[depth]] = move
+                break
+        # Try the node's moves; descend on a forced reply, climb when done.
+        while True:
+            if index[depth] >= end[depth] or nodes >= budget:
+                if depth == 0 or nodes >= budget:
+                    for i in range(depth):  # restore the board
+                        cells[attacks[i]] = 0
+                        cells[replies[i]] = 0
+                    return 0, nodes
+                depth -= 1
+                cells[attacks[depth]] = 0
+                cells[replies[depth]] = 0
+                index[depth] += 1
+                continue
+            move = candidates[index[depth]]
+            nodes += 1
+            cells[move] = attacker
+            threats = win_cells_through(cells, size, row, attacker, move, found)
+            if threats >= 2:
+                attacks[depth] = move
+                for i in range(depth):
+                    line[2 * i] = attacks[i]
+                    line[2 * i + 1] = replies[i]
+                line[2 * depth] = move
+                cells[move] = 0
+                for i in range(depth):
+                    cells[attacks[i]] = 0
+                    cells[replies[i]] = 0
+                return 2 * depth + 1, nodes
+            if threats == 0 or depth + 1 >= max_depth:
+                cells[move] = 0
+                index[depth] += 1
+                continue
+            reply = found[0]
+            cells[reply] = defender
+            attacks[depth] = move
+            replies[depth] = reply
+            blocks = win_cells_through(cells, size, row, defender, reply, found)
+            depth += 1
+            break
+
+
+@njit(cache=True, nogil=True)
+def shortest_vcf(cells, size, row, attacker, max_depth, budget, line):
+    """Return :func:`vcf` deepened one attacker move at a time, so the line
+    found is a shortest one; ``budget`` bounds the nodes of all the passes."""
+    used = 0
+    for depth in range(1, max_depth + 1):
+        length, nodes = vcf(cells, size, row, attacker, depth, budget - used, line)
+        used += nodes
+        if length > 0 or used >= budget:
+            return length, used
+    return 0, used
+
+
+@njit(cache=True, nogil=True)
+def state_vcf(state, attacker, max_depth, budget, line):
+    """Return :func:`shortest_vcf` for ``attacker`` (0 the side to move, 1
+    the other side, as if the side to move passed) on the state vector
+    ``state``."""
+    cells, size, row = _cells_of(state)
+    colour = np.int64(state[gomoku.SIDE]) + 1
+    if attacker == 1:
+        colour = 3 - colour
+    return shortest_vcf(cells, size, row, colour, max_depth, budget, line)
+
+
+@njit(cache=True, nogil=True)
+def has_vcf(state, budget):
+    """Return whether the side to move in the ongoing ``state`` wins by a VCF
+    found within ``budget`` nodes."""
+    cells, size, row = _cells_of(state)
+    colour = np.int64(state[gomoku.SIDE]) + 1
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = vcf(cells, size, row, colour, VCF_MAX_DEPTH, budget, line)
+    return length > 0
+
+
+@njit(cache=True, nogil=True)
+def defence_moves(state, budget, out):
+    """Write into ``out`` the moves of the side to move that defeat the
+    opponent's VCF; return their count, or -1 if the opponent has no VCF
+    (within ``budget`` nodes) after a pass.
+
+    A five of the mover's is the answer when he has one. Else the
+    candidates are the empty cells on a window through a cell of the
+    opponent's line, and the mover's fours; each is kept when the
+    opponent's VCF search after it (same budget) finds none.
+    """
+    cells, size, row = _cells_of(state)
+    n = size * size
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    opponent = 3 - mover
+    wins = win_cells(cells, size, row, mover, out)
+    if wins > 0:  # a five now defeats everything
+        return wins
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = shortest_vcf(cells, size, row, opponent, VCF_MAX_DEPTH, budget, line)
+    if length == 0:
+        return -1
+    mark = np.zeros(n, dtype=np.int64)
+    candidates = np.empty(n, dtype=np.int64)
+    count = four_moves(cells, size, row, mover, candidates, 0, mark, 1)
+    for i in range(length):
+        for d in range(4):
+            for back in range(row):
+                start, step = _window(size, row, line[i], d, back)
+                if start < 0:
+                    continue
+                for k in range(row):
+                    cell = start + k * step
+                    if cells[cell] == 0 and mark[cell] != 1:
+                        mark[cell] = 1
+                        candidates[count] = cell
+                        count += 1
+    kept = 0
+    reply = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    for i in range(count):
+        cell = candidates[i]
+        cells[cell] = mover
+        refuted, _ = vcf(cells, size, row, opponent, VCF_MAX_DEPTH, budget, reply)
+        cells[cell] = 0
+        if refuted == 0:
+            out[kept] = cell
+            kept += 1
+    return kept
+
+
+# ---- the root rule (Python) -------------------------------------------------------
+def plan_root(
+    tree: Tree,
+    state: np.ndarray,
+    width: int,
+    *,
+    budget: int = ROOT_VCF_NODES,
+    defence_budget: int = DEFENCE_VCF_NODES,
+) -> Tree:
+    """Return the tree to search the ongoing Gomoku ``state`` with.
+
+    If the side to move has a VCF: a fresh tree whose root's only child is
+    its first move, proven won (the search then stops at once). Else, if the
+    opponent has one after a pass: ``tree`` with its root's other children
+    proven lost, or, when the root holds none of the moves that must block
+    (:func:`defence_moves`), a fresh tree whose root holds those (the
+    ``3 * width`` best by the focus score when ``width`` is above 0). Else
+    ``tree`` unchanged.
+    """
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = state_vcf(state, 0, VCF_MAX_DEPTH, budget, line)
+    if length > 0:
+        return _rooted(np.array(line[:1]), proven=Proven.WIN)
+    size = int(state[gomoku.SIZE])
+    blocks = np.empty(size * size, dtype=np.int64)
+    count = defence_moves(state, defence_budget, blocks)
+    if count <= 0:  # no threat, or no defence: search as usual
+        return tree
+    moves = blocks[:count]
+    children = tree.children(0)
+    if any(int(tree.move[child]) in moves for child in children):
+        for child in children:
+            if int(tree.move[child]) not in moves:
+                tree.proven[child] = Proven.LOSS
+        return tree
+    if width > 0 and count > 3 * width:
+        scores = np.array([gomoku_move_score(state, move) for move in moves])
+        moves = moves[np.argsort(-scores, kind="stable")[: 3 * width]]
+    return _rooted(moves, proven=Proven.UNKNOWN)
+
+
+def _rooted(moves: np.ndarray, *, proven: Proven) -> Tree:
+    """Return a fresh tree whose root's children are ``moves``, each marked
+    ``proven`` (a proven win also proves the root, and counts one visit so
+    the result shows it)."""
+    tree = Tree()
+    count = len(moves)
+    tree.reserve(1 + count)
+    tree.first_child[0] = 1
+    tree.n_children[0] = count
+    for k, move in enumerate(moves):
+        child = 1 + k
+        tree.parent[child] = 0
+        tree.move[child] = int(move)
+        tree.first_child[child] = -1
+        tree.n_children[child] = 0
+        tree.visits[child] = 0
+        tree.value_sum[child] = 0.0
+        tree.proven[child] = proven
+    tree.size = 1 + count
+    if proven == Proven.WIN:
+        tree.proven[0] = Proven.LOSS  # for the player who moved into the root
+        tree.visits[0] = tree.visits[1] = 1
+        tree.value_sum[1] = 1.0
+    return tree
