@@ -18,7 +18,9 @@ evaluation cuts the rollouts short), ``use`` (what of the model to use:
 ``both``, the default, ``book`` or ``eval``; measures each part's worth),
 ``cutoff`` (plies a rollout plays before that evaluation scores it),
 ``endgame`` (Reversi: a new leaf with at most this many empty squares is
-solved exactly; 0 turns it off), and
+solved exactly; 0 turns it off), ``threats`` (Gomoku: 1, the default
+with heavy rollouts, plays VCF wins, blocks the opponent's and proves
+leaves by VCF; 0 turns it off), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -105,6 +107,7 @@ OPTIONS = {
     "width": int,
     "cutoff": int,
     "endgame": int,
+    "threats": int,
     "use": str,
     "cmd": str,
     "cwd": str,
@@ -341,6 +344,7 @@ def find_player(
         ("width", "focus_width"),
         ("cutoff", "cutoff_plies"),
         ("endgame", "endgame_empties"),
+        ("threats", "threats"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

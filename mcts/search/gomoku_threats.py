@@ -183,6 +183,61 @@ def four_moves(cells, size, row, colour, out, start_at, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
+def _root_scan(cells, size, row, attacker, wins, blocks, out, mark):
+    """Read every window near the stones once: write the attacker's win
+    cells into ``wins``, the defender's into ``blocks`` (at most 2 each) and
+    the attacker's four moves into ``out`` (``mark`` entries set to 1 drop
+    repeats). Return (attacker wins, defender wins, four moves)."""
+    defender = 3 - attacker
+    low_r = size
+    high_r = -1
+    low_c = size
+    high_c = -1
+    for cell in range(size * size):
+        if cells[cell] != 0:
+            low_r = min(low_r, cell // size)
+            high_r = max(high_r, cell // size)
+            low_c = min(low_c, cell % size)
+            high_c = max(high_c, cell % size)
+    n_wins = 0
+    n_blocks = 0
+    n = 0
+    # A window that holds a stone starts within row - 1 of the stones' box.
+    for r in range(max(0, low_r - row + 1), min(size, high_r + row)):
+        for c in range(max(0, low_c - row + 1), min(size, high_c + row)):
+            for d in range(4):
+                first, step = _window(size, row, r * size + c, d, 0)
+                if first < 0:
+                    continue
+                own = 0
+                other = 0
+                for k in range(row):
+                    value = cells[first + k * step]
+                    if value == attacker:
+                        own += 1
+                    elif value == defender:
+                        other += 1
+                if other == 0 and own >= row - 2:
+                    for k in range(row):
+                        cell = first + k * step
+                        if cells[cell] != 0:
+                            continue
+                        if own == row - 1:
+                            if n_wins < 2:
+                                n_wins = _add_unique(wins, n_wins, cell)
+                        elif mark[cell] != 1:
+                            mark[cell] = 1
+                            out[n] = cell
+                            n += 1
+                elif own == 0 and other == row - 1 and n_blocks < 2:
+                    for k in range(row):
+                        cell = first + k * step
+                        if cells[cell] == 0:
+                            n_blocks = _add_unique(blocks, n_blocks, cell)
+    return n_wins, n_blocks, n
+
+
+@njit(cache=True, nogil=True)
 def vcf(cells, size, row, attacker, max_depth, budget, line):
     """Search a win by continuous fours for ``attacker`` (1 black, 2 white),
     who is to move on ``cells`` (restored on return).
@@ -196,27 +251,31 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
     defender = 3 - attacker
     n = size * size
     found = np.empty(2, dtype=np.int64)
-    if win_cells(cells, size, row, attacker, found) > 0:
-        line[0] = found[0]
-        return 1, 0
     candidates = np.empty(max_depth * n + 1, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    # The root's win cells and fours from one read of the board; deeper,
+    # only the defender's last reply can have made him win cells (the
+    # attacker's four left him none), and the attacker has none.
+    wins, blocks, fours = _root_scan(
+        cells, size, row, attacker, line, found, candidates, mark
+    )
+    if wins > 0:
+        return 1, 0
     first = np.zeros(max_depth + 1, dtype=np.int64)
     end = np.zeros(max_depth + 1, dtype=np.int64)
     index = np.zeros(max_depth + 1, dtype=np.int64)
     attacks = np.empty(max_depth + 1, dtype=np.int64)
     replies = np.empty(max_depth + 1, dtype=np.int64)
-    mark = np.zeros(n, dtype=np.int64)
-    stamp = 0
+    stamp = 1
     nodes = 0
     depth = 0
-    # The defender's win cells at the root: globally; deeper, only his last
-    # reply can have made new ones (the attacker's four left him none).
-    blocks = win_cells(cells, size, row, defender, found)
     while True:
         # Set up the node at ``depth`` (``blocks`` cells in ``found``).
         first[depth] = 0 if depth == 0 else end[depth - 1]
         index[depth] = first[depth]
-        if blocks >= 2:
+        if depth == 0 and blocks == 0:
+            end[0] = fours
+        elif blocks >= 2:
             end[depth] = first[depth]  # two fives to stop: the line fails
         elif blocks == 1:
             candidates[first[depth]] = found[0]  # the only move: block

@@ -43,6 +43,7 @@ from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .endgame import leaf_margin
 from .focus import focus_moves
+from .gomoku_threats import has_vcf
 from .rollouts import evaluate, terminal_reward
 from .tree import Proven
 
@@ -196,6 +197,7 @@ def run_simulations(
     limit,
     may_grow,
     stop,
+    threat_nodes=0,
 ):
     """Run up to ``n_sims`` simulations from the state vector ``root`` in
     ``tree`` (a :class:`~mcts.search.tree.TreeArrays`).
@@ -206,7 +208,10 @@ def run_simulations(
 
     A new Reversi leaf with at most ``endgame_empties`` empty squares (0:
     never) is solved exactly (:mod:`mcts.search.endgame`) and proven instead
-    of played out.
+    of played out. A Gomoku leaf about to be expanded where the player to
+    move wins by a VCF found within ``threat_nodes`` nodes (0: never looked
+    for) is proven lost for the player who moved there instead
+    (:mod:`mcts.search.gomoku_threats`).
 
     ``meta[0]`` is the tree size (updated in place); nodes are allocated only
     below ``limit``. When a leaf needs more room and ``may_grow`` is true the
@@ -281,6 +286,16 @@ def run_simulations(
                             break
                 if node != 0 and visits[node] < expand_visits:
                     reward = evaluate(evaluator, game_id, work, learned, cutoff)
+                    break
+                if (
+                    node != 0
+                    and threat_nodes > 0
+                    and game_id == kernels.GOMOKU_ID
+                    and has_vcf(work, threat_nodes)
+                ):  # checked once a leaf earns its children: a third of the leaves
+                    proven[node] = Proven.LOSS
+                    reward = 0.0 if movers[depth] == BLACK else 1.0
+                    newly_proven = True
                     break
                 count = kernels.legal_moves(game_id, work, moves)
                 if focus_width > 0:

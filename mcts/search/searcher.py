@@ -22,6 +22,7 @@ import numpy as np
 from ..games import kernels
 from ..games.base import MAX_MOVES, ONGOING, Game, State
 from .focus import GOMOKU_FOCUS_WIDTH, focus_moves
+from .gomoku_threats import LEAF_VCF_NODES, plan_root
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -89,7 +90,11 @@ class Searcher:
     :data:`~mcts.search.rollouts.LEARNED_CUTOFF_PLIES`),
     ``endgame_empties`` (Reversi: a new leaf with at most this many empty
     squares is solved exactly and proven instead of played out; 0 turns it
-    off; by default :data:`ENDGAME_EMPTIES`) and
+    off; by default :data:`ENDGAME_EMPTIES`),
+    ``threats`` (Gomoku threat search, :mod:`mcts.search.gomoku_threats`: a
+    VCF at the root is played at once, a VCF of the opponent's restricts
+    the root to the moves that must block, and new leaves are proven by a
+    small VCF search; on by default with heavy rollouts) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).
     """
@@ -109,6 +114,7 @@ class Searcher:
         evaluation: Evaluation | None = None,
         cutoff_plies: int | None = None,
         endgame_empties: int | None = None,
+        threats: bool | None = None,
         seed: int | None = None,
     ) -> None:
         if rule not in RULES:
@@ -141,6 +147,9 @@ class Searcher:
             )
         #: New leaves with at most this many empties are solved exactly (0: never).
         self.endgame_empties = int(endgame_empties)
+        threats = (evaluator == "heavy") if threats is None else bool(threats)
+        #: Whether Gomoku threat search plays and blocks VCFs (see ``threats``).
+        self.threats = threats and game.name == "gomoku"
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()
@@ -257,6 +266,8 @@ class Searcher:
             self._compile()
             self._stop[0] = 0
             start = time.perf_counter()
+            if self.threats:
+                self.tree = plan_root(self.tree, self._state.array, self.focus_width)
             done = self._run(start, seconds, simulations, on_progress, progress_every)
             elapsed = time.perf_counter() - start
             return self.result(
@@ -283,6 +294,7 @@ class Searcher:
             limit,
             limit < self.max_nodes,
             self._stop,
+            LEAF_VCF_NODES if self.threats else 0,
         )
 
     def _compile(self) -> None:

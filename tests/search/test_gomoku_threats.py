@@ -16,6 +16,7 @@ from mcts.search.gomoku_threats import (
     has_vcf,
     state_vcf,
 )
+from mcts.search.searcher import Searcher
 
 BUDGET = 20_000
 
@@ -224,3 +225,50 @@ def test_no_threat_means_no_defence_list():
     state = position(GAME, "h8", "")
     out = np.empty(225, dtype=np.int64)
     assert defence_moves(state.array, BUDGET, out) == -1
+
+
+# ---- the root rule in the searcher ----------------------------------------------
+def test_the_searcher_plays_a_vcf_at_once_and_reports_it_proven():
+    result = Searcher(GAME, THREE_PLIES, seed=1).search(simulations=1000)
+    assert result.move == "i8"
+    assert result.proven == "win"
+    assert result.simulations == 0  # proven before the first simulation
+
+
+def test_the_searcher_only_considers_the_moves_that_must_block():
+    state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
+    searcher = Searcher(GAME, state, seed=1)
+    result = searcher.search(simulations=300)
+    assert result.move in ("g8", "k8")
+    assert {s.move for s in result.moves if s.visits} <= {"g8", "k8"}
+
+
+def test_threats_off_searches_every_focused_move():
+    state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
+    searcher = Searcher(GAME, state, seed=1, threats=False)
+    result = searcher.search(simulations=300)
+    assert {s.move for s in result.moves if s.visits} - {"g8", "k8"}
+    assert not Searcher(GAME, state, evaluator="random").threats
+
+
+def test_a_reused_tree_keeps_its_blocks_and_loses_the_rest():
+    state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
+    searcher = Searcher(GAME, state, seed=1, threats=False)
+    searcher.search(simulations=300)
+    searcher.threats = True
+    result = searcher.search(simulations=300)
+    assert result.move in ("g8", "k8")
+    others = [s for s in result.moves if s.visits and s.move not in ("g8", "k8")]
+    assert others
+    assert all(s.proven == "loss" for s in others)
+
+
+def test_new_leaves_are_proven_by_a_vcf_inside_the_tree():
+    # White to move cannot stop both of black's columns: every white move
+    # leaves black a VCF, which the leaf check proves at the first visit.
+    state = position(
+        GAME, "g8 j8 i7 i6 i5 h9 h10 h11 n2", "k8 i4 h12 a1 o15 a15 o1 c13"
+    )
+    result = Searcher(GAME, state, seed=1).search(simulations=2000)
+    assert result.proven == "loss"
+    assert result.simulations < 100
