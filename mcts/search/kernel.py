@@ -198,6 +198,7 @@ def run_simulations(
     may_grow,
     stop,
     threat_nodes=0,
+    shapes=False,
 ):
     """Run up to ``n_sims`` simulations from the state vector ``root`` in
     ``tree`` (a :class:`~mcts.search.tree.TreeArrays`).
@@ -211,7 +212,8 @@ def run_simulations(
     of played out. A Gomoku leaf about to be expanded where the player to
     move wins by a VCF found within ``threat_nodes`` nodes (0: never looked
     for) is proven lost for the player who moved there instead
-    (:mod:`mcts.search.gomoku_threats`).
+    (:mod:`mcts.search.gomoku_threats`). ``shapes`` ranks the Gomoku moves
+    focus keeps by their line shapes (:mod:`mcts.search.gomoku_shapes`).
 
     ``meta[0]`` is the tree size (updated in place); nodes are allocated only
     below ``limit``. When a leaf needs more room and ``may_grow`` is true the
@@ -299,7 +301,9 @@ def run_simulations(
                     break
                 count = kernels.legal_moves(game_id, work, moves)
                 if focus_width > 0:
-                    count = focus_moves(game_id, work, moves, count, focus_width)
+                    count = focus_moves(
+                        game_id, work, moves, count, focus_width, shapes
+                    )
                 if size + count > limit:
                     if may_grow:
                         meta[0] = size

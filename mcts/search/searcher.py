@@ -94,7 +94,9 @@ class Searcher:
     ``threats`` (Gomoku threat search, :mod:`mcts.search.gomoku_threats`: a
     VCF at the root is played at once, a VCF of the opponent's restricts
     the root to the moves that must block, and new leaves are proven by a
-    small VCF search; on by default with heavy rollouts) and
+    small VCF search; on by default with heavy rollouts), ``shapes``
+    (Gomoku focus ranks moves by the line shapes they make and block,
+    :mod:`mcts.search.gomoku_shapes`, instead of by window counts) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).
     """
@@ -115,6 +117,7 @@ class Searcher:
         cutoff_plies: int | None = None,
         endgame_empties: int | None = None,
         threats: bool | None = None,
+        shapes: bool = False,
         seed: int | None = None,
     ) -> None:
         if rule not in RULES:
@@ -150,6 +153,8 @@ class Searcher:
         threats = (evaluator == "heavy") if threats is None else bool(threats)
         #: Whether Gomoku threat search plays and blocks VCFs (see ``threats``).
         self.threats = threats and game.name == "gomoku"
+        #: Whether Gomoku focus ranks moves by their line shapes.
+        self.shapes = bool(shapes)
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()
@@ -295,6 +300,7 @@ class Searcher:
             limit < self.max_nodes,
             self._stop,
             LEAF_VCF_NODES if self.threats else 0,
+            self.shapes,
         )
 
     def _compile(self) -> None:
