@@ -34,7 +34,7 @@ GOMOKU_BLOCK_WEIGHT = 0.9
 
 
 @njit(cache=True, nogil=True)
-def focus_moves(game_id, state, moves, count, width=GOMOKU_FOCUS_WIDTH, shapes=False):
+def focus_moves(game_id, state, moves, count, width=GOMOKU_FOCUS_WIDTH, shapes=0):
     """Drop moves that the game's knowledge says are never worth a tree node;
     return the new count (the kept moves stay at the front of ``moves``).
 
@@ -98,7 +98,7 @@ def _best_scored(state, moves, count, width, shapes):
     if count <= width:
         return count
     scores = np.empty(count, dtype=np.float64)
-    if shapes:
+    if shapes > 0:
         cells = board_cells(state)
         size = np.int64(state[gomoku.SIZE])
         row = np.int64(state[gomoku.ROW])

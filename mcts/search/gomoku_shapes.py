@@ -18,7 +18,7 @@ and the ones it takes from the opponent (the same shapes, a little
 discounted), with the forks that win (two fours, a four and an open three,
 two open threes) worth more than their parts. The search uses it to choose
 the few moves a tree node keeps (:func:`mcts.search.focus.focus_moves` with
-``shapes``) and :func:`shape_value` as a leaf value.
+``shapes``) and, with ``shapes`` 2, :func:`shape_leaf` as the leaf value.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ import numpy as np
 from numba import njit
 
 from ..games import gomoku
+from ..games.base import BLACK, ONGOING
+from .rollouts import gomoku_rollout, terminal_reward
 
 NONE = 0
 TWO = 1
@@ -228,3 +230,17 @@ def _near_a_stone(cells, size, cell):
             if cells[r * size + c] != 0:
                 return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def shape_leaf(state):
+    """Return black's expected score of ``state``: the heavy rollout plays
+    the wins and forced blocks until the position is quiet (``state`` ends
+    there), then :func:`shape_value` scores it."""
+    code = gomoku_rollout(state, 0)
+    if code != ONGOING:
+        return terminal_reward(code)
+    mover_wins = shape_value(state)
+    if np.int64(state[gomoku.SIDE]) == BLACK:
+        return mover_wins
+    return 1.0 - mover_wins

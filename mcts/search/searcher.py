@@ -95,8 +95,10 @@ class Searcher:
     VCF at the root is played at once, a VCF of the opponent's restricts
     the root to the moves that must block, and new leaves are proven by a
     small VCF search; on by default with heavy rollouts), ``shapes``
-    (Gomoku focus ranks moves by the line shapes they make and block,
-    :mod:`mcts.search.gomoku_shapes`, instead of by window counts) and
+    (Gomoku, :mod:`mcts.search.gomoku_shapes`: 1 ranks the moves focus
+    keeps by the line shapes they make and block instead of by window
+    counts; 2 also scores quiet leaves by those shapes; 0, the default,
+    neither) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).
     """
@@ -117,7 +119,7 @@ class Searcher:
         cutoff_plies: int | None = None,
         endgame_empties: int | None = None,
         threats: bool | None = None,
-        shapes: bool = False,
+        shapes: int = 0,
         seed: int | None = None,
     ) -> None:
         if rule not in RULES:
@@ -153,8 +155,10 @@ class Searcher:
         threats = (evaluator == "heavy") if threats is None else bool(threats)
         #: Whether Gomoku threat search plays and blocks VCFs (see ``threats``).
         self.threats = threats and game.name == "gomoku"
-        #: Whether Gomoku focus ranks moves by their line shapes.
-        self.shapes = bool(shapes)
+        if shapes not in (0, 1, 2):
+            raise ValueError(f"shapes must be 0, 1 or 2, got {shapes!r}")
+        #: Gomoku line shapes: 1 ranks focus moves, 2 also scores leaves.
+        self.shapes = int(shapes)
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()

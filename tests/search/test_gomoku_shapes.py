@@ -14,9 +14,11 @@ from mcts.search.gomoku_shapes import (
     TWO,
     board_cells,
     shape_at,
+    shape_leaf,
     shape_move_score,
     shape_value,
 )
+from mcts.search.searcher import Searcher
 
 GAME = Gomoku()
 ROW_DIRECTION = 0  # along a row (column step 1)
@@ -109,3 +111,19 @@ def test_shape_value_favours_the_side_with_the_better_threats():
     # The same stones, white to move: white must defend.
     behind = GAME.play_all(["h8", "a1", "i8", "o15", "j8"])
     assert shape_value(behind.array) < 0.5
+
+
+@pytest.mark.parametrize("shapes", [1, 2])
+def test_a_search_with_shapes_blocks_an_open_three(shapes):
+    # White to move: black's open three h8 i8 j8 must be stopped at an end
+    # (threats=False: only the shapes decide).
+    state = GAME.play_all(["h8", "a1", "i8", "o15", "j8"])
+    searcher = Searcher(GAME, state, seed=1, threats=False, shapes=shapes)
+    assert searcher.search(simulations=400).move in ("g8", "k8")
+
+
+def test_shape_leaf_scores_for_black():
+    ahead = GAME.play_all(["h8", "a1", "i8", "o15", "j8", "a15"])
+    assert shape_leaf(ahead.array.copy()) > 0.9
+    behind = GAME.play_all(["a1", "h8", "a15", "i8", "o15", "j8", "o1"])
+    assert shape_leaf(behind.array.copy()) < 0.1
