@@ -21,8 +21,8 @@ evaluation cuts the rollouts short), ``use`` (what of the model to use:
 solved exactly; 0 turns it off), ``threats`` (Gomoku: 1, the default
 with heavy rollouts, plays VCF wins, blocks the opponent's and proves
 leaves by VCF; 0 turns it off), ``shapes`` (Gomoku: 1 ranks the moves
-a tree node keeps by the line shapes they make and block, 2 also scores
-leaves by them), and
+a tree node keeps by the line shapes they make and block, 2, the default
+with heavy rollouts, also scores leaves by them; 0 neither), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth

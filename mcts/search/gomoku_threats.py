@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from ..games import gomoku
-from .focus import gomoku_move_score
+from .focus import focus_moves, gomoku_move_score
 from .tree import Proven, Tree
 
 #: Attacker moves a VCF may take (plies are about twice this).
@@ -48,6 +48,14 @@ VCF_MAX_DEPTH = 20
 ROOT_VCF_NODES = 20_000
 #: Nodes of each VCF search that checks whether a root move defends.
 DEFENCE_VCF_NODES = 4_000
+#: Threes a VCT may play before its last VCF, at the root.
+VCT_DEPTH = 2
+#: VCF nodes of a VCT search at the root, for the mover and for the opponent.
+ROOT_VCT_NODES = 20_000
+#: VCF nodes of each VCT search that checks whether a root move defends.
+DEFENCE_VCT_NODES = 3_000
+#: Root moves checked against the opponent's VCT (the best by focus score).
+DEFENCE_VCT_MOVES = 15
 #: Nodes of the VCF check at a new leaf of the tree (0 turns it off):
 #: small, since it runs at nearly every simulation.
 LEAF_VCF_NODES = 24
@@ -422,6 +430,147 @@ def defence_moves(state, budget, out):
     return kept
 
 
+@njit(cache=True, nogil=True)
+def _threat_moves(cells, size, row, colour, out, mark, stamp):
+    """Write into ``out`` the empty cells where ``colour`` makes a three (a
+    window then holds ``row`` - 2 of its stones and none of the other's);
+    return how many."""
+    n = 0
+    for start in range(size * size):
+        for d in range(4):
+            first, step = _window(size, row, start, d, 0)
+            if first < 0:
+                continue
+            own = 0
+            empties = 0
+            for k in range(row):
+                value = cells[first + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0:
+                    empties += 1
+                else:
+                    empties = row
+                    break
+            if own != row - 3 or empties != 3 or own == 0:
+                continue
+            for k in range(row):
+                cell = first + k * step
+                if cells[cell] == 0 and mark[cell] != stamp:
+                    mark[cell] = stamp
+                    out[n] = cell
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _line_neighbours(cells, size, row, line, length, out, n, mark, stamp):
+    """Append to ``out`` (from ``n``) the empty cells on a window through a
+    cell of ``line[:length]``; return the new count."""
+    for i in range(length):
+        for d in range(4):
+            for back in range(row):
+                start, step = _window(size, row, line[i], d, back)
+                if start < 0:
+                    continue
+                for k in range(row):
+                    cell = start + k * step
+                    if cells[cell] == 0 and mark[cell] != stamp:
+                        mark[cell] = stamp
+                        out[n] = cell
+                        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def vct(cells, size, row, attacker, depth, budget):
+    """Search a win by continuous threats for ``attacker``, who is to move
+    on ``cells`` (restored on return): a VCF, or a move making a three after
+    which the attacker has a VCF if the defender passes, such that every
+    defence leaves a VCT of ``depth`` - 1 threes. Return the first move, or
+    -1 if none was found; ``budget[0]`` (VCF nodes) is spent as it goes.
+
+    Sound: a defender move outside the windows of the attacker's VCF line
+    and that makes no four for the defender leaves that line winning (see
+    :func:`defence_moves`); the others are all searched. A four of the
+    defender's refutes the threat unless the attacker's forced block wins
+    on its own (this loses some wins, never makes a false one).
+    """
+    n = size * size
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    budget[0] -= used
+    if length > 0:
+        return line[0]
+    if depth <= 0 or budget[0] <= 0:
+        return -1
+    defender = 3 - attacker
+    found = np.empty(2, dtype=np.int64)
+    blocks = win_cells(cells, size, row, defender, found)
+    moves = np.empty(n, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    if blocks >= 2:
+        return -1
+    if blocks == 1:
+        moves[0] = found[0]
+        count = 1
+    else:
+        count = _threat_moves(cells, size, row, attacker, moves, mark, 1)
+    defences = np.empty(n, dtype=np.int64)
+    for i in range(count):
+        if budget[0] <= 0:
+            return -1
+        move = moves[i]
+        cells[move] = attacker
+        length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+        budget[0] -= used
+        won = length > 0
+        if won:
+            stamp = 2 + i
+            total = four_moves(cells, size, row, defender, defences, 0, mark, stamp)
+            total = _line_neighbours(
+                cells, size, row, line, length, defences, total, mark, stamp
+            )
+            for k in range(total):
+                cells[defences[k]] = defender
+                answer = vct(cells, size, row, attacker, depth - 1, budget)
+                cells[defences[k]] = 0
+                if answer < 0:
+                    won = False
+                    break
+        cells[move] = 0
+        if won:
+            return move
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def state_vct(state, attacker, depth, budget):
+    """Return :func:`vct`'s first move (or -1) for ``attacker`` (0 the side
+    to move, 1 the other side, as if the side to move passed) on the state
+    vector ``state``, spending at most ``budget`` VCF nodes."""
+    cells, size, row = _cells_of(state)
+    colour = np.int64(state[gomoku.SIDE]) + 1
+    if attacker == 1:
+        colour = 3 - colour
+    left = np.array([budget], dtype=np.int64)
+    return vct(cells, size, row, colour, depth, left)
+
+
+@njit(cache=True, nogil=True)
+def vct_losers(state, moves, count, budget, lost):
+    """Set ``lost[i]`` for each of ``moves[:count]`` after which the
+    opponent wins by a VCT (:data:`VCT_DEPTH`, ``budget`` VCF nodes each)."""
+    cells, size, row = _cells_of(state)
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    left = np.zeros(1, dtype=np.int64)
+    for i in range(count):
+        cells[moves[i]] = mover
+        left[0] = budget
+        lost[i] = vct(cells, size, row, 3 - mover, VCT_DEPTH, left) >= 0
+        cells[moves[i]] = 0
+
+
 # ---- the root rule (Python) -------------------------------------------------------
 def plan_root(
     tree: Tree,
@@ -430,6 +579,9 @@ def plan_root(
     *,
     budget: int = ROOT_VCF_NODES,
     defence_budget: int = DEFENCE_VCF_NODES,
+    vct_depth: int = VCT_DEPTH,
+    vct_budget: int = ROOT_VCT_NODES,
+    defence_vct_budget: int = DEFENCE_VCT_NODES,
 ) -> Tree:
     """Return the tree to search the ongoing Gomoku ``state`` with.
 
@@ -438,7 +590,12 @@ def plan_root(
     opponent has one after a pass: ``tree`` with its root's other children
     proven lost, or, when the root holds none of the moves that must block
     (:func:`defence_moves`), a fresh tree whose root holds those (the
-    ``3 * width`` best by the focus score when ``width`` is above 0). Else
+    ``3 * width`` best by the focus score when ``width`` is above 0).
+
+    Else the same with threes (``vct_depth`` above 0): a VCT of the mover's
+    is played at once; against the opponent's, the DEFENCE_VCT_MOVES best
+    moves by focus score are each checked, those after which the opponent
+    still has a VCT are proven lost and the root keeps the others. Else
     ``tree`` unchanged.
     """
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
@@ -448,18 +605,50 @@ def plan_root(
     size = int(state[gomoku.SIZE])
     blocks = np.empty(size * size, dtype=np.int64)
     count = defence_moves(state, defence_budget, blocks)
-    if count <= 0:  # no threat, or no defence: search as usual
+    if count == 0:  # no defence: search as usual
         return tree
-    moves = blocks[:count]
+    if count > 0:
+        moves = blocks[:count]
+        if width > 0 and count > 3 * width:
+            scores = np.array([gomoku_move_score(state, move) for move in moves])
+            moves = moves[np.argsort(-scores, kind="stable")[: 3 * width]]
+        return _restricted(tree, moves, set(blocks[:count].tolist()), None)
+    if not vct_depth:
+        return tree
+    first = state_vct(state, 0, vct_depth, vct_budget)
+    if first >= 0:
+        return _rooted(np.array([first]), proven=Proven.WIN)
+    if state_vct(state, 1, vct_depth, vct_budget) < 0:
+        return tree  # no threat
+    candidates = np.empty(size * size, dtype=np.int64)
+    legal = 0
+    for cell in range(size * size):
+        if state[gomoku.HEADER + cell] == 0:
+            candidates[legal] = cell
+            legal += 1
+    count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES)
+    lost = np.zeros(count, dtype=np.bool_)
+    vct_losers(state, candidates, count, defence_vct_budget, lost)
+    moves = candidates[:count][~lost]
+    if len(moves) == 0:
+        return tree
+    losers = set(candidates[:count][lost].tolist())
+    return _restricted(tree, moves, set(moves.tolist()), losers)
+
+
+def _restricted(
+    tree: Tree, moves: np.ndarray, good: set[int], losers: set[int] | None
+) -> Tree:
+    """Return ``tree`` with its root children proven lost (those in
+    ``losers``, or when None all those not in ``good``) if one of its
+    children is in ``good``; else a fresh tree whose root holds ``moves``."""
     children = tree.children(0)
-    if any(int(tree.move[child]) in moves for child in children):
+    if any(int(tree.move[child]) in good for child in children):
         for child in children:
-            if int(tree.move[child]) not in moves:
+            move = int(tree.move[child])
+            if (move in losers) if losers is not None else (move not in good):
                 tree.proven[child] = Proven.LOSS
         return tree
-    if width > 0 and count > 3 * width:
-        scores = np.array([gomoku_move_score(state, move) for move in moves])
-        moves = moves[np.argsort(-scores, kind="stable")[: 3 * width]]
     return _rooted(moves, proven=Proven.UNKNOWN)
 
 

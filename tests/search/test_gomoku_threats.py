@@ -15,6 +15,7 @@ from mcts.search.gomoku_threats import (
     defence_moves,
     has_vcf,
     state_vcf,
+    state_vct,
 )
 from mcts.search.searcher import Searcher
 
@@ -272,3 +273,49 @@ def test_new_leaves_are_proven_by_a_vcf_inside_the_tree():
     result = Searcher(GAME, state, seed=1).search(simulations=2000)
     assert result.proven == "loss"
     assert result.simulations < 100
+
+
+# ---- VCT -----------------------------------------------------------------------
+def test_a_double_three_is_a_vct_and_every_defence_loses_to_fours():
+    game = Gomoku(size=9, row=5)
+    # d5 makes an open three down column d and one along row 5.
+    state = position(game, "d6 d7 e5 f5", "a1 i1 a9 i9")
+    assert vcf_line(game, state) == []
+    move = state_vct(state.array, 0, 1, BUDGET)
+    assert move >= 0
+    after = game.apply(state, move)
+    replies = game.legal_moves(after)
+    for i, reply in enumerate(replies):  # every white answer loses
+        answered = game.apply(after, reply)
+        line = vcf_line(game, answered)
+        assert line, game.format_move(after, reply)
+        if i % 10 == 0:  # and, for some, the fours are checked one by one
+            assert forced_win(game, answered, line)
+
+
+def test_no_vct_where_the_defender_has_time():
+    assert state_vct(GAME.play_all(["h8", "h9"]).array, 0, 2, BUDGET) < 0
+    assert state_vct(GAME.initial_state().array, 0, 2, BUDGET) < 0
+
+
+def test_the_searcher_plays_a_vct_and_proves_it():
+    state = position(GAME, "g9 g10 h8 i8", "a1 o1 a15 o15")
+    result = Searcher(GAME, state, seed=1).search(simulations=500)
+    assert result.proven == "win"
+    after = GAME.play(state, result.move)
+    assert all(
+        state_vct(GAME.apply(after, reply).array, 0, 2, BUDGET) >= 0
+        for reply in GAME.legal_moves(after)[::7]
+    )
+
+
+def test_the_root_keeps_only_moves_that_stop_the_opponents_vct():
+    # White to move; black threatens the double three at g8.
+    state = position(GAME, "g9 g10 h8 i8 n2", "a1 o1 a15 o15")
+    assert state_vct(GAME.play(state, "c3").array, 0, 2, BUDGET) >= 0
+    result = Searcher(GAME, state, seed=1).search(simulations=500)
+    searched = [s.move for s in result.moves if s.visits]
+    assert searched
+    assert "c3" not in searched
+    for name in searched:
+        assert state_vct(GAME.play(state, name).array, 0, 2, BUDGET) < 0

@@ -21,7 +21,13 @@ def solve(game, state, *, evaluator="heavy", seed=1, simulations=BUDGET):
     # these tests check the tree's own proofs (test_endgame.py checks the
     # other); threats=False likewise for Gomoku's VCF (test_gomoku_threats.py)
     return Searcher(
-        game, state, evaluator=evaluator, seed=seed, endgame_empties=0, threats=False
+        game,
+        state,
+        evaluator=evaluator,
+        seed=seed,
+        endgame_empties=0,
+        threats=False,
+        shapes=0,
     ).search(simulations=simulations)
 
 
