@@ -27,10 +27,18 @@ can break it; each is kept only if the opponent's VCF is gone after it. A
 move outside that set cannot change any window the line reads, so the same
 line still wins: the set is complete.
 
-The searcher plays a VCF at the root at once and restricts the root to the
-moves that must block (:func:`root_plan`); the kernel proves a new leaf
-lost for the player who moved into it when the player to move there has a
-VCF found within a small budget (:func:`has_vcf`).
+:func:`vct` widens the attack to threes: an attacker move after which he
+has a VCF if the defender passes, answered by every defender move that
+could break that VCF (the same set as above, the defender's fours
+included), each of which must leave the attacker a VCT one three shorter.
+A defender's four refutes a three unless the attacker's forced block
+wins on its own: some wins are missed, no false one is reported.
+
+The searcher plays a VCF (else a VCT) at the root at once, restricts the
+root to the moves that must block an opponent's VCF, or drops the root
+moves after which the opponent has a VCT (:func:`plan_root`); the kernel
+proves a new leaf lost for the player who moved into it when the player
+to move there has a VCF found within a small budget (:func:`has_vcf`).
 """
 
 from __future__ import annotations
@@ -483,12 +491,119 @@ def _line_neighbours(cells, size, row, line, length, out, n, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
+def _vct_zero(cells, size, row, attacker, budget):
+    """Return the first move of a VCF for ``attacker`` (to move), or -1;
+    ``budget[0]`` (VCF nodes) is spent."""
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    budget[0] -= used
+    return line[0] if length > 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def _threats(cells, size, row, attacker, moves, mark):
+    """Write into ``moves`` the attacker's candidate threes (only the block
+    when the defender has one win cell); return how many (0 with two)."""
+    found = np.empty(2, dtype=np.int64)
+    blocks = win_cells(cells, size, row, 3 - attacker, found)
+    if blocks >= 2:
+        return 0
+    if blocks == 1:
+        moves[0] = found[0]
+        return 1
+    return _threat_moves(cells, size, row, attacker, moves, mark, 1)
+
+
+@njit(cache=True, nogil=True)
+def _defences(cells, size, row, attacker, move, budget, out, mark, stamp):
+    """With the attacker's ``move`` on the board, return how many defender
+    moves are written into ``out`` that could stop the attacker's VCF after
+    a defender pass (cells on a window through the VCF line, and the
+    defender's fours), or -1 when there is no such VCF (not a threat)."""
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    budget[0] -= used
+    if length == 0:
+        return -1
+    total = four_moves(cells, size, row, 3 - attacker, out, 0, mark, stamp)
+    return _line_neighbours(cells, size, row, line, length, out, total, mark, stamp)
+
+
+@njit(cache=True, nogil=True)
+def _vct_one(cells, size, row, attacker, budget):
+    """Return the first move of a VCT of one three (then fours) for
+    ``attacker``, or -1 (see :func:`vct`)."""
+    first = _vct_zero(cells, size, row, attacker, budget)
+    if first >= 0 or budget[0] <= 0:
+        return first
+    n = size * size
+    moves = np.empty(n, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    defences = np.empty(n, dtype=np.int64)
+    count = _threats(cells, size, row, attacker, moves, mark)
+    for i in range(count):
+        if budget[0] <= 0:
+            return -1
+        cells[moves[i]] = attacker
+        total = _defences(
+            cells, size, row, attacker, moves[i], budget, defences, mark, 2 + i
+        )
+        won = total >= 0
+        for k in range(max(total, 0)):
+            cells[defences[k]] = 3 - attacker
+            answer = _vct_zero(cells, size, row, attacker, budget)
+            cells[defences[k]] = 0
+            if answer < 0:
+                won = False
+                break
+        cells[moves[i]] = 0
+        if won:
+            return moves[i]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _vct_two(cells, size, row, attacker, budget):
+    """Return the first move of a VCT of up to two threes for ``attacker``,
+    or -1 (see :func:`vct`): :func:`_vct_one` with one more level."""
+    first = _vct_zero(cells, size, row, attacker, budget)
+    if first >= 0 or budget[0] <= 0:
+        return first
+    n = size * size
+    moves = np.empty(n, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    defences = np.empty(n, dtype=np.int64)
+    count = _threats(cells, size, row, attacker, moves, mark)
+    for i in range(count):
+        if budget[0] <= 0:
+            return -1
+        cells[moves[i]] = attacker
+        total = _defences(
+            cells, size, row, attacker, moves[i], budget, defences, mark, 2 + i
+        )
+        won = total >= 0
+        for k in range(max(total, 0)):
+            cells[defences[k]] = 3 - attacker
+            answer = _vct_one(cells, size, row, attacker, budget)
+            cells[defences[k]] = 0
+            if answer < 0:
+                won = False
+                break
+        cells[moves[i]] = 0
+        if won:
+            return moves[i]
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def vct(cells, size, row, attacker, depth, budget):
     """Search a win by continuous threats for ``attacker``, who is to move
     on ``cells`` (restored on return): a VCF, or a move making a three after
     which the attacker has a VCF if the defender passes, such that every
-    defence leaves a VCT of ``depth`` - 1 threes. Return the first move, or
-    -1 if none was found; ``budget[0]`` (VCF nodes) is spent as it goes.
+    defence leaves a VCT of ``depth`` - 1 threes (``depth`` 0..2: the levels
+    are separate functions, as numba cannot cache a recursive one). Return
+    the first move, or -1 if none was found; ``budget[0]`` (VCF nodes) is
+    spent as it goes.
 
     Sound: a defender move outside the windows of the attacker's VCF line
     and that makes no four for the defender leaves that line winning (see
@@ -496,52 +611,11 @@ def vct(cells, size, row, attacker, depth, budget):
     defender's refutes the threat unless the attacker's forced block wins
     on its own (this loses some wins, never makes a false one).
     """
-    n = size * size
-    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
-    budget[0] -= used
-    if length > 0:
-        return line[0]
-    if depth <= 0 or budget[0] <= 0:
-        return -1
-    defender = 3 - attacker
-    found = np.empty(2, dtype=np.int64)
-    blocks = win_cells(cells, size, row, defender, found)
-    moves = np.empty(n, dtype=np.int64)
-    mark = np.zeros(n, dtype=np.int64)
-    if blocks >= 2:
-        return -1
-    if blocks == 1:
-        moves[0] = found[0]
-        count = 1
-    else:
-        count = _threat_moves(cells, size, row, attacker, moves, mark, 1)
-    defences = np.empty(n, dtype=np.int64)
-    for i in range(count):
-        if budget[0] <= 0:
-            return -1
-        move = moves[i]
-        cells[move] = attacker
-        length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
-        budget[0] -= used
-        won = length > 0
-        if won:
-            stamp = 2 + i
-            total = four_moves(cells, size, row, defender, defences, 0, mark, stamp)
-            total = _line_neighbours(
-                cells, size, row, line, length, defences, total, mark, stamp
-            )
-            for k in range(total):
-                cells[defences[k]] = defender
-                answer = vct(cells, size, row, attacker, depth - 1, budget)
-                cells[defences[k]] = 0
-                if answer < 0:
-                    won = False
-                    break
-        cells[move] = 0
-        if won:
-            return move
-    return -1
+    if depth >= 2:
+        return _vct_two(cells, size, row, attacker, budget)
+    if depth == 1:
+        return _vct_one(cells, size, row, attacker, budget)
+    return _vct_zero(cells, size, row, attacker, budget)
 
 
 @njit(cache=True, nogil=True)
