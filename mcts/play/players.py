@@ -20,7 +20,12 @@ evaluation cuts the rollouts short), ``use`` (what of the model to use:
 ``endgame`` (Reversi: a new leaf with at most this many empty squares is
 solved exactly; 0 turns it off), ``patterns`` (Reversi: 1, the default,
 scores leaves by the model's pattern evaluation when it carries one; 0 keeps
-the older learned evaluation and rollouts, for comparison), and
+the older learned evaluation and rollouts, for comparison), ``threats``
+(Gomoku: 1, the default
+with heavy rollouts, plays VCF wins, blocks the opponent's and proves
+leaves by VCF; 0 turns it off), ``shapes`` (Gomoku: 1 ranks the moves
+a tree node keeps by the line shapes they make and block, 2, the default
+with heavy rollouts, also scores leaves by them; 0 neither), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -108,6 +113,8 @@ OPTIONS = {
     "cutoff": int,
     "endgame": int,
     "patterns": int,
+    "threats": int,
+    "shapes": int,
     "use": str,
     "cmd": str,
     "cwd": str,
@@ -347,6 +354,8 @@ def find_player(
         ("width", "focus_width"),
         ("cutoff", "cutoff_plies"),
         ("endgame", "endgame_empties"),
+        ("threats", "threats"),
+        ("shapes", "shapes"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..games import gomoku
+from .gomoku_shapes import board_cells, shape_move_score
 from .rollouts import window_start
 
 #: Gomoku tree moves are kept to this Chebyshev distance of a stone...
@@ -33,7 +34,7 @@ GOMOKU_BLOCK_WEIGHT = 0.9
 
 
 @njit(cache=True, nogil=True)
-def focus_moves(game_id, state, moves, count, width=GOMOKU_FOCUS_WIDTH):
+def focus_moves(game_id, state, moves, count, width=GOMOKU_FOCUS_WIDTH, shapes=0):
     """Drop moves that the game's knowledge says are never worth a tree node;
     return the new count (the kept moves stay at the front of ``moves``).
 
@@ -42,7 +43,9 @@ def focus_moves(game_id, state, moves, count, width=GOMOKU_FOCUS_WIDTH):
     first moves apart. Otherwise the intersections within
     GOMOKU_FOCUS_DISTANCE of a stone are kept (others can neither block nor
     extend a line), and of those the ``width`` best by
-    :func:`gomoku_move_score`, ties broken at random. A rollout may still
+    :func:`gomoku_move_score` (with ``shapes``, by the line shapes they make
+    and block, :func:`mcts.search.gomoku_shapes.shape_move_score`), ties
+    broken at random. A rollout may still
     play a dropped move. A proof that every move loses then covers only the
     kept moves: a practical, not a strict, proof; a move that wins or blocks
     a win scores far above any other, so it is always kept.
@@ -56,7 +59,7 @@ def focus_moves(game_id, state, moves, count, width=GOMOKU_FOCUS_WIDTH):
     kept = _near_stones(state, size, moves, count)
     if kept == 0:
         return count
-    return _best_scored(state, moves, kept, width)
+    return _best_scored(state, moves, kept, width, shapes)
 
 
 @njit(cache=True, nogil=True)
@@ -89,15 +92,28 @@ def _near_stones(state, size, moves, count):
 
 
 @njit(cache=True, nogil=True)
-def _best_scored(state, moves, count, width):
+def _best_scored(state, moves, count, width, shapes):
     """Keep the ``width`` best-scored of ``moves[:count]`` at the front, best
     first; return how many are kept."""
     if count <= width:
         return count
     scores = np.empty(count, dtype=np.float64)
-    for i in range(count):
-        # Scores are multiples of 0.1: the jitter only breaks ties.
-        scores[i] = gomoku_move_score(state, moves[i]) + 0.01 * np.random.random()
+    if shapes > 0:
+        cells = board_cells(state)
+        size = np.int64(state[gomoku.SIZE])
+        row = np.int64(state[gomoku.ROW])
+        mover = np.int64(state[gomoku.SIDE]) + 1
+        for i in range(count):
+            # The window score breaks ties between equal shapes.
+            scores[i] = (
+                shape_move_score(cells, size, row, mover, moves[i])
+                + 0.001 * gomoku_move_score(state, moves[i])
+                + 0.0001 * np.random.random()
+            )
+    else:
+        for i in range(count):
+            # Scores are multiples of 0.1: the jitter only breaks ties.
+            scores[i] = gomoku_move_score(state, moves[i]) + 0.01 * np.random.random()
     best = moves[np.argsort(-scores)[:width]]
     moves[:width] = best
     return width

@@ -43,7 +43,9 @@ from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .endgame import leaf_margin
 from .focus import focus_moves
-from .rollouts import evaluate, terminal_reward
+from .gomoku_shapes import shape_leaf
+from .gomoku_threats import has_vcf
+from .rollouts import HEAVY, evaluate, terminal_reward
 from .tree import Proven
 
 UCT = 0
@@ -116,6 +118,16 @@ def _select(node, tree, prior, c, rule):
     if best < 0:
         return draw, False
     return best, draw >= 0
+
+
+@njit(cache=True, nogil=True)
+def _leaf(evaluator, game_id, state, learned, cutoff, patterns, shapes):
+    """Return black's expected score of the leaf ``state`` (overwritten): by
+    the evaluator, or for Gomoku with ``shapes`` 2 and heavy rollouts by
+    the line shapes (:func:`mcts.search.gomoku_shapes.shape_leaf`)."""
+    if shapes >= 2 and evaluator == HEAVY and game_id == kernels.GOMOKU_ID:
+        return shape_leaf(state)
+    return evaluate(evaluator, game_id, state, learned, cutoff, patterns)
 
 
 @njit(cache=True, nogil=True)
@@ -197,6 +209,8 @@ def run_simulations(
     limit,
     may_grow,
     stop,
+    threat_nodes=0,
+    shapes=0,
 ):
     """Run up to ``n_sims`` simulations from the state vector ``root`` in
     ``tree`` (a :class:`~mcts.search.tree.TreeArrays`).
@@ -209,7 +223,12 @@ def run_simulations(
 
     A new Reversi leaf with at most ``endgame_empties`` empty squares (0:
     never) is solved exactly (:mod:`mcts.search.endgame`) and proven instead
-    of played out.
+    of played out. A Gomoku leaf about to be expanded where the player to
+    move wins by a VCF found within ``threat_nodes`` nodes (0: never looked
+    for) is proven lost for the player who moved there instead
+    (:mod:`mcts.search.gomoku_threats`). ``shapes`` 1 ranks the Gomoku moves
+    focus keeps by their line shapes (:mod:`mcts.search.gomoku_shapes`), 2
+    also scores quiet leaves by them.
 
     ``meta[0]`` is the tree size (updated in place); nodes are allocated only
     below ``limit``. When a leaf needs more room and ``may_grow`` is true the
@@ -283,24 +302,38 @@ def run_simulations(
                             newly_proven = True
                             break
                 if node != 0 and visits[node] < expand_visits:
-                    reward = evaluate(
-                        evaluator, game_id, work, learned, cutoff, patterns
+                    reward = _leaf(
+                        evaluator, game_id, work, learned, cutoff, patterns, shapes
                     )
+                    break
+                if (
+                    node != 0
+                    and threat_nodes > 0
+                    and game_id == kernels.GOMOKU_ID
+                    and has_vcf(work, threat_nodes)
+                ):  # checked once a leaf earns its children: a third of the leaves
+                    proven[node] = Proven.LOSS
+                    reward = 0.0 if movers[depth] == BLACK else 1.0
+                    newly_proven = True
                     break
                 count = kernels.legal_moves(game_id, work, moves)
                 if focus_width > 0:
-                    count = focus_moves(game_id, work, moves, count, focus_width)
+                    count = focus_moves(
+                        game_id, work, moves, count, focus_width, shapes
+                    )
                 if size + count > limit:
                     if may_grow:
                         meta[0] = size
                         return done, NEED_ROOM
-                    reward = evaluate(
-                        evaluator, game_id, work, learned, cutoff, patterns
+                    reward = _leaf(
+                        evaluator, game_id, work, learned, cutoff, patterns, shapes
                     )
                     break
                 size = _expand(node, size, moves, count, tree)
             if depth >= MAX_DEPTH - 1:
-                reward = evaluate(evaluator, game_id, work, learned, cutoff, patterns)
+                reward = _leaf(
+                    evaluator, game_id, work, learned, cutoff, patterns, shapes
+                )
                 break
             child, floored[depth] = _select(node, tree, prior, c, rule)
             if child < 0:  # every child lost: cannot happen once proofs propagate

@@ -18,9 +18,16 @@ BUDGET = 60_000  # the search stops as soon as the root is proven
 def solve(game, state, *, evaluator="heavy", seed=1, simulations=BUDGET):
     # endgame_empties=0: the exact leaf solver would prove these Reversi
     # positions at its first leaf (with any winning move, not the quickest);
-    # these tests check the tree's own proofs (test_endgame.py checks the other)
+    # these tests check the tree's own proofs (test_endgame.py checks the
+    # other); threats=False likewise for Gomoku's VCF (test_gomoku_threats.py)
     return Searcher(
-        game, state, evaluator=evaluator, seed=seed, endgame_empties=0
+        game,
+        state,
+        evaluator=evaluator,
+        seed=seed,
+        endgame_empties=0,
+        threats=False,
+        shapes=0,
     ).search(simulations=simulations)
 
 

@@ -1,0 +1,246 @@
+"""Gomoku line shapes in numba: what a stone makes along each line.
+
+For a colour, an empty cell and one of the four line directions,
+:func:`shape_at` names the shape a stone there makes along that line, for
+any row length ``row`` (a "four" is one stone short of a row):
+
+- FIVE: a row (``row`` or more: freestyle);
+- OPEN_FOUR: two or more cells complete a row next move (cannot be stopped);
+- FOUR: one cell completes a row next move (a closed four);
+- OPEN_THREE: some next stone on the line makes an open four;
+- THREE: some next stone on the line makes a four;
+- TWO: a window of the line then holds ``row`` - 3 of the colour's stones and
+  none of the other's;
+- NONE otherwise.
+
+:func:`shape_move_score` ranks a move by the shapes it makes for the mover
+and the ones it takes from the opponent (the same shapes, a little
+discounted), with the forks that win (two fours, a four and an open three,
+two open threes) worth more than their parts. The search uses it to choose
+the few moves a tree node keeps (:func:`mcts.search.focus.focus_moves` with
+``shapes``) and, with ``shapes`` 2, :func:`shape_leaf` as the leaf value.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..games import gomoku
+from ..games.base import BLACK, ONGOING
+from .rollouts import gomoku_rollout, terminal_reward
+
+NONE = 0
+TWO = 1
+THREE = 2
+OPEN_THREE = 3
+FOUR = 4
+OPEN_FOUR = 5
+FIVE = 6
+#: The worth of each shape a move makes, by shape code.
+SHAPE_WEIGHTS = np.array([0.0, 2.0, 10.0, 40.0, 50.0, 1000.0, 100000.0])
+#: Taking a shape from the opponent counts this fraction of making it.
+BLOCK_WEIGHT = 0.9
+#: Extra worth of a move making two fours or a four and an open three (a
+#: win unless the opponent is quicker), and of one making two open threes.
+FOUR_FORK = 800.0
+THREE_FORK = 300.0
+#: Shape-score units per factor e of the odds in :func:`shape_value`.
+VALUE_SCALE = 60.0
+
+
+@njit(cache=True, nogil=True)
+def _wins_along(cells, size, row, colour, cell, dr, dc, cap):
+    """Return how many distinct empty cells (at most ``cap``) complete a
+    ``colour`` window of ``row`` cells along (dr, dc) through ``cell``, and
+    whether such a window is already full (a row)."""
+    r0 = cell // size
+    c0 = cell % size
+    found0 = -1
+    count = 0
+    for back in range(row):
+        rs = r0 - back * dr
+        cs = c0 - back * dc
+        re = rs + (row - 1) * dr
+        ce = cs + (row - 1) * dc
+        if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+            continue
+        own = 0
+        empty = -1
+        ok = True
+        for k in range(row):
+            at = (rs + k * dr) * size + cs + k * dc
+            value = cells[at]
+            if value == colour:
+                own += 1
+            elif value == 0 and empty < 0:
+                empty = at
+            else:
+                ok = False
+                break
+        if not ok:
+            continue
+        if own == row:
+            return count, True
+        if own == row - 1 and empty != found0:
+            if count == 0:
+                found0 = empty
+            count += 1
+            if count >= cap:
+                return count, False
+    return count, False
+
+
+@njit(cache=True, nogil=True)
+def _most_along(cells, size, row, colour, cell, dr, dc):
+    """Return the most ``colour`` stones in a window along (dr, dc) through
+    ``cell`` that holds none of the other colour's."""
+    r0 = cell // size
+    c0 = cell % size
+    best = 0
+    for back in range(row):
+        rs = r0 - back * dr
+        cs = c0 - back * dc
+        re = rs + (row - 1) * dr
+        ce = cs + (row - 1) * dc
+        if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+            continue
+        own = 0
+        for k in range(row):
+            value = cells[(rs + k * dr) * size + cs + k * dc]
+            if value == colour:
+                own += 1
+            elif value != 0:
+                own = -1
+                break
+        best = max(best, own)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def shape_at(cells, size, row, colour, cell, d):
+    """Return the shape code a ``colour`` stone on the empty ``cell`` makes
+    along direction ``d`` (a row of gomoku.DIRECTIONS); ``cells`` (0 empty,
+    1 black, 2 white) is left as it was."""
+    dr = gomoku.DIRECTIONS[d, 0]
+    dc = gomoku.DIRECTIONS[d, 1]
+    cells[cell] = colour
+    most = _most_along(cells, size, row, colour, cell, dr, dc)
+    shape = NONE
+    if most == row:
+        shape = FIVE
+    elif most == row - 1:
+        wins, _ = _wins_along(cells, size, row, colour, cell, dr, dc, 2)
+        shape = OPEN_FOUR if wins >= 2 else FOUR
+    elif most == row - 2:
+        r0 = cell // size
+        c0 = cell % size
+        for off in range(1 - row, row):
+            r = r0 + off * dr
+            c = c0 + off * dc
+            if off == 0 or r < 0 or c < 0 or r >= size or c >= size:
+                continue
+            other = r * size + c
+            if cells[other] != 0:
+                continue
+            cells[other] = colour
+            wins, _ = _wins_along(cells, size, row, colour, other, dr, dc, 2)
+            cells[other] = 0
+            if wins >= 2:
+                shape = OPEN_THREE
+                break
+            if wins == 1:
+                shape = THREE
+    elif most == row - 3 and most > 0:
+        shape = TWO
+    cells[cell] = 0
+    return shape
+
+
+@njit(cache=True, nogil=True)
+def _side_score(cells, size, row, colour, cell):
+    """Return the worth of the shapes a ``colour`` stone on ``cell`` makes
+    over the four lines, forks included."""
+    score = 0.0
+    fours = 0
+    threes = 0
+    for d in range(4):
+        shape = shape_at(cells, size, row, colour, cell, d)
+        score += SHAPE_WEIGHTS[shape]
+        if FOUR <= shape <= OPEN_FOUR:
+            fours += 1
+        elif shape == OPEN_THREE:
+            threes += 1
+    if fours >= 2 or (fours >= 1 and threes >= 1):
+        score += FOUR_FORK
+    elif threes >= 2:
+        score += THREE_FORK
+    return score
+
+
+@njit(cache=True, nogil=True)
+def shape_move_score(cells, size, row, mover, cell):
+    """Return how much a ``mover`` stone on the empty ``cell`` makes for the
+    mover plus BLOCK_WEIGHT times what it takes from the opponent."""
+    own = _side_score(cells, size, row, mover, cell)
+    taken = _side_score(cells, size, row, 3 - mover, cell)
+    return own + BLOCK_WEIGHT * taken
+
+
+@njit(cache=True, nogil=True)
+def board_cells(state):
+    """Return the intersections of a Gomoku state vector as int64 (0 empty,
+    1 black, 2 white)."""
+    size = np.int64(state[gomoku.SIZE])
+    cells = np.empty(size * size, dtype=np.int64)
+    for i in range(size * size):
+        cells[i] = np.int64(state[gomoku.HEADER + i])
+    return cells
+
+
+@njit(cache=True, nogil=True)
+def shape_value(state):
+    """Return the chance that the side to move wins the quiet ``state``, from
+    the best move each side has: a logistic of the mover's best
+    :func:`_side_score` (he plays first) minus the opponent's best."""
+    size = np.int64(state[gomoku.SIZE])
+    row = np.int64(state[gomoku.ROW])
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    cells = board_cells(state)
+    best_own = 0.0
+    best_other = 0.0
+    for cell in range(size * size):
+        if cells[cell] != 0 or not _near_a_stone(cells, size, cell):
+            continue
+        best_own = max(best_own, _side_score(cells, size, row, mover, cell))
+        best_other = max(best_other, _side_score(cells, size, row, 3 - mover, cell))
+    margin = best_own - BLOCK_WEIGHT * best_other
+    return 1.0 / (1.0 + math.exp(-margin / VALUE_SCALE))
+
+
+@njit(cache=True, nogil=True)
+def _near_a_stone(cells, size, cell):
+    """Return whether a stone lies within distance 2 of ``cell``."""
+    r0 = cell // size
+    c0 = cell % size
+    for r in range(max(0, r0 - 2), min(size, r0 + 3)):
+        for c in range(max(0, c0 - 2), min(size, c0 + 3)):
+            if cells[r * size + c] != 0:
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def shape_leaf(state):
+    """Return black's expected score of ``state``: the heavy rollout plays
+    the wins and forced blocks until the position is quiet (``state`` ends
+    there), then :func:`shape_value` scores it."""
+    code = gomoku_rollout(state, 0)
+    if code != ONGOING:
+        return terminal_reward(code)
+    mover_wins = shape_value(state)
+    if np.int64(state[gomoku.SIDE]) == BLACK:
+        return mover_wins
+    return 1.0 - mover_wins

@@ -1,0 +1,752 @@
+"""Gomoku threat-space search in numba: VCF (victory by continuous fours).
+
+Freestyle rules and any row length ``row`` (the game's option): a *win
+cell* of a colour is an empty cell that completes a window of ``row``
+cells holding only that colour's stones, so playing it makes ``row`` or
+more in a line. A *four* is a move after which its player has a win cell.
+
+:func:`vcf` looks for a win by continuous fours for the attacker, who
+moves: every attacker move makes a four, and the defender's reply is
+forced to its single win cell (a move with two or more win cells wins:
+the defender cannot block both). It is sound under freestyle rules:
+
+- the defender's win cells are tracked at every node: when the defender
+  has one (his forced block made a four), the attacker's only move is to
+  block it, and that block must itself be a four; with two the line fails;
+- a defender's forced block can never make a five: after an attacker's
+  four the defender has no win cell (it had none, or the four blocked it).
+
+Depth (attacker moves) and nodes are budgeted; the search returns the
+winning line (attacker, defender, attacker, ... ending on the attacker's
+double threat or five).
+
+:func:`defence_moves` gives the moves that must block: the side to move
+passes in thought, and if the opponent then has a VCF, only the moves near
+that line (on a window through one of its cells) or the mover's own fours
+can break it; each is kept only if the opponent's VCF is gone after it. A
+move outside that set cannot change any window the line reads, so the same
+line still wins: the set is complete.
+
+:func:`vct` widens the attack to threes: an attacker move after which he
+has a VCF if the defender passes, answered by every defender move that
+could break that VCF (the same set as above, the defender's fours
+included), each of which must leave the attacker a VCT one three shorter.
+A defender's four refutes a three unless the attacker's forced block
+wins on its own: some wins are missed, no false one is reported.
+
+The searcher plays a VCF (else a VCT) at the root at once, restricts the
+root to the moves that must block an opponent's VCF, or drops the root
+moves after which the opponent has a VCT (:func:`plan_root`); the kernel
+proves a new leaf lost for the player who moved into it when the player
+to move there has a VCF found within a small budget (:func:`has_vcf`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games import gomoku
+from .focus import focus_moves, gomoku_move_score
+from .tree import Proven, Tree
+
+#: Attacker moves a VCF may take (plies are about twice this).
+VCF_MAX_DEPTH = 20
+#: Nodes (attacker fours tried) of a VCF search at the root.
+ROOT_VCF_NODES = 20_000
+#: Nodes of each VCF search that checks whether a root move defends.
+DEFENCE_VCF_NODES = 4_000
+#: Threes a VCT may play before its last VCF, at the root.
+VCT_DEPTH = 2
+#: VCF nodes of a VCT search at the root, for the mover and for the opponent.
+ROOT_VCT_NODES = 20_000
+#: VCF nodes of each VCT search that checks whether a root move defends.
+DEFENCE_VCT_NODES = 3_000
+#: Root moves checked against the opponent's VCT (the best by focus score).
+DEFENCE_VCT_MOVES = 15
+#: Nodes of the VCF check at a new leaf of the tree (0 turns it off):
+#: small, since it runs at nearly every simulation.
+LEAF_VCF_NODES = 24
+
+
+@njit(cache=True, nogil=True)
+def _cells_of(state):
+    """Return (cells as int64 0/1/2, size, row) of a state vector."""
+    size = np.int64(state[gomoku.SIZE])
+    cells = np.empty(size * size, dtype=np.int64)
+    for i in range(size * size):
+        cells[i] = np.int64(state[gomoku.HEADER + i])
+    return cells, size, np.int64(state[gomoku.ROW])
+
+
+@njit(cache=True, nogil=True)
+def _window(size, row, cell, d, back):
+    """Return (first cell, step) of the window of ``row`` cells along
+    direction ``d`` holding ``cell`` ``back`` cells from its start; first is
+    -1 if the window leaves the board."""
+    dr = gomoku.DIRECTIONS[d, 0]
+    dc = gomoku.DIRECTIONS[d, 1]
+    rs = cell // size - back * dr
+    cs = cell % size - back * dc
+    re = rs + (row - 1) * dr
+    ce = cs + (row - 1) * dc
+    if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+        return -1, 0
+    return rs * size + cs, dr * size + dc
+
+
+@njit(cache=True, nogil=True)
+def _add_unique(out, n, cell):
+    """Append ``cell`` to ``out[:n]`` unless present; return the new count."""
+    for i in range(n):
+        if out[i] == cell:
+            return n
+    out[n] = cell
+    return n + 1
+
+
+@njit(cache=True, nogil=True)
+def win_cells_through(cells, size, row, colour, cell, out):
+    """Write into ``out`` the distinct win cells of ``colour`` on windows
+    through ``cell``; return how many (at most 2 are collected: more tell
+    nothing more)."""
+    n = 0
+    for d in range(4):
+        for back in range(row):
+            start, step = _window(size, row, cell, d, back)
+            if start < 0:
+                continue
+            own = 0
+            empty = -1
+            ok = True
+            for k in range(row):
+                value = cells[start + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0 and empty < 0:
+                    empty = start + k * step
+                else:
+                    ok = False
+                    break
+            if ok and own == row - 1 and empty >= 0:
+                n = _add_unique(out, n, empty)
+                if n >= 2:
+                    return n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def win_cells(cells, size, row, colour, out):
+    """Write into ``out`` the distinct win cells of ``colour`` anywhere on the
+    board; return how many (at most 2 are collected)."""
+    n = 0
+    for start in range(size * size):
+        for d in range(4):
+            first, step = _window(size, row, start, d, 0)
+            if first < 0:
+                continue
+            own = 0
+            empty = -1
+            ok = True
+            for k in range(row):
+                value = cells[first + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0 and empty < 0:
+                    empty = first + k * step
+                else:
+                    ok = False
+                    break
+            if ok and own == row - 1 and empty >= 0:
+                n = _add_unique(out, n, empty)
+                if n >= 2:
+                    return n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def four_moves(cells, size, row, colour, out, start_at, mark, stamp):
+    """Append to ``out`` from ``start_at`` the empty cells where ``colour``
+    makes a four (an empty cell of a window holding ``row`` - 2 of its stones
+    and none of the other colour's); ``mark`` (one entry a cell) with the
+    unique ``stamp`` drops repeats. Return the new end of ``out``."""
+    n = start_at
+    for start in range(size * size):
+        for d in range(4):
+            first, step = _window(size, row, start, d, 0)
+            if first < 0:
+                continue
+            own = 0
+            empties = 0
+            for k in range(row):
+                value = cells[first + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0:
+                    empties += 1
+                else:
+                    empties = row  # another colour's stone: no four here
+                    break
+            if own != row - 2 or empties != 2:
+                continue
+            for k in range(row):
+                cell = first + k * step
+                if cells[cell] == 0 and mark[cell] != stamp:
+                    mark[cell] = stamp
+                    out[n] = cell
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _root_scan(cells, size, row, attacker, wins, blocks, out, mark):
+    """Read every window near the stones once: write the attacker's win
+    cells into ``wins``, the defender's into ``blocks`` (at most 2 each) and
+    the attacker's four moves into ``out`` (``mark`` entries set to 1 drop
+    repeats). Return (attacker wins, defender wins, four moves)."""
+    defender = 3 - attacker
+    low_r = size
+    high_r = -1
+    low_c = size
+    high_c = -1
+    for cell in range(size * size):
+        if cells[cell] != 0:
+            low_r = min(low_r, cell // size)
+            high_r = max(high_r, cell // size)
+            low_c = min(low_c, cell % size)
+            high_c = max(high_c, cell % size)
+    n_wins = 0
+    n_blocks = 0
+    n = 0
+    # A window that holds a stone starts within row - 1 of the stones' box.
+    for r in range(max(0, low_r - row + 1), min(size, high_r + row)):
+        for c in range(max(0, low_c - row + 1), min(size, high_c + row)):
+            for d in range(4):
+                first, step = _window(size, row, r * size + c, d, 0)
+                if first < 0:
+                    continue
+                own = 0
+                other = 0
+                for k in range(row):
+                    value = cells[first + k * step]
+                    if value == attacker:
+                        own += 1
+                    elif value == defender:
+                        other += 1
+                if other == 0 and own >= row - 2:
+                    for k in range(row):
+                        cell = first + k * step
+                        if cells[cell] != 0:
+                            continue
+                        if own == row - 1:
+                            if n_wins < 2:
+                                n_wins = _add_unique(wins, n_wins, cell)
+                        elif mark[cell] != 1:
+                            mark[cell] = 1
+                            out[n] = cell
+                            n += 1
+                elif own == 0 and other == row - 1 and n_blocks < 2:
+                    for k in range(row):
+                        cell = first + k * step
+                        if cells[cell] == 0:
+                            n_blocks = _add_unique(blocks, n_blocks, cell)
+    return n_wins, n_blocks, n
+
+
+@njit(cache=True, nogil=True)
+def vcf(cells, size, row, attacker, max_depth, budget, line):
+    """Search a win by continuous fours for ``attacker`` (1 black, 2 white),
+    who is to move on ``cells`` (restored on return).
+
+    Returns ``(length, nodes)``: ``line[:length]`` is the winning line
+    (attacker, defender, ..., attacker), 0 if none was found within
+    ``max_depth`` attacker moves and ``budget`` nodes; ``nodes`` is the
+    number of attacker moves tried. A line of length 1 is a five now or a
+    double threat now.
+    """
+    defender = 3 - attacker
+    n = size * size
+    found = np.empty(2, dtype=np.int64)
+    candidates = np.empty(max_depth * n + 1, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    # The root's win cells and fours from one read of the board; deeper,
+    # only the defender's last reply can have made him win cells (the
+    # attacker's four left him none), and the attacker has none.
+    wins, blocks, fours = _root_scan(
+        cells, size, row, attacker, line, found, candidates, mark
+    )
+    if wins > 0:
+        return 1, 0
+    first = np.zeros(max_depth + 1, dtype=np.int64)
+    end = np.zeros(max_depth + 1, dtype=np.int64)
+    index = np.zeros(max_depth + 1, dtype=np.int64)
+    attacks = np.empty(max_depth + 1, dtype=np.int64)
+    replies = np.empty(max_depth + 1, dtype=np.int64)
+    stamp = 1
+    nodes = 0
+    depth = 0
+    while True:
+        # Set up the node at ``depth`` (``blocks`` cells in ``found``).
+        first[depth] = 0 if depth == 0 else end[depth - 1]
+        index[depth] = first[depth]
+        if depth == 0 and blocks == 0:
+            end[0] = fours
+        elif blocks >= 2:
+            end[depth] = first[depth]  # two fives to stop: the line fails
+        elif blocks == 1:
+            candidates[first[depth]] = found[0]  # the only move: block
+            end[depth] = first[depth] + 1
+        else:
+            stamp += 1
+            end[depth] = four_moves(
+                cells, size, row, attacker, candidates, first[depth], mark, stamp
+            )
+        # A double threat ends the line: look for one before going deeper.
+        for i in range(first[depth], end[depth]):
+            move = candidates[i]
+            cells[move] = attacker
+            threats = win_cells_through(cells, size, row, attacker, move, found)
+            cells[move] = 0
+            if threats >= 2:
+                candidates[i] = candidates[first[depth]]
+                candidates[first[depth]] = move
+                break
+        # Try the node's moves; descend on a forced reply, climb when done.
+        while True:
+            if index[depth] >= end[depth] or nodes >= budget:
+                if depth == 0 or nodes >= budget:
+                    for i in range(depth):  # restore the board
+                        cells[attacks[i]] = 0
+                        cells[replies[i]] = 0
+                    return 0, nodes
+                depth -= 1
+                cells[attacks[depth]] = 0
+                cells[replies[depth]] = 0
+                index[depth] += 1
+                continue
+            move = candidates[index[depth]]
+            nodes += 1
+            cells[move] = attacker
+            threats = win_cells_through(cells, size, row, attacker, move, found)
+            if threats >= 2:
+                attacks[depth] = move
+                for i in range(depth):
+                    line[2 * i] = attacks[i]
+                    line[2 * i + 1] = replies[i]
+                line[2 * depth] = move
+                cells[move] = 0
+                for i in range(depth):
+                    cells[attacks[i]] = 0
+                    cells[replies[i]] = 0
+                return 2 * depth + 1, nodes
+            if threats == 0 or depth + 1 >= max_depth:
+                cells[move] = 0
+                index[depth] += 1
+                continue
+            reply = found[0]
+            cells[reply] = defender
+            attacks[depth] = move
+            replies[depth] = reply
+            blocks = win_cells_through(cells, size, row, defender, reply, found)
+            depth += 1
+            break
+
+
+@njit(cache=True, nogil=True)
+def shortest_vcf(cells, size, row, attacker, max_depth, budget, line):
+    """Return :func:`vcf` deepened one attacker move at a time, so the line
+    found is a shortest one; ``budget`` bounds the nodes of all the passes."""
+    used = 0
+    for depth in range(1, max_depth + 1):
+        length, nodes = vcf(cells, size, row, attacker, depth, budget - used, line)
+        used += nodes
+        if length > 0 or used >= budget:
+            return length, used
+    return 0, used
+
+
+@njit(cache=True, nogil=True)
+def state_vcf(state, attacker, max_depth, budget, line):
+    """Return :func:`shortest_vcf` for ``attacker`` (0 the side to move, 1
+    the other side, as if the side to move passed) on the state vector
+    ``state``."""
+    cells, size, row = _cells_of(state)
+    colour = np.int64(state[gomoku.SIDE]) + 1
+    if attacker == 1:
+        colour = 3 - colour
+    return shortest_vcf(cells, size, row, colour, max_depth, budget, line)
+
+
+@njit(cache=True, nogil=True)
+def has_vcf(state, budget):
+    """Return whether the side to move in the ongoing ``state`` wins by a VCF
+    found within ``budget`` nodes."""
+    cells, size, row = _cells_of(state)
+    colour = np.int64(state[gomoku.SIDE]) + 1
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = vcf(cells, size, row, colour, VCF_MAX_DEPTH, budget, line)
+    return length > 0
+
+
+@njit(cache=True, nogil=True)
+def defence_moves(state, budget, out):
+    """Write into ``out`` the moves of the side to move that defeat the
+    opponent's VCF; return their count, or -1 if the opponent has no VCF
+    (within ``budget`` nodes) after a pass.
+
+    A five of the mover's is the answer when he has one. Else the
+    candidates are the empty cells on a window through a cell of the
+    opponent's line, and the mover's fours; each is kept when the
+    opponent's VCF search after it (same budget) finds none.
+    """
+    cells, size, row = _cells_of(state)
+    n = size * size
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    opponent = 3 - mover
+    wins = win_cells(cells, size, row, mover, out)
+    if wins > 0:  # a five now defeats everything
+        return wins
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = shortest_vcf(cells, size, row, opponent, VCF_MAX_DEPTH, budget, line)
+    if length == 0:
+        return -1
+    mark = np.zeros(n, dtype=np.int64)
+    candidates = np.empty(n, dtype=np.int64)
+    count = four_moves(cells, size, row, mover, candidates, 0, mark, 1)
+    for i in range(length):
+        for d in range(4):
+            for back in range(row):
+                start, step = _window(size, row, line[i], d, back)
+                if start < 0:
+                    continue
+                for k in range(row):
+                    cell = start + k * step
+                    if cells[cell] == 0 and mark[cell] != 1:
+                        mark[cell] = 1
+                        candidates[count] = cell
+                        count += 1
+    kept = 0
+    reply = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    for i in range(count):
+        cell = candidates[i]
+        cells[cell] = mover
+        refuted, _ = vcf(cells, size, row, opponent, VCF_MAX_DEPTH, budget, reply)
+        cells[cell] = 0
+        if refuted == 0:
+            out[kept] = cell
+            kept += 1
+    return kept
+
+
+@njit(cache=True, nogil=True)
+def _threat_moves(cells, size, row, colour, out, mark, stamp):
+    """Write into ``out`` the empty cells where ``colour`` makes a three (a
+    window then holds ``row`` - 2 of its stones and none of the other's);
+    return how many."""
+    n = 0
+    for start in range(size * size):
+        for d in range(4):
+            first, step = _window(size, row, start, d, 0)
+            if first < 0:
+                continue
+            own = 0
+            empties = 0
+            for k in range(row):
+                value = cells[first + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0:
+                    empties += 1
+                else:
+                    empties = row
+                    break
+            if own != row - 3 or empties != 3 or own == 0:
+                continue
+            for k in range(row):
+                cell = first + k * step
+                if cells[cell] == 0 and mark[cell] != stamp:
+                    mark[cell] = stamp
+                    out[n] = cell
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _line_neighbours(cells, size, row, line, length, out, n, mark, stamp):
+    """Append to ``out`` (from ``n``) the empty cells on a window through a
+    cell of ``line[:length]``; return the new count."""
+    for i in range(length):
+        for d in range(4):
+            for back in range(row):
+                start, step = _window(size, row, line[i], d, back)
+                if start < 0:
+                    continue
+                for k in range(row):
+                    cell = start + k * step
+                    if cells[cell] == 0 and mark[cell] != stamp:
+                        mark[cell] = stamp
+                        out[n] = cell
+                        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _vct_zero(cells, size, row, attacker, budget):
+    """Return the first move of a VCF for ``attacker`` (to move), or -1;
+    ``budget[0]`` (VCF nodes) is spent."""
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    budget[0] -= used
+    return line[0] if length > 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def _threats(cells, size, row, attacker, moves, mark):
+    """Write into ``moves`` the attacker's candidate threes (only the block
+    when the defender has one win cell); return how many (0 with two)."""
+    found = np.empty(2, dtype=np.int64)
+    blocks = win_cells(cells, size, row, 3 - attacker, found)
+    if blocks >= 2:
+        return 0
+    if blocks == 1:
+        moves[0] = found[0]
+        return 1
+    return _threat_moves(cells, size, row, attacker, moves, mark, 1)
+
+
+@njit(cache=True, nogil=True)
+def _defences(cells, size, row, attacker, move, budget, out, mark, stamp):
+    """With the attacker's ``move`` on the board, return how many defender
+    moves are written into ``out`` that could stop the attacker's VCF after
+    a defender pass (cells on a window through the VCF line, and the
+    defender's fours), or -1 when there is no such VCF (not a threat)."""
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    budget[0] -= used
+    if length == 0:
+        return -1
+    total = four_moves(cells, size, row, 3 - attacker, out, 0, mark, stamp)
+    return _line_neighbours(cells, size, row, line, length, out, total, mark, stamp)
+
+
+@njit(cache=True, nogil=True)
+def _vct_one(cells, size, row, attacker, budget):
+    """Return the first move of a VCT of one three (then fours) for
+    ``attacker``, or -1 (see :func:`vct`)."""
+    first = _vct_zero(cells, size, row, attacker, budget)
+    if first >= 0 or budget[0] <= 0:
+        return first
+    n = size * size
+    moves = np.empty(n, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    defences = np.empty(n, dtype=np.int64)
+    count = _threats(cells, size, row, attacker, moves, mark)
+    for i in range(count):
+        if budget[0] <= 0:
+            return -1
+        cells[moves[i]] = attacker
+        total = _defences(
+            cells, size, row, attacker, moves[i], budget, defences, mark, 2 + i
+        )
+        won = total >= 0
+        for k in range(max(total, 0)):
+            cells[defences[k]] = 3 - attacker
+            answer = _vct_zero(cells, size, row, attacker, budget)
+            cells[defences[k]] = 0
+            if answer < 0:
+                won = False
+                break
+        cells[moves[i]] = 0
+        if won:
+            return moves[i]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _vct_two(cells, size, row, attacker, budget):
+    """Return the first move of a VCT of up to two threes for ``attacker``,
+    or -1 (see :func:`vct`): :func:`_vct_one` with one more level."""
+    first = _vct_zero(cells, size, row, attacker, budget)
+    if first >= 0 or budget[0] <= 0:
+        return first
+    n = size * size
+    moves = np.empty(n, dtype=np.int64)
+    mark = np.zeros(n, dtype=np.int64)
+    defences = np.empty(n, dtype=np.int64)
+    count = _threats(cells, size, row, attacker, moves, mark)
+    for i in range(count):
+        if budget[0] <= 0:
+            return -1
+        cells[moves[i]] = attacker
+        total = _defences(
+            cells, size, row, attacker, moves[i], budget, defences, mark, 2 + i
+        )
+        won = total >= 0
+        for k in range(max(total, 0)):
+            cells[defences[k]] = 3 - attacker
+            answer = _vct_one(cells, size, row, attacker, budget)
+            cells[defences[k]] = 0
+            if answer < 0:
+                won = False
+                break
+        cells[moves[i]] = 0
+        if won:
+            return moves[i]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def vct(cells, size, row, attacker, depth, budget):
+    """Search a win by continuous threats for ``attacker``, who is to move
+    on ``cells`` (restored on return): a VCF, or a move making a three after
+    which the attacker has a VCF if the defender passes, such that every
+    defence leaves a VCT of ``depth`` - 1 threes (``depth`` 0..2: the levels
+    are separate functions, as numba cannot cache a recursive one). Return
+    the first move, or -1 if none was found; ``budget[0]`` (VCF nodes) is
+    spent as it goes.
+
+    Sound: a defender move outside the windows of the attacker's VCF line
+    and that makes no four for the defender leaves that line winning (see
+    :func:`defence_moves`); the others are all searched. A four of the
+    defender's refutes the threat unless the attacker's forced block wins
+    on its own (this loses some wins, never makes a false one).
+    """
+    if depth >= 2:
+        return _vct_two(cells, size, row, attacker, budget)
+    if depth == 1:
+        return _vct_one(cells, size, row, attacker, budget)
+    return _vct_zero(cells, size, row, attacker, budget)
+
+
+@njit(cache=True, nogil=True)
+def state_vct(state, attacker, depth, budget):
+    """Return :func:`vct`'s first move (or -1) for ``attacker`` (0 the side
+    to move, 1 the other side, as if the side to move passed) on the state
+    vector ``state``, spending at most ``budget`` VCF nodes."""
+    cells, size, row = _cells_of(state)
+    colour = np.int64(state[gomoku.SIDE]) + 1
+    if attacker == 1:
+        colour = 3 - colour
+    left = np.array([budget], dtype=np.int64)
+    return vct(cells, size, row, colour, depth, left)
+
+
+@njit(cache=True, nogil=True)
+def vct_losers(state, moves, count, budget, lost):
+    """Set ``lost[i]`` for each of ``moves[:count]`` after which the
+    opponent wins by a VCT (:data:`VCT_DEPTH`, ``budget`` VCF nodes each)."""
+    cells, size, row = _cells_of(state)
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    left = np.zeros(1, dtype=np.int64)
+    for i in range(count):
+        cells[moves[i]] = mover
+        left[0] = budget
+        lost[i] = vct(cells, size, row, 3 - mover, VCT_DEPTH, left) >= 0
+        cells[moves[i]] = 0
+
+
+# ---- the root rule (Python) -------------------------------------------------------
+def plan_root(
+    tree: Tree,
+    state: np.ndarray,
+    width: int,
+    *,
+    budget: int = ROOT_VCF_NODES,
+    defence_budget: int = DEFENCE_VCF_NODES,
+    vct_depth: int = VCT_DEPTH,
+    vct_budget: int = ROOT_VCT_NODES,
+    defence_vct_budget: int = DEFENCE_VCT_NODES,
+) -> Tree:
+    """Return the tree to search the ongoing Gomoku ``state`` with.
+
+    If the side to move has a VCF: a fresh tree whose root's only child is
+    its first move, proven won (the search then stops at once). Else, if the
+    opponent has one after a pass: ``tree`` with its root's other children
+    proven lost, or, when the root holds none of the moves that must block
+    (:func:`defence_moves`), a fresh tree whose root holds those (the
+    ``3 * width`` best by the focus score when ``width`` is above 0).
+
+    Else the same with threes (``vct_depth`` above 0): a VCT of the mover's
+    is played at once; against the opponent's, the DEFENCE_VCT_MOVES best
+    moves by focus score are each checked, those after which the opponent
+    still has a VCT are proven lost and the root keeps the others. Else
+    ``tree`` unchanged.
+    """
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = state_vcf(state, 0, VCF_MAX_DEPTH, budget, line)
+    if length > 0:
+        return _rooted(np.array(line[:1]), proven=Proven.WIN)
+    size = int(state[gomoku.SIZE])
+    blocks = np.empty(size * size, dtype=np.int64)
+    count = defence_moves(state, defence_budget, blocks)
+    if count == 0:  # no defence: search as usual
+        return tree
+    if count > 0:
+        moves = blocks[:count]
+        if width > 0 and count > 3 * width:
+            scores = np.array([gomoku_move_score(state, move) for move in moves])
+            moves = moves[np.argsort(-scores, kind="stable")[: 3 * width]]
+        return _restricted(tree, moves, set(blocks[:count].tolist()), None)
+    if not vct_depth:
+        return tree
+    first = state_vct(state, 0, vct_depth, vct_budget)
+    if first >= 0:
+        return _rooted(np.array([first]), proven=Proven.WIN)
+    if state_vct(state, 1, vct_depth, vct_budget) < 0:
+        return tree  # no threat
+    candidates = np.empty(size * size, dtype=np.int64)
+    legal = 0
+    for cell in range(size * size):
+        if state[gomoku.HEADER + cell] == 0:
+            candidates[legal] = cell
+            legal += 1
+    count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES)
+    lost = np.zeros(count, dtype=np.bool_)
+    vct_losers(state, candidates, count, defence_vct_budget, lost)
+    moves = candidates[:count][~lost]
+    if len(moves) == 0:
+        return tree
+    losers = set(candidates[:count][lost].tolist())
+    return _restricted(tree, moves, set(moves.tolist()), losers)
+
+
+def _restricted(
+    tree: Tree, moves: np.ndarray, good: set[int], losers: set[int] | None
+) -> Tree:
+    """Return ``tree`` with its root children proven lost (those in
+    ``losers``, or when None all those not in ``good``) if one of its
+    children is in ``good``; else a fresh tree whose root holds ``moves``."""
+    children = tree.children(0)
+    if any(int(tree.move[child]) in good for child in children):
+        for child in children:
+            move = int(tree.move[child])
+            if (move in losers) if losers is not None else (move not in good):
+                tree.proven[child] = Proven.LOSS
+        return tree
+    return _rooted(moves, proven=Proven.UNKNOWN)
+
+
+def _rooted(moves: np.ndarray, *, proven: Proven) -> Tree:
+    """Return a fresh tree whose root's children are ``moves``, each marked
+    ``proven`` (a proven win also proves the root, and counts one visit so
+    the result shows it)."""
+    tree = Tree()
+    count = len(moves)
+    tree.reserve(1 + count)
+    tree.first_child[0] = 1
+    tree.n_children[0] = count
+    for k, move in enumerate(moves):
+        child = 1 + k
+        tree.parent[child] = 0
+        tree.move[child] = int(move)
+        tree.first_child[child] = -1
+        tree.n_children[child] = 0
+        tree.visits[child] = 0
+        tree.value_sum[child] = 0.0
+        tree.proven[child] = proven
+    tree.size = 1 + count
+    if proven == Proven.WIN:
+        tree.proven[0] = Proven.LOSS  # for the player who moved into the root
+        tree.visits[0] = tree.visits[1] = 1
+        tree.value_sum[1] = 1.0
+    return tree

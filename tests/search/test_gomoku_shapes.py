@@ -1,0 +1,129 @@
+"""Line shapes: named right, ranked in order, symmetric, any row length."""
+
+import numpy as np
+import pytest
+
+from mcts.games.gomoku import Gomoku
+from mcts.search.gomoku_shapes import (
+    FIVE,
+    FOUR,
+    NONE,
+    OPEN_FOUR,
+    OPEN_THREE,
+    THREE,
+    TWO,
+    board_cells,
+    shape_at,
+    shape_leaf,
+    shape_move_score,
+    shape_value,
+)
+from mcts.search.searcher import Searcher
+
+GAME = Gomoku()
+ROW_DIRECTION = 0  # along a row (column step 1)
+
+
+def cells_of(game, black, white=""):
+    """Return the int64 cells with the named stones."""
+    state = game.initial_state()
+    cells = board_cells(state.array)
+    for names, colour in ((black, 1), (white, 2)):
+        for name in names.split():
+            cells[game.parse_move(state, name)] = colour
+    return cells
+
+
+def shape(game, black, white, move):
+    cells = cells_of(game, black, white)
+    code = game.parse_move(game.initial_state(), move)
+    return shape_at(cells, game.size, game.row, 1, code, ROW_DIRECTION)
+
+
+@pytest.mark.parametrize(
+    ("black", "white", "move", "expected"),
+    [
+        ("h8 i8 j8 k8", "", "g8", FIVE),
+        ("h8 i8 j8 k8 m8", "", "l8", FIVE),  # six in a row wins: freestyle
+        ("h8 i8 j8", "", "g8", OPEN_FOUR),
+        ("h8 i8 j8", "f8", "g8", FOUR),
+        ("h8 j8 k8", "", "i8", OPEN_FOUR),
+        ("h8 i8", "", "g8", OPEN_THREE),
+        ("h8 i8", "f8", "g8", THREE),
+        ("h8 j8", "", "g8", OPEN_THREE),  # a split three
+        ("h8", "", "g8", TWO),
+        ("", "", "h8", NONE),
+        ("h8 i8 j8", "f8 l8", "g8", FOUR),
+    ],
+)
+def test_shapes_along_a_line_are_named(black, white, move, expected):
+    assert shape(GAME, black, white, move) == expected
+
+
+def test_row_length_four_shifts_every_shape_by_one():
+    game = Gomoku(size=10, row=4)
+    assert shape(game, "e5 f5", "", "d5") == OPEN_FOUR
+    assert shape(game, "e5 f5 g5", "", "d5") == FIVE
+    assert shape(game, "e5", "", "d5") == OPEN_THREE
+
+
+def test_an_open_four_outscores_a_closed_four_and_a_fork_its_parts():
+    cells = cells_of(GAME, "h8 i8 j8 c3", "a1 f8 o15")
+    size, row = GAME.size, GAME.row
+    state = GAME.initial_state()
+    open_four = cells_of(GAME, "h8 i8 j8 c3", "a1 o15 o14")
+    g8 = GAME.parse_move(state, "g8")
+    assert shape_move_score(open_four, size, row, 1, g8) > shape_move_score(
+        cells, size, row, 1, g8
+    )
+    # g8 on a row three and a column three (open): a double open three
+    fork = cells_of(GAME, "h8 i8 g9 g10", "a1 o15 o14 a15")
+    single = cells_of(GAME, "h8 i8 a9 a11", "a1 o15 o14 a15")
+    assert shape_move_score(fork, size, row, 1, g8) > 2 * shape_move_score(
+        single, size, row, 1, g8
+    )
+
+
+def test_blocking_counts_a_little_less_than_building():
+    cells = cells_of(GAME, "h8 i8 j8", "a1 o1 a15")
+    g8 = GAME.parse_move(GAME.initial_state(), "g8")
+    build = shape_move_score(cells, GAME.size, GAME.row, 1, g8)
+    block = shape_move_score(cells, GAME.size, GAME.row, 2, g8)
+    assert 0 < block < build
+
+
+def test_mirrored_positions_score_alike():
+    state = GAME.play_all(["h8", "i9", "j8", "h9", "g7"])
+    for image in GAME.symmetries():
+        mapped = GAME.map_state(state, image)
+        assert shape_value(mapped.array) == pytest.approx(shape_value(state.array))
+        cells, mapped_cells = board_cells(state.array), board_cells(mapped.array)
+        for cell in np.flatnonzero(cells == 0)[:40]:
+            assert shape_move_score(
+                mapped_cells, GAME.size, GAME.row, 2, image[cell]
+            ) == pytest.approx(shape_move_score(cells, GAME.size, GAME.row, 2, cell))
+
+
+def test_shape_value_favours_the_side_with_the_better_threats():
+    # Black to move with an open three: black is close to winning.
+    ahead = GAME.play_all(["h8", "a1", "i8", "o15", "j8", "a15"])
+    assert shape_value(ahead.array) > 0.9
+    # The same stones, white to move: white must defend.
+    behind = GAME.play_all(["h8", "a1", "i8", "o15", "j8"])
+    assert shape_value(behind.array) < 0.5
+
+
+@pytest.mark.parametrize("shapes", [1, 2])
+def test_a_search_with_shapes_blocks_an_open_three(shapes):
+    # White to move: black's open three h8 i8 j8 must be stopped at an end
+    # (threats=False: only the shapes decide).
+    state = GAME.play_all(["h8", "a1", "i8", "o15", "j8"])
+    searcher = Searcher(GAME, state, seed=1, threats=False, shapes=shapes)
+    assert searcher.search(simulations=400).move in ("g8", "k8")
+
+
+def test_shape_leaf_scores_for_black():
+    ahead = GAME.play_all(["h8", "a1", "i8", "o15", "j8", "a15"])
+    assert shape_leaf(ahead.array.copy()) > 0.9
+    behind = GAME.play_all(["a1", "h8", "a15", "i8", "o15", "j8", "o1"])
+    assert shape_leaf(behind.array.copy()) < 0.1

@@ -1,0 +1,321 @@
+"""VCF search: known wins, sound refusals, the moves that must block.
+
+Every line the search reports is checked by :func:`forced_win`, which tries
+every defender reply at every step with the rules' own kernels.
+"""
+
+import numpy as np
+import pytest
+
+from mcts.games import gomoku
+from mcts.games.base import ONGOING
+from mcts.games.gomoku import Gomoku
+from mcts.search.gomoku_threats import (
+    VCF_MAX_DEPTH,
+    defence_moves,
+    has_vcf,
+    state_vcf,
+    state_vct,
+)
+from mcts.search.searcher import Searcher
+
+BUDGET = 20_000
+
+
+def position(game, black, white):
+    """Return the state with the named stones, black to move when the
+    counts are equal, else white."""
+    cells = ["."] * (game.size * game.size)
+    empty = game.initial_state()
+    for names, char in ((black, "x"), (white, "o")):
+        for name in names.split():
+            cells[game.parse_move(empty, name)] = char
+    side = "b" if len(black.split()) == len(white.split()) else "w"
+    return game.parse_state(f"{game.size}:{game.row}:{''.join(cells)} {side}")
+
+
+def vcf_line(game, state, attacker=0):
+    """Return the VCF line (move names) of ``attacker`` (0 the side to move,
+    1 the other) found in ``state``, empty if none."""
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = state_vcf(state.array, attacker, VCF_MAX_DEPTH, BUDGET, line)
+    return [game.format_move(state, int(move)) for move in line[:length]]
+
+
+def _after(array, move):
+    out = array.copy()
+    gomoku.apply_move(out, move)
+    return out
+
+
+def _wins_now(array):
+    """Return whether the side to move can complete a row at once."""
+    empties = np.flatnonzero(array[gomoku.HEADER :] == 0)
+    return any(gomoku.status(_after(array, int(m))) != ONGOING for m in empties)
+
+
+def forced_win(game, state, names):
+    """Return whether the line ``names`` wins for the side to move against
+    every defence: each defender reply other than the line's loses to a row
+    at once, and the last attacker move leaves no defence at all."""
+    array = state.array
+    winner = gomoku.BLACK_WINS if int(array[gomoku.SIDE]) == 0 else gomoku.WHITE_WINS
+    moves = [game.parse_move_text(state, name) for name in names]
+    for i in range(0, len(moves), 2):
+        array = _after(array, moves[i])
+        if gomoku.status(array) != ONGOING:
+            return gomoku.status(array) == winner
+        forced = moves[i + 1] if i + 1 < len(moves) else -1
+        for reply in np.flatnonzero(array[gomoku.HEADER :] == 0):
+            if int(reply) == forced:
+                continue
+            after = _after(array, int(reply))
+            if gomoku.status(after) != ONGOING or not _wins_now(after):
+                return False
+        if forced < 0:
+            return True
+        array = _after(array, forced)
+        if gomoku.status(array) != ONGOING:
+            return False
+    return False
+
+
+GAME = Gomoku()
+#: Black i8 makes a closed four down column i (white must take i9), then
+#: h8 makes two fours: row 8 (f8) and column h (h7).
+THREE_PLIES = position(GAME, "g8 j8 i7 i6 i5 h9 h10 h11", "k8 i4 h12 a1 o15 a15 o1 c13")
+
+
+def test_a_five_on_the_board_is_a_line_of_one():
+    state = position(GAME, "h8 i8 j8 k8", "a1 a3 a5 a7")
+    line = vcf_line(GAME, state)
+    assert line in (["g8"], ["l8"])
+    assert forced_win(GAME, state, line)
+
+
+def test_an_open_four_in_one_move_wins_at_once():
+    state = position(GAME, "h8 i8 j8", "a1 a3 a5")
+    line = vcf_line(GAME, state)
+    assert line in (["g8"], ["k8"])
+    assert forced_win(GAME, state, line)
+
+
+def test_a_four_then_a_double_four_wins_in_three_plies():
+    line = vcf_line(GAME, THREE_PLIES)
+    assert line == ["i8", "i9", "h8"]
+    assert forced_win(GAME, THREE_PLIES, line)
+
+
+@pytest.mark.parametrize(
+    ("text", "plies"),
+    [
+        (
+            "15:5:......................................................"
+            "..........o.xx.oo........x..o..o.........xxo.o............"
+            ".............xo.o.x..........o.x.x........oxxox.x........."
+            "....................................................... w",
+            5,
+        ),
+        (
+            "15:5:......................................................"
+            "..........oxoo.............ox.x.........x.x.x..........xo."
+            "xo.o........o.o.o.x.........x..............x..o..........."
+            "....................................................... b",
+            7,
+        ),
+    ],
+)
+def test_longer_fours_lines_are_found_and_really_win(text, plies):
+    state = GAME.parse_state(text)
+    line = vcf_line(GAME, state)
+    assert len(line) == plies
+    assert forced_win(GAME, state, line)
+
+
+@pytest.mark.parametrize(
+    ("size", "row", "text", "plies"),
+    [
+        (
+            9,
+            5,
+            "9:5:...........x..o.....xox.....ox..ox......x......o.o....."
+            "...x.xo......oxo.......... b",
+            5,
+        ),
+        (7, 4, "7:4:..........o.o...xxo.....................x........ b", 5),
+    ],
+)
+def test_lines_on_other_boards_and_row_lengths_really_win(size, row, text, plies):
+    game = Gomoku(size=size, row=row)
+    state = game.parse_state(text)
+    line = vcf_line(game, state)
+    assert len(line) == plies
+    assert forced_win(game, state, line)
+
+
+def test_the_same_shapes_win_on_a_nine_by_nine_board():
+    game = Gomoku(size=9, row=5)
+    # THREE_PLIES moved to the 9x9 board: column i -> e, row 8 -> 4.
+    state = position(game, "c4 f4 e3 e2 e1 d5 d6 d7", "g4 e9 d8 a9 i9 i1 a1 a5")
+    line = vcf_line(game, state)
+    assert line == ["e4", "e5", "d4"]
+    assert forced_win(game, state, line)
+
+
+def test_a_block_that_makes_a_four_for_the_defender_stops_the_line():
+    # j8 forces white to k8, which makes white's own four k8-k11 (k12 is
+    # black): black must then block k7, which is no four. Read naively,
+    # j8 k8 j9 (an open four in column j) would look like a win.
+    state = position(GAME, "g8 h8 i8 k12 j10 j11", "f8 k9 k10 k11 a1 o15")
+    assert vcf_line(GAME, state) == []
+    # Without that counter-four (k12 empty, white's column is then open at
+    # both ends: it is worse) there is no win either.
+    state = position(GAME, "g8 h8 i8 j10 j11 a1", "f8 k9 k10 k11 a15 o15")
+    assert vcf_line(GAME, state) == []
+
+
+def test_a_defender_four_on_the_board_must_be_blocked_first():
+    # THREE_PLIES with a white four a3-a6 (win cell a7): black's line would
+    # come too late; blocking a7 makes no four, so there is no VCF.
+    state = position(
+        GAME, "g8 j8 i7 i6 i5 h9 h10 h11 o8", "k8 i4 h12 a3 a4 a5 a6 c13 a2"
+    )
+    assert vcf_line(GAME, state) == []
+    assert not has_vcf(state.array, BUDGET)
+
+
+def test_quiet_positions_have_no_vcf():
+    assert vcf_line(GAME, position(GAME, "h8 i9", "h9 g8")) == []
+    assert vcf_line(GAME, GAME.initial_state()) == []
+    assert not has_vcf(GAME.initial_state().array, BUDGET)
+
+
+def test_the_other_side_is_searched_as_if_the_mover_passed():
+    state = position(
+        GAME, "g8 j8 i7 i6 i5 h9 h10 h11 n2", "k8 i4 h12 a1 o15 a15 o1 c13"
+    )
+    assert vcf_line(GAME, state, attacker=0) == []
+    assert vcf_line(GAME, state, attacker=1) == ["i8", "i9", "h8"]
+
+
+def test_defence_moves_are_exactly_the_moves_that_stop_the_line():
+    # White to move against black's open three h8 i8 j8: only the ends stop
+    # the open four (f8 or l8 leave black a four that still opens).
+    state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
+    out = np.empty(225, dtype=np.int64)
+    count = defence_moves(state.array, BUDGET, out)
+    kept = {GAME.format_move(state, int(m)) for m in out[:count]}
+    assert kept == {"g8", "k8"}
+    for name in kept:  # each really stops black's fours
+        assert vcf_line(GAME, GAME.play(state, name)) == []
+    for name in ("f8", "l8", "h9", "c3"):  # the others do not
+        after = GAME.play(state, name)
+        assert forced_win(GAME, after, vcf_line(GAME, after))
+
+
+def test_a_double_threat_leaves_no_defence():
+    # THREE_PLIES' threat, white to move: columns h and i both win.
+    state = position(
+        GAME, "g8 j8 i7 i6 i5 h9 h10 h11 n2", "k8 i4 h12 a1 o15 a15 o1 c13"
+    )
+    out = np.empty(225, dtype=np.int64)
+    assert defence_moves(state.array, BUDGET, out) == 0
+
+
+def test_no_threat_means_no_defence_list():
+    state = position(GAME, "h8", "")
+    out = np.empty(225, dtype=np.int64)
+    assert defence_moves(state.array, BUDGET, out) == -1
+
+
+# ---- the root rule in the searcher ----------------------------------------------
+def test_the_searcher_plays_a_vcf_at_once_and_reports_it_proven():
+    result = Searcher(GAME, THREE_PLIES, seed=1).search(simulations=1000)
+    assert result.move == "i8"
+    assert result.proven == "win"
+    assert result.simulations == 0  # proven before the first simulation
+
+
+def test_the_searcher_only_considers_the_moves_that_must_block():
+    state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
+    searcher = Searcher(GAME, state, seed=1)
+    result = searcher.search(simulations=300)
+    assert result.move in ("g8", "k8")
+    assert {s.move for s in result.moves if s.visits} <= {"g8", "k8"}
+
+
+def test_threats_off_searches_every_focused_move():
+    state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
+    searcher = Searcher(GAME, state, seed=1, threats=False)
+    result = searcher.search(simulations=300)
+    assert {s.move for s in result.moves if s.visits} - {"g8", "k8"}
+    assert not Searcher(GAME, state, evaluator="random").threats
+
+
+def test_a_reused_tree_keeps_its_blocks_and_loses_the_rest():
+    state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
+    searcher = Searcher(GAME, state, seed=1, threats=False)
+    searcher.search(simulations=300)
+    searcher.threats = True
+    result = searcher.search(simulations=300)
+    assert result.move in ("g8", "k8")
+    others = [s for s in result.moves if s.visits and s.move not in ("g8", "k8")]
+    assert others
+    assert all(s.proven == "loss" for s in others)
+
+
+def test_new_leaves_are_proven_by_a_vcf_inside_the_tree():
+    # White to move cannot stop both of black's columns: every white move
+    # leaves black a VCF, which the leaf check proves at the first visit.
+    state = position(
+        GAME, "g8 j8 i7 i6 i5 h9 h10 h11 n2", "k8 i4 h12 a1 o15 a15 o1 c13"
+    )
+    result = Searcher(GAME, state, seed=1).search(simulations=2000)
+    assert result.proven == "loss"
+    assert result.simulations < 100
+
+
+# ---- VCT -----------------------------------------------------------------------
+def test_a_double_three_is_a_vct_and_every_defence_loses_to_fours():
+    game = Gomoku(size=9, row=5)
+    # d5 makes an open three down column d and one along row 5.
+    state = position(game, "d6 d7 e5 f5", "a1 i1 a9 i9")
+    assert vcf_line(game, state) == []
+    move = state_vct(state.array, 0, 1, BUDGET)
+    assert move >= 0
+    after = game.apply(state, move)
+    replies = game.legal_moves(after)
+    for i, reply in enumerate(replies):  # every white answer loses
+        answered = game.apply(after, reply)
+        line = vcf_line(game, answered)
+        assert line, game.format_move(after, reply)
+        if i % 10 == 0:  # and, for some, the fours are checked one by one
+            assert forced_win(game, answered, line)
+
+
+def test_no_vct_where_the_defender_has_time():
+    assert state_vct(GAME.play_all(["h8", "h9"]).array, 0, 2, BUDGET) < 0
+    assert state_vct(GAME.initial_state().array, 0, 2, BUDGET) < 0
+
+
+def test_the_searcher_plays_a_vct_and_proves_it():
+    state = position(GAME, "g9 g10 h8 i8", "a1 o1 a15 o15")
+    result = Searcher(GAME, state, seed=1).search(simulations=500)
+    assert result.proven == "win"
+    after = GAME.play(state, result.move)
+    assert all(
+        state_vct(GAME.apply(after, reply).array, 0, 2, BUDGET) >= 0
+        for reply in GAME.legal_moves(after)[::7]
+    )
+
+
+def test_the_root_keeps_only_moves_that_stop_the_opponents_vct():
+    # White to move; black threatens the double three at g8.
+    state = position(GAME, "g9 g10 h8 i8 n2", "a1 o1 a15 o15")
+    assert state_vct(GAME.play(state, "c3").array, 0, 2, BUDGET) >= 0
+    result = Searcher(GAME, state, seed=1).search(simulations=500)
+    searched = [s.move for s in result.moves if s.visits]
+    assert searched
+    assert "c3" not in searched
+    for name in searched:
+        assert state_vct(GAME.play(state, name).array, 0, 2, BUDGET) < 0
