@@ -18,7 +18,11 @@ evaluation cuts the rollouts short), ``use`` (what of the model to use:
 ``both``, the default, ``book`` or ``eval``; measures each part's worth),
 ``cutoff`` (plies a rollout plays before that evaluation scores it),
 ``endgame`` (Reversi: a new leaf with at most this many empty squares is
-solved exactly; 0 turns it off), and
+solved exactly; 0 turns it off), ``loa_eval`` (Lines of Action: the
+evaluation and search settings by name, ``mia`` by default;
+``loa_eval=2026-11`` is the search before the MIA-style evaluation, kept
+only as the benchmark baseline: ``mcts-heavy:model=light,loa_eval=2026-11``
+is the page's AI as it played then), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -105,6 +109,7 @@ OPTIONS = {
     "width": int,
     "cutoff": int,
     "endgame": int,
+    "loa_eval": str,
     "use": str,
     "cmd": str,
     "cwd": str,
@@ -341,6 +346,7 @@ def find_player(
         ("width", "focus_width"),
         ("cutoff", "cutoff_plies"),
         ("endgame", "endgame_empties"),
+        ("loa_eval", "loa_eval"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

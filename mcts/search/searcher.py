@@ -30,6 +30,8 @@ from .kernel import (
     run_simulations,
 )
 from .learned import Evaluation
+from .loa_search import DEFAULT_LOA_EVAL
+from .loa_search import params as loa_params
 from .result import MoveStats, SearchResult
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
 from .tree import Proven, Tree
@@ -89,7 +91,10 @@ class Searcher:
     :data:`~mcts.search.rollouts.LEARNED_CUTOFF_PLIES`),
     ``endgame_empties`` (Reversi: a new leaf with at most this many empty
     squares is solved exactly and proven instead of played out; 0 turns it
-    off; by default :data:`ENDGAME_EMPTIES`) and
+    off; by default :data:`ENDGAME_EMPTIES`), ``loa_eval`` (Lines of Action
+    with heavy rollouts: the named evaluation and search settings of
+    :data:`mcts.search.loa_search.LOA_EVALS`; ``"2026-11"`` is the earlier
+    search, kept as the benchmark baseline) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).
     """
@@ -109,6 +114,7 @@ class Searcher:
         evaluation: Evaluation | None = None,
         cutoff_plies: int | None = None,
         endgame_empties: int | None = None,
+        loa_eval: str = DEFAULT_LOA_EVAL,
         seed: int | None = None,
     ) -> None:
         if rule not in RULES:
@@ -153,6 +159,10 @@ class Searcher:
             raise ValueError(f"cutoff_plies must be >= 0, got {cutoff_plies}")
         #: Plies a heavy rollout plays before the evaluation scores it.
         self.cutoff_plies = int(cutoff_plies)
+        # Lines of Action's heavy search takes its parameters where the other
+        # games take a learned evaluation (it has none).
+        self._loa_params = loa_params(loa_eval)
+        self.loa_eval = loa_eval
         self.evaluation = evaluation
 
     @property
@@ -172,6 +182,8 @@ class Searcher:
         self._learned = (
             np.empty(0, dtype=np.float64) if evaluation is None else evaluation.array()
         )
+        if evaluation is None and self.game.name == "loa" and self.evaluator == "heavy":
+            self._learned = self._loa_params
 
     @property
     def c(self) -> float:
