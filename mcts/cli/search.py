@@ -15,6 +15,7 @@ from ..models.model import evaluation_for
 from ..models.store import load, model_path
 from ..play.arena import GameRecord, distinct_positions, run_match
 from ..play.players import find_player, parse_spec
+from ..search.loa_search import DEFAULT_LOA_EVAL
 from ..search.searcher import Searcher
 from .args import add_game_arguments, game_from_args
 
@@ -91,6 +92,12 @@ def add_commands(subparsers) -> None:
         "--model",
         help="score the heavy rollouts with this tree model's learned evaluation "
         "(a name under model/GAME/ or a path)",
+    )
+    bench.add_argument(
+        "--loa-eval",
+        default=DEFAULT_LOA_EVAL,
+        help="Lines of Action, heavy rollouts: the named evaluation and search "
+        "settings (2026-11: the earlier search, the benchmark baseline)",
     )
     bench.set_defaults(func=cmd_bench)
 
@@ -235,13 +242,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if evaluation is None:
             raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
     start = time.perf_counter()
-    Searcher(game, evaluator=args.evaluator, seed=args.seed).search(simulations=1)
+    settings = {"loa_eval": args.loa_eval}
+    Searcher(game, evaluator=args.evaluator, seed=args.seed, **settings).search(
+        simulations=1
+    )
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
     rates = []
     c = None
     for run in range(args.runs):
         searcher = Searcher(
-            game, evaluator=args.evaluator, evaluation=evaluation, seed=args.seed + run
+            game,
+            evaluator=args.evaluator,
+            evaluation=evaluation,
+            seed=args.seed + run,
+            **settings,
         )
         result = searcher.search(seconds=args.seconds)
         c = searcher.c
@@ -253,6 +267,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"best {result.move}"
         )
     scored = f", scored by {args.model}'s evaluation" if evaluation else ""
+    if game.name == "loa" and args.evaluator == "heavy":
+        scored += f", loa_eval={args.loa_eval}"
     print(
         f"{game.name} {args.evaluator} rollouts{scored}, c={c}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
