@@ -13,6 +13,7 @@ from mcts.search.loa_eval import (
     concentration,
     euler_number,
     evaluation,
+    evaluations_per_second,
     features,
     groups,
     mobility,
@@ -150,3 +151,7 @@ def test_a_connected_side_against_a_scattered_one_scores_far_ahead():
     white = board("a2", "h2", "a7", "h7", "c8", "f1")
     assert evaluation(black, white, 1, WEIGHTS) > 3.0
     assert evaluation(white, black, 0, WEIGHTS) < -3.0
+
+
+def test_the_speed_report_counts_evaluations():
+    assert evaluations_per_second(positions=20, seed=1) > 1000
