@@ -15,6 +15,7 @@ from ..models.model import evaluation_for, patterns_for
 from ..models.store import load, model_path
 from ..play.arena import GameRecord, distinct_positions, run_match
 from ..play.players import find_player, parse_spec
+from ..search.loa_search import DEFAULT_LOA_EVAL
 from ..search.searcher import Searcher
 from .args import add_game_arguments, game_from_args
 
@@ -97,6 +98,12 @@ def add_commands(subparsers) -> None:
         "--no-patterns",
         action="store_true",
         help="leave the model's pattern evaluation out (the learned one scores)",
+    )
+    bench.add_argument(
+        "--loa-eval",
+        default=DEFAULT_LOA_EVAL,
+        help="Lines of Action, heavy rollouts: the named evaluation and search "
+        "settings (2026-11: the earlier search, the benchmark baseline)",
     )
     bench.set_defaults(func=cmd_bench)
 
@@ -244,7 +251,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if evaluation is None:
             raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
     start = time.perf_counter()
-    Searcher(game, evaluator=args.evaluator, seed=args.seed).search(simulations=1)
+    settings = {"loa_eval": args.loa_eval}
+    Searcher(game, evaluator=args.evaluator, seed=args.seed, **settings).search(
+        simulations=1
+    )
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
     rates = []
     c = None
@@ -255,6 +265,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             evaluation=evaluation,
             patterns=patterns,
             seed=args.seed + run,
+            **settings,
         )
         result = searcher.search(seconds=args.seconds)
         c = searcher.c
@@ -268,6 +279,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     scored = f", scored by {args.model}'s evaluation" if evaluation else ""
     if patterns is not None:
         scored = f", scored by {args.model}'s pattern evaluation"
+    if game.name == "loa" and args.evaluator == "heavy":
+        scored += f", loa_eval={args.loa_eval}"
     print(
         f"{game.name} {args.evaluator} rollouts{scored}, c={c}: "
         f"median simulations/s: {statistics.median(rates):.0f}"

@@ -25,7 +25,11 @@ the older learned evaluation and rollouts, for comparison), ``threats``
 with heavy rollouts, plays VCF wins, blocks the opponent's and proves
 leaves by VCF; 0 turns it off), ``shapes`` (Gomoku: 1 ranks the moves
 a tree node keeps by the line shapes they make and block, 2, the default
-with heavy rollouts, also scores leaves by them; 0 neither), and
+with heavy rollouts, also scores leaves by them; 0 neither), ``loa_eval``
+(Lines of Action: the evaluation and search settings by name, ``mia`` by default;
+``loa_eval=2026-11`` is the search before the MIA-style evaluation, kept
+only as the benchmark baseline: ``mcts-heavy:model=light,loa_eval=2026-11``
+is the page's AI as it played then), and
 ``early_plies`` with ``early_seconds``: the game's first ``early_plies``
 plies (both sides' moves) are searched ``early_seconds`` a move, which
 measures what a perfect opening book could be worth
@@ -115,6 +119,7 @@ OPTIONS = {
     "patterns": int,
     "threats": int,
     "shapes": int,
+    "loa_eval": str,
     "use": str,
     "cmd": str,
     "cwd": str,
@@ -356,6 +361,7 @@ def find_player(
         ("endgame", "endgame_empties"),
         ("threats", "threats"),
         ("shapes", "shapes"),
+        ("loa_eval", "loa_eval"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

@@ -12,7 +12,9 @@ passed as arguments):
 - the **evaluator** (:mod:`mcts.search.rollouts`): random or heavy rollouts, the
   heavy ones cut short by a tree model's learned evaluation when the
   searcher has one (:mod:`mcts.search.learned`);
-- the **game** (:mod:`mcts.games.kernels`), by game id.
+- the **game** (:mod:`mcts.games.kernels`), by game id; Lines of Action's
+  ``learned`` array is its search parameters, and its selection adds a
+  progressive bias (:mod:`mcts.search.loa_search`).
 
 States are not stored in the tree: each simulation replays the moves from a
 copy of the root state while it descends.
@@ -45,6 +47,7 @@ from .endgame import leaf_margin
 from .focus import focus_moves
 from .gomoku_shapes import shape_leaf
 from .gomoku_threats import has_vcf
+from .loa_search import select as loa_select
 from .rollouts import HEAVY, evaluate, terminal_reward
 from .tree import Proven
 
@@ -335,7 +338,11 @@ def run_simulations(
                     evaluator, game_id, work, learned, cutoff, patterns, shapes
                 )
                 break
-            child, floored[depth] = _select(node, tree, prior, c, rule)
+            if game_id == kernels.LOA_ID and learned.shape[0] > 0:
+                # LOA's parameters (mcts.search.loa_search): progressive bias
+                child, floored[depth] = loa_select(node, tree, work, c, learned)
+            else:
+                child, floored[depth] = _select(node, tree, prior, c, rule)
             if child < 0:  # every child lost: cannot happen once proofs propagate
                 reward = 0.5
                 break

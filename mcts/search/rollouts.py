@@ -27,9 +27,12 @@ arguments would force a recompile in every process).
     cells are kept in per-colour lists updated from the windows through each
     new stone, so a ply costs O(row**2), not a board scan.
   * Lines of Action (MC-LOA, after Winands and Björnsson): moves weighted toward
-    the centre and toward captures, and an evaluation cut-off: after
-    :data:`LOA_CUTOFF_PLIES` plies the position is scored by a logistic of an
-    evaluation (number of groups and concentration of each side's pieces).
+    the centre and toward captures, and an evaluation cut-off. Given LOA's
+    search parameters as ``learned`` (the default; :mod:`mcts.search.loa_search`)
+    the MIA-style evaluation stops the rollout once decisive, else scores it
+    after a few plies; without (the 2026-11 baseline, :func:`loa_rollout`),
+    after :data:`LOA_CUTOFF_PLIES` plies a logistic of the small evaluation
+    of 2026-11 (number of groups and concentration) scores it.
 
 :func:`~mcts.search.focus.focus_moves` (in :mod:`mcts.search.focus`) is the
 other piece of game knowledge: it prunes moves from the tree; LOA's static
@@ -48,6 +51,7 @@ from numba import njit
 from ..games import gomoku, kernels, loa, reversi
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
 from ..games.bitboard import bit_square
+from . import loa_search
 from .features import position_value
 from .loa_eval import loa_evaluation
 from .reversi_patterns import pattern_win_chance
@@ -115,6 +119,8 @@ def heavy_rollout(game_id, state, learned, cutoff, patterns=None):
     scored by the ``patterns`` instead when there are any
     (:func:`reversi_pattern_leaf`)."""
     if game_id == loa.GAME_ID:
+        if learned.shape[0] > 0:  # LOA's search parameters (loa_search)
+            return loa_search.rollout(state, learned)
         return loa_rollout(state)
     if patterns is not None and game_id == reversi.GAME_ID and patterns.shape[0] > 0:
         return reversi_pattern_leaf(state, cutoff, patterns)

@@ -31,6 +31,8 @@ from .kernel import (
     run_simulations,
 )
 from .learned import Evaluation
+from .loa_search import DEFAULT_LOA_EVAL
+from .loa_search import params as loa_params
 from .result import MoveStats, SearchResult
 from .reversi_patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
@@ -112,7 +114,10 @@ class Searcher:
     keeps by the line shapes they make and block instead of by window
     counts; 2, the default with heavy rollouts (:data:`GOMOKU_SHAPES`), also
     scores quiet leaves by those shapes instead of the model's learned
-    evaluation; 0 neither) and
+    evaluation; 0 neither), ``loa_eval`` (Lines of Action
+    with heavy rollouts: the named evaluation and search settings of
+    :data:`mcts.search.loa_search.LOA_EVALS`; ``"2026-11"`` is the earlier
+    search, kept as the benchmark baseline) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).
     """
@@ -135,6 +140,7 @@ class Searcher:
         endgame_empties: int | None = None,
         threats: bool | None = None,
         shapes: int | None = None,
+        loa_eval: str = DEFAULT_LOA_EVAL,
         seed: int | None = None,
     ) -> None:
         if rule not in RULES:
@@ -186,6 +192,10 @@ class Searcher:
         if cutoff_plies is not None and cutoff_plies < 0:
             raise ValueError(f"cutoff_plies must be >= 0, got {cutoff_plies}")
         self._cutoff_plies = cutoff_plies
+        # Lines of Action's heavy search takes its parameters where the other
+        # games take a learned evaluation (it has none).
+        self._loa_params = loa_params(loa_eval)
+        self.loa_eval = loa_eval
         self.evaluation = evaluation
         self.patterns = patterns
 
@@ -235,6 +245,8 @@ class Searcher:
         self._learned = (
             np.empty(0, dtype=np.float64) if evaluation is None else evaluation.array()
         )
+        if evaluation is None and self.game.name == "loa" and self.evaluator == "heavy":
+            self._learned = self._loa_params
 
     @property
     def c(self) -> float:

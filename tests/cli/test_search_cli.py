@@ -115,3 +115,12 @@ def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
     assert "scored by light's pattern evaluation" in out.splitlines()[-1]
     with pytest.raises(ValueError, match="add --evaluator heavy"):
         run(argv, capsys)
+
+
+def test_bench_names_the_lines_of_action_search_it_measured(capsys):
+    argv = ["bench", "loa", "--seconds", "0.05", "--runs", "1", "--evaluator", "heavy"]
+    code, out = run([*argv, "--loa-eval", "2026-11"], capsys)
+    assert code == 0
+    assert out.splitlines()[-1].startswith("loa heavy rollouts, loa_eval=2026-11,")
+    with pytest.raises(ValueError, match="unknown loa_eval"):
+        run([*argv, "--loa-eval", "nope"], capsys)

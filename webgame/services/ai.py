@@ -346,4 +346,4 @@ def evaluate(game: Game, state: State, *, seconds: float) -> dict:
         searcher = Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
         return searcher.search(seconds=seconds).to_json()
 
-    return POOL.run(task, expected_seconds=seconds)
+    return POOL.run(task, client=current_client(), expected_seconds=seconds)
