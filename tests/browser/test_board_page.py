@@ -7,6 +7,7 @@ test-artifacts/screenshots/ (desktop 1280x800 and phone 390x844)."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -273,13 +274,10 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
 def test_switching_a_model_is_stored_and_survives_a_reload(
     page, settings, tmp_path, game
 ):
-    # A tree model is listed by its manifest; this one (the shipped model's
-    # manifest alone) exists only to be listed and chosen: the AI of this test
-    # never searches with it.
-    shipped = Path(settings.MODEL_DIR) / game / "light" / "manifest.json"
-    folder = tmp_path / game / "light"
-    folder.mkdir(parents=True)
-    (folder / "manifest.json").write_text(shipped.read_text())
+    # A copy of the shipped model in a models folder of the test's own (a
+    # manifest alone would be listed as damaged, and refused).
+    shipped = Path(settings.MODEL_DIR) / game / "light"
+    shutil.copytree(shipped, tmp_path / game / "light")
     settings.MODEL_DIR = tmp_path
     _start(page, game)
     options = page.locator("#model-white option").all_inner_texts()
