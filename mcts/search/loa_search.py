@@ -144,6 +144,35 @@ def _reward(code):
 
 
 @njit(cache=True, nogil=True)
+def play_weighted_move(state, moves, count, weights):
+    """Play on ``state`` one of its ``count`` legal ``moves``, drawn with
+    weights toward the centre and toward captures (MC-LOA's rollout policy;
+    ``weights`` is scratch space)."""
+    enemy = state[1 - np.int64(state[2])]
+    total = 0.0
+    for i in range(count):
+        move = moves[i]
+        w = 1.0
+        if move != loa.PASS:
+            source = move >> 6
+            target = move & 63
+            w = 4.0 + 2.0 * (RING[target] - RING[source])
+            if (enemy >> np.uint64(target)) & _ONE:
+                w += 4.0
+            if w < 1.0:
+                w = 1.0
+        total += w
+        weights[i] = total
+    pick = np.random.random() * total
+    chosen = moves[count - 1]
+    for i in range(count):
+        if pick < weights[i]:
+            chosen = moves[i]
+            break
+    loa.apply_move(state, chosen)
+
+
+@njit(cache=True, nogil=True)
 def rollout(state, p):
     """Play centre- and capture-weighted moves on ``state`` (in place) for at
     most ``p[CUTOFF]`` plies, stopping at once when the evaluation is
@@ -166,28 +195,7 @@ def rollout(state, p):
                 return 1.0
             if score <= -decisive:
                 return 0.0
-        enemy = state[1 - side]
-        total = 0.0
-        for i in range(count):
-            move = moves[i]
-            w = 1.0
-            if move != loa.PASS:
-                source = move >> 6
-                target = move & 63
-                w = 4.0 + 2.0 * (RING[target] - RING[source])
-                if (enemy >> np.uint64(target)) & _ONE:
-                    w += 4.0
-                if w < 1.0:
-                    w = 1.0
-            total += w
-            weights[i] = total
-        pick = np.random.random() * total
-        chosen = moves[count - 1]
-        for i in range(count):
-            if pick < weights[i]:
-                chosen = moves[i]
-                break
-        loa.apply_move(state, chosen)
+        play_weighted_move(state, moves, count, weights)
     code = loa.status(state)
     if code != ONGOING:
         return _reward(code)

@@ -416,17 +416,6 @@ LOA_CUTOFF_PLIES = 10
 LOA_EVAL_SCALE = 1.0
 
 
-def _loa_tables():
-    """Return the centre ring of each square: 0 on the edge up to 3 in the middle."""
-    ring = np.zeros(64, dtype=np.int64)
-    for sq in range(64):
-        row, col = divmod(sq, 8)
-        ring[sq] = min(row, col, 7 - row, 7 - col)
-    return ring
-
-
-LOA_RING = _loa_tables()
-
 
 @njit(cache=True, nogil=True)
 def loa_rollout(state):
@@ -438,29 +427,7 @@ def loa_rollout(state):
         count = loa.legal_moves(state, moves)
         if count == 0:
             return terminal_reward(loa.status(state))
-        side = np.int64(state[2])
-        enemy = state[1 - side]
-        total = 0.0
-        for i in range(count):
-            move = moves[i]
-            w = 1.0
-            if move != loa.PASS:
-                source = move >> 6
-                target = move & 63
-                w = 4.0 + 2.0 * (LOA_RING[target] - LOA_RING[source])
-                if (enemy >> np.uint64(target)) & _ONE:
-                    w += 4.0
-                if w < 1.0:
-                    w = 1.0
-            total += w
-            weights[i] = total
-        pick = np.random.random() * total
-        chosen = moves[count - 1]
-        for i in range(count):
-            if pick < weights[i]:
-                chosen = moves[i]
-                break
-        loa.apply_move(state, chosen)
+        loa_search.play_weighted_move(state, moves, count, weights)
     code = loa.status(state)
     if code != ONGOING:
         return terminal_reward(code)
