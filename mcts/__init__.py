@@ -24,7 +24,12 @@ from .games import (  # noqa: E402
     find_game,
 )
 from .models.catalog import ModelSummary, list_models, model_info  # noqa: E402
-from .models.model import ModelError, evaluation_for, warm_tree  # noqa: E402
+from .models.model import (  # noqa: E402
+    ModelError,
+    evaluation_for,
+    patterns_for,
+    warm_tree,
+)
 from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
@@ -53,6 +58,7 @@ __all__ = [
     "add_game_arguments",
     "add_selfplay_arguments",
     "evaluation_for",
+    "patterns_for",
     "find_game",
     "find_player",
     "game_from_args",

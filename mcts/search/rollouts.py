@@ -416,7 +416,6 @@ LOA_CUTOFF_PLIES = 10
 LOA_EVAL_SCALE = 1.0
 
 
-
 @njit(cache=True, nogil=True)
 def loa_rollout(state):
     """Play centre- and capture-weighted LOA moves for LOA_CUTOFF_PLIES plies,

@@ -39,8 +39,11 @@ class ModelInPlayTests(APITestCase):
         ai._use_model(searcher, row, game, "light")
         assert searcher.evaluation is not None
         assert searcher.evaluation.game == "reversi"
+        # The page's AI scores Reversi leaves by the model's pattern weights.
+        assert searcher.patterns is not None
         ai._use_model(searcher, row, game, None)
         assert searcher.evaluation is None
+        assert searcher.patterns is None
 
     def test_without_a_model_the_search_starts_cold(self):
         search = self.ai_move({"kind": "ai", "level": 1})

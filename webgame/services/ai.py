@@ -27,6 +27,7 @@ from mcts import (
     evaluation_for,
     load_shared,
     model_path,
+    patterns_for,
     warm_tree,
 )
 
@@ -313,9 +314,10 @@ def _searcher_for(row: GameRow, game: Game, state: State) -> Searcher:
 def _use_model(
     searcher: Searcher, row: GameRow, game: Game, model_name: str | None
 ) -> None:
-    """Give ``searcher`` the tree model's learned evaluation and its
-    statistics for the current position, when the model knows the position
-    better than the searcher's own tree does; no model: neither.
+    """Give ``searcher`` the tree model's learned evaluation (and Reversi's
+    pattern evaluation) and its statistics for the current position, when
+    the model knows the position better than the searcher's own tree does;
+    no model: neither.
 
     The model is loaded once per process and shared read-only (``warm_tree``
     copies the subtree). A model that fails to load is a ServiceError naming
@@ -323,6 +325,7 @@ def _use_model(
     """
     if not model_name:
         searcher.evaluation = None
+        searcher.patterns = None
         return
     try:
         model = load_shared(model_path(row.game, model_name, settings.MODEL_DIR))
@@ -332,6 +335,7 @@ def _use_model(
             f"model {model_name!r} cannot be used: {model_fault(error)}",
         ) from None
     searcher.evaluation = evaluation_for(model, game)
+    searcher.patterns = patterns_for(model, game)
     warm = warm_tree(model, game, searcher.state)
     if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
         searcher.tree = warm
