@@ -82,6 +82,9 @@ export function limitOptions() {
 
 /** Fill both model selectors with the kind's models, keeping a side's choice
  *  if the kind has it, else the shipped light model, else none. */
+/** Node counts as the selectors show them: "18K", so the label fits. */
+const COMPACT = new Intl.NumberFormat("en", { notation: "compact" });
+
 export function fillModels(name) {
   const models = (state.kinds[name] && state.kinds[name].models) || [];
   SIDES.forEach(function (side) {
@@ -90,11 +93,15 @@ export function fillModels(name) {
     const keep = $sel.data("chosen") ? $sel.val() : null;
     $sel.empty().append(new Option("no model", "none"));
     models.forEach(function (m) {
-      const size = m.nodes ? " (" + m.nodes.toLocaleString() + " nodes)" : "";
-      $sel.append(new Option(m.name + size, m.name));
+      // A damaged model is shown, with what is wrong, but cannot be chosen.
+      const note = m.damaged ? " (damaged)" : m.nodes ? " (" + COMPACT.format(m.nodes) + " nodes)" : "";
+      const option = new Option(m.name + note, m.name);
+      option.disabled = Boolean(m.damaged);
+      if (m.damaged) option.title = m.damaged;
+      $sel.append(option);
     });
     // The shipped light model makes the AI stronger at no cost: the default.
-    const has = (value) => $sel.find('option[value="' + value + '"]').length > 0;
+    const has = (value) => $sel.find('option[value="' + value + '"]:not(:disabled)').length > 0;
     $sel.val(has(keep) ? keep : has("light") ? "light" : "none");
   });
 }

@@ -270,6 +270,25 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
     assert page.locator("#arrow-layer line").count() == 0
 
 
+def test_a_damaged_model_is_listed_as_damaged_and_cannot_be_chosen(
+    page, settings, tmp_path
+):
+    shipped = Path(settings.MODEL_DIR) / "reversi" / "light"
+    shutil.copytree(shipped, tmp_path / "reversi" / "light")
+    broken = tmp_path / "reversi" / "broken"
+    broken.mkdir()
+    (broken / "manifest.json").write_text("[1]")
+    settings.MODEL_DIR = tmp_path
+    _start(page, "reversi")
+    option = page.locator('#model-white option[value="broken"]')
+    assert option.inner_text() == "broken (damaged)"
+    assert option.is_disabled()
+    assert "manifest.json" in option.get_attribute("title")
+    light = page.locator('#model-white option[value="light"]').inner_text()
+    assert re.fullmatch(r"light \(\d+(\.\d)?K nodes\)", light), light
+    assert page.locator("#model-white").input_value() == "light"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_switching_a_model_is_stored_and_survives_a_reload(
     page, settings, tmp_path, game
