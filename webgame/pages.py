@@ -26,15 +26,13 @@ GOMOKU_ROWS_OFFERED = 7
 
 def strengths() -> list[tuple[str, str]]:
     """Return the AI selectors' choices as (value, label) pairs: the levels
-    (``("level:4", "Level 4 (strong, 0.5 s)")``), then the fixed think times
+    (``("level:4", "Level 4 (0.1 s a move)")``), then the fixed think times
     (``("time:0.1", "Think 0.1 s")``). The values are what the board script
     sends to the API as ``level`` or ``think_time``."""
     choices = []
     for level in services.list_levels():
-        about = level["description"]
-        if level["seconds"] is not None:
-            about += f", {level['seconds']:g} s"
-        choices.append((f"level:{level['level']}", f"Level {level['level']} ({about})"))
+        label = f"Level {level['level']} ({level['description']})"
+        choices.append((f"level:{level['level']}", label))
     for seconds in services.list_think_times():
         choices.append((f"time:{seconds:g}", f"Think {seconds:g} s"))
     return choices

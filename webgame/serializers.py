@@ -259,7 +259,9 @@ class LevelSerializer(serializers.Serializer):
     """One rung of the AI's strength ladder."""
 
     level = serializers.IntegerField()
-    description = serializers.CharField(help_text="e.g. beginner, master")
+    description = serializers.CharField(
+        help_text='what the level does, e.g. "0.5 s a move", "300 simulations, some loose moves"'
+    )
     seconds = serializers.FloatField(
         allow_null=True, help_text="think time a move; null: a simulation budget"
     )

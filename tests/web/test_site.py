@@ -28,12 +28,12 @@ def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
     from webgame.pages import strengths
 
     assert strengths() == [
-        ("level:1", "Level 1 (beginner)"),
-        ("level:2", "Level 2 (casual)"),
-        ("level:3", "Level 3 (club)"),
-        ("level:4", "Level 4 (strong, 0.5 s)"),
-        ("level:5", "Level 5 (expert, 2 s)"),
-        ("level:6", "Level 6 (master, 5 s)"),
+        ("level:1", "Level 1 (30 simulations, loose moves)"),
+        ("level:2", "Level 2 (300 simulations, some loose moves)"),
+        ("level:3", "Level 3 (0.03 s a move)"),
+        ("level:4", "Level 4 (0.1 s a move)"),
+        ("level:5", "Level 5 (0.5 s a move)"),
+        ("level:6", "Level 6 (2 s a move)"),
         ("time:0.1", "Think 0.1 s"),
         ("time:0.5", "Think 0.5 s"),
         ("time:1", "Think 1 s"),
@@ -42,7 +42,7 @@ def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
         ("time:10", "Think 10 s"),
     ]
     body = client.get(reverse("index")).content.decode()
-    assert '<option value="level:4">Level 4 (strong, 0.5 s)</option>' in body
+    assert '<option value="level:4">Level 4 (0.1 s a move)</option>' in body
     assert '<option value="time:1" selected>Think 1 s</option>' in body
 
 
