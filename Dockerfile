@@ -7,5 +7,7 @@ RUN pip install -r requirements.txt
 COPY . .
 # Static files are collected into the image; WhiteNoise serves them.
 RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput --verbosity 0
+# The AI's kernels compiled into the image (numba's cache), not on the first move.
+RUN python -m mcts warm
 EXPOSE 8000
 CMD ["gunicorn", "webgame.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "16"]

@@ -35,6 +35,9 @@ setup-test: $(VENV)/.installed-test
 run: setup
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	# Compile the AI's kernels now (once per checkout; cached after), not on
+	# the first AI move, where the compiler would stall every request.
+	$(BIN)/python -m mcts warm
 	$(BIN)/gunicorn webgame.wsgi --bind $(HOST):$(PORT) --workers 1 \
 		--threads $(THREADS) --access-logfile - --graceful-timeout 15
 

@@ -1,4 +1,4 @@
-"""The search subcommands of ``python -m mcts``: think, arena and bench.
+"""The search subcommands of ``python -m mcts``: think, arena, bench and warm.
 
 :func:`add_commands` registers them on the CLI's subparsers; each sets
 ``func(args) -> exit code``.
@@ -15,6 +15,7 @@ from ..models.model import evaluation_for, patterns_for
 from ..models.store import load, model_path
 from ..play.arena import GameRecord, distinct_positions, run_match
 from ..play.players import find_player, parse_spec
+from ..play.warmup import warm_up
 from ..search.loa_search import DEFAULT_LOA_EVAL
 from ..search.searcher import Searcher
 from .args import add_game_arguments, game_from_args
@@ -28,7 +29,8 @@ def proven_mark(proven: str | None) -> str:
 
 
 def add_commands(subparsers) -> None:
-    """Register the ``think``, ``arena`` and ``bench`` subcommands on ``subparsers``."""
+    """Register the ``think``, ``arena``, ``bench`` and ``warm`` subcommands on
+    ``subparsers``."""
 
     think = subparsers.add_parser(
         "think", help="search a position and show the root moves' statistics"
@@ -106,6 +108,19 @@ def add_commands(subparsers) -> None:
         "settings (2026-11: the earlier search, the benchmark baseline)",
     )
     bench.set_defaults(func=cmd_bench)
+
+    warm = subparsers.add_parser(
+        "warm",
+        help="compile the AI's kernels (or load them from the cache) by one quick "
+        "game in each game, as `make run` does before the server starts",
+    )
+    warm.add_argument(
+        "--model",
+        default="light",
+        help="the tree model the page's AI plays with (default light); "
+        "'none' warms the search alone",
+    )
+    warm.set_defaults(func=cmd_warm)
 
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:
@@ -285,4 +300,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"{game.name} {args.evaluator} rollouts{scored}, c={c}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
     )
+    return 0
+
+
+def cmd_warm(args: argparse.Namespace) -> int:
+    """Play one quick game of each game with the page's AI, printing how long
+    each took: the first run on a checkout compiles the kernels."""
+    print(
+        "preparing the AI: the first start compiles its kernels (a minute or "
+        "two), later starts load them from the cache",
+        flush=True,
+    )
+
+    def report(game: str, seconds: float) -> None:
+        print(f"  {game}: ready in {seconds:.1f} s", flush=True)
+
+    model = None if args.model == "none" else args.model
+    warm_up(model=model, report=report)
     return 0

@@ -1,4 +1,4 @@
-"""The think, arena and bench subcommands (registered by mcts.search_cli)."""
+"""The think, arena, bench and warm subcommands (registered by mcts.cli.search)."""
 
 import argparse
 import re
@@ -124,3 +124,16 @@ def test_bench_names_the_lines_of_action_search_it_measured(capsys):
     assert out.splitlines()[-1].startswith("loa heavy rollouts, loa_eval=2026-11,")
     with pytest.raises(ValueError, match="unknown loa_eval"):
         run([*argv, "--loa-eval", "nope"], capsys)
+
+
+def test_warm_plays_each_game_with_the_pages_ai_and_says_how_long(capsys):
+    code, out = run(["warm"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("preparing the AI")
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "reversi",
+        "gomoku",
+        "loa",
+    ]
+    assert all(line.endswith(" s") for line in lines[1:])
