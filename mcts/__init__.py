@@ -30,6 +30,9 @@ from .models.model import (  # noqa: E402
     patterns_for,
     warm_tree,
 )
+from .models.packed import PACKED_SUFFIX, packed_path  # noqa: E402
+from .models.packed import pack as pack_model  # noqa: E402
+from .models.packed import unpack as unpack_model  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
@@ -49,6 +52,7 @@ __all__ = [
     "ModelSummary",
     "MoveStats",
     "Outcome",
+    "PACKED_SUFFIX",
     "Proven",
     "SearchResult",
     "Searcher",
@@ -66,6 +70,9 @@ __all__ = [
     "load_shared",
     "model_info",
     "model_path",
+    "pack_model",
+    "packed_path",
     "run_selfplay",
+    "unpack_model",
     "warm_tree",
 ]

@@ -1,9 +1,12 @@
-"""Command line of tree models: ``selfplay`` and ``model info|merge|prune|bench``.
+"""Command line of tree models: ``selfplay`` and
+``model info|merge|prune|pack|unpack|bench``.
 
 python -m mcts selfplay reversi --games 200 --model full --seconds 0.1
 python -m mcts model info model/reversi/light
 python -m mcts model merge A B --out C
 python -m mcts model prune model/reversi/full --out model/reversi/light --max-mb 5
+python -m mcts model pack model/reversi/full
+python -m mcts model unpack model/reversi/full.tar.xz
 python -m mcts model bench --nodes 1000000 --versions 2,1
 """
 
@@ -24,7 +27,7 @@ import numpy as np
 from ..games import find_game
 from ..games.base import ONGOING
 from ..models import model as treemodel
-from ..models import store
+from ..models import packed, store
 from ..models.selfplay import SelfPlayConfig, build
 from ..search.tree import Proven, Tree
 from .args import add_game_arguments, game_from_args
@@ -65,6 +68,17 @@ def add_commands(subparsers) -> None:
     )
     limit.add_argument("--max-mb", type=float, help="the largest size on disk, in MB")
     prune.set_defaults(func=cmd_prune)
+    pack = commands.add_parser(
+        "pack", help="write a model folder into one NAME.tar.xz beside it"
+    )
+    pack.add_argument("path")
+    pack.add_argument("--out", help="the archive (default: PATH.tar.xz)")
+    pack.set_defaults(func=cmd_pack)
+    unpack = commands.add_parser(
+        "unpack", help="unpack NAME.tar.xz into the folder NAME beside it"
+    )
+    unpack.add_argument("archive")
+    unpack.set_defaults(func=cmd_unpack)
     bench = commands.add_parser(
         "bench", help="load time and memory of a synthetic model; bytes per node"
     )
@@ -228,6 +242,27 @@ def cmd_prune(args: argparse.Namespace) -> int:
         f"{args.out}: {manifest['nodes']} nodes (min visits {min_visits}), "
         f"{size / 1e6:.2f} MB"
     )
+    return 0
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    """Pack a model folder; print the archive's path, its size and its ratio
+    to the folder's size."""
+    folder = Path(args.path)
+    archive = packed.pack(folder, Path(args.out) if args.out else None)
+    size = archive.stat().st_size
+    unpacked = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
+    print(
+        f"{archive}: {size / 1e6:.2f} MB, {size / unpacked:.0%} of the folder's "
+        f"{unpacked / 1e6:.2f} MB"
+    )
+    return 0
+
+
+def cmd_unpack(args: argparse.Namespace) -> int:
+    """Unpack a packed model (nothing to do if its folder exists); print the
+    folder."""
+    print(packed.unpack(Path(args.archive)))
     return 0
 
 

@@ -11,8 +11,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .fileformat import fault
+from .fileformat import fault, fault_at
 from .model import ModelError, info
+from .packed import packed_name, read_packed_manifest
 from .reader import LineReader
 from .store import MANIFEST, NODES, STATES, load, read_manifest
 
@@ -20,14 +21,17 @@ from .store import MANIFEST, NODES, STATES, load, read_manifest
 @dataclass(frozen=True)
 class ModelSummary:
     """A model on disk: its folder name, node count, size of its files in
-    bytes, how it was built (the manifest's ``built`` record, or None), and
-    what is wrong with it if it is damaged (None when it looks whole)."""
+    bytes, how it was built (the manifest's ``built`` record, or None), what
+    is wrong with it if it is damaged (None when it looks whole), and whether
+    it is still packed (``NAME.tar.xz``, ``bytes`` then the archive's size;
+    :func:`mcts.models.packed.unpack` unpacks it)."""
 
     name: str
     nodes: int | None
     bytes: int
     built: dict | None
     damaged: str | None = None
+    packed: bool = False
 
     def to_json(self) -> dict:
         """Return the summary as a JSON-ready dict."""
@@ -37,13 +41,15 @@ class ModelSummary:
             "bytes": self.bytes,
             "built": self.built,
             "damaged": self.damaged,
+            "packed": self.packed,
         }
 
 
 def list_models(folder: Path, game: str) -> list[ModelSummary]:
     """Return the models of ``game`` under ``folder`` (``folder/game/NAME``),
     sorted by name: every folder with a ``manifest.json`` except hidden ones
-    (a save's temporary folders).
+    (a save's temporary folders), and every packed model ``NAME.tar.xz`` not
+    unpacked yet (a model both packed and unpacked is listed as its folder).
 
     A damaged model is listed with ``damaged`` saying what is wrong, naming
     the file (and line) inside the model's folder, never the folder's path
@@ -55,6 +61,11 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
         return []
     found = []
     for path in sorted(root.iterdir()):
+        name = packed_name(path)
+        if name is not None:
+            if path.is_file() and not (root / name).exists():
+                found.append(_packed_summary(path, name, game))
+            continue
         if path.name.startswith(".") or not (path / MANIFEST).is_file():
             continue
         try:
@@ -76,7 +87,32 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
                 built=built if isinstance(built, dict) else None,
             )
         )
-    return found
+    return sorted(found, key=lambda model: model.name)
+
+
+def _packed_summary(archive: Path, name: str, game: str) -> ModelSummary:
+    """Return the summary of the model ``name`` packed in ``archive``, from
+    its manifest alone (damaged if it cannot be read or is of another game)."""
+    try:
+        size = archive.stat().st_size
+    except OSError:
+        size = 0
+    try:
+        manifest = read_packed_manifest(archive)
+        if manifest.get("game") != game:
+            where = f"{archive}: {name}/{MANIFEST}"
+            raise fault_at(where, None, f"the model is for {manifest.get('game')!r}")
+    except ModelError as error:
+        damaged = _local(error, archive)
+        return ModelSummary(name, None, size, None, damaged, packed=True)
+    built = manifest.get("built")
+    return ModelSummary(
+        name=name,
+        nodes=manifest["nodes"],
+        bytes=size,
+        built=built if isinstance(built, dict) else None,
+        packed=True,
+    )
 
 
 def _check_listed(path: Path, manifest: dict, game: str) -> None:

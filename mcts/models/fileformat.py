@@ -53,8 +53,14 @@ STATE_KEYS = frozenset(("id", "side", "state"))
 def fault(folder: Path, name: str, line: int | None, message: str) -> ModelError:
     """Return the ModelError naming the file ``name`` in ``folder`` and the
     ``line`` (None: the whole file) of a fault."""
-    where = str(folder / name) + (f" line {line}" if line is not None else "")
-    return ModelError(f"{where}: {message}")
+    return fault_at(str(folder / name), line, message)
+
+
+def fault_at(where: str, line: int | None, message: str) -> ModelError:
+    """Return the ModelError of a fault at ``line`` (None: the whole file) of
+    the file that ``where`` names (a path, or a member of an archive)."""
+    at = where + (f" line {line}" if line is not None else "")
+    return ModelError(f"{at}: {message}")
 
 
 def not_json(error: json.JSONDecodeError | UnicodeDecodeError) -> str:

@@ -32,6 +32,7 @@ from .fileformat import (
     TEXT_TO_PROVEN,
     VERSIONS,
     fault,
+    fault_at,
     not_json,
 )
 from .model import ModelError
@@ -42,26 +43,34 @@ def read_manifest(folder: Path) -> dict:
     format and version (ModelError naming the file and line otherwise)."""
     path = folder / MANIFEST
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as error:
         raise fault(folder, MANIFEST, None, f"cannot read ({error.strerror})") from None
+    return parse_manifest(data, str(path))
+
+
+def parse_manifest(data: bytes, where: str) -> dict:
+    """Return the manifest whose file content is ``data``, checked for its
+    format, version, node count and checksums; ModelError naming ``where``
+    (the file, or the archive member, it came from) and the line otherwise."""
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise fault(folder, MANIFEST, None, not_json(error)) from None
+        raise fault_at(where, None, not_json(error)) from None
     try:
         manifest = json.loads(text)
     except json.JSONDecodeError as error:
-        raise fault(folder, MANIFEST, error.lineno, not_json(error)) from None
+        raise fault_at(where, error.lineno, not_json(error)) from None
     except RecursionError:  # arrays in arrays beyond the parser's depth
-        raise fault(folder, MANIFEST, None, "not JSON (nested too deeply)") from None
+        raise fault_at(where, None, "not JSON (nested too deeply)") from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
-        raise fault(folder, MANIFEST, None, f"not JSON ({error})") from None
+        raise fault_at(where, None, f"not JSON ({error})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise fault(folder, MANIFEST, None, f"not a {FORMAT} manifest")
+        raise fault_at(where, None, f"not a {FORMAT} manifest")
     version = manifest.get("version")
     if type(version) is not int or version not in VERSIONS:
-        raise fault(
-            folder,
-            MANIFEST,
+        raise fault_at(
+            where,
             None,
             f"format version {manifest.get('version')!r} is not supported "
             f"(expected one of {', '.join(map(str, VERSIONS))})",
@@ -69,7 +78,7 @@ def read_manifest(folder: Path) -> dict:
     nodes = manifest.get("nodes")
     if type(nodes) is not int or not 1 <= nodes <= MAX_CAPACITY:
         shown = "too large" if type(nodes) is int and nodes > 0 else repr(nodes)[:40]
-        raise fault(folder, MANIFEST, None, f"bad node count {shown}")
+        raise fault_at(where, None, f"bad node count {shown}")
     files = manifest.get("files")
     for name in (NODES, STATES):
         entry = files.get(name) if isinstance(files, dict) else None
@@ -79,7 +88,7 @@ def read_manifest(folder: Path) -> dict:
             and isinstance(entry.get("blocks"), list)
             and entry.get("block_lines") == BLOCK_LINES
         ):
-            raise fault(folder, MANIFEST, None, f"no valid checksums for {name}")
+            raise fault_at(where, None, f"no valid checksums for {name}")
     return manifest
 
 

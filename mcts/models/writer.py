@@ -99,7 +99,7 @@ def save(
             out.write(json.dumps(manifest, sort_keys=True, indent=1) + "\n")
             out.flush()
             os.fsync(out.fileno())
-        _fsync_dir(temp)
+        fsync_dir(temp)
         _swap_in(temp, target)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
@@ -201,7 +201,9 @@ def _write_data(game: Game, root: State, tree: Tree, folder: Path, progress) -> 
         raise
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Flush the folder ``path`` itself to disk (the names in it: a rename
+    into it is durable only then)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -220,7 +222,7 @@ def _swap_in(temp: Path, target: Path) -> None:
         os.rename(target, aside)
         os.rename(temp, target)
         temp = aside
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
     shutil.rmtree(temp, ignore_errors=True)  # after the exchange it holds the old model
 
 
