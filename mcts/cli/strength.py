@@ -71,7 +71,13 @@ SUITE: tuple[Bout, ...] = (
 
 
 def _rung(level: int) -> str:
-    return f"mcts-heavy:model=light,level={level}"
+    """Return the spec of a level of the ladder, its budget spelled out too,
+    so that a results file never passes off a match of an older ladder."""
+    rung = LEVELS[level]
+    budget = (
+        f"sims={rung.simulations}" if rung.simulations else f"seconds={rung.seconds:g}"
+    )
+    return f"mcts-heavy:model=light,level={level},{budget},t={rung.temperature:g}"
 
 
 #: The strength ladder's check: each level of :data:`mcts.play.players.LEVELS`

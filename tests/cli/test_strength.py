@@ -10,7 +10,8 @@ import pytest
 from mcts.cli import strength
 from mcts.cli.main import main
 from mcts.cli.strength import LADDER, SUITE, Bout, read_results, run_suite, selected
-from mcts.play.players import LEVELS
+from mcts.games import find_game
+from mcts.play.players import LEVELS, find_player
 
 TINY = (Bout("reversi", "random reversi", "random"),)
 
@@ -51,8 +52,18 @@ def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
     assert len(LADDER) == 3 * (len(LEVELS) - 1)
     first = LADDER[0]
     assert (first.game, first.label) == ("reversi", "level 2 vs 1")
-    assert first.player == "mcts-heavy:model=light,level=2"
-    assert first.spec(None, "x") == "mcts-heavy:model=light,level=1"
+    # The budgets are spelled out: a results file of another ladder never matches.
+    assert first.player == "mcts-heavy:model=light,level=2,sims=300,t=0.5"
+    assert first.spec(None, "x") == "mcts-heavy:model=light,level=1,sims=30,t=1"
+    game = find_game("reversi")
+    for bout in LADDER:
+        player = find_player(bout.player, game)
+        level = LEVELS[int(bout.player.split("level=")[1].split(",")[0])]
+        assert (player.simulations, player.seconds, player.temperature) == (
+            level.simulations,
+            level.seconds,
+            level.temperature,
+        )
 
 
 def test_a_bout_may_name_its_own_player(tmp_path):
