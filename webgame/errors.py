@@ -36,6 +36,15 @@ class GameNotFound(ServiceError):
         super().__init__("not_found", f"no game has the id {str(game_id)!r}")
 
 
+class ModelNotFound(ServiceError):
+    """No tree model of this name is on disk for the game."""
+
+    status_code = status.HTTP_404_NOT_FOUND
+
+    def __init__(self, game: str, name: str):
+        super().__init__("unknown_model", f"no model {name!r} for {game} on disk")
+
+
 class Conflict(ServiceError):
     """Another request changed the game first (or the AI is thinking on it)."""
 

@@ -242,6 +242,14 @@ class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField(help_text="what was wrong and what is accepted")
 
 
+#: A model's status on its way to play (see webgame.services.treemodels).
+MODEL_STATUSES = ("packed", "unpacking", "on_disk", "loading", "ready", "damaged")
+_STATUS_HELP = (
+    "packed (not unpacked yet), unpacking, on_disk (not loaded yet), loading, "
+    "ready (the AI plays with it at once) or damaged"
+)
+
+
 class ModelInfoSerializer(serializers.Serializer):
     """A tree model on disk."""
 
@@ -253,6 +261,30 @@ class ModelInfoSerializer(serializers.Serializer):
         allow_null=True,
         help_text="what is wrong with a damaged model (file and line); null if whole",
     )
+    packed = serializers.BooleanField(
+        help_text="shipped as NAME.tar.xz and not unpacked yet (bytes: the archive's)"
+    )
+    status = serializers.ChoiceField(choices=MODEL_STATUSES, help_text=_STATUS_HELP)
+    progress = serializers.FloatField(
+        allow_null=True, help_text="while unpacking: how far, from 0 to 1"
+    )
+    detail = serializers.CharField(
+        allow_null=True, help_text="why a damaged model cannot be used"
+    )
+
+
+class ModelStatusSerializer(serializers.Serializer):
+    """Where a tree model is on its way to play (``/api/models/GAME/NAME/``)."""
+
+    game = serializers.CharField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=MODEL_STATUSES, help_text=_STATUS_HELP)
+    progress = serializers.FloatField(
+        allow_null=True, help_text="while unpacking: how far, from 0 to 1"
+    )
+    detail = serializers.CharField(
+        allow_null=True, help_text="why a damaged model cannot be used"
+    )
 
 
 class LevelSerializer(serializers.Serializer):
@@ -260,7 +292,8 @@ class LevelSerializer(serializers.Serializer):
 
     level = serializers.IntegerField()
     description = serializers.CharField(
-        help_text='what the level does, e.g. "0.5 s a move", "300 simulations, some loose moves"'
+        help_text='what the level does, e.g. "0.5 s a move" or '
+        '"300 simulations, some loose moves"'
     )
     seconds = serializers.FloatField(
         allow_null=True, help_text="think time a move; null: a simulation budget"

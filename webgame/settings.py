@@ -273,6 +273,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": "webgame.serializers.COLORS",
         "GameNameEnum": "webgame.serializers.GAME_NAMES",
+        "ModelStatusEnum": "webgame.serializers.MODEL_STATUSES",
         "PlayerKindEnum": "webgame.serializers.PLAYER_KINDS",
         "ProvenEnum": "webgame.serializers.PROVEN",
     },

@@ -5,7 +5,7 @@ import uuid
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import pages, views
+from . import pages, services, views
 
 
 class GameIdConverter:
@@ -24,6 +24,28 @@ class GameIdConverter:
 
 
 register_converter(GameIdConverter, "gameid")
+
+
+class GameNameConverter:
+    """A game's registry name (``reversi``, ``gomoku``, ``loa``)."""
+
+    regex = "|".join(services.GAME_NAMES)
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class ModelNameConverter(GameNameConverter):
+    """A tree model's name as the catalogue lists it (a folder name, no path)."""
+
+    regex = "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+
+
+register_converter(GameNameConverter, "game")
+register_converter(ModelNameConverter, "modelname")
 
 api = [
     path("games/kinds/", views.GameKindsView.as_view(), name="game-kinds"),
@@ -46,6 +68,16 @@ api = [
         "games/<gameid:pk>/explorer/",
         views.ExplorerView.as_view(),
         name="game-explorer",
+    ),
+    path(
+        "models/<game:game>/<modelname:name>/",
+        views.ModelStatusView.as_view(),
+        name="model-status",
+    ),
+    path(
+        "models/<game:game>/<modelname:name>/prepare/",
+        views.ModelPrepareView.as_view(),
+        name="model-prepare",
     ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(

@@ -278,3 +278,27 @@ class ExplorerView(APIView):
                 model=body.get("model") or services.EXPLORER_MODEL,
             )
         )
+
+
+class ModelStatusView(APIView):
+    """A tree model's way to play: packed, unpacking, loading, ready."""
+
+    @extend_schema(responses={200: s.ModelStatusSerializer, **_errors(404)})
+    def get(self, request: Request, game: str, name: str) -> Response:
+        """Return the model's status and, while it unpacks, its progress."""
+        return Response(services.model_status(game, name))
+
+
+class ModelPrepareView(APIView):
+    """Get a tree model ready for play ahead of the AI's first move."""
+
+    @extend_schema(
+        request=None,
+        responses={202: s.ModelStatusSerializer, **_errors(400, 404, 415)},
+    )
+    def post(self, request: Request, game: str, name: str) -> Response:
+        """Start unpacking and loading the model in the background (once);
+        return its status, to be followed at the model's address."""
+        return Response(
+            services.prepare_model(game, name), status=status.HTTP_202_ACCEPTED
+        )

@@ -1,5 +1,6 @@
 /*
- * Every request the page sends, one function per endpoint of /api/games/.
+ * Every request the page sends, one function per endpoint of /api/games/
+ * and /api/models/.
  *
  * Each returns the jqXHR (it can be aborted; .done / .fail as usual). A failed
  * request is put into words by errorText() alone, so the page has one error
@@ -100,4 +101,17 @@ export function getEnding(id) {
  *  `ply` moves and then `line` (a list of moves). */
 export function explore(id, ply, line) {
   return request("GET", GAMES + id + "/explorer/?" + $.param({ ply: ply, line: line.join(" ") }));
+}
+
+const MODELS = "/api/models/";
+
+/** Answers {game, name, status, progress, detail}: where a tree model is on
+ *  its way to play (packed, unpacking, on_disk, loading, ready, damaged). */
+export function modelStatus(game, name) {
+  return request("GET", MODELS + game + "/" + encodeURIComponent(name) + "/");
+}
+
+/** Starts getting a tree model ready (unpacked, loaded); answers its status. */
+export function prepareModel(game, name) {
+  return request("POST", MODELS + game + "/" + encodeURIComponent(name) + "/prepare/", {});
 }

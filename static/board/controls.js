@@ -80,11 +80,16 @@ export function limitOptions() {
   });
 }
 
-/** Fill both model selectors with the kind's models, keeping a side's choice
- *  if the kind has it, else the shipped light model, else none. */
 /** Node counts as the selectors show them: "18K", so the label fits. */
 const COMPACT = new Intl.NumberFormat("en", { notation: "compact" });
 
+/** A packed model's size, for its label: ", packed 18 MB". */
+function packedNote(model) {
+  return model.packed ? ", packed " + Math.max(1, Math.round(model.bytes / 1e6)) + " MB" : "";
+}
+
+/** Fill both model selectors with the kind's models, keeping a side's choice
+ *  if the kind has it, else the shipped light model, else none. */
 export function fillModels(name) {
   const models = (state.kinds[name] && state.kinds[name].models) || [];
   SIDES.forEach(function (side) {
@@ -94,7 +99,7 @@ export function fillModels(name) {
     $sel.empty().append(new Option("no model", "none"));
     models.forEach(function (m) {
       // A damaged model is shown, with what is wrong, but cannot be chosen.
-      const note = m.damaged ? " (damaged)" : m.nodes ? " (" + COMPACT.format(m.nodes) + " nodes)" : "";
+      const note = m.damaged ? " (damaged)" : m.nodes ? " (" + COMPACT.format(m.nodes) + " nodes" + packedNote(m) + ")" : "";
       const option = new Option(m.name + note, m.name);
       option.disabled = Boolean(m.damaged);
       if (m.damaged) option.title = m.damaged;

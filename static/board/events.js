@@ -4,8 +4,10 @@
  * only names the action it runs.
  */
 import * as actions from "./actions.js";
-import { limitOptions } from "./controls.js";
+import { chosenGame, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
+import { prepareModel } from "./models.js";
+import { flash } from "./panel.js";
 import * as review from "./review.js";
 import { render } from "./render.js";
 import { SIDES, state } from "./state.js";
@@ -76,6 +78,8 @@ export function bind() {
   SIDES.forEach(function (side) {
     on("change", "#model-" + side, function () {
       $(this).data("chosen", true); // fillModels keeps a model the player chose
+      // Unpack and load a large model now, not at the AI's first move.
+      if (this.value !== "none") prepareModel(chosenGame(), this.value).fail((detail) => flash(detail));
     });
     on("change", "#" + side + "-ai, #model-" + side + ", #strength-" + side, function () {
       actions.changeSide(side, this.id === side + "-ai");

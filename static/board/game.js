@@ -7,6 +7,7 @@
 import * as api from "./api.js";
 import { syncControls } from "./controls.js";
 import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight } from "./history.js";
+import { modelReady, prepareModel } from "./models.js";
 import { announce, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { expectedSeconds, movesKey, resultText, state } from "./state.js";
@@ -201,6 +202,18 @@ export function maybeRunAi() {
     return;
   }
   const side = g.to_move;
+  const model = g.players[side].model;
+  if (!modelReady(g.game, model)) {
+    // A packed or large model: the server gets it ready first, with a bar.
+    prepareModel(g.game, model)
+      .done(maybeRunAi)
+      .fail(function (detail) {
+        state.paused = true;
+        flash(detail);
+        render();
+      });
+    return;
+  }
   const ply = g.ply,
     key = movesKey(g.moves, g.ply);
   const xhr = api.aiMove(g.id, g.version);

@@ -5,12 +5,13 @@
  * the legal list the server sent?". The modules, each with one job:
  *
  *   state.js     the one state object (the last snapshot and what this page does with it)
- *   api.js       one function per /api/games/ endpoint, one error path
+ *   api.js       one function per /api/games/ and /api/models/ endpoint, one error path
  *   history.js   positions seen (local storage), the game in the address
  *   controls.js  the side panel's form: read as request bodies, set from a snapshot
  *   render.js    redraw: the board's cells (cellClasses decides how a cell looks)
  *   overlays.js  what the AI thinks, as a layer over the cells (heat map, LOA arrows)
  *   panel.js     around the board: analysis, move list, status, flash, progress
+ *   models.js    tree models on their way to play: unpacked, loaded, with a bar
  *   game.js      take in the server's snapshots, run the AI's turns
  *   actions.js   what a player or the AI's turn does: request, take in, redraw
  *   dialogs.js   the first-minute dialog (new game) and the end-of-game dialog

@@ -9,7 +9,9 @@ the database and return JSON-ready dicts. A refusal is a
 The modules, from the bottom up (each imports only those above it):
 
 - :mod:`.rules`: the library's Game for a name and options, cached.
-- :mod:`.catalog`: the games offered, their facts, the tree models on disk.
+- :mod:`.treemodels`: the tree models on disk, their status, and getting one
+  ready for play (a packed model unpacked, a model loaded), with its progress.
+- :mod:`.catalog`: the games offered and their facts, with the models.
 - :mod:`.positions`: a stored game's position (replayed, cached) and its
   snapshot, the JSON the API shows.
 - :mod:`.players`: who plays each side, checked and completed.
@@ -36,7 +38,6 @@ from .catalog import (
     list_games,
     list_kinds,
     list_levels,
-    list_models,
     list_think_times,
     option_specs,
 )
@@ -46,6 +47,7 @@ from .games import create_game, get_game, play_move, undo, update_players
 from .positions import snapshot
 from .records import game_record, import_record
 from .rules import rules_for
+from .treemodels import list_models, model_status, prepare_model
 
 __all__ = [
     "EXPLORER_MODEL",
@@ -67,8 +69,10 @@ __all__ = [
     "list_levels",
     "list_models",
     "list_think_times",
+    "model_status",
     "option_specs",
     "play_move",
+    "prepare_model",
     "rules_for",
     "snapshot",
     "stop_search",

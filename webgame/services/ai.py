@@ -20,13 +20,10 @@ from mcts import (
     LEVELS,
     Game,
     Level,
-    ModelError,
     Searcher,
     SearchResult,
     State,
     evaluation_for,
-    load_shared,
-    model_path,
     patterns_for,
     warm_tree,
 )
@@ -34,11 +31,11 @@ from mcts import (
 from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from .catalog import model_fault
 from .games import GameId, check_version, get_row, playable, write
 from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
 from .rules import options_key
+from .treemodels import ready_model
 from .workers import POOL
 
 
@@ -327,13 +324,7 @@ def _use_model(
         searcher.evaluation = None
         searcher.patterns = None
         return
-    try:
-        model = load_shared(model_path(row.game, model_name, settings.MODEL_DIR))
-    except ModelError as error:
-        raise ServiceError(
-            "model_unavailable",
-            f"model {model_name!r} cannot be used: {model_fault(error)}",
-        ) from None
+    model = ready_model(row.game, model_name)
     searcher.evaluation = evaluation_for(model, game)
     searcher.patterns = patterns_for(model, game)
     warm = warm_tree(model, game, searcher.state)

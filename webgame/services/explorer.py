@@ -10,14 +10,13 @@ a position it never studied is answered with no moves, not an error.
 
 from __future__ import annotations
 
-from django.conf import settings
-
-from mcts import ModelError, Proven, load_shared, model_path, warm_tree
+from mcts import Proven, warm_tree
 
 from ..errors import ServiceError
 from .games import GameId, get_row, parse
 from .positions import board, replay
 from .rules import cached_rules, options_key
+from .treemodels import ready_model
 
 #: The model the explorer reads unless another is named: the shipped one.
 DEFAULT_MODEL = "light"
@@ -48,12 +47,7 @@ def explore(
         move = parse(game, state, text)
         played.append(move)
         state = game.play(state, move)
-    try:
-        loaded = load_shared(model_path(row.game, model, settings.MODEL_DIR))
-    except ModelError as error:
-        raise ServiceError(
-            "model_unavailable", f"model {model!r} cannot be used: {error}"
-        ) from None
+    loaded = ready_model(row.game, model)
     tree = None if game.is_terminal(state) else warm_tree(loaded, game, state)
     moves: list[dict] = []
     if tree is not None:

@@ -8,7 +8,8 @@ None}`` (exactly one of level and think time set).
 from __future__ import annotations
 
 from ..errors import ServiceError
-from .catalog import MAX_LEVEL, check_model
+from .catalog import MAX_LEVEL
+from .treemodels import check_model
 
 COLORS = ("black", "white")
 

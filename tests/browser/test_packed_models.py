@@ -1,0 +1,53 @@
+"""A model shipped packed, as the full models are: the selector offers it with
+its packed size, choosing it shows the unpacking and loading under the
+selectors, the AI plays with it, and after a reload it is ready at once."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+
+from mcts import pack_model
+
+from .helpers import AI_TIMEOUT, game_json, human_move, open_board, set_ai, wait_idle
+
+SHIPPED = Path(django_settings.MODEL_DIR) / "reversi" / "light"
+
+
+@pytest.fixture
+def packed_model_dir(settings, tmp_path):
+    """A models folder whose Reversi has light and "big" (light, packed)."""
+    games = tmp_path / "reversi"
+    shutil.copytree(SHIPPED, games / "light")
+    shutil.copytree(SHIPPED, games / "big")
+    pack_model(games / "big")
+    shutil.rmtree(games / "big")
+    settings.MODEL_DIR = str(tmp_path)
+    return games
+
+
+def test_a_packed_model_unpacks_with_a_bar_and_then_plays(page, packed_model_dir):
+    open_board(page)
+    label = page.locator('#model-white option[value="big"]').inner_text()
+    assert label.startswith("big (") and "packed" in label and "MB" in label
+    page.select_option("#model-white", "big")
+    # The bar says what happens while the server unpacks and loads it.
+    page.wait_for_selector("#model-progress-row", state="visible")
+    assert "big model" in page.locator("#model-progress-label").inner_text()
+    page.wait_for_selector("#model-progress-row", state="hidden", timeout=AI_TIMEOUT)
+    assert (packed_model_dir / "big" / "nodes.jsonl").is_file()
+    set_ai(page, "white", True, "level:1")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
+    assert game_json(page)["players"]["white"]["model"] == "big"
+    # After a reload the server still has it loaded: no bar, it is ready.
+    page.reload()
+    wait_idle(page)
+    ready = page.evaluate(
+        "() => BoardPage.state.kinds.reversi.models.find(m => m.name === 'big').status"
+    )
+    assert ready == "ready"
+    assert page.locator("#model-progress-row").is_hidden()

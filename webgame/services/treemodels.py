@@ -1,0 +1,225 @@
+"""The tree models on disk: which a client may name, what each is doing, and
+getting one ready for play.
+
+A model is shipped either as a folder (``model/<game>/<name>/``) or packed
+(``model/<game>/<name>.tar.xz``, the way the large full models come) and
+unpacked on first use. Its status, for the page's progress bar:
+
+- ``packed``: shipped packed, not unpacked yet;
+- ``unpacking``: being unpacked (``progress`` from 0 to 1);
+- ``on_disk``: a folder this process has not loaded;
+- ``loading``: being loaded, every line checked;
+- ``ready``: loaded in this process: the AI plays with it at once;
+- ``damaged``: it cannot be used (``detail`` names the file and line).
+
+Getting a model ready runs once per model and process, behind a lock per
+model: a page asks for it ahead (:func:`prepare_model`, a background thread)
+and the AI's own use (:func:`ready_model`) waits for the same work rather
+than doing it twice. Models are named by clients but found here: only names
+listed on disk are accepted, so no path from a client is ever opened, and no
+server path is ever shown to one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+from mcts import ModelError, load_shared, model_path, unpack_model
+from mcts import list_models as library_models
+
+from ..errors import ModelNotFound, ServiceError
+
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+#: What a model's manifest says about its build that a client may see: the
+#: settings and counts, not the command line (it names the builder's folders).
+_PRIVATE_BUILD_FACTS = ("command",)
+
+
+def list_models(game: str) -> list[dict]:
+    """Return the tree models on disk for ``game``: name, nodes, bytes, built
+    (how it was made, from its manifest, without the command line that names
+    the builder's folders), packed (shipped as an archive not unpacked yet),
+    damaged (what is wrong with a damaged one, naming the file and line in
+    the model's folder; else None) and status (see the module), sorted by
+    name. Only models whose folder name a client could send are listed."""
+    listed = []
+    for model in library_models(Path(settings.MODEL_DIR), game):
+        if not _MODEL_NAME.fullmatch(model.name):
+            continue
+        entry = {**model.to_json(), "built": _public_build_facts(model.built)}
+        entry.update(PREPARATIONS.status(game, model.name, entry))
+        listed.append(entry)
+    return listed
+
+
+def _public_build_facts(built: dict | None) -> dict | None:
+    """Return the manifest's build facts without the command line."""
+    if built is None:
+        return None
+    return {k: v for k, v in built.items() if k not in _PRIVATE_BUILD_FACTS}
+
+
+def model_fault(error: Exception) -> str:
+    """Return the text of a model's fault with the models' folder on this
+    server left out (``reversi/light/nodes.jsonl line 3: ...``): a client
+    never sees a server path."""
+    text = str(error)
+    for folder in {Path(settings.MODEL_DIR), Path(settings.MODEL_DIR).resolve()}:
+        text = text.replace(str(folder) + os.sep, "").replace(str(folder), "")
+    return text
+
+
+def check_model(game: str, name: str | None) -> str | None:
+    """Return the model name (None for no model); ServiceError ``unknown_model``
+    unless it is a model on disk, ``model_unavailable`` if it is damaged."""
+    if name is None or name == "none":
+        return None
+    _listed(game, name)
+    return name
+
+
+def _listed(game: str, name: str) -> dict:
+    """Return the listing of model ``name`` of ``game``; ServiceError
+    ``unknown_model`` if there is none, ``model_unavailable`` if damaged."""
+    models = {model["name"]: model for model in list_models(game)}
+    if name not in models:
+        known = ", ".join(models) or "none on disk yet"
+        raise ServiceError(
+            "unknown_model",
+            f"unknown model {name!r} for {game}; models: {known} "
+            "(or null / 'none' for no model)",
+        )
+    if models[name]["damaged"]:
+        raise ServiceError(
+            "model_unavailable",
+            f"model {name!r} for {game} is damaged: {models[name]['damaged']}",
+        )
+    return models[name]
+
+
+def model_status(game: str, name: str) -> dict:
+    """Return ``{game, name, status, progress, detail}`` for a model on disk
+    (ServiceError ``unknown_model`` for any other name)."""
+    models = {model["name"]: model for model in list_models(game)}
+    if name not in models:
+        raise ModelNotFound(game, name)
+    model = models[name]
+    return {
+        "game": game,
+        "name": name,
+        "status": model["status"],
+        "progress": model["progress"],
+        "detail": model["detail"],
+    }
+
+
+def prepare_model(game: str, name: str) -> dict:
+    """Start getting model ``name`` of ``game`` ready (unpacked and loaded) in
+    the background unless it is or is on its way; return its status."""
+    if not any(model["name"] == name for model in list_models(game)):
+        raise ModelNotFound(game, name)
+    listed = _listed(game, name)
+    if listed["status"] not in ("ready", "unpacking", "loading"):
+        PREPARATIONS.start(game, name, packed=listed["status"] == "packed")
+    return model_status(game, name)
+
+
+def ready_model(game: str, name: str):
+    """Return the loaded model ``name`` of ``game`` (a :class:`mcts.Model`),
+    unpacking and loading it first if need be (waiting for a preparation
+    already under way); ServiceError naming the fault if it cannot be used."""
+    _listed(game, name)
+    return PREPARATIONS.ready(game, name)
+
+
+@dataclass
+class _Progress:
+    """Where a model's preparation is: its status, how far, and why it failed."""
+
+    status: str
+    progress: float | None = None
+    detail: str | None = None
+
+
+class Preparations:
+    """The models this process is getting ready or has ready, with a lock per
+    model so that the work is done once however many ask."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[tuple[str, str], threading.Lock] = {}
+        self._progress: dict[tuple[str, str], _Progress] = {}
+
+    def status(self, game: str, name: str, listed: dict) -> dict:
+        """Return ``{status, progress, detail}`` of a listed model: what this
+        process is doing with it, else what its listing says."""
+        key = (game, name)
+        with self._guard:
+            known = self._progress.get(key)
+        if listed["damaged"]:
+            return {"status": "damaged", "progress": None, "detail": listed["damaged"]}
+        if known is not None and not (known.status == "ready" and listed["packed"]):
+            return {
+                "status": known.status,
+                "progress": known.progress,
+                "detail": known.detail,
+            }
+        status = "packed" if listed["packed"] else "on_disk"
+        return {"status": status, "progress": None, "detail": None}
+
+    def start(self, game: str, name: str, *, packed: bool) -> None:
+        """Get the model ready in a background thread (a failure is kept as
+        its ``damaged`` status, for the page to show)."""
+
+        def work() -> None:
+            # A failure is kept in the model's status by ready().
+            with contextlib.suppress(ServiceError):
+                self.ready(game, name)
+
+        self._set(game, name, _Progress("unpacking" if packed else "loading", 0.0))
+        thread = threading.Thread(target=work, name=f"prepare-{name}", daemon=True)
+        thread.start()
+
+    def ready(self, game: str, name: str):
+        """Return the loaded model, unpacking and loading it first if need be."""
+        key = (game, name)
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        folder = model_path(game, name, settings.MODEL_DIR)
+        with lock:
+            try:
+                if not folder.is_dir():
+                    self._set(game, name, _Progress("unpacking", 0.0))
+                    archive = folder.with_name(folder.name + ".tar.xz")
+
+                    def advance(fraction: float) -> None:
+                        step = _Progress("unpacking", round(fraction, 3))
+                        self._set(game, name, step)
+
+                    unpack_model(archive, progress=advance)
+                self._set(game, name, _Progress("loading"))
+                model = load_shared(folder)
+            except ModelError as error:
+                detail = model_fault(error)
+                self._set(game, name, _Progress("damaged", detail=detail))
+                raise ServiceError(
+                    "model_unavailable", f"model {name!r} cannot be used: {detail}"
+                ) from None
+            self._set(game, name, _Progress("ready", 1.0))
+            return model
+
+    def _set(self, game: str, name: str, progress: _Progress) -> None:
+        with self._guard:
+            self._progress[(game, name)] = progress
+
+
+#: This process's model preparations.
+PREPARATIONS = Preparations()
