@@ -26,7 +26,7 @@ GOMOKU_ROWS_OFFERED = 7
 
 def strengths() -> list[tuple[str, str]]:
     """Return the AI selectors' choices as (value, label) pairs: the levels
-    (``("level:4", "Level 4 (0.1 s a move)")``), then the fixed think times
+    (``("level:4", "Level 4 (0.15 s a move)")``), then the fixed think times
     (``("time:0.1", "Think 0.1 s")``). The values are what the board script
     sends to the API as ``level`` or ``think_time``."""
     choices = []

@@ -293,7 +293,7 @@ class LevelSerializer(serializers.Serializer):
     level = serializers.IntegerField()
     description = serializers.CharField(
         help_text='what the level does, e.g. "0.5 s a move" or '
-        '"300 simulations, some loose moves"'
+        '"10 simulations, loose moves"'
     )
     seconds = serializers.FloatField(
         allow_null=True, help_text="think time a move; null: a simulation budget"

@@ -82,7 +82,7 @@ class Level:
     def description(self) -> str:
         """Return what the level does, in words a player reads on the page:
         its budget a move and, for the sampling levels, that some of its
-        moves are picked loosely (``"300 simulations, some loose moves"``)."""
+        moves are picked loosely (``"10 simulations, loose moves"``)."""
         if self.simulations is not None:
             words = f"{self.simulations:,} simulations"
         else:
@@ -94,16 +94,19 @@ class Level:
         return words
 
 
-#: The strength ladder, each level a search at least four times the one
-#: below: levels 1 and 2 sample their moves in proportion to visits (weak on
-#: purpose), from level 3 on the AI plays its best move and the think time
-#: grows. Measured each against the one below in every game with
+#: The strength ladder: level 1 searches a handful of simulations and
+#: samples its moves in proportion to visits (weak on purpose), level 2
+#: samples less, and from level 3 on the AI plays its best move with a think
+#: time about 3-4 times the level below. Budgets are times from level 2 on
+#: because a simulation costs 20 times more in Gomoku than in Reversi (300
+#: simulations outlasted 0.03 s there, and level 3 lost to level 2). Each
+#: level is measured against the one below in every game with
 #: ``python -m mcts strength --suite ladder`` (README, Performance).
 LEVELS: dict[int, Level] = {
-    1: Level(simulations=30, temperature=1.0),
-    2: Level(simulations=300, temperature=0.5),
-    3: Level(seconds=0.03),
-    4: Level(seconds=0.1),
+    1: Level(simulations=10, temperature=1.0),
+    2: Level(seconds=0.01, temperature=0.5),
+    3: Level(seconds=0.04),
+    4: Level(seconds=0.15),
     5: Level(seconds=0.5),
     6: Level(seconds=2.0),
 }

@@ -47,7 +47,7 @@ def test_a_bad_spec_raises_a_clear_error(text, message):
 
 def test_the_ladder_has_six_levels_from_weak_to_strong():
     assert sorted(LEVELS) == [1, 2, 3, 4, 5, 6]
-    assert LEVELS[1].simulations == 30 and LEVELS[1].temperature == 1.0
+    assert LEVELS[1].simulations == 10 and LEVELS[1].temperature == 1.0
     assert LEVELS[6].seconds == 2.0 and LEVELS[6].temperature == 0.0
     temperatures = [LEVELS[n].temperature for n in range(1, 7)]
     assert temperatures == sorted(temperatures, reverse=True)
@@ -66,7 +66,7 @@ def test_find_player_builds_each_kind():
 def test_a_level_sets_budget_and_temperature_and_explicit_options_win():
     game = find_game("reversi")
     player = find_player("mcts-heavy:level=1", game)
-    assert (player.simulations, player.seconds, player.temperature) == (30, None, 1.0)
+    assert (player.simulations, player.seconds, player.temperature) == (10, None, 1.0)
     player = find_player("mcts-heavy:level=1,sims=80,t=0", game)
     assert (player.simulations, player.temperature) == (80, 0.0)
     player = find_player("mcts-heavy:level=5", game, simulations=10)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-#: Search settings that keep AI moves fast in tests: level 1 is 30 simulations.
+#: Search settings that keep AI moves fast in tests: level 1 is 10 simulations.
 FAST_AI = {"kind": "ai", "level": 1}
 HUMAN = {"kind": "human"}
 

@@ -28,10 +28,10 @@ def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
     from webgame.pages import strengths
 
     assert strengths() == [
-        ("level:1", "Level 1 (30 simulations, loose moves)"),
-        ("level:2", "Level 2 (300 simulations, some loose moves)"),
-        ("level:3", "Level 3 (0.03 s a move)"),
-        ("level:4", "Level 4 (0.1 s a move)"),
+        ("level:1", "Level 1 (10 simulations, loose moves)"),
+        ("level:2", "Level 2 (0.01 s a move, some loose moves)"),
+        ("level:3", "Level 3 (0.04 s a move)"),
+        ("level:4", "Level 4 (0.15 s a move)"),
         ("level:5", "Level 5 (0.5 s a move)"),
         ("level:6", "Level 6 (2 s a move)"),
         ("time:0.1", "Think 0.1 s"),
@@ -42,7 +42,7 @@ def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
         ("time:10", "Think 10 s"),
     ]
     body = client.get(reverse("index")).content.decode()
-    assert '<option value="level:4">Level 4 (0.1 s a move)</option>' in body
+    assert '<option value="level:4">Level 4 (0.15 s a move)</option>' in body
     assert '<option value="time:1" selected>Think 1 s</option>' in body
 
 
