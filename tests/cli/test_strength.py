@@ -53,7 +53,7 @@ def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
     first = LADDER[0]
     assert (first.game, first.label) == ("reversi", "level 2 vs 1")
     # The budgets are spelled out: a results file of another ladder never matches.
-    assert first.player == "mcts-heavy:model=light,level=2,seconds=0.01,t=0.5"
+    assert first.player == "mcts-heavy:model=light,level=2,sims=100,t=0.5"
     assert first.spec(None, "x") == "mcts-heavy:model=light,level=1,sims=10,t=1"
     game = find_game("reversi")
     for bout in LADDER:
