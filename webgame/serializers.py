@@ -250,7 +250,19 @@ _STATUS_HELP = (
 )
 
 
-class ModelInfoSerializer(serializers.Serializer):
+class _ModelProgressSerializer(serializers.Serializer):
+    """Where a tree model is on its way to play."""
+
+    status = serializers.ChoiceField(choices=MODEL_STATUSES, help_text=_STATUS_HELP)
+    progress = serializers.FloatField(
+        allow_null=True, help_text="while unpacking: how far, from 0 to 1"
+    )
+    detail = serializers.CharField(
+        allow_null=True, help_text="why a damaged model cannot be used"
+    )
+
+
+class ModelInfoSerializer(_ModelProgressSerializer):
     """A tree model on disk."""
 
     name = serializers.CharField()
@@ -264,27 +276,13 @@ class ModelInfoSerializer(serializers.Serializer):
     packed = serializers.BooleanField(
         help_text="shipped as NAME.tar.xz and not unpacked yet (bytes: the archive's)"
     )
-    status = serializers.ChoiceField(choices=MODEL_STATUSES, help_text=_STATUS_HELP)
-    progress = serializers.FloatField(
-        allow_null=True, help_text="while unpacking: how far, from 0 to 1"
-    )
-    detail = serializers.CharField(
-        allow_null=True, help_text="why a damaged model cannot be used"
-    )
 
 
-class ModelStatusSerializer(serializers.Serializer):
+class ModelStatusSerializer(_ModelProgressSerializer):
     """Where a tree model is on its way to play (``/api/models/GAME/NAME/``)."""
 
     game = serializers.CharField()
     name = serializers.CharField()
-    status = serializers.ChoiceField(choices=MODEL_STATUSES, help_text=_STATUS_HELP)
-    progress = serializers.FloatField(
-        allow_null=True, help_text="while unpacking: how far, from 0 to 1"
-    )
-    detail = serializers.CharField(
-        allow_null=True, help_text="why a damaged model cannot be used"
-    )
 
 
 class LevelSerializer(serializers.Serializer):
