@@ -31,12 +31,12 @@ setup-test: $(VENV)/.installed-test
 # Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the
 # collected static files. One worker process with threads: without
 # AI_BACKEND=celery the AI's bookkeeping lives in that process (see README,
-# "Deploying on several machines").
+# "Deploying on several machines"). `mcts warm` compiles the AI's kernels
+# before the server starts (once per checkout, cached after), not on the first
+# AI move, where numba's compiler would stall every request.
 run: setup
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	# Compile the AI's kernels now (once per checkout; cached after), not on
-	# the first AI move, where the compiler would stall every request.
 	$(BIN)/python -m mcts warm
 	$(BIN)/gunicorn webgame.wsgi --bind $(HOST):$(PORT) --workers 1 \
 		--threads $(THREADS) --access-logfile - --graceful-timeout 15
