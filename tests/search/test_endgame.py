@@ -163,3 +163,30 @@ def test_the_search_proves_a_reversi_endgame_by_solving_its_leaves():
     assert np.sign(-endgame.solve(after).margin) == np.sign(margin)
     off = Searcher(GAME, state, seed=1, endgame_empties=0).search(simulations=200)
     assert off.proven is None
+
+
+def test_a_timed_search_solves_a_root_it_can_afford_and_plays_the_solvers_move():
+    # 16 empties: beyond the leaf solver, within a 0.5 s move's root solve.
+    for state in positions(4, seed=5, low=16, high=16):
+        if len(GAME.legal_moves(state)) < 2:
+            continue
+        solved = endgame.solve(state)
+        result = Searcher(GAME, state, seed=1).search(seconds=0.5)
+        assert result.move == GAME.format_move(state, solved.move)
+        expected = {1: "win", -1: "loss", 0: "draw"}[int(np.sign(solved.margin))]
+        assert result.proven == expected
+        assert result.simulations <= 256 and result.moves  # a move list still
+        # Not on a simulation budget, nor with the endgame solver off.
+        assert Searcher(GAME, state, seed=1).search(simulations=100).proven is None
+        # With the endgame solver off the search runs its budget (it may still
+        # prove the root by itself, without the solver).
+        off = Searcher(GAME, state, seed=1, endgame_empties=0).search(seconds=0.2)
+        assert off.simulations > 256
+
+
+def test_the_root_solve_depth_grows_with_the_think_time():
+    from mcts.search.searcher import root_solve_empties
+
+    assert root_solve_empties(0.04) == 0
+    depths = [root_solve_empties(s) for s in (0.1, 0.5, 1, 2, 10)]
+    assert depths == sorted(depths) and depths[0] >= 14 and depths[-1] <= 20
