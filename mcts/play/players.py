@@ -9,8 +9,10 @@ A spec is a kind and optional ``key=value`` options::
     mcts:c=1.4,sims=2000,seed=7 tuning knobs and budgets
 
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
-``level`` (1..6, sets budget and temperature), ``temperature`` (``t``),
-``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
+``level`` (1..6, sets budget, temperature and random moves),
+``temperature`` (``t``), ``random`` (the chance of a random move instead of
+the search's, 0..1), ``seed``, ``expand`` (visits before a leaf is
+expanded), ``max_nodes``,
 ``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node
 keeps, the best by the row-building score), ``model`` (a tree model: its
 statistics start the search where it knows the position, and its learned
@@ -72,42 +74,44 @@ from .piskvork import PiskvorkEngine
 
 @dataclass(frozen=True)
 class Level:
-    """One rung of the strength ladder: a budget per move and a temperature."""
+    """One rung of the strength ladder: a budget per move, a temperature and
+    the chance of a random move instead of the search's."""
 
     simulations: int | None = None
     seconds: float | None = None
     temperature: float = 0.0
+    random_moves: float = 0.0
 
     @property
     def description(self) -> str:
         """Return what the level does, in words a player reads on the page:
         its budget a move and, for the sampling levels, that some of its
-        moves are picked loosely (``"10 simulations, loose moves"``)."""
+        moves are random (``"10 simulations, a random move 1 in 3"``)."""
         if self.simulations is not None:
             words = f"{self.simulations:,} simulations"
         else:
             words = f"{self.seconds:g} s a move"
-        if self.temperature >= 1:
-            words += ", loose moves"
-        elif self.temperature > 0:
-            words += ", some loose moves"
+        if self.random_moves:
+            words += f", a random move 1 in {round(1 / self.random_moves)}"
         return words
 
 
-#: The strength ladder: levels 1 and 2 search a few simulations and sample
-#: their moves in proportion to visits (weak on purpose; level 2 less so),
-#: and from level 3 on the AI plays its best move with a think time about
-#: 3-4 times the level below. Budgets are times from level 3 on because a
-#: simulation costs 20 times more in Gomoku than in Reversi: 300 simulations
-#: outlasted 0.03 s there (level 3 then scored 35% against level 2), and
-#: below 0.01 s Gomoku's threat search at the root is all a move is (0.01 s
-#: scored 45% against 10 simulations). Each level is measured against the one
-#: below in every game with ``python -m mcts strength --suite ladder``
-#: (README, Performance).
+#: The strength ladder: levels 1 and 2 search a few simulations, sample
+#: their moves in proportion to visits and play a random move now and then
+#: (weak on purpose; level 2 less so), and from level 3 on the AI plays its
+#: best move with a think time about 3-4 times the level below. Budgets are
+#: times from level 3 on because a simulation costs 20 times more in Gomoku
+#: than in Reversi: 300 simulations outlasted 0.03 s there (level 3 then
+#: scored 35% against level 2). Few simulations alone do not make a weak
+#: player everywhere: Gomoku's root threat search and Lines of Action's
+#: priors play well at once (100 simulations scored 25% against 10 in LOA,
+#: 0.01 s 45% against 10 simulations in Gomoku), hence the random moves.
+#: Each level is measured against the one below in every game with
+#: ``python -m mcts strength --suite ladder`` (README, Performance).
 LEVELS: dict[int, Level] = {
-    1: Level(simulations=10, temperature=1.0),
-    2: Level(simulations=100, temperature=0.5),
-    3: Level(seconds=0.04),
+    1: Level(simulations=10, temperature=1.0, random_moves=1 / 3),
+    2: Level(simulations=100, temperature=0.5, random_moves=0.1),
+    3: Level(seconds=0.05),
     4: Level(seconds=0.15),
     5: Level(seconds=0.5),
     6: Level(seconds=2.0),
@@ -128,6 +132,7 @@ OPTIONS = {
     "sims": int,
     "level": int,
     "temperature": float,
+    "random": float,
     "seed": int,
     "expand": int,
     "max_nodes": int,
@@ -275,6 +280,7 @@ class MctsPlayer(Player):
         seconds: float | None = None,
         simulations: int | None = None,
         temperature: float = 0.0,
+        random_moves: float = 0.0,
         name: str = "mcts-heavy",
         model=None,
         use: str = "both",
@@ -290,6 +296,7 @@ class MctsPlayer(Player):
         self.seconds = seconds
         self.simulations = simulations
         self.temperature = temperature
+        self.random_moves = random_moves
         self.searcher = Searcher(game, evaluator=evaluator, **searcher_options)
         # A tree model (mcts.models.model.Model) shared read-only by many
         # players: each position it knows starts the search warm with a copy
@@ -314,7 +321,10 @@ class MctsPlayer(Player):
         if self.plies_observed < self.early_plies:
             seconds, simulations = self.early_seconds, None
         self.last_result = self.searcher.search(
-            seconds=seconds, simulations=simulations, temperature=self.temperature
+            seconds=seconds,
+            simulations=simulations,
+            temperature=self.temperature,
+            random_moves=self.random_moves,
         )
         return self.last_result.code
 
@@ -364,14 +374,15 @@ def find_player(
         model = load_shared(model_path(game.name, opts.pop("model")))
     use = opts.pop("use", "both")
     level = LEVELS.get(opts.pop("level", None)) if "level" in opts else None
-    temperature = 0.0
+    temperature = random_moves = 0.0
     if level is not None:
         seconds, simulations = level.seconds, level.simulations
-        temperature = level.temperature
+        temperature, random_moves = level.temperature, level.random_moves
     if "seconds" in opts or "sims" in opts:
         seconds = opts.pop("seconds", None)
         simulations = opts.pop("sims", None)
     temperature = opts.pop("temperature", temperature)
+    random_moves = opts.pop("random", random_moves)
     searcher_options = {}
     for key, target in (
         ("c", "c"),
@@ -397,6 +408,7 @@ def find_player(
         seconds=seconds,
         simulations=simulations,
         temperature=temperature,
+        random_moves=random_moves,
         name=str(spec),
         seed=seed,
         model=model,

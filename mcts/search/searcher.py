@@ -336,6 +336,7 @@ class Searcher:
         seconds: float | None = None,
         simulations: int | None = None,
         temperature: float = 0.0,
+        random_moves: float = 0.0,
         on_progress: Callable[[SearchResult], None] | None = None,
         progress_every: float = 0.25,
     ) -> SearchResult:
@@ -346,7 +347,9 @@ class Searcher:
         when the root is proven or :meth:`stop` is called (a stop asked before
         the search starts is cleared by it). ``temperature`` 0 picks the best
         move; above 0 the move is sampled by visits ** (1/T) among the moves
-        not proven lost. ``on_progress``, if given, receives a SearchResult of
+        not proven lost. ``random_moves`` is the chance that the move is a
+        random legal one instead (the weak levels' blunders; the statistics
+        still show the search). ``on_progress``, if given, receives a SearchResult of
         the tree so far about every ``progress_every`` seconds (for a live view).
         """
         if seconds is None and simulations is None:
@@ -355,6 +358,8 @@ class Searcher:
             raise ValueError(f"seconds must be >= 0, got {seconds!r}")
         if simulations is not None and simulations < 0:
             raise ValueError(f"simulations must be >= 0, got {simulations!r}")
+        if not 0 <= random_moves <= 1:
+            raise ValueError(f"random_moves must be 0..1, got {random_moves!r}")
         if self.game.status(self._state) != ONGOING:
             raise ValueError("the game is over: there is nothing to search")
         with self._lock:
@@ -378,7 +383,10 @@ class Searcher:
                 self._prove_root(solved)
             elapsed = time.perf_counter() - start
             return self.result(
-                simulations=done, elapsed=elapsed, temperature=temperature
+                simulations=done,
+                elapsed=elapsed,
+                temperature=temperature,
+                random_moves=random_moves,
             )
 
     def _solve_root(self, seconds: float | None) -> EndgameResult | None:
@@ -482,7 +490,12 @@ class Searcher:
 
     # ---- reading the tree ---------------------------------------------------------
     def result(
-        self, *, simulations: int = 0, elapsed: float = 0.0, temperature: float = 0.0
+        self,
+        *,
+        simulations: int = 0,
+        elapsed: float = 0.0,
+        temperature: float = 0.0,
+        random_moves: float = 0.0,
     ) -> SearchResult:
         """Return the SearchResult of the tree as it stands (no new search)."""
         tree, game, state = self.tree, self.game, self._state
@@ -507,7 +520,10 @@ class Searcher:
                 )
             )
         stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
-        code = self._choose(temperature, legal)
+        if random_moves and self._rng.random() < random_moves:
+            code = legal[int(self._rng.integers(len(legal)))]
+        else:
+            code = self._choose(temperature, legal)
         # The root's own proof is for the player who moved into it: flip it.
         proven = Proven(tree.proven[0]).flipped
         if proven != Proven.UNKNOWN:

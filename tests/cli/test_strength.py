@@ -53,8 +53,11 @@ def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
     first = LADDER[0]
     assert (first.game, first.label) == ("reversi", "level 2 vs 1")
     # The budgets are spelled out: a results file of another ladder never matches.
-    assert first.player == "mcts-heavy:model=light,level=2,sims=100,t=0.5"
-    assert first.spec(None, "x") == "mcts-heavy:model=light,level=1,sims=10,t=1"
+    assert first.player == "mcts-heavy:model=light,level=2,sims=100,t=0.5,random=0.1"
+    assert (
+        first.spec(None, "x")
+        == "mcts-heavy:model=light,level=1,sims=10,t=1,random=0.333"
+    )
     game = find_game("reversi")
     for bout in LADDER:
         player = find_player(bout.player, game)
@@ -64,6 +67,7 @@ def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
             level.seconds,
             level.temperature,
         )
+        assert player.random_moves == pytest.approx(level.random_moves, abs=1e-3)
 
 
 def test_a_bout_may_name_its_own_player(tmp_path):

@@ -67,6 +67,7 @@ def test_a_level_sets_budget_and_temperature_and_explicit_options_win():
     game = find_game("reversi")
     player = find_player("mcts-heavy:level=1", game)
     assert (player.simulations, player.seconds, player.temperature) == (10, None, 1.0)
+    assert player.random_moves == LEVELS[1].random_moves > 0
     player = find_player("mcts-heavy:level=1,sims=80,t=0", game)
     assert (player.simulations, player.temperature) == (80, 0.0)
     player = find_player("mcts-heavy:level=5", game, simulations=10)

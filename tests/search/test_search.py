@@ -176,12 +176,29 @@ def test_temperature_samples_moves_in_proportion_to_visits():
     assert chosen <= set(game.legal_move_texts(game.initial_state()))
 
 
+def test_random_moves_replace_the_searchs_move_at_their_rate():
+    game = find_game("gomoku", size=9, row=5)
+    state = game.initial_state()
+    best = Searcher(game, state, seed=1).search(simulations=200).move
+    always = [
+        Searcher(game, state, seed=s).search(simulations=200, random_moves=1.0)
+        for s in range(8)
+    ]
+    # The move is any legal one; the statistics are still the search's.
+    assert len({r.move for r in always}) > 1
+    assert {r.move for r in always} <= set(game.legal_move_texts(state))
+    assert all(r.moves[0].move == best for r in always)
+    never = Searcher(game, state, seed=1).search(simulations=200, random_moves=0.0)
+    assert never.move == best
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({}, "budget"),
         ({"seconds": -1}, "seconds"),
         ({"simulations": -5}, "simulations"),
+        ({"simulations": 5, "random_moves": 1.5}, "random_moves"),
     ],
 )
 def test_a_bad_budget_is_refused(kwargs, message):

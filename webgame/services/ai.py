@@ -195,7 +195,7 @@ def hint(
 
 def _budget(ai: dict) -> Level:
     """Return the search budget of an AI setting: its think time, or its level
-    (budget and temperature)."""
+    (budget, temperature and random moves)."""
     if ai.get("think_time") is not None:
         return Level(seconds=float(ai["think_time"]))
     return LEVELS[int(ai["level"])]
@@ -234,7 +234,9 @@ def _search(
 def _search_budget(ai: dict, *, best: bool) -> Level:
     """Return the budget of a search for ``ai``; a hint (``best``) samples not."""
     budget = _budget(ai)
-    return dataclasses.replace(budget, temperature=0.0) if best else budget
+    if best:
+        return dataclasses.replace(budget, temperature=0.0, random_moves=0.0)
+    return budget
 
 
 def run_search(
@@ -263,6 +265,7 @@ def run_search(
                 seconds=budget.seconds,
                 simulations=budget.simulations,
                 temperature=budget.temperature,
+                random_moves=budget.random_moves,
                 on_progress=stop_if_asked,
                 progress_every=0.05,
             )
