@@ -176,6 +176,7 @@ def result_row(bout: Bout, player: str, opponent: str, args, result) -> dict:
 def _settings_of(row: dict) -> tuple:
     """Return what makes two results the same match (the key a resume checks)."""
     return (
+        row["game"],
         row["label"],
         row["player"],
         row["opponent"],
@@ -227,7 +228,15 @@ def run_suite(args: argparse.Namespace, suite: tuple[Bout, ...]) -> list[dict]:
     for bout in selected(suite, args.only):
         opponent = bout.spec(args.engines, args.loa_baseline)
         player = bout.player or args.player
-        key = (bout.label, player, opponent, args.games, args.seconds, args.seed)
+        key = (
+            bout.game,
+            bout.label,
+            player,
+            opponent,
+            args.games,
+            args.seconds,
+            args.seed,
+        )
         if key in done:
             row = done[key]
             print(f"{format_row(row)}  (from {args.results})", flush=True)

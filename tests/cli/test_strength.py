@@ -76,6 +76,18 @@ def test_a_bout_may_name_its_own_player(tmp_path):
     assert row["player"] == "mcts:sims=50"
 
 
+def test_the_same_match_in_another_game_is_not_taken_from_the_results(tmp_path):
+    results = tmp_path / "r.jsonl"
+    bouts = tuple(
+        Bout(game, "same label", "random", player="random")
+        for game in ("reversi", "loa")
+    )
+    run_suite(_args(results), bouts[:1])
+    rows = run_suite(_args(results), bouts)
+    assert [row["game"] for row in rows] == ["reversi", "loa"]
+    assert len(read_results(results)) == 2  # the LOA match was played
+
+
 def test_an_engine_match_needs_the_engines_folder():
     with pytest.raises(ValueError, match="--engines"):
         SUITE[0].spec(None, "x")
