@@ -63,6 +63,12 @@ def test_a_new_player_is_offered_the_computer_with_the_light_model(page):
     page.wait_for_selector("#start-dialog.show")
     assert _in_view(page, "#play-computer") and _in_view(page, "#two-players")
     assert page.evaluate("() => BoardPage.state.game") is None
+    # Finding 9: the strengths offered say what each level does, as the
+    # library's ladder says it (budget, random moves), not "club" or "master".
+    offered = page.locator("#start-strength option").all_inner_texts()
+    ladder = services.list_levels()
+    assert offered == [f"Level {x['level']} ({x['description']})" for x in ladder]
+    assert all(" s a move" in text or "simulations" in text for text in offered)
     # Finding 4: both model selectors start on the shipped light model.
     assert page.locator("#model-black").input_value() == "light"
     assert page.locator("#model-white").input_value() == "light"
