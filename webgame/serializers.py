@@ -291,7 +291,7 @@ class LevelSerializer(serializers.Serializer):
     level = serializers.IntegerField()
     description = serializers.CharField(
         help_text='what the level does, e.g. "0.5 s a move" or '
-        '"10 simulations, a random move 1 in 3"'
+        '"10 simulations, a random move 1 in 2"'
     )
     seconds = serializers.FloatField(
         allow_null=True, help_text="think time a move; null: a simulation budget"

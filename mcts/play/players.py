@@ -86,7 +86,7 @@ class Level:
     def description(self) -> str:
         """Return what the level does, in words a player reads on the page:
         its budget a move and, for the sampling levels, that some of its
-        moves are random (``"10 simulations, a random move 1 in 3"``)."""
+        moves are random (``"10 simulations, a random move 1 in 2"``)."""
         if self.simulations is not None:
             words = f"{self.simulations:,} simulations"
         else:
@@ -105,11 +105,12 @@ class Level:
 #: scored 35% against level 2). Few simulations alone do not make a weak
 #: player everywhere: Gomoku's root threat search and Lines of Action's
 #: priors play well at once (100 simulations scored 25% against 10 in LOA,
-#: 0.01 s 45% against 10 simulations in Gomoku), hence the random moves.
+#: 0.01 s 45% against 10 simulations in Gomoku), hence the random moves
+#: (with 1 in 3 at level 1, level 2 scored 62.5% over 60 LOA games).
 #: Each level is measured against the one below in every game with
 #: ``python -m mcts strength --suite ladder`` (README, Performance).
 LEVELS: dict[int, Level] = {
-    1: Level(simulations=10, temperature=1.0, random_moves=1 / 3),
+    1: Level(simulations=10, temperature=1.0, random_moves=0.5),
     2: Level(simulations=100, temperature=0.5, random_moves=0.1),
     3: Level(seconds=0.05),
     4: Level(seconds=0.15),

@@ -28,7 +28,7 @@ def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
     from webgame.pages import strengths
 
     assert strengths() == [
-        ("level:1", "Level 1 (10 simulations, a random move 1 in 3)"),
+        ("level:1", "Level 1 (10 simulations, a random move 1 in 2)"),
         ("level:2", "Level 2 (100 simulations, a random move 1 in 10)"),
         ("level:3", "Level 3 (0.05 s a move)"),
         ("level:4", "Level 4 (0.15 s a move)"),
