@@ -55,8 +55,7 @@ def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
     # The budgets are spelled out: a results file of another ladder never matches.
     assert first.player == "mcts-heavy:model=light,level=2,sims=100,t=0.5,random=0.1"
     assert (
-        first.spec(None, "x")
-        == "mcts-heavy:model=light,level=1,sims=10,t=1,random=0.5"
+        first.spec(None, "x") == "mcts-heavy:model=light,level=1,sims=10,t=1,random=0.5"
     )
     game = find_game("reversi")
     for bout in LADDER:
