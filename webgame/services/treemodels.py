@@ -135,8 +135,12 @@ def prepare_model(game: str, name: str) -> dict:
 def ready_model(game: str, name: str):
     """Return the loaded model ``name`` of ``game`` (a :class:`mcts.Model`),
     unpacking and loading it first if need be (waiting for a preparation
-    already under way); ServiceError naming the fault if it cannot be used."""
-    _listed(game, name)
+    already under way); ServiceError naming the fault if it cannot be used.
+
+    A model this process has ready is not listed again: a large model's
+    manifest (its block checksums) takes milliseconds to read, every AI move."""
+    if not PREPARATIONS.is_ready(game, name):
+        _listed(game, name)
     return PREPARATIONS.ready(game, name)
 
 
@@ -174,6 +178,12 @@ class Preparations:
             }
         status = "packed" if listed["packed"] else "on_disk"
         return {"status": status, "progress": None, "detail": None}
+
+    def is_ready(self, game: str, name: str) -> bool:
+        """Return whether this process has loaded the model."""
+        with self._guard:
+            known = self._progress.get((game, name))
+        return known is not None and known.status == "ready"
 
     def start(self, game: str, name: str, *, packed: bool) -> None:
         """Get the model ready in a background thread (a failure is kept as
