@@ -24,6 +24,7 @@ from .games import (  # noqa: E402
     find_game,
 )
 from .models.catalog import ModelSummary, list_models, model_info  # noqa: E402
+from .models.live import LiveModel, search_gain  # noqa: E402
 from .models.model import (  # noqa: E402
     ModelError,
     evaluation_for,
@@ -37,10 +38,13 @@ from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
 from .search.searcher import Searcher  # noqa: E402
-from .search.tree import Proven  # noqa: E402
+from .search.tree import Proven, Tree  # noqa: E402
 
 __all__ = [
     "LEVELS",
+    "LiveModel",
+    "search_gain",
+    "Tree",
     "GAMES",
     "Game",
     "IllegalMoveError",

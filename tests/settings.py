@@ -17,3 +17,6 @@ STORAGES = {
 # Tests create many games a minute from one address; the throttle's own test
 # turns it on.
 GAME_CREATE_RATE = None
+# Finished games would grow model/<game>/live/ in the checkout: the live
+# model's own tests turn it on in a temporary folder.
+LIVE_MODEL = ""

@@ -232,6 +232,11 @@ AI_THROTTLE_RATE = rate_or_none(os.environ.get("AI_THROTTLE_RATE", "240/min"))
 #: serves the AI move that follows), and the node cap of each (~23 bytes a node).
 AI_TREE_CACHE = int(os.environ.get("AI_TREE_CACHE", "4"))
 AI_MAX_NODES = int(os.environ.get("AI_MAX_NODES", "2000000"))
+#: The tree model that grows from the games the AI plays (model/<game>/NAME/,
+#: seeded from full, else light; webgame/services/livegrowth.py), saved every
+#: LIVE_MODEL_SAVE_EVERY finished games; empty: none.
+LIVE_MODEL = os.environ.get("LIVE_MODEL", "live")
+LIVE_MODEL_SAVE_EVERY = int(os.environ.get("LIVE_MODEL_SAVE_EVERY", "10"))
 
 REST_FRAMEWORK = {
     # No accounts: games are reached by their unguessable id, so there is no

@@ -12,6 +12,8 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.treemodels`: the tree models on disk, their status, and getting one
   ready for play (a packed model unpacked, a model loaded), with its progress.
 - :mod:`.catalog`: the games offered and their facts, with the models.
+- :mod:`.livegrowth`: the live model, grown from the AI's searches in
+  finished games.
 - :mod:`.positions`: a stored game's position (replayed, cached) and its
   snapshot, the JSON the API shows.
 - :mod:`.players`: who plays each side, checked and completed.

@@ -31,6 +31,7 @@ from mcts import (
 from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
+from . import livegrowth
 from .games import GameId, check_version, get_row, playable, write
 from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
@@ -259,6 +260,10 @@ def run_search(
         if stop_asked():
             searcher.stop()
 
+    # What the search adds to its tree grows the live model once the game ends.
+    before = (
+        searcher.tree.subtree(0) if livegrowth.enabled(row.game, row.options) else None
+    )
     try:
         with SEARCHES.running(row.pk, searcher):
             result = searcher.search(
@@ -269,6 +274,8 @@ def run_search(
                 on_progress=stop_if_asked,
                 progress_every=0.05,
             )
+        if before is not None:
+            livegrowth.record_search(row.pk, len(row.moves), before, searcher.tree)
         return result.to_json()
     finally:
         SEARCHES.keep(row.pk, searcher, tuple(row.moves), limit=settings.AI_TREE_CACHE)

@@ -16,6 +16,7 @@ from mcts import Game, IllegalMoveError, InvalidMoveError, State
 
 from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
+from . import livegrowth
 from .players import COLORS, normal_players
 from .positions import position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
@@ -111,10 +112,13 @@ def write(
             "the game changed while this request was handled (another move, "
             "undo or settings change won the race); reload it and try again",
         )
+    ended = row.status != GameRow.Status.FINISHED == fields.get("status")
     for name, value in fields.items():
         setattr(row, name, value)
     row.version += 1
     row.updated = now
+    if ended:
+        livegrowth.game_finished(row)
     return row
 
 

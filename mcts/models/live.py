@@ -1,0 +1,125 @@
+"""A tree model that keeps growing from the games played (the server's ``live``
+model): what the AI's searches in a finished game added to their trees is
+folded into it along the game's moves, and it is saved atomically every few
+games.
+
+Each search contributes its *gain*: its tree after the search less its tree
+before (a search that started from a model's statistics must not add them
+again), pruned by the rule self-play uses (:func:`mcts.models.model.prune`).
+A game's gains are grafted at the nodes its moves reach from the model's
+root, as long as the model holds that line.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..games.base import Game
+from ..search.tree import Tree
+from .model import Model, empty_model, graft, prune
+from .store import load, save
+
+#: Visits a node of a search's gain needs to join the live model (self-play
+#: prunes each search the same way; the light models were built with 300).
+LIVE_MIN_VISITS = 50
+
+
+def search_gain(
+    before: Tree, after: Tree, *, min_visits: int = LIVE_MIN_VISITS
+) -> Tree:
+    """Return what a search added: ``after`` less ``before`` (both rooted at
+    the searched position), pruned to the nodes with ``min_visits`` visits."""
+    gain = after.subtree(0)
+    graft(gain, 0, before, weight=-1.0)
+    return prune(gain, min_visits)
+
+
+class LiveModel:
+    """The growing model of one game at ``path``: loaded from there, else
+    seeded from the model at ``seed`` (a copy: the seed is never changed),
+    else empty. One writer at a time (the caller serializes)."""
+
+    def __init__(
+        self,
+        game: Game,
+        path: str | os.PathLike,
+        *,
+        seed: str | os.PathLike | None = None,
+        save_every: int = 10,
+    ) -> None:
+        if save_every < 1:
+            raise ValueError(f"save_every must be at least 1, got {save_every}")
+        self.path = Path(path)
+        self.save_every = save_every
+        if (self.path / "manifest.json").exists():
+            base = load(self.path, game=game)
+        elif seed is not None and (Path(seed) / "manifest.json").exists():
+            base = load(seed, game=game)
+        else:
+            base = empty_model(game)
+        self.game = base.game
+        built = base.manifest.get("built") or {}
+        self.games_merged = (
+            int(built.get("live_games", 0)) if built.get("by") == "live" else 0
+        )
+        self.seeded_from = (
+            built.get("seeded_from")
+            if built.get("by") == "live"
+            else _source(seed, base)
+        )
+        # A loaded tree's arrays are exactly full: a growable copy.
+        self.model = Model(
+            base.game,
+            base.tree.subtree(0),
+            base.root_state,
+            base.manifest,
+            None,
+            base.evaluation,
+            base.patterns,
+        )
+        self.unsaved = 0
+
+    def add_game(self, moves: list[int], gains: dict[int, Tree]) -> bool:
+        """Fold a finished game's search gains into the model: ``moves`` are
+        its move codes from the model's root, ``gains[ply]`` what the search
+        at the position after ``ply`` moves added. Return whether the model
+        was saved (every ``save_every`` games)."""
+        tree = self.model.tree
+        node = 0
+        for ply in range(len(moves) + 1):
+            if ply in gains:
+                graft(tree, node, gains[ply], weight=1.0)
+            if ply == len(moves):
+                break
+            node = tree.child_with_move(node, moves[ply])
+            if node < 0:
+                break  # the game left the lines the model holds
+        self.games_merged += 1
+        self.unsaved += 1
+        if self.unsaved >= self.save_every:
+            self.save()
+            return True
+        return False
+
+    def save(self) -> None:
+        """Write the model atomically (a crash mid-save leaves the last one)."""
+        built = {
+            "by": "live",
+            "live_games": self.games_merged,
+            "seeded_from": self.seeded_from,
+        }
+        save(self.model, self.path, built=built)
+        self.model.manifest = {
+            "built": built,
+            "created": self.model.manifest.get("created"),
+        }
+        self.unsaved = 0
+
+
+def _source(seed: str | os.PathLike | None, base: Model) -> dict | None:
+    """Return what the live model was seeded from, for its manifest."""
+    if seed is None or base.tree.size <= 1:
+        return None
+    built = base.manifest.get("built") or {}
+    return {"model": Path(seed).name, "nodes": base.nodes, "by": built.get("by")}

@@ -1,0 +1,74 @@
+"""The server's live model grows from finished AI games: each game's search
+gains are folded into model/<game>/live/ (seeded from light here) and saved,
+and the model is then offered like any other."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from rest_framework import status
+from rest_framework.test import APIClient
+
+from mcts.models import store
+from webgame.services.livegrowth import GROWTH
+
+from .helpers import create, url
+
+SHIPPED = Path(settings.MODEL_DIR) / "reversi" / "light"
+AI = {"kind": "ai", "model": "light", "level": 3}
+
+
+@pytest.fixture
+def client():
+    return APIClient()
+
+
+def _play_out(client, game_id: str) -> dict:
+    """Ask the AI to move until the game is over; return the last snapshot."""
+    while True:
+        response = client.post(url("game-ai-move", game_id), {}, format="json")
+        assert response.status_code == status.HTTP_200_OK, response.content
+        game = response.json()["game"]
+        if game["status"] == "finished":
+            return game
+
+
+@pytest.mark.django_db
+def test_finished_ai_games_grow_and_save_the_live_model(client, settings, tmp_path):
+    shutil.copytree(SHIPPED, tmp_path / "reversi" / "light")
+    settings.MODEL_DIR = str(tmp_path)
+    settings.LIVE_MODEL = "live"
+    settings.LIVE_MODEL_SAVE_EVERY = 2
+    light = store.load(tmp_path / "reversi" / "light", check="fast")
+    live_dir = tmp_path / "reversi" / "live"
+    for number in (1, 2):
+        game = create(client, "reversi", black=AI, white=AI).json()
+        _play_out(client, game["id"])
+        GROWTH.wait()
+        # Saved every second game, atomically: nothing half-written before.
+        assert live_dir.exists() == (number == 2)
+    manifest = json.loads((live_dir / store.MANIFEST).read_text())
+    assert manifest["built"]["by"] == "live"
+    assert manifest["built"]["live_games"] == 2
+    live = store.load(live_dir)
+    assert int(live.tree.visits[0]) > int(light.tree.visits[0])
+    kinds = client.get(reverse("game-kinds")).json()
+    names = [m["name"] for k in kinds if k["name"] == "reversi" for m in k["models"]]
+    assert names == ["light", "live"]
+
+
+@pytest.mark.django_db
+def test_a_game_with_other_options_does_not_grow_it(client, settings, tmp_path):
+    settings.MODEL_DIR = str(tmp_path)
+    settings.LIVE_MODEL = "live"
+    settings.LIVE_MODEL_SAVE_EVERY = 1
+    ai = {"kind": "ai", "level": 1}
+    game = create(client, "gomoku", options={"size": 7, "row": 4}, black=ai, white=ai)
+    _play_out(client, game.json()["id"])
+    GROWTH.wait()
+    assert not (tmp_path / "gomoku" / "live").exists()

@@ -1,0 +1,120 @@
+"""The server's growing tree model (``LIVE_MODEL``, ``live`` by default): what
+the AI's searches in each finished game added to their trees is folded into
+``model/<game>/live/``, seeded from the game's ``full`` model if there is one,
+else ``light``, and saved atomically every ``LIVE_MODEL_SAVE_EVERY`` games.
+
+The searches' gains are kept in memory per game until it ends; one writer
+thread folds them in and saves, so requests never wait for it. The searches
+read the live model like any other (``load_shared`` picks up each save), so
+a crash loses at most the games since the last save, never the model. Only
+the games' default options grow it (the seed models are of those), and only
+with the in-process AI backend: Celery workers would keep the gains in their
+own processes.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections import OrderedDict
+
+from django.conf import settings
+
+from mcts import LiveModel, Tree, model_path, search_gain
+
+from .rules import cached_rules, options_key, rules_for
+
+log = logging.getLogger(__name__)
+
+#: Games whose gains are kept at once (the oldest are dropped beyond).
+MAX_GAMES_KEPT = 256
+#: The models a live model is seeded from, the first found.
+SEEDS = ("full", "light")
+
+
+def enabled(game: str, options: dict) -> bool:
+    """Return whether searches in a game of ``game`` with ``options`` grow
+    the live model."""
+    if not settings.LIVE_MODEL or settings.AI_BACKEND == "celery":
+        return False
+    return options_key(options) == options_key(rules_for(game, None).options)
+
+
+def record_search(game_id, ply: int, before: Tree, after: Tree) -> None:
+    """Keep what the search at ``ply`` of game ``game_id`` added to its tree."""
+    GROWTH.record(str(game_id), ply, search_gain(before, after))
+
+
+def game_finished(row) -> None:
+    """Hand a finished game's gains to the writer (once a game)."""
+    gains = GROWTH.take(str(row.pk))
+    if gains:
+        GROWTH.submit(row.game, row.options, list(row.moves), gains)
+
+
+class Growth:
+    """The gains of the games in play, and the writer thread of the models."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._gains: OrderedDict[str, dict[int, Tree]] = OrderedDict()
+        self._queue: queue.Queue = queue.Queue()
+        self._models: dict[str, LiveModel] = {}
+        self._writer: threading.Thread | None = None
+
+    def record(self, game_id: str, ply: int, gain: Tree) -> None:
+        with self._lock:
+            self._gains.setdefault(game_id, {})[ply] = gain
+            self._gains.move_to_end(game_id)
+            while len(self._gains) > MAX_GAMES_KEPT:
+                self._gains.popitem(last=False)
+
+    def take(self, game_id: str) -> dict[int, Tree] | None:
+        with self._lock:
+            return self._gains.pop(game_id, None)
+
+    def submit(self, game: str, options: dict, moves: list[str], gains) -> None:
+        with self._lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(
+                    target=self._write, name="live-model", daemon=True
+                )
+                self._writer.start()
+        self._queue.put((game, options, moves, gains))
+
+    def wait(self) -> None:
+        """Return once every submitted game is folded in (for tests)."""
+        self._queue.join()
+
+    def _write(self) -> None:
+        while True:
+            game, options, moves, gains = self._queue.get()
+            try:
+                self._fold(game, options, moves, gains)
+            except Exception:  # a model write must never take the server down
+                log.exception("live model of %s: a finished game was not added", game)
+            finally:
+                self._queue.task_done()
+
+    def _fold(self, game: str, options: dict, moves: list[str], gains) -> None:
+        rules = cached_rules(game, options_key(options))
+        live = self._models.get(game)
+        if live is None:
+            folder = model_path(game, settings.LIVE_MODEL, settings.MODEL_DIR)
+            seeds = [model_path(game, name, settings.MODEL_DIR) for name in SEEDS]
+            seed = next((s for s in seeds if (s / "manifest.json").exists()), None)
+            live = self._models[game] = LiveModel(
+                rules, folder, seed=seed, save_every=settings.LIVE_MODEL_SAVE_EVERY
+            )
+        state = rules.initial_state()
+        codes = []
+        for text in moves:
+            code = rules.parse_move(state, text)
+            codes.append(code)
+            state = rules.apply(state, code)
+        live.add_game(codes, gains)
+
+
+#: This process's live-model growth.
+GROWTH = Growth()
