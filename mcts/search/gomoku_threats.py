@@ -39,6 +39,11 @@ root to the moves that must block an opponent's VCF, or drops the root
 moves after which the opponent has a VCT (:func:`plan_root`); the kernel
 proves a new leaf lost for the player who moved into it when the player
 to move there has a VCF found within a small budget (:func:`has_vcf`).
+
+The module is over 700 lines because the threat search is one piece (win
+cells, fours, VCF, the blocking moves, VCT, the root's plan share their
+helpers) and the VCT's levels are spelled out one numba function each: a
+recursive kernel loaded from numba's cache aborted the process.
 """
 
 from __future__ import annotations

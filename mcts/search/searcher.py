@@ -5,9 +5,10 @@ a few milliseconds and checks the clock and the stop flag between chunks; the
 kernel also polls the stop flag every simulation and releases the GIL, so
 :meth:`Searcher.stop` from another thread takes effect at once.
 
-The module is a little over 400 lines: :class:`Searcher` is one class (its
-tuning knobs, tree reuse, the chunked run and the reading of its result),
-and :func:`best_child` is the final-move rule it and its result share.
+The module is over 400 lines: :class:`Searcher` is one class (its tuning
+knobs, tree reuse, the chunked run, the exact root solve of a Reversi
+endgame and the reading of its result), and :func:`best_child` is the
+final-move rule it and its result share.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 from ..games import kernels
 from ..games.base import MAX_MOVES, ONGOING, Game, State
 from ..games.reversi import BLACK_DISCS, WHITE_DISCS
-from .endgame import EndgameResult
+from .endgame import EndgameResult, root_solve_empties
 from .endgame import solve as solve_endgame
 from .focus import GOMOKU_FOCUS_WIDTH, focus_moves
 from .gomoku_threats import LEAF_VCF_NODES, plan_root
@@ -66,28 +67,8 @@ ENDGAME_EMPTIES = {"reversi": 10}
 #: The most empties a leaf solve may take on: beyond it one solve could hold a
 #: chunk of the search (and the stop flag) for a long time.
 MAX_LEAF_EMPTIES = 14
-#: Reversi with a time budget: the root itself is solved exactly, its move
-#: played and its result proven, when the solve's expected time fits in
-#: ROOT_SOLVE_SHARE of the move's seconds. A solve took about 14 ms at 14
-#: empties and about 2.6 times longer for each empty more (2.5 s at 20:
-#: random positions, README), so 0.5 s a move solves from 16 empties, 1 s
-#: from 17, 2 s from 18; the solve cannot be stopped, hence the margin.
-ROOT_SOLVE_SECONDS_AT_14 = 0.014
-ROOT_SOLVE_GROWTH = 2.6
-ROOT_SOLVE_SHARE = 1 / 3
-MAX_ROOT_SOLVE_EMPTIES = 20
 #: Simulations a solved root still runs, for the move list the page shows.
 SOLVED_ROOT_SIMULATIONS = 256
-
-
-def root_solve_empties(seconds: float) -> int:
-    """Return the most empty squares at which a Reversi root is solved
-    exactly within a move of ``seconds`` (0: never)."""
-    budget = seconds * ROOT_SOLVE_SHARE
-    if budget < ROOT_SOLVE_SECONDS_AT_14:
-        return 0
-    extra = math.log(budget / ROOT_SOLVE_SECONDS_AT_14) / math.log(ROOT_SOLVE_GROWTH)
-    return min(MAX_ROOT_SOLVE_EMPTIES, 14 + int(extra))
 
 
 #: Gomoku line shapes used by default with heavy rollouts (``shapes``): 2

@@ -185,8 +185,6 @@ def test_a_timed_search_solves_a_root_it_can_afford_and_plays_the_solvers_move()
 
 
 def test_the_root_solve_depth_grows_with_the_think_time():
-    from mcts.search.searcher import root_solve_empties
-
-    assert root_solve_empties(0.04) == 0
-    depths = [root_solve_empties(s) for s in (0.1, 0.5, 1, 2, 10)]
+    assert endgame.root_solve_empties(0.04) == 0
+    depths = [endgame.root_solve_empties(s) for s in (0.1, 0.5, 1, 2, 10)]
     assert depths == sorted(depths) and depths[0] >= 14 and depths[-1] <= 20
