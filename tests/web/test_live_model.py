@@ -72,3 +72,19 @@ def test_a_game_with_other_options_does_not_grow_it(client, settings, tmp_path):
     _play_out(client, game.json()["id"])
     GROWTH.wait()
     assert not (tmp_path / "gomoku" / "live").exists()
+
+
+@pytest.mark.django_db
+def test_playlive_plays_the_ai_against_itself_and_saves_the_model(settings, tmp_path):
+    from django.core.management import call_command
+
+    from webgame.models import Game as GameRow
+
+    shutil.copytree(SHIPPED, tmp_path / "reversi" / "light")
+    settings.MODEL_DIR = str(tmp_path)
+    settings.LIVE_MODEL = "live"
+    settings.LIVE_MODEL_SAVE_EVERY = 10
+    call_command("playlive", "reversi", games=1, think_time=0.05)
+    manifest = json.loads((tmp_path / "reversi" / "live" / store.MANIFEST).read_text())
+    assert manifest["built"]["live_games"] == 1  # saved at the end, not at 10
+    assert not GameRow.objects.exists()  # its games are not left behind

@@ -18,6 +18,7 @@ import logging
 import queue
 import threading
 from collections import OrderedDict
+from pathlib import Path
 
 from django.conf import settings
 
@@ -60,7 +61,8 @@ class Growth:
         self._lock = threading.Lock()
         self._gains: OrderedDict[str, dict[int, Tree]] = OrderedDict()
         self._queue: queue.Queue = queue.Queue()
-        self._models: dict[str, LiveModel] = {}
+        # By folder: a test (or a settings change) may move MODEL_DIR.
+        self._models: dict[Path, LiveModel] = {}
         self._writer: threading.Thread | None = None
 
     def record(self, game_id: str, ply: int, gain: Tree) -> None:
@@ -84,8 +86,18 @@ class Growth:
         self._queue.put((game, options, moves, gains))
 
     def wait(self) -> None:
-        """Return once every submitted game is folded in (for tests)."""
+        """Return once every submitted game is folded in."""
         self._queue.join()
+
+    def save(self, game: str) -> int:
+        """Save the live model of ``game`` if it has unsaved games (call it
+        after :meth:`wait`); return the games merged into it in all."""
+        live = self._models.get(_folder(game))
+        if live is None:
+            return 0
+        if live.unsaved:
+            live.save()
+        return live.games_merged
 
     def _write(self) -> None:
         while True:
@@ -99,12 +111,12 @@ class Growth:
 
     def _fold(self, game: str, options: dict, moves: list[str], gains) -> None:
         rules = cached_rules(game, options_key(options))
-        live = self._models.get(game)
+        folder = _folder(game)
+        live = self._models.get(folder)
         if live is None:
-            folder = model_path(game, settings.LIVE_MODEL, settings.MODEL_DIR)
             seeds = [model_path(game, name, settings.MODEL_DIR) for name in SEEDS]
             seed = next((s for s in seeds if (s / "manifest.json").exists()), None)
-            live = self._models[game] = LiveModel(
+            live = self._models[folder] = LiveModel(
                 rules, folder, seed=seed, save_every=settings.LIVE_MODEL_SAVE_EVERY
             )
         state = rules.initial_state()
@@ -114,6 +126,11 @@ class Growth:
             codes.append(code)
             state = rules.apply(state, code)
         live.add_game(codes, gains)
+
+
+def _folder(game: str) -> Path:
+    """Return the folder of the live model of ``game``."""
+    return model_path(game, settings.LIVE_MODEL, settings.MODEL_DIR)
 
 
 #: This process's live-model growth.
