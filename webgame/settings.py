@@ -25,7 +25,8 @@ environment here and only here:
 - ``AI_THROTTLE_RATE``: AI requests (ai-move, hint) per client, e.g. ``240/min``;
   ``off`` disables the throttle. ``NUM_PROXIES``: reverse proxies in front of
   the app whose X-Forwarded-For is trusted to name the client (default 0).
-- ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``: see below.
+- ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``, ``MODEL_DIR``,
+  ``LIVE_MODEL``, ``LIVE_MODEL_SAVE_EVERY``: see below.
 - ``AI_BACKEND`` (``local`` or ``celery``) and ``REDIS_URL``: where searches
   run and where their shared state lives (README, "Deploying on several
   machines").
@@ -205,7 +206,7 @@ CELERY_TASK_ACKS_LATE = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 #: Where the tree models live: model/<game>/<name>/.
-MODEL_DIR = BASE_DIR / "model"
+MODEL_DIR = Path(os.environ.get("MODEL_DIR", BASE_DIR / "model"))
 
 # Request bodies are small JSON documents (the longest is an imported game
 # record); anything bigger is refused with 413 before it is parsed.
