@@ -24,7 +24,7 @@ from django.conf import settings
 
 from mcts import LiveModel, Tree, model_path, search_gain
 
-from .rules import cached_rules, options_key, rules_for
+from .rules import cached_rules, options_key
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,8 @@ def enabled(game: str, options: dict) -> bool:
     the live model."""
     if not settings.LIVE_MODEL or settings.AI_BACKEND == "celery":
         return False
-    return options_key(options) == options_key(rules_for(game, None).options)
+    defaults = cached_rules(game, options_key({})).options
+    return options_key(options) == options_key(defaults)
 
 
 def record_search(game_id, ply: int, before: Tree, after: Tree) -> None:

@@ -86,11 +86,14 @@ def check_model(game: str, name: str | None) -> str | None:
     return name
 
 
-def _listed(game: str, name: str) -> dict:
-    """Return the listing of model ``name`` of ``game``; ServiceError
-    ``unknown_model`` if there is none, ``model_unavailable`` if damaged."""
+def _listed(game: str, name: str, *, missing: type | None = None) -> dict:
+    """Return the listing of model ``name`` of ``game``; if there is none,
+    ``missing(game, name)`` when given, else ServiceError ``unknown_model``
+    naming the models there are; ``model_unavailable`` if it is damaged."""
     models = {model["name"]: model for model in list_models(game)}
     if name not in models:
+        if missing is not None:
+            raise missing(game, name)
         known = ", ".join(models) or "none on disk yet"
         raise ServiceError(
             "unknown_model",
@@ -105,31 +108,29 @@ def _listed(game: str, name: str) -> dict:
     return models[name]
 
 
+def _status(game: str, model: dict) -> dict:
+    """Return the status answer of a listed model."""
+    keys = ("name", "status", "progress", "detail")
+    return {"game": game, **{key: model[key] for key in keys}}
+
+
 def model_status(game: str, name: str) -> dict:
     """Return ``{game, name, status, progress, detail}`` for a model on disk
-    (ServiceError ``unknown_model`` for any other name)."""
-    models = {model["name"]: model for model in list_models(game)}
-    if name not in models:
+    (ModelNotFound, a 404, for any other name)."""
+    model = next((m for m in list_models(game) if m["name"] == name), None)
+    if model is None:
         raise ModelNotFound(game, name)
-    model = models[name]
-    return {
-        "game": game,
-        "name": name,
-        "status": model["status"],
-        "progress": model["progress"],
-        "detail": model["detail"],
-    }
+    return _status(game, model)
 
 
 def prepare_model(game: str, name: str) -> dict:
     """Start getting model ``name`` of ``game`` ready (unpacked and loaded) in
     the background unless it is or is on its way; return its status."""
-    if not any(model["name"] == name for model in list_models(game)):
-        raise ModelNotFound(game, name)
-    listed = _listed(game, name)
+    listed = _listed(game, name, missing=ModelNotFound)
     if listed["status"] not in ("ready", "unpacking", "loading"):
         PREPARATIONS.start(game, name, packed=listed["status"] == "packed")
-    return model_status(game, name)
+        listed = {**listed, **PREPARATIONS.status(game, name, listed)}
+    return _status(game, listed)
 
 
 def ready_model(game: str, name: str):

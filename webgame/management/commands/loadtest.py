@@ -17,7 +17,7 @@ AI requests were deferred with 503 + Retry-After (the clients wait and
 retry, as the page does), and the error count (any other 4xx/5xx or a failed
 connection).
 
-One module on purpose (about 430 lines): the command starts its own server,
+One module on purpose (about 500 lines): the command starts its own server,
 plays the simulated clients and reports, and nothing else uses its parts.
 """
 
