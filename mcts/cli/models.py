@@ -118,6 +118,12 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
+        "--patterns",
+        metavar="MODEL",
+        help="Reversi: carry this model's pattern evaluation and search with it "
+        "(default: the one the model being resumed carries)",
+    )
+    parser.add_argument(
         "--fresh", action="store_true", help="discard an existing model"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -141,8 +147,22 @@ def run_selfplay(
         workers=max(1, args.workers),
         study_plies=args.study_plies,
     )
+    patterns = None
+    if getattr(args, "patterns", None):
+        source = store.load(
+            model_path(game.name, args.patterns, args.model_dir), game=game
+        )
+        if source.patterns is None:
+            raise treemodel.ModelError(f"{args.patterns}: carries no pattern weights")
+        patterns = source.patterns
     return build(
-        game, path, args.games, config, progress=not args.quiet, command=command
+        game,
+        path,
+        args.games,
+        config,
+        progress=not args.quiet,
+        command=command,
+        patterns=patterns,
     )
 
 

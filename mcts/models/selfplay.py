@@ -35,6 +35,7 @@ import numpy as np
 from ..games import find_game
 from ..games.base import ONGOING, Game, State
 from ..search.learned import fit
+from ..search.reversi_patterns import PatternWeights
 from ..search.searcher import Searcher
 from ..search.tree import Tree, TreeArrays
 from .model import Model, ModelError, empty_model, graft, prune
@@ -75,10 +76,17 @@ class SelfPlayConfig:
 
 
 def play_game(
-    game: Game, tree: Tree, root, config: SelfPlayConfig, game_seed: int
+    game: Game,
+    tree: Tree,
+    root,
+    config: SelfPlayConfig,
+    game_seed: int,
+    patterns: PatternWeights | None = None,
 ) -> tuple[list[int], int]:
     """Play one self-play game from ``root`` growing ``tree`` in place; return
-    the move codes and the final status (ONGOING if cut at MAX_PLIES)."""
+    the move codes and the final status (ONGOING if cut at MAX_PLIES).
+    ``patterns``: the Reversi pattern evaluation the searches score leaves
+    with, as a player with the model does."""
     rng = np.random.default_rng(game_seed)
     state = root
     node = 0
@@ -90,6 +98,7 @@ def play_game(
             evaluator=config.evaluator,
             c=config.c,
             seed=int(rng.integers(2**31 - 1)),
+            patterns=patterns,
         )
         if node >= 0:
             searcher.tree = tree.subtree(node)
@@ -167,6 +176,7 @@ def _worker(
     arrays: TreeArrays,
     config: SelfPlayConfig,
     seeds: list[int],
+    patterns: PatternWeights | None,
 ) -> TreeArrays:
     """Play games with ``seeds`` from a snapshot tree; return the grown tree's
     arrays (run in a worker process)."""
@@ -174,7 +184,7 @@ def _worker(
     tree = _tree_from_arrays(arrays)
     root = game.parse_state(root_text)
     for seed in seeds:
-        play_game(game, tree, root, config, seed)
+        play_game(game, tree, root, config, seed, patterns)
     return _tree_arrays(tree)
 
 
@@ -191,15 +201,22 @@ def build(
     progress: bool = True,
     command: str | None = None,
     on_checkpoint: Callable[[int, int], None] | None = None,
+    patterns: PatternWeights | None = None,
 ) -> Model:
     """Grow the model at ``path`` until it holds ``games`` self-play games;
     return it. An existing self-play model there is resumed (ModelError if it
-    is another game or was not built by self-play)."""
+    is another game or was not built by self-play).
+
+    ``patterns`` (Reversi): the pattern evaluation the model carries from now
+    on; by default the one a resumed model carries. The self-play searches
+    score their leaves with it, so the tree's values are those of the
+    players' own search."""
     path = Path(path)
     model, done, elapsed_before = _start(game, path)
+    patterns = patterns if patterns is not None else model.patterns
     # a loaded tree's arrays are exactly full: copy into growable ones
     tree = model.tree.subtree(0) if model.tree.size > 1 else Tree(1 << 16)
-    model = Model(game, tree, model.root_state, model.manifest, None)
+    model = Model(game, tree, model.root_state, model.manifest, patterns=patterns)
     bar = _progress_bar(progress, games, done)
     started = time.perf_counter()
 
@@ -224,12 +241,17 @@ def build(
             if config.workers > 1:
                 count = min(games - done, max(config.checkpoint_every, config.workers))
                 tree = _parallel_round(
-                    game, model.root_state, tree, config, done, count
+                    game, model.root_state, tree, config, done, count, patterns
                 )
             else:
                 count = 1
                 play_game(
-                    game, tree, model.root_state, config, _game_seed(config, done)
+                    game,
+                    tree,
+                    model.root_state,
+                    config,
+                    _game_seed(config, done),
+                    patterns,
                 )
             done += count
             if bar is not None:
@@ -277,7 +299,13 @@ def _progress_bar(enabled: bool, games: int, done: int):
 
 
 def _parallel_round(
-    game: Game, root, tree: Tree, config: SelfPlayConfig, done: int, count: int
+    game: Game,
+    root,
+    tree: Tree,
+    config: SelfPlayConfig,
+    done: int,
+    count: int,
+    patterns: PatternWeights | None,
 ) -> Tree:
     """Play ``count`` games in ``config.workers`` processes from a snapshot of
     ``tree``; return the merged tree (base + each worker's gains)."""
@@ -289,7 +317,7 @@ def _parallel_round(
     root_text = game.state_string(root)
     with ProcessPoolExecutor(max_workers=len(shares)) as pool:
         futures = [
-            pool.submit(_worker, spec, root_text, snapshot, config, share)
+            pool.submit(_worker, spec, root_text, snapshot, config, share, patterns)
             for share in shares
         ]
         grown = [_tree_from_arrays(f.result()) for f in futures]

@@ -90,3 +90,31 @@ def test_attaching_weights_records_the_command_and_loads(tmp_path, saved, weight
     attach_patterns(copy, weights, command="python -m mcts train-patterns reversi")
     loaded = store.load(copy, check="fast")
     assert loaded.patterns.fitted["command"].startswith("python -m mcts train-patterns")
+
+
+def test_selfplay_searches_with_the_patterns_it_carries_and_keeps_them_on_resume(
+    tmp_path, weights, monkeypatch
+):
+    from mcts.models import selfplay
+
+    used = []
+
+    class RecordingSearcher(selfplay.Searcher):
+        def search(self, **budget):
+            used.append(self.patterns)
+            return super().search(**budget)
+
+    monkeypatch.setattr(selfplay, "Searcher", RecordingSearcher)
+    game = find_game("reversi")
+    config = selfplay.SelfPlayConfig(simulations=8, study_plies=2, seed=1)
+    path = tmp_path / "full"
+    selfplay.build(game, path, 1, config, progress=False, patterns=weights)
+    assert used and all(p is weights for p in used)
+    built = store.load(path)
+    assert np.array_equal(built.patterns.weights, weights.weights)
+    used.clear()
+    selfplay.build(game, path, 2, config, progress=False)  # resumed: no patterns given
+    assert used and all(p is not None for p in used)
+    resumed = store.load(path)
+    assert resumed.manifest["built"]["selfplay_games"] == 2
+    assert np.array_equal(resumed.patterns.weights, weights.weights)
