@@ -26,7 +26,8 @@ environment here and only here:
   ``off`` disables the throttle. ``NUM_PROXIES``: reverse proxies in front of
   the app whose X-Forwarded-For is trusted to name the client (default 0).
 - ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``, ``MODEL_DIR``,
-  ``LIVE_MODEL``, ``LIVE_MODEL_SAVE_EVERY``: see below.
+  ``LIVE_MODEL``, ``LIVE_MODEL_SAVE_EVERY``, ``LIVE_MODEL_MAX_NODES``: see
+  below.
 - ``AI_BACKEND`` (``local`` or ``celery``) and ``REDIS_URL``: where searches
   run and where their shared state lives (README, "Deploying on several
   machines").
@@ -235,9 +236,11 @@ AI_TREE_CACHE = int(os.environ.get("AI_TREE_CACHE", "4"))
 AI_MAX_NODES = int(os.environ.get("AI_MAX_NODES", "2000000"))
 #: The tree model that grows from the games the AI plays (model/<game>/NAME/,
 #: seeded from full, else light; webgame/services/livegrowth.py), saved every
-#: LIVE_MODEL_SAVE_EVERY finished games; empty: none.
+#: LIVE_MODEL_SAVE_EVERY finished games and pruned to LIVE_MODEL_MAX_NODES
+#: nodes when it outgrows them; empty: none.
 LIVE_MODEL = os.environ.get("LIVE_MODEL", "live")
 LIVE_MODEL_SAVE_EVERY = int(os.environ.get("LIVE_MODEL_SAVE_EVERY", "10"))
+LIVE_MODEL_MAX_NODES = int(os.environ.get("LIVE_MODEL_MAX_NODES", "1500000"))
 
 REST_FRAMEWORK = {
     # No accounts: games are reached by their unguessable id, so there is no

@@ -8,6 +8,11 @@ before (a search that started from a model's statistics must not add them
 again), pruned by the rule self-play uses (:func:`mcts.models.model.prune`).
 A game's gains are grafted at the nodes its moves reach from the model's
 root, as long as the model holds that line.
+
+A live model never outgrows ``max_nodes``: a save that finds it larger
+prunes it first, keeping the children of the busiest nodes
+(:func:`mcts.models.model.min_visits_for`), so the server's memory and the
+model's load time stay bounded however long it runs.
 """
 
 from __future__ import annotations
@@ -17,13 +22,16 @@ from pathlib import Path
 
 from ..games.base import Game
 from ..search.tree import Tree
-from .model import Model, empty_model, graft, prune
+from .model import Model, empty_model, graft, min_visits_for, prune
 from .store import load, save
 
 #: Visits a node of a search's gain needs to keep its children in the live
 #: model: what the light models' self-play builds pruned each search by (at
 #: 50, three Reversi games at 0.05 s a move grew the model by 59,000 nodes).
 LIVE_MIN_VISITS = 300
+#: The most nodes a live model keeps by default: about what a server loads
+#: in 2 s and 300 MB (the README's model-load figures for a million nodes).
+LIVE_MAX_NODES = 1_500_000
 
 
 def search_gain(
@@ -39,7 +47,8 @@ def search_gain(
 class LiveModel:
     """The growing model of one game at ``path``: loaded from there, else
     seeded from the model at ``seed`` (a copy: the seed is never changed),
-    else empty. One writer at a time (the caller serializes)."""
+    else empty. One writer at a time (the caller serializes). Saved every
+    ``save_every`` games, pruned to at most ``max_nodes`` nodes."""
 
     def __init__(
         self,
@@ -48,11 +57,15 @@ class LiveModel:
         *,
         seed: str | os.PathLike | None = None,
         save_every: int = 10,
+        max_nodes: int = LIVE_MAX_NODES,
     ) -> None:
         if save_every < 1:
             raise ValueError(f"save_every must be at least 1, got {save_every}")
+        if max_nodes < 2:
+            raise ValueError(f"max_nodes must be at least 2, got {max_nodes}")
         self.path = Path(path)
         self.save_every = save_every
+        self.max_nodes = max_nodes
         if (self.path / "manifest.json").exists():
             base = load(self.path, game=game)
         elif seed is not None and (Path(seed) / "manifest.json").exists():
@@ -104,12 +117,18 @@ class LiveModel:
         return False
 
     def save(self) -> None:
-        """Write the model atomically (a crash mid-save leaves the last one)."""
+        """Write the model atomically (a crash mid-save leaves the last one),
+        pruned first if it holds more than ``max_nodes`` nodes."""
         built = {
             "by": "live",
             "live_games": self.games_merged,
             "seeded_from": self.seeded_from,
         }
+        tree = self.model.tree
+        if tree.size > self.max_nodes:
+            min_visits = min_visits_for(tree, self.max_nodes)
+            self.model.tree = prune(tree, min_visits).subtree(0)
+            built["pruned"] = {"from_nodes": int(tree.size), "min_visits": min_visits}
         save(self.model, self.path, built=built)
         self.model.manifest = {
             "built": built,

@@ -76,3 +76,101 @@ def test_a_finished_game_grows_the_model_along_its_moves_and_saves(tmp_path):
 def test_save_every_must_be_positive(tmp_path):
     with pytest.raises(ValueError, match="save_every"):
         LiveModel(GAME, tmp_path / "live", save_every=0)
+
+
+def test_a_save_over_the_node_cap_prunes_the_model_to_it(tmp_path):
+    moves, gains = _game_with_gains(3)
+    live = LiveModel(GAME, tmp_path / "live", save_every=1, max_nodes=10_000)
+    live.add_game(moves, gains)
+    grown = live.model.nodes
+    assert grown > 40
+    live.max_nodes = 40
+    live.add_game(moves, gains)
+    saved = store.load(tmp_path / "live")
+    assert saved.nodes <= 40 and live.model.nodes == saved.nodes
+    assert saved.manifest["built"]["pruned"]["from_nodes"] > 40
+    per_game = int(gains[0].visits[0])
+    assert int(saved.tree.visits[0]) == 2 * per_game  # pruning keeps the counts
+    live.add_game(moves, gains)  # the pruned tree still grows
+    assert int(live.model.tree.visits[0]) == 3 * per_game
+
+
+def test_max_nodes_must_leave_room_for_a_root_and_a_move(tmp_path):
+    with pytest.raises(ValueError, match="max_nodes"):
+        LiveModel(GAME, tmp_path / "live", max_nodes=1)
+
+
+# A child process that folds one game into an existing live model and saves
+# it, pausing at the disk write argv[2] (1-based; 0: none) so the test can
+# kill it there; it prints each write's number.
+_KILLED_LIVE_SAVE = """
+import os, sys, time
+from mcts import LiveModel, find_game, search_gain
+from mcts.search.searcher import Searcher
+from mcts.search.tree import Tree
+game = find_game("reversi")
+live = LiveModel(game, sys.argv[1], save_every=1)
+searcher = Searcher(game, seed=9)
+searcher.search(simulations=3000)
+gains = {0: search_gain(Tree(1), searcher.tree, min_visits=1)}
+real, count, stop = os.fsync, [0], int(sys.argv[2])
+def counting_fsync(fd):
+    real(fd)
+    count[0] += 1
+    print("write", count[0], flush=True)
+    if count[0] == stop:
+        time.sleep(60)
+os.fsync = counting_fsync
+live.add_game([], gains)
+print("saved", flush=True)
+"""
+
+
+def _run_live_save(folder, stop: int):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    return subprocess.Popen(
+        [sys.executable, "-c", _KILLED_LIVE_SAVE, str(folder), str(stop)],
+        stdout=subprocess.PIPE,
+        env=dict(os.environ, PYTHONPATH=str(repo)),
+        cwd=repo,
+    )
+
+
+def test_a_server_killed_during_a_live_model_save_leaves_a_model_that_loads(
+    tmp_path,
+):
+    import signal
+
+    folder = tmp_path / "live"
+    first = LiveModel(GAME, folder, save_every=1)
+    moves, gains = _game_with_gains(1)
+    first.add_game(moves, gains)  # the model on disk: one game merged
+    child = _run_live_save(folder, 0)
+    out, _ = child.communicate(timeout=300)
+    writes = out.decode().count("write ")
+    assert out.decode().endswith("saved\n") and writes >= 4
+    shutil.rmtree(folder)
+    first.save()
+    # Kill a save at its first write, in the middle, and at its last (the
+    # folder already swapped in): each time a model that loads is there.
+    for stop in sorted({1, writes // 2, writes - 1, writes}):
+        child = _run_live_save(folder, stop)
+        try:
+            for line in child.stdout:
+                if line == f"write {stop}\n".encode():
+                    break
+            child.send_signal(signal.SIGKILL)
+        finally:
+            child.wait(timeout=30)
+        reloaded = LiveModel(GAME, folder)
+        # Before the new folder is swapped in (the last write syncs the swap)
+        # the old model is there, whole; after it, the new one.
+        assert reloaded.games_merged == (2 if stop == writes else 1), stop
+        assert store.load(folder).nodes > 1
+        if reloaded.games_merged == 2:
+            first.save()  # back to the one-game model for the next kill

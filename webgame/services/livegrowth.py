@@ -1,7 +1,8 @@
 """The server's growing tree model (``LIVE_MODEL``, ``live`` by default): what
 the AI's searches in each finished game added to their trees is folded into
 ``model/<game>/live/``, seeded from the game's ``full`` model if there is one,
-else ``light``, and saved atomically every ``LIVE_MODEL_SAVE_EVERY`` games.
+else ``light``, saved atomically every ``LIVE_MODEL_SAVE_EVERY`` games and
+kept within ``LIVE_MODEL_MAX_NODES`` nodes.
 
 The searches' gains are kept in memory per game until it ends; one writer
 thread folds them in and saves, so requests never wait for it. The searches
@@ -118,7 +119,11 @@ class Growth:
             seeds = [model_path(game, name, settings.MODEL_DIR) for name in SEEDS]
             seed = next((s for s in seeds if (s / "manifest.json").exists()), None)
             live = self._models[folder] = LiveModel(
-                rules, folder, seed=seed, save_every=settings.LIVE_MODEL_SAVE_EVERY
+                rules,
+                folder,
+                seed=seed,
+                save_every=settings.LIVE_MODEL_SAVE_EVERY,
+                max_nodes=settings.LIVE_MODEL_MAX_NODES,
             )
         state = rules.initial_state()
         codes = []
