@@ -88,3 +88,19 @@ def test_playlive_plays_the_ai_against_itself_and_saves_the_model(settings, tmp_
     manifest = json.loads((tmp_path / "reversi" / "live" / store.MANIFEST).read_text())
     assert manifest["built"]["live_games"] == 1  # saved at the end, not at 10
     assert not GameRow.objects.exists()  # its games are not left behind
+
+
+def test_a_new_live_model_starts_from_the_packed_full_model(settings, tmp_path):
+    from mcts import pack_model
+    from webgame.services.livegrowth import _seed_folder
+
+    settings.MODEL_DIR = str(tmp_path)
+    full = tmp_path / "reversi" / "full"
+    shutil.copytree(SHIPPED, full)
+    shutil.copytree(SHIPPED, tmp_path / "reversi" / "light")
+    pack_model(full)
+    shutil.rmtree(full)  # shipped packed only, as on a fresh clone
+    assert _seed_folder("reversi") == full
+    assert store.load(full).nodes == store.load(SHIPPED, check="fast").nodes
+    shutil.rmtree(tmp_path / "reversi")
+    assert _seed_folder("reversi") is None

@@ -1,8 +1,9 @@
 """The server's growing tree model (``LIVE_MODEL``, ``live`` by default): what
 the AI's searches in each finished game added to their trees is folded into
-``model/<game>/live/``, seeded from the game's ``full`` model if there is one,
-else ``light``, saved atomically every ``LIVE_MODEL_SAVE_EVERY`` games and
-kept within ``LIVE_MODEL_MAX_NODES`` nodes.
+``model/<game>/live/``, seeded from the game's ``full`` model if there is one
+(unpacked first if it is shipped packed), else ``light``, saved atomically
+every ``LIVE_MODEL_SAVE_EVERY`` games and kept within ``LIVE_MODEL_MAX_NODES``
+nodes.
 
 The searches' gains are kept in memory per game until it ends; one writer
 thread folds them in and saves, so requests never wait for it. The searches
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from mcts import LiveModel, Tree, model_path, search_gain
+from mcts import LiveModel, Tree, model_path, packed_path, search_gain, unpack_model
 
 from .rules import cached_rules, options_key
 
@@ -116,12 +117,10 @@ class Growth:
         folder = _folder(game)
         live = self._models.get(folder)
         if live is None:
-            seeds = [model_path(game, name, settings.MODEL_DIR) for name in SEEDS]
-            seed = next((s for s in seeds if (s / "manifest.json").exists()), None)
             live = self._models[folder] = LiveModel(
                 rules,
                 folder,
-                seed=seed,
+                seed=_seed_folder(game) if not folder.exists() else None,
                 save_every=settings.LIVE_MODEL_SAVE_EVERY,
                 max_nodes=settings.LIVE_MODEL_MAX_NODES,
             )
@@ -132,6 +131,18 @@ class Growth:
             codes.append(code)
             state = rules.apply(state, code)
         live.add_game(codes, gains)
+
+
+def _seed_folder(game: str) -> Path | None:
+    """Return the folder of the model a new live model of ``game`` starts
+    from: the first of SEEDS there is, unpacked if it is shipped packed."""
+    for name in SEEDS:
+        folder = model_path(game, name, settings.MODEL_DIR)
+        if (folder / "manifest.json").exists():
+            return folder
+        if packed_path(folder).exists():
+            return unpack_model(packed_path(folder))
+    return None
 
 
 def _folder(game: str) -> Path:
