@@ -27,15 +27,14 @@ the Reversi tree model (``patterns.npz``, listed in its manifest);
 
 from __future__ import annotations
 
-import io
 import math
-import zipfile
 from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
 
 from ..games.bitboard import bit_square, lowest_bit, popcount
+from .weightsfile import npz_bytes, read_npz
 
 #: Empty squares per stage: stage ``(empties - 1) // STAGE_EMPTIES``.
 STAGE_EMPTIES = 4
@@ -204,26 +203,19 @@ class PatternWeights:
             "quantum": np.float64(QUANTUM),
             "scale": np.float64(self.scale),
         }
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for name, array in arrays.items():
-                info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
-                with archive.open(info, "w") as out:
-                    np.lib.format.write_array(out, np.asanyarray(array))
-        return buffer.getvalue()
+        return npz_bytes(arrays)
 
 
 def from_bytes(data: bytes, fitted: dict | None = None) -> PatternWeights:
     """Return the PatternWeights of a weights file's bytes; ValueError saying
     what is wrong when they are not one."""
+    arrays = read_npz(data)
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            counts = npz["weights"]
-            quantum = float(npz["quantum"])
-            scale = float(npz["scale"])
-    except Exception as error:  # noqa: BLE001 - numpy/zipfile raise many kinds
-        raise ValueError(f"not a weights file ({error})") from None
+        counts = arrays["weights"]
+        quantum = float(arrays["quantum"])
+        scale = float(arrays["scale"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"not a pattern weights file ({error})") from None
     if counts.shape != (STAGES, STAGE_WEIGHTS) or counts.dtype != np.int16:
         raise ValueError(
             f"expected int16 weights of shape {(STAGES, STAGE_WEIGHTS)}, "

@@ -1,0 +1,279 @@
+"""PUCT search guided by a policy-value network (the AlphaZero method), for Gomoku.
+
+:class:`NetSearcher` is a :class:`~mcts.search.searcher.Searcher` whose
+simulations are run here, in Python, instead of by the numba kernel: each one
+descends the tree by PUCT (AlphaZero's rule: the child's mean plus ``c`` times
+its prior times sqrt(parent visits) / (1 + child visits)), asks the network
+for the priors and the value of the position it reaches, expands it with
+every legal move, and backs the value up. It keeps everything else of the
+Searcher: the tree arrays (so results, principal variations, tree reuse and
+the page's analysis read it as any other), the MCTS-Solver (a finished game
+is proven at its first visit; proofs climb as the kernel climbs them) and,
+for Gomoku, the threat search at the root (a VCF or VCT is played at once,
+and against the opponent's only the moves that block are searched).
+
+The network sees the last move (:mod:`mcts.search.network`); the root's is
+:attr:`NetSearcher.last_move`, kept up to date by :meth:`advance` and set by
+the player for a position it is given.
+
+Self-play adds Dirichlet noise to the root's priors (``noise``), as AlphaZero
+does, so that its games explore.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ..games.base import ONGOING, Game, State
+from .gomoku_threats import plan_root
+from .network import NetworkWeights, encode
+from .searcher import Searcher
+from .tree import Proven, Tree
+
+#: The exploration constant of PUCT on rewards in 0..1 (AlphaZero-style
+#: Gomoku programs use 5 on values in -1..1, which is 2.5 here).
+NET_C = 2.5
+
+
+class NetSearcher(Searcher):
+    """A Searcher whose simulations are PUCT with ``network``'s priors and
+    values. ``noise`` = (alpha, fraction) mixes Dirichlet(alpha) noise into
+    the root's priors at that fraction (self-play); ``threats`` keeps the
+    Gomoku root's threat search (on by default)."""
+
+    def __init__(
+        self,
+        game: Game,
+        state: State | None = None,
+        *,
+        network: NetworkWeights,
+        c: float = NET_C,
+        noise: tuple[float, float] | None = None,
+        threats: bool = True,
+        seed: int | None = None,
+        max_nodes: int | None = None,
+    ) -> None:
+        if game.name != "gomoku":
+            raise ValueError(f"the network player plays gomoku, not {game.name}")
+        if network.size != game.options["size"]:
+            raise ValueError(
+                f"a network for {network.size}x{network.size} cannot play on "
+                f"{game.options['size']}x{game.options['size']}"
+            )
+        options = {} if max_nodes is None else {"max_nodes": max_nodes}
+        super().__init__(
+            game,
+            state,
+            evaluator="random",
+            c=c,
+            rule="puct",
+            focus=False,
+            threats=threats,
+            shapes=0,
+            seed=seed,
+            **options,
+        )
+        self.network = network
+        self.noise = noise
+        #: The move that led to the root (-1: none or unknown).
+        self.last_move = -1
+        # The children's priors of each expanded node, for the tree they
+        # were computed in (a new tree, from tree reuse or the root's threat
+        # search, renumbers the nodes).
+        self._priors: dict[int, np.ndarray] = {}
+        self._priors_tree: Tree | None = None
+
+    # ---- position and tree reuse --------------------------------------------------
+    def set_state(self, state: State, last_move: int = -1) -> None:
+        """Make ``state`` the root (reached by ``last_move``, -1 if unknown);
+        keep the tree only if it is the same position."""
+        if state != self._state:
+            self.last_move = last_move
+        super().set_state(state)
+
+    def advance(self, move: int) -> None:
+        """Play ``move`` at the root and keep the subtree below it."""
+        super().advance(move)
+        self.last_move = move
+
+    # ---- searching --------------------------------------------------------------
+    def _compile(self) -> None:
+        """Nothing to compile: the simulations run in Python (the threat
+        search's kernels compile on their first call)."""
+
+    def _run(self, start, seconds, simulations, on_progress, progress_every) -> int:
+        """Run simulations until the budget ends; return how many ran."""
+        deadline = math.inf if seconds is None else start + seconds
+        remaining = math.inf if simulations is None else int(simulations)
+        next_report = start + progress_every
+        if self._priors_tree is not self.tree:
+            self._priors, self._priors_tree = {}, self.tree
+        widest = self.game.options["size"] ** 2
+        if self.noise is not None and self._expanded_root():
+            self._add_noise()
+        done = 0
+        while remaining > 0 and self._stop[0] == 0:
+            if self.tree.proven[0] != Proven.UNKNOWN:
+                break
+            if done % 8 == 0 and time.perf_counter() >= deadline:
+                break
+            if self.tree.size + widest > self.max_nodes:
+                break
+            self._simulate_once()
+            done += 1
+            remaining -= 1
+            if on_progress is not None and time.perf_counter() >= next_report:
+                on_progress(
+                    self.result(simulations=done, elapsed=time.perf_counter() - start)
+                )
+                next_report = time.perf_counter() + progress_every
+        return done
+
+    def _expanded_root(self) -> bool:
+        """Expand the root if it is not (so noise has priors to mix into);
+        return whether it has children."""
+        if self.tree.first_child[0] < 0:
+            self._expand(0, self._state, self.last_move)
+        else:
+            self._priors_of(0, self._state, self.last_move)
+        return self.tree.first_child[0] >= 0
+
+    def _add_noise(self) -> None:
+        alpha, fraction = self.noise
+        priors = self._priors[0]
+        noise = self._rng.dirichlet([alpha] * len(priors))
+        self._priors[0] = ((1 - fraction) * priors + fraction * noise).astype(
+            np.float32
+        )
+
+    def _simulate_once(self) -> None:
+        """Descend by PUCT from the root to a leaf, evaluate it, back it up."""
+        tree, game = self.tree, self.game
+        state, node, last = self._state, 0, self.last_move
+        path = [0]
+        while tree.first_child[node] >= 0 and tree.proven[node] == Proven.UNKNOWN:
+            child = self._select(node, state, last)
+            last = int(tree.move[child])
+            state = game.apply(state, last)
+            node = child
+            path.append(node)
+        if tree.proven[node] != Proven.UNKNOWN:
+            reward = _PROVEN_REWARD[Proven(tree.proven[node])]
+        elif game.status(state) != ONGOING:
+            reward = self._prove_terminal(node, state)
+        else:
+            value = self._expand(node, state, last)
+            # The network's value is for the player to move at the leaf; the
+            # node's reward is for the player who moved into it.
+            reward = (1.0 - value) / 2.0
+        self._back_up(path, reward)
+
+    def _select(self, node: int, state: State, last: int) -> int:
+        """Return the child of ``node`` PUCT picks (never a proven loss for the
+        player to move while another child is open)."""
+        tree = self.tree
+        first, count = int(tree.first_child[node]), int(tree.n_children[node])
+        priors = self._priors_of(node, state, last)
+        visits = tree.visits[first : first + count].astype(np.float64)
+        sums = tree.value_sum[first : first + count].astype(np.float64)
+        proven = tree.proven[first : first + count]
+        parent_visits = max(1, int(tree.visits[node]))
+        # An unvisited child starts at the parent's value for the player to
+        # move there (first-play urgency), not at a loss or a win.
+        parent_mean = 1.0 - float(tree.value_sum[node]) / parent_visits
+        means = np.where(visits > 0, sums / np.maximum(visits, 1), parent_mean)
+        scores = means + self.c * priors * math.sqrt(parent_visits) / (1 + visits)
+        scores[proven == Proven.LOSS] = -np.inf
+        scores[proven == Proven.WIN] = np.inf
+        return first + int(np.argmax(scores))
+
+    def _priors_of(self, node: int, state: State, last: int) -> np.ndarray:
+        """Return the priors of ``node``'s children, asking the network again
+        where they were lost (a reused or threat-planned tree)."""
+        priors = self._priors.get(node)
+        if priors is None:
+            tree = self.tree
+            moves = tree.move[tree.children(node)]
+            logits, _ = self._evaluate(state, last)
+            priors = _masked_softmax(logits, moves)
+            self._priors[node] = priors
+        return priors
+
+    def _evaluate(self, state: State, last: int) -> tuple[np.ndarray, float]:
+        logits, values = self.network.evaluate(encode(state.array, last)[None])
+        return logits[0], float(values[0])
+
+    def _expand(self, node: int, state: State, last: int) -> float:
+        """Give ``node`` a child for every legal move with the network's
+        priors; return the network's value for the player to move."""
+        logits, value = self._evaluate(state, last)
+        moves = np.array(self.game.legal_moves(state), dtype=np.int64)
+        tree = self.tree
+        tree.reserve(tree.size + len(moves))
+        first = tree.size
+        children = slice(first, first + len(moves))
+        tree.parent[children] = node
+        tree.move[children] = moves
+        tree.first_child[children] = -1
+        tree.n_children[children] = 0
+        tree.visits[children] = 0
+        tree.value_sum[children] = 0.0
+        tree.proven[children] = Proven.UNKNOWN
+        tree.first_child[node] = first
+        tree.n_children[node] = len(moves)
+        tree.size = first + len(moves)
+        self._priors[node] = _masked_softmax(logits, moves)
+        return value
+
+    def _prove_terminal(self, node: int, state: State) -> float:
+        """Prove the finished game at ``node``; return its reward for the
+        player who moved into it."""
+        outcome = self.game.outcome(state)
+        mover = "white" if self.game.to_move(state) == "black" else "black"
+        if outcome.winner is None:
+            proof = Proven.DRAW
+        else:
+            proof = Proven.WIN if outcome.winner == mover else Proven.LOSS
+        self.tree.proven[node] = proof
+        return _PROVEN_REWARD[proof]
+
+    def _back_up(self, path: list[int], reward: float) -> None:
+        """Add ``reward`` (for the mover into the last node of ``path``) up the
+        path, alternating views, and carry proofs up (MCTS-Solver)."""
+        tree = self.tree
+        for node in reversed(path):
+            tree.visits[node] += 1
+            tree.value_sum[node] += reward
+            reward = 1.0 - reward
+        for node in reversed(path[:-1]):
+            proof = _proof_of(tree, node)
+            if proof == Proven.UNKNOWN:
+                break
+            tree.proven[node] = proof
+
+
+def _proof_of(tree: Tree, node: int) -> Proven:
+    """Return what ``node``'s children prove for the player who moved into
+    it: a loss if the player to move there has a won child; a win if every
+    child is lost for them; a draw if all are proven and the best is a draw."""
+    proven = tree.proven[tree.children(node)]
+    if np.any(proven == Proven.WIN):
+        return Proven.LOSS
+    if np.any(proven == Proven.UNKNOWN) or len(proven) == 0:
+        return Proven.UNKNOWN
+    if np.all(proven == Proven.LOSS):
+        return Proven.WIN
+    return Proven.DRAW
+
+
+def _masked_softmax(logits: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Return the softmax of ``logits`` over ``moves`` only (float32)."""
+    chosen = logits[moves].astype(np.float64)
+    weights = np.exp(chosen - chosen.max())
+    return (weights / weights.sum()).astype(np.float32)
+
+
+_PROVEN_REWARD = {Proven.WIN: 1.0, Proven.LOSS: 0.0, Proven.DRAW: 0.5}
