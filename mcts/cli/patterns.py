@@ -12,8 +12,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..models.patterns import attach_patterns
+from ..models.weights import PATTERNS, attach_weights
 from ..search.pattern_training import SOLVE_EMPTIES, train
+from ..search.reversi_patterns import PatternWeights
 
 
 def add_commands(subparsers) -> None:
@@ -70,7 +71,10 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
     )
     command = "python -m mcts train-patterns " + shlex.join(sys.argv[2:])
     if args.model is not None:
-        path = attach_patterns(args.model, weights, command=command)
+        weights = PatternWeights(
+            weights.weights, weights.scale, {**weights.fitted, "command": command}
+        )
+        path = attach_weights(args.model, PATTERNS, weights)
     else:
         path = args.out
         path.write_bytes(weights.to_bytes())

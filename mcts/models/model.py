@@ -21,6 +21,7 @@ from numba import njit
 from ..games.base import Game, State
 from ..games.symmetry import inverse
 from ..search.learned import Evaluation, fit
+from ..search.network import NetworkWeights
 from ..search.reversi_patterns import PatternWeights
 from ..search.tree import Proven, Tree, depth_of
 from .replay import replay, state_digest
@@ -34,9 +35,10 @@ class ModelError(ValueError):
 class Model:
     """A loaded model: the game, a read-only tree (root 0 = ``root_state``),
     its manifest and the evaluation learnt from the tree (None if the game
-    has none or it was not fitted), and the Reversi pattern evaluation it
-    carries (:mod:`mcts.models.patterns`, None if none). ``path`` is where
-    it was loaded from (None if built in memory)."""
+    has none or it was not fitted), and the weights it carries
+    (:mod:`mcts.models.weights`, None if none): a Reversi model's pattern
+    evaluation, a Gomoku model's policy-value network. ``path`` is where it
+    was loaded from (None if built in memory)."""
 
     game: Game
     tree: Tree
@@ -45,6 +47,7 @@ class Model:
     path: Path | None = None
     evaluation: Evaluation | None = None
     patterns: PatternWeights | None = None
+    network: NetworkWeights | None = None
     _index: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -239,8 +242,16 @@ def merge(a: Model, b: Model) -> Model:
     }
     evaluation = fit(a.game, tree, a.root_state)
     patterns = a.patterns if a.patterns is not None else b.patterns
+    network = a.network if a.network is not None else b.network
     return Model(
-        a.game, tree, a.root_state, {"built": built}, None, evaluation, patterns
+        a.game,
+        tree,
+        a.root_state,
+        {"built": built},
+        None,
+        evaluation,
+        patterns,
+        network,
     )
 
 
@@ -400,5 +411,6 @@ def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
         "created": model.manifest.get("created"),
         "evaluation": model.evaluation.fitted if model.evaluation else None,
         "patterns": model.patterns.fitted if model.patterns else None,
+        "network": model.network.trained if model.network else None,
         "top_lines": lines,
     }

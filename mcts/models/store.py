@@ -23,7 +23,6 @@ from . import version2
 from .checker import check_file_digests, check_states
 from .fileformat import BLOCK_LINES, FORMAT, MANIFEST, NODES, STATES, VERSION
 from .model import Model, ModelError
-from .patterns import parse_patterns
 from .reader import (
     manifest_game,
     parse_evaluation,
@@ -31,6 +30,7 @@ from .reader import (
     read_manifest,
     read_nodes,
 )
+from .weights import NETWORK, PATTERNS, parse_weights
 from .writer import code_version, save
 
 __all__ = [
@@ -72,7 +72,8 @@ def load(
     model_game = manifest_game(folder, manifest, game)
     root = parse_root(folder, model_game, manifest)
     evaluation = parse_evaluation(folder, model_game, manifest)
-    patterns = parse_patterns(folder, model_game, manifest)
+    patterns = parse_weights(folder, model_game, manifest, PATTERNS)
+    network = parse_weights(folder, model_game, manifest, NETWORK)
     count = manifest["nodes"]
     files = manifest["files"]
     # The parsed records are freed block by block and hold no cycles, so the
@@ -95,7 +96,9 @@ def load(
     finally:
         if collecting:
             gc.enable()
-    return Model(model_game, tree, root, manifest, folder, evaluation, patterns)
+    return Model(
+        model_game, tree, root, manifest, folder, evaluation, patterns, network
+    )
 
 
 # ---- models by name -----------------------------------------------------------------

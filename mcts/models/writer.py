@@ -33,7 +33,7 @@ from .fileformat import (
     VERSIONS,
 )
 from .model import Model, prune
-from .patterns import write_patterns
+from .weights import NETWORK, PATTERNS, write_weights
 
 
 def code_version() -> str:
@@ -94,7 +94,9 @@ def save(
         if model.evaluation is not None:
             manifest["evaluation"] = model.evaluation.to_json()
         if model.patterns is not None:
-            manifest["patterns"] = write_patterns(temp, model.patterns)
+            manifest["patterns"] = write_weights(temp, PATTERNS, model.patterns)
+        if model.network is not None:
+            manifest["network"] = write_weights(temp, NETWORK, model.network)
         with open(temp / MANIFEST, "w", encoding="utf-8") as out:
             out.write(json.dumps(manifest, sort_keys=True, indent=1) + "\n")
             out.flush()

@@ -28,7 +28,6 @@ import time
 import numpy as np
 
 from ..games.base import ONGOING, Game, State
-from .gomoku_threats import plan_root
 from .network import NetworkWeights, encode
 from .searcher import Searcher
 from .tree import Proven, Tree

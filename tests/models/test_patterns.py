@@ -15,7 +15,7 @@ import pytest
 from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model, ModelError
-from mcts.models.patterns import PATTERNS_FILE, attach_patterns
+from mcts.models.weights import PATTERNS, attach_weights
 from mcts.search import reversi_patterns as rp
 from mcts.search.searcher import Searcher
 
@@ -48,8 +48,8 @@ def saved(tmp_path, saved_once):
 
 def test_a_model_with_patterns_round_trips_and_lists_the_file(saved, weights):
     manifest = json.loads((saved / store.MANIFEST).read_text())
-    assert manifest["patterns"]["file"] == PATTERNS_FILE
-    assert manifest["patterns"]["bytes"] == (saved / PATTERNS_FILE).stat().st_size
+    assert manifest["patterns"]["file"] == PATTERNS.file
+    assert manifest["patterns"]["bytes"] == (saved / PATTERNS.file).stat().st_size
     loaded = store.load(saved, check="fast")
     assert loaded.patterns is not None
     assert loaded.patterns.scale == 6.0
@@ -58,17 +58,17 @@ def test_a_model_with_patterns_round_trips_and_lists_the_file(saved, weights):
 
 
 def test_a_damaged_weights_file_is_reported_by_name(saved):
-    path = saved / PATTERNS_FILE
+    path = saved / PATTERNS.file
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
-    with pytest.raises(ModelError, match=rf"{PATTERNS_FILE}: sha256 does not match"):
+    with pytest.raises(ModelError, match=rf"{PATTERNS.file}: sha256 does not match"):
         store.load(saved, check="fast")
 
 
 def test_a_missing_weights_file_is_reported_by_name(saved):
-    (saved / PATTERNS_FILE).unlink()
-    with pytest.raises(ModelError, match=rf"{PATTERNS_FILE}: cannot read"):
+    (saved / PATTERNS.file).unlink()
+    with pytest.raises(ModelError, match=rf"{PATTERNS.file}: cannot read"):
         store.load(saved, check="fast")
 
 
@@ -76,18 +76,19 @@ def test_a_weights_file_that_matches_its_checksum_but_is_not_weights_is_refused(
     saved,
 ):
     manifest = json.loads((saved / store.MANIFEST).read_text())
-    (saved / PATTERNS_FILE).write_bytes(b"junk")
+    (saved / PATTERNS.file).write_bytes(b"junk")
     manifest["patterns"]["sha256"] = hashlib.sha256(b"junk").hexdigest()
     (saved / store.MANIFEST).write_text(json.dumps(manifest))
-    with pytest.raises(ModelError, match=rf"{PATTERNS_FILE}: not a weights file"):
+    with pytest.raises(ModelError, match=rf"{PATTERNS.file}: not a weights file"):
         store.load(saved, check="fast")
 
 
 def test_attaching_weights_records_the_command_and_loads(tmp_path, saved, weights):
     copy = tmp_path / "copy"
     shutil.copytree(saved, copy)
-    (copy / PATTERNS_FILE).unlink()
-    attach_patterns(copy, weights, command="python -m mcts train-patterns reversi")
+    (copy / PATTERNS.file).unlink()
+    fitted = {"command": "python -m mcts train-patterns reversi"}
+    attach_weights(copy, PATTERNS, rp.PatternWeights(weights.weights, 6.0, fitted))
     loaded = store.load(copy, check="fast")
     assert loaded.patterns.fitted["command"].startswith("python -m mcts train-patterns")
 
