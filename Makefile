@@ -10,7 +10,7 @@ PORT ?= 8000
 # one (AI_MAX_PENDING, 64 a search thread), and the rest serve the others.
 THREADS ?= 128
 
-.PHONY: run dev test lint setup setup-test clean
+.PHONY: run dev test lint setup setup-test train-setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,13 +20,20 @@ $(VENV)/.installed: requirements.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-test: requirements-test.txt $(VENV)/.installed
+$(VENV)/.installed-train: requirements-train.txt $(VENV)/.installed
+	$(BIN)/pip install --quiet -r requirements-train.txt
+	touch $@
+
+$(VENV)/.installed-test: requirements-test.txt requirements-train.txt $(VENV)/.installed
 	$(BIN)/pip install --quiet -r requirements-test.txt
 	touch $@
 
 setup: $(VENV)/.installed
 
 setup-test: $(VENV)/.installed-test
+
+# The optional training extra (PyTorch, CPU): `python -m mcts train-net`.
+train-setup: $(VENV)/.installed-train
 
 # Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the
 # collected static files. One worker process with threads: without

@@ -1,13 +1,13 @@
 """The ``python -m mcts`` command line: one parser, its subcommands registered by
 the modules of this package (rules tools, search tools, tree-model tools,
-the engine protocols, the endgame solver)."""
+the engine protocols, the endgame solver, the training of networks)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from . import engine, models, patterns, rules, search, solve, strength
+from . import engine, models, patterns, rules, search, solve, strength, training
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_commands(commands)
     strength.add_commands(commands)
     patterns.add_commands(commands)
+    training.add_commands(commands)
     return parser
 
 

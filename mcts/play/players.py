@@ -7,6 +7,8 @@ A spec is a kind and optional ``key=value`` options::
     mcts-heavy                  MCTS with the game's heavy rollouts (the default)
     mcts-heavy:level=3          a rung of the strength ladder (LEVELS)
     mcts:c=1.4,sims=2000,seed=7 tuning knobs and budgets
+    mcts-net:model=NAME,sims=400  PUCT guided by the network of a Gomoku
+                                tree model (mcts.play.net_player)
 
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget, temperature and random moves),
@@ -69,6 +71,7 @@ from ..search.searcher import Searcher
 from .base import Player
 from .nboard import DEFAULT_TIMEOUT as NBOARD_TIMEOUT
 from .nboard import NboardEngine
+from .net_player import NetPlayer
 from .piskvork import PiskvorkEngine
 
 
@@ -121,7 +124,7 @@ LEVELS: dict[int, Level] = {
 #: Fixed think times in seconds a move, offered beside the levels.
 THINK_TIMES: tuple[float, ...] = (0.1, 0.5, 1, 2, 5, 10)
 
-KINDS = ("random", "mcts", "mcts-heavy", "engine")
+KINDS = ("random", "mcts", "mcts-heavy", "mcts-net", "engine")
 #: The protocols an ``engine`` spec may name.
 PROTOCOLS = ("nboard", "piskvork")
 #: The options of an ``engine`` spec (the others are for our players).
@@ -373,6 +376,8 @@ def find_player(
     model = None
     if "model" in opts:
         model = load_shared(model_path(game.name, opts.pop("model")))
+    if spec.kind == "mcts-net":
+        return _net_player(opts, game, model, seconds, simulations, seed, str(spec))
     use = opts.pop("use", "both")
     level = LEVELS.get(opts.pop("level", None)) if "level" in opts else None
     temperature = random_moves = 0.0
@@ -417,6 +422,26 @@ def find_player(
         patterns=patterns,
         **early,
         **searcher_options,
+    )
+
+
+def _net_player(opts, game, model, seconds, simulations, seed, name) -> Player:
+    """Return the network player of an ``mcts-net`` spec (its model required)."""
+    if model is None:
+        raise ValueError(f"{name}: the network player needs model=NAME")
+    if "seconds" in opts or "sims" in opts:
+        seconds, simulations = opts.pop("seconds", None), opts.pop("sims", None)
+    if seconds is None and simulations is None:
+        seconds = DEFAULT_SECONDS
+    options = {k: opts.pop(k) for k in ("c", "threats", "temperature") if k in opts}
+    return NetPlayer(
+        game,
+        model,
+        seconds=seconds,
+        simulations=simulations,
+        seed=seed,
+        name=name,
+        **options,
     )
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..games.base import ONGOING, Game, State
 from .network import NetworkWeights, encode
-from .searcher import Searcher
+from .searcher import DEFAULT_MAX_NODES, Searcher
 from .tree import Proven, Tree
 
 #: The exploration constant of PUCT on rewards in 0..1 (AlphaZero-style
@@ -53,7 +53,7 @@ class NetSearcher(Searcher):
         noise: tuple[float, float] | None = None,
         threats: bool = True,
         seed: int | None = None,
-        max_nodes: int | None = None,
+        max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         if game.name != "gomoku":
             raise ValueError(f"the network player plays gomoku, not {game.name}")
@@ -62,7 +62,6 @@ class NetSearcher(Searcher):
                 f"a network for {network.size}x{network.size} cannot play on "
                 f"{game.options['size']}x{game.options['size']}"
             )
-        options = {} if max_nodes is None else {"max_nodes": max_nodes}
         super().__init__(
             game,
             state,
@@ -73,7 +72,7 @@ class NetSearcher(Searcher):
             threats=threats,
             shapes=0,
             seed=seed,
-            **options,
+            max_nodes=max_nodes,
         )
         self.network = network
         self.noise = noise
@@ -141,6 +140,7 @@ class NetSearcher(Searcher):
         return self.tree.first_child[0] >= 0
 
     def _add_noise(self) -> None:
+        assert self.noise is not None
         alpha, fraction = self.noise
         priors = self._priors[0]
         noise = self._rng.dirichlet([alpha] * len(priors))
@@ -231,6 +231,7 @@ class NetSearcher(Searcher):
         """Prove the finished game at ``node``; return its reward for the
         player who moved into it."""
         outcome = self.game.outcome(state)
+        assert outcome is not None  # the game is over
         mover = "white" if self.game.to_move(state) == "black" else "black"
         if outcome.winner is None:
             proof = Proven.DRAW

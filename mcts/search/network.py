@@ -108,7 +108,7 @@ class NetworkWeights:
     def to_bytes(self) -> bytes:
         """Return the weights file: an ``.npz`` of the board size and the
         float32 parameters, the same bytes for the same weights."""
-        arrays = {"size": np.int64(self.size)}
+        arrays: dict[str, object] = {"size": np.int64(self.size)}
         for name in parameter_shapes(self.size):
             arrays[name] = self.parameters[name].astype(np.float32)
         return npz_bytes(arrays)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Mapping
 
 import numpy as np
 
 
-def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
-    """Return the ``.npz`` file of ``arrays`` (name -> array)."""
+def npz_bytes(arrays: Mapping[str, object]) -> bytes:
+    """Return the ``.npz`` file of ``arrays`` (name -> array or scalar)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, array in arrays.items():

@@ -1,0 +1,100 @@
+"""``python -m mcts train-net``: train a Gomoku policy-value network by
+self-play (needs the training extra: ``make train-setup``)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from dataclasses import fields
+
+from ..models.store import MODEL_DIR, model_path
+from .args import add_game_arguments, game_from_args
+
+
+def add_commands(subparsers) -> None:
+    """Register the ``train-net`` subcommand on ``subparsers``."""
+    parser = subparsers.add_parser(
+        "train-net",
+        help="train a Gomoku policy-value network by self-play (AlphaZero); "
+        "needs `make train-setup`",
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--model",
+        required=True,
+        help="the tree model to write the network into: a name "
+        "(model/gomoku/NAME) or a path",
+    )
+    parser.add_argument("--model-dir", default=str(MODEL_DIR))
+    parser.add_argument(
+        "--games", type=int, required=True, help="self-play games in all"
+    )
+    parser.add_argument("--sims", type=int, default=400, help="simulations a move")
+    parser.add_argument("--sample-plies", type=int, default=8)
+    parser.add_argument("--buffer", type=int, default=10_000, help="examples kept")
+    parser.add_argument("--batch", type=int, default=512)
+    parser.add_argument("--steps", type=int, default=5, help="gradient steps a game")
+    parser.add_argument("--learning-rate", type=float, default=2e-3)
+    parser.add_argument("--gate-every", type=int, default=50)
+    parser.add_argument("--gate-games", type=int, default=20)
+    parser.add_argument("--gate-sims", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=cmd_train_net)
+
+
+def cmd_train_net(args: argparse.Namespace) -> int:
+    """Train (or resume); print the gating history and where the model is."""
+    try:
+        from ..training.trainer import TrainConfig, train
+    except ImportError as error:
+        print(
+            f"train-net needs the training extra ({error.name} is missing): "
+            "run `make train-setup`",
+            file=sys.stderr,
+        )
+        return 2
+    game = game_from_args(args)
+    if game.name != "gomoku":
+        print("train-net trains Gomoku networks only", file=sys.stderr)
+        return 2
+    options = {
+        "games": args.games,
+        "simulations": args.sims,
+        "sample_plies": args.sample_plies,
+        "buffer": args.buffer,
+        "batch": args.batch,
+        "steps": args.steps,
+        "learning_rate": args.learning_rate,
+        "gate_every": args.gate_every,
+        "gate_games": args.gate_games,
+        "gate_simulations": args.gate_sims,
+        "seed": args.seed,
+    }
+    assert set(options) <= {f.name for f in fields(TrainConfig)}
+    config = TrainConfig(**options)
+    out = model_path(game.name, args.model, args.model_dir)
+    command = "python -m mcts " + shlex.join(sys.argv[1:])
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", desc="train-net", dynamic_ncols=True)
+
+    def on_game(progress, loss: float) -> None:
+        if bar is not None:
+            bar.n = progress.games
+            bar.set_postfix(loss=f"{loss:.3f}", examples=progress.examples)
+
+    try:
+        progress = train(game, out, config, command=command, on_game=on_game)
+    finally:
+        if bar is not None:
+            bar.close()
+    for gate in progress.gates:
+        verdict = "accepted" if gate["accepted"] else "kept the best"
+        score = f"{gate['score']:.0%} against the best"
+        print(f"after {gate['games']} games: {score}, {verdict}")
+    print(f"{out}: {progress.games} games in {progress.seconds:.0f} s")
+    return 0

@@ -1,0 +1,97 @@
+"""The network-guided PUCT search: its statistics, the MCTS-Solver, the
+threat search at the root, noise and tree reuse (untrained networks: the
+search, not the network, is under test)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mcts.games import find_game
+from mcts.search import network
+from mcts.search.net_search import NetSearcher
+
+GAME = find_game("gomoku", size=7, row=4)
+WEIGHTS = network.random_weights(7, seed=1)
+
+
+def test_root_visits_are_the_simulations_and_children_hold_them():
+    searcher = NetSearcher(GAME, network=WEIGHTS, seed=1)
+    result = searcher.search(simulations=150)
+    assert result.simulations == 150 and result.root_visits == 150
+    assert sum(m.visits for m in result.moves) == 149  # the first expanded the root
+    assert len(result.moves) == 49 and result.nodes > 49
+
+
+def test_a_win_in_one_is_proven_and_played_without_the_threat_search():
+    state = GAME.play_all(["a1", "g7", "b1", "g6", "c1", "g5"])
+    searcher = NetSearcher(GAME, state, network=WEIGHTS, threats=False, seed=2)
+    result = searcher.search(simulations=500)
+    assert result.move == "d1" and result.proven == "win" and result.value == 1.0
+
+
+def test_a_loss_is_proven_when_every_move_loses():
+    # White to move faces two open ends of black's three on 7x7 with row 4:
+    # whatever white does, black makes four.
+    state = GAME.play_all(["c4", "a1", "d4", "a7", "e4"])
+    searcher = NetSearcher(GAME, state, network=WEIGHTS, threats=False, seed=3)
+    result = searcher.search(simulations=4000)
+    assert result.proven == "loss" and result.value == 0.0
+
+
+def test_the_root_threat_search_blocks_a_four():
+    state = GAME.play_all(["a1", "g7", "b1", "g6", "c1"])
+    searcher = NetSearcher(GAME, state, network=WEIGHTS, seed=4)
+    assert searcher.search(simulations=50).move == "d1"
+
+
+def test_noise_changes_the_root_priors_and_seeds_repeat_a_search():
+    quiet = NetSearcher(GAME, network=WEIGHTS, seed=5)
+    noisy = NetSearcher(GAME, network=WEIGHTS, seed=5, noise=(0.3, 0.25))
+    again = NetSearcher(GAME, network=WEIGHTS, seed=5, noise=(0.3, 0.25))
+    visits = [
+        [m.visits for m in s.search(simulations=100).moves]
+        for s in (quiet, noisy, again)
+    ]
+    assert visits[1] == visits[2] and visits[0] != visits[1]
+
+
+def test_advancing_keeps_the_subtree_and_the_last_move():
+    searcher = NetSearcher(GAME, network=WEIGHTS, seed=6)
+    result = searcher.search(simulations=300)
+    best = result.moves[0]
+    searcher.advance(best.code)
+    assert searcher.last_move == best.code
+    again = searcher.search(simulations=10)
+    assert again.root_visits == best.visits + 10
+
+
+def test_the_last_move_is_an_input_plane():
+    state = GAME.play_all(["d4", "c3"])
+    planes = network.encode(state.array, GAME.parse_move(GAME.play_all(["d4"]), "c3"))
+    assert planes.shape == (network.PLANES, 7, 7)
+    assert planes[0].sum() == 1 and planes[1].sum() == 1  # black to move: own d4
+    assert planes[2].sum() == 1 and planes[2][2, 2] == 1  # c3: row 2, column 2
+    assert planes[3].min() == 1
+
+
+def test_a_network_for_another_board_or_game_is_refused():
+    with pytest.raises(ValueError, match="7x7"):
+        NetSearcher(find_game("gomoku", size=9, row=5), network=WEIGHTS)
+    with pytest.raises(ValueError, match="gomoku"):
+        NetSearcher(find_game("reversi"), network=WEIGHTS)
+
+
+def test_weights_files_round_trip_and_bad_ones_are_refused():
+    data = WEIGHTS.to_bytes()
+    again = network.from_bytes(data)
+    assert again.to_bytes() == data
+    assert all(
+        np.array_equal(again.parameters[k], v) for k, v in WEIGHTS.parameters.items()
+    )
+    parameters = dict(WEIGHTS.parameters)
+    parameters["conv1.bias"] = np.zeros(3, dtype=np.float32)
+    with pytest.raises(ValueError, match="conv1.bias"):
+        network.NetworkWeights(7, parameters)
+    with pytest.raises(ValueError, match="not a weights file"):
+        network.from_bytes(b"junk")

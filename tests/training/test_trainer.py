@@ -1,0 +1,75 @@
+"""The training loop: self-play examples and their symmetries, a tiny run
+that writes a playable model, and resuming from its checkpoint."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mcts.games import find_game
+from mcts.models import store
+from mcts.search import network
+from mcts.training.examples import Examples, augment, play_game
+from mcts.training.trainer import TrainConfig, train
+
+GAME = find_game("gomoku", size=5, row=4)
+
+
+def test_a_self_play_game_gives_one_example_a_position():
+    record = play_game(
+        GAME,
+        network.random_weights(5),
+        simulations=30,
+        sample_plies=4,
+        noise=(0.3, 0.25),
+        seed=1,
+    )
+    examples = record.examples
+    assert len(examples) == len(record.moves)
+    assert np.allclose(examples.policies.sum(1), 1.0)
+    # The value target is the result for the player to move: alternating.
+    if record.winner is not None:
+        assert set(np.unique(examples.values)) == {-1.0, 1.0}
+        assert examples.values[-1] == 1.0  # the winner made the last move
+        assert np.all(examples.values[:-1] == -examples.values[1:])
+    # The first position's planes: empty board, black to move.
+    assert examples.planes[0][:3].sum() == 0 and examples.planes[0][3].min() == 1
+
+
+def test_augmenting_gives_each_orientation_of_position_and_policy():
+    state = GAME.play_all(["a1", "b3"])
+    b3 = GAME.parse_move(GAME.play_all(["a1"]), "b3")
+    planes = network.encode(state.array, b3)
+    policy = np.zeros(25, dtype=np.float32)
+    policy[GAME.parse_move(state, "e2")] = 1.0
+    examples = Examples(planes[None], policy[None], np.array([0.5], dtype=np.float32))
+    out = augment(examples, 5)
+    assert len(out) == 8
+    for k, image in enumerate(GAME.symmetries()):
+        turned = GAME.map_state(state, image)
+        last = int(GAME.move_map(image)[b3])
+        assert np.array_equal(out.planes[k], network.encode(turned.array, last))
+        expected = int(GAME.move_map(image)[GAME.parse_move(state, "e2")])
+        assert out.policies[k][expected] == 1.0
+    assert np.all(out.values == 0.5)
+
+
+def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
+    out = tmp_path / "net"
+    config = TrainConfig(
+        games=2,
+        simulations=20,
+        batch=16,
+        gate_every=2,
+        gate_games=2,
+        gate_simulations=10,
+    )
+    progress = train(GAME, out, config, command="test")
+    assert progress.games == 2 and progress.losses and len(progress.gates) == 1
+    model = store.load(out)
+    assert model.network is not None and model.network.size == 5
+    trained = model.manifest["network"]["built"]
+    assert trained["selfplay_games"] == 2 and trained["command"] == "test"
+    more = TrainConfig(**{**config.__dict__, "games": 3, "gate_every": 3})
+    resumed = train(GAME, out, more, command="test")
+    assert resumed.games == 3 and len(resumed.gates) == 2
+    assert resumed.examples > progress.examples
