@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
-from types import SimpleNamespace
 
 from django.conf import settings
 from rest_framework import status
 from rest_framework.test import APITestCase
 
-from mcts import Searcher, find_game
+from mcts import NetSearcher, Searcher, find_game
 from webgame.services import ai
 
 from .helpers import HUMAN, create, url
@@ -35,13 +35,12 @@ class ModelInPlayTests(APITestCase):
     def test_a_model_lends_its_evaluation_and_no_model_takes_it_back(self):
         game = find_game("reversi")
         searcher = Searcher(game)
-        row = SimpleNamespace(game="reversi")
-        ai._use_model(searcher, row, game, "light")
+        ai._use_model(searcher, game, ai.ready_model("reversi", "light"))
         assert searcher.evaluation is not None
         assert searcher.evaluation.game == "reversi"
         # The page's AI scores Reversi leaves by the model's pattern weights.
         assert searcher.patterns is not None
-        ai._use_model(searcher, row, game, None)
+        ai._use_model(searcher, game, None)
         assert searcher.evaluation is None
         assert searcher.patterns is None
 
@@ -65,3 +64,48 @@ class ModelInPlayTests(APITestCase):
         assert body["error"] == "model_unavailable"
         assert "nodes.jsonl" in body["detail"] and "line 3" in body["detail"]
         assert folder not in body["detail"]
+
+
+class NetworkModelInPlayTests(APITestCase):
+    """A Gomoku model that carries a network plays with PUCT and the network
+    on the board it was trained for, and with the usual search elsewhere."""
+
+    def setUp(self):
+        from mcts.models import store
+        from mcts.models.model import Model
+        from mcts.search import network
+        from mcts.search.tree import Tree
+
+        self.folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.folder)
+        game = find_game("gomoku", size=7, row=4)
+        weights = network.random_weights(7)
+        model = Model(game, Tree(2), game.initial_state(), network=weights)
+        store.save(model, Path(self.folder) / "gomoku" / "net7")
+
+    def ai_searcher(self, options):
+        ai_player = {"kind": "ai", "level": 2, "model": "net7"}
+        with self.settings(MODEL_DIR=self.folder):
+            game = create(
+                self.client, "gomoku", options=options, black=HUMAN, white=ai_player
+            ).json()
+            played = self.client.post(
+                url("game-moves", game["id"]), {"move": "d4"}, format="json"
+            )
+            assert played.status_code == status.HTTP_200_OK, played.content
+            response = self.client.post(url("game-ai-move", game["id"]), format="json")
+        assert response.status_code == status.HTTP_200_OK, response.content
+        searcher, _ = ai.SEARCHES.take(uuid.UUID(game["id"]))
+        return searcher, response.json()
+
+    def test_the_network_plays_on_its_board_and_sees_the_last_move(self):
+        searcher, body = self.ai_searcher({"size": 7, "row": 4})
+        assert isinstance(searcher, NetSearcher)
+        assert body["search"]["simulations"] > 0
+        # The network saw the human's move d4 as the last move.
+        game = find_game("gomoku", size=7, row=4)
+        assert searcher.last_move == game.parse_move(game.initial_state(), "d4")
+
+    def test_on_another_board_the_usual_search_plays(self):
+        searcher, _ = self.ai_searcher({"size": 9, "row": 5})
+        assert not isinstance(searcher, NetSearcher)

@@ -20,6 +20,7 @@ from mcts import (
     LEVELS,
     Game,
     Level,
+    NetSearcher,
     Searcher,
     SearchResult,
     State,
@@ -251,8 +252,9 @@ def run_search(
     """Return the JSON of the search itself, in whichever process runs it (a
     web process's worker thread or a Celery worker), keeping its tree in that
     process for the game's next search; ``stop_asked`` is polled every 50 ms."""
-    searcher = _searcher_for(row, game, state)
-    _use_model(searcher, row, game, model)
+    loaded = ready_model(row.game, model) if model else None
+    searcher = _searcher_for(row, game, state, loaded)
+    _use_model(searcher, game, loaded)
 
     def stop_if_asked(_progress: SearchResult) -> None:
         # A Stop that came before the search began (the searcher clears
@@ -300,14 +302,22 @@ def search_in_worker(
     )
 
 
-def _searcher_for(row: GameRow, game: Game, state: State) -> Searcher:
+def _searcher_for(row: GameRow, game: Game, state: State, model) -> Searcher:
     """Return a Searcher at ``state``: the game's previous one advanced along
-    the moves played since (keeping its tree), or a fresh one."""
+    the moves played since (keeping its tree), or a fresh one; a
+    NetSearcher with the network of a ``model`` that carries one."""
+    network = None
+    if model is not None and (model.game.name, model.game.options) == (
+        game.name,
+        game.options,
+    ):
+        network = model.network  # a network plays the board it was trained on
     entry = SEARCHES.take(row.pk)
     moves = tuple(row.moves)
     if entry is not None:
         searcher, seen = entry
-        if moves[: len(seen)] == seen and len(moves) - len(seen) <= 8:
+        same_kind = getattr(searcher, "network", None) is network
+        if same_kind and moves[: len(seen)] == seen and len(moves) - len(seen) <= 8:
             position = replay(row.game, options_key(row.options), seen)
             for text in moves[len(seen) :]:
                 code = game.parse_move(position, text)
@@ -315,28 +325,35 @@ def _searcher_for(row: GameRow, game: Game, state: State) -> Searcher:
                 position = game.apply(position, code)
             searcher.set_state(state)  # a no-op unless the trees disagree
             return searcher
-    return Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
+    if network is None:
+        return Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
+    searcher = NetSearcher(
+        game, state, network=network, max_nodes=settings.AI_MAX_NODES
+    )
+    if moves:  # the network sees the last move
+        before = replay(row.game, options_key(row.options), moves[:-1])
+        searcher.last_move = game.parse_move(before, moves[-1])
+    return searcher
 
 
-def _use_model(
-    searcher: Searcher, row: GameRow, game: Game, model_name: str | None
-) -> None:
+def _use_model(searcher: Searcher, game: Game, model) -> None:
     """Give ``searcher`` the tree model's learned evaluation (and Reversi's
     pattern evaluation) and its statistics for the current position, when
     the model knows the position better than the searcher's own tree does;
-    no model: neither.
+    no model: neither. A network searcher has the model's network already
+    (:func:`_searcher_for`).
 
-    The model is loaded once per process and shared read-only (``warm_tree``
-    copies the subtree). A model that fails to load is a ServiceError naming
-    the file and line, never a trace.
+    The model comes from :func:`ready_model`: loaded once per process and
+    shared read-only (``warm_tree`` copies the subtree); one that fails to
+    load was a ServiceError naming the file and line, never a trace.
     """
-    if not model_name:
+    if model is None:
         searcher.evaluation = None
         searcher.patterns = None
         return
-    model = ready_model(row.game, model_name)
-    searcher.evaluation = evaluation_for(model, game)
-    searcher.patterns = patterns_for(model, game)
+    if not isinstance(searcher, NetSearcher):
+        searcher.evaluation = evaluation_for(model, game)
+        searcher.patterns = patterns_for(model, game)
     warm = warm_tree(model, game, searcher.state)
     if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
         searcher.tree = warm
