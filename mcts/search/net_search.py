@@ -185,8 +185,8 @@ class NetSearcher(Searcher):
         parent_mean = 1.0 - float(tree.value_sum[node]) / parent_visits
         means = np.where(visits > 0, sums / np.maximum(visits, 1), parent_mean)
         scores = means + self.c * priors * math.sqrt(parent_visits) / (1 + visits)
-        scores[proven == Proven.LOSS] = -np.inf
-        scores[proven == Proven.WIN] = np.inf
+        scores[proven == _LOSS] = -np.inf
+        scores[proven == _WIN] = np.inf
         return first + int(np.argmax(scores))
 
     def _priors_of(self, node: int, state: State, last: int) -> np.ndarray:
@@ -276,4 +276,5 @@ def _masked_softmax(logits: np.ndarray, moves: np.ndarray) -> np.ndarray:
     return (weights / weights.sum()).astype(np.float32)
 
 
+_LOSS, _WIN = int(Proven.LOSS), int(Proven.WIN)
 _PROVEN_REWARD = {Proven.WIN: 1.0, Proven.LOSS: 0.0, Proven.DRAW: 0.5}

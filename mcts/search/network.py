@@ -170,7 +170,8 @@ def _conv3x3(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     """Return the 3x3 convolution (zero padding 1) of x (B, n, n, C), channels
     last, with a weight of the training library's shape (out, C, 3, 3)."""
     batch, n, _, channels = x.shape
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    padded = np.zeros((batch, n + 2, n + 2, channels), dtype=np.float32)
+    padded[:, 1:-1, 1:-1] = x
     # (B, n, n, C, 3, 3): one row of C*9 inputs a point, in the weight's order
     windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))
     columns = windows.reshape(batch * n * n, channels * 9)
