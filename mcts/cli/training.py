@@ -7,7 +7,9 @@ import argparse
 import shlex
 import sys
 from dataclasses import fields
+from pathlib import Path
 
+from ..models.reader import read_manifest
 from ..models.store import MODEL_DIR, model_path
 from .args import add_game_arguments, game_from_args
 
@@ -39,9 +41,27 @@ def add_commands(subparsers) -> None:
     parser.add_argument("--gate-every", type=int, default=50)
     parser.add_argument("--gate-games", type=int, default=20)
     parser.add_argument("--gate-sims", type=int, default=400)
+    parser.add_argument(
+        "--eval-games",
+        type=int,
+        default=0,
+        help="at each gate, games of the best network against plain MCTS "
+        "(the strength over training time; 0: none)",
+    )
+    parser.add_argument(
+        "--eval-playouts", type=int, default=1000, help="plain MCTS's playouts a move"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=cmd_train_net)
+
+    chart = subparsers.add_parser(
+        "net-chart",
+        help="draw a trained network's strength over its training time (a PNG)",
+    )
+    chart.add_argument("model", help="the model folder that carries the network")
+    chart.add_argument("--out", required=True, help="the image to write (.png)")
+    chart.set_defaults(func=cmd_net_chart)
 
 
 def cmd_train_net(args: argparse.Namespace) -> int:
@@ -70,6 +90,8 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         "gate_every": args.gate_every,
         "gate_games": args.gate_games,
         "gate_simulations": args.gate_sims,
+        "eval_games": args.eval_games,
+        "eval_playouts": args.eval_playouts,
         "seed": args.seed,
     }
     assert set(options) <= {f.name for f in fields(TrainConfig)}
@@ -95,6 +117,35 @@ def cmd_train_net(args: argparse.Namespace) -> int:
     for gate in progress.gates:
         verdict = "accepted" if gate["accepted"] else "kept the best"
         score = f"{gate['score']:.0%} against the best"
-        print(f"after {gate['games']} games: {score}, {verdict}")
+        pure = gate.get("pure_mcts")
+        versus = "" if pure is None else f"; the best {pure:.0%} against plain MCTS"
+        print(f"after {gate['games']} games: {score}, {verdict}{versus}")
     print(f"{out}: {progress.games} games in {progress.seconds:.0f} s")
+    return 0
+
+
+def cmd_net_chart(args: argparse.Namespace) -> int:
+    """Draw the chart of the model's gates; print the image's path."""
+    try:
+        from ..training.chart import draw
+    except ImportError as error:
+        print(
+            f"net-chart needs the training extra ({error.name} is missing): "
+            "run `make train-setup`",
+            file=sys.stderr,
+        )
+        return 2
+    manifest = read_manifest(Path(args.model))
+    trained = (manifest.get("network") or {}).get("built") or {}
+    config = trained.get("config", {})
+    title = (
+        f"{args.model}: {config.get('simulations')} simulations a move against "
+        f"MCTS of {config.get('eval_playouts')} playouts"
+    )
+    try:
+        count = draw(trained.get("gates", []), Path(args.out), title=title)
+    except ValueError as error:
+        print(f"{args.model}: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.out}: {count} points")
     return 0

@@ -8,11 +8,14 @@ policy against the search's visit distribution, squared error of the value
 against the game's result, L2 on the weights (Adam's weight decay).
 
 Every ``gate_every`` games the network plays ``gate_games`` games against
-the best network so far (colours alternating, the first ``GATE_OPENING``
-moves sampled so the games differ); it becomes the best when it scores at
-least ``GATE_SCORE``, and the best is written into the output tree model
+the best network so far (from short random openings, colours swapped, as
+the arena plays); it becomes the best when it scores at least
+``GATE_SCORE``, and the best is written into the output tree model
 (``network.npz``, listed in its manifest with how it was trained). The
-first gate compares against the untrained network.
+first gate compares against the untrained network. With ``eval_games``,
+each gate also plays the best network against plain MCTS of
+``eval_playouts`` random playouts a move: the strength over training time
+that the manifest records and ``python -m mcts net-chart`` draws.
 
 A checkpoint (network, optimiser, best network, buffer, counters, the
 gating history) is saved atomically at every gate and on Ctrl-C; running
@@ -34,16 +37,18 @@ from torch.nn import functional
 from ..games.base import Game
 from ..models.model import Model
 from ..models.store import save
-from ..search.net_search import NetSearcher
+from ..play.arena import OPENING_PLIES, play_game, random_opening
+from ..play.base import Player
+from ..play.net_player import NetPlayer
+from ..play.players import find_player
 from ..search.network import NetworkWeights
 from ..search.tree import Tree
-from .examples import Examples, augment, play_game
+from .examples import Examples, augment
+from .examples import play_game as selfplay_game
 from .torchnet import PolicyValueNet, export, load_into
 
 #: The score a gated network needs against the best to replace it.
 GATE_SCORE = 0.55
-#: Moves sampled in proportion to visits at the start of each gating game.
-GATE_OPENING = 4
 #: The checkpoint's file in the output folder's hidden training folder.
 CHECKPOINT = "checkpoint.pt"
 
@@ -66,6 +71,8 @@ class TrainConfig:
     gate_every: int = 50
     gate_games: int = 20
     gate_simulations: int = 400
+    eval_games: int = 0
+    eval_playouts: int = 1000
     seed: int = 0
 
 
@@ -111,7 +118,7 @@ def train(
     try:
         while progress.games < config.games:
             seed = config.seed * 1_000_003 + progress.games
-            record = play_game(
+            record = selfplay_game(
                 game,
                 export(net),
                 simulations=config.simulations,
@@ -126,6 +133,7 @@ def train(
             progress.examples += len(record.examples)
             loss = _learn(net, optimiser, buffer, config, seed)
             progress.games += 1
+            progress.seconds = round(time.perf_counter() - started, 1)
             if loss is not None:
                 progress.losses.append(round(loss, 4))
             if (
@@ -192,20 +200,37 @@ def _gate(
     """Play the network against the best; return the new best (written
     into the model at ``out`` when it changes, and the first time)."""
     candidate = export(net)
+    sims = config.gate_simulations
     score = match(
         game,
-        candidate,
-        best,
+        lambda seed: net_player(game, candidate, sims, seed),
+        lambda seed: net_player(game, best, sims, seed),
         games=config.gate_games,
-        simulations=config.gate_simulations,
         seed=config.seed + progress.games,
     )
     accepted = score >= GATE_SCORE
-    progress.gates.append(
-        {"games": progress.games, "score": round(score, 3), "accepted": accepted}
-    )
     if accepted:
         best = candidate
+    gate = {
+        "games": progress.games,
+        "seconds": round(progress.seconds, 1),
+        "score": round(score, 3),
+        "accepted": accepted,
+    }
+    if config.eval_games:
+        # The strength over training time: the best network against plain MCTS.
+        pure = f"mcts:sims={config.eval_playouts}"
+        gate["pure_mcts"] = round(
+            match(
+                game,
+                lambda seed: net_player(game, best, sims, seed),
+                lambda seed: find_player(pure, game, seed=seed),
+                games=config.eval_games,
+                seed=config.seed + progress.games + 1,
+            ),
+            3,
+        )
+    progress.gates.append(gate)
     if accepted or not (out / "manifest.json").exists():
         trained = {
             "command": command,
@@ -219,42 +244,36 @@ def _gate(
     return best
 
 
+def net_player(game: Game, weights: NetworkWeights, simulations: int, seed: int):
+    """Return a player that searches ``simulations`` a move with ``weights``."""
+    model = Model(game, Tree(2), game.initial_state(), network=weights)
+    return NetPlayer(game, model, simulations=simulations, seed=seed)
+
+
 def match(
     game: Game,
-    a: NetworkWeights,
-    b: NetworkWeights,
+    make_a: Callable[[int], Player],
+    make_b: Callable[[int], Player],
     *,
     games: int,
-    simulations: int,
     seed: int,
 ) -> float:
-    """Return ``a``'s score against ``b`` over ``games`` games (colours
-    alternating, a draw half), each move a search of ``simulations``."""
+    """Return A's score against B over ``games`` games (a draw half): each
+    pair of games from the same short random opening, colours swapped, as
+    the arena plays them; ``make_a(seed)`` and ``make_b(seed)`` give the
+    players of one game."""
     rng = np.random.default_rng(seed)
     points = 0.0
+    opening: list[int] = []
     for number in range(games):
-        players = (
-            {"black": a, "white": b} if number % 2 == 0 else {"black": b, "white": a}
-        )
-        searchers = {
-            side: NetSearcher(game, network=w, seed=int(rng.integers(2**31)))
-            for side, w in players.items()
-        }
-        state = game.initial_state()
-        while not game.is_terminal(state):
-            plies = game.options["size"] ** 2 - len(game.legal_moves(state))
-            result = searchers[game.to_move(state)].search(
-                simulations=simulations,
-                temperature=1.0 if plies < GATE_OPENING else 0.0,
-            )
-            for searcher in searchers.values():
-                searcher.advance(result.code)  # both keep their trees
-            state = game.apply(state, result.code)
-        outcome = game.outcome(state)
-        assert outcome is not None  # the game is over
-        winner = outcome.winner
-        a_side = "black" if number % 2 == 0 else "white"
-        points += 0.5 if winner is None else float(winner == a_side)
+        if number % 2 == 0:
+            opening = random_opening(game, OPENING_PLIES[game.name], rng)
+        a, b = make_a(int(rng.integers(2**31))), make_b(int(rng.integers(2**31)))
+        a_black = number % 2 == 0
+        black, white = (a, b) if a_black else (b, a)
+        winner, _, _ = play_game(game, black, white, opening)
+        a_colour = "black" if a_black else "white"
+        points += 0.5 if winner is None else float(winner == a_colour)
     return points / games
 
 

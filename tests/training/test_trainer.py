@@ -62,6 +62,8 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
         gate_every=2,
         gate_games=2,
         gate_simulations=10,
+        eval_games=2,
+        eval_playouts=20,
     )
     progress = train(GAME, out, config, command="test")
     assert progress.games == 2 and progress.losses and len(progress.gates) == 1
@@ -69,7 +71,30 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
     assert model.network is not None and model.network.size == 5
     trained = model.manifest["network"]["built"]
     assert trained["selfplay_games"] == 2 and trained["command"] == "test"
+    gate = trained["gates"][0]
+    assert gate["games"] == 2 and 0 <= gate["pure_mcts"] <= 1 and gate["seconds"] > 0
     more = TrainConfig(**{**config.__dict__, "games": 3, "gate_every": 3})
     resumed = train(GAME, out, more, command="test")
     assert resumed.games == 3 and len(resumed.gates) == 2
     assert resumed.examples > progress.examples
+
+
+def test_the_chart_draws_the_strength_the_gates_recorded(tmp_path, capsys):
+    from mcts.cli import main as cli
+
+    out = tmp_path / "net"
+    config = TrainConfig(
+        games=1,
+        simulations=10,
+        batch=8,
+        gate_every=1,
+        gate_games=2,
+        gate_simulations=5,
+        eval_games=2,
+        eval_playouts=10,
+    )
+    train(GAME, out, config)
+    image = tmp_path / "chart.png"
+    assert cli.main(["net-chart", str(out), "--out", str(image)]) == 0
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "1 points" in capsys.readouterr().out
