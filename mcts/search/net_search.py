@@ -244,20 +244,7 @@ class NetSearcher(Searcher):
         """Give ``node`` a child for every legal move, with the priors of
         the network's ``logits``."""
         moves = np.array(self.game.legal_moves(state), dtype=np.int64)
-        tree = self.tree
-        tree.reserve(tree.size + len(moves))
-        first = tree.size
-        children = slice(first, first + len(moves))
-        tree.parent[children] = node
-        tree.move[children] = moves
-        tree.first_child[children] = -1
-        tree.n_children[children] = 0
-        tree.visits[children] = 0
-        tree.value_sum[children] = 0.0
-        tree.proven[children] = Proven.UNKNOWN
-        tree.first_child[node] = first
-        tree.n_children[node] = len(moves)
-        tree.size = first + len(moves)
+        self.tree.add_children(node, moves)
         self._priors[node] = _masked_softmax(logits, moves)
 
     def _prove_terminal(self, node: int, state: State) -> float:

@@ -232,6 +232,28 @@ class Tree:
             return None
         return float(self.value_sum[node]) / visits
 
+    # ---- growing ------------------------------------------------------------------
+    def add_children(self, node: int, moves: np.ndarray) -> int:
+        """Expand ``node`` with one new, unvisited child per move code of
+        ``moves`` (allocated contiguously, growing the arrays if need be);
+        return the first child's id. (The numba kernel expands in place
+        the same way.)"""
+        count = len(moves)
+        self.reserve(self.size + count)
+        first = self.size
+        children = slice(first, first + count)
+        self.parent[children] = node
+        self.move[children] = moves
+        self.first_child[children] = -1
+        self.n_children[children] = 0
+        self.visits[children] = 0
+        self.value_sum[children] = 0.0
+        self.proven[children] = Proven.UNKNOWN
+        self.first_child[node] = first
+        self.n_children[node] = count
+        self.size = first + count
+        return first
+
     # ---- reuse --------------------------------------------------------------------
     def subtree(self, node: int) -> Tree:
         """Return a new, compact Tree holding the subtree under ``node`` as its root.

@@ -53,9 +53,9 @@ def test_augmenting_gives_each_orientation_of_position_and_policy():
     assert np.all(out.values == 0.5)
 
 
-def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
-    out = tmp_path / "net"
-    config = TrainConfig(
+def _tiny(**changes) -> TrainConfig:
+    """A training run of a few seconds."""
+    options = dict(
         games=2,
         simulations=20,
         batch=16,
@@ -65,6 +65,12 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
         eval_games=2,
         eval_playouts=20,
     )
+    return TrainConfig(**{**options, **changes})
+
+
+def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
+    out = tmp_path / "net"
+    config = _tiny()
     progress = train(GAME, out, config, command="test")
     assert progress.games == 2 and progress.losses and len(progress.gates) == 1
     model = store.load(out)
@@ -73,7 +79,7 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
     assert trained["selfplay_games"] == 2 and trained["command"] == "test"
     gate = trained["gates"][0]
     assert gate["games"] == 2 and 0 <= gate["pure_mcts"] <= 1 and gate["seconds"] > 0
-    more = TrainConfig(**{**config.__dict__, "games": 3, "gate_every": 3})
+    more = _tiny(games=3, gate_every=3)
     resumed = train(GAME, out, more, command="test")
     assert resumed.games == 3 and len(resumed.gates) == 2
     assert resumed.examples > progress.examples
@@ -83,16 +89,7 @@ def test_the_chart_draws_the_strength_the_gates_recorded(tmp_path, capsys):
     from mcts.cli import main as cli
 
     out = tmp_path / "net"
-    config = TrainConfig(
-        games=1,
-        simulations=10,
-        batch=8,
-        gate_every=1,
-        gate_games=2,
-        gate_simulations=5,
-        eval_games=2,
-        eval_playouts=10,
-    )
+    config = _tiny(games=1, gate_every=1)
     train(GAME, out, config)
     image = tmp_path / "chart.png"
     assert cli.main(["net-chart", str(out), "--out", str(image)]) == 0
