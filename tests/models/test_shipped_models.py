@@ -28,3 +28,22 @@ def test_a_shipped_light_model_carries_a_well_fitted_evaluation(game_name):
     model = store.load(store.model_path(game_name, "light"), check="fast")
     fitted = model.evaluation.fitted
     assert fitted["positions"] >= 10_000 and fitted["explained"] > 0.5
+
+
+#: The games whose full model ships packed (model/<game>/full.tar.xz).
+FULL_MODELS = ("reversi",)
+MAX_PACKED_BYTES = 25_000_000
+
+
+@pytest.mark.parametrize("game_name", FULL_MODELS)
+def test_a_shipped_full_model_is_a_large_compact_self_play_build(game_name):
+    from mcts.models.packed import packed_path, read_packed_manifest
+
+    archive = packed_path(store.model_path(game_name, "full"))
+    assert archive.stat().st_size <= MAX_PACKED_BYTES
+    manifest = read_packed_manifest(archive)
+    built = manifest["built"]
+    assert built["by"] == "selfplay" and built["selfplay_games"] >= 1000
+    assert manifest["nodes"] >= 1_000_000 and manifest["version"] == 2
+    tree_bytes = sum(entry["bytes"] for entry in manifest["files"].values())
+    assert tree_bytes / manifest["nodes"] <= 100
