@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from dataclasses import fields
 from pathlib import Path
 
 from ..models.reader import read_manifest
@@ -94,7 +93,6 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         "eval_playouts": args.eval_playouts,
         "seed": args.seed,
     }
-    assert set(options) <= {f.name for f in fields(TrainConfig)}
     config = TrainConfig(**options)
     out = model_path(game.name, args.model, args.model_dir)
     command = "python -m mcts " + shlex.join(sys.argv[1:])

@@ -30,6 +30,14 @@ class Examples:
     def __len__(self) -> int:
         return len(self.values)
 
+    def latest(self, limit: int) -> Examples:
+        """Return the last ``limit`` examples (all if there are fewer)."""
+        if len(self) <= limit:
+            return self
+        return Examples(
+            self.planes[-limit:], self.policies[-limit:], self.values[-limit:]
+        )
+
     @staticmethod
     def join(parts: list[Examples]) -> Examples:
         """Return the examples of ``parts`` one after the other."""

@@ -126,10 +126,9 @@ def train(
                 noise=(config.noise_alpha, config.noise_fraction),
                 seed=seed,
             )
-            buffer = _keep_latest(
-                Examples.join([*buffer, augment(record.examples, size)]),
-                config.buffer,
-            )
+            new = augment(record.examples, size)
+            buffer = new if buffer is None else Examples.join([buffer, new])
+            buffer = buffer.latest(config.buffer)
             progress.examples += len(record.examples)
             loss = _learn(net, optimiser, buffer, config, seed)
             progress.games += 1
@@ -150,12 +149,14 @@ def train(
     return progress
 
 
-def _learn(net, optimiser, buffer, config: TrainConfig, seed: int) -> float | None:
+def _learn(
+    net, optimiser, buffer: Examples | None, config: TrainConfig, seed: int
+) -> float | None:
     """Take ``config.steps`` steps on random batches; return the last loss
     (None while the buffer holds less than a batch)."""
-    if not buffer or len(buffer[0]) < config.batch:
+    if buffer is None or len(buffer) < config.batch:
         return None
-    examples = buffer[0]
+    examples = buffer
     rng = np.random.default_rng(seed)
     net.train()
     loss = None
@@ -174,18 +175,6 @@ def _learn(net, optimiser, buffer, config: TrainConfig, seed: int) -> float | No
         loss = float(total.detach())
     net.eval()
     return loss
-
-
-def _keep_latest(examples: Examples, limit: int) -> list[Examples]:
-    """Return the buffer: the latest ``limit`` examples (as a one-item list,
-    empty when there are none)."""
-    if len(examples) > limit:
-        examples = Examples(
-            examples.planes[-limit:],
-            examples.policies[-limit:],
-            examples.values[-limit:],
-        )
-    return [examples]
 
 
 def _gate(
@@ -288,13 +277,13 @@ def _resume(path: Path, net, optimiser, config: TrainConfig):
     """Return (progress, best weights or None, buffer) from the checkpoint
     at ``path``, loading the network and optimiser; a fresh start if none."""
     if not path.exists():
-        return Progress(), None, []
+        return Progress(), None, None
     saved = torch.load(path, weights_only=False)
     net.load_state_dict(saved["net"])
     optimiser.load_state_dict(saved["optimiser"])
     best = PolicyValueNet(net.size)
     best.load_state_dict(saved["best"])
-    buffer = [Examples(*saved["buffer"])] if saved["buffer"] is not None else []
+    buffer = Examples(*saved["buffer"]) if saved["buffer"] is not None else None
     return Progress(**saved["progress"]), export(best, saved["best_trained"]), buffer
 
 
@@ -309,8 +298,8 @@ def _save_checkpoint(path: Path, net, optimiser, best, buffer, progress) -> None
         "best": best_net.state_dict(),
         "best_trained": best.trained,
         "buffer": None
-        if not buffer
-        else (buffer[0].planes, buffer[0].policies, buffer[0].values),
+        if buffer is None
+        else (buffer.planes, buffer.policies, buffer.values),
         "progress": asdict(progress),
     }
     temp = path.with_name(path.name + ".tmp")

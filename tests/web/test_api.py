@@ -587,7 +587,10 @@ class PatchTests(APITestCase):
     def test_patch_errors_are_400_and_change_nothing(self):
         game_id = create(self.client).json()["id"]
         cases = [
-            ({"players": {"white": {"kind": "ai", "model": "nosuch"}}}, "unknown_model"),
+            (
+                {"players": {"white": {"kind": "ai", "model": "nosuch"}}},
+                "unknown_model",
+            ),
             (
                 {"players": {"white": {"kind": "ai", "think_time": 0}}},
                 "invalid_think_time",
