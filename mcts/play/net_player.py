@@ -65,6 +65,26 @@ class NetPlayer(Player):
         self.searcher.stop()
 
 
+def from_spec(opts: dict, game, model, seconds, simulations, seed, name) -> NetPlayer:
+    """Return the network player of an ``mcts-net`` spec's options ``opts``
+    (its ``model`` required; ``seconds``/``simulations``: the budget unless
+    the spec sets one)."""
+    if model is None:
+        raise ValueError(f"{name}: the network player needs model=NAME")
+    if "seconds" in opts or "sims" in opts:
+        seconds, simulations = opts.pop("seconds", None), opts.pop("sims", None)
+    options = {k: opts.pop(k) for k in ("c", "threats", "temperature") if k in opts}
+    return NetPlayer(
+        game,
+        model,
+        seconds=seconds,
+        simulations=simulations,
+        seed=seed,
+        name=name,
+        **options,
+    )
+
+
 def last_stone(before: State, after: State) -> int:
     """Return the move code of the one stone ``after`` has beyond ``before``
     (the opponent's last move), or -1 if the positions differ otherwise."""

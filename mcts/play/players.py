@@ -7,8 +7,7 @@ A spec is a kind and optional ``key=value`` options::
     mcts-heavy                  MCTS with the game's heavy rollouts (the default)
     mcts-heavy:level=3          a rung of the strength ladder (LEVELS)
     mcts:c=1.4,sims=2000,seed=7 tuning knobs and budgets
-    mcts-net:model=NAME,sims=400  PUCT guided by the network of a Gomoku
-                                tree model (mcts.play.net_player)
+    mcts-net:model=NAME         PUCT with a Gomoku model's network (net_player.py)
 
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget, temperature and random moves),
@@ -71,7 +70,7 @@ from ..search.searcher import Searcher
 from .base import Player
 from .nboard import DEFAULT_TIMEOUT as NBOARD_TIMEOUT
 from .nboard import NboardEngine
-from .net_player import NetPlayer
+from .net_player import from_spec as net_player
 from .piskvork import PiskvorkEngine
 
 
@@ -377,7 +376,9 @@ def find_player(
     if "model" in opts:
         model = load_shared(model_path(game.name, opts.pop("model")))
     if spec.kind == "mcts-net":
-        return _net_player(opts, game, model, seconds, simulations, seed, str(spec))
+        if seconds is None and simulations is None:
+            seconds = DEFAULT_SECONDS
+        return net_player(opts, game, model, seconds, simulations, seed, str(spec))
     use = opts.pop("use", "both")
     level = LEVELS.get(opts.pop("level", None)) if "level" in opts else None
     temperature = random_moves = 0.0
@@ -422,26 +423,6 @@ def find_player(
         patterns=patterns,
         **early,
         **searcher_options,
-    )
-
-
-def _net_player(opts, game, model, seconds, simulations, seed, name) -> Player:
-    """Return the network player of an ``mcts-net`` spec (its model required)."""
-    if model is None:
-        raise ValueError(f"{name}: the network player needs model=NAME")
-    if "seconds" in opts or "sims" in opts:
-        seconds, simulations = opts.pop("seconds", None), opts.pop("sims", None)
-    if seconds is None and simulations is None:
-        seconds = DEFAULT_SECONDS
-    options = {k: opts.pop(k) for k in ("c", "threats", "temperature") if k in opts}
-    return NetPlayer(
-        game,
-        model,
-        seconds=seconds,
-        simulations=simulations,
-        seed=seed,
-        name=name,
-        **options,
     )
 
 
