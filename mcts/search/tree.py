@@ -255,17 +255,21 @@ class Tree:
         return first
 
     # ---- reuse --------------------------------------------------------------------
-    def subtree(self, node: int) -> Tree:
+    def subtree(self, node: int, max_nodes: int | None = None) -> Tree:
         """Return a new, compact Tree holding the subtree under ``node`` as its root.
 
         Node ids are renumbered breadth first, so every node's children stay
-        contiguous; the statistics and proofs are copied unchanged.
+        contiguous; the statistics and proofs are copied unchanged. With
+        ``max_nodes``, the copy stops expanding nodes (breadth first, a
+        node's children all or none) where more would not fit: those become
+        leaves that keep their own statistics.
         """
         count = _subtree_size(self.arrays, node)
+        if max_nodes is not None:
+            count = min(count, max(1, int(max_nodes)))
         tree = Tree(_capacity_for(count))
-        _copy_subtree(node, self.arrays, tree.arrays)
+        tree.size = _copy_subtree(node, self.arrays, tree.arrays, count)
         tree.parent[0] = -1
-        tree.size = count
         return tree
 
     def __repr__(self) -> str:
@@ -316,8 +320,10 @@ def _subtree_size(arrays, node):
 
 
 @njit(cache=True, nogil=True)
-def _copy_subtree(node, old, new):
-    """Copy the subtree under ``node`` into the new arrays, breadth first.
+def _copy_subtree(node, old, new, limit):
+    """Copy the subtree under ``node`` into the new arrays, breadth first, at
+    most ``limit`` nodes (a node whose children would pass it is copied
+    unexpanded); return the nodes copied.
 
     The new arrays double as the queue: new node ``i`` is read back in order,
     and ``old_id[i]`` remembers where its row came from.
@@ -336,8 +342,9 @@ def _copy_subtree(node, old, new):
         new.proven[head] = old.proven[source]
         new.n_children[head] = old.n_children[source]
         first = old.first_child[source]
-        if first < 0:
+        if first < 0 or size + old.n_children[source] > limit:
             new.first_child[head] = -1
+            new.n_children[head] = 0
         else:
             new.first_child[head] = size
             for k in range(old.n_children[source]):

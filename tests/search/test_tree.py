@@ -86,6 +86,38 @@ def test_subtree_copies_every_statistic_under_the_new_root():
     assert np.all((used == -1) | ((used > 0) & (used < sub.size)))
 
 
+def test_a_capped_subtree_keeps_the_shallowest_nodes_whole_families_only():
+    game = find_game("reversi")
+    searcher = Searcher(game, evaluator="random", seed=3)
+    searcher.search(simulations=3_000)
+    tree = searcher.tree
+    assert tree.size > 100
+    capped = tree.subtree(0, max_nodes=100)
+    assert capped.size <= 100 and capped.visits[0] == tree.visits[0]
+    for node in range(capped.size):  # a node holds all its children or none
+        if capped.first_child[node] >= 0:
+            assert capped.n_children[node] == tree.n_children[
+                _same_node(tree, capped, node)
+            ]
+    # the root's moves are all there, with their statistics
+    assert sorted(capped.move[list(capped.children(0))]) == sorted(
+        tree.move[list(tree.children(0))]
+    )
+    assert tree.subtree(0, max_nodes=10**9).size == tree.size
+
+
+def _same_node(tree, copy, node):
+    """Return the id in ``tree`` of ``copy``'s node ``node`` (by its moves)."""
+    line = []
+    while node > 0:
+        line.append(int(copy.move[node]))
+        node = int(copy.parent[node])
+    found = 0
+    for move in reversed(line):
+        found = tree.child_with_move(found, move)
+    return found
+
+
 def test_fields_are_the_documented_arrays():
     assert [name for name, _ in FIELDS] == [
         "parent",
