@@ -96,9 +96,10 @@ def test_a_capped_subtree_keeps_the_shallowest_nodes_whole_families_only():
     assert capped.size <= 100 and capped.visits[0] == tree.visits[0]
     for node in range(capped.size):  # a node holds all its children or none
         if capped.first_child[node] >= 0:
-            assert capped.n_children[node] == tree.n_children[
-                _same_node(tree, capped, node)
-            ]
+            assert (
+                capped.n_children[node]
+                == tree.n_children[_same_node(tree, capped, node)]
+            )
     # the root's moves are all there, with their statistics
     assert sorted(capped.move[list(capped.children(0))]) == sorted(
         tree.move[list(tree.children(0))]
