@@ -17,6 +17,8 @@ from ..play.arena import GameRecord, distinct_positions, run_match
 from ..play.players import find_player, parse_spec
 from ..play.warmup import warm_up
 from ..search.loa_search import DEFAULT_LOA_EVAL
+from ..search.net_search import NetSearcher
+from ..search.network import random_weights
 from ..search.searcher import Searcher
 from .args import add_game_arguments, game_from_args
 
@@ -88,7 +90,16 @@ def add_commands(subparsers) -> None:
     add_game_arguments(bench)
     bench.add_argument("--seconds", type=float, default=2.0, help="per run")
     bench.add_argument("--runs", type=int, default=3)
-    bench.add_argument("--evaluator", choices=("random", "heavy"), default="random")
+    bench.add_argument(
+        "--evaluator",
+        choices=("random", "heavy", "network"),
+        default="random",
+        help="network: PUCT with the network of --model (Gomoku), or of an "
+        "untrained one if no model is given",
+    )
+    bench.add_argument(
+        "--batch", type=int, default=None, help="network: leaves evaluated at once"
+    )
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument(
         "--model",
@@ -255,6 +266,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Print simulations per second from the start; the median line last."""
     game = _game(args)
+    if args.evaluator == "network":
+        return _bench_network(game, args)
     evaluation = patterns = None
     if args.model:
         if args.evaluator != "heavy":
@@ -298,6 +311,32 @@ def cmd_bench(args: argparse.Namespace) -> int:
         scored += f", loa_eval={args.loa_eval}"
     print(
         f"{game.name} {args.evaluator} rollouts{scored}, c={c}: "
+        f"median simulations/s: {statistics.median(rates):.0f}"
+    )
+    return 0
+
+
+def _bench_network(game, args: argparse.Namespace) -> int:
+    """Print the network search's simulations per second from the start."""
+    if args.model:
+        network = load(model_path(game.name, args.model)).network
+        if network is None:
+            raise ValueError(f"model {args.model!r} carries no network")
+    else:
+        network = random_weights(game.options["size"])
+    options = {} if args.batch is None else {"batch": args.batch}
+    rates = []
+    for run in range(args.runs):
+        searcher = NetSearcher(game, network=network, seed=args.seed + run, **options)
+        result = searcher.search(seconds=args.seconds)
+        rate = result.simulations / result.elapsed
+        rates.append(rate)
+        print(
+            f"run {run + 1}: {result.simulations} simulations in "
+            f"{result.elapsed:.2f} s = {rate:,.0f}/s, best {result.move}"
+        )
+    print(
+        f"{game.name} network search, batch {searcher.batch}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
     )
     return 0

@@ -117,6 +117,15 @@ def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
         run(argv, capsys)
 
 
+def test_bench_measures_the_network_search(capsys):
+    argv = ["bench", "gomoku", "--size", "6", "--row", "4", "--seconds", "0.05"]
+    code, out = run(
+        [*argv, "--runs", "1", "--evaluator", "network", "--batch", "4"], capsys
+    )
+    assert code == 0
+    assert re.search(r"network search, batch 4: median simulations/s: \d+$", out)
+
+
 def test_bench_names_the_lines_of_action_search_it_measured(capsys):
     argv = ["bench", "loa", "--seconds", "0.05", "--runs", "1", "--evaluator", "heavy"]
     code, out = run([*argv, "--loa-eval", "2026-11"], capsys)
