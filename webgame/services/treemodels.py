@@ -218,6 +218,9 @@ class Preparations:
                     unpack_model(archive, progress=advance)
                 self._set(game, name, _Progress("loading"))
                 model = load_shared(folder)
+                # The index of its positions too (seconds for a full model),
+                # so that the first AI move with it does not wait for that.
+                model.index  # noqa: B018 - built on first use
             except ModelError as error:
                 detail = model_fault(error)
                 self._set(game, name, _Progress("damaged", detail=detail))
