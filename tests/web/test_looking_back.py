@@ -91,6 +91,7 @@ def test_explorer_lists_the_models_moves_and_steps_into_them(client):
     assert_error(illegal, 400, "illegal_move")
     missing = client.get(url("game-explorer", game_id), {"ply": 0, "model": "nope"})
     # Named as unknown, with the models there are (no server path).
-    assert "models: light" in assert_error(missing, 400, "unknown_model")["detail"]
+    detail = assert_error(missing, 400, "unknown_model")["detail"]
+    assert "models: full, light (" in detail
     path = client.get(url("game-explorer", game_id), {"ply": 0, "model": "../x"})
     assert path.status_code == 400
