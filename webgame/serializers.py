@@ -278,6 +278,14 @@ class ModelInfoSerializer(_ModelProgressSerializer):
     packed = serializers.BooleanField(
         help_text="shipped as NAME.tar.xz and not unpacked yet (bytes: the archive's)"
     )
+    options = serializers.DictField(
+        allow_null=True,
+        help_text="the game options the model was built for (Gomoku: size, row)",
+    )
+    network = serializers.BooleanField(
+        help_text="it carries a policy-value network: the AI searches with it "
+        "on the board of `options`, elsewhere as without one"
+    )
 
 
 class ModelStatusSerializer(_ModelProgressSerializer):

@@ -16,6 +16,7 @@ from .model import ModelError, info
 from .packed import packed_name, read_packed_manifest
 from .reader import LineReader
 from .store import MANIFEST, NODES, STATES, load, read_manifest
+from .weights import NETWORK
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,9 @@ class ModelSummary:
     bytes, how it was built (the manifest's ``built`` record, or None), what
     is wrong with it if it is damaged (None when it looks whole), and whether
     it is still packed (``NAME.tar.xz``, ``bytes`` then the archive's size;
-    :func:`mcts.models.packed.unpack` unpacks it)."""
+    :func:`mcts.models.packed.unpack` unpacks it), the game options it was
+    built for (a Gomoku model's board size and row) and whether it carries a
+    policy-value network (which plays only on that board)."""
 
     name: str
     nodes: int | None
@@ -32,6 +35,8 @@ class ModelSummary:
     built: dict | None
     damaged: str | None = None
     packed: bool = False
+    options: dict | None = None
+    network: bool = False
 
     def to_json(self) -> dict:
         """Return the summary as a JSON-ready dict."""
@@ -42,6 +47,8 @@ class ModelSummary:
             "built": self.built,
             "damaged": self.damaged,
             "packed": self.packed,
+            "options": self.options,
+            "network": self.network,
         }
 
 
@@ -78,15 +85,7 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
         except ModelError as error:
             found.append(ModelSummary(path.name, None, size, None, _local(error, path)))
             continue
-        built = manifest.get("built")
-        found.append(
-            ModelSummary(
-                name=path.name,
-                nodes=manifest["nodes"],
-                bytes=size,
-                built=built if isinstance(built, dict) else None,
-            )
-        )
+        found.append(_summary(path.name, manifest, size))
     return sorted(found, key=lambda model: model.name)
 
 
@@ -105,13 +104,20 @@ def _packed_summary(archive: Path, name: str, game: str) -> ModelSummary:
     except ModelError as error:
         damaged = _local(error, archive)
         return ModelSummary(name, None, size, None, damaged, packed=True)
-    built = manifest.get("built")
+    return _summary(name, manifest, size, packed=True)
+
+
+def _summary(name: str, manifest: dict, size: int, *, packed=False) -> ModelSummary:
+    """Return the summary of a whole model from its (checked) manifest."""
+    built, options = manifest.get("built"), manifest.get("options")
     return ModelSummary(
         name=name,
         nodes=manifest["nodes"],
         bytes=size,
         built=built if isinstance(built, dict) else None,
-        packed=True,
+        packed=packed,
+        options=options if isinstance(options, dict) else None,
+        network=NETWORK.key in manifest,
     )
 
 

@@ -88,8 +88,34 @@ function packedNote(model) {
   return model.packed ? ", packed " + Math.max(1, Math.round(model.bytes / 1e6)) + " MB" : "";
 }
 
+/** The board a model's network was trained for, as the page names it
+ *  ("8×8, five in a row"), or null if that is the board chosen now. */
+function otherBoard(name, model) {
+  const options = model.options || {};
+  const keys = Object.keys(optionSelectors(name));
+  if (keys.every((key) => !(key in options) || options[key] === optionValue(name, key))) return null;
+  const row = { 4: "four", 5: "five", 6: "six" }[options.row] || options.row;
+  return options.size + "\u00d7" + options.size + ", " + row + " in a row";
+}
+
+/** A model's label and, when it cannot be chosen, why (the option's title):
+ *  a damaged model says what is wrong; a network trained for another board
+ *  says which (its network plays only there). */
+function modelLabel(name, m) {
+  if (m.damaged) return { text: m.name + " (damaged)", disabled: m.damaged };
+  const size = m.nodes ? COMPACT.format(m.nodes) + " nodes" + packedNote(m) : "";
+  if (!m.network) return { text: m.name + (size ? " (" + size + ")" : "") };
+  const board = otherBoard(name, m);
+  if (board === null) return { text: m.name + " (network for this board)" };
+  return {
+    text: m.name + " (network for " + board + ")",
+    disabled: "Its network was trained for " + board + "; choose that board to play it.",
+  };
+}
+
 /** Fill both model selectors with the kind's models, keeping a side's choice
- *  if the kind has it, else the shipped light model, else none. */
+ *  if the kind has it (and can use it on the board chosen), else the shipped
+ *  light model, else none. */
 export function fillModels(name) {
   const models = (state.kinds[name] && state.kinds[name].models) || [];
   SIDES.forEach(function (side) {
@@ -98,11 +124,11 @@ export function fillModels(name) {
     const keep = $sel.data("chosen") ? $sel.val() : null;
     $sel.empty().append(new Option("no model", "none"));
     models.forEach(function (m) {
-      // A damaged model is shown, with what is wrong, but cannot be chosen.
-      const note = m.damaged ? " (damaged)" : m.nodes ? " (" + COMPACT.format(m.nodes) + " nodes" + packedNote(m) + ")" : "";
-      const option = new Option(m.name + note, m.name);
-      option.disabled = Boolean(m.damaged);
-      if (m.damaged) option.title = m.damaged;
+      // A model that cannot be used here is shown, with why, but cannot be chosen.
+      const label = modelLabel(name, m);
+      const option = new Option(label.text, m.name);
+      option.disabled = Boolean(label.disabled);
+      if (label.disabled) option.title = label.disabled;
       $sel.append(option);
     });
     // The shipped light model makes the AI stronger at no cost: the default.

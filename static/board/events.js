@@ -4,7 +4,7 @@
  * only names the action it runs.
  */
 import * as actions from "./actions.js";
-import { chosenGame, limitOptions } from "./controls.js";
+import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
 import { prepareModel } from "./models.js";
 import { flash } from "./panel.js";
@@ -68,7 +68,10 @@ export function bind() {
   on("change", "#game-select", function () {
     dialogs.offerNewGame(this.value);
   });
-  on("change", "#gomoku-size, #gomoku-row", limitOptions);
+  on("change", "#gomoku-size, #gomoku-row", function () {
+    limitOptions();
+    fillModels(chosenGame()); // a network plays only on the board it learned
+  });
   on("change", "#show-legal, #show-analysis, #stone-numbers", render);
   on("change", "#confirm-moves", function () {
     $(this).data("user-set", true);

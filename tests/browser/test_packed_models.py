@@ -12,7 +12,16 @@ from django.conf import settings as django_settings
 
 from mcts import pack_model
 
-from .helpers import AI_TIMEOUT, game_json, human_move, open_board, set_ai, wait_idle
+from .helpers import (
+    AI_TIMEOUT,
+    game_json,
+    human_move,
+    open_board,
+    select_game,
+    set_ai,
+    two_players,
+    wait_idle,
+)
 
 SHIPPED = Path(django_settings.MODEL_DIR) / "reversi" / "light"
 
@@ -51,3 +60,42 @@ def test_a_packed_model_unpacks_with_a_bar_and_then_plays(page, packed_model_dir
     )
     assert ready == "ready"
     assert page.locator("#model-progress-row").is_hidden()
+
+
+@pytest.fixture
+def network_model_dir(settings, tmp_path):
+    """A models folder whose Gomoku has "net7", a network for 7×7 four in a row."""
+    from mcts import find_game
+    from mcts.models import store
+    from mcts.models.model import Model
+    from mcts.search import network
+    from mcts.search.tree import Tree
+
+    game = find_game("gomoku", size=7, row=4)
+    model = Model(
+        game, Tree(2), game.initial_state(), network=network.random_weights(7)
+    )
+    store.save(model, tmp_path / "gomoku" / "net7")
+    settings.MODEL_DIR = str(tmp_path)
+
+
+def test_a_network_model_can_be_chosen_only_on_its_board(page, network_model_dir):
+    open_board(page)
+    select_game(page, "gomoku")
+    option = page.locator('#model-white option[value="net7"]')
+    # On the default 15×15 board it says which board it is for.
+    assert option.inner_text() == "net7 (network for 7\u00d77, four in a row)"
+    assert option.is_disabled() and "7\u00d77" in option.get_attribute("title")
+    page.select_option("#gomoku-size", "7")
+    page.select_option("#gomoku-row", "4")
+    assert option.inner_text() == "net7 (network for this board)"
+    assert option.is_enabled()
+    page.click("#new-game")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.board.size === 7")
+    wait_idle(page)
+    page.select_option("#model-white", "net7")
+    set_ai(page, "white", True, "level:1")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
+    assert game_json(page)["players"]["white"]["model"] == "net7"

@@ -8,6 +8,7 @@ import uuid
 from pathlib import Path
 
 from django.conf import settings
+from django.urls import reverse
 from rest_framework import status
 from rest_framework.test import APITestCase
 
@@ -105,6 +106,14 @@ class NetworkModelInPlayTests(APITestCase):
         # The network saw the human's move d4 as the last move.
         game = find_game("gomoku", size=7, row=4)
         assert searcher.last_move == game.parse_move(game.initial_state(), "d4")
+
+    def test_the_list_names_the_board_the_network_was_trained_for(self):
+        with self.settings(MODEL_DIR=self.folder):
+            response = self.client.get(reverse("game-kinds"))
+        kinds = {kind["name"]: kind for kind in response.json()}
+        (listed,) = kinds["gomoku"]["models"]
+        assert listed["name"] == "net7" and listed["network"] is True
+        assert listed["options"] == {"size": 7, "row": 4}
 
     def test_on_another_board_the_usual_search_plays(self):
         searcher, _ = self.ai_searcher({"size": 9, "row": 5})
