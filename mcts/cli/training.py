@@ -51,6 +51,12 @@ def add_commands(subparsers) -> None:
         "--eval-playouts", type=int, default=1000, help="plain MCTS's playouts a move"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes playing self-play and gate games at once",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=cmd_train_net)
 
@@ -92,6 +98,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         "eval_games": args.eval_games,
         "eval_playouts": args.eval_playouts,
         "seed": args.seed,
+        "workers": args.workers,
     }
     config = TrainConfig(**options)
     out = model_path(game.name, args.model, args.model_dir)

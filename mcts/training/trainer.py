@@ -1,11 +1,13 @@
 """The AlphaZero training loop for a Gomoku policy-value network.
 
 Each round plays one self-play game with the current network
-(:mod:`mcts.training.examples`), adds its positions in all eight
-orientations to a replay buffer of the latest ``buffer`` examples, and takes
-``steps`` gradient steps on random batches of it: cross-entropy of the
-policy against the search's visit distribution, squared error of the value
-against the game's result, L2 on the weights (Adam's weight decay).
+(:mod:`mcts.training.examples`), or with ``workers`` > 1 that many at once
+in worker processes (:mod:`mcts.training.matches`). Each game's positions,
+in all eight orientations, join a replay buffer of the latest ``buffer``
+examples, and the network takes ``steps`` gradient steps on random batches
+of it: cross-entropy of the policy against the search's visit distribution,
+squared error of the value against the game's result, L2 on the weights
+(Adam's weight decay).
 
 Every ``gate_every`` games the network plays ``gate_games`` games against
 the best network so far (from short random openings, colours swapped, as
@@ -27,6 +29,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -37,14 +40,10 @@ from torch.nn import functional
 from ..games.base import Game
 from ..models.model import Model
 from ..models.store import save
-from ..play.arena import OPENING_PLIES, play_game, random_opening
-from ..play.base import Player
-from ..play.net_player import NetPlayer
-from ..play.players import find_player
 from ..search.network import NetworkWeights
 from ..search.tree import Tree
 from .examples import Examples, augment
-from .examples import play_game as selfplay_game
+from .matches import SelfPlayTask, Side, match, play_selfplay, run_all, worker_pool
 from .torchnet import PolicyValueNet, export, load_into
 
 #: The score a gated network needs against the best to replace it.
@@ -74,6 +73,7 @@ class TrainConfig:
     eval_games: int = 0
     eval_playouts: int = 1000
     seed: int = 0
+    workers: int = 1
 
 
 @dataclass
@@ -116,37 +116,57 @@ def train(
         _save_checkpoint(checkpoint_path, net, optimiser, best, buffer, progress)
 
     try:
-        while progress.games < config.games:
-            seed = config.seed * 1_000_003 + progress.games
-            record = selfplay_game(
-                game,
-                export(net),
-                simulations=config.simulations,
-                sample_plies=config.sample_plies,
-                noise=(config.noise_alpha, config.noise_fraction),
-                seed=seed,
-            )
-            new = augment(record.examples, size)
-            buffer = new if buffer is None else Examples.join([buffer, new])
-            buffer = buffer.latest(config.buffer)
-            progress.examples += len(record.examples)
-            loss = _learn(net, optimiser, buffer, config, seed)
-            progress.games += 1
-            progress.seconds = round(time.perf_counter() - started, 1)
-            if loss is not None:
-                progress.losses.append(round(loss, 4))
-            if (
-                progress.games % config.gate_every == 0
-                or progress.games == config.games
-            ):
-                best = _gate(game, net, best, progress, config, out, command)
-                checkpoint()
-            if on_game is not None:
-                on_game(progress, loss if loss is not None else float("nan"))
+        with worker_pool(config.workers) as pool:
+            while progress.games < config.games:
+                tasks = _selfplay_tasks(game, net, config, progress)
+                records = run_all(pool, play_selfplay, tasks)
+                for record in records:
+                    new = augment(record.examples, size)
+                    buffer = new if buffer is None else Examples.join([buffer, new])
+                    buffer = buffer.latest(config.buffer)
+                    progress.examples += len(record.examples)
+                    seed = config.seed * 1_000_003 + progress.games
+                    loss = _learn(net, optimiser, buffer, config, seed)
+                    progress.games += 1
+                    progress.seconds = round(time.perf_counter() - started, 1)
+                    if loss is not None:
+                        progress.losses.append(round(loss, 4))
+                    if (
+                        progress.games % config.gate_every == 0
+                        or progress.games == config.games
+                    ):
+                        best = _gate(
+                            game, net, best, progress, config, out, command, pool
+                        )
+                        checkpoint()
+                    if on_game is not None:
+                        on_game(progress, loss if loss is not None else float("nan"))
     except KeyboardInterrupt:
         checkpoint()
         raise
     return progress
+
+
+def _selfplay_tasks(
+    game: Game, net: PolicyValueNet, config: TrainConfig, progress: Progress
+) -> list[SelfPlayTask]:
+    """Return the next self-play games of the current network: one a worker,
+    none past the next gate or the last game."""
+    next_gate = (progress.games // config.gate_every + 1) * config.gate_every
+    count = min(config.workers, min(config.games, next_gate) - progress.games)
+    weights = export(net)
+    return [
+        SelfPlayTask(
+            game.name,
+            dict(game.options),
+            weights,
+            config.simulations,
+            config.sample_plies,
+            (config.noise_alpha, config.noise_fraction),
+            seed=config.seed * 1_000_003 + progress.games + number,
+        )
+        for number in range(count)
+    ]
 
 
 def _learn(
@@ -185,6 +205,7 @@ def _gate(
     config: TrainConfig,
     out: Path,
     command: str | None,
+    pool: Executor | None,
 ) -> NetworkWeights:
     """Play the network against the best; return the new best (written
     into the model at ``out`` when it changes, and the first time)."""
@@ -192,10 +213,11 @@ def _gate(
     sims = config.gate_simulations
     score = match(
         game,
-        lambda seed: net_player(game, candidate, sims, seed),
-        lambda seed: net_player(game, best, sims, seed),
+        Side(candidate, sims),
+        Side(best, sims),
         games=config.gate_games,
         seed=config.seed + progress.games,
+        pool=pool,
     )
     accepted = score >= GATE_SCORE
     if accepted:
@@ -208,14 +230,15 @@ def _gate(
     }
     if config.eval_games:
         # The strength over training time: the best network against plain MCTS.
-        pure = f"mcts:sims={config.eval_playouts}"
+        pure = Side(spec=f"mcts:sims={config.eval_playouts}")
         gate["pure_mcts"] = round(
             match(
                 game,
-                lambda seed: net_player(game, best, sims, seed),
-                lambda seed: find_player(pure, game, seed=seed),
+                Side(best, sims),
+                pure,
                 games=config.eval_games,
                 seed=config.seed + progress.games + 1,
+                pool=pool,
             ),
             3,
         )
@@ -231,39 +254,6 @@ def _gate(
         best = NetworkWeights(best.size, best.parameters, trained)
         write_model(game, out, best)
     return best
-
-
-def net_player(game: Game, weights: NetworkWeights, simulations: int, seed: int):
-    """Return a player that searches ``simulations`` a move with ``weights``."""
-    model = Model(game, Tree(2), game.initial_state(), network=weights)
-    return NetPlayer(game, model, simulations=simulations, seed=seed)
-
-
-def match(
-    game: Game,
-    make_a: Callable[[int], Player],
-    make_b: Callable[[int], Player],
-    *,
-    games: int,
-    seed: int,
-) -> float:
-    """Return A's score against B over ``games`` games (a draw half): each
-    pair of games from the same short random opening, colours swapped, as
-    the arena plays them; ``make_a(seed)`` and ``make_b(seed)`` give the
-    players of one game."""
-    rng = np.random.default_rng(seed)
-    points = 0.0
-    opening: list[int] = []
-    for number in range(games):
-        if number % 2 == 0:
-            opening = random_opening(game, OPENING_PLIES[game.name], rng)
-        a, b = make_a(int(rng.integers(2**31))), make_b(int(rng.integers(2**31)))
-        a_black = number % 2 == 0
-        black, white = (a, b) if a_black else (b, a)
-        winner, _, _ = play_game(game, black, white, opening)
-        a_colour = "black" if a_black else "white"
-        points += 0.5 if winner is None else float(winner == a_colour)
-    return points / games
 
 
 def write_model(game: Game, out: Path, weights: NetworkWeights) -> None:

@@ -95,3 +95,12 @@ def test_the_chart_draws_the_strength_the_gates_recorded(tmp_path, capsys):
     assert cli.main(["net-chart", str(out), "--out", str(image)]) == 0
     assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "1 points" in capsys.readouterr().out
+
+
+def test_two_workers_play_the_games_a_gate_and_resume(tmp_path):
+    out = tmp_path / "net"
+    progress = train(GAME, out, _tiny(games=3, gate_every=2, workers=2))
+    # Games 1-2 together, the gate, then game 3 alone (the last one), a gate.
+    assert progress.games == 3 and [g["games"] for g in progress.gates] == [2, 3]
+    assert all(0 <= g["pure_mcts"] <= 1 for g in progress.gates)
+    assert store.load(out).network is not None
