@@ -106,7 +106,8 @@ function modelLabel(name, m) {
   const size = m.nodes ? COMPACT.format(m.nodes) + " nodes" + packedNote(m) : "";
   if (!m.network) return { text: m.name + (size ? " (" + size + ")" : "") };
   const board = otherBoard(name, m);
-  if (board === null) return { text: m.name + " (network for this board)" };
+  // Short: the closed selector shows it.
+  if (board === null) return { text: m.name + " (network)" };
   return {
     text: m.name + " (network for " + board + ")",
     disabled: "Its network was trained for " + board + "; choose that board to play it.",

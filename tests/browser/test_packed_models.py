@@ -88,7 +88,7 @@ def test_a_network_model_can_be_chosen_only_on_its_board(page, network_model_dir
     assert option.is_disabled() and "7\u00d77" in option.get_attribute("title")
     page.select_option("#gomoku-size", "7")
     page.select_option("#gomoku-row", "4")
-    assert option.inner_text() == "net7 (network for this board)"
+    assert option.inner_text() == "net7 (network)"
     assert option.is_enabled()
     page.click("#new-game")
     two_players(page)
