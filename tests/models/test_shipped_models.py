@@ -31,7 +31,7 @@ def test_a_shipped_light_model_carries_a_well_fitted_evaluation(game_name):
 
 
 #: The games whose full model ships packed (model/<game>/full.tar.xz).
-FULL_MODELS = ("reversi", "loa")
+FULL_MODELS = ("reversi", "gomoku", "loa")
 MAX_PACKED_BYTES = 25_000_000
 
 
