@@ -50,6 +50,9 @@ class GameRecord:
     a_moves: int = 0
     b_seconds: float = 0.0
     b_moves: int = 0
+    # Plies at which each player's search started from its tree model.
+    a_model_plies: tuple[int, ...] = ()
+    b_model_plies: tuple[int, ...] = ()
 
     def to_json(self) -> dict:
         """Return the record as a JSON-ready dict."""
@@ -65,6 +68,8 @@ class GameRecord:
             "a_moves": self.a_moves,
             "b_seconds": round(self.b_seconds, 4),
             "b_moves": self.b_moves,
+            "a_model_plies": list(self.a_model_plies),
+            "b_model_plies": list(self.b_model_plies),
         }
 
 
@@ -97,6 +102,19 @@ class MatchResult:
             sum(r.a_seconds for r in self.records) / max(a_moves, 1),
             sum(r.b_seconds for r in self.records) / max(b_moves, 1),
         )
+
+    def model_use(self) -> tuple[tuple[float, int], tuple[float, int]]:
+        """Return, for A and for B, the mean number of moves a game whose
+        search started from the player's tree model, and the latest ply at
+        which one did (-1: never): how far into the games a model reached."""
+        sides = []
+        for plies in (
+            [r.a_model_plies for r in self.records],
+            [r.b_model_plies for r in self.records],
+        ):
+            mean = sum(len(p) for p in plies) / max(len(plies), 1)
+            sides.append((mean, max((max(p) for p in plies if p), default=-1)))
+        return sides[0], sides[1]
 
     def summary(self) -> str:
         """Return the one-line summary: wins, draws, A's score ± CI and the
@@ -211,6 +229,10 @@ class _Timed(Player):
             self.seconds += time.perf_counter() - start
             self.moves += 1
 
+    @property
+    def model_plies(self) -> tuple[int, ...]:  # type: ignore[override]
+        return self.player.model_plies
+
     def observe(self, state: State, move: int) -> None:
         self.player.observe(state, move)
 
@@ -291,6 +313,8 @@ def _run_task(task: _Task) -> GameRecord:
         a.moves,
         b.seconds,
         b.moves,
+        a.model_plies,
+        b.model_plies,
     )
 
 

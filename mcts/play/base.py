@@ -22,6 +22,9 @@ class Player(ABC):
 
     name = "player"
     last_result: SearchResult | None = None
+    #: The plies (0: the game's first) at which the player's search started
+    #: from its tree model's statistics: where the model changed its play.
+    model_plies: tuple[int, ...] = ()
 
     @abstractmethod
     def choose(self, state: State) -> int:

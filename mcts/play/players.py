@@ -320,6 +320,7 @@ class MctsPlayer(Player):
             warm = warm_tree(self.model, self.game, state)
             if warm is not None and self._worth_using(int(warm.visits[0])):
                 self.searcher.tree = warm
+                self.model_plies += (self.plies_observed,)
         seconds, simulations = self.seconds, self.simulations
         if self.plies_observed < self.early_plies:
             seconds, simulations = self.early_seconds, None
