@@ -13,8 +13,7 @@ Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget, temperature and random moves),
 ``temperature`` (``t``), ``random`` (the chance of a random move instead of
 the search's, 0..1), ``seed``, ``expand`` (visits before a leaf is
-expanded), ``max_nodes``,
-``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node
+expanded), ``max_nodes``, ``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node
 keeps, the best by the row-building score), ``model`` (a tree model: its
 statistics start the search where it knows the position, and its learned
 evaluation cuts the rollouts short), ``use`` (what of the model to use:
