@@ -10,32 +10,30 @@ A spec is a kind and optional ``key=value`` options::
     mcts-net:model=NAME         PUCT with a Gomoku model's network (net_player.py)
 
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
-``level`` (1..6, sets budget, temperature and random moves),
-``temperature`` (``t``), ``random`` (the chance of a random move instead of
-the search's, 0..1), ``seed``, ``expand`` (visits before a leaf is
-expanded), ``max_nodes``, ``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node
-keeps, the best by the row-building score), ``model`` (a tree model: its
-statistics start the search where it knows the position, and its learned
-evaluation cuts the rollouts short), ``use`` (what of the model to use:
-``both``, the default, ``book`` or ``eval``; measures each part's worth),
-``cutoff`` (plies a rollout plays before that evaluation scores it),
-``endgame`` (Reversi: a new leaf with at most this many empty squares is
-solved exactly; 0 turns it off), ``patterns`` (Reversi: 1, the default,
-scores leaves by the model's pattern evaluation when it carries one; 0 keeps
-the older learned evaluation and rollouts, for comparison), ``threats``
-(Gomoku: 1, the default
-with heavy rollouts, plays VCF wins, blocks the opponent's and proves
-leaves by VCF; 0 turns it off), ``shapes`` (Gomoku: 1 ranks the moves
-a tree node keeps by the line shapes they make and block, 2, the default
-with heavy rollouts, also scores leaves by them; 0 neither), ``loa_eval``
-(Lines of Action: the evaluation and search settings by name, ``mia`` by default;
-``loa_eval=2026-11`` is the search before the MIA-style evaluation, kept
-only as the benchmark baseline: ``mcts-heavy:model=light,loa_eval=2026-11``
-is the page's AI as it played then), and
-``early_plies`` with ``early_seconds``: the game's first ``early_plies``
-plies (both sides' moves) are searched ``early_seconds`` a move, which
-measures what a perfect opening book could be worth
-(``mcts-heavy:early_plies=8,early_seconds=1`` against ``mcts-heavy``).
+``level`` (1..6, sets budget, temperature and random moves), ``temperature``
+(``t``), ``random`` (the chance of a random move instead of the search's,
+0..1), ``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
+``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node keeps, the
+best by the row-building score), ``model`` (a tree model: its statistics start
+the search where it knows the position, and its learned evaluation cuts the
+rollouts short), ``use`` (what of the model to use: ``both``, the default,
+``book`` or ``eval``; measures each part's worth), ``cutoff`` (plies a rollout
+plays before that evaluation scores it), ``endgame`` (Reversi: a new leaf with
+at most this many empty squares is solved exactly; 0 turns it off),
+``patterns`` (Reversi: 1, the default, scores leaves by the model's pattern
+evaluation when it carries one; 0 keeps the older learned evaluation and
+rollouts, for comparison), ``threats`` (Gomoku: 1, the default with heavy
+rollouts, plays VCF wins, blocks the opponent's and proves leaves by VCF; 0
+turns it off), ``shapes`` (Gomoku: 1 ranks the moves a tree node keeps by the
+line shapes they make and block, 2, the default with heavy rollouts, also
+scores leaves by them; 0 neither), ``loa_eval`` (Lines of Action: the
+evaluation and search settings by name, ``mia`` by default;
+``loa_eval=2026-11`` is the search before the MIA-style evaluation, kept only
+as the benchmark baseline: ``mcts-heavy:model=light,loa_eval=2026-11`` is the
+page's AI as it played then), and ``early_plies`` with ``early_seconds``: the
+game's first ``early_plies`` plies (both sides' moves) are searched
+``early_seconds`` a move, which measures what a perfect opening book could be
+worth (``mcts-heavy:early_plies=8,early_seconds=1`` against ``mcts-heavy``).
 
 An external engine is the kind ``engine``, then its protocol, then options::
 
