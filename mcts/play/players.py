@@ -403,9 +403,7 @@ def find_player(
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)
-    early = {
-        key: opts.pop(key) for key in ("early_plies", "early_seconds") if key in opts
-    }
+    early = {k: opts.pop(k) for k in ("early_plies", "early_seconds") if k in opts}
     patterns = bool(opts.pop("patterns", 1))
     return MctsPlayer(
         game,

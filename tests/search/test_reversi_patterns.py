@@ -11,7 +11,7 @@ from mcts.games.symmetry import EIGHT_BY_EIGHT, map_bitboards
 from mcts.models.store import load_shared, model_path
 from mcts.search import pattern_training as training
 from mcts.search import reversi_patterns as rp
-from mcts.search.searcher import Searcher
+from mcts.search.searcher import GAME_C, PATTERN_C, Searcher
 
 
 def _random_positions(count: int, seed: int) -> list[tuple[int, int]]:
@@ -159,7 +159,8 @@ def test_the_search_with_patterns_takes_a_free_corner(shipped):
     rows = [".oooox..", "........", "...o....", "...ox...", "...xo...", "........"]
     state = game.parse_state("".join(rows) + "." * 16 + " b")
     searcher = Searcher(game, state, patterns=shipped, seed=1)
-    assert searcher.cutoff_plies == 0
+    assert (searcher.cutoff_plies, searcher.c) == (0, PATTERN_C)
+    assert Searcher(game, state, seed=1).c == GAME_C["reversi"] != PATTERN_C
     result = searcher.search(simulations=2000)
     assert result.move == "a1"
     assert result.value > 0.7
