@@ -10,7 +10,9 @@ Searcher: the tree arrays (so results, principal variations, tree reuse and
 the page's analysis read it as any other), the MCTS-Solver (a finished game
 is proven at its first visit; proofs climb as the kernel climbs them) and,
 for Gomoku, the threat search at the root (a VCF or VCT is played at once,
-and against the opponent's only the moves that block are searched).
+and against the opponent's only the moves that block are searched) and at
+the leaves (a leaf whose player to move wins by a small VCF is proven lost
+for the player who moved there, without asking the network).
 
 The network sees the last move (:mod:`mcts.search.network`); the root's is
 :attr:`NetSearcher.last_move`, kept up to date by :meth:`advance` and set by
@@ -28,6 +30,7 @@ import time
 import numpy as np
 
 from ..games.base import ONGOING, Game, State
+from .gomoku_threats import LEAF_VCF_NODES, has_vcf
 from .network import NetworkWeights, encode
 from .searcher import DEFAULT_MAX_NODES, Searcher
 from .tree import Proven, Tree
@@ -189,6 +192,11 @@ class NetSearcher(Searcher):
                 self._back_up(path, _PROVEN_REWARD[Proven(tree.proven[node])])
             elif game.status(state) != ONGOING:
                 self._back_up(path, self._prove_terminal(node, state))
+            elif self.threats and has_vcf(state.array, LEAF_VCF_NODES):
+                # The player to move wins by continuous fours: the move
+                # into the leaf loses, as the numba kernel proves its leaves.
+                tree.proven[node] = Proven.LOSS
+                self._back_up(path, 0.0)
             else:
                 waiting.append((path, state, last))
             if tree.proven[0] != Proven.UNKNOWN:

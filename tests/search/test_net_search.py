@@ -10,6 +10,7 @@ import pytest
 from mcts.games import find_game
 from mcts.search import network
 from mcts.search.net_search import NetSearcher
+from mcts.search.tree import Proven
 
 GAME = find_game("gomoku", size=7, row=4)
 WEIGHTS = network.random_weights(7, seed=1)
@@ -95,3 +96,23 @@ def test_weights_files_round_trip_and_bad_ones_are_refused():
         network.NetworkWeights(7, parameters)
     with pytest.raises(ValueError, match="not a weights file"):
         network.from_bytes(b"junk")
+
+
+@pytest.mark.parametrize("threats", [True, False])
+def test_a_leaf_where_the_player_to_move_wins_by_fours_is_proven_lost(threats):
+    # White to move; black's open two c4-d4 (row 4) wins by continuous
+    # fours after a white move elsewhere, such as g7. The simulations run
+    # without the root's threat search (which would keep only the blocks),
+    # so only the leaves' threat search can prove that so soon.
+    state = GAME.play_all(["c4", "a1", "d4"])
+    searcher = NetSearcher(GAME, state, network=WEIGHTS, threats=threats, seed=4)
+    for _ in range(30):
+        searcher._simulate_batch(8)
+    tree = searcher.tree
+    children = tree.children(0)
+    lost = {
+        GAME.format_move(state, int(tree.move[child]))
+        for child in range(children.start, children.stop)
+        if tree.proven[child] == int(Proven.LOSS)
+    }
+    assert ("g7" in lost) == threats
