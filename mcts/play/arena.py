@@ -107,14 +107,8 @@ class MatchResult:
         """Return, for A and for B, the mean number of moves a game whose
         search started from the player's tree model, and the latest ply at
         which one did (-1: never): how far into the games a model reached."""
-        sides = []
-        for plies in (
-            [r.a_model_plies for r in self.records],
-            [r.b_model_plies for r in self.records],
-        ):
-            mean = sum(len(p) for p in plies) / max(len(plies), 1)
-            sides.append((mean, max((max(p) for p in plies if p), default=-1)))
-        return sides[0], sides[1]
+        a = _model_use([r.a_model_plies for r in self.records])
+        return a, _model_use([r.b_model_plies for r in self.records])
 
     def summary(self) -> str:
         """Return the one-line summary: wins, draws, A's score ± CI and the
@@ -124,6 +118,12 @@ class MatchResult:
             f"A score {100 * self.score:.1f}% ± {100 * self.ci95:.1f}%, "
             f"{self.distinct} distinct games"
         )
+
+
+def _model_use(games: list[tuple[int, ...]]) -> tuple[float, int]:
+    """Return the mean count of model plies a game and the latest (-1: none)."""
+    mean = sum(len(plies) for plies in games) / max(len(games), 1)
+    return mean, max((max(plies) for plies in games if plies), default=-1)
 
 
 def tally(records: list[GameRecord]) -> MatchResult:
@@ -229,10 +229,6 @@ class _Timed(Player):
             self.seconds += time.perf_counter() - start
             self.moves += 1
 
-    @property
-    def model_plies(self) -> tuple[int, ...]:  # type: ignore[override]
-        return self.player.model_plies
-
     def observe(self, state: State, move: int) -> None:
         self.player.observe(state, move)
 
@@ -313,8 +309,8 @@ def _run_task(task: _Task) -> GameRecord:
         a.moves,
         b.seconds,
         b.moves,
-        a.model_plies,
-        b.model_plies,
+        a.player.model_plies,
+        b.player.model_plies,
     )
 
 
