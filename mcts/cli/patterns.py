@@ -13,8 +13,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ..models.weights import PATTERNS, attach_weights
-from ..search.pattern_training import SOLVE_EMPTIES, train
-from ..search.reversi_patterns import PatternWeights
+from ..search.pattern_training import POLICY_TEMPERATURE, SOLVE_EMPTIES, train
+from ..search.reversi_patterns import PatternWeights, from_bytes
 
 
 def add_commands(subparsers) -> None:
@@ -40,6 +40,18 @@ def add_commands(subparsers) -> None:
         default=SOLVE_EMPTIES,
         help="label positions with at most this many empties exactly",
     )
+    parser.add_argument(
+        "--play-with",
+        type=Path,
+        help="a pattern weights file (patterns.npz) whose evaluation plays the "
+        "self-play games, instead of the rollout policy",
+    )
+    parser.add_argument(
+        "--temperature",
+        type=float,
+        default=POLICY_TEMPERATURE,
+        help="with --play-with: how far its moves stray from the best, in discs",
+    )
     parser.add_argument("--workers", type=int, default=1, help="threads that solve")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -61,6 +73,9 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
         raise ValueError("give at least 1000 positions")
     if not 0 <= args.solve_empties <= 16:
         raise ValueError("--solve-empties must be 0..16")
+    policy = None
+    if args.play_with is not None:
+        policy = from_bytes(args.play_with.read_bytes())
     weights = train(
         positions=args.positions,
         seed=args.seed,
@@ -68,6 +83,8 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
         workers=max(1, args.workers),
         bar=None if args.quiet else tqdm,
         checkpoint=args.checkpoint,
+        policy=policy,
+        temperature=args.temperature,
     )
     command = "python -m mcts train-patterns " + shlex.join(sys.argv[2:])
     if args.model is not None:

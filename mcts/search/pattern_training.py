@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Callable
@@ -35,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from ..games import reversi
-from ..games.bitboard import lowest_bit, popcount
+from ..games.bitboard import bit_square, lowest_bit, popcount
 from .endgame import final_margin, flips, mobility, solve_bitboards
 from .reversi_patterns import (
     BIAS,
@@ -44,6 +45,7 @@ from .reversi_patterns import (
     STAGE_WEIGHTS,
     STAGES,
     PatternWeights,
+    no_patterns,
     pattern_indices,
     pattern_score,
 )
@@ -59,6 +61,9 @@ BOOTSTRAP_ROUNDS = 3
 RIDGE = 3.0
 #: Conjugate-gradient steps per fit.
 CG_STEPS = 60
+#: How far the self-play of a ``policy`` strays from its best move: a move
+#: 1 disc worse is e**(-1/T) times as likely.
+POLICY_TEMPERATURE = 2.0
 #: Games whose number is divisible by this are held out.
 HOLDOUT_EVERY = 10
 #: Transposition table of the labelling solves (2**16 entries).
@@ -67,11 +72,15 @@ _ZERO = np.uint64(0)
 
 
 @njit(cache=True, nogil=True)
-def play_games(games, seed, first_game, own, opp, game_of):
+def play_games(games, seed, first_game, own, opp, game_of, policy, temperature):
     """Play ``games`` self-play games (numbered from ``first_game``) and write
     every position where the side to move has a move into ``own``/``opp``
     (from the mover's view) and its game number into ``game_of``, while room
-    lasts; return the number written."""
+    lasts; return the number written.
+
+    After the random opening plies the moves are the rollout policy's, or
+    with ``policy`` weights (rows: stages) drawn by :func:`_policy_move`
+    at ``temperature`` discs."""
     np.random.seed(seed)
     state = np.empty(3, dtype=np.uint64)
     moves = np.empty(64, dtype=np.int64)
@@ -98,10 +107,49 @@ def play_games(games, seed, first_game, own, opp, game_of):
             if ply < random_plies:
                 n = reversi.legal_moves(state, moves)
                 reversi.apply_move(state, moves[np.random.randint(0, n)])
+            elif policy.shape[0] > 0:
+                reversi.apply_move(
+                    state, _policy_move(mine, theirs, policy, temperature)
+                )
             else:
                 reversi_rollout(state, 1)
             ply += 1
     return count
+
+
+@njit(cache=True, nogil=True)
+def _policy_move(mine, theirs, weights, temperature):
+    """Return a move (its square) for ``mine`` to move, drawn with chances
+    proportional to ``exp(value / temperature)`` of each move's 1-ply value
+    by ``weights`` (the best always at temperature 0)."""
+    legal = mobility(mine, theirs)
+    squares = np.empty(64, dtype=np.int64)
+    values = np.empty(64)
+    count = 0
+    best = -1e9
+    while legal:
+        bit = lowest_bit(legal)
+        legal ^= bit
+        flipped = flips(bit, mine, theirs)
+        value = -_child_value(theirs & ~flipped, mine | bit | flipped, weights)
+        squares[count] = bit_square(bit)
+        values[count] = value
+        best = max(best, value)
+        count += 1
+    if temperature <= 0.0:
+        for i in range(count):
+            if values[i] == best:
+                return squares[i]
+    total = 0.0
+    for i in range(count):
+        values[i] = math.exp((values[i] - best) / temperature)
+        total += values[i]
+    pick = np.random.random() * total
+    for i in range(count):
+        pick -= values[i]
+        if pick <= 0.0:
+            return squares[i]
+    return squares[count - 1]
 
 
 @njit(cache=True, nogil=True)
@@ -240,10 +288,16 @@ def train(
     workers: int = 1,
     bar: Callable[..., object] | None = None,
     checkpoint: Path | None = None,
+    policy: PatternWeights | None = None,
+    temperature: float = POLICY_TEMPERATURE,
 ) -> PatternWeights:
     """Generate about ``positions`` positions, label and fit them; return the
     weights with what the training measured (``fitted``). ``bar(total=,
     desc=)`` makes a progress bar (tqdm-like: ``update``, ``close``).
+
+    With ``policy``, the self-play games are played by that evaluation
+    (:func:`_policy_move` at ``temperature`` discs) instead of the rollout
+    policy, so the positions look like those a search meets.
 
     With ``checkpoint`` (a file path), the labelled positions and each stage
     fitted are saved there as they are done, and a run with the same
@@ -254,10 +308,16 @@ def train(
     def progress(total, desc):
         return bar(total=total, desc=desc) if bar is not None else _NoBar()
 
-    settings = np.array([positions, seed, solve_empties], dtype=np.int64)
+    settings = np.array(
+        [positions, seed, solve_empties, policy is not None, temperature * 1000],
+        dtype=np.int64,
+    )
     saved = _resume(checkpoint, settings)
     if saved is None:
-        own, opp, game_of, games = _self_play(positions, seed, progress)
+        table = no_patterns() if policy is None else policy.weights
+        own, opp, game_of, games = _self_play(
+            positions, seed, progress, table, temperature
+        )
         exact = _empties(own, opp) <= solve_empties
         labels = _exact_labels(own, opp, exact, workers, progress, solve_empties)
         weights = np.zeros((STAGES, STAGE_WEIGHTS))
@@ -305,6 +365,7 @@ def train(
         "solve_empties": int(solve_empties),
         "ridge": RIDGE,
         "bootstrap_rounds": BOOTSTRAP_ROUNDS,
+        "played_by": "rollouts" if policy is None else f"patterns, {temperature} discs",
         "seconds_solving": round(solve_seconds, 1),
         "seconds": round(time.perf_counter() - started, 1),
         "stages": report,
@@ -317,7 +378,7 @@ def _empties(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return 64 - np.array([popcount(x) for x in own | opp], dtype=np.int64)
 
 
-def _self_play(positions: int, seed: int, progress):
+def _self_play(positions: int, seed: int, progress, policy, temperature):
     """Return (own, opp, game number, games played) of ``positions`` positions."""
     own = np.empty(positions, dtype=np.uint64)
     opp = np.empty(positions, dtype=np.uint64)
@@ -332,6 +393,8 @@ def _self_play(positions: int, seed: int, progress):
             own[count:],
             opp[count:],
             game_of[count:],
+            policy,
+            temperature,
         )
         count += got
         games += 100

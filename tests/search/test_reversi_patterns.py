@@ -86,12 +86,18 @@ def test_a_weights_file_of_the_wrong_shape_is_refused():
         rp.from_bytes(b"not a zip")
 
 
-def test_self_play_positions_are_legal_and_cover_the_whole_game():
+def _zero_weights():
+    return np.zeros((rp.STAGES, rp.STAGE_WEIGHTS), dtype=np.float32)
+
+
+@pytest.mark.parametrize("policy", ["rollouts", "patterns"])
+def test_self_play_positions_are_legal_and_cover_the_whole_game(policy):
     size = 3000
     own = np.empty(size, dtype=np.uint64)
     opp = np.empty(size, dtype=np.uint64)
     game_of = np.empty(size, dtype=np.int64)
-    count = training.play_games(40, 5, 0, own, opp, game_of)
+    table = rp.no_patterns() if policy == "rollouts" else _zero_weights()
+    count = training.play_games(40, 5, 0, own, opp, game_of, table, 2.0)
     assert 40 * 40 < count <= 40 * 60
     assert not np.any(own[:count] & opp[:count])
     discs = [
@@ -99,6 +105,34 @@ def test_self_play_positions_are_legal_and_cover_the_whole_game():
         for a, b in zip(own[:count], opp[:count], strict=True)
     ]
     assert min(discs) == 4 and max(discs) >= 60
+
+
+def test_the_policy_at_temperature_0_plays_the_move_of_the_best_1_ply_value():
+    # Near the end, with zero weights a move that ends the game is worth its
+    # exact margin and any other 0: find positions where those differ.
+    own = np.empty(12000, dtype=np.uint64)
+    opp = np.empty(12000, dtype=np.uint64)
+    game_of = np.empty(12000, dtype=np.int64)
+    count = training.play_games(200, 9, 0, own, opp, game_of, rp.no_patterns(), 0.0)
+    weights = _zero_weights()
+    checked = 0
+    for mine, theirs in zip(own[:count], opp[:count], strict=True):
+        if bin(int(mine | theirs)).count("1") < 60:
+            continue
+        values = {}
+        for square in range(64):
+            bit = np.uint64(1) << np.uint64(square)
+            if not training.mobility(mine, theirs) & bit:
+                continue
+            state = np.array([mine, theirs, 0], dtype=np.uint64)  # mine as black
+            training.reversi.apply_move(state, square)
+            values[square] = -training._child_value(state[1], state[0], weights)
+        if len(set(values.values())) < 2:
+            continue
+        move = training._policy_move(mine, theirs, weights, 0.0)
+        assert values[move] == max(values.values())
+        checked += 1
+    assert checked >= 3
 
 
 def test_a_bootstrap_label_takes_the_best_move_and_counts_a_finished_game():
