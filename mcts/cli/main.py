@@ -5,6 +5,7 @@ the engine protocols, the endgame solver, the training of networks)."""
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from . import engine, models, patterns, rules, search, solve, strength, training
@@ -35,6 +36,10 @@ def main(argv: list[str] | None = None) -> int:
         args.moves.extend(extra)
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    # The command as typed, for what a command records of how it was run.
+    args.command_line = "python -m mcts " + shlex.join(
+        sys.argv[1:] if argv is None else argv
+    )
     try:
         return args.func(args)
     except ValueError as error:  # bad game name or options: a message, not a trace

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import shutil
 import subprocess
 import sys
@@ -170,9 +169,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     """Grow the model; print where it is and its size."""
 
     game = game_from_args(args)
-    command = "python -m mcts " + shlex.join(sys.argv[1:]) if sys.argv else None
     try:
-        model = run_selfplay(game, args, command)
+        model = run_selfplay(game, args, args.command_line)
     except KeyboardInterrupt:
         print("interrupted: checkpoint saved", file=sys.stderr)
         return 130

@@ -6,8 +6,6 @@ lists it with its sha256 and this command."""
 from __future__ import annotations
 
 import argparse
-import shlex
-import sys
 from pathlib import Path
 
 from tqdm import tqdm
@@ -52,6 +50,13 @@ def add_commands(subparsers) -> None:
         default=POLICY_TEMPERATURE,
         help="with --play-with: how far its moves stray from the best, in discs",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="train this many times, each round's games played by the weights "
+        "of the round before (the first by --play-with, else the rollout policy)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="threads that solve")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -73,24 +78,32 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
         raise ValueError("give at least 1000 positions")
     if not 0 <= args.solve_empties <= 16:
         raise ValueError("--solve-empties must be 0..16")
+    if args.rounds < 1:
+        raise ValueError("--rounds must be at least 1")
     policy = None
     if args.play_with is not None:
         policy = from_bytes(args.play_with.read_bytes())
-    weights = train(
-        positions=args.positions,
-        seed=args.seed,
-        solve_empties=args.solve_empties,
-        workers=max(1, args.workers),
-        bar=None if args.quiet else tqdm,
-        checkpoint=args.checkpoint,
-        policy=policy,
-        temperature=args.temperature,
-    )
-    command = "python -m mcts train-patterns " + shlex.join(sys.argv[2:])
-    if args.model is not None:
-        weights = PatternWeights(
-            weights.weights, weights.scale, {**weights.fitted, "command": command}
+    played_by = []
+    for round_ in range(args.rounds):
+        if args.rounds > 1:
+            print(f"round {round_ + 1} of {args.rounds}", flush=True)
+        weights = train(
+            positions=args.positions,
+            seed=args.seed,
+            solve_empties=args.solve_empties,
+            workers=max(1, args.workers),
+            bar=None if args.quiet else tqdm,
+            checkpoint=_round_file(args.checkpoint, round_),
+            policy=policy,
+            temperature=args.temperature,
         )
+        played_by.append(weights.fitted["played_by"])
+        # The next round plays with the weights as a model stores them.
+        policy = from_bytes(weights.to_bytes())
+    command = args.command_line
+    if args.model is not None:
+        fitted = {**weights.fitted, "rounds": played_by, "command": command}
+        weights = PatternWeights(weights.weights, weights.scale, fitted)
         path = attach_weights(args.model, PATTERNS, weights)
     else:
         path = args.out
@@ -108,3 +121,12 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
         f"{weights.fitted['seconds']} s; wrote {path} ({path.stat().st_size} bytes)"
     )
     return 0
+
+
+def _round_file(checkpoint: Path, round_: int) -> Path:
+    """Return the checkpoint file of a round (the given one for the first)."""
+    if round_ == 0:
+        return checkpoint
+    return checkpoint.with_name(
+        f"{checkpoint.stem}.round{round_ + 1}{checkpoint.suffix}"
+    )

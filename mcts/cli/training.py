@@ -4,7 +4,6 @@ self-play (needs the training extra: ``make train-setup``)."""
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
@@ -102,7 +101,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
     }
     config = TrainConfig(**options)
     out = model_path(game.name, args.model, args.model_dir)
-    command = "python -m mcts " + shlex.join(sys.argv[1:])
+    command = args.command_line
     bar = None
     if not args.quiet:
         from tqdm import tqdm

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
 
 from mcts.cli import main as cli
-from mcts.cli import models as model_cli
 from mcts.games import find_game
 from mcts.models import selfplay, store
 from mcts.models.model import Model, warm_tree
@@ -99,50 +97,53 @@ def test_parallel_workers_merge_their_games(tmp_path):
 
 
 def test_cli_selfplay_info_and_merge(tmp_path, capsys):
-    parser = argparse.ArgumentParser()
-    model_cli.add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(
-        [
-            "selfplay",
-            "gomoku",
-            "--size",
-            "7",
-            "--row",
-            "4",
-            "--games",
-            "2",
-            "--model",
-            "cli",
-            "--model-dir",
-            str(tmp_path),
-            "--sims",
-            "8",
-            "--temperature",
-            "0.5",
-            "--quiet",
-        ]
+    assert (
+        cli.main(
+            [
+                "selfplay",
+                "gomoku",
+                "--size",
+                "7",
+                "--row",
+                "4",
+                "--games",
+                "2",
+                "--model",
+                "cli",
+                "--model-dir",
+                str(tmp_path),
+                "--sims",
+                "8",
+                "--temperature",
+                "0.5",
+                "--quiet",
+            ]
+        )
+        == 0
     )
-    assert args.func(args) == 0
     path = tmp_path / "gomoku" / "cli"
     single = json.loads(capsys.readouterr().out)
     assert single["nodes"] > 1
     assert store.load(path).manifest["built"]["config"]["temperature"] == 0.5
-    args = parser.parse_args(
-        ["model", "merge", str(path), str(path), "--out", str(tmp_path / "double")]
+    assert (
+        cli.main(
+            ["model", "merge", str(path), str(path), "--out", str(tmp_path / "double")]
+        )
+        == 0
     )
-    assert args.func(args) == 0
     capsys.readouterr()
-    args = parser.parse_args(["model", "info", str(tmp_path / "double"), "--json"])
-    assert args.func(args) == 0
+    assert cli.main(["model", "info", str(tmp_path / "double"), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["root_visits"] == 2 * single["root_visits"]
     assert summary["built"]["by"] == "merge"
     light = tmp_path / "light"
     half_mb = single["bytes"] / 2e6
-    args = parser.parse_args(
-        ["model", "prune", str(path), "--out", str(light), "--max-mb", str(half_mb)]
+    assert (
+        cli.main(
+            ["model", "prune", str(path), "--out", str(light), "--max-mb", str(half_mb)]
+        )
+        == 0
     )
-    assert args.func(args) == 0
     assert "nodes (min visits" in capsys.readouterr().out
     pruned = store.load(light)
     data = sum(p.stat().st_size for p in light.glob("*.jsonl"))

@@ -3,9 +3,12 @@ symmetry, the weights file, the training's pieces, and the search using it."""
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
+from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.games.symmetry import EIGHT_BY_EIGHT, map_bitboards
 from mcts.models.store import load_shared, model_path
@@ -234,3 +237,20 @@ def test_an_interrupted_training_resumes_from_its_checkpoint(tmp_path):
     assert [r["holdout_rmse"] for r in resumed.fitted["stages"]] == [
         r["holdout_rmse"] for r in whole.fitted["stages"]
     ]
+
+
+def test_train_patterns_plays_each_round_with_the_weights_of_the_round_before(
+    tmp_path, capsys
+):
+    model = tmp_path / "model"
+    shutil.copytree(model_path("reversi", "light"), model)
+    argv = ["train-patterns", "reversi", "--model", str(model), "--positions"]
+    argv += ["2000", "--rounds", "2", "--solve-empties", "8", "--quiet"]
+    assert main([*argv, "--checkpoint", str(tmp_path / "run.npz")]) == 0
+    assert "round 2 of 2" in capsys.readouterr().out
+    fitted = load_shared(model).patterns.fitted
+    assert fitted["rounds"] == ["rollouts", "patterns, 2.0 discs"]
+    assert fitted["command"].endswith(
+        "--quiet --checkpoint " + str(tmp_path / "run.npz")
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]  # no checkpoints
