@@ -26,14 +26,16 @@ rollouts, for comparison), ``threats`` (Gomoku: 1, the default with heavy
 rollouts, plays VCF wins, blocks the opponent's and proves leaves by VCF; 0
 turns it off), ``shapes`` (Gomoku: 1 ranks the moves a tree node keeps by the
 line shapes they make and block, 2, the default with heavy rollouts, also
-scores leaves by them; 0 neither), ``loa_eval`` (Lines of Action: the
-evaluation and search settings by name, ``mia`` by default;
-``loa_eval=2026-11`` is the search before the MIA-style evaluation, kept only
-as the benchmark baseline: ``mcts-heavy:model=light,loa_eval=2026-11`` is the
-page's AI as it played then), and ``early_plies`` with ``early_seconds``: the
-game's first ``early_plies`` plies (both sides' moves) are searched
-``early_seconds`` a move, which measures what a perfect opening book could be
-worth (``mcts-heavy:early_plies=8,early_seconds=1`` against ``mcts-heavy``).
+scores leaves by them; 0 neither), ``minimax`` (the weight, 0..1, of the
+evaluation's minimax values backed up the tree in selection), ``loa_eval``
+(Lines of Action: the evaluation and search settings by name, ``mia`` by
+default; ``loa_eval=2026-11`` is the search before the MIA-style evaluation,
+kept only as the benchmark baseline:
+``mcts-heavy:model=light,loa_eval=2026-11`` is the page's AI as it played
+then), and ``early_plies`` with ``early_seconds``: the game's first
+``early_plies`` plies (both sides' moves) are searched ``early_seconds`` a
+move, which measures what a perfect opening book could be worth
+(``mcts-heavy:early_plies=8,early_seconds=1`` against ``mcts-heavy``).
 
 An external engine is the kind ``engine``, then its protocol, then options::
 
@@ -147,6 +149,7 @@ OPTIONS = {
     "threats": int,
     "shapes": int,
     "loa_eval": str,
+    "minimax": float,
     "use": str,
     "cmd": str,
     "cwd": str,
@@ -400,6 +403,7 @@ def find_player(
         ("threats", "threats"),
         ("shapes", "shapes"),
         ("loa_eval", "loa_eval"),
+        ("minimax", "minimax"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

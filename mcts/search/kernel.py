@@ -78,9 +78,13 @@ def _proven_reward(proven_value):
 
 
 @njit(cache=True, nogil=True)
-def _select(node, tree, prior, c, rule):
+def _select(node, tree, prior, c, rule, minimax, alpha):
     """Return ``(child, floored)``: the child of ``node`` to descend into (-1 if
     every child is lost) and whether a proven-draw sibling was passed over.
+
+    With ``alpha`` above 0, a child's mean is blended with its backed-up
+    minimax value (:func:`_back_up_minimax`): ``(1 - alpha) * mean + alpha *
+    minimax``.
 
     Proven losses are never chosen. A proven draw is skipped while an unknown
     sibling is left: its exact value needs no more visits, and only the unknown
@@ -110,9 +114,10 @@ def _select(node, tree, prior, c, rule):
         if rule == UCT:
             if n == 0:
                 return child, draw >= 0 or _has_draw(first, count, proven)
-            score = value_sum[child] / n + c * math.sqrt(log_n / n)
+            score = _blend(child, value_sum[child] / n, minimax, alpha)
+            score += c * math.sqrt(log_n / n)
         else:  # PUCT: Q + c * P * sqrt(N) / (1 + n), unvisited valued at 0.5
-            q = 0.5 if n == 0 else value_sum[child] / n
+            q = 0.5 if n == 0 else _blend(child, value_sum[child] / n, minimax, alpha)
             p = prior[child] if prior.shape[0] > 0 else uniform
             score = q + c * p * sqrt_n / (1 + n)
         if score > best_score:
@@ -121,6 +126,57 @@ def _select(node, tree, prior, c, rule):
     if best < 0:
         return draw, False
     return best, draw >= 0
+
+
+@njit(cache=True, nogil=True)
+def _blend(child, mean, minimax, alpha):
+    """Return ``mean`` blended with ``child``'s minimax value if it has one."""
+    if alpha > 0.0:
+        value = minimax[child]
+        if value == value:  # not NaN: known
+            return (1.0 - alpha) * mean + alpha * value
+    return mean
+
+
+@njit(cache=True, nogil=True)
+def _backed_value(child, tree, minimax):
+    """Return ``child``'s value for the player who moved into it, for a
+    minimax backup: exact if proven, else its minimax value, else its mean;
+    -1 if it has none (never visited)."""
+    state = tree.proven[child]
+    if state != Proven.UNKNOWN:
+        return _proven_reward(state)
+    value = minimax[child]
+    if value == value:
+        return value
+    if tree.visits[child] > 0:
+        return tree.value_sum[child] / tree.visits[child]
+    return -1.0
+
+
+@njit(cache=True, nogil=True)
+def _back_up_minimax(path, movers, depth, leaf_value, tree, minimax):
+    """Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant
+    2014): the leaf ``path[depth]``, if unexpanded, keeps ``leaf_value`` (its
+    evaluation for the player who moved into it); every node above it on the
+    path takes the best of its children's values for the player to move
+    there, seen from its own mover, up to the first whose value stays."""
+    leaf = path[depth]
+    if tree.first_child[leaf] < 0 and tree.proven[leaf] == Proven.UNKNOWN:
+        minimax[leaf] = leaf_value
+    first_child, n_children = tree.first_child, tree.n_children
+    for i in range(depth - 1, -1, -1):
+        node = path[i]
+        first = first_child[node]
+        best = -1.0
+        for child in range(first, first + n_children[node]):
+            best = max(best, _backed_value(child, tree, minimax))
+        if best < 0.0:
+            return
+        value = np.float32(best if movers[i + 1] == movers[i] else 1.0 - best)
+        if minimax[node] == value:
+            return  # unchanged: so are the values above it
+        minimax[node] = value
 
 
 @njit(cache=True, nogil=True)
@@ -212,8 +268,10 @@ def run_simulations(
     limit,
     may_grow,
     stop,
-    threat_nodes=0,
-    shapes=0,
+    threat_nodes,
+    shapes,
+    minimax,
+    alpha,
 ):
     """Run up to ``n_sims`` simulations from the state vector ``root`` in
     ``tree`` (a :class:`~mcts.search.tree.TreeArrays`).
@@ -232,6 +290,10 @@ def run_simulations(
     (:mod:`mcts.search.gomoku_threats`). ``shapes`` 1 ranks the Gomoku moves
     focus keeps by their line shapes (:mod:`mcts.search.gomoku_shapes`), 2
     also scores quiet leaves by them.
+
+    ``minimax`` (float32, one row per node, NaN where unknown) holds the
+    implicit minimax values that selection blends in with weight ``alpha``
+    (0: off, and ``minimax`` may be empty); see :func:`_back_up_minimax`.
 
     ``meta[0]`` is the tree size (updated in place); nodes are allocated only
     below ``limit``. When a leaf needs more room and ``may_grow`` is true the
@@ -342,7 +404,9 @@ def run_simulations(
                 # LOA's parameters (mcts.search.loa_search): progressive bias
                 child, floored[depth] = loa_select(node, tree, work, c, learned)
             else:
-                child, floored[depth] = _select(node, tree, prior, c, rule)
+                child, floored[depth] = _select(
+                    node, tree, prior, c, rule, minimax, alpha
+                )
             if child < 0:  # every child lost: cannot happen once proofs propagate
                 reward = 0.5
                 break
@@ -352,6 +416,9 @@ def run_simulations(
             path[depth] = child
             movers[depth] = mover
             node = child
+        if alpha > 0.0:
+            leaf_value = reward if movers[depth] == BLACK else 1.0 - reward
+            _back_up_minimax(path, movers, depth, leaf_value, tree, minimax)
         for i in range(depth, -1, -1):
             if i < depth and floored[i]:
                 # The player to move at path[i] could have taken a proven draw.

@@ -60,6 +60,10 @@ LEARNED_GAME_C = {"gomoku": 0.4}
 #: model, c = 0.35 scored 57.0% +- 6.6 and c = 0.2 54.0% +- 6.7 (README,
 #: Performance).
 PATTERN_C = 0.35
+#: The weight of the implicit minimax values (the best evaluation backed up
+#: the tree, see :func:`mcts.search.kernel._back_up_minimax`) in selection
+#: while Reversi's pattern evaluation scores the leaves.
+PATTERN_MINIMAX = 0.0
 #: Rollout plies before the pattern evaluation scores a leaf (Reversi), by
 #: default: the evaluation judges the leaf itself.
 PATTERN_CUTOFF_PLIES = 0
@@ -155,6 +159,7 @@ class Searcher:
         threats: bool | None = None,
         shapes: int | None = None,
         loa_eval: str = DEFAULT_LOA_EVAL,
+        minimax: float | None = None,
         seed: int | None = None,
     ) -> None:
         if rule not in RULES:
@@ -212,6 +217,13 @@ class Searcher:
         # games take a learned evaluation (it has none).
         self._loa_params = loa_params(loa_eval)
         self.loa_eval = loa_eval
+        if minimax is not None and not 0 <= minimax <= 1:
+            raise ValueError(f"minimax must be 0..1, got {minimax!r}")
+        self._minimax = minimax
+        # The minimax values of self.tree's nodes (NaN: unknown), with the
+        # tree they belong to: a new tree (reuse, a model) starts unknown.
+        self._minimax_values = np.empty(0, dtype=np.float32)
+        self._minimax_tree: Tree | None = None
         self.evaluation = evaluation
         self.patterns = patterns
 
@@ -432,7 +444,34 @@ class Searcher:
             self._stop,
             LEAF_VCF_NODES if self.threats else 0,
             self.shapes,
+            self._minimax_array(),
+            self.minimax,
         )
+
+    @property
+    def minimax(self) -> float:
+        """Return the weight of the implicit minimax values in selection: the
+        one given, else :data:`PATTERN_MINIMAX` while a pattern evaluation
+        scores the leaves, else 0 (off)."""
+        if self._minimax is not None:
+            return self._minimax
+        return PATTERN_MINIMAX if self._patterns is not None else 0.0
+
+    def _minimax_array(self) -> np.ndarray:
+        """Return the minimax values of the current tree, one per node of
+        its capacity: kept while the tree is the same and grows, unknown
+        (NaN) for a new tree; empty while minimax backups are off."""
+        if not self.minimax:
+            return np.empty(0, dtype=np.float32)
+        tree, values = self.tree, self._minimax_values
+        if self._minimax_tree is not tree:
+            values = np.empty(0, dtype=np.float32)
+        if len(values) < tree.capacity:
+            grown = np.full(tree.capacity, np.nan, dtype=np.float32)
+            grown[: len(values)] = values
+            values = grown
+        self._minimax_values, self._minimax_tree = values, tree
+        return values
 
     def _compile(self) -> None:
         """Compile the kernel (or load it from numba's cache) with a zero budget,
