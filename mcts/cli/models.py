@@ -236,7 +236,17 @@ def cmd_prune(args: argparse.Namespace) -> int:
             raise treemodel.ModelError(_too_small(args.max_mb, smallest))
         min_visits = treemodel.min_visits_for(model.tree, int(limit / bytes_per_node))
     built = dict(model.manifest.get("built") or {})
-    built["pruned"] = {"from_nodes": model.nodes, "min_visits": min_visits}
+    # A model pruned before keeps its build's node count; the result is that
+    # build pruned at the higher of the two thresholds.
+    earlier = built.get("pruned") or {}
+
+    def record(min_visits: int) -> None:
+        built["pruned"] = {
+            "from_nodes": earlier.get("from_nodes", model.nodes),
+            "min_visits": max(min_visits, earlier.get("min_visits", 0)),
+        }
+
+    record(min_visits)
     # The first guess takes the source's bytes a node, which another format
     # version (a version 1 source) makes far too many: guess again once.
     guessed_again = args.max_mb is None
@@ -249,13 +259,15 @@ def cmd_prune(args: argparse.Namespace) -> int:
             per_node = tree_bytes / manifest["nodes"]
             better = treemodel.min_visits_for(model.tree, int(limit / per_node))
             if better < min_visits:
-                min_visits = built["pruned"]["min_visits"] = better
+                min_visits = better
+                record(min_visits)
                 continue
         if args.max_mb is None or size <= args.max_mb * 1_000_000:
             break
         if min_visits > int(model.tree.visits[0]):  # already the smallest
             raise treemodel.ModelError(_too_small(args.max_mb, manifest["nodes"]))
-        min_visits = built["pruned"]["min_visits"] = int(min_visits * 1.1) + 1
+        min_visits = int(min_visits * 1.1) + 1
+        record(min_visits)
     print(
         f"{args.out}: {manifest['nodes']} nodes (min visits {min_visits}), "
         f"{size / 1e6:.2f} MB"

@@ -418,6 +418,24 @@ def test_info_and_prune_keep_the_evaluation(tmp_path, reversi, searched, capsys)
     assert store.load(light).evaluation == model.evaluation
 
 
+def test_pruning_a_pruned_model_keeps_its_builds_node_count(
+    tmp_path, reversi, searched, capsys
+):
+    path = tmp_path / "m"
+    _with_evaluation(path, reversi, searched)
+    for source, out, min_visits in (("m", "once", 50), ("once", "twice", 10)):
+        model_cli.cmd_prune(
+            argparse.Namespace(
+                path=str(tmp_path / source),
+                out=str(tmp_path / out),
+                min_visits=min_visits,
+                max_mb=None,
+            )
+        )
+    pruned = store.load(tmp_path / "twice").manifest["built"]["pruned"]
+    assert pruned == {"from_nodes": store.load(path).nodes, "min_visits": 50}
+
+
 def test_fast_load_reads_the_same_tree(saved):
     full, fast = store.load(saved), store.load(saved, check="fast")
     for name in ("parent", "move", "first_child", "n_children", "visits", "proven"):
