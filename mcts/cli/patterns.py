@@ -51,6 +51,12 @@ def add_commands(subparsers) -> None:
         help="with --play-with: how far its moves stray from the best, in discs",
     )
     parser.add_argument(
+        "--policy-share",
+        type=float,
+        default=1.0,
+        help="the share of the games the evaluation plays (the rest by rollouts)",
+    )
+    parser.add_argument(
         "--rounds",
         type=int,
         default=1,
@@ -78,6 +84,8 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
         raise ValueError("give at least 1000 positions")
     if not 0 <= args.solve_empties <= 16:
         raise ValueError("--solve-empties must be 0..16")
+    if not 0 <= args.policy_share <= 1:
+        raise ValueError("--policy-share must be 0..1")
     if args.rounds < 1:
         raise ValueError("--rounds must be at least 1")
     policy = None
@@ -96,6 +104,7 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
             checkpoint=_round_file(args.checkpoint, round_),
             policy=policy,
             temperature=args.temperature,
+            policy_share=args.policy_share,
         )
         played_by.append(weights.fitted["played_by"])
         # The next round plays with the weights as a model stores them.

@@ -72,15 +72,15 @@ _ZERO = np.uint64(0)
 
 
 @njit(cache=True, nogil=True)
-def play_games(games, seed, first_game, own, opp, game_of, policy, temperature):
+def play_games(games, seed, first_game, own, opp, game_of, policy, temperature, share):
     """Play ``games`` self-play games (numbered from ``first_game``) and write
     every position where the side to move has a move into ``own``/``opp``
     (from the mover's view) and its game number into ``game_of``, while room
     lasts; return the number written.
 
     After the random opening plies the moves are the rollout policy's, or
-    with ``policy`` weights (rows: stages) drawn by :func:`_policy_move`
-    at ``temperature`` discs."""
+    with ``policy`` weights (rows: stages), in a ``share`` of the games,
+    drawn by :func:`_policy_move` at ``temperature`` discs."""
     np.random.seed(seed)
     state = np.empty(3, dtype=np.uint64)
     moves = np.empty(64, dtype=np.int64)
@@ -90,6 +90,7 @@ def play_games(games, seed, first_game, own, opp, game_of, policy, temperature):
         state[1] = np.uint64((1 << 27) | (1 << 36))
         state[2] = _ZERO
         random_plies = np.random.randint(0, RANDOM_PLIES + 1)
+        by_policy = policy.shape[0] > 0 and np.random.random() < share
         ply = 0
         while True:
             side = np.int64(state[2])
@@ -107,7 +108,7 @@ def play_games(games, seed, first_game, own, opp, game_of, policy, temperature):
             if ply < random_plies:
                 n = reversi.legal_moves(state, moves)
                 reversi.apply_move(state, moves[np.random.randint(0, n)])
-            elif policy.shape[0] > 0:
+            elif by_policy:
                 reversi.apply_move(
                     state, _policy_move(mine, theirs, policy, temperature)
                 )
@@ -290,14 +291,15 @@ def train(
     checkpoint: Path | None = None,
     policy: PatternWeights | None = None,
     temperature: float = POLICY_TEMPERATURE,
+    policy_share: float = 1.0,
 ) -> PatternWeights:
     """Generate about ``positions`` positions, label and fit them; return the
     weights with what the training measured (``fitted``). ``bar(total=,
     desc=)`` makes a progress bar (tqdm-like: ``update``, ``close``).
 
-    With ``policy``, the self-play games are played by that evaluation
-    (:func:`_policy_move` at ``temperature`` discs) instead of the rollout
-    policy, so the positions look like those a search meets.
+    With ``policy``, a ``policy_share`` of the self-play games is played by
+    that evaluation (:func:`_policy_move` at ``temperature`` discs) instead
+    of the rollout policy, so the positions look like those a search meets.
 
     With ``checkpoint`` (a file path), the labelled positions and each stage
     fitted are saved there as they are done, and a run with the same
@@ -309,14 +311,21 @@ def train(
         return bar(total=total, desc=desc) if bar is not None else _NoBar()
 
     settings = np.array(
-        [positions, seed, solve_empties, policy is not None, temperature * 1000],
+        [
+            positions,
+            seed,
+            solve_empties,
+            policy is not None,
+            temperature * 1000,
+            policy_share * 1000,
+        ],
         dtype=np.int64,
     )
     saved = _resume(checkpoint, settings)
     if saved is None:
         table = no_patterns() if policy is None else policy.weights
         own, opp, game_of, games = _self_play(
-            positions, seed, progress, table, temperature
+            positions, seed, progress, table, temperature, policy_share
         )
         exact = _empties(own, opp) <= solve_empties
         labels = _exact_labels(own, opp, exact, workers, progress, solve_empties)
@@ -365,7 +374,9 @@ def train(
         "solve_empties": int(solve_empties),
         "ridge": RIDGE,
         "bootstrap_rounds": BOOTSTRAP_ROUNDS,
-        "played_by": "rollouts" if policy is None else f"patterns, {temperature} discs",
+        "played_by": "rollouts"
+        if policy is None
+        else f"patterns, {temperature} discs, {policy_share:.0%} of the games",
         "seconds_solving": round(solve_seconds, 1),
         "seconds": round(time.perf_counter() - started, 1),
         "stages": report,
@@ -378,7 +389,7 @@ def _empties(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return 64 - np.array([popcount(x) for x in own | opp], dtype=np.int64)
 
 
-def _self_play(positions: int, seed: int, progress, policy, temperature):
+def _self_play(positions: int, seed: int, progress, policy, temperature, share):
     """Return (own, opp, game number, games played) of ``positions`` positions."""
     own = np.empty(positions, dtype=np.uint64)
     opp = np.empty(positions, dtype=np.uint64)
@@ -395,6 +406,7 @@ def _self_play(positions: int, seed: int, progress, policy, temperature):
             game_of[count:],
             policy,
             temperature,
+            share,
         )
         count += got
         games += 100

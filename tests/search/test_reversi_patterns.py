@@ -100,7 +100,7 @@ def test_self_play_positions_are_legal_and_cover_the_whole_game(policy):
     opp = np.empty(size, dtype=np.uint64)
     game_of = np.empty(size, dtype=np.int64)
     table = rp.no_patterns() if policy == "rollouts" else _zero_weights()
-    count = training.play_games(40, 5, 0, own, opp, game_of, table, 2.0)
+    count = training.play_games(40, 5, 0, own, opp, game_of, table, 2.0, 1.0)
     assert 40 * 40 < count <= 40 * 60
     assert not np.any(own[:count] & opp[:count])
     discs = [
@@ -116,7 +116,9 @@ def test_the_policy_at_temperature_0_plays_the_move_of_the_best_1_ply_value():
     own = np.empty(12000, dtype=np.uint64)
     opp = np.empty(12000, dtype=np.uint64)
     game_of = np.empty(12000, dtype=np.int64)
-    count = training.play_games(200, 9, 0, own, opp, game_of, rp.no_patterns(), 0.0)
+    count = training.play_games(
+        200, 9, 0, own, opp, game_of, rp.no_patterns(), 0.0, 1.0
+    )
     weights = _zero_weights()
     checked = 0
     for mine, theirs in zip(own[:count], opp[:count], strict=True):
@@ -174,20 +176,22 @@ def shipped():
 
 
 def test_the_light_model_carries_pattern_weights_that_say_who_is_winning(shipped):
-    game = find_game("reversi")
-    # Black (to move) holds all four corners and the edges between them.
-    board = [["." for _ in range(8)] for _ in range(8)]
-    for i in range(8):
-        for r, c in ((0, i), (7, i), (i, 0), (i, 7)):
-            board[r][c] = "x"
-    board[3][3] = board[4][4] = "o"
-    board[3][4] = board[4][3] = "o"
-    board[2][3] = "o"
-    text = "".join("".join(row) for row in board) + " b"
-    state = game.parse_state(text).array
-    score = rp.pattern_score(state[0], state[1], shipped.weights)
-    assert score > 0
-    assert rp.pattern_score(state[1], state[0], shipped.weights) < 0
+    # Self-play positions at 14 empties, solved exactly: where one side wins
+    # by 16 discs or more, the evaluation names the winner.
+    own = np.empty(20_000, dtype=np.uint64)
+    opp = np.empty(20_000, dtype=np.uint64)
+    game_of = np.empty(20_000, dtype=np.int64)
+    count = training.play_games(
+        400, 11, 0, own, opp, game_of, rp.no_patterns(), 2.0, 1.0
+    )
+    empties = training._empties(own[:count], opp[:count])
+    pick = np.flatnonzero(empties == 14)[:150]
+    margins = np.empty(len(pick))
+    training.solve_labels(own[pick], opp[pick], margins)
+    clear = np.abs(margins) >= 16
+    scores = np.array([rp.pattern_score(own[i], opp[i], shipped.weights) for i in pick])
+    assert clear.sum() >= 50
+    assert np.mean(np.sign(scores[clear]) == np.sign(margins[clear])) >= 0.9
 
 
 def test_the_search_with_patterns_takes_a_free_corner(shipped):
@@ -249,7 +253,7 @@ def test_train_patterns_plays_each_round_with_the_weights_of_the_round_before(
     assert main([*argv, "--checkpoint", str(tmp_path / "run.npz")]) == 0
     assert "round 2 of 2" in capsys.readouterr().out
     fitted = load_shared(model).patterns.fitted
-    assert fitted["rounds"] == ["rollouts", "patterns, 2.0 discs"]
+    assert fitted["rounds"] == ["rollouts", "patterns, 2.0 discs, 100% of the games"]
     assert fitted["command"].endswith(
         "--quiet --checkpoint " + str(tmp_path / "run.npz")
     )
