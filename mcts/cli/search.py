@@ -113,6 +113,12 @@ def add_commands(subparsers) -> None:
         help="leave the model's pattern evaluation out (the learned one scores)",
     )
     bench.add_argument(
+        "--minimax",
+        type=float,
+        help="the weight of the implicit minimax values in selection "
+        "(by default the search's: 0.3 with Reversi's patterns, else 0)",
+    )
+    bench.add_argument(
         "--loa-eval",
         default=DEFAULT_LOA_EVAL,
         help="Lines of Action, heavy rollouts: the named evaluation and search "
@@ -288,13 +294,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if evaluation is None:
             raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
     start = time.perf_counter()
-    settings = {"loa_eval": args.loa_eval}
+    settings = {"loa_eval": args.loa_eval, "minimax": args.minimax}
     Searcher(game, evaluator=args.evaluator, seed=args.seed, **settings).search(
         simulations=1
     )
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
     rates = []
-    c = None
+    c = minimax = None
     for run in range(args.runs):
         searcher = Searcher(
             game,
@@ -305,7 +311,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             **settings,
         )
         result = searcher.search(seconds=args.seconds)
-        c = searcher.c
+        c, minimax = searcher.c, searcher.minimax
         rate = result.simulations / result.elapsed
         rates.append(rate)
         print(
@@ -319,7 +325,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if game.name == "loa" and args.evaluator == "heavy":
         scored += f", loa_eval={args.loa_eval}"
     print(
-        f"{game.name} {args.evaluator} rollouts{scored}, c={c}: "
+        f"{game.name} {args.evaluator} rollouts{scored}, c={c}, minimax={minimax}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
     )
     return 0

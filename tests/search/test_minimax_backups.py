@@ -7,8 +7,9 @@ import pytest
 
 from mcts.games import find_game
 from mcts.games.base import BLACK, WHITE
+from mcts.search import reversi_patterns as rp
 from mcts.search.kernel import _back_up_minimax
-from mcts.search.searcher import Searcher
+from mcts.search.searcher import PATTERN_MINIMAX, Searcher
 from mcts.search.tree import Proven, Tree
 
 
@@ -80,6 +81,9 @@ def test_minimax_values_follow_the_tree_through_growth_and_reuse():
 
 def test_the_weight_defaults_to_off_without_patterns_and_is_checked():
     assert Searcher(find_game("reversi")).minimax == 0.0
+    patterns = rp.PatternWeights(np.zeros((rp.STAGES, rp.STAGE_WEIGHTS), np.float32))
+    with_patterns = Searcher(find_game("reversi"), patterns=patterns)
+    assert with_patterns.minimax == PATTERN_MINIMAX > 0
     assert Searcher(find_game("gomoku"), minimax=0.25).minimax == 0.25
     with pytest.raises(ValueError, match="minimax"):
         Searcher(find_game("reversi"), minimax=1.5)
