@@ -83,7 +83,7 @@ def test_pack_then_unpack_gives_back_the_same_model(tmp_path, shipped_archive):
     archive = pack_model(folder)
     assert archive == packed_path(folder) == tmp_path / "reversi" / "light.tar.xz"
     assert archive.name == "light" + PACKED_SUFFIX
-    assert archive.stat().st_size < 0.5 * sum(
+    assert archive.stat().st_size < 0.8 * sum(
         (SHIPPED / name).stat().st_size for name in FILES
     )
     # the same files give the same bytes: repacking changes nothing for git
@@ -248,8 +248,10 @@ def test_read_packed_manifest_refuses_what_unpack_refuses(tmp_path):
 
 def test_more_than_the_size_cap_is_refused(archive, monkeypatch):
     # the manifest and nodes.jsonl fit, patterns.npz takes the sum over
-    monkeypatch.setattr(packed, "MAX_UNPACKED_BYTES", 3_000_000)
-    _refused(archive, "member 'light/patterns.npz' takes the files over 3000000")
+    sizes = {name: (SHIPPED / name).stat().st_size for name in FILES}
+    cap = sizes["manifest.json"] + sizes["nodes.jsonl"] + sizes["patterns.npz"] - 1
+    monkeypatch.setattr(packed, "MAX_UNPACKED_BYTES", cap)
+    _refused(archive, f"member 'light/patterns.npz' takes the files over {cap}")
 
 
 @pytest.mark.parametrize(
@@ -284,7 +286,7 @@ def test_a_model_that_does_not_load_is_refused_naming_the_file(tmp_path):
     for name in ("patterns.npz", "states.jsonl"):
         members.append((f"light/{name}", (SHIPPED / name).read_bytes()))
     archive = _tar_xz(tmp_path / "reversi" / "light.tar.xz", members)
-    _refused(archive, r"light\.tar\.xz: light/nodes\.jsonl line \d+")
+    _refused(archive, r"light\.tar\.xz: light/nodes\.jsonl: lines \d+-\d+: checksum")
 
 
 def test_a_damaged_packed_model_is_listed_as_damaged_beside_the_others(
@@ -317,7 +319,9 @@ def test_the_pack_and_unpack_commands(tmp_path, capsys, shipped_archive):
     out = tmp_path / "out" / "light.tar.xz"
     assert main(["model", "pack", str(folder), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith(f"{out}: ") and "% of the folder's 4.99 MB" in printed
+    folder_mb = sum((SHIPPED / name).stat().st_size for name in FILES) / 1e6
+    assert printed.startswith(f"{out}: ")
+    assert f"% of the folder's {folder_mb:.2f} MB" in printed
     assert out.read_bytes() == shipped_archive.read_bytes()
     assert main(["model", "unpack", str(out)]) == 0
     assert capsys.readouterr().out == f"{tmp_path / 'out' / 'light'}\n"
