@@ -57,13 +57,6 @@ def add_commands(subparsers) -> None:
         help="the share of the games the evaluation plays (the rest by rollouts)",
     )
     parser.add_argument(
-        "--label-plies",
-        type=int,
-        choices=(1, 2),
-        default=1,
-        help="depth of the search that labels the positions not solved exactly",
-    )
-    parser.add_argument(
         "--rounds",
         type=int,
         default=1,
@@ -112,7 +105,6 @@ def cmd_train_patterns(args: argparse.Namespace) -> int:
             policy=policy,
             temperature=args.temperature,
             policy_share=args.policy_share,
-            label_plies=args.label_plies,
         )
         played_by.append(weights.fitted["played_by"])
         # The next round plays with the weights as a model stores them.

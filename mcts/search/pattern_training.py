@@ -173,38 +173,17 @@ def _child_value(own, opp, weights):
 
 
 @njit(cache=True, nogil=True)
-def _one_ply_value(mine, theirs, weights):
-    """Return the best 1-ply value of ``mine`` to move by ``weights`` (exact
-    when the game is over; after a forced pass, the opponent's score)."""
-    legal = mobility(mine, theirs)
-    if legal == _ZERO:
-        return _child_value(mine, theirs, weights)
-    best = -1e9
-    while legal:
-        bit = lowest_bit(legal)
-        legal ^= bit
-        flipped = flips(bit, mine, theirs)
-        value = -_child_value(theirs & ~flipped, mine | bit | flipped, weights)
-        best = max(best, value)
-    return best
-
-
-@njit(cache=True, nogil=True)
-def bootstrap_labels(own, opp, weights, labels, plies=1):
-    """Write into ``labels`` each position's best value by ``weights`` after
-    a ``plies``-deep (1 or 2) minimax search."""
+def bootstrap_labels(own, opp, weights, labels):
+    """Write into ``labels`` each position's best 1-ply value by ``weights``."""
     for i in range(own.shape[0]):
         mine, theirs = own[i], opp[i]
-        if plies < 2:
-            labels[i] = _one_ply_value(mine, theirs, weights)
-            continue
         legal = mobility(mine, theirs)
         best = -1e9
         while legal:
             bit = lowest_bit(legal)
             legal ^= bit
             flipped = flips(bit, mine, theirs)
-            value = -_one_ply_value(theirs & ~flipped, mine | bit | flipped, weights)
+            value = -_child_value(theirs & ~flipped, mine | bit | flipped, weights)
             best = max(best, value)
         labels[i] = best
 
@@ -313,13 +292,10 @@ def train(
     policy: PatternWeights | None = None,
     temperature: float = POLICY_TEMPERATURE,
     policy_share: float = 1.0,
-    label_plies: int = 1,
 ) -> PatternWeights:
     """Generate about ``positions`` positions, label and fit them; return the
     weights with what the training measured (``fitted``). ``bar(total=,
     desc=)`` makes a progress bar (tqdm-like: ``update``, ``close``).
-
-    ``label_plies`` (1 or 2) is the depth of the bootstrap labels' search.
 
     With ``policy``, a ``policy_share`` of the self-play games is played by
     that evaluation (:func:`_policy_move` at ``temperature`` discs) instead
@@ -342,7 +318,6 @@ def train(
             policy is not None,
             temperature * 1000,
             policy_share * 1000,
-            label_plies,
         ],
         dtype=np.int64,
     )
@@ -372,15 +347,7 @@ def train(
     for stage in range(len(report), STAGES):
         mine = np.flatnonzero(stages == stage)
         weights[stage], row = _fit_one_stage(
-            stage,
-            weights,
-            own[mine],
-            opp[mine],
-            labels[mine],
-            exact[mine],
-            held[mine],
-            label_plies,
-            workers,
+            stage, weights, own[mine], opp[mine], labels[mine], exact[mine], held[mine]
         )
         report.append(row)
         if checkpoint is not None:
@@ -407,7 +374,6 @@ def train(
         "solve_empties": int(solve_empties),
         "ridge": RIDGE,
         "bootstrap_rounds": BOOTSTRAP_ROUNDS,
-        "label_plies": int(label_plies),
         "played_by": "rollouts"
         if policy is None
         else f"patterns, {temperature} discs, {policy_share:.0%} of the games",
@@ -471,11 +437,9 @@ def _exact_labels(own, opp, exact, workers, progress, solve_empties) -> np.ndarr
     return labels
 
 
-def _fit_one_stage(stage, weights, own, opp, labels, exact, held, plies, workers):
+def _fit_one_stage(stage, weights, own, opp, labels, exact, held):
     """Return (the weights of ``stage``, its report row), given the positions
-    of the stage and the weights of the stages before it; the positions not
-    labelled exactly take ``plies``-deep bootstrap labels (``workers``
-    threads)."""
+    of the stage and the weights of the stages before it."""
     prior = weights[stage - 1] if stage > 0 else np.zeros(STAGE_WEIGHTS)
     index = np.empty((len(own), INSTANCES), dtype=np.int64)
     _indices(own, opp, index)
@@ -487,14 +451,7 @@ def _fit_one_stage(stage, weights, own, opp, labels, exact, held, plies, workers
         stage_labels = labels.copy()
         guess = ~exact
         found = np.empty(int(guess.sum()))
-        _parallel(
-            lambda o, p, out, table=table: bootstrap_labels(o, p, table, out, plies),
-            (own[guess], opp[guess]),
-            found,
-            workers,
-            4096,
-            lambda n: None,
-        )
+        bootstrap_labels(own[guess], opp[guess], table, found)
         stage_labels[guess] = found
         weights[stage] = fit_stage(index[~held], stage_labels[~held], prior)
     predicted = np.empty(len(own))

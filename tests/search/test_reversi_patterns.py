@@ -151,25 +151,6 @@ def test_a_bootstrap_label_takes_the_best_move_and_counts_a_finished_game():
     assert labels[0] == 64.0
 
 
-def test_two_ply_bootstrap_labels_see_the_reply_that_ends_the_game():
-    # With zero weights only finished games score: at 2 empties a 2-ply
-    # search sees the end unless a pass intervenes, a 1-ply search rarely.
-    own = np.empty(20_000, dtype=np.uint64)
-    opp = np.empty(20_000, dtype=np.uint64)
-    game_of = np.empty(20_000, dtype=np.int64)
-    count = training.play_games(
-        400, 3, 0, own, opp, game_of, rp.no_patterns(), 2.0, 1.0
-    )
-    pick = np.flatnonzero(training._empties(own[:count], opp[:count]) == 2)
-    exact = np.empty(len(pick))
-    training.solve_labels(own[pick], opp[pick], exact)
-    labels = {plies: np.empty(len(pick)) for plies in (1, 2)}
-    for plies, out in labels.items():
-        training.bootstrap_labels(own[pick], opp[pick], _zero_weights(), out, plies)
-    assert len(pick) >= 100
-    assert np.mean(labels[2] == exact) >= 0.7 > 0.2 >= np.mean(labels[1] == exact)
-
-
 def test_the_stage_fit_recovers_planted_weights():
     rng = np.random.default_rng(6)
     planted = np.zeros(rp.STAGE_WEIGHTS)
