@@ -123,20 +123,10 @@ def _policy_move(mine, theirs, weights, temperature):
     """Return a move (its square) for ``mine`` to move, drawn with chances
     proportional to ``exp(value / temperature)`` of each move's 1-ply value
     by ``weights`` (the best always at temperature 0)."""
-    legal = mobility(mine, theirs)
     squares = np.empty(64, dtype=np.int64)
     values = np.empty(64)
-    count = 0
-    best = -1e9
-    while legal:
-        bit = lowest_bit(legal)
-        legal ^= bit
-        flipped = flips(bit, mine, theirs)
-        value = -_child_value(theirs & ~flipped, mine | bit | flipped, weights)
-        squares[count] = bit_square(bit)
-        values[count] = value
-        best = max(best, value)
-        count += 1
+    count = _move_values(mine, theirs, weights, squares, values)
+    best = values[:count].max()
     if temperature <= 0.0:
         for i in range(count):
             if values[i] == best:
@@ -173,19 +163,29 @@ def _child_value(own, opp, weights):
 
 
 @njit(cache=True, nogil=True)
+def _move_values(mine, theirs, weights, squares, values):
+    """Write each legal move of ``mine`` (to move) into ``squares`` and its
+    1-ply value by ``weights`` into ``values``; return how many there are."""
+    legal = mobility(mine, theirs)
+    count = 0
+    while legal:
+        bit = lowest_bit(legal)
+        legal ^= bit
+        flipped = flips(bit, mine, theirs)
+        squares[count] = bit_square(bit)
+        values[count] = -_child_value(theirs & ~flipped, mine | bit | flipped, weights)
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def bootstrap_labels(own, opp, weights, labels):
     """Write into ``labels`` each position's best 1-ply value by ``weights``."""
+    squares = np.empty(64, dtype=np.int64)
+    values = np.empty(64)
     for i in range(own.shape[0]):
-        mine, theirs = own[i], opp[i]
-        legal = mobility(mine, theirs)
-        best = -1e9
-        while legal:
-            bit = lowest_bit(legal)
-            legal ^= bit
-            flipped = flips(bit, mine, theirs)
-            value = -_child_value(theirs & ~flipped, mine | bit | flipped, weights)
-            best = max(best, value)
-        labels[i] = best
+        count = _move_values(own[i], opp[i], weights, squares, values)
+        labels[i] = values[:count].max()
 
 
 @njit(cache=True, nogil=True)
