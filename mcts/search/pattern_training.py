@@ -20,6 +20,15 @@
    fitted before (one stage later in the game), so a pattern a stage rarely
    saw keeps its neighbour's value instead of 0. A tenth of the games is
    held out to measure each stage's fit (RMSE in discs).
+
+With a ``policy`` (the command's ``--play-with``, or each round after the
+first of ``--rounds``), step 1's games are played by those weights
+(:func:`_policy_move`) instead of the rollout policy: positions like those
+a search meets, which made the weights far stronger (README, Performance).
+
+The module is over 450 lines because it is one pipeline: the self-play,
+the labels, the fit and its checkpoints are numba kernels and drivers over
+the same position arrays and constants, and none is used elsewhere.
 """
 
 from __future__ import annotations
