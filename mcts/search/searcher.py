@@ -92,6 +92,10 @@ GOMOKU_SHAPES = 2
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
 
+#: The minimax values of a search without minimax backups (never written:
+#: the kernel reads it only when the weight is above 0).
+_NO_MINIMAX = np.empty(0, dtype=np.float32)
+
 #: The exact score of a proven result for its player.
 _PROVEN_VALUE = {Proven.WIN: 1.0, Proven.LOSS: 0.0, Proven.DRAW: 0.5}
 
@@ -226,7 +230,7 @@ class Searcher:
         self._minimax = minimax
         # The minimax values of self.tree's nodes (NaN: unknown), with the
         # tree they belong to: a new tree (reuse, a model) starts unknown.
-        self._minimax_values = np.empty(0, dtype=np.float32)
+        self._minimax_values = _NO_MINIMAX
         self._minimax_tree: Tree | None = None
         self.evaluation = evaluation
         self.patterns = patterns
@@ -466,10 +470,10 @@ class Searcher:
         its capacity: kept while the tree is the same and grows, unknown
         (NaN) for a new tree; empty while minimax backups are off."""
         if not self.minimax:
-            return np.empty(0, dtype=np.float32)
+            return _NO_MINIMAX
         tree, values = self.tree, self._minimax_values
         if self._minimax_tree is not tree:
-            values = np.empty(0, dtype=np.float32)
+            values = _NO_MINIMAX
         if len(values) < tree.capacity:
             grown = np.full(tree.capacity, np.nan, dtype=np.float32)
             grown[: len(values)] = values
