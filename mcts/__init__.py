@@ -39,6 +39,7 @@ from .models.model import (  # noqa: E402
     warm_tree,
 )
 from .models.packed import PACKED_SUFFIX, packed_path  # noqa: E402
+from .models.packed import is_stale as unpacked_is_stale  # noqa: E402
 from .models.packed import pack as pack_model  # noqa: E402
 from .models.packed import unpack as unpack_model  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
@@ -87,5 +88,6 @@ __all__ = [
     "packed_path",
     "run_selfplay",
     "unpack_model",
+    "unpacked_is_stale",
     "warm_tree",
 ]

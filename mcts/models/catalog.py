@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .fileformat import fault, fault_at
 from .model import ModelError, info
-from .packed import packed_name, read_packed_manifest
+from .packed import is_stale, packed_name, read_packed_manifest
 from .reader import LineReader
 from .store import MANIFEST, NODES, STATES, load, read_manifest
 from .weights import NETWORK
@@ -56,7 +56,8 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
     """Return the models of ``game`` under ``folder`` (``folder/game/NAME``),
     sorted by name: every folder with a ``manifest.json`` except hidden ones
     (a save's temporary folders), and every packed model ``NAME.tar.xz`` not
-    unpacked yet (a model both packed and unpacked is listed as its folder).
+    unpacked yet (a model both packed and unpacked is listed as its folder,
+    unless the folder holds an older model than the archive: then as packed).
 
     A damaged model is listed with ``damaged`` saying what is wrong, naming
     the file (and line) inside the model's folder, never the folder's path
@@ -67,13 +68,18 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
     if not root.is_dir():
         return []
     found = []
-    for path in sorted(root.iterdir()):
+    paths = sorted(root.iterdir())
+    # A folder left from an older archive is listed as the archive's model.
+    stale = {packed_name(path) for path in paths if is_stale(path)}
+    for path in paths:
         name = packed_name(path)
         if name is not None:
-            if path.is_file() and not (root / name).exists():
+            if path.is_file() and (not (root / name).exists() or name in stale):
                 found.append(_packed_summary(path, name, game))
             continue
         if path.name.startswith(".") or not (path / MANIFEST).is_file():
+            continue
+        if path.name in stale:
             continue
         try:
             size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())

@@ -263,7 +263,8 @@ def _lock_of(archive: Path) -> threading.Lock:
 
 def unpack(archive: Path, *, progress: Callable[[float], None] | None = None) -> Path:
     """Unpack the packed model ``archive`` (``NAME.tar.xz``) into the folder
-    ``NAME`` beside it; return that folder (at once if it exists already).
+    ``NAME`` beside it; return that folder (at once if it holds the archive's
+    model already; a folder left from an older archive is replaced).
 
     The files are extracted into a hidden temporary folder, the model checked
     to load (quickly: the checksums, not every state), fsynced and renamed
@@ -275,11 +276,33 @@ def unpack(archive: Path, *, progress: Callable[[float], None] | None = None) ->
     archive = Path(archive)
     target = archive.parent / _model_name(archive)
     with _lock_of(archive):
-        if not target.exists():
+        if not target.exists() or is_stale(archive):
             _unpack_into(archive, target, progress)
     if progress is not None:
         progress(1.0)
     return target
+
+
+def is_stale(archive: Path) -> bool:
+    """Return whether the folder unpacked beside ``archive`` holds another
+    model than the archive does (its manifest differs): the archive was
+    replaced since, as a ``git pull`` of a rebuilt model does, so the folder
+    is to be unpacked again. False if there is no such folder, and if the
+    archive cannot be read (the folder is then the model there is)."""
+    archive = Path(archive)
+    name = packed_name(archive)
+    if name is None:
+        return False
+    try:
+        unpacked = (archive.parent / name / MANIFEST).read_bytes()
+    except OSError:
+        return False
+    try:
+        with _members(archive) as (tar, members, _):
+            shipped = _read_manifest_member(archive, tar, next(members))[1]
+    except ModelError:
+        return False
+    return unpacked != shipped
 
 
 def _unpack_into(
@@ -306,6 +329,7 @@ def _unpack_into(
             raise ModelError(str(error).replace(str(temp), where)) from None
         fsync_dir(temp)
         os.chmod(temp, 0o755)  # mkdtemp makes it private; a model is for all
+        _set_aside_if_stale(archive, target)
         try:
             os.rename(temp, target)
         except OSError:
@@ -318,6 +342,21 @@ def _unpack_into(
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
+
+
+def _set_aside_if_stale(archive: Path, target: Path) -> None:
+    """Move a stale ``target`` (see :func:`is_stale`) to a hidden name and
+    delete it, so the new model can be renamed into its place. A crash in
+    between leaves no folder, and the next use unpacks the archive again."""
+    if not is_stale(archive):
+        return
+    old = Path(
+        tempfile.mkdtemp(
+            prefix=f".stale-{target.name}-{os.getpid()}-", dir=target.parent
+        )
+    )
+    os.rename(target, old / target.name)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _extract(

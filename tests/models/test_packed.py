@@ -145,12 +145,53 @@ def test_progress_rises_from_0_to_1(archive):
     assert 10 < len(seen) <= 102  # every 1% at the most
 
 
-def test_unpack_returns_an_existing_folder_untouched(archive):
+def test_unpack_returns_a_folder_of_the_archives_model_untouched(archive):
     folder = archive.parent / "light"
     folder.mkdir()
+    (folder / store.MANIFEST).write_bytes(MANIFEST_BYTES)
     (folder / "mine").write_text("kept")
+    assert not packed.is_stale(archive)
     assert unpack_model(archive) == folder
-    assert _entries(folder) == ["mine"]
+    assert _entries(folder) == [store.MANIFEST, "mine"]
+
+
+def _unpacked_from_an_older_archive(archive: Path) -> Path:
+    """Unpack ``archive``, then make its folder look unpacked from an older
+    build: another manifest (one more game in ``built``) and a leftover file."""
+    folder = unpack_model(archive)
+    manifest = json.loads(MANIFEST_BYTES)
+    manifest["built"]["games"] = manifest["built"].get("games", 0) + 1
+    (folder / store.MANIFEST).write_text(json.dumps(manifest))
+    (folder / "leftover").write_text("old")
+    return folder
+
+
+def test_a_folder_unpacked_from_an_older_archive_is_replaced(archive):
+    # A user pulls a rebuilt full model: their unpacked folder is the old one.
+    folder = _unpacked_from_an_older_archive(archive)
+    assert packed.is_stale(archive)
+    assert unpack_model(archive) == folder
+    assert _entries(folder) == FILES
+    assert (folder / store.MANIFEST).read_bytes() == MANIFEST_BYTES
+    assert not packed.is_stale(archive)
+    assert _entries(archive.parent) == ["light", "light.tar.xz"]  # nothing aside
+    store.load(folder)
+
+
+def test_the_catalog_lists_a_stale_folder_as_its_packed_model(archive, tmp_path):
+    _unpacked_from_an_older_archive(archive)
+    (light,) = list_models(tmp_path, "reversi")
+    assert (light.name, light.packed, light.nodes) == ("light", True, NODES)
+    assert light.built == json.loads(MANIFEST_BYTES)["built"]
+    assert light.bytes == archive.stat().st_size
+
+
+def test_a_folder_beside_an_unreadable_archive_is_kept(archive):
+    folder = unpack_model(archive)
+    archive.write_bytes(b"not xz")
+    assert not packed.is_stale(archive)
+    assert unpack_model(archive) == folder
+    assert _entries(folder) == FILES
 
 
 def test_two_threads_unpacking_at_once_both_get_the_folder(archive):

@@ -86,6 +86,19 @@ class PackedModelTests(APITestCase):
         assert response.json()["search"]["root_visits"] > 1000
         assert self.models()["big"]["status"] == "ready"
 
+    def test_a_folder_left_from_an_older_archive_is_unpacked_again(self):
+        # As after a git pull of a rebuilt model: the folder is the old build.
+        shutil.copytree(SHIPPED, self.games / "big")
+        manifest = self.games / "big" / "manifest.json"
+        manifest.write_text(manifest.read_text().replace('"nodes"', ' "nodes"', 1))
+        assert self.models()["big"]["status"] == "packed"
+        self.client.post(reverse("model-prepare", args=["reversi", "big"]))
+        seen = wait_ready(self.client, "reversi", "big")
+        assert seen[-1]["status"] == "ready", seen[-1]
+        assert manifest.read_bytes() == (SHIPPED / "manifest.json").read_bytes()
+        big = self.models()["big"]
+        assert (big["packed"], big["status"]) == (False, "ready")
+
     def test_a_damaged_archive_is_listed_as_damaged_without_a_server_path(self):
         archive = self.games / "big.tar.xz"
         archive.write_bytes(archive.read_bytes()[:200])

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from mcts import ModelError, load_shared, model_path, unpack_model
+from mcts import ModelError, load_shared, model_path, unpack_model, unpacked_is_stale
 from mcts import list_models as library_models
 
 from ..errors import ModelNotFound, ServiceError
@@ -207,9 +207,10 @@ class Preparations:
         folder = model_path(game, name, settings.MODEL_DIR)
         with lock:
             try:
-                if not folder.is_dir():
+                archive = folder.with_name(folder.name + ".tar.xz")
+                # A folder left from an older archive is unpacked again.
+                if not folder.is_dir() or unpacked_is_stale(archive):
                     self._set(game, name, _Progress("unpacking", 0.0))
-                    archive = folder.with_name(folder.name + ".tar.xz")
 
                     def advance(fraction: float) -> None:
                         step = _Progress("unpacking", round(fraction, 3))
