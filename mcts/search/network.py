@@ -1,4 +1,4 @@
-"""A policy-value network for Gomoku (the AlphaZero method), evaluated with numpy.
+"""A policy-value network for Gomoku (the AlphaZero method), run with numpy and numba.
 
 The network reads a position as four planes of the board: the stones of the
 player to move, the opponent's stones, the last move, and a plane of ones
@@ -17,7 +17,8 @@ from, small enough to train and to play on a CPU. Training needs a
 deep-learning library (:mod:`mcts.training`); playing needs only this module:
 :class:`NetworkWeights` holds the exported weights under the training
 library's parameter names and :meth:`NetworkWeights.evaluate` runs the
-network in float32, a batch at a time.
+network in float32, a batch at a time (numpy's matrix products; numba
+gathers the convolutions' windows).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from ..games import gomoku
 from .weightsfile import npz_bytes, read_npz
@@ -172,11 +174,28 @@ def _conv3x3(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     batch, n, _, channels = x.shape
     padded = np.zeros((batch, n + 2, n + 2, channels), dtype=np.float32)
     padded[:, 1:-1, 1:-1] = x
-    # (B, n, n, C, 3, 3): one row of C*9 inputs a point, in the weight's order
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))
-    columns = windows.reshape(batch * n * n, channels * 9)
+    columns = np.empty((batch * n * n, channels * 9), dtype=np.float32)
+    _windows(padded, n, columns)
     out = columns @ weight.reshape(weight.shape[0], -1).T + bias
     return out.reshape(batch, n, n, -1)
+
+
+@njit(cache=True, nogil=True)
+def _windows(padded, n, out):
+    """Write the 3x3 window around every point of ``padded`` (B, n + 2, n + 2,
+    C) into ``out`` (B * n * n, C * 9): one row a point, its inputs in the
+    weight's order (channel, row, column). numpy's strided copy of the same
+    windows took three times as long, a third of the network's time."""
+    channels = padded.shape[3]
+    row = 0
+    for b in range(padded.shape[0]):
+        for y in range(n):
+            for x in range(n):
+                for c in range(channels):
+                    for dy in range(3):
+                        for dx in range(3):
+                            out[row, c * 9 + dy * 3 + dx] = padded[b, y + dy, x + dx, c]
+                row += 1
 
 
 def _conv1x1(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:

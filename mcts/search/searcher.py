@@ -40,7 +40,7 @@ from .loa_search import params as loa_params
 from .result import MoveStats, SearchResult
 from .reversi_patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
-from .tree import Proven, Tree
+from .tree import NodeValues, Proven, Tree
 
 #: Exploration constant of UCT for rewards in [0, 1] when a game has no tuned
 #: value (sqrt(2) is the textbook value; informative rollouts favour lower).
@@ -228,10 +228,8 @@ class Searcher:
         if minimax is not None and not 0 <= minimax <= 1:
             raise ValueError(f"minimax must be 0..1, got {minimax!r}")
         self._minimax = minimax
-        # The minimax values of self.tree's nodes (NaN: unknown), with the
-        # tree they belong to: a new tree (reuse, a model) starts unknown.
-        self._minimax_values = _NO_MINIMAX
-        self._minimax_tree: Tree | None = None
+        # The minimax values of self.tree's nodes (NaN: unknown).
+        self._minimax_values = NodeValues()
         self.evaluation = evaluation
         self.patterns = patterns
 
@@ -467,19 +465,11 @@ class Searcher:
 
     def _minimax_array(self) -> np.ndarray:
         """Return the minimax values of the current tree, one per node of
-        its capacity: kept while the tree is the same and grows, unknown
-        (NaN) for a new tree; empty while minimax backups are off."""
+        its capacity (see :class:`~mcts.search.tree.NodeValues`); empty while
+        minimax backups are off."""
         if not self.minimax:
             return _NO_MINIMAX
-        tree, values = self.tree, self._minimax_values
-        if self._minimax_tree is not tree:
-            values = _NO_MINIMAX
-        if len(values) < tree.capacity:
-            grown = np.full(tree.capacity, np.nan, dtype=np.float32)
-            grown[: len(values)] = values
-            values = grown
-        self._minimax_values, self._minimax_tree = values, tree
-        return values
+        return self._minimax_values.of(self.tree)
 
     def _compile(self) -> None:
         """Compile the kernel (or load it from numba's cache) with a zero budget,

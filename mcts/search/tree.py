@@ -279,6 +279,28 @@ class Tree:
         )
 
 
+class NodeValues:
+    """A float32 value per node of the current tree, kept beside it (a
+    search's minimax values, a network's priors): kept while the tree is the
+    same object and growing with it, unknown (NaN) for a new tree (tree
+    reuse and models renumber the nodes)."""
+
+    def __init__(self) -> None:
+        self._values = np.empty(0, dtype=np.float32)
+        self._tree: Tree | None = None
+
+    def of(self, tree: Tree) -> np.ndarray:
+        """Return the values of ``tree``'s nodes, one per node of its
+        capacity (read again after the tree grows)."""
+        values = self._values if self._tree is tree else self._values[:0]
+        if len(values) < tree.capacity:
+            grown = np.full(tree.capacity, np.nan, dtype=np.float32)
+            grown[: len(values)] = values
+            values = grown
+        self._values, self._tree = values, tree
+        return values
+
+
 def depth_of(tree: Tree) -> int:
     """Return the depth of the deepest node (the root alone has depth 0)."""
     depth = np.zeros(tree.size, dtype=np.int32)

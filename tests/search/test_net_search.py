@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mcts.games import find_game
-from mcts.search import network
+from mcts.search import net_kernel, network
 from mcts.search.net_search import NetSearcher
 from mcts.search.tree import Proven
 
@@ -74,6 +74,32 @@ def test_the_last_move_is_an_input_plane():
     assert planes[0].sum() == 1 and planes[1].sum() == 1  # black to move: own d4
     assert planes[2].sum() == 1 and planes[2][2, 2] == 1  # c3: row 2, column 2
     assert planes[3].min() == 1
+
+
+def test_the_kernels_planes_are_the_encoders():
+    rng = np.random.default_rng(7)
+    out = np.empty((network.PLANES, 7, 7), dtype=np.float32)
+    state = GAME.initial_state()
+    last = -1
+    for _ in range(12):
+        net_kernel.encode_into(state.array, last, out)
+        assert np.array_equal(out, network.encode(state.array, last))
+        last = int(rng.choice(GAME.legal_moves(state)))
+        state = GAME.apply(state, last)
+
+
+def test_priors_lost_by_a_renumbered_tree_are_asked_for_again():
+    searcher = NetSearcher(GAME, network=WEIGHTS, seed=8)
+    searcher.search(simulations=200)
+    searcher.tree = searcher.tree.subtree(0)  # as tree reuse renumbers it
+    priors = searcher._priors.of(searcher.tree)
+    assert np.isnan(priors[: searcher.tree.size]).all()
+    result = searcher.search(simulations=50)
+    assert result.root_visits == 250
+    children = searcher.tree.children(0)
+    root_priors = priors_now = searcher._priors.of(searcher.tree)
+    assert np.isclose(root_priors[children.start : children.stop].sum(), 1.0)
+    assert not np.isnan(priors_now[children.start : children.stop]).any()
 
 
 def test_a_network_for_another_board_or_game_is_refused():
