@@ -4,7 +4,10 @@ self-play (needs the training extra: ``make train-setup``)."""
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..models.reader import read_manifest
@@ -114,7 +117,14 @@ def cmd_train_net(args: argparse.Namespace) -> int:
             bar.set_postfix(loss=f"{loss:.3f}", examples=progress.examples)
 
     try:
-        progress = train(game, out, config, command=command, on_game=on_game)
+        with terminate_as_interrupt():
+            progress = train(game, out, config, command=command, on_game=on_game)
+    except KeyboardInterrupt:
+        print(
+            f"{out}: stopped; the checkpoint is saved: run the same command to resume",
+            file=sys.stderr,
+        )
+        return 130
     finally:
         if bar is not None:
             bar.close()
@@ -126,6 +136,23 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         print(f"after {gate['games']} games: {score}, {verdict}{versus}")
     print(f"{out}: {progress.games} games in {progress.seconds:.0f} s")
     return 0
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM (``kill``, a service manager stopping the
+    job) raises KeyboardInterrupt as Ctrl-C does, so that training saves its
+    checkpoint before it exits: a job a shell started in the background
+    ignores Ctrl-C's SIGINT, so it is stopped this way."""
+
+    def interrupt(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def cmd_net_chart(args: argparse.Namespace) -> int:

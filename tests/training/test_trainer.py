@@ -1,10 +1,16 @@
 """The training loop: self-play examples and their symmetries, a tiny run
-that writes a playable model, and resuming from its checkpoint."""
+that writes a playable model, and resuming from its checkpoint (also after
+a stop by SIGTERM)."""
 
 from __future__ import annotations
 
-import numpy as np
+import os
+import signal
 
+import numpy as np
+import pytest
+
+from mcts.cli.training import terminate_as_interrupt
 from mcts.games import find_game
 from mcts.models import store
 from mcts.search import network
@@ -104,3 +110,20 @@ def test_two_workers_play_the_games_a_gate_and_resume(tmp_path):
     assert progress.games == 3 and [g["games"] for g in progress.gates] == [2, 3]
     assert all(0 <= g["pure_mcts"] <= 1 for g in progress.gates)
     assert store.load(out).network is not None
+
+
+def test_a_run_stopped_by_sigterm_saves_its_checkpoint_and_resumes(tmp_path):
+    out = tmp_path / "net"
+    before = signal.getsignal(signal.SIGTERM)
+
+    def stop_after_the_first(progress, loss) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # as `kill` stops a job
+
+    with pytest.raises(KeyboardInterrupt), terminate_as_interrupt():
+        train(GAME, out, _tiny(games=3), on_game=stop_after_the_first)
+    assert signal.getsignal(signal.SIGTERM) == before
+    played: list[int] = []
+    resumed = train(
+        GAME, out, _tiny(games=2), on_game=lambda p, _: played.append(p.games)
+    )
+    assert played == [2] and resumed.games == 2  # the first game was kept
