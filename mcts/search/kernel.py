@@ -206,6 +206,13 @@ def _expand(node, size, moves, count, tree):
     for i in range(count - 1, 0, -1):  # Fisher-Yates: children come out shuffled
         j = np.random.randint(0, i + 1)
         moves[i], moves[j] = moves[j], moves[i]
+    return add_children(node, size, moves, count, tree)
+
+
+@njit(cache=True, nogil=True)
+def add_children(node, size, moves, count, tree):
+    """Allocate ``count`` children of ``node`` at ``size``, one per move of
+    ``moves`` in its order; return the new tree size."""
     for k in range(count):
         child = size + k
         tree.parent[child] = node

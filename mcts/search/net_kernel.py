@@ -33,7 +33,7 @@ from numba import njit
 from ..games import gomoku
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .gomoku_threats import has_vcf
-from .kernel import MAX_DEPTH, _prove_upward, _proven_reward
+from .kernel import MAX_DEPTH, _prove_upward, _proven_reward, add_children
 from .tree import Proven
 
 
@@ -182,18 +182,7 @@ def finish(tree, prior, size, waiting, paths, depths, states, logits, values):
         node = paths[i, depth]
         if tree.first_child[node] < 0:
             count = gomoku.legal_moves(states[i], moves)
-            for k in range(count):
-                child = size + k
-                tree.parent[child] = node
-                tree.move[child] = moves[k]
-                tree.first_child[child] = -1
-                tree.n_children[child] = 0
-                tree.visits[child] = 0
-                tree.value_sum[child] = 0.0
-                tree.proven[child] = Proven.UNKNOWN
-            tree.first_child[node] = size
-            tree.n_children[node] = count
-            size += count
+            size = add_children(node, size, moves, count, tree)
         set_priors(node, tree, prior, logits[i])
         # The network's value is for the player to move at the leaf; the
         # leaf's reward is for the player who moved into it.
