@@ -173,8 +173,10 @@ def cmd_net_chart(args: argparse.Namespace) -> int:
         f"{args.model}: {config.get('simulations')} simulations a move against "
         f"MCTS of {config.get('eval_playouts')} playouts"
     )
+    workers = config.get("workers", 1)
+    clock = f"hours of training, {workers} worker{'s' if workers != 1 else ''}"
     try:
-        count = draw(trained.get("gates", []), Path(args.out), title=title)
+        count = draw(trained.get("gates", []), Path(args.out), title=title, clock=clock)
     except ValueError as error:
         print(f"{args.model}: {error}", file=sys.stderr)
         return 1
