@@ -68,7 +68,7 @@ ROOT_PROVEN = 3
 
 # ---- the numba loop -------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _proven_reward(proven_value):
+def proven_reward(proven_value):
     """Return the mover's score of a proven node: 1, 0 or 0.5."""
     if proven_value == Proven.WIN:
         return 1.0
@@ -145,7 +145,7 @@ def _backed_value(child, tree, minimax):
     -1 if it has none (never visited)."""
     state = tree.proven[child]
     if state != Proven.UNKNOWN:
-        return _proven_reward(state)
+        return proven_reward(state)
     value = minimax[child]
     if value == value:
         return value
@@ -228,7 +228,7 @@ def add_children(node, size, moves, count, tree):
 
 
 @njit(cache=True, nogil=True)
-def _prove_upward(path, depth, tree):
+def prove_upward(path, depth, tree):
     """Propagate a new proof at ``path[depth]`` toward the root (MCTS-Solver)."""
     first_child, n_children, proven = tree.first_child, tree.n_children, tree.proven
     for i in range(depth - 1, -1, -1):
@@ -338,7 +338,7 @@ def run_simulations(
         reward = 0.5  # for black
         while True:
             if proven[node] != Proven.UNKNOWN:
-                mover_reward = _proven_reward(proven[node])
+                mover_reward = proven_reward(proven[node])
                 reward = mover_reward if movers[depth] == BLACK else 1.0 - mover_reward
                 break
             if first_child[node] < 0:
@@ -365,7 +365,7 @@ def run_simulations(
                                 proven[node] = Proven.LOSS
                             else:
                                 proven[node] = Proven.DRAW
-                            mover_reward = _proven_reward(proven[node])
+                            mover_reward = proven_reward(proven[node])
                             reward = (
                                 mover_reward
                                 if movers[depth] == BLACK
@@ -437,7 +437,7 @@ def run_simulations(
             visits[n] += 1
             value_sum[n] += reward if movers[i] == BLACK else 1.0 - reward
         if newly_proven:
-            _prove_upward(path, depth, tree)
+            prove_upward(path, depth, tree)
         meta[0] = size
         done += 1
     return done, BUDGET_DONE

@@ -33,7 +33,7 @@ from numba import njit
 from ..games import gomoku
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .gomoku_threats import has_vcf
-from .kernel import MAX_DEPTH, _prove_upward, _proven_reward, add_children
+from .kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
 from .tree import Proven
 
 
@@ -137,7 +137,7 @@ def descend(
             tree.visits[path[i]] += 1
         ran += 1
         if tree.proven[node] != Proven.UNKNOWN:
-            _back_up(path, depth, _proven_reward(tree.proven[node]), tree)
+            _back_up(path, depth, proven_reward(tree.proven[node]), tree)
             continue
         code = gomoku.status(work)
         if code != ONGOING:
@@ -148,8 +148,8 @@ def descend(
                 tree.proven[node] = Proven.WIN
             else:
                 tree.proven[node] = Proven.LOSS
-            _back_up(path, depth, _proven_reward(tree.proven[node]), tree)
-            _prove_upward(path, depth, tree)
+            _back_up(path, depth, proven_reward(tree.proven[node]), tree)
+            prove_upward(path, depth, tree)
         elif (
             tree.first_child[node] < 0
             and threat_nodes > 0
@@ -159,7 +159,7 @@ def descend(
             # leaf loses, as the numba MCTS proves its leaves.
             tree.proven[node] = Proven.LOSS
             _back_up(path, depth, 0.0, tree)
-            _prove_upward(path, depth, tree)
+            prove_upward(path, depth, tree)
         else:
             paths[waiting, : depth + 1] = path[: depth + 1]
             depths[waiting] = depth
