@@ -1,7 +1,8 @@
 """The network player (spec ``mcts-net:model=NAME``): PUCT search guided by
 the policy-value network a Gomoku tree model carries
 (:class:`~mcts.search.net_search.NetSearcher`), keeping its tree between
-moves."""
+moves. Its options: ``c``, ``threats``, ``temperature``, ``sims``/``seconds``
+and ``vct`` (VCF nodes of the VCT check at each new leaf; 0 none)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 from ..games import gomoku
 from ..games.base import Game, State
 from ..models.model import Model
-from ..search.net_search import NET_C, NetSearcher
+from ..search.net_search import NET_C, NET_LEAF_VCT_NODES, NetSearcher
 from .base import Player
 
 
@@ -27,6 +28,7 @@ class NetPlayer(Player):
         temperature: float = 0.0,
         c: float = NET_C,
         threats: bool = True,
+        vct_nodes: int = NET_LEAF_VCT_NODES,
         seed: int | None = None,
         name: str = "mcts-net",
     ) -> None:
@@ -40,7 +42,12 @@ class NetPlayer(Player):
         self.simulations = simulations
         self.temperature = temperature
         self.searcher = NetSearcher(
-            game, network=model.network, c=c, threats=threats, seed=seed
+            game,
+            network=model.network,
+            c=c,
+            threats=threats,
+            vct_nodes=vct_nodes,
+            seed=seed,
         )
 
     def choose(self, state: State) -> int:
@@ -73,7 +80,10 @@ def from_spec(opts: dict, game, model, seconds, simulations, seed, name) -> NetP
         raise ValueError(f"{name}: the network player needs model=NAME")
     if "seconds" in opts or "sims" in opts:
         seconds, simulations = opts.pop("seconds", None), opts.pop("sims", None)
-    options = {k: opts.pop(k) for k in ("c", "threats", "temperature") if k in opts}
+    known = ("c", "threats", "temperature", "vct")
+    options = {k: opts.pop(k) for k in known if k in opts}
+    if "vct" in options:
+        options["vct_nodes"] = int(options.pop("vct"))
     return NetPlayer(
         game,
         model,

@@ -97,19 +97,18 @@ class Level:
         return words
 
 
-#: The strength ladder: levels 1 and 2 search a few simulations, sample
-#: their moves in proportion to visits and play a random move now and then
-#: (weak on purpose; level 2 less so), and from level 3 on the AI plays its
-#: best move with a think time about 3-4 times the level below. Budgets are
-#: times from level 3 on because a simulation costs 20 times more in Gomoku
-#: than in Reversi: 300 simulations outlasted 0.03 s there (level 3 then
-#: scored 35% against level 2). Few simulations alone do not make a weak
-#: player everywhere: Gomoku's root threat search and Lines of Action's
-#: priors play well at once (100 simulations scored 25% against 10 in LOA,
-#: 0.01 s 45% against 10 simulations in Gomoku), hence the random moves
-#: (with 1 in 3 at level 1, level 2 scored 62.5% over 60 LOA games).
-#: Each level is measured against the one below in every game with
-#: ``python -m mcts strength --suite ladder`` (README, Performance).
+#: The strength ladder: levels 1 and 2 search a few simulations, sample their moves
+#: in proportion to visits and play a random move now and then (weak on purpose;
+#: level 2 less so), and from level 3 on the AI plays its best move with a think time
+#: about 3-4 times the level below. Budgets are times from level 3 on because a
+#: simulation costs 20 times more in Gomoku than in Reversi: 300 simulations
+#: outlasted 0.03 s there (level 3 then scored 35% against level 2). Few simulations
+#: alone do not make a weak player everywhere: Gomoku's root threat search and Lines
+#: of Action's priors play well at once (100 simulations scored 25% against 10 in
+#: LOA, 0.01 s 45% against 10 simulations in Gomoku), hence the random moves (with 1
+#: in 3 at level 1, level 2 scored 62.5% over 60 LOA games). Each level is measured
+#: against the one below in every game with ``python -m mcts strength --suite
+#: ladder`` (README, Performance).
 LEVELS: dict[int, Level] = {
     1: Level(simulations=10, temperature=1.0, random_moves=0.5),
     2: Level(simulations=100, temperature=0.5, random_moves=0.1),
@@ -150,6 +149,7 @@ OPTIONS = {
     "shapes": int,
     "loa_eval": str,
     "minimax": float,
+    "vct": int,
     "use": str,
     "cmd": str,
     "cwd": str,

@@ -32,7 +32,7 @@ from numba import njit
 
 from ..games import gomoku
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .gomoku_threats import has_vcf
+from .gomoku_threats import has_vcf, state_vct
 from .kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
 from .tree import Proven
 
@@ -97,11 +97,34 @@ def _back_up(path, depth, reward, tree):
 
 
 @njit(cache=True, nogil=True)
+def _wins_by_threats(state, vcf_nodes, vct_nodes):
+    """Return whether the side to move in ``state`` wins by a VCF (within
+    ``vcf_nodes``) or, with ``vct_nodes`` above 0, by a VCT of one three."""
+    if has_vcf(state, vcf_nodes):
+        return True
+    return vct_nodes > 0 and state_vct(state, 0, 1, vct_nodes) >= 0
+
+
+@njit(cache=True, nogil=True)
 def descend(
-    root, root_last, tree, prior, c, count, threat_nodes, paths, depths, states, planes
+    root,
+    root_last,
+    tree,
+    prior,
+    c,
+    count,
+    threat_nodes,
+    vct_nodes,
+    paths,
+    depths,
+    states,
+    planes,
 ):
     """Run up to ``count`` descents from the state vector ``root`` (reached
-    by ``root_last``); return ``(ran, waiting)``: the descents run and how
+    by ``root_last``). A new leaf whose player to move wins by a VCF found
+    within ``threat_nodes`` nodes (0: not looked for), or by a VCT of one
+    three within ``vct_nodes`` (0: not looked for), is proven lost for the
+    player who moved there. Return ``(ran, waiting)``: the descents run and how
     many of them wait for the network, each as its path (``paths[i, :
     depths[i] + 1]``), its leaf state (``states[i]``) and its input planes
     (``planes[i]``). The batch ends early when a descent reaches a leaf
@@ -153,10 +176,10 @@ def descend(
         elif (
             tree.first_child[node] < 0
             and threat_nodes > 0
-            and has_vcf(work, threat_nodes)
+            and _wins_by_threats(work, threat_nodes, vct_nodes)
         ):
-            # The player to move wins by continuous fours: the move into the
-            # leaf loses, as the numba MCTS proves its leaves.
+            # The player to move wins by continuous threats: the move into
+            # the leaf loses, as the numba MCTS proves its leaves.
             tree.proven[node] = Proven.LOSS
             _back_up(path, depth, 0.0, tree)
             prove_upward(path, depth, tree)

@@ -9,6 +9,7 @@ import pytest
 
 from mcts.games import find_game
 from mcts.search import net_kernel, network
+from mcts.search.gomoku_threats import has_vcf
 from mcts.search.net_search import NetSearcher
 from mcts.search.tree import Proven
 
@@ -142,3 +143,17 @@ def test_a_leaf_where_the_player_to_move_wins_by_fours_is_proven_lost(threats):
         if tree.proven[child] == int(Proven.LOSS)
     }
     assert ("g7" in lost) == threats
+
+
+@pytest.mark.parametrize("vct_nodes", [200, 0])
+def test_a_leaf_where_the_player_to_move_wins_by_threes_is_proven_lost(vct_nodes):
+    # After b4, white to move wins by a VCT of one three (no VCF): found by
+    # a random search of 7x7 positions with the threat module's functions.
+    before = GAME.play_all(["a5", "b1", "f1", "d3"])
+    assert not has_vcf(GAME.play_all(["a5", "b1", "f1", "d3", "b4"]).array, 10_000)
+    searcher = NetSearcher(GAME, before, network=WEIGHTS, vct_nodes=vct_nodes, seed=4)
+    for _ in range(30):
+        searcher._simulate_batch(8)
+    tree = searcher.tree
+    b4 = tree.child_with_move(0, GAME.parse_move(before, "b4"))
+    assert (tree.proven[b4] == int(Proven.LOSS)) == (vct_nodes > 0)
