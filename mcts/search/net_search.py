@@ -46,8 +46,9 @@ NET_C = 2.5
 NET_BATCH = 8
 #: VCF nodes a new leaf's VCT check (one three, then fours) may spend; 0
 #: looks for VCFs alone. A leaf costs the network about 250 us, a VCT check
-#: about 100 us.
-NET_LEAF_VCT_NODES = 0
+#: about 100 us; on 8x8 at 0.5 s a move against the heavy player it scored
+#: 51.0% against 48.0% without (100 games each, README, Performance).
+NET_LEAF_VCT_NODES = 200
 
 
 class NetSearcher(Searcher):
