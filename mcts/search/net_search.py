@@ -180,12 +180,10 @@ class NetSearcher(Searcher):
         assert self.noise is not None
         alpha, fraction = self.noise
         children = self.tree.children(0)
+        root = slice(children.start, children.stop)
         priors = self._priors.of(self.tree)
         noise = self._rng.dirichlet([alpha] * len(children))
-        mixed = (1 - fraction) * priors[
-            children.start : children.stop
-        ] + fraction * noise
-        priors[children.start : children.stop] = mixed
+        priors[root] = (1 - fraction) * priors[root] + fraction * noise
 
     def _simulate_batch(self, count: int) -> int:
         """Run up to ``count`` simulations whose new leaves the network
@@ -219,8 +217,8 @@ class NetSearcher(Searcher):
                 paths,
                 depths,
                 states,
-                logits.astype(np.float32),
-                values.astype(np.float32),
+                logits.astype(np.float32, copy=False),
+                values.astype(np.float32, copy=False),
             )
         return ran
 
