@@ -276,8 +276,9 @@ def unpack(archive: Path, *, progress: Callable[[float], None] | None = None) ->
     archive = Path(archive)
     target = archive.parent / _model_name(archive)
     with _lock_of(archive):
-        if not target.exists() or is_stale(archive):
-            _unpack_into(archive, target, progress)
+        stale = is_stale(archive)
+        if stale or not target.exists():
+            _unpack_into(archive, target, progress, replace=stale)
     if progress is not None:
         progress(1.0)
     return target
@@ -306,10 +307,15 @@ def is_stale(archive: Path) -> bool:
 
 
 def _unpack_into(
-    archive: Path, target: Path, progress: Callable[[float], None] | None
+    archive: Path,
+    target: Path,
+    progress: Callable[[float], None] | None,
+    *,
+    replace: bool = False,
 ) -> None:
     """Unpack ``archive`` into a temporary folder beside it, check it, and
-    rename it to ``target`` (unless another process got there first)."""
+    rename it to ``target`` (unless another process got there first); with
+    ``replace``, the stale ``target`` there is set aside first."""
     if progress is not None:
         progress(0.0)
     # Hidden, so the catalog does not list it; unique, so that two processes
@@ -329,7 +335,8 @@ def _unpack_into(
             raise ModelError(str(error).replace(str(temp), where)) from None
         fsync_dir(temp)
         os.chmod(temp, 0o755)  # mkdtemp makes it private; a model is for all
-        _set_aside_if_stale(archive, target)
+        if replace:
+            _set_aside(target)
         try:
             os.rename(temp, target)
         except OSError:
@@ -344,12 +351,12 @@ def _unpack_into(
         raise
 
 
-def _set_aside_if_stale(archive: Path, target: Path) -> None:
+def _set_aside(target: Path) -> None:
     """Move a stale ``target`` (see :func:`is_stale`) to a hidden name and
     delete it, so the new model can be renamed into its place. A crash in
     between leaves no folder, and the next use unpacks the archive again."""
-    if not is_stale(archive):
-        return
+    if not target.exists():
+        return  # another process set it aside first
     old = Path(
         tempfile.mkdtemp(
             prefix=f".stale-{target.name}-{os.getpid()}-", dir=target.parent

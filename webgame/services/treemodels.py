@@ -31,7 +31,14 @@ from pathlib import Path
 
 from django.conf import settings
 
-from mcts import ModelError, load_shared, model_path, unpack_model, unpacked_is_stale
+from mcts import (
+    ModelError,
+    load_shared,
+    model_path,
+    packed_path,
+    unpack_model,
+    unpacked_is_stale,
+)
 from mcts import list_models as library_models
 
 from ..errors import ModelNotFound, ServiceError
@@ -207,7 +214,7 @@ class Preparations:
         folder = model_path(game, name, settings.MODEL_DIR)
         with lock:
             try:
-                archive = folder.with_name(folder.name + ".tar.xz")
+                archive = packed_path(folder)
                 # A folder left from an older archive is unpacked again.
                 if not folder.is_dir() or unpacked_is_stale(archive):
                     self._set(game, name, _Progress("unpacking", 0.0))
