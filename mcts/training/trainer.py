@@ -227,6 +227,7 @@ def _gate(
         "seconds": round(progress.seconds, 1),
         "score": round(score, 3),
         "accepted": accepted,
+        "learning_rate": config.learning_rate,
     }
     if config.eval_games:
         # The strength over training time: the best network against plain MCTS.
@@ -271,6 +272,12 @@ def _resume(path: Path, net, optimiser, config: TrainConfig):
     saved = torch.load(path, weights_only=False)
     net.load_state_dict(saved["net"])
     optimiser.load_state_dict(saved["optimiser"])
+    # The optimiser's state keeps the rates of the run that saved it; the
+    # command that resumes says which rates to train on from here (a lower
+    # learning rate late in a run is how it is lowered).
+    for group in optimiser.param_groups:
+        group["lr"] = config.learning_rate
+        group["weight_decay"] = config.l2
     best = PolicyValueNet(net.size)
     best.load_state_dict(saved["best"])
     buffer = Examples(*saved["buffer"]) if saved["buffer"] is not None else None

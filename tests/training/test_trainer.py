@@ -9,13 +9,14 @@ import signal
 
 import numpy as np
 import pytest
+import torch
 
 from mcts.cli.training import terminate_as_interrupt
 from mcts.games import find_game
 from mcts.models import store
 from mcts.search import network
 from mcts.training.examples import Examples, augment, play_game
-from mcts.training.trainer import TrainConfig, train
+from mcts.training.trainer import CHECKPOINT, TrainConfig, train
 
 GAME = find_game("gomoku", size=5, row=4)
 
@@ -85,10 +86,15 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
     assert trained["selfplay_games"] == 2 and trained["command"] == "test"
     gate = trained["gates"][0]
     assert gate["games"] == 2 and 0 <= gate["pure_mcts"] <= 1 and gate["seconds"] > 0
-    more = _tiny(games=3, gate_every=3)
+    more = _tiny(games=3, gate_every=3, learning_rate=5e-4)
     resumed = train(GAME, out, more, command="test")
     assert resumed.games == 3 and len(resumed.gates) == 2
     assert resumed.examples > progress.examples
+    # The resuming command's learning rate is the one the run goes on with.
+    rates = [g["learning_rate"] for g in resumed.gates]
+    assert rates == [config.learning_rate, 5e-4] and config.learning_rate != 5e-4
+    saved = torch.load(tmp_path / ".net.training" / CHECKPOINT, weights_only=False)
+    assert saved["optimiser"]["param_groups"][0]["lr"] == 5e-4
 
 
 def test_the_chart_draws_the_strength_the_gates_recorded(tmp_path, capsys):
