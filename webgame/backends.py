@@ -147,11 +147,14 @@ def search_on_workers(
 ) -> dict:
     """Return the JSON of the search for ``row`` run by a Celery worker, once
     its answer comes back; Conflict, Busy or the worker's ServiceError."""
-    from .tasks import search  # the task module imports the Celery app
+    # Sent by the task's name: the task module answers through this one, and
+    # Celery is loaded only by the web processes that use it.
+    from .celery import app
 
     with _slot(row.pk, expected_seconds), _place(client, expected_seconds):
         token = secrets.token_hex(16)
-        search.apply_async(
+        app.send_task(
+            "webgame.search",
             kwargs={
                 "game_id": str(row.pk),
                 "ai": ai,
