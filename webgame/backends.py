@@ -149,12 +149,12 @@ def search_on_workers(
     its answer comes back; Conflict, Busy or the worker's ServiceError."""
     # Sent by the task's name: the task module answers through this one, and
     # Celery is loaded only by the web processes that use it.
-    from .celery import app
+    from .celery import SEARCH_TASK, app
 
     with _slot(row.pk, expected_seconds), _place(client, expected_seconds):
         token = secrets.token_hex(16)
         app.send_task(
-            "webgame.search",
+            SEARCH_TASK,
             kwargs={
                 "game_id": str(row.pk),
                 "ai": ai,

@@ -14,6 +14,10 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webgame.settings")
 
+#: The AI search task's name: the worker registers it (tasks.py) and the web
+#: processes send it by this name (backends.py).
+SEARCH_TASK = "webgame.search"
+
 app = Celery("webgame")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["webgame"])

@@ -10,13 +10,13 @@ from django.core.management import call_command
 from django.db import close_old_connections
 
 from . import backends
-from .celery import app
+from .celery import SEARCH_TASK, app
 from .errors import ServiceError
 
 log = logging.getLogger(__name__)
 
 
-@app.task(name="webgame.search")
+@app.task(name=SEARCH_TASK)
 def search(*, game_id: str, ai: dict, best: bool, version: int, answer: str) -> None:
     """Run the search for a web process and hand it its answer (or the
     ServiceError, such as a model that cannot be loaded or a game that moved
