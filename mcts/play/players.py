@@ -24,13 +24,14 @@ at most this many empty squares is solved exactly; 0 turns it off),
 evaluation when it carries one; 0 keeps the older learned evaluation and
 rollouts, for comparison), ``threats`` (Gomoku: 1, the default with heavy
 rollouts, plays VCF wins, blocks the opponent's and proves leaves by VCF; 0
-turns it off), ``shapes`` (Gomoku: 1 ranks the moves a tree node keeps by the
-line shapes they make and block, 2, the default with heavy rollouts, also
-scores leaves by them; 0 neither), ``minimax`` (the weight, 0..1, of the
-evaluation's minimax values backed up the tree in selection), ``loa_eval``
-(Lines of Action: the evaluation and search settings by name, ``mia`` by
-default; ``loa_eval=2026-11`` is the search before the MIA-style evaluation,
-kept only as the benchmark baseline:
+turns it off), ``deep_vct`` (Gomoku: VCF nodes a second of the move spends on
+deeper VCTs at the root; 0 turns it off), ``shapes`` (Gomoku: 1 ranks the
+moves a tree node keeps by the line shapes they make and block, 2, the default
+with heavy rollouts, also scores leaves by them; 0 neither), ``minimax`` (the
+weight, 0..1, of the evaluation's minimax values backed up the tree in
+selection), ``loa_eval`` (Lines of Action: the evaluation and search settings
+by name, ``mia`` by default; ``loa_eval=2026-11`` is the search before the
+MIA-style evaluation, kept only as the benchmark baseline:
 ``mcts-heavy:model=light,loa_eval=2026-11`` is the page's AI as it played
 then), and ``early_plies`` with ``early_seconds``: the game's first
 ``early_plies`` plies (both sides' moves) are searched ``early_seconds`` a
@@ -146,6 +147,7 @@ OPTIONS = {
     "endgame": int,
     "patterns": int,
     "threats": int,
+    "deep_vct": int,
     "shapes": int,
     "loa_eval": str,
     "minimax": float,
@@ -401,6 +403,7 @@ def find_player(
         ("cutoff", "cutoff_plies"),
         ("endgame", "endgame_empties"),
         ("threats", "threats"),
+        ("deep_vct", "deep_vct"),
         ("shapes", "shapes"),
         ("loa_eval", "loa_eval"),
         ("minimax", "minimax"),

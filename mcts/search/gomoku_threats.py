@@ -34,7 +34,9 @@ included), each of which must leave the attacker a VCT one three shorter.
 A defender's four refutes a three unless the attacker's forced block
 wins on its own: some wins are missed, no false one is reported.
 
-The searcher plays a VCF (else a VCT) at the root at once, restricts the
+The searcher plays a VCF (else a VCT of two threes, else, when the
+move's time allows, a deeper one: :func:`deep_vct`) at the root at once,
+restricts the
 root to the moves that must block an opponent's VCF, or drops the root
 moves after which the opponent has a VCT (:func:`plan_root`); the kernel
 proves a new leaf lost for the player who moved into it when the player
@@ -42,8 +44,8 @@ to move there has a VCF found within a small budget (:func:`has_vcf`).
 
 The module is over 700 lines because the threat search is one piece (win
 cells, fours, VCF, the blocking moves, VCT, the root's plan share their
-helpers) and the VCT's levels are spelled out one numba function each: a
-recursive kernel loaded from numba's cache aborted the process.
+helpers). The VCT keeps its own stack rather than recursing: a recursive
+kernel loaded from numba's cache aborted the process.
 """
 
 from __future__ import annotations
@@ -69,6 +71,12 @@ ROOT_VCT_NODES = 20_000
 DEFENCE_VCT_NODES = 3_000
 #: Root moves checked against the opponent's VCT (the best by focus score).
 DEFENCE_VCT_MOVES = 15
+#: Deepest VCT (threes before the last VCF) tried at the root when a move's
+#: time allows (:func:`deep_vct`).
+DEEP_VCT_MAX_DEPTH = 6
+#: VCF nodes a second of a move's time buys for the deeper VCTs at the root
+#: (about 300,000 VCF nodes a second here: half the move at most).
+DEEP_VCT_NODES_PER_SECOND = 150_000
 #: Nodes of the VCF check at a new leaf of the tree (0 turns it off):
 #: small, since it runs at nearly every simulation.
 LEAF_VCF_NODES = 24
@@ -506,7 +514,7 @@ def _vct_zero(cells, size, row, attacker, budget):
 
 
 @njit(cache=True, nogil=True)
-def _threats(cells, size, row, attacker, moves, mark):
+def _threats(cells, size, row, attacker, moves, mark, stamp):
     """Write into ``moves`` the attacker's candidate threes (only the block
     when the defender has one win cell); return how many (0 with two)."""
     found = np.empty(2, dtype=np.int64)
@@ -516,12 +524,12 @@ def _threats(cells, size, row, attacker, moves, mark):
     if blocks == 1:
         moves[0] = found[0]
         return 1
-    return _threat_moves(cells, size, row, attacker, moves, mark, 1)
+    return _threat_moves(cells, size, row, attacker, moves, mark, stamp)
 
 
 @njit(cache=True, nogil=True)
-def _defences(cells, size, row, attacker, move, budget, out, mark, stamp):
-    """With the attacker's ``move`` on the board, return how many defender
+def _defences(cells, size, row, attacker, budget, out, mark, stamp):
+    """With the attacker's three on the board, return how many defender
     moves are written into ``out`` that could stop the attacker's VCF after
     a defender pass (cells on a window through the VCF line, and the
     defender's fours), or -1 when there is no such VCF (not a threat)."""
@@ -535,92 +543,85 @@ def _defences(cells, size, row, attacker, move, budget, out, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
-def _vct_one(cells, size, row, attacker, budget):
-    """Return the first move of a VCT of one three (then fours) for
-    ``attacker``, or -1 (see :func:`vct`)."""
-    first = _vct_zero(cells, size, row, attacker, budget)
-    if first >= 0 or budget[0] <= 0:
-        return first
-    n = size * size
-    moves = np.empty(n, dtype=np.int64)
-    mark = np.zeros(n, dtype=np.int64)
-    defences = np.empty(n, dtype=np.int64)
-    count = _threats(cells, size, row, attacker, moves, mark)
-    for i in range(count):
-        if budget[0] <= 0:
-            return -1
-        cells[moves[i]] = attacker
-        total = _defences(
-            cells, size, row, attacker, moves[i], budget, defences, mark, 2 + i
-        )
-        won = total >= 0
-        for k in range(max(total, 0)):
-            cells[defences[k]] = 3 - attacker
-            answer = _vct_zero(cells, size, row, attacker, budget)
-            cells[defences[k]] = 0
-            if answer < 0:
-                won = False
-                break
-        cells[moves[i]] = 0
-        if won:
-            return moves[i]
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def _vct_two(cells, size, row, attacker, budget):
-    """Return the first move of a VCT of up to two threes for ``attacker``,
-    or -1 (see :func:`vct`): :func:`_vct_one` with one more level."""
-    first = _vct_zero(cells, size, row, attacker, budget)
-    if first >= 0 or budget[0] <= 0:
-        return first
-    n = size * size
-    moves = np.empty(n, dtype=np.int64)
-    mark = np.zeros(n, dtype=np.int64)
-    defences = np.empty(n, dtype=np.int64)
-    count = _threats(cells, size, row, attacker, moves, mark)
-    for i in range(count):
-        if budget[0] <= 0:
-            return -1
-        cells[moves[i]] = attacker
-        total = _defences(
-            cells, size, row, attacker, moves[i], budget, defences, mark, 2 + i
-        )
-        won = total >= 0
-        for k in range(max(total, 0)):
-            cells[defences[k]] = 3 - attacker
-            answer = _vct_one(cells, size, row, attacker, budget)
-            cells[defences[k]] = 0
-            if answer < 0:
-                won = False
-                break
-        cells[moves[i]] = 0
-        if won:
-            return moves[i]
-    return -1
-
-
-@njit(cache=True, nogil=True)
 def vct(cells, size, row, attacker, depth, budget):
     """Search a win by continuous threats for ``attacker``, who is to move
     on ``cells`` (restored on return): a VCF, or a move making a three after
     which the attacker has a VCF if the defender passes, such that every
-    defence leaves a VCT of ``depth`` - 1 threes (``depth`` 0..2: the levels
-    are separate functions, as numba cannot cache a recursive one). Return
-    the first move, or -1 if none was found; ``budget[0]`` (VCF nodes) is
-    spent as it goes.
+    defence leaves a VCT of ``depth`` - 1 threes. Return the first move, or
+    -1 if none was found; ``budget[0]`` (VCF nodes) is spent as it goes.
 
     Sound: a defender move outside the windows of the attacker's VCF line
     and that makes no four for the defender leaves that line winning (see
     :func:`defence_moves`); the others are all searched. A four of the
     defender's refutes the threat unless the attacker's forced block wins
     on its own (this loses some wins, never makes a false one).
+
+    Depth first with an explicit stack, one level per three (numba cannot
+    cache a recursive function): level ``L`` tries its threes in turn, and
+    for the current one its defences in turn, each answered by a VCF or by
+    level ``L`` + 1.
     """
-    if depth >= 2:
-        return _vct_two(cells, size, row, attacker, budget)
-    if depth == 1:
-        return _vct_one(cells, size, row, attacker, budget)
-    return _vct_zero(cells, size, row, attacker, budget)
+    first = _vct_zero(cells, size, row, attacker, budget)
+    if first >= 0 or depth <= 0 or budget[0] <= 0:
+        return first
+    n = size * size
+    moves = np.empty((depth, n), dtype=np.int64)
+    defences = np.empty((depth, n), dtype=np.int64)
+    count = np.zeros(depth, dtype=np.int64)
+    total = np.zeros(depth, dtype=np.int64)
+    threat = np.zeros(depth, dtype=np.int64)  # the three being tried
+    answer = np.zeros(depth, dtype=np.int64)  # the defence being answered
+    mark = np.zeros(n, dtype=np.int64)
+    stamp = 1
+    level = 0
+    count[0] = _threats(cells, size, row, attacker, moves[0], mark, stamp)
+    threat[0] = -1
+    while True:
+        # Level ``level``: its next three.
+        threat[level] += 1
+        if threat[level] >= count[level] or budget[0] <= 0:
+            # No three of this level wins: the defence above it holds.
+            if level == 0:
+                return -1
+            level -= 1
+            cells[defences[level, answer[level]]] = 0
+            cells[moves[level, threat[level]]] = 0
+            continue
+        cells[moves[level, threat[level]]] = attacker
+        stamp += 1
+        total[level] = _defences(
+            cells, size, row, attacker, budget, defences[level], mark, stamp
+        )
+        answer[level] = -1
+        # Its defences, each answered by a VCF or by the next level.
+        while True:
+            if total[level] < 0:  # not a threat
+                cells[moves[level, threat[level]]] = 0
+                break
+            answer[level] += 1
+            if answer[level] >= total[level]:  # every defence loses
+                cells[moves[level, threat[level]]] = 0
+                if level == 0:
+                    return moves[0, threat[0]]
+                level -= 1
+                cells[defences[level, answer[level]]] = 0
+                continue
+            cells[defences[level, answer[level]]] = 3 - attacker
+            if _vct_zero(cells, size, row, attacker, budget) >= 0:
+                cells[defences[level, answer[level]]] = 0
+                continue
+            if level + 1 < depth and budget[0] > 0:
+                level += 1
+                stamp += 1
+                count[level] = _threats(
+                    cells, size, row, attacker, moves[level], mark, stamp
+                )
+                threat[level] = -1
+                break
+            # This defence holds: the three fails.
+            cells[defences[level, answer[level]]] = 0
+            cells[moves[level, threat[level]]] = 0
+            break
 
 
 @njit(cache=True, nogil=True)
@@ -650,6 +651,24 @@ def vct_losers(state, moves, count, budget, lost):
         cells[moves[i]] = 0
 
 
+@njit(cache=True, nogil=True)
+def deep_vct(state, depth, budget):
+    """Return the first move of a VCT for the side to move on the state
+    vector ``state``, or -1: :func:`vct` at ``depth`` threes, then one more
+    while ``budget`` VCF nodes last, up to :data:`DEEP_VCT_MAX_DEPTH`
+    (deepening first finds the short wins a deep search would spend its
+    budget missing)."""
+    cells, size, row = _cells_of(state)
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    left = np.array([budget], dtype=np.int64)
+    while depth <= DEEP_VCT_MAX_DEPTH and left[0] > 0:
+        move = vct(cells, size, row, mover, depth, left)
+        if move >= 0:
+            return move
+        depth += 1
+    return -1
+
+
 # ---- the root rule (Python) -------------------------------------------------------
 def plan_root(
     tree: Tree,
@@ -661,6 +680,7 @@ def plan_root(
     vct_depth: int = VCT_DEPTH,
     vct_budget: int = ROOT_VCT_NODES,
     defence_vct_budget: int = DEFENCE_VCT_NODES,
+    deep_budget: int = 0,
 ) -> Tree:
     """Return the tree to search the ongoing Gomoku ``state`` with.
 
@@ -675,7 +695,8 @@ def plan_root(
     is played at once; against the opponent's, the DEFENCE_VCT_MOVES best
     moves by focus score are each checked, those after which the opponent
     still has a VCT are proven lost and the root keeps the others. Else
-    ``tree`` unchanged.
+    ``tree`` unchanged. ``deep_budget`` VCF nodes (a move's time buys them)
+    look for the mover's VCT deeper than ``vct_depth`` (:func:`deep_vct`).
     """
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
     length, _ = state_vcf(state, 0, VCF_MAX_DEPTH, budget, line)
@@ -695,6 +716,8 @@ def plan_root(
     if not vct_depth:
         return tree
     first = state_vct(state, 0, vct_depth, vct_budget)
+    if first < 0 and deep_budget > 0:
+        first = deep_vct(state, vct_depth + 1, deep_budget)
     if first >= 0:
         return _rooted(np.array([first]), proven=Proven.WIN)
     if state_vct(state, 1, vct_depth, vct_budget) < 0:

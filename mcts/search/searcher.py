@@ -26,7 +26,7 @@ from ..games.reversi import BLACK_DISCS, WHITE_DISCS
 from .endgame import EndgameResult, root_solve_empties
 from .endgame import solve as solve_endgame
 from .focus import GOMOKU_FOCUS_WIDTH, focus_moves
-from .gomoku_threats import LEAF_VCF_NODES, plan_root
+from .gomoku_threats import DEEP_VCT_NODES_PER_SECOND, LEAF_VCF_NODES, plan_root
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -165,6 +165,7 @@ class Searcher:
         patterns: PatternWeights | None = None,
         endgame_empties: int | None = None,
         threats: bool | None = None,
+        deep_vct: int = DEEP_VCT_NODES_PER_SECOND,
         shapes: int | None = None,
         loa_eval: str = DEFAULT_LOA_EVAL,
         minimax: float | None = None,
@@ -203,6 +204,10 @@ class Searcher:
         threats = (evaluator == "heavy") if threats is None else bool(threats)
         #: Whether Gomoku threat search plays and blocks VCFs (see ``threats``).
         self.threats = threats and game.name == "gomoku"
+        if deep_vct < 0:
+            raise ValueError(f"deep_vct must be >= 0, got {deep_vct!r}")
+        #: VCF nodes a second of a move buys for deeper VCTs at the root.
+        self.deep_vct = int(deep_vct)
         if shapes is None:
             heavy_gomoku = evaluator == "heavy" and game.name == "gomoku"
             shapes = GOMOKU_SHAPES if heavy_gomoku else 0
@@ -376,7 +381,13 @@ class Searcher:
             self._solved_move = None
             start = time.perf_counter()
             if self.threats:
-                self.tree = plan_root(self.tree, self._state.array, self.focus_width)
+                deep_budget = int((seconds or 0.0) * self.deep_vct)
+                self.tree = plan_root(
+                    self.tree,
+                    self._state.array,
+                    self.focus_width,
+                    deep_budget=deep_budget,
+                )
             solved = self._solve_root(seconds)
             if solved is None:
                 done = self._run(

@@ -12,6 +12,7 @@ from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
 from mcts.search.gomoku_threats import (
     VCF_MAX_DEPTH,
+    deep_vct,
     defence_moves,
     has_vcf,
     state_vcf,
@@ -319,3 +320,32 @@ def test_the_root_keeps_only_moves_that_stop_the_opponents_vct():
     assert "c3" not in searched
     for name in searched:
         assert state_vct(GAME.play(state, name).array, 0, 2, BUDGET) < 0
+
+
+# Black to move, ply 16 of a game against a reference engine (which saw a
+# forced win here): no VCT of two threes, but one of more.
+DEEP = ("g10 f10 g8 h9 i10 h10 h12 g11", "f9 e10 g9 i8 j11 j10 h11 e9")
+
+
+def test_a_deeper_vct_is_found_where_two_threes_are_not_enough():
+    state = position(GAME, *DEEP)
+    assert state_vct(state.array, 0, 2, BUDGET) < 0
+    move = deep_vct(state.array, 3, 200_000)
+    assert GAME.format_move(state, move) == "f12"
+    after = GAME.apply(state, move)
+    for reply in GAME.legal_moves(after):  # every white answer still loses
+        assert deep_vct(GAME.apply(after, reply).array, 0, 200_000) >= 0
+
+
+def test_no_deep_vct_on_a_quiet_board():
+    assert deep_vct(GAME.play_all(["h8", "h9"]).array, 3, 200_000) < 0
+
+
+@pytest.mark.parametrize("deep_vct_rate", [200_000, 0])
+def test_a_moves_time_buys_the_deeper_vct_at_the_root(deep_vct_rate):
+    state = position(GAME, *DEEP)
+    searcher = Searcher(GAME, state, deep_vct=deep_vct_rate, seed=1)
+    result = searcher.search(seconds=1.0)
+    assert (result.proven == "win") == (deep_vct_rate > 0)
+    if deep_vct_rate:
+        assert result.move == "f12"
