@@ -55,6 +55,7 @@ from numba import njit
 
 from ..games import gomoku
 from .focus import focus_moves, gomoku_move_score
+from .gomoku_shapes import shape_move_score
 from .tree import Proven, Tree
 
 #: Attacker moves a VCF may take (plies are about twice this).
@@ -74,9 +75,11 @@ DEFENCE_VCT_MOVES = 15
 #: Deepest VCT (threes before the last VCF) tried at the root when a move's
 #: time allows (:func:`deep_vct`).
 DEEP_VCT_MAX_DEPTH = 6
-#: VCF nodes a second of a move's time buys for the deeper VCTs at the root
-#: (about 300,000 VCF nodes a second here: half the move at most).
-DEEP_VCT_NODES_PER_SECOND = 150_000
+#: VCF nodes a second of a move's time buys for the deeper VCTs at the root.
+#: 150,000 nodes took 0.02 s in half of 47 positions of games against a
+#: reference engine and up to 0.86 s in the others, so this spends at most
+#: about 0.6 s of a 1 s move, and little where there are no threes.
+DEEP_VCT_NODES_PER_SECOND = 100_000
 #: Nodes of the VCF check at a new leaf of the tree (0 turns it off):
 #: small, since it runs at nearly every simulation.
 LEAF_VCF_NODES = 24
@@ -516,7 +519,8 @@ def _vct_zero(cells, size, row, attacker, budget):
 @njit(cache=True, nogil=True)
 def _threats(cells, size, row, attacker, moves, mark, stamp):
     """Write into ``moves`` the attacker's candidate threes (only the block
-    when the defender has one win cell); return how many (0 with two)."""
+    when the defender has one win cell), the best shapes first; return how
+    many (0 with two)."""
     found = np.empty(2, dtype=np.int64)
     blocks = win_cells(cells, size, row, 3 - attacker, found)
     if blocks >= 2:
@@ -524,7 +528,12 @@ def _threats(cells, size, row, attacker, moves, mark, stamp):
     if blocks == 1:
         moves[0] = found[0]
         return 1
-    return _threat_moves(cells, size, row, attacker, moves, mark, stamp)
+    count = _threat_moves(cells, size, row, attacker, moves, mark, stamp)
+    scores = np.empty(count)
+    for i in range(count):
+        scores[i] = -shape_move_score(cells, size, row, attacker, moves[i])
+    moves[:count] = moves[:count][np.argsort(scores, kind="mergesort")]
+    return count
 
 
 @njit(cache=True, nogil=True)
