@@ -725,7 +725,7 @@ def plan_root(
     if not vct_depth:
         return tree
     first = state_vct(state, 0, vct_depth, vct_budget)
-    if first < 0 and deep_budget > 0:
+    if first < 0:  # at once with no budget, but compiled by any first search
         first = deep_vct(state, vct_depth + 1, deep_budget)
     if first >= 0:
         return _rooted(np.array([first]), proven=Proven.WIN)
