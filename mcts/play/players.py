@@ -55,6 +55,10 @@ by our rules: a malformed or illegal move, or none in time, loses the game
 
 Every player has :meth:`Player.choose` (state -> move code) and
 :meth:`Player.observe` (told each move played, so a searcher keeps its tree).
+
+The module is over 450 lines because most of it is the spec language's one
+definition (this documentation, the option table and how each option reaches
+its player): split, an option would be defined in two places.
 """
 
 from __future__ import annotations
