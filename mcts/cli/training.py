@@ -52,6 +52,21 @@ def add_commands(subparsers) -> None:
     parser.add_argument(
         "--eval-playouts", type=int, default=1000, help="plain MCTS's playouts a move"
     )
+    parser.add_argument(
+        "--warm-start",
+        metavar="TREE",
+        help="a fresh run first learns from this tree model's searches (a "
+        "name, e.g. full, or a path): the visits and values of each position "
+        "it studied",
+    )
+    parser.add_argument("--warm-start-epochs", type=int, default=3)
+    parser.add_argument(
+        "--warm-start-min-study",
+        type=int,
+        default=200,
+        help="positions whose moves the tree's searches visited fewer times "
+        "are left out",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--workers",
@@ -101,6 +116,11 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         "eval_playouts": args.eval_playouts,
         "seed": args.seed,
         "workers": args.workers,
+        "warm_start": None
+        if args.warm_start is None
+        else str(model_path(game.name, args.warm_start, args.model_dir)),
+        "warm_start_epochs": args.warm_start_epochs,
+        "warm_start_min_study": args.warm_start_min_study,
     }
     config = TrainConfig(**options)
     out = model_path(game.name, args.model, args.model_dir)
@@ -111,6 +131,21 @@ def cmd_train_net(args: argparse.Namespace) -> int:
 
         bar = tqdm(total=args.games, unit="game", desc="train-net", dynamic_ncols=True)
 
+    warm_bar = None
+
+    def on_warm_step(step: int, steps: int, loss: float) -> None:
+        nonlocal warm_bar
+        if args.quiet:
+            return
+        if warm_bar is None:
+            from tqdm import tqdm
+
+            warm_bar = tqdm(total=steps, unit="step", desc="warm start")
+        warm_bar.update(1)
+        warm_bar.set_postfix(loss=f"{loss:.3f}")
+        if step == steps:
+            warm_bar.close()
+
     def on_game(progress, loss: float) -> None:
         if bar is not None:
             bar.n = progress.games
@@ -118,7 +153,14 @@ def cmd_train_net(args: argparse.Namespace) -> int:
 
     try:
         with terminate_as_interrupt():
-            progress = train(game, out, config, command=command, on_game=on_game)
+            progress = train(
+                game,
+                out,
+                config,
+                command=command,
+                on_game=on_game,
+                on_warm_step=on_warm_step,
+            )
     except KeyboardInterrupt:
         print(
             f"{out}: stopped; the checkpoint is saved: run the same command to resume",

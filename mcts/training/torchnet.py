@@ -51,6 +51,20 @@ class PolicyValueNet(nn.Module):
         return logits, torch.tanh(self.value_fc2(value))[:, 0]
 
 
+def training_loss(
+    net: PolicyValueNet,
+    planes: torch.Tensor,
+    policies: torch.Tensor,
+    values: torch.Tensor,
+) -> torch.Tensor:
+    """Return the loss of a batch: cross-entropy of the policy against the
+    target distributions plus squared error of the value (L2 on the weights
+    is the optimiser's weight decay)."""
+    logits, predicted = net(planes)
+    policy_loss = -(policies * functional.log_softmax(logits, 1)).sum(1).mean()
+    return policy_loss + functional.mse_loss(predicted, values)
+
+
 def export(net: PolicyValueNet, trained: dict | None = None) -> NetworkWeights:
     """Return the module's weights for playing (float32 numpy arrays)."""
     parameters = {

@@ -19,6 +19,10 @@ each gate also plays the best network against plain MCTS of
 ``eval_playouts`` random playouts a move: the strength over training time
 that the manifest records and ``python -m mcts net-chart`` draws.
 
+A fresh run can start from a tree model instead of an untrained network
+(``warm_start``): the network first learns the searches that built the tree
+(:mod:`mcts.training.distill`), and that network is the first best.
+
 A checkpoint (network, optimiser, best network, buffer, counters, the
 gating history) is saved atomically at every gate and on Ctrl-C; running
 the same command again resumes from it.
@@ -35,16 +39,17 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from torch.nn import functional
 
 from ..games.base import Game
 from ..models.model import Model
-from ..models.store import save
+from ..models.packed import packed_path, unpack
+from ..models.store import load, save
 from ..search.network import NetworkWeights
 from ..search.tree import Tree
+from .distill import MIN_STUDY, Distilled, distill, tree_examples
 from .examples import Examples, augment
 from .matches import SelfPlayTask, Side, match, play_selfplay, run_all, worker_pool
-from .torchnet import PolicyValueNet, export, load_into
+from .torchnet import PolicyValueNet, export, load_into, training_loss
 
 #: The score a gated network needs against the best to replace it.
 GATE_SCORE = 0.55
@@ -74,6 +79,9 @@ class TrainConfig:
     eval_playouts: int = 1000
     seed: int = 0
     workers: int = 1
+    warm_start: str | None = None
+    warm_start_epochs: int = 3
+    warm_start_min_study: int = MIN_STUDY
 
 
 @dataclass
@@ -86,6 +94,7 @@ class Progress:
     examples: int = 0
     losses: list[float] = field(default_factory=list)
     gates: list[dict] = field(default_factory=list)
+    warm_start: dict | None = None
 
 
 def train(
@@ -95,10 +104,15 @@ def train(
     *,
     command: str | None = None,
     on_game: Callable[[Progress, float], None] | None = None,
+    on_warm_step: Callable[[int, int, float], None] | None = None,
 ) -> Progress:
     """Train until ``config.games`` self-play games are played, resuming
     from ``out``'s checkpoint if there is one; return the progress.
-    ``on_game(progress, loss)`` is called after each game (a progress bar)."""
+    A fresh run with ``config.warm_start`` first learns from that tree
+    model's searches (:mod:`mcts.training.distill`), which then is the best
+    network the first gate compares with. ``on_game(progress, loss)`` is
+    called after each game, ``on_warm_step(step, steps, loss)`` after each
+    step of the warm start (progress bars)."""
     size = game.options["size"]
     torch.manual_seed(config.seed)
     net = PolicyValueNet(size)
@@ -107,13 +121,19 @@ def train(
     )
     checkpoint_path = out.with_name(f".{out.name}.training") / CHECKPOINT
     progress, best, buffer = _resume(checkpoint_path, net, optimiser, config)
-    if best is None:
-        best = export(net)
     started = time.perf_counter() - progress.seconds
 
     def checkpoint() -> None:
         progress.seconds = round(time.perf_counter() - started, 1)
         _save_checkpoint(checkpoint_path, net, optimiser, best, buffer, progress)
+
+    if best is None:
+        if config.warm_start is not None:
+            warm = _warm_start(game, net, optimiser, config, on_warm_step)
+            progress.warm_start = warm.to_json()
+        best = export(net)
+        if config.warm_start is not None:
+            checkpoint()
 
     try:
         with worker_pool(config.workers) as pool:
@@ -145,6 +165,39 @@ def train(
         checkpoint()
         raise
     return progress
+
+
+def _warm_start(
+    game: Game,
+    net: PolicyValueNet,
+    optimiser,
+    config: TrainConfig,
+    on_step: Callable[[int, int, float], None] | None,
+) -> Distilled:
+    """Train ``net`` on the searches of the tree model ``config.warm_start``."""
+    assert config.warm_start is not None
+    archive = packed_path(Path(config.warm_start))
+    if archive.exists():  # a shipped full model is unpacked on first use
+        unpack(archive)
+    model = load(config.warm_start, game=game)
+    examples = tree_examples(model, config.warm_start_min_study)
+    loss = distill(
+        net,
+        optimiser,
+        examples,
+        epochs=config.warm_start_epochs,
+        batch=config.batch,
+        seed=config.seed,
+        on_step=on_step,
+    )
+    return Distilled(
+        tree=config.warm_start,
+        tree_command=model.manifest.get("built", {}).get("command"),
+        positions=len(examples),
+        min_study=config.warm_start_min_study,
+        epochs=config.warm_start_epochs,
+        loss=loss,
+    )
 
 
 def _selfplay_tasks(
@@ -185,10 +238,7 @@ def _learn(
         planes = torch.from_numpy(examples.planes[pick])
         policies = torch.from_numpy(examples.policies[pick])
         values = torch.from_numpy(examples.values[pick])
-        logits, predicted = net(planes)
-        policy_loss = -(policies * functional.log_softmax(logits, 1)).sum(1).mean()
-        value_loss = functional.mse_loss(predicted, values)
-        total = policy_loss + value_loss
+        total = training_loss(net, planes, policies, values)
         optimiser.zero_grad()
         total.backward()
         optimiser.step()
@@ -249,6 +299,7 @@ def _gate(
             "command": command,
             "config": asdict(config),
             "selfplay_games": progress.games,
+            "warm_start": progress.warm_start,
             "seconds": round(progress.seconds, 1),
             "gates": progress.gates,
         }
