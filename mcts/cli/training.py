@@ -125,28 +125,29 @@ def cmd_train_net(args: argparse.Namespace) -> int:
     config = TrainConfig(**options)
     out = model_path(game.name, args.model, args.model_dir)
     command = args.command_line
-    bar = None
-    if not args.quiet:
-        from tqdm import tqdm
+    bars: dict = {}
 
-        bar = tqdm(total=args.games, unit="game", desc="train-net", dynamic_ncols=True)
-
-    warm_bar = None
-
-    def on_warm_step(step: int, steps: int, loss: float) -> None:
-        nonlocal warm_bar
+    def shown_bar(name: str, total: int, unit: str):
+        """Return the progress bar ``name`` (made on first use: the warm
+        start's comes and goes before the games' one), or None if quiet."""
         if args.quiet:
-            return
-        if warm_bar is None:
+            return None
+        if name not in bars:
             from tqdm import tqdm
 
-            warm_bar = tqdm(total=steps, unit="step", desc="warm start")
-        warm_bar.update(1)
-        warm_bar.set_postfix(loss=f"{loss:.3f}")
-        if step == steps:
-            warm_bar.close()
+            bars[name] = tqdm(total=total, unit=unit, desc=name, dynamic_ncols=True)
+        return bars[name]
+
+    def on_warm_step(step: int, steps: int, loss: float) -> None:
+        bar = shown_bar("warm start", steps, "step")
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(loss=f"{loss:.3f}")
+            if step == steps:
+                bar.close()
 
     def on_game(progress, loss: float) -> None:
+        bar = shown_bar("train-net", args.games, "game")
         if bar is not None:
             bar.n = progress.games
             bar.set_postfix(loss=f"{loss:.3f}", examples=progress.examples)
@@ -168,7 +169,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         )
         return 130
     finally:
-        if bar is not None:
+        for bar in bars.values():
             bar.close()
     for gate in progress.gates:
         verdict = "accepted" if gate["accepted"] else "kept the best"

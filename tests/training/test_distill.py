@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model
@@ -125,3 +126,47 @@ def test_a_run_with_a_warm_start_learns_the_tree_first_and_resumes_without_it(
     assert resumed.games == 3 and len(warm_steps) == 2  # not learnt again
     saved = torch.load(tmp_path / ".net.training" / CHECKPOINT, weights_only=False)
     assert saved["progress"]["warm_start"] == progress.warm_start
+
+
+def test_the_command_warm_starts_from_a_named_tree_and_shows_its_progress(
+    tmp_path, capsys
+):
+    models = tmp_path / "models"
+    store.save(_studied_model(), models / "gomoku" / "studied", built={})
+    code = main(
+        [
+            "train-net",
+            "gomoku",
+            "--size",
+            "5",
+            "--row",
+            "4",
+            "--model",
+            "net",
+            "--model-dir",
+            str(models),
+            "--games",
+            "2",
+            "--sims",
+            "10",
+            "--batch",
+            "16",
+            "--gate-every",
+            "2",
+            "--gate-games",
+            "2",
+            "--gate-sims",
+            "10",
+            "--warm-start",
+            "studied",
+            "--warm-start-epochs",
+            "3",
+        ]
+    )
+    assert code == 0
+    out, err = capsys.readouterr()
+    assert "after 2 games:" in out
+    assert "warm start" in err and "3/3" in err and "train-net" in err
+    trained = store.load(models / "gomoku" / "net").manifest["network"]["built"]
+    assert trained["warm_start"]["tree"] == str(models / "gomoku" / "studied")
+    assert trained["warm_start"]["epochs"] == 3
