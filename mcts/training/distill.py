@@ -21,7 +21,7 @@ network that already plays like the search that built the tree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import torch
@@ -50,14 +50,7 @@ class Distilled:
     loss: float
 
     def to_json(self) -> dict:
-        return {
-            "tree": self.tree,
-            "tree_command": self.tree_command,
-            "positions": self.positions,
-            "min_study": self.min_study,
-            "epochs": self.epochs,
-            "loss": round(self.loss, 4),
-        }
+        return {**asdict(self), "loss": round(self.loss, 4)}
 
 
 def tree_examples(model: Model, min_study: int = MIN_STUDY) -> Examples:

@@ -15,7 +15,9 @@ from mcts.search import network
 from mcts.search.tree import Proven, Tree
 from mcts.training.distill import distill, tree_examples
 from mcts.training.torchnet import PolicyValueNet, export
-from mcts.training.trainer import CHECKPOINT, TrainConfig, train
+from mcts.training.trainer import CHECKPOINT, train
+
+from .tiny import tiny_config
 
 GAME = find_game("gomoku", size=5, row=4)
 
@@ -92,16 +94,7 @@ def test_a_run_with_a_warm_start_learns_the_tree_first_and_resumes_without_it(
     tree_folder = tmp_path / "studied"
     store.save(_studied_model(), tree_folder, built={"command": "made by a test"})
     out = tmp_path / "net"
-    config = TrainConfig(
-        games=2,
-        simulations=20,
-        batch=16,
-        gate_every=2,
-        gate_games=2,
-        gate_simulations=10,
-        warm_start=str(tree_folder),
-        warm_start_epochs=2,
-    )
+    config = tiny_config(eval_games=0, warm_start=str(tree_folder), warm_start_epochs=2)
     warm_steps = []
     progress = train(
         GAME, out, config, on_warm_step=lambda *step: warm_steps.append(step)
@@ -120,7 +113,7 @@ def test_a_run_with_a_warm_start_learns_the_tree_first_and_resumes_without_it(
     resumed = train(
         GAME,
         out,
-        TrainConfig(**{**config.__dict__, "games": 3, "gate_every": 3}),
+        tiny_config(eval_games=0, warm_start=str(tree_folder), games=3, gate_every=3),
         on_warm_step=lambda *step: warm_steps.append(step),
     )
     assert resumed.games == 3 and len(warm_steps) == 2  # not learnt again

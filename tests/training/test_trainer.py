@@ -16,7 +16,9 @@ from mcts.games import find_game
 from mcts.models import store
 from mcts.search import network
 from mcts.training.examples import Examples, augment, play_game
-from mcts.training.trainer import CHECKPOINT, TrainConfig, train
+from mcts.training.trainer import CHECKPOINT, train
+
+from .tiny import tiny_config
 
 GAME = find_game("gomoku", size=5, row=4)
 
@@ -60,24 +62,9 @@ def test_augmenting_gives_each_orientation_of_position_and_policy():
     assert np.all(out.values == 0.5)
 
 
-def _tiny(**changes) -> TrainConfig:
-    """A training run of a few seconds."""
-    options = dict(
-        games=2,
-        simulations=20,
-        batch=16,
-        gate_every=2,
-        gate_games=2,
-        gate_simulations=10,
-        eval_games=2,
-        eval_playouts=20,
-    )
-    return TrainConfig(**{**options, **changes})
-
-
 def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
     out = tmp_path / "net"
-    config = _tiny()
+    config = tiny_config()
     progress = train(GAME, out, config, command="test")
     assert progress.games == 2 and progress.losses and len(progress.gates) == 1
     model = store.load(out)
@@ -86,7 +73,7 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
     assert trained["selfplay_games"] == 2 and trained["command"] == "test"
     gate = trained["gates"][0]
     assert gate["games"] == 2 and 0 <= gate["pure_mcts"] <= 1 and gate["seconds"] > 0
-    more = _tiny(games=3, gate_every=3, learning_rate=5e-4)
+    more = tiny_config(games=3, gate_every=3, learning_rate=5e-4)
     resumed = train(GAME, out, more, command="test")
     assert resumed.games == 3 and len(resumed.gates) == 2
     assert resumed.examples > progress.examples
@@ -101,7 +88,7 @@ def test_the_chart_draws_the_strength_the_gates_recorded(tmp_path, capsys):
     from mcts.cli import main as cli
 
     out = tmp_path / "net"
-    config = _tiny(games=1, gate_every=1)
+    config = tiny_config(games=1, gate_every=1)
     train(GAME, out, config)
     image = tmp_path / "chart.png"
     assert cli.main(["net-chart", str(out), "--out", str(image)]) == 0
@@ -111,7 +98,7 @@ def test_the_chart_draws_the_strength_the_gates_recorded(tmp_path, capsys):
 
 def test_two_workers_play_the_games_a_gate_and_resume(tmp_path):
     out = tmp_path / "net"
-    progress = train(GAME, out, _tiny(games=3, gate_every=2, workers=2))
+    progress = train(GAME, out, tiny_config(games=3, gate_every=2, workers=2))
     # Games 1-2 together, the gate, then game 3 alone (the last one), a gate.
     assert progress.games == 3 and [g["games"] for g in progress.gates] == [2, 3]
     assert all(0 <= g["pure_mcts"] <= 1 for g in progress.gates)
@@ -126,10 +113,10 @@ def test_a_run_stopped_by_sigterm_saves_its_checkpoint_and_resumes(tmp_path):
         os.kill(os.getpid(), signal.SIGTERM)  # as `kill` stops a job
 
     with pytest.raises(KeyboardInterrupt), terminate_as_interrupt():
-        train(GAME, out, _tiny(games=3), on_game=stop_after_the_first)
+        train(GAME, out, tiny_config(games=3), on_game=stop_after_the_first)
     assert signal.getsignal(signal.SIGTERM) == before
     played: list[int] = []
     resumed = train(
-        GAME, out, _tiny(games=2), on_game=lambda p, _: played.append(p.games)
+        GAME, out, tiny_config(games=2), on_game=lambda p, _: played.append(p.games)
     )
     assert played == [2] and resumed.games == 2  # the first game was kept
