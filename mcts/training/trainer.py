@@ -297,15 +297,23 @@ def _gate(
     if accepted or not (out / "manifest.json").exists():
         trained = {
             "command": command,
-            "config": asdict(config),
+            "config": {**asdict(config), "warm_start": _tree_name(config.warm_start)},
             "selfplay_games": progress.games,
-            "warm_start": progress.warm_start,
+            "warm_start": progress.warm_start
+            and {**progress.warm_start, "tree": _tree_name(config.warm_start)},
             "seconds": round(progress.seconds, 1),
             "gates": progress.gates,
         }
         best = NetworkWeights(best.size, best.parameters, trained)
         write_model(game, out, best)
     return best
+
+
+def _tree_name(path: str | None) -> str | None:
+    """Return the name of the warm start's tree model folder: what the model
+    records of it (a shipped model names no folder of the machine that
+    trained it)."""
+    return None if path is None else Path(path).name
 
 
 def write_model(game: Game, out: Path, weights: NetworkWeights) -> None:
