@@ -134,6 +134,9 @@ def train(
         best = export(net)
         if config.warm_start is not None:
             checkpoint()
+            if config.games == 0:  # the warm start alone: its network is the model
+                progress.seconds = round(time.perf_counter() - started, 1)
+                _write_best(game, out, best, progress, config, command)
 
     try:
         with worker_pool(config.workers) as pool:
@@ -295,17 +298,31 @@ def _gate(
         )
     progress.gates.append(gate)
     if accepted or not (out / "manifest.json").exists():
-        trained = {
-            "command": command,
-            "config": {**asdict(config), "warm_start": _tree_name(config.warm_start)},
-            "selfplay_games": progress.games,
-            "warm_start": progress.warm_start
-            and {**progress.warm_start, "tree": _tree_name(config.warm_start)},
-            "seconds": round(progress.seconds, 1),
-            "gates": progress.gates,
-        }
-        best = NetworkWeights(best.size, best.parameters, trained)
-        write_model(game, out, best)
+        best = _write_best(game, out, best, progress, config, command)
+    return best
+
+
+def _write_best(
+    game: Game,
+    out: Path,
+    best: NetworkWeights,
+    progress: Progress,
+    config: TrainConfig,
+    command: str | None,
+) -> NetworkWeights:
+    """Write ``best`` into the model at ``out`` with how it was trained;
+    return it with that record."""
+    trained = {
+        "command": command,
+        "config": {**asdict(config), "warm_start": _tree_name(config.warm_start)},
+        "selfplay_games": progress.games,
+        "warm_start": progress.warm_start
+        and {**progress.warm_start, "tree": _tree_name(config.warm_start)},
+        "seconds": round(progress.seconds, 1),
+        "gates": progress.gates,
+    }
+    best = NetworkWeights(best.size, best.parameters, trained)
+    write_model(game, out, best)
     return best
 
 

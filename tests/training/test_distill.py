@@ -165,3 +165,19 @@ def test_the_command_warm_starts_from_a_named_tree_and_shows_its_progress(
     trained = store.load(models / "gomoku" / "net").manifest["network"]["built"]
     assert trained["warm_start"]["tree"] == "studied"
     assert trained["warm_start"]["epochs"] == 3
+
+
+def test_a_run_of_no_games_writes_the_warm_started_network(tmp_path):
+    tree_folder = tmp_path / "studied"
+    store.save(_studied_model(), tree_folder, built={})
+    out = tmp_path / "net"
+    config = tiny_config(games=0, warm_start=str(tree_folder), warm_start_epochs=50)
+    progress = train(GAME, out, config, command="warm start only")
+    assert progress.games == 0 and progress.gates == []
+    model = store.load(out)
+    trained = model.manifest["network"]["built"]
+    assert trained["selfplay_games"] == 0 and trained["warm_start"]["epochs"] == 50
+    assert trained["command"] == "warm start only"
+    root = GAME.initial_state()
+    logits, _ = model.network.evaluate(network.encode(root.array)[None])
+    assert int(np.argmax(logits[0])) == GAME.parse_move(root, "c3")
