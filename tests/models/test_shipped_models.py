@@ -2,7 +2,8 @@
 each loads with every line checked, is under 5 MB, and its manifest says
 how it was built (a self-play build of at least 200 games); the Reversi and
 Gomoku ones carry the evaluation learnt from their build; the full models
-ship packed; the 8x8 Gomoku network loads and plays like a trained one."""
+ship packed; the 8x8 and 15x15 Gomoku networks load and play like trained
+ones."""
 
 import pytest
 
@@ -66,3 +67,30 @@ def test_the_shipped_8x8_network_loads_and_opens_in_the_centre():
     policy = network.softmax(logits[0]).reshape(8, 8)
     assert policy[2:6, 2:6].sum() > 0.5  # a trained net opens in the centre
     assert np.isclose(policy.sum(), 1.0)
+
+
+def test_the_shipped_15x15_network_learnt_the_full_models_searches():
+    import numpy as np
+
+    from mcts.search import network
+
+    model = store.load(store.model_path("gomoku", "net-15x5"))
+    game = model.game
+    assert game.options == {"size": 15, "row": 5}
+    assert model.network is not None and model.network.size == 15
+    trained = model.manifest["network"]["built"]
+    assert trained["command"].startswith("python -m mcts train-net gomoku --size 15")
+    assert trained["warm_start"]["tree"] == "full"
+    assert trained["warm_start"]["positions"] >= 100_000
+    # After h8 h9, a trained network looks next to the stones; an untrained
+    # one spreads its priors over the board.
+    before = game.play_all(["h8"])
+    state = game.apply(before, game.parse_move(before, "h9"))
+    planes = network.encode(state.array, game.parse_move(before, "h9"))
+    logits, _ = model.network.evaluate(planes[None])
+    policy = network.softmax(logits[0])
+    top = np.argsort(-policy)[:5]
+    for move in top:
+        row, column = divmod(int(move), 15)
+        assert 6 <= row <= 9 and 6 <= column <= 8, game.format_move(state, int(move))
+    assert policy[top].sum() > 0.3
