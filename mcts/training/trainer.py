@@ -132,10 +132,9 @@ def train(
             warm = _warm_start(game, net, optimiser, config, on_warm_step)
             progress.warm_start = warm.to_json()
         best = export(net)
-        if config.warm_start is not None:
-            checkpoint()
+        if progress.warm_start is not None:
+            checkpoint()  # a resumed run does not learn the tree again
             if config.games == 0:  # the warm start alone: its network is the model
-                progress.seconds = round(time.perf_counter() - started, 1)
                 _write_best(game, out, best, progress, config, command)
 
     try:
