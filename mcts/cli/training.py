@@ -67,6 +67,20 @@ def add_commands(subparsers) -> None:
         help="positions whose moves the tree's searches visited fewer times "
         "are left out",
     )
+    parser.add_argument(
+        "--start-from",
+        metavar="MODEL",
+        help="a fresh run goes on from this model's trained network (a name, "
+        "e.g. net-8x5, or a path) instead of an untrained one",
+    )
+    parser.add_argument(
+        "--search-value",
+        type=float,
+        default=0.0,
+        help="the weight (0..1) of the search's value of a position in its "
+        "value target, the game's result weighing the rest (0: AlphaZero's "
+        "result alone)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--workers",
@@ -121,8 +135,16 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         else str(model_path(game.name, args.warm_start, args.model_dir)),
         "warm_start_epochs": args.warm_start_epochs,
         "warm_start_min_study": args.warm_start_min_study,
+        "start_from": None
+        if args.start_from is None
+        else str(model_path(game.name, args.start_from, args.model_dir)),
+        "search_value": args.search_value,
     }
-    config = TrainConfig(**options)
+    try:
+        config = TrainConfig(**options)
+    except ValueError as error:
+        print(f"train-net: {error}", file=sys.stderr)
+        return 2
     out = model_path(game.name, args.model, args.model_dir)
     command = args.command_line
     bars: dict = {}

@@ -3,7 +3,12 @@
 Each position of a game gives one example: the network's input planes, the
 search's visit distribution over the board (the policy target) and the
 game's result for the player to move (the value target: +1 won, -1 lost,
-0 drawn). :func:`augment` multiplies them by the board's eight symmetries.
+0 drawn), or with ``search_value`` above 0 a mix of that result and the
+search's own value of the position (-1..1), weighted ``search_value``: in a
+game that is mostly drawn, as small boards are between good players, the
+result alone says 0 of nearly every position, the search's value says which
+of them were dangerous. :func:`augment` multiplies them by the board's
+eight symmetries.
 """
 
 from __future__ import annotations
@@ -66,11 +71,15 @@ def play_game(
     sample_plies: int,
     noise: tuple[float, float],
     seed: int,
+    search_value: float = 0.0,
 ) -> GameRecord:
     """Play one self-play game with ``weights``: each move a search of
     ``simulations`` with Dirichlet ``noise`` at the root, the first
     ``sample_plies`` moves sampled in proportion to visits, the rest the
-    most visited; return its record."""
+    most visited; return its record, each value target the game's result
+    mixed with the search's value at weight ``search_value`` (0..1)."""
+    if not 0.0 <= search_value <= 1.0:
+        raise ValueError(f"search_value must be 0..1, got {search_value!r}")
     rng = np.random.default_rng(seed)
     searcher = NetSearcher(
         game, network=weights, noise=noise, seed=int(rng.integers(2**31))
@@ -80,6 +89,7 @@ def play_game(
     planes: list[np.ndarray] = []
     policies: list[np.ndarray] = []
     movers: list[str] = []
+    searched: list[float] = []
     moves: list[int] = []
     while not game.is_terminal(state):
         result = searcher.search(
@@ -94,18 +104,21 @@ def play_game(
         planes.append(encode(state.array, searcher.last_move))
         policies.append(policy / policy.sum())
         movers.append(game.to_move(state))
+        searched.append(2.0 * result.value - 1.0)  # a win probability to -1..1
         moves.append(result.code)
         searcher.advance(result.code)
         state = searcher.state
     outcome = game.outcome(state)
     assert outcome is not None  # the game is over
     winner = outcome.winner
-    values = np.array(
-        [0.0 if winner is None else (1.0 if m == winner else -1.0) for m in movers],
-        dtype=np.float32,
+    results = np.array(
+        [0.0 if winner is None else (1.0 if m == winner else -1.0) for m in movers]
     )
+    values = (1.0 - search_value) * results + search_value * np.array(searched)
     return GameRecord(
-        moves, winner, Examples(np.stack(planes), np.stack(policies), values)
+        moves,
+        winner,
+        Examples(np.stack(planes), np.stack(policies), values.astype(np.float32)),
     )
 
 

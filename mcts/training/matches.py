@@ -68,6 +68,7 @@ class SelfPlayTask:
     sample_plies: int
     noise: tuple[float, float]
     seed: int
+    search_value: float = 0.0
 
 
 def play_selfplay(task: SelfPlayTask) -> GameRecord:
@@ -79,6 +80,7 @@ def play_selfplay(task: SelfPlayTask) -> GameRecord:
         sample_plies=task.sample_plies,
         noise=task.noise,
         seed=task.seed,
+        search_value=task.search_value,
     )
 
 

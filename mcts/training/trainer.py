@@ -21,7 +21,11 @@ that the manifest records and ``python -m mcts net-chart`` draws.
 
 A fresh run can start from a tree model instead of an untrained network
 (``warm_start``): the network first learns the searches that built the tree
-(:mod:`mcts.training.distill`), and that network is the first best.
+(:mod:`mcts.training.distill`), and that network is the first best. Or it
+can go on from a trained network (``start_from``, a model that carries
+one), which is then the first best: a new run on a network that shipped.
+With ``search_value`` above 0 the value targets mix the game's result with
+the search's value of each position (:mod:`mcts.training.examples`).
 
 A checkpoint (network, optimiser, best network, buffer, counters, the
 gating history) is saved atomically at every gate and on Ctrl-C; running
@@ -82,6 +86,14 @@ class TrainConfig:
     warm_start: str | None = None
     warm_start_epochs: int = 3
     warm_start_min_study: int = MIN_STUDY
+    start_from: str | None = None
+    search_value: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.warm_start is not None and self.start_from is not None:
+            raise ValueError("a run warm-starts from a tree or starts from a network")
+        if not 0.0 <= self.search_value <= 1.0:
+            raise ValueError(f"search_value must be 0..1, got {self.search_value}")
 
 
 @dataclass
@@ -95,6 +107,7 @@ class Progress:
     losses: list[float] = field(default_factory=list)
     gates: list[dict] = field(default_factory=list)
     warm_start: dict | None = None
+    started_from: dict | None = None
 
 
 def train(
@@ -128,7 +141,9 @@ def train(
         _save_checkpoint(checkpoint_path, net, optimiser, best, buffer, progress)
 
     if best is None:
-        if config.warm_start is not None:
+        if config.start_from is not None:
+            progress.started_from = _start_from(game, net, config.start_from)
+        elif config.warm_start is not None:
             warm = _warm_start(game, net, optimiser, config, on_warm_step)
             progress.warm_start = warm.to_json()
         best = export(net)
@@ -202,6 +217,20 @@ def _warm_start(
     )
 
 
+def _start_from(game: Game, net: PolicyValueNet, folder: str) -> dict:
+    """Put the network of the model at ``folder`` into ``net``; return what
+    the new model records of it (its name and its self-play games)."""
+    model = load(folder, game=game)
+    if model.network is None:
+        raise ValueError(f"the model {_tree_name(folder)} carries no network")
+    load_into(net, model.network)
+    trained = model.network.trained
+    return {
+        "model": _tree_name(folder),
+        "selfplay_games": int(trained.get("selfplay_games", 0) or 0),
+    }
+
+
 def _selfplay_tasks(
     game: Game, net: PolicyValueNet, config: TrainConfig, progress: Progress
 ) -> list[SelfPlayTask]:
@@ -219,6 +248,7 @@ def _selfplay_tasks(
             config.sample_plies,
             (config.noise_alpha, config.noise_fraction),
             seed=config.seed * 1_000_003 + progress.games + number,
+            search_value=config.search_value,
         )
         for number in range(count)
     ]
@@ -313,8 +343,14 @@ def _write_best(
     return it with that record."""
     trained = {
         "command": command,
-        "config": {**asdict(config), "warm_start": _tree_name(config.warm_start)},
-        "selfplay_games": progress.games,
+        "config": {
+            **asdict(config),
+            "warm_start": _tree_name(config.warm_start),
+            "start_from": _tree_name(config.start_from),
+        },
+        "started_from": progress.started_from,
+        "selfplay_games": progress.games
+        + (progress.started_from or {}).get("selfplay_games", 0),
         "warm_start": progress.warm_start
         and {**progress.warm_start, "tree": _tree_name(config.warm_start)},
         "seconds": round(progress.seconds, 1),
@@ -326,9 +362,9 @@ def _write_best(
 
 
 def _tree_name(path: str | None) -> str | None:
-    """Return the name of the warm start's tree model folder: what the model
-    records of it (a shipped model names no folder of the machine that
-    trained it)."""
+    """Return the name of a model folder the run started from: what the
+    model records of it (a shipped model names no folder of the machine
+    that trained it)."""
     return None if path is None else Path(path).name
 
 

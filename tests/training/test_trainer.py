@@ -14,7 +14,9 @@ import torch
 from mcts.cli.training import terminate_as_interrupt
 from mcts.games import find_game
 from mcts.models import store
+from mcts.models.model import Model
 from mcts.search import network
+from mcts.search.tree import Tree
 from mcts.training.examples import Examples, augment, play_game
 from mcts.training.trainer import CHECKPOINT, train
 
@@ -42,6 +44,51 @@ def test_a_self_play_game_gives_one_example_a_position():
         assert np.all(examples.values[:-1] == -examples.values[1:])
     # The first position's planes: empty board, black to move.
     assert examples.planes[0][:3].sum() == 0 and examples.planes[0][3].min() == 1
+
+
+def test_the_search_value_weight_mixes_the_searches_values_into_the_targets():
+    options = dict(simulations=30, sample_plies=4, noise=(0.3, 0.25), seed=1)
+    weights = network.random_weights(5)
+    results = play_game(GAME, weights, **options).examples.values
+    searched = play_game(GAME, weights, search_value=1.0, **options).examples.values
+    mixed = play_game(GAME, weights, search_value=0.25, **options).examples.values
+    # The same seed plays the same game: only the targets differ.
+    assert len(results) == len(searched) == len(mixed)
+    assert np.allclose(mixed, 0.75 * results + 0.25 * searched, atol=1e-6)
+    assert np.all(np.abs(searched) <= 1) and not np.array_equal(searched, results)
+    with pytest.raises(ValueError, match="search_value"):
+        play_game(GAME, weights, search_value=1.5, **options)
+
+
+def test_a_run_goes_on_from_a_trained_network_and_counts_its_games(tmp_path):
+    first = tmp_path / "first"
+    train(GAME, first, tiny_config(games=1, gate_every=1, eval_games=0))
+    trained = store.load(first).network
+    second = tmp_path / "second"
+    config = tiny_config(
+        games=1, gate_every=1, eval_games=0, start_from=str(first), search_value=0.5
+    )
+    train(GAME, second, config, command="test")
+    record = store.load(second).manifest["network"]["built"]
+    # The games behind it count: one before, one now; no path is recorded.
+    assert record["started_from"] == {"model": "first", "selfplay_games": 1}
+    assert record["selfplay_games"] == 2
+    assert record["config"]["start_from"] == "first"
+    assert record["config"]["search_value"] == 0.5
+    # The first gate compared the new network with the one it started from:
+    # the best is that one unless the new one won the gate.
+    saved = torch.load(tmp_path / ".second.training" / CHECKPOINT, weights_only=False)
+    accepted = record["gates"][0]["accepted"]
+    for name, array in trained.parameters.items():
+        best = saved["best"][name].numpy()
+        expected = saved["net"][name].numpy() if accepted else array
+        assert np.array_equal(best, expected)
+    with pytest.raises(ValueError, match="warm-starts from a tree or starts"):
+        tiny_config(warm_start="full", start_from=str(first))
+    plain = tmp_path / "plain"
+    store.save(Model(GAME, Tree(2), GAME.initial_state()), plain)
+    with pytest.raises(ValueError, match="no network"):
+        train(GAME, tmp_path / "third", tiny_config(start_from=str(plain)))
 
 
 def test_augmenting_gives_each_orientation_of_position_and_policy():
@@ -120,3 +167,14 @@ def test_a_run_stopped_by_sigterm_saves_its_checkpoint_and_resumes(tmp_path):
         GAME, out, tiny_config(games=2), on_game=lambda p, _: played.append(p.games)
     )
     assert played == [2] and resumed.games == 2  # the first game was kept
+
+
+def test_the_command_refuses_a_tree_and_a_network_to_start_from(tmp_path, capsys):
+    from mcts.cli.main import main
+
+    arguments = ["train-net", "gomoku", "--size", "5", "--row", "4", "--games", "1"]
+    arguments += ["--model", "net", "--model-dir", str(tmp_path)]
+    arguments += ["--warm-start", "full", "--start-from", "net-5x4"]
+    assert main(arguments) == 2
+    assert "warm-starts from a tree or starts from a network" in capsys.readouterr().err
+    assert not (tmp_path / "gomoku" / "net").exists()
