@@ -340,6 +340,9 @@ def _bench_network(game, args: argparse.Namespace) -> int:
     else:
         network = random_weights(game.options["size"])
     options = {} if args.batch is None else {"batch": args.batch}
+    start = time.perf_counter()
+    NetSearcher(game, network=network, **options).search(simulations=1)
+    print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
     rates = []
     for run in range(args.runs):
         searcher = NetSearcher(game, network=network, seed=args.seed + run, **options)

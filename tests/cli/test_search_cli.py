@@ -124,6 +124,11 @@ def test_bench_measures_the_network_search(capsys):
     )
     assert code == 0
     assert re.search(r"network search, batch 4: median simulations/s: \d+$", out)
+    # The compiler's time is its own line, not the first run's: that run
+    # searched its whole budget.
+    assert out.startswith("first call (compile or cache load): ")
+    run_line = next(line for line in out.splitlines() if line.startswith("run 1"))
+    assert not run_line.startswith("run 1: 0 simulations")
 
 
 def test_bench_names_the_lines_of_action_search_it_measured(capsys):
