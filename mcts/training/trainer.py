@@ -349,8 +349,11 @@ def _write_best(
             "start_from": _tree_name(config.start_from),
         },
         "started_from": progress.started_from,
-        "selfplay_games": progress.games
+        # The games behind the network the model carries; the run's own may
+        # be more (gates it did not pass).
+        "selfplay_games": _best_games(progress)
         + (progress.started_from or {}).get("selfplay_games", 0),
+        "run_games": progress.games,
         "warm_start": progress.warm_start
         and {**progress.warm_start, "tree": _tree_name(config.warm_start)},
         "seconds": round(progress.seconds, 1),
@@ -359,6 +362,12 @@ def _write_best(
     best = NetworkWeights(best.size, best.parameters, trained)
     write_model(game, out, best)
     return best
+
+
+def _best_games(progress: Progress) -> int:
+    """Return the run's games behind the best network: those of the last
+    gate it passed (0: the network it started with)."""
+    return max((g["games"] for g in progress.gates if g["accepted"]), default=0)
 
 
 def _tree_name(path: str | None) -> str | None:

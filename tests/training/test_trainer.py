@@ -64,21 +64,23 @@ def test_a_run_goes_on_from_a_trained_network_and_counts_its_games(tmp_path):
     first = tmp_path / "first"
     train(GAME, first, tiny_config(games=1, gate_every=1, eval_games=0))
     trained = store.load(first).network
+    before = trained.trained["selfplay_games"]  # 1, or 0 if its gate failed
     second = tmp_path / "second"
     config = tiny_config(
         games=1, gate_every=1, eval_games=0, start_from=str(first), search_value=0.5
     )
     train(GAME, second, config, command="test")
     record = store.load(second).manifest["network"]["built"]
-    # The games behind it count: one before, one now; no path is recorded.
-    assert record["started_from"] == {"model": "first", "selfplay_games": 1}
-    assert record["selfplay_games"] == 2
+    # The games behind it count: those before, and the one now if it passed
+    # its gate; no path is recorded.
+    assert record["started_from"] == {"model": "first", "selfplay_games": before}
+    accepted = record["gates"][0]["accepted"]
+    assert record["selfplay_games"] == before + accepted and record["run_games"] == 1
     assert record["config"]["start_from"] == "first"
     assert record["config"]["search_value"] == 0.5
     # The first gate compared the new network with the one it started from:
     # the best is that one unless the new one won the gate.
     saved = torch.load(tmp_path / ".second.training" / CHECKPOINT, weights_only=False)
-    accepted = record["gates"][0]["accepted"]
     for name, array in trained.parameters.items():
         best = saved["best"][name].numpy()
         expected = saved["net"][name].numpy() if accepted else array
@@ -117,8 +119,10 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
     model = store.load(out)
     assert model.network is not None and model.network.size == 5
     trained = model.manifest["network"]["built"]
-    assert trained["selfplay_games"] == 2 and trained["command"] == "test"
     gate = trained["gates"][0]
+    # The games behind the network it carries: none if it is the untrained one.
+    assert trained["selfplay_games"] == (2 if gate["accepted"] else 0)
+    assert trained["run_games"] == 2 and trained["command"] == "test"
     assert gate["games"] == 2 and 0 <= gate["pure_mcts"] <= 1 and gate["seconds"] > 0
     more = tiny_config(games=3, gate_every=3, learning_rate=5e-4)
     resumed = train(GAME, out, more, command="test")
