@@ -222,11 +222,11 @@ def _start_from(game: Game, net: PolicyValueNet, folder: str) -> dict:
     the new model records of it (its name and its self-play games)."""
     model = load(folder, game=game)
     if model.network is None:
-        raise ValueError(f"the model {_tree_name(folder)} carries no network")
+        raise ValueError(f"the model {_folder_name(folder)} carries no network")
     load_into(net, model.network)
     trained = model.network.trained
     return {
-        "model": _tree_name(folder),
+        "model": _folder_name(folder),
         "selfplay_games": int(trained.get("selfplay_games", 0) or 0),
     }
 
@@ -345,8 +345,8 @@ def _write_best(
         "command": command,
         "config": {
             **asdict(config),
-            "warm_start": _tree_name(config.warm_start),
-            "start_from": _tree_name(config.start_from),
+            "warm_start": _folder_name(config.warm_start),
+            "start_from": _folder_name(config.start_from),
         },
         "started_from": progress.started_from,
         # The games behind the network the model carries; the run's own may
@@ -355,7 +355,7 @@ def _write_best(
         + (progress.started_from or {}).get("selfplay_games", 0),
         "run_games": progress.games,
         "warm_start": progress.warm_start
-        and {**progress.warm_start, "tree": _tree_name(config.warm_start)},
+        and {**progress.warm_start, "tree": _folder_name(config.warm_start)},
         "seconds": round(progress.seconds, 1),
         "gates": progress.gates,
     }
@@ -370,7 +370,7 @@ def _best_games(progress: Progress) -> int:
     return max((g["games"] for g in progress.gates if g["accepted"]), default=0)
 
 
-def _tree_name(path: str | None) -> str | None:
+def _folder_name(path: str | None) -> str | None:
     """Return the name of a model folder the run started from: what the
     model records of it (a shipped model names no folder of the machine
     that trained it)."""
