@@ -99,18 +99,26 @@ def add_commands(subparsers) -> None:
     chart.add_argument("--out", required=True, help="the image to write (.png)")
     chart.set_defaults(func=cmd_net_chart)
 
+    exporter = subparsers.add_parser(
+        "net-export",
+        help="write the network a train-net run is training (no gate passed it "
+        "yet) into a model of its own, to measure it",
+    )
+    add_game_arguments(exporter)
+    exporter.add_argument(
+        "--model", required=True, help="the model the run trains (as in train-net)"
+    )
+    exporter.add_argument("--out", required=True, help="the model to write")
+    exporter.add_argument("--model-dir", default=str(MODEL_DIR))
+    exporter.set_defaults(func=cmd_net_export)
+
 
 def cmd_train_net(args: argparse.Namespace) -> int:
     """Train (or resume); print the gating history and where the model is."""
     try:
         from ..training.trainer import TrainConfig, train
     except ImportError as error:
-        print(
-            f"train-net needs the training extra ({error.name} is missing): "
-            "run `make train-setup`",
-            file=sys.stderr,
-        )
-        return 2
+        return _without_extra("train-net", error)
     game = game_from_args(args)
     if game.name != "gomoku":
         print("train-net trains Gomoku networks only", file=sys.stderr)
@@ -225,12 +233,7 @@ def cmd_net_chart(args: argparse.Namespace) -> int:
     try:
         from ..training.chart import draw
     except ImportError as error:
-        print(
-            f"net-chart needs the training extra ({error.name} is missing): "
-            "run `make train-setup`",
-            file=sys.stderr,
-        )
-        return 2
+        return _without_extra("net-chart", error)
     manifest = read_manifest(Path(args.model))
     trained = (manifest.get("network") or {}).get("built") or {}
     config = trained.get("config", {})
@@ -247,3 +250,31 @@ def cmd_net_chart(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.out}: {count} points")
     return 0
+
+
+def cmd_net_export(args: argparse.Namespace) -> int:
+    """Export the run's training network; print where it is."""
+    try:
+        from ..training.trainer import export_training
+    except ImportError as error:
+        return _without_extra("net-export", error)
+    game = game_from_args(args)
+    out = model_path(game.name, args.model, args.model_dir)
+    to = model_path(game.name, args.out, args.model_dir)
+    try:
+        games = export_training(game, out, to)
+    except ValueError as error:
+        print(f"net-export: {error}", file=sys.stderr)
+        return 2
+    print(f"{to}: the training network of {args.model} after {games} games")
+    return 0
+
+
+def _without_extra(command: str, error: ImportError) -> int:
+    """Say that ``command`` needs the training extra; return the exit code."""
+    print(
+        f"{command} needs the training extra ({error.name} is missing): "
+        "run `make train-setup`",
+        file=sys.stderr,
+    )
+    return 2

@@ -132,7 +132,7 @@ def train(
     optimiser = torch.optim.Adam(
         net.parameters(), lr=config.learning_rate, weight_decay=config.l2
     )
-    checkpoint_path = out.with_name(f".{out.name}.training") / CHECKPOINT
+    checkpoint_path = checkpoint_of(out)
     progress, best, buffer = _resume(checkpoint_path, net, optimiser, config)
     started = time.perf_counter() - progress.seconds
 
@@ -182,6 +182,35 @@ def train(
         checkpoint()
         raise
     return progress
+
+
+def checkpoint_of(out: Path) -> Path:
+    """Return the checkpoint of the run that trains the model at ``out``."""
+    return out.with_name(f".{out.name}.training") / CHECKPOINT
+
+
+def export_training(game: Game, out: Path, to: Path) -> int:
+    """Write the network that the run training ``out`` is training (not its
+    best: a network no gate has passed yet, to measure it) into the model at
+    ``to``; return the run's games behind it."""
+    path = checkpoint_of(out)
+    if not path.exists():
+        raise ValueError(f"no training checkpoint for {out.name} ({path.name})")
+    saved = torch.load(path, weights_only=False)
+    net = PolicyValueNet(game.options["size"])
+    try:
+        net.load_state_dict(saved["net"])
+    except RuntimeError as error:  # the checkpoint's network has other shapes
+        raise ValueError(f"{out.name} trains a network for another board") from error
+    progress = Progress(**saved["progress"])
+    trained = {
+        "exported_from": _folder_name(str(out)),
+        "gated": False,
+        "run_games": progress.games,
+        "started_from": progress.started_from,
+    }
+    write_model(game, to, export(net, trained))
+    return progress.games
 
 
 def _warm_start(

@@ -182,3 +182,28 @@ def test_the_command_refuses_a_tree_and_a_network_to_start_from(tmp_path, capsys
     assert main(arguments) == 2
     assert "warm-starts from a tree or starts from a network" in capsys.readouterr().err
     assert not (tmp_path / "gomoku" / "net").exists()
+
+
+def test_the_training_network_is_exported_to_be_measured(tmp_path, capsys):
+    from mcts.cli.main import main
+
+    models = tmp_path / "models"
+    out = models / "gomoku" / "net"
+    train(GAME, out, tiny_config(games=1, gate_every=1, eval_games=0))
+    arguments = ["net-export", "gomoku", "--size", "5", "--row", "4"]
+    arguments += ["--model-dir", str(models), "--model", "net", "--out", "net-now"]
+    assert main(arguments) == 0
+    assert "the training network of net after 1 games" in capsys.readouterr().out
+    exported = store.load(models / "gomoku" / "net-now").network
+    saved = torch.load(out.parent / ".net.training" / CHECKPOINT, weights_only=False)
+    for name, array in exported.parameters.items():
+        assert np.array_equal(array, saved["net"][name].numpy())
+    assert exported.trained["gated"] is False and exported.trained["run_games"] == 1
+    assert exported.trained["exported_from"] == "net"
+    # A run with no checkpoint, and one for another board, are refused.
+    assert main([*arguments[:-4], "--model", "none", "--out", "x"]) == 2
+    assert "no training checkpoint for none" in capsys.readouterr().err
+    other = ["net-export", "gomoku", "--size", "6", "--row", "4"]
+    other += ["--model-dir", str(models), "--model", "net", "--out", "x"]
+    assert main(other) == 2
+    assert "another board" in capsys.readouterr().err
