@@ -29,16 +29,15 @@ the search's value of each position (:mod:`mcts.training.examples`).
 
 A checkpoint (network, optimiser, best network, buffer, counters, the
 gating history) is saved atomically at every gate and on Ctrl-C; running
-the same command again resumes from it.
+the same command again resumes from it (:mod:`mcts.training.checkpoints`).
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -50,6 +49,7 @@ from ..models.packed import packed_path, unpack
 from ..models.store import load, save
 from ..search.network import NetworkWeights
 from ..search.tree import Tree
+from .checkpoints import Progress, checkpoint_of, resume, save_checkpoint
 from .distill import MIN_STUDY, Distilled, distill, tree_examples
 from .examples import Examples, augment
 from .matches import SelfPlayTask, Side, match, play_selfplay, run_all, worker_pool
@@ -57,8 +57,6 @@ from .torchnet import PolicyValueNet, export, load_into, training_loss
 
 #: The score a gated network needs against the best to replace it.
 GATE_SCORE = 0.55
-#: The checkpoint's file in the output folder's hidden training folder.
-CHECKPOINT = "checkpoint.pt"
 
 
 @dataclass(frozen=True)
@@ -96,20 +94,6 @@ class TrainConfig:
             raise ValueError(f"search_value must be 0..1, got {self.search_value}")
 
 
-@dataclass
-class Progress:
-    """The state of a training run (what a checkpoint holds besides the
-    networks and the buffer)."""
-
-    games: int = 0
-    seconds: float = 0.0
-    examples: int = 0
-    losses: list[float] = field(default_factory=list)
-    gates: list[dict] = field(default_factory=list)
-    warm_start: dict | None = None
-    started_from: dict | None = None
-
-
 def train(
     game: Game,
     out: Path,
@@ -133,12 +117,14 @@ def train(
         net.parameters(), lr=config.learning_rate, weight_decay=config.l2
     )
     checkpoint_path = checkpoint_of(out)
-    progress, best, buffer = _resume(checkpoint_path, net, optimiser, config)
+    progress, best, buffer = resume(
+        checkpoint_path, net, optimiser, config.learning_rate, config.l2
+    )
     started = time.perf_counter() - progress.seconds
 
     def checkpoint() -> None:
         progress.seconds = round(time.perf_counter() - started, 1)
-        _save_checkpoint(checkpoint_path, net, optimiser, best, buffer, progress)
+        save_checkpoint(checkpoint_path, net, optimiser, best, buffer, progress)
 
     if best is None:
         if config.start_from is not None:
@@ -182,11 +168,6 @@ def train(
         checkpoint()
         raise
     return progress
-
-
-def checkpoint_of(out: Path) -> Path:
-    """Return the checkpoint of the run that trains the model at ``out``."""
-    return out.with_name(f".{out.name}.training") / CHECKPOINT
 
 
 def export_training(game: Game, out: Path, to: Path) -> int:
@@ -411,43 +392,3 @@ def write_model(game: Game, out: Path, weights: NetworkWeights) -> None:
     built = {"by": "train-net", **weights.trained}
     model = Model(game, Tree(2), game.initial_state(), network=weights)
     save(model, out, built=built)
-
-
-def _resume(path: Path, net, optimiser, config: TrainConfig):
-    """Return (progress, best weights or None, buffer) from the checkpoint
-    at ``path``, loading the network and optimiser; a fresh start if none."""
-    if not path.exists():
-        return Progress(), None, None
-    saved = torch.load(path, weights_only=False)
-    net.load_state_dict(saved["net"])
-    optimiser.load_state_dict(saved["optimiser"])
-    # The optimiser's state keeps the rates of the run that saved it; the
-    # command that resumes says which rates to train on from here (a lower
-    # learning rate late in a run is how it is lowered).
-    for group in optimiser.param_groups:
-        group["lr"] = config.learning_rate
-        group["weight_decay"] = config.l2
-    best = PolicyValueNet(net.size)
-    best.load_state_dict(saved["best"])
-    buffer = Examples(*saved["buffer"]) if saved["buffer"] is not None else None
-    return Progress(**saved["progress"]), export(best, saved["best_trained"]), buffer
-
-
-def _save_checkpoint(path: Path, net, optimiser, best, buffer, progress) -> None:
-    """Write the checkpoint atomically (a temporary file renamed over it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    best_net = PolicyValueNet(net.size)
-    load_into(best_net, best)
-    saved = {
-        "net": net.state_dict(),
-        "optimiser": optimiser.state_dict(),
-        "best": best_net.state_dict(),
-        "best_trained": best.trained,
-        "buffer": None
-        if buffer is None
-        else (buffer.planes, buffer.policies, buffer.values),
-        "progress": asdict(progress),
-    }
-    temp = path.with_name(path.name + ".tmp")
-    torch.save(saved, temp)
-    os.replace(temp, path)

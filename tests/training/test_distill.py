@@ -13,9 +13,10 @@ from mcts.models import store
 from mcts.models.model import Model
 from mcts.search import network
 from mcts.search.tree import Proven, Tree
+from mcts.training.checkpoints import CHECKPOINT
 from mcts.training.distill import distill, tree_examples
 from mcts.training.torchnet import PolicyValueNet, export
-from mcts.training.trainer import CHECKPOINT, train
+from mcts.training.trainer import train
 
 from .tiny import tiny_config
 

@@ -17,8 +17,9 @@ from mcts.models import store
 from mcts.models.model import Model
 from mcts.search import network
 from mcts.search.tree import Tree
+from mcts.training.checkpoints import CHECKPOINT
 from mcts.training.examples import Examples, augment, play_game
-from mcts.training.trainer import CHECKPOINT, train
+from mcts.training.trainer import train
 
 from .tiny import tiny_config
 
