@@ -100,6 +100,12 @@ def add_commands(subparsers) -> None:
     bench.add_argument(
         "--batch", type=int, default=None, help="network: leaves evaluated at once"
     )
+    bench.add_argument(
+        "--mix",
+        type=float,
+        default=None,
+        help="network: the share of a leaf's value heavy rollouts give",
+    )
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument(
         "--model",
@@ -339,7 +345,8 @@ def _bench_network(game, args: argparse.Namespace) -> int:
             raise ValueError(f"model {args.model!r} carries no network")
     else:
         network = random_weights(game.options["size"])
-    options = {} if args.batch is None else {"batch": args.batch}
+    given = {"batch": args.batch, "mix": args.mix}
+    options = {name: value for name, value in given.items() if value is not None}
     start = time.perf_counter()
     NetSearcher(game, network=network, **options).search(simulations=1)
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
@@ -354,7 +361,7 @@ def _bench_network(game, args: argparse.Namespace) -> int:
             f"{result.elapsed:.2f} s = {rate:,.0f}/s, best {result.move}"
         )
     print(
-        f"{game.name} network search, batch {searcher.batch}: "
+        f"{game.name} network search, batch {searcher.batch}, mix {searcher.mix}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
     )
     return 0

@@ -2,7 +2,9 @@
 the policy-value network a Gomoku tree model carries
 (:class:`~mcts.search.net_search.NetSearcher`), keeping its tree between
 moves. Its options: ``c``, ``threats``, ``temperature``, ``sims``/``seconds``
-and ``vct`` (VCF nodes of the VCT check at each new leaf; 0 none)."""
+``vct`` (VCF nodes of the VCT check at each new leaf; 0 none), ``mix`` (the
+share of a leaf's value that heavy rollouts give; 0 none) and ``rollouts``
+(how many a leaf plays)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,13 @@ import numpy as np
 from ..games import gomoku
 from ..games.base import Game, State
 from ..models.model import Model
-from ..search.net_search import NET_C, NET_LEAF_VCT_NODES, NetSearcher
+from ..search.net_search import (
+    NET_C,
+    NET_LEAF_ROLLOUTS,
+    NET_LEAF_VCT_NODES,
+    NET_ROLLOUT_MIX,
+    NetSearcher,
+)
 from .base import Player
 
 
@@ -29,6 +37,8 @@ class NetPlayer(Player):
         c: float = NET_C,
         threats: bool = True,
         vct_nodes: int = NET_LEAF_VCT_NODES,
+        mix: float = NET_ROLLOUT_MIX,
+        rollouts: int = NET_LEAF_ROLLOUTS,
         seed: int | None = None,
         name: str = "mcts-net",
     ) -> None:
@@ -47,6 +57,8 @@ class NetPlayer(Player):
             c=c,
             threats=threats,
             vct_nodes=vct_nodes,
+            mix=mix,
+            rollouts=rollouts,
             seed=seed,
         )
 
@@ -80,7 +92,7 @@ def from_spec(opts: dict, game, model, seconds, simulations, seed, name) -> NetP
         raise ValueError(f"{name}: the network player needs model=NAME")
     if "seconds" in opts or "sims" in opts:
         seconds, simulations = opts.pop("seconds", None), opts.pop("sims", None)
-    known = ("c", "threats", "temperature", "vct")
+    known = ("c", "threats", "temperature", "vct", "mix", "rollouts")
     options = {k: opts.pop(k) for k in known if k in opts}
     if "vct" in options:
         options["vct_nodes"] = int(options.pop("vct"))

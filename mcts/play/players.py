@@ -156,6 +156,8 @@ OPTIONS = {
     "loa_eval": str,
     "minimax": float,
     "vct": int,
+    "mix": float,
+    "rollouts": int,
     "use": str,
     "cmd": str,
     "cwd": str,

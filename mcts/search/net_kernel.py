@@ -34,7 +34,11 @@ from ..games import gomoku
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .gomoku_threats import has_vcf, state_vct
 from .kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
+from .rollouts import gomoku_rollout
 from .tree import Proven
+
+#: A rollout's ply limit: play to the end of the game.
+_TO_THE_END = 1 << 30
 
 
 @njit(cache=True, nogil=True)
@@ -115,10 +119,12 @@ def descend(
     count,
     threat_nodes,
     vct_nodes,
+    rollouts,
     paths,
     depths,
     states,
     planes,
+    rollout_rewards,
 ):
     """Run up to ``count`` descents from the state vector ``root`` (reached
     by ``root_last``). A new leaf whose player to move wins by a VCF found
@@ -126,10 +132,13 @@ def descend(
     three within ``vct_nodes`` (0: not looked for), is proven lost for the
     player who moved there. Return ``(ran, waiting)``: the descents run and how
     many of them wait for the network, each as its path (``paths[i, :
-    depths[i] + 1]``), its leaf state (``states[i]``) and its input planes
-    (``planes[i]``). The batch ends early when a descent reaches a leaf
+    depths[i] + 1]``), its leaf state (``states[i]``), its input planes
+    (``planes[i]``) and, with ``rollouts`` above 0, the mean reward of that
+    many heavy rollouts from it for the player who moved there
+    (``rollout_rewards[i]``). The batch ends early when a descent reaches a leaf
     already waiting, or the root is proven."""
     work = np.empty_like(root)
+    scratch = np.empty_like(root)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     ran = 0
     waiting = 0
@@ -188,17 +197,49 @@ def descend(
             depths[waiting] = depth
             states[waiting] = work
             encode_into(work, last, planes[waiting])
+            if rollouts > 0:
+                rollout_rewards[waiting] = _rollout_reward(work, scratch, rollouts)
             waiting += 1
     return ran, waiting
 
 
 @njit(cache=True, nogil=True)
-def finish(tree, prior, size, waiting, paths, depths, states, logits, values):
+def _rollout_reward(state, scratch, rollouts):
+    """Return the mean reward, for the player who moved into ``state``, of
+    ``rollouts`` heavy rollouts (wins, blocks, moves near the stones) from it
+    to the end of the game; ``scratch`` is overwritten."""
+    mover = 1 - gomoku.side_to_move(state)
+    total = 0.0
+    for _ in range(rollouts):
+        scratch[:] = state
+        code = gomoku_rollout(scratch, _TO_THE_END)
+        if code == DRAW:
+            total += 0.5
+        elif (code == BLACK_WINS) == (mover == BLACK):
+            total += 1.0
+    return total / rollouts
+
+
+@njit(cache=True, nogil=True)
+def finish(
+    tree,
+    prior,
+    size,
+    waiting,
+    paths,
+    depths,
+    states,
+    logits,
+    values,
+    mix,
+    rollout_rewards,
+):
     """Expand the ``waiting`` leaves of :func:`descend` (a leaf expanded
     already only gets its children's priors back) with the network's
     ``logits`` and back its ``values`` up (for the player to move at the leaf,
-    -1..1); return the new tree size. The tree must have room for every legal
-    move of every leaf past ``size``."""
+    -1..1), mixed with the leaves' ``rollout_rewards`` at the share ``mix``
+    (0: the network's value alone); return the new tree size. The tree must
+    have room for every legal move of every leaf past ``size``."""
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     for i in range(waiting):
         depth = depths[i]
@@ -209,7 +250,10 @@ def finish(tree, prior, size, waiting, paths, depths, states, logits, values):
         set_priors(node, tree, prior, logits[i])
         # The network's value is for the player to move at the leaf; the
         # leaf's reward is for the player who moved into it.
-        _back_up(paths[i], depth, (1.0 - values[i]) / 2.0, tree)
+        reward = (1.0 - values[i]) / 2.0
+        if mix > 0.0:
+            reward = (1.0 - mix) * reward + mix * rollout_rewards[i]
+        _back_up(paths[i], depth, reward, tree)
     return size
 
 

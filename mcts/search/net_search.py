@@ -49,6 +49,12 @@ NET_BATCH = 8
 #: about 100 us; on 8x8 at 0.5 s a move against the heavy player it scored
 #: 51.0% against 48.0% without (100 games each, README, Performance).
 NET_LEAF_VCT_NODES = 200
+#: The share of a leaf's value that heavy rollouts give (AlphaGo's lambda:
+#: its leaves mixed the value network's and a rollout's, half each); 0 is
+#: the network's value alone, AlphaZero's rule.
+NET_ROLLOUT_MIX = 0.0
+#: Heavy rollouts a leaf plays when its value mixes them in.
+NET_LEAF_ROLLOUTS = 1
 
 
 class NetSearcher(Searcher):
@@ -56,7 +62,9 @@ class NetSearcher(Searcher):
     values. ``noise`` = (alpha, fraction) mixes Dirichlet(alpha) noise into
     the root's priors at that fraction (self-play); ``threats`` keeps the
     Gomoku root's threat search (on by default); ``batch`` is the most new
-    leaves the network evaluates at once (1: one simulation at a time)."""
+    leaves the network evaluates at once (1: one simulation at a time);
+    ``mix`` is the share of a leaf's value that ``rollouts`` heavy rollouts
+    from it give (0: the network's alone)."""
 
     def __init__(
         self,
@@ -69,6 +77,8 @@ class NetSearcher(Searcher):
         threats: bool = True,
         batch: int = NET_BATCH,
         vct_nodes: int = NET_LEAF_VCT_NODES,
+        mix: float = NET_ROLLOUT_MIX,
+        rollouts: int = NET_LEAF_ROLLOUTS,
         seed: int | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
@@ -93,12 +103,19 @@ class NetSearcher(Searcher):
         )
         if batch < 1:
             raise ValueError(f"batch must be at least 1, got {batch}")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be within 0..1, got {mix}")
+        if rollouts < 1:
+            raise ValueError(f"rollouts must be at least 1, got {rollouts}")
         self.network = network
         self.noise = noise
         #: Leaves the network evaluates at once.
         self.batch = int(batch)
         #: VCF nodes of the VCT looked for at each new leaf (0: none).
         self.vct_nodes = int(vct_nodes)
+        #: The share of a leaf's value its heavy rollouts give, and how many.
+        self.mix = float(mix)
+        self.rollouts = int(rollouts)
         #: The move that led to the root (-1: none or unknown).
         self.last_move = -1
         # The prior of every node of the tree (NaN where the tree was
@@ -204,10 +221,11 @@ class NetSearcher(Searcher):
             count,
             threat_nodes,
             vct_nodes,
+            self.rollouts if self.mix > 0 else 0,
             *buffers,
         )
         if waiting:
-            paths, depths, states, planes = buffers
+            paths, depths, states, planes, rollout_rewards = buffers
             logits, values = self.network.evaluate(planes[:waiting])
             tree.size = net_kernel.finish(
                 tree.arrays,
@@ -219,12 +237,14 @@ class NetSearcher(Searcher):
                 states,
                 logits.astype(np.float32, copy=False),
                 values.astype(np.float32, copy=False),
+                self.mix,
+                rollout_rewards,
             )
         return ran
 
     def _buffers(self, count: int) -> tuple[np.ndarray, ...]:
         """Return the batch's arrays for ``count`` leaves: paths, depths,
-        leaf states and input planes (kept between batches)."""
+        leaf states, input planes and rollout rewards (kept between batches)."""
         if self._batch_buffers is None or len(self._batch_buffers[1]) < count:
             size = self.game.options["size"]
             self._batch_buffers = (
@@ -234,5 +254,6 @@ class NetSearcher(Searcher):
                     (count, len(self._state.array)), dtype=self._state.array.dtype
                 ),
                 np.empty((count, PLANES, size, size), dtype=np.float32),
+                np.zeros(count, dtype=np.float64),
             )
         return self._batch_buffers

@@ -42,6 +42,7 @@ def test_a_model_carries_its_network_with_a_checksum(saved):
 def test_the_spec_plays_with_the_models_network_and_keeps_its_tree(saved):
     player = find_player(f"mcts-net:model={saved},sims=60,seed=1", GAME)
     assert isinstance(player, NetPlayer)
+    assert player.searcher.mix == 0.0  # the network's values alone
     state = GAME.initial_state()
     move = player.choose(state)
     assert player.last_result.simulations == 60
@@ -73,3 +74,10 @@ def test_the_spec_needs_a_model_with_a_network(tmp_path):
     store.save(plain, tmp_path / "plain")
     with pytest.raises(ValueError, match="carries no network"):
         find_player(f"mcts-net:model={tmp_path / 'plain'}", GAME)
+
+
+def test_the_spec_mixes_rollouts_into_the_leaves_values(saved):
+    player = find_player(f"mcts-net:model={saved},sims=5,mix=0.5,rollouts=3", GAME)
+    assert (player.searcher.mix, player.searcher.rollouts) == (0.5, 3)
+    with pytest.raises(ValueError, match="mix must be within 0..1"):
+        find_player(f"mcts-net:model={saved},mix=1.5", GAME)

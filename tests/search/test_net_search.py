@@ -157,3 +157,36 @@ def test_a_leaf_where_the_player_to_move_wins_by_threes_is_proven_lost(vct_nodes
     tree = searcher.tree
     b4 = tree.child_with_move(0, GAME.parse_move(before, "b4"))
     assert (tree.proven[b4] == int(Proven.LOSS)) == (vct_nodes > 0)
+
+
+def test_a_rollouts_reward_is_for_the_player_who_moved_into_the_leaf():
+    # White to move cannot stop black's open three c4-d4-e4 (row 4): every
+    # heavy rollout blocks one end and black completes the other.
+    state = GAME.play_all(["c4", "a1", "d4", "a7", "e4"])
+    scratch = np.empty_like(state.array)
+    assert net_kernel._rollout_reward(state.array, scratch, 5) == 1.0
+    after = GAME.play(state, "b4")  # black to move wins at f4 at once
+    assert net_kernel._rollout_reward(after.array, scratch, 5) == 0.0
+
+
+@pytest.mark.parametrize("mix", [1.0, 0.0])
+def test_mixed_leaves_take_the_rollouts_share_of_their_value(mix):
+    # Same position, white to move, every move lost: with mix 1 each leaf
+    # after a white move is valued by rollouts alone, all lost for white;
+    # with mix 0 by the untrained network, which does not know it.
+    state = GAME.play_all(["c4", "a1", "d4", "a7", "e4"])
+    searcher = NetSearcher(
+        GAME, state, network=WEIGHTS, threats=False, vct_nodes=0, mix=mix, seed=9
+    )
+    searcher.search(simulations=49)  # the root, then each move once
+    tree = searcher.tree
+    children = tree.children(0)
+    rewards = tree.value_sum[children.start : children.stop]
+    assert (rewards.max() == 0.0) == (mix == 1.0)
+
+
+def test_a_mix_outside_0_to_1_or_no_rollouts_is_refused():
+    with pytest.raises(ValueError, match="mix must be within 0..1"):
+        NetSearcher(GAME, network=WEIGHTS, mix=-0.1)
+    with pytest.raises(ValueError, match="rollouts must be at least 1"):
+        NetSearcher(GAME, network=WEIGHTS, mix=0.5, rollouts=0)
