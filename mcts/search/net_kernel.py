@@ -34,11 +34,8 @@ from ..games import gomoku
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .gomoku_threats import has_vcf, state_vct
 from .kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
-from .rollouts import gomoku_rollout
+from .rollouts import TO_THE_END, gomoku_rollout
 from .tree import Proven
-
-#: A rollout's ply limit: play to the end of the game.
-_TO_THE_END = 1 << 30
 
 
 @njit(cache=True, nogil=True)
@@ -212,7 +209,7 @@ def _rollout_reward(state, scratch, rollouts):
     total = 0.0
     for _ in range(rollouts):
         scratch[:] = state
-        code = gomoku_rollout(scratch, _TO_THE_END)
+        code = gomoku_rollout(scratch, TO_THE_END)
         if code == DRAW:
             total += 0.5
         elif (code == BLACK_WINS) == (mover == BLACK):

@@ -70,7 +70,7 @@ LEARNED_CUTOFF_PLIES = {"reversi": 4, "gomoku": 0}
 #: "Tuning the search for the evaluation").
 GOMOKU_LEARNED_MAX_FILL = 40 / 225
 #: A rollout's ply limit when nothing scores a position before the end.
-_TO_THE_END = 1 << 30
+TO_THE_END = 1 << 30
 
 #: Evaluator names (as used in player specs) and their kernel ids.
 EVALUATORS = {"random": RANDOM, "heavy": HEAVY}
@@ -124,7 +124,7 @@ def heavy_rollout(game_id, state, learned, cutoff, patterns=None):
         return loa_rollout(state)
     if patterns is not None and game_id == reversi.GAME_ID and patterns.shape[0] > 0:
         return reversi_pattern_leaf(state, cutoff, patterns)
-    plies = _TO_THE_END
+    plies = TO_THE_END
     if learned.shape[0] > 0 and learned_serves(game_id, state):
         plies = cutoff
     if game_id == reversi.GAME_ID:
