@@ -119,11 +119,12 @@ def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
 
 def test_bench_measures_the_network_search(capsys):
     argv = ["bench", "gomoku", "--size", "6", "--row", "4", "--seconds", "0.05"]
-    code, out = run(
-        [*argv, "--runs", "1", "--evaluator", "network", "--batch", "4"], capsys
-    )
+    network = ["--evaluator", "network", "--batch", "4", "--mix", "0.5"]
+    code, out = run([*argv, "--runs", "1", *network], capsys)
     assert code == 0
-    assert re.search(r"network search, batch 4: median simulations/s: \d+$", out)
+    assert re.search(
+        r"network search, batch 4, mix 0.5: median simulations/s: \d+$", out
+    )
     # The compiler's time is its own line, not the first run's: that run
     # searched its whole budget.
     assert out.startswith("first call (compile or cache load): ")
