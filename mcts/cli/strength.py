@@ -12,7 +12,9 @@ results file, so a suite stopped half way resumes where it was (``--results``)::
 
 ``--suite ladder`` plays instead each level of the strength ladder against
 the one below it, in each game (the ladder's promise: each level scores at
-least 65% against the one below).
+least 65% against the one below). ``--suite networks`` plays the shipped
+Gomoku networks' matches: each against the heavy player at 0.5 s a move, and
+at 400 simulations against plain MCTS of 5,000 playouts, on its own board.
 
 ``ENGINES`` is a folder holding builds of NTest (``ntest/ntest``) and Rapfi
 (``rapfi/pbrain-rapfi``); they are measurement opponents, not part of this
@@ -49,6 +51,10 @@ class Bout:
     opponent: str
     #: Our side's spec; None: the command's ``--player``.
     player: str | None = None
+    #: The game's options (Gomoku: size and row), as (name, value) pairs.
+    options: tuple[tuple[str, int], ...] = ()
+    #: Our time per move; None: the command's ``--seconds``.
+    seconds: float | None = None
 
     def spec(self, engines: Path | None, loa_baseline: str) -> str:
         """Return the opponent's player spec with the placeholders filled in."""
@@ -90,8 +96,27 @@ LADDER: tuple[Bout, ...] = tuple(
     for game in ("reversi", "gomoku", "loa")
     for k in sorted(LEVELS)[1:]
 )
+
+
+def _network_bouts(model: str, size: int) -> tuple[Bout, ...]:
+    """Return the two matches of a Gomoku network's acceptance (five in a
+    row on ``size`` x ``size``): against the heavy player at equal time, and
+    at 400 simulations against 5,000 playouts."""
+    board = (("size", size), ("row", 5))
+    net = f"mcts-net:model={model}"
+    return (
+        Bout("gomoku", f"{model} vs heavy", "mcts-heavy:model=light", net, board, 0.5),
+        Bout("gomoku", f"{model} vs 5000", "mcts:sims=5000", f"{net},sims=400", board),
+    )
+
+
+#: The shipped networks' matches (the network issue's acceptance table).
+NETWORKS: tuple[Bout, ...] = (
+    *_network_bouts("net-8x5", 8),
+    *_network_bouts("net-15x5", 15),
+)
 #: The suites ``--suite`` chooses from.
-SUITES = {"engines": SUITE, "ladder": LADDER}
+SUITES = {"engines": SUITE, "ladder": LADDER, "networks": NETWORKS}
 
 
 def add_commands(subparsers) -> None:
@@ -112,7 +137,8 @@ def add_commands(subparsers) -> None:
         choices=sorted(SUITES),
         default="engines",
         help="engines: our player against NTest, Rapfi and the LOA baseline; "
-        "ladder: each strength level against the one below (default engines)",
+        "ladder: each strength level against the one below; networks: the "
+        "shipped Gomoku networks' matches (default engines)",
     )
     strength.add_argument("--player", default=DEFAULT_PLAYER, help="our player spec")
     strength.add_argument(
@@ -161,7 +187,7 @@ def result_row(bout: Bout, player: str, opponent: str, args, result) -> dict:
         "player": player,
         "opponent": opponent,
         "games": result.games,
-        "seconds": args.seconds,
+        "seconds": _seconds(bout, args),
         "seed": args.seed,
         "wins": result.a_wins,
         "losses": result.b_wins,
@@ -184,6 +210,11 @@ def _settings_of(row: dict) -> tuple:
         row["seconds"],
         row["seed"],
     )
+
+
+def _seconds(bout: Bout, args) -> float:
+    """Return our time per move in ``bout``: its own, else the command's."""
+    return args.seconds if bout.seconds is None else bout.seconds
 
 
 def read_results(path: Path) -> list[dict]:
@@ -212,7 +243,7 @@ def append_result(path: Path, row: dict) -> None:
 def format_row(row: dict) -> str:
     """Return a match's line of the table."""
     return (
-        f"{row['game']:8} {row['label']:16} "
+        f"{row['game']:8} {row['label']:17} "
         f"{100 * row['score']:5.1f}% ± {100 * row['ci95']:4.1f} "
         f"({row['wins']}-{row['losses']}-{row['draws']}, {row['games']} games)  "
         f"s/move ours {row['our_seconds_per_move']:.3f}, "
@@ -234,7 +265,7 @@ def run_suite(args: argparse.Namespace, suite: tuple[Bout, ...]) -> list[dict]:
             player,
             opponent,
             args.games,
-            args.seconds,
+            _seconds(bout, args),
             args.seed,
         )
         if key in done:
@@ -242,11 +273,11 @@ def run_suite(args: argparse.Namespace, suite: tuple[Bout, ...]) -> list[dict]:
             print(f"{format_row(row)}  (from {args.results})", flush=True)
         else:
             result: MatchResult = run_match(
-                find_game(bout.game),
+                find_game(bout.game, **dict(bout.options)),
                 player,
                 opponent,
                 games=args.games,
-                seconds=args.seconds,
+                seconds=_seconds(bout, args),
                 workers=args.workers,
                 seed=args.seed,
             )
@@ -266,6 +297,8 @@ def cmd_strength(args: argparse.Namespace) -> int:
         args.engines = args.engines.resolve()
     if args.suite == "ladder":
         print(f"the strength ladder, {args.games} games a match (levels set budgets)")
+    elif args.suite == "networks":
+        print(f"the Gomoku networks, {args.games} games a match (bouts set budgets)")
     else:
         print(f"our player: {args.player}, {args.seconds} s a move, {args.games} games")
     run_suite(args, SUITES[args.suite])

@@ -9,8 +9,17 @@ import pytest
 
 from mcts.cli import strength
 from mcts.cli.main import main
-from mcts.cli.strength import LADDER, SUITE, Bout, read_results, run_suite, selected
+from mcts.cli.strength import (
+    LADDER,
+    NETWORKS,
+    SUITE,
+    Bout,
+    read_results,
+    run_suite,
+    selected,
+)
 from mcts.games import find_game
+from mcts.play.arena import run_match
 from mcts.play.players import LEVELS, find_player
 
 TINY = (Bout("reversi", "random reversi", "random"),)
@@ -67,6 +76,41 @@ def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
             level.temperature,
         )
         assert player.random_moves == pytest.approx(level.random_moves, abs=1e-3)
+
+
+def test_the_networks_suite_plays_each_shipped_network_on_its_board():
+    assert [bout.label for bout in NETWORKS] == [
+        "net-8x5 vs heavy",
+        "net-8x5 vs 5000",
+        "net-15x5 vs heavy",
+        "net-15x5 vs 5000",
+    ]
+    heavy, playouts = NETWORKS[:2]
+    assert heavy.options == playouts.options == (("size", 8), ("row", 5))
+    assert (heavy.player, heavy.spec(None, "x"), heavy.seconds) == (
+        "mcts-net:model=net-8x5",
+        "mcts-heavy:model=light",
+        0.5,
+    )
+    game = find_game("gomoku", size=8, row=5)
+    ours = find_player(playouts.player, game)  # the shipped model loads
+    theirs = find_player(playouts.spec(None, "x"), game)
+    assert (ours.simulations, ours.seconds) == (400, None)
+    assert (theirs.simulations, theirs.seconds) == (5000, None)
+
+
+def test_a_bout_plays_on_its_board_at_its_time(tmp_path, monkeypatch):
+    played = {}
+
+    def match(game, a, b, **kwargs):
+        played.update(options=game.options, seconds=kwargs["seconds"])
+        return run_match(game, a, b, **kwargs)
+
+    monkeypatch.setattr(strength, "run_match", match)
+    bout = Bout("gomoku", "small", "random", "random", (("size", 6), ("row", 4)), 0.02)
+    (row,) = run_suite(_args(tmp_path / "r.jsonl", seconds=9.0), (bout,))
+    assert played == {"options": {"size": 6, "row": 4}, "seconds": 0.02}
+    assert row["seconds"] == 0.02
 
 
 def test_a_bout_may_name_its_own_player(tmp_path):
