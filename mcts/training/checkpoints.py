@@ -57,6 +57,19 @@ def resume(path: Path, net, optimiser, learning_rate: float, l2: float):
     return Progress(**saved["progress"]), export(best, saved["best_trained"]), buffer
 
 
+def training_network(path: Path, size: int) -> tuple[PolicyValueNet, Progress]:
+    """Return the network the checkpoint at ``path`` is training (for a
+    ``size`` x ``size`` board) and its run's progress; ValueError if the
+    checkpoint's network is for another board."""
+    saved = torch.load(path, weights_only=False)
+    net = PolicyValueNet(size)
+    try:
+        net.load_state_dict(saved["net"])
+    except RuntimeError as error:  # the checkpoint's network has other shapes
+        raise ValueError("trains a network for another board") from error
+    return net, Progress(**saved["progress"])
+
+
 def save_checkpoint(path: Path, net, optimiser, best, buffer, progress) -> None:
     """Write the checkpoint atomically (a temporary file renamed over it)."""
     path.parent.mkdir(parents=True, exist_ok=True)

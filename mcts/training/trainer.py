@@ -49,7 +49,13 @@ from ..models.packed import packed_path, unpack
 from ..models.store import load, save
 from ..search.network import NetworkWeights
 from ..search.tree import Tree
-from .checkpoints import Progress, checkpoint_of, resume, save_checkpoint
+from .checkpoints import (
+    Progress,
+    checkpoint_of,
+    resume,
+    save_checkpoint,
+    training_network,
+)
 from .distill import MIN_STUDY, Distilled, distill, tree_examples
 from .examples import Examples, augment
 from .matches import SelfPlayTask, Side, match, play_selfplay, run_all, worker_pool
@@ -177,13 +183,10 @@ def export_training(game: Game, out: Path, to: Path) -> int:
     path = checkpoint_of(out)
     if not path.exists():
         raise ValueError(f"no training checkpoint for {out.name} ({path.name})")
-    saved = torch.load(path, weights_only=False)
-    net = PolicyValueNet(game.options["size"])
     try:
-        net.load_state_dict(saved["net"])
-    except RuntimeError as error:  # the checkpoint's network has other shapes
-        raise ValueError(f"{out.name} trains a network for another board") from error
-    progress = Progress(**saved["progress"])
+        net, progress = training_network(path, game.options["size"])
+    except ValueError as error:
+        raise ValueError(f"{out.name} {error}") from None
     trained = {
         "exported_from": _folder_name(str(out)),
         "gated": False,
