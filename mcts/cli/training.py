@@ -43,6 +43,12 @@ def add_commands(subparsers) -> None:
     parser.add_argument("--gate-games", type=int, default=20)
     parser.add_argument("--gate-sims", type=int, default=400)
     parser.add_argument(
+        "--gate-score",
+        type=float,
+        help="the score a network needs against the best to replace it "
+        "(0.55; 0: every gate passes, as AlphaZero kept no gate)",
+    )
+    parser.add_argument(
         "--eval-games",
         type=int,
         default=0,
@@ -148,6 +154,8 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         else str(model_path(game.name, args.start_from, args.model_dir)),
         "search_value": args.search_value,
     }
+    if args.gate_score is not None:
+        options["gate_score"] = args.gate_score
     try:
         config = TrainConfig(**options)
     except ValueError as error:

@@ -12,7 +12,9 @@ squared error of the value against the game's result, L2 on the weights
 Every ``gate_every`` games the network plays ``gate_games`` games against
 the best network so far (from short random openings, colours swapped, as
 the arena plays); it becomes the best when it scores at least
-``GATE_SCORE``, and the best is written into the output tree model
+``gate_score`` (``GATE_SCORE``; 0 makes every gate pass, as AlphaZero kept
+no gate: on a board where black wins every gate game, 10×10 four in a row,
+a gate can never pass), and the best is written into the output tree model
 (``network.npz``, listed in its manifest with how it was trained). The
 first gate compares against the untrained network. With ``eval_games``,
 each gate also plays the best network against plain MCTS of
@@ -83,6 +85,7 @@ class TrainConfig:
     gate_every: int = 50
     gate_games: int = 20
     gate_simulations: int = 400
+    gate_score: float = GATE_SCORE
     eval_games: int = 0
     eval_playouts: int = 1000
     seed: int = 0
@@ -96,6 +99,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.warm_start is not None and self.start_from is not None:
             raise ValueError("a run warm-starts from a tree or starts from a network")
+        if not 0.0 <= self.gate_score <= 1.0:
+            raise ValueError(f"gate_score must be 0..1, got {self.gate_score}")
         if not 0.0 <= self.search_value <= 1.0:
             raise ValueError(f"search_value must be 0..1, got {self.search_value}")
 
@@ -314,7 +319,7 @@ def _gate(
         seed=config.seed + progress.games,
         pool=pool,
     )
-    accepted = score >= GATE_SCORE
+    accepted = score >= config.gate_score
     if accepted:
         best = candidate
     gate = {

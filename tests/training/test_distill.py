@@ -153,6 +153,8 @@ def test_the_command_warm_starts_from_a_named_tree_and_shows_its_progress(
             "2",
             "--gate-sims",
             "10",
+            "--gate-score",
+            "0",
             "--warm-start",
             "studied",
             "--warm-start-epochs",
@@ -166,6 +168,7 @@ def test_the_command_warm_starts_from_a_named_tree_and_shows_its_progress(
     trained = store.load(models / "gomoku" / "net").manifest["network"]["built"]
     assert trained["warm_start"]["tree"] == "studied"
     assert trained["warm_start"]["epochs"] == 3
+    assert trained["config"]["gate_score"] == 0 and trained["gates"][0]["accepted"]
 
 
 def test_a_run_of_no_games_writes_the_warm_started_network(tmp_path):

@@ -94,6 +94,22 @@ def test_a_run_goes_on_from_a_trained_network_and_counts_its_games(tmp_path):
         train(GAME, tmp_path / "third", tiny_config(start_from=str(plain)))
 
 
+def test_a_gate_score_of_zero_makes_every_gate_pass(tmp_path):
+    # AlphaZero kept no gate: the trained network replaces the best at each
+    # gate, whatever it scores (a board where black wins every gate game).
+    out = tmp_path / "net"
+    progress = train(GAME, out, tiny_config(games=2, gate_every=1, gate_score=0.0))
+    assert [g["accepted"] for g in progress.gates] == [True, True]
+    trained = store.load(out).network
+    assert trained.trained["selfplay_games"] == 2
+    assert trained.trained["config"]["gate_score"] == 0.0
+    saved = torch.load(tmp_path / ".net.training" / CHECKPOINT, weights_only=False)
+    for name, array in trained.parameters.items():
+        assert np.array_equal(saved["net"][name].numpy(), array)
+    with pytest.raises(ValueError, match="gate_score"):
+        tiny_config(gate_score=1.5)
+
+
 def test_augmenting_gives_each_orientation_of_position_and_policy():
     state = GAME.play_all(["a1", "b3"])
     b3 = GAME.parse_move(GAME.play_all(["a1"]), "b3")
