@@ -98,11 +98,11 @@ LADDER: tuple[Bout, ...] = tuple(
 )
 
 
-def _network_bouts(model: str, size: int) -> tuple[Bout, ...]:
-    """Return the two matches of a Gomoku network's acceptance (five in a
+def _network_bouts(model: str, size: int, row: int = 5) -> tuple[Bout, ...]:
+    """Return the two matches of a Gomoku network's acceptance (``row`` in a
     row on ``size`` x ``size``): against the heavy player at equal time, and
     at 400 simulations against 5,000 playouts."""
-    board = (("size", size), ("row", 5))
+    board = (("size", size), ("row", row))
     net = f"mcts-net:model={model}"
     return (
         Bout("gomoku", f"{model} vs heavy", "mcts-heavy:model=light", net, board, 0.5),
@@ -113,6 +113,7 @@ def _network_bouts(model: str, size: int) -> tuple[Bout, ...]:
 #: The shipped networks' matches (the network issue's acceptance table).
 NETWORKS: tuple[Bout, ...] = (
     *_network_bouts("net-8x5", 8),
+    *_network_bouts("net-10x4", 10, row=4),
     *_network_bouts("net-15x5", 15),
 )
 #: The suites ``--suite`` chooses from.

@@ -82,11 +82,14 @@ def test_the_networks_suite_plays_each_shipped_network_on_its_board():
     assert [bout.label for bout in NETWORKS] == [
         "net-8x5 vs heavy",
         "net-8x5 vs 5000",
+        "net-10x4 vs heavy",
+        "net-10x4 vs 5000",
         "net-15x5 vs heavy",
         "net-15x5 vs 5000",
     ]
     heavy, playouts = NETWORKS[:2]
     assert heavy.options == playouts.options == (("size", 8), ("row", 5))
+    assert NETWORKS[2].options == (("size", 10), ("row", 4))
     assert (heavy.player, heavy.spec(None, "x"), heavy.seconds) == (
         "mcts-net:model=net-8x5",
         "mcts-heavy:model=light",

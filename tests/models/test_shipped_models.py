@@ -94,3 +94,28 @@ def test_the_shipped_15x15_network_learnt_the_full_models_searches():
         row, column = divmod(int(move), 15)
         assert 6 <= row <= 9 and 6 <= column <= 8, game.format_move(state, int(move))
     assert policy[top].sum() > 0.3
+
+
+def test_the_shipped_10x10_network_takes_a_win_and_knows_black_wins():
+    import numpy as np
+
+    from mcts.search import network
+
+    model = store.load(store.model_path("gomoku", "net-10x4"))
+    game = model.game
+    assert game.options == {"size": 10, "row": 4}
+    trained = model.manifest["network"]["built"]
+    assert trained["command"].startswith("python -m mcts train-net gomoku --size 10")
+    # No gate can pass on a board black always wins: each kept the newest.
+    assert trained["config"]["gate_score"] == 0 and trained["selfplay_games"] >= 1000
+    # Black to move with three in a row, open at both ends: the win cells
+    # lead the policy and the value says won; an untrained network knows
+    # neither. From the empty board too, black (to move) is winning.
+    before = game.play_all(["d5", "d6", "e5", "e6", "f5"])
+    f6 = game.parse_move(before, "f6")
+    state = game.apply(before, f6)
+    logits, value = model.network.evaluate(network.encode(state.array, f6)[None])
+    best = int(np.argmax(logits[0]))
+    assert game.format_move(state, best) in ("c5", "g5") and value[0] > 0.9
+    _, value = model.network.evaluate(network.encode(game.initial_state().array)[None])
+    assert value[0] > 0.5
