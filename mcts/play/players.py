@@ -25,7 +25,8 @@ evaluation when it carries one; 0 keeps the older learned evaluation and
 rollouts, for comparison), ``threats`` (Gomoku: 1, the default with heavy
 rollouts, plays VCF wins, blocks the opponent's and proves leaves by VCF; 0
 turns it off), ``deep_vct`` (Gomoku: VCF nodes a second of the move spends on
-deeper VCTs at the root; 0 turns it off), ``shapes`` (Gomoku: 1 ranks the
+deeper VCTs at the root; 0 turns it off; ``deep_defence=1`` spends half of
+them on the opponent's, an experiment kept off), ``shapes`` (Gomoku: 1 ranks the
 moves a tree node keeps by the line shapes they make and block, 2, the default
 with heavy rollouts, also scores leaves by them; 0 neither), ``minimax`` (the
 weight, 0..1, of the evaluation's minimax values backed up the tree in
@@ -152,6 +153,7 @@ OPTIONS = {
     "patterns": int,
     "threats": int,
     "deep_vct": int,
+    "deep_defence": int,
     "shapes": int,
     "loa_eval": str,
     "minimax": float,
@@ -410,6 +412,7 @@ def find_player(
         ("endgame", "endgame_empties"),
         ("threats", "threats"),
         ("deep_vct", "deep_vct"),
+        ("deep_defence", "deep_defence"),
         ("shapes", "shapes"),
         ("loa_eval", "loa_eval"),
         ("minimax", "minimax"),

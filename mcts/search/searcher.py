@@ -26,7 +26,12 @@ from ..games.reversi import BLACK_DISCS, WHITE_DISCS
 from .endgame import EndgameResult, root_solve_empties
 from .endgame import solve as solve_endgame
 from .focus import GOMOKU_FOCUS_WIDTH, focus_moves
-from .gomoku_threats import DEEP_VCT_NODES_PER_SECOND, LEAF_VCF_NODES, plan_root
+from .gomoku_threats import (
+    DEEP_DEFENCE,
+    DEEP_VCT_NODES_PER_SECOND,
+    LEAF_VCF_NODES,
+    plan_root,
+)
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -166,6 +171,7 @@ class Searcher:
         endgame_empties: int | None = None,
         threats: bool | None = None,
         deep_vct: int = DEEP_VCT_NODES_PER_SECOND,
+        deep_defence: bool = DEEP_DEFENCE,
         shapes: int | None = None,
         loa_eval: str = DEFAULT_LOA_EVAL,
         minimax: float | None = None,
@@ -208,6 +214,9 @@ class Searcher:
             raise ValueError(f"deep_vct must be >= 0, got {deep_vct!r}")
         #: VCF nodes a second of a move buys for deeper VCTs at the root.
         self.deep_vct = int(deep_vct)
+        #: Whether what the mover's deeper VCT left of its nodes looks for the
+        #: opponent's deeper VCT, to drop the root moves that leave it.
+        self.deep_defence = bool(deep_defence)
         if shapes is None:
             heavy_gomoku = evaluator == "heavy" and game.name == "gomoku"
             shapes = GOMOKU_SHAPES if heavy_gomoku else 0
@@ -387,6 +396,7 @@ class Searcher:
                     self._state.array,
                     self.focus_width,
                     deep_budget=deep_budget,
+                    deep_defence=self.deep_defence,
                 )
             solved = self._solve_root(seconds)
             if solved is None:

@@ -15,10 +15,12 @@ from mcts.search.gomoku_threats import (
     deep_vct,
     defence_moves,
     has_vcf,
+    plan_root,
     state_vcf,
     state_vct,
 )
 from mcts.search.searcher import Searcher
+from mcts.search.tree import Tree
 
 BUDGET = 20_000
 
@@ -330,15 +332,15 @@ DEEP = ("g10 f10 g8 h9 i10 h10 h12 g11", "f9 e10 g9 i8 j11 j10 h11 e9")
 def test_a_deeper_vct_is_found_where_two_threes_are_not_enough():
     state = position(GAME, *DEEP)
     assert state_vct(state.array, 0, 2, BUDGET) < 0
-    move = deep_vct(state.array, 3, 200_000)
-    assert GAME.format_move(state, move) == "f12"
+    move, left = deep_vct(state.array, 3, 200_000)
+    assert GAME.format_move(state, move) == "f12" and 0 < left < 200_000
     after = GAME.apply(state, move)
     for reply in GAME.legal_moves(after):  # every white answer still loses
-        assert deep_vct(GAME.apply(after, reply).array, 0, 200_000) >= 0
+        assert deep_vct(GAME.apply(after, reply).array, 0, 200_000)[0] >= 0
 
 
 def test_no_deep_vct_on_a_quiet_board():
-    assert deep_vct(GAME.play_all(["h8", "h9"]).array, 3, 200_000) < 0
+    assert deep_vct(GAME.play_all(["h8", "h9"]).array, 3, 200_000)[0] < 0
 
 
 @pytest.mark.parametrize("deep_vct_rate", [200_000, 0])
@@ -349,3 +351,22 @@ def test_a_moves_time_buys_the_deeper_vct_at_the_root(deep_vct_rate):
     assert (result.proven == "win") == (deep_vct_rate > 0)
     if deep_vct_rate:
         assert result.move == "f12"
+
+
+def test_the_root_drops_a_move_that_leaves_the_opponent_a_deeper_vct():
+    # White to move (a black stone far away): were white to pass, black would
+    # win by a VCT of three threes; after f7 he still does, after the others
+    # checked he does not, and no VCT of two threes shows any of this.
+    blacks, whites = DEEP
+    state = position(GAME, blacks + " o15", whites)
+    assert state_vct(state.array, 1, 2, BUDGET) < 0
+    f7 = GAME.parse_move(state, "f7")
+    assert deep_vct(GAME.apply(state, f7).array, 0, 200_000)[0] >= 0
+    kept = plan_root(Tree(), state.array, 8, deep_budget=400_000, deep_defence=True)
+    moves = [int(kept.move[child]) for child in kept.children(0)]
+    assert len(moves) > 5 and f7 not in moves
+    for move in moves[:3]:
+        assert deep_vct(GAME.apply(state, move).array, 0, 200_000)[0] < 0
+    # Without the deeper defence (the default), the root is left as it was.
+    plain = plan_root(Tree(), state.array, 8, deep_budget=400_000)
+    assert plain.size == 1
