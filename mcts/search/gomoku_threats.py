@@ -776,8 +776,8 @@ def plan_root(
         left = deep_budget - attack + unspent
     if first >= 0:
         return _rooted(np.array([first]), proven=Proven.WIN)
-    deep = state_vct(state, 1, vct_depth, vct_budget) < 0
-    if deep and (not deep_defence or left <= 0):
+    short_threat = state_vct(state, 1, vct_depth, vct_budget) >= 0
+    if not short_threat and (not deep_defence or left <= 0):
         return tree  # no threat, or none looked for deeper
     candidates = np.empty(size * size, dtype=np.int64)
     legal = 0
@@ -787,7 +787,7 @@ def plan_root(
             legal += 1
     count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES)
     lost = np.zeros(count, dtype=np.bool_)
-    if not deep:
+    if short_threat:
         vct_losers(state, candidates, count, defence_vct_budget, lost)
     elif deep_threat_losers(state, vct_depth + 1, left, candidates, count, lost) < 0:
         return tree  # no deeper threat either

@@ -214,8 +214,8 @@ class Searcher:
             raise ValueError(f"deep_vct must be >= 0, got {deep_vct!r}")
         #: VCF nodes a second of a move buys for deeper VCTs at the root.
         self.deep_vct = int(deep_vct)
-        #: Whether what the mover's deeper VCT left of its nodes looks for the
-        #: opponent's deeper VCT, to drop the root moves that leave it.
+        #: Whether half of the deeper VCTs' nodes look for the opponent's, to
+        #: drop the root moves that leave him one (off by default).
         self.deep_defence = bool(deep_defence)
         if shapes is None:
             heavy_gomoku = evaluator == "heavy" and game.name == "gomoku"
