@@ -8,7 +8,17 @@ import argparse
 import shlex
 import sys
 
-from . import engine, models, patterns, rules, search, solve, strength, training
+from . import (
+    conversion,
+    engine,
+    models,
+    patterns,
+    rules,
+    search,
+    solve,
+    strength,
+    training,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_commands(commands)
     solve.add_commands(commands)
     strength.add_commands(commands)
+    conversion.add_commands(commands)
     patterns.add_commands(commands)
     training.add_commands(commands)
     return parser

@@ -287,6 +287,10 @@ class PiskvorkEngine(Player):
         self._told: list[int] | None = None  # the moves the engine knows
         self._answered_at = 0.0
         self.history = History(game)
+        #: The chatter (MESSAGE, DEBUG, INFO lines) the engine sent before
+        #: its last move: Rapfi's carry its evaluation (see
+        #: :mod:`mcts.play.conversion`).
+        self.messages: list[str] = []
 
     def observe(self, state: State, move: int) -> None:
         """Record the move: the next request carries it."""
@@ -324,7 +328,8 @@ class PiskvorkEngine(Player):
             engine.send(f"TURN {to_xy(self.game, moves[-1])}")
         else:
             self._send_board(state)
-        reply = _answer(engine, self.timeout)
+        self.messages = []
+        reply = _answer(engine, self.timeout, self.messages)
         self._answered_at = time.monotonic()
         try:
             move = from_xy(self.game, reply)
@@ -362,9 +367,14 @@ class PiskvorkEngine(Player):
         self._told = None
 
 
-def _answer(engine: EngineProcess, timeout: float) -> str:
-    """Return the engine's next line that is not chatter (MESSAGE, DEBUG...)."""
+def _answer(
+    engine: EngineProcess, timeout: float, chatter: list[str] | None = None
+) -> str:
+    """Return the engine's next line that is not chatter (MESSAGE, DEBUG...);
+    the chatter lines before it are appended to ``chatter`` if given."""
     while True:
         line = engine.read_line(timeout).strip()
         if line and line.split()[0].upper() not in ("MESSAGE", "DEBUG", "INFO"):
             return line
+        if line and chatter is not None:
+            chatter.append(line)

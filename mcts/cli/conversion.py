@@ -1,0 +1,95 @@
+"""``python -m mcts conversion``: the Gomoku conversion benchmark
+(:mod:`mcts.play.conversion`) against a reference engine such as Rapfi."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+from pathlib import Path
+
+from ..games import find_game
+from ..play.conversion import Judge, find_positions, load_positions, run
+from ..play.players import parse_spec
+from .strength import DEFAULT_PLAYER
+
+
+def add_commands(subparsers) -> None:
+    """Register the ``conversion`` subcommand on ``subparsers``."""
+    command = subparsers.add_parser(
+        "conversion",
+        help="Gomoku: in positions a reference engine proves won, how often our "
+        "player's move keeps the win (the engine judges it)",
+    )
+    command.add_argument(
+        "--engine",
+        required=True,
+        help="the reference engine, e.g. 'engine:piskvork:cmd=DIR/pbrain-rapfi' "
+        "(it must print Rapfi's 'Eval +M<n>' proofs; not part of this project)",
+    )
+    command.add_argument(
+        "--positions",
+        type=Path,
+        default=Path("conversion-positions.jsonl"),
+        help="the test positions, one JSON list of move codes a line; made by "
+        "the engine playing itself when the file does not exist",
+    )
+    command.add_argument(
+        "--games", type=int, default=40, help="engine games that make the positions"
+    )
+    command.add_argument("--seed", type=int, default=1, help="of those games' openings")
+    command.add_argument("--size", type=int, default=15, help="Gomoku board size")
+    command.add_argument("--player", default=DEFAULT_PLAYER, help="our player spec")
+    command.add_argument("--seconds", type=float, default=1.0, help="our time a move")
+    command.set_defaults(func=cmd_conversion)
+
+
+def cmd_conversion(args: argparse.Namespace) -> int:
+    """Make the positions if need be, test our player in each (one line a
+    position) and print the rate of kept wins with its 95% interval."""
+    spec = parse_spec(args.engine)
+    if spec.kind != "engine" or spec.options.get("protocol") != "piskvork":
+        raise ValueError(
+            f"--engine must be an engine:piskvork spec, got {args.engine!r}"
+        )
+    game = find_game("gomoku", size=args.size, row=5)
+    judge = Judge(args.engine)
+    if not args.positions.exists():
+        found = list(find_positions(game, judge, args.games, args.seed))
+        partial = args.positions.with_name(args.positions.name + ".tmp")
+        partial.write_text("".join(json.dumps(moves) + "\n" for moves in found))
+        os.replace(partial, args.positions)
+        print(
+            f"{len(found)} positions from {args.games} engine games -> {args.positions}"
+        )
+    positions = load_positions(args.positions)
+    if not positions:
+        raise ValueError(f"{args.positions} holds no positions")
+    print(
+        f"our player: {args.player}, {args.seconds} s a move, "
+        f"{len(positions)} positions"
+    )
+
+    def show(index: int, verdict) -> None:
+        after = (
+            "five"
+            if verdict.proof_after is None and verdict.kept
+            else verdict.proof_after
+        )
+        print(
+            f"{index:4} {verdict.move:4} {'kept' if verdict.kept else 'lost':4} "
+            f"(engine after it: {after}) {verdict.seconds:.2f} s",
+            flush=True,
+        )
+
+    verdicts = run(game, args.player, args.seconds, judge, positions, show)
+    kept = sum(verdict.kept for verdict in verdicts)
+    rate = kept / len(verdicts)
+    interval = 1.96 * math.sqrt(rate * (1 - rate) / len(verdicts))
+    seconds = sum(verdict.seconds for verdict in verdicts) / len(verdicts)
+    print(
+        f"kept {kept}/{len(verdicts)} = {100 * rate:.1f}% ± {100 * interval:.1f}, "
+        f"{seconds:.2f} s a move"
+    )
+    return 0

@@ -1,0 +1,203 @@
+"""Gomoku conversion benchmark: how often our player keeps a proven win.
+
+Against a strong Gomoku engine a game is decided by a few moves: black
+reaches a won position early (Rapfi proves wins from the fourth ply of many
+openings) and then has to keep it, move after move, until the five. Game
+scores near 0% say little about that; this benchmark measures it move by
+move:
+
+1. **Positions** (:func:`find_positions`): a reference engine that reports
+   proven wins plays itself from random openings, and every position where
+   it proves that the side to move wins (at least :data:`MIN_PLIES` plies
+   away, proven again with more time) is kept, at most
+   :data:`POSITIONS_PER_GAME` a game.
+2. **The test** (:func:`judge_move`): our player moves in each; the
+   engine, now to move, judges the position reached. The win is *kept* if
+   our move made five or the engine proves itself lost.
+
+The engine must print its evaluation in its chatter the way Rapfi does,
+``MESSAGE ... Eval +M17 ...`` (the side to move wins within 17 plies;
+``-M12`` loses within 12). An engine proof it cannot find in the judging
+time counts as not kept, so the rate is a lower bound of the true one.
+Benchmark only: the engine is not part of this project.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..games.base import Game, State
+from .arena import random_opening
+from .piskvork import PiskvorkEngine
+from .players import find_player, parse_spec
+
+#: The shortest proven win (plies) a test position may hold: shorter ones
+#: are the threat search's, found at once.
+MIN_PLIES = 5
+#: Test positions taken from one game of the engine against itself.
+POSITIONS_PER_GAME = 2
+#: Random opening plies of those games, and the ply they stop at.
+OPENING_PLIES = 2
+LAST_PLY = 30
+#: Milliseconds a move the engine plays itself with, proves a kept
+#: position's win again with, and judges our move with.
+PLAY_MS = 150
+CONFIRM_MS = 500
+JUDGE_MS = 1000
+
+_PROOF = re.compile(r"\bEval\s+([+-]?)M(\d+)\b")
+
+
+def proof_of(messages: list[str]) -> int | None:
+    """Return the engine's proven result from its chatter, in plies: ``n``
+    when the side to move wins within n plies, ``-n`` when it loses, None
+    when the last evaluation proves nothing (or there is none).
+
+    >>> proof_of(["MESSAGE Depth 21 | Eval +M17 | Node 114K"])
+    17
+    >>> proof_of(["MESSAGE Eval -M4", "MESSAGE Eval -118"])
+    """
+    for line in reversed(messages):
+        if "Eval" not in line:
+            continue
+        found = _PROOF.search(line)
+        if found is None:
+            return None
+        plies = int(found.group(2))
+        return -plies if found.group(1) == "-" else plies
+    return None
+
+
+@dataclass(frozen=True)
+class Judge:
+    """The reference engine of an ``engine:piskvork:...`` spec, started
+    afresh for each question (a game's moves in, its move and proof out)."""
+
+    spec: str
+
+    def ask(
+        self, game: Game, moves: list[int], milliseconds: int
+    ) -> tuple[int, int | None]:
+        """Return the engine's move after the move codes ``moves`` and its
+        proof (:func:`proof_of`). The engine is told the moves in order:
+        Rapfi misreads a position whose stones come in another order (it
+        proved a win in 3 for the side that has none)."""
+        options = parse_spec(self.spec).options
+        engine = PiskvorkEngine(
+            game,
+            options["cmd"],
+            milliseconds=milliseconds,
+            cwd=options.get("cwd"),
+            timeout=options.get("timeout"),
+            name=self.spec,
+        )
+        try:
+            state = game.initial_state()
+            for move in moves:
+                engine.observe(state, move)
+                state = game.apply(state, move)
+            move = engine.choose(state)
+            return move, proof_of(engine.messages)
+        finally:
+            engine.close()
+
+
+def find_positions(
+    game: Game, judge: Judge, games: int, seed: int
+) -> Iterator[list[int]]:
+    """Yield the move lists of the test positions that ``games`` games of
+    the engine against itself reach, from the random openings of ``seed``."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        moves = list(random_opening(game, OPENING_PLIES, rng))
+        state = _position(game, moves)
+        kept = 0
+        while len(moves) < LAST_PLY and not game.is_terminal(state):
+            move, plies = judge.ask(game, moves, PLAY_MS)
+            if plies is not None and abs(plies) <= 3:
+                break  # the game is all but over
+            if plies is not None and plies >= MIN_PLIES and len(moves) >= 5:
+                _, again = judge.ask(game, moves, CONFIRM_MS)
+                if again is not None and again > 0:
+                    yield list(moves)
+                    kept += 1
+                    if kept == POSITIONS_PER_GAME:
+                        break
+            moves.append(move)
+            state = game.apply(state, move)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Our move in one test position and the engine's judgement of it."""
+
+    move: str
+    kept: bool
+    proof_after: int | None  # the engine's proof for the side to move after us
+    seconds: float  # our time for the move
+
+
+def judge_move(
+    game: Game,
+    moves: list[int],
+    player_spec: str,
+    seconds: float,
+    judge: Judge,
+    seed: int,
+) -> Verdict:
+    """Let our player move in the position after ``moves``; return whether
+    the engine then proves the side to move lost (or we made five)."""
+    state = _position(game, moves)
+    player = find_player(player_spec, game, seconds=seconds, seed=seed)
+    try:
+        start = time.perf_counter()
+        move = player.choose(state)
+        spent = time.perf_counter() - start
+    finally:
+        player.close()
+    after = game.apply(state, move)
+    if game.is_terminal(after):
+        return Verdict(game.format_move(state, move), True, None, spent)
+    _, plies = judge.ask(game, [*moves, move], JUDGE_MS)
+    kept = plies is not None and plies < 0
+    return Verdict(game.format_move(state, move), kept, plies, spent)
+
+
+def _position(game: Game, moves: list[int]) -> State:
+    """Return the position after the move codes ``moves``."""
+    state = game.initial_state()
+    for move in moves:
+        state = game.apply(state, move)
+    return state
+
+
+def load_positions(path: Path) -> list[list[int]]:
+    """Return the move lists of a positions file (one JSON list a line)."""
+    with path.open() as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def run(
+    game: Game,
+    player_spec: str,
+    seconds: float,
+    judge: Judge,
+    positions: list[list[int]],
+    on_verdict: Callable[[int, Verdict], None] | None = None,
+) -> list[Verdict]:
+    """Test every position (the seed of position ``i`` is ``i``); return the
+    verdicts in order."""
+    verdicts = []
+    for index, moves in enumerate(positions):
+        verdict = judge_move(game, moves, player_spec, seconds, judge, index)
+        verdicts.append(verdict)
+        if on_verdict:
+            on_verdict(index, verdict)
+    return verdicts

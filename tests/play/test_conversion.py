@@ -1,0 +1,131 @@
+"""The Gomoku conversion benchmark, against a tiny fake engine written here
+that "proves" wins the way Rapfi reports them (``MESSAGE ... Eval +M9``)."""
+
+import json
+import shlex
+import sys
+
+import pytest
+
+from mcts.cli.main import main
+from mcts.games import find_game
+from mcts.play.conversion import Judge, find_positions, judge_move, proof_of
+
+#: On a BOARD it takes the first free cell (top-left first) and, in mode
+#: "prover", says the side to move wins (+M9) with an even number of stones
+#: on the board and loses (-M8) with an odd one; in mode "unsure" it proves
+#: nothing.
+PROVER_FAKE = """
+import sys
+mode = sys.argv[1]
+size, lines = 0, iter(sys.stdin)
+for line in lines:
+    words = line.strip().split()
+    if not words:
+        continue
+    if words[0] == "END":
+        break
+    if words[0] == "START":
+        size = int(words[1])
+        print("OK", flush=True)
+    elif words[0] == "BOARD":
+        taken = set()
+        for row in lines:
+            if row.strip() == "DONE":
+                break
+            x, y, _ = row.strip().split(",")
+            taken.add((int(x), int(y)))
+        if mode == "prover":
+            proof = "+M9" if len(taken) % 2 == 0 else "-M8"
+        else:
+            proof = "35"
+        print(f"MESSAGE Depth 3 | Eval {proof} | Node 1K", flush=True)
+        free = next((x, y) for y in range(size) for x in range(size)
+                    if (x, y) not in taken)
+        print(f"{free[0]},{free[1]}", flush=True)
+"""
+
+
+def _engine(tmp_path, mode):
+    script = tmp_path / "prover.py"
+    script.write_text(PROVER_FAKE)
+    command = " ".join(shlex.quote(str(p)) for p in (sys.executable, script, mode))
+    return f"engine:piskvork:cmd={command}"
+
+
+@pytest.mark.parametrize(
+    ("chatter", "plies"),
+    [
+        (["MESSAGE Speed 818K | Depth 21-13 | Eval +M17 | Node 114K"], 17),
+        (["MESSAGE Eval -M4 | Time 3ms"], -4),
+        (["MESSAGE Eval M6"], 6),
+        (["MESSAGE Eval +M17", "MESSAGE Eval -118"], None),  # the last one counts
+        (["MESSAGE Bestline H8 I9", "DEBUG x"], None),
+        ([], None),
+    ],
+)
+def test_the_proof_is_read_from_the_last_evaluation(chatter, plies):
+    assert proof_of(chatter) == plies
+
+
+def test_positions_are_the_engines_proven_wins_two_a_game(tmp_path):
+    game = find_game("gomoku", size=9, row=5)
+    judge = Judge(_engine(tmp_path, "prover"))
+    found = list(find_positions(game, judge, games=2, seed=0))
+    # +M9 with 6 and 8 stones (4 are too few), then the game is left.
+    assert [len(moves) for moves in found] == [6, 8, 6, 8]
+    assert found[0][:2] != found[2][:2]  # each game its own random opening
+
+
+def test_a_move_keeps_the_win_when_the_engine_proves_itself_lost(tmp_path):
+    game = find_game("gomoku", size=9, row=5)
+    moves = [40, 41, 31, 32, 49, 50]  # six stones, black to move
+    kept = judge_move(
+        game, moves, "mcts:sims=20", 1.0, Judge(_engine(tmp_path, "prover")), seed=0
+    )
+    assert kept.kept and kept.proof_after == -8
+    unsure = judge_move(
+        game, moves, "mcts:sims=20", 1.0, Judge(_engine(tmp_path, "unsure")), seed=0
+    )
+    assert not unsure.kept and unsure.proof_after is None
+
+
+def test_a_move_that_makes_five_keeps_the_win_without_asking(tmp_path):
+    game = find_game("gomoku", size=9, row=5)
+    # Black has four in a row on the bottom line with both ends open.
+    moves = [0 + 1, 9 + 1, 0 + 2, 9 + 2, 0 + 3, 9 + 3, 0 + 4, 18 + 8]
+    judge = Judge("engine:piskvork:cmd=/no/such/engine")  # never started
+    verdict = judge_move(game, moves, "mcts-heavy:sims=50", 1.0, judge, seed=0)
+    assert verdict.kept and verdict.move in ("a1", "f1")
+
+
+def test_the_command_makes_the_positions_then_prints_the_rate(tmp_path, capsys):
+    positions = tmp_path / "positions.jsonl"
+    argv = [
+        "conversion",
+        "--engine",
+        _engine(tmp_path, "prover"),
+        "--positions",
+        str(positions),
+        "--games",
+        "1",
+        "--size",
+        "9",
+        "--player",
+        "mcts:sims=20",
+    ]
+    assert main(argv) == 0
+    assert [len(json.loads(line)) for line in positions.read_text().splitlines()] == [
+        6,
+        8,
+    ]
+    out = capsys.readouterr().out
+    assert "2 positions from 1 engine games" in out
+    assert out.rstrip().splitlines()[-1].startswith("kept 2/2 = 100.0% ± 0.0")
+    assert main(argv) == 0  # the file exists now: reused, not made again
+    assert "engine games" not in capsys.readouterr().out
+
+
+def test_the_command_wants_a_piskvork_engine(tmp_path, capsys):
+    assert main(["conversion", "--engine", "mcts:sims=5"]) == 2
+    assert "engine:piskvork" in capsys.readouterr().err
