@@ -14,7 +14,8 @@ Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 (``t``), ``random`` (the chance of a random move instead of the search's,
 0..1), ``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
 ``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node keeps, the
-best by the row-building score), ``model`` (a tree model: its statistics start
+best by the row-building score), ``root_width`` (the same at the root, at
+least ``width``), ``model`` (a tree model: its statistics start
 the search where it knows the position, and its learned evaluation cuts the
 rollouts short), ``use`` (what of the model to use: ``both``, the default,
 ``book`` or ``eval``; measures each part's worth), ``cutoff`` (plies a rollout
@@ -148,6 +149,7 @@ OPTIONS = {
     "early_plies": int,
     "early_seconds": float,
     "width": int,
+    "root_width": int,
     "cutoff": int,
     "endgame": int,
     "patterns": int,
@@ -408,6 +410,7 @@ def find_player(
         ("max_nodes", "max_nodes"),
         ("rule", "rule"),
         ("width", "focus_width"),
+        ("root_width", "root_width"),
         ("cutoff", "cutoff_plies"),
         ("endgame", "endgame_empties"),
         ("threats", "threats"),

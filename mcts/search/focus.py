@@ -25,6 +25,13 @@ GOMOKU_FOCUS_DISTANCE = 2
 #: width 5 (width 3: 55.0%, width 1, no search at all: 16.5%); at 1 s/move
 #: width 5 scored 87.5% against width 12 (40 games).
 GOMOKU_FOCUS_WIDTH = 5
+#: ...and at the root of a search, this many (the players' ``root_width``):
+#: the move that keeps a won game won is often not among the 5 (Rapfi's
+#: winning move was in only half the positions where we lost the win). In
+#: 217 positions that Rapfi proves won, our move at 1 s kept the win in 74.7%
+#: at root width 10 against 69.1% at 5 (``python -m mcts conversion``,
+#: README, Performance).
+GOMOKU_ROOT_WIDTH = 10
 #: The worth of a window of ``row`` cells through a move that holds stones
 #: of one colour only, by how many more that colour needs to complete it:
 #: 0 (the move completes a row), 1, 2, 3; windows needing more count 0.

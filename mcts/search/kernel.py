@@ -271,6 +271,7 @@ def run_simulations(
     patterns,
     expand_visits,
     focus_width,
+    root_width,
     endgame_empties,
     limit,
     may_grow,
@@ -390,9 +391,8 @@ def run_simulations(
                     break
                 count = kernels.legal_moves(game_id, work, moves)
                 if focus_width > 0:
-                    count = focus_moves(
-                        game_id, work, moves, count, focus_width, shapes
-                    )
+                    width = root_width if node == 0 else focus_width
+                    count = focus_moves(game_id, work, moves, count, width, shapes)
                 if size + count > limit:
                     if may_grow:
                         meta[0] = size

@@ -25,7 +25,7 @@ from ..games.base import MAX_MOVES, ONGOING, Game, State
 from ..games.reversi import BLACK_DISCS, WHITE_DISCS
 from .endgame import EndgameResult, root_solve_empties
 from .endgame import solve as solve_endgame
-from .focus import GOMOKU_FOCUS_WIDTH, focus_moves
+from .focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH, focus_moves
 from .gomoku_threats import (
     DEEP_DEFENCE,
     DEEP_VCT_NODES_PER_SECOND,
@@ -123,7 +123,9 @@ class Searcher:
     ``focus`` (prune moves the game's knowledge rules out of the tree, see
     :func:`mcts.search.focus.focus_moves`; on by default with heavy rollouts),
     ``focus_width`` (the most moves focus keeps at a node, where the game
-    ranks them: Gomoku),
+    ranks them: Gomoku), ``root_width`` (the same at the root, by default
+    :data:`~mcts.search.focus.GOMOKU_ROOT_WIDTH`; a root that an earlier
+    search or a tree model expanded narrower is widened),
     ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
     just evaluated), ``evaluation`` (a tree model's learned evaluation,
     which cuts the heavy rollouts short; see :attr:`evaluation`),
@@ -164,6 +166,7 @@ class Searcher:
         expand_visits: int | None = None,
         focus: bool | None = None,
         focus_width: int = GOMOKU_FOCUS_WIDTH,
+        root_width: int | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
         evaluation: Evaluation | None = None,
         cutoff_plies: int | None = None,
@@ -199,6 +202,15 @@ class Searcher:
         focus = (evaluator == "heavy") if focus is None else bool(focus)
         #: The most moves focus keeps at a node; 0 when focus is off.
         self.focus_width = int(focus_width) if focus else 0
+        if root_width is None:
+            root_width = max(focus_width, GOMOKU_ROOT_WIDTH)
+        if root_width < focus_width:
+            raise ValueError(
+                f"root_width must be at least focus_width ({focus_width}), "
+                f"got {root_width}"
+            )
+        #: The most moves focus keeps at the root; 0 when focus is off.
+        self.root_width = int(root_width) if focus else 0
         if endgame_empties is None:
             endgame_empties = ENDGAME_EMPTIES.get(game.name, 0)
         if not 0 <= endgame_empties <= MAX_LEAF_EMPTIES:
@@ -389,6 +401,7 @@ class Searcher:
             self._stop[0] = 0
             self._solved_move = None
             start = time.perf_counter()
+            self._widen_root()
             if self.threats:
                 deep_budget = int((seconds or 0.0) * self.deep_vct)
                 self.tree = plan_root(
@@ -417,6 +430,23 @@ class Searcher:
                 temperature=temperature,
                 random_moves=random_moves,
             )
+
+    def _widen_root(self) -> None:
+        """Give a root expanded by an earlier search or a tree model (whose
+        nodes keep ``focus_width`` moves) the ``root_width`` moves focus
+        keeps at a root; the kernel expands a new root that wide itself.
+        Only Gomoku's focus prunes. The moves are listed even for a new root,
+        so that the first search compiles what later ones call."""
+        if self.game.name != "gomoku" or self.root_width <= self.focus_width:
+            return
+        moves = np.empty(MAX_MOVES, dtype=np.int64)
+        root = self._state.array
+        count = kernels.legal_moves(self.game.game_id, root, moves)
+        count = focus_moves(
+            self.game.game_id, root, moves, count, self.root_width, self.shapes
+        )
+        if self.tree.first_child[0] >= 0 and self.tree.n_children[0] < count:
+            self.tree = self.tree.widened_root(moves[:count])
 
     def _solve_root(self, seconds: float | None) -> EndgameResult | None:
         """Return the exact result of a Reversi root that a move of ``seconds``
@@ -465,6 +495,7 @@ class Searcher:
             self._pattern_array,
             expand_visits,
             self.focus_width,
+            self.root_width,
             self.endgame_empties,
             limit,
             limit < self.max_nodes,

@@ -254,6 +254,35 @@ class Tree:
         self.size = first + count
         return first
 
+    def widened_root(self, moves: np.ndarray) -> Tree:
+        """Return a compact tree whose expanded root has, after its own
+        children, a new unvisited child for each of ``moves`` it lacks (this
+        tree itself, unchanged, when there are none; else this tree is left
+        with unreachable rows and should be dropped).
+
+        The root's children move to the end of the arrays, the new ones right
+        after them so the block stays contiguous, and :meth:`subtree` then
+        renumbers the whole tree."""
+        old = self.children(0)
+        have = {int(self.move[child]) for child in old}
+        extra = np.array([m for m in moves if int(m) not in have], dtype=np.int64)
+        if not len(old) or not len(extra):
+            return self
+        count = len(old)
+        self.reserve(self.size + count + len(extra))
+        first = self.size
+        for array in self.arrays:
+            array[first : first + count] = array[old.start : old.stop]
+        for child in range(first, first + count):
+            grand = int(self.first_child[child])
+            if grand >= 0:
+                self.parent[grand : grand + int(self.n_children[child])] = child
+        self.size = first + count
+        self.add_children(0, extra)
+        self.first_child[0] = first
+        self.n_children[0] = count + len(extra)
+        return self.subtree(0)
+
     # ---- reuse --------------------------------------------------------------------
     def subtree(self, node: int, max_nodes: int | None = None) -> Tree:
         """Return a new, compact Tree holding the subtree under ``node`` as its root.

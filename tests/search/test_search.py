@@ -110,9 +110,34 @@ def test_advancing_along_an_unexplored_move_starts_a_fresh_tree():
 def test_a_gomoku_tree_node_keeps_focus_width_moves(width):
     game = find_game("gomoku")
     state = game.play_all(["h8", "j9"])
-    searcher = Searcher(game, state, focus_width=width, seed=3)
+    searcher = Searcher(game, state, focus_width=width, root_width=width, seed=3)
     searcher.search(simulations=200)
     assert searcher.tree.n_children[0] == width
+
+
+def test_a_gomoku_root_keeps_root_width_moves_and_the_nodes_below_focus_width():
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "j9"])
+    searcher = Searcher(game, state, focus_width=3, root_width=8, seed=3)
+    searcher.search(simulations=300)
+    tree = searcher.tree
+    assert tree.n_children[0] == 8
+    best = max(tree.children(0), key=lambda child: tree.visits[child])
+    assert tree.n_children[best] == 3
+    # The next search's root, an old node of 3 moves, is widened to 8.
+    reply = max(tree.children(best), key=lambda child: tree.visits[child])
+    searcher.advance(int(tree.move[best]))
+    searcher.advance(int(tree.move[reply]))
+    kept = searcher.tree.visits[0]
+    assert 0 < searcher.tree.n_children[0] <= 3
+    searcher.search(simulations=50)
+    assert searcher.tree.n_children[0] == 8
+    assert searcher.tree.visits[0] == kept + 50
+
+
+def test_root_width_below_focus_width_is_refused():
+    with pytest.raises(ValueError, match="root_width"):
+        Searcher(find_game("gomoku"), focus_width=5, root_width=3)
 
 
 def test_set_state_keeps_the_tree_for_the_same_position_only():

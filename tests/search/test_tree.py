@@ -161,3 +161,33 @@ def test_proven_flipped_is_the_other_players_view():
     assert Proven.LOSS.flipped is Proven.WIN
     assert Proven.DRAW.flipped is Proven.DRAW
     assert Proven.UNKNOWN.flipped is Proven.UNKNOWN
+
+
+def test_a_widened_root_keeps_its_children_subtrees_and_adds_the_new_moves():
+    game = find_game("gomoku", size=9, row=5)
+    state = game.initial_state()
+    for move in ("e5", "d4", "e4"):
+        state = game.apply(state, game.parse_move(state, move))
+    searcher = Searcher(game, state, focus_width=3, root_width=3, seed=2)
+    searcher.search(simulations=2_000)
+    before = searcher.tree.subtree(0)  # a copy: widening rewrites the tree
+    old_moves = [int(before.move[child]) for child in before.children(0)]
+    assert len(old_moves) == 3
+    extra = [m for m in game.legal_moves(state) if m not in old_moves][:4]
+    wide = searcher.tree.widened_root(np.array(old_moves[:1] + extra))
+    assert wide.n_children[0] == 3 + 4
+    assert [int(wide.move[c]) for c in wide.children(0)] == old_moves + extra
+    for child in before.children(0):  # every old subtree, whole
+        _same_subtree(before, child, wide, wide.child_with_move(0, before.move[child]))
+    for move in extra:  # the new moves: unvisited leaves
+        child = wide.child_with_move(0, move)
+        assert wide.visits[child] == 0 and wide.first_child[child] == -1
+    assert wide.visits[0] == before.visits[0]
+    assert wide.size == before.size + 4  # no unreachable rows are kept
+
+
+def test_a_widened_root_without_new_moves_is_the_same_tree():
+    tree = Tree()
+    tree.add_children(0, np.array([3, 5]))
+    assert tree.widened_root(np.array([5, 3])) is tree
+    assert Tree().widened_root(np.array([1])).size == 1  # unexpanded: unchanged
