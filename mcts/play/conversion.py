@@ -41,6 +41,8 @@ from .players import find_player, parse_spec
 #: The shortest proven win (plies) a test position may hold: shorter ones
 #: are the threat search's, found at once.
 MIN_PLIES = 5
+#: The fewest stones a test position holds.
+MIN_STONES = 5
 #: Test positions taken from one game of the engine against itself.
 POSITIONS_PER_GAME = 2
 #: Random opening plies of those games, and the ply they stop at.
@@ -123,7 +125,7 @@ def find_positions(
             move, plies = judge.ask(game, moves, PLAY_MS)
             if plies is not None and abs(plies) <= 3:
                 break  # the game is all but over
-            if plies is not None and plies >= MIN_PLIES and len(moves) >= 5:
+            if plies is not None and plies >= MIN_PLIES and len(moves) >= MIN_STONES:
                 _, again = judge.ask(game, moves, CONFIRM_MS)
                 if again is not None and again > 0:
                     yield list(moves)

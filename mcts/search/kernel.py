@@ -295,9 +295,11 @@ def run_simulations(
     of played out. A Gomoku leaf about to be expanded where the player to
     move wins by a VCF found within ``threat_nodes`` nodes (0: never looked
     for) is proven lost for the player who moved there instead
-    (:mod:`mcts.search.gomoku_threats`). ``shapes`` 1 ranks the Gomoku moves
-    focus keeps by their line shapes (:mod:`mcts.search.gomoku_shapes`), 2
-    also scores quiet leaves by them.
+    (:mod:`mcts.search.gomoku_threats`). Focus (0: off) keeps the
+    ``root_width`` best Gomoku moves at the root and the ``focus_width``
+    best at the nodes below (:func:`mcts.search.focus.focus_moves`).
+    ``shapes`` 1 ranks the Gomoku moves focus keeps by their line shapes
+    (:mod:`mcts.search.gomoku_shapes`), 2 also scores quiet leaves by them.
 
     ``minimax`` (float32, one row per node, NaN where unknown) holds the
     implicit minimax values that selection blends in with weight ``alpha``

@@ -6,9 +6,10 @@ kernel also polls the stop flag every simulation and releases the GIL, so
 :meth:`Searcher.stop` from another thread takes effect at once.
 
 The module is over 400 lines: :class:`Searcher` is one class (its tuning
-knobs, tree reuse, the chunked run, the exact root solve of a Reversi
-endgame and the reading of its result), and :func:`best_child` is the
-final-move rule it and its result share.
+knobs, tree reuse and the widening of a reused Gomoku root, the chunked
+run, the exact root solve of a Reversi endgame and the reading of its
+result), and :func:`best_child` is the final-move rule it and its result
+share.
 """
 
 from __future__ import annotations
