@@ -10,12 +10,15 @@ import pytest
 from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.play.conversion import Judge, find_positions, judge_move, proof_of
+from tests.play.fake_engines import READ_BOARD
 
 #: On a BOARD it takes the first free cell (top-left first) and, in mode
 #: "prover", says the side to move wins (+M9) with an even number of stones
 #: on the board and loses (-M8) with an odd one; in mode "unsure" it proves
 #: nothing.
-PROVER_FAKE = """
+PROVER_FAKE = (
+    READ_BOARD
+    + """
 import sys
 mode = sys.argv[1]
 size, lines = 0, iter(sys.stdin)
@@ -29,12 +32,7 @@ for line in lines:
         size = int(words[1])
         print("OK", flush=True)
     elif words[0] == "BOARD":
-        taken = set()
-        for row in lines:
-            if row.strip() == "DONE":
-                break
-            x, y, _ = row.strip().split(",")
-            taken.add((int(x), int(y)))
+        taken = read_board(lines)
         if mode == "prover":
             proof = "+M9" if len(taken) % 2 == 0 else "-M8"
         else:
@@ -44,6 +42,7 @@ for line in lines:
                     if (x, y) not in taken)
         print(f"{free[0]},{free[1]}", flush=True)
 """
+)
 
 
 def _engine(tmp_path, mode):

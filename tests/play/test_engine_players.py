@@ -13,6 +13,7 @@ from mcts.games import find_game
 from mcts.play.arena import play_game, run_match
 from mcts.play.base import Forfeit
 from mcts.play.players import find_player, parse_spec
+from tests.play.fake_engines import READ_BOARD
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,7 +51,9 @@ for line in sys.stdin:
             print("=== hello world", flush=True)
 """
 
-PISKVORK_FAKE = """
+PISKVORK_FAKE = (
+    READ_BOARD
+    + """
 import os, sys
 mode, pidfile = sys.argv[1], sys.argv[2]
 open(pidfile, "a").write(f"{os.getpid()}\\n")
@@ -89,14 +92,10 @@ for line in lines:
         taken.add((int(words[1]), int(words[2])))
         answer()
     elif command == "BOARD":
-        taken = set()
-        for row in lines:
-            if row.strip() == "DONE":
-                break
-            x, y, _ = row.strip().split(",")
-            taken.add((int(x), int(y)))
+        taken = read_board(lines)
         answer()
 """
+)
 
 
 def _fake(tmp_path, source, mode):
