@@ -1,5 +1,7 @@
-"""``python -m mcts conversion``: the Gomoku conversion benchmark
-(:mod:`mcts.play.conversion`) against a reference engine such as Rapfi."""
+"""The Gomoku benchmarks on positions a reference engine proves won:
+``python -m mcts conversion`` (:mod:`mcts.play.conversion`: does our move
+keep the win, judged by an engine such as Rapfi) and ``python -m mcts
+threats`` (how many of them the threat search alone wins, and how fast)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,29 @@ import argparse
 import json
 import math
 import os
+import time
 from pathlib import Path
 
+import numpy as np
+
 from ..games import find_game
-from ..play.conversion import Judge, find_positions, load_positions, run
+from ..play.conversion import (
+    Judge,
+    find_positions,
+    load_positions,
+    position_after,
+    run,
+)
 from ..play.players import parse_spec
+from ..search.gomoku_threats import DEEP_VCT_NODES_PER_SECOND, deep_vct
 from .strength import DEFAULT_PLAYER
+
+#: The positions the project ships (217, from Rapfi's games; docs/).
+SHIPPED_POSITIONS = Path("docs/conversion-positions.jsonl")
 
 
 def add_commands(subparsers) -> None:
-    """Register the ``conversion`` subcommand on ``subparsers``."""
+    """Register the ``conversion`` and ``threats`` subcommands on ``subparsers``."""
     command = subparsers.add_parser(
         "conversion",
         help="Gomoku: in positions a reference engine proves won, how often our "
@@ -43,6 +58,26 @@ def add_commands(subparsers) -> None:
     command.add_argument("--player", default=DEFAULT_PLAYER, help="our player spec")
     command.add_argument("--seconds", type=float, default=1.0, help="our time a move")
     command.set_defaults(func=cmd_conversion)
+
+    command = subparsers.add_parser(
+        "threats",
+        help="Gomoku: how many positions of a conversion positions file the "
+        "threat search alone (VCF, then VCTs deepening) wins, and its speed",
+    )
+    command.add_argument(
+        "--positions",
+        type=Path,
+        default=SHIPPED_POSITIONS,
+        help="one JSON list of move codes a line (as `conversion` makes them)",
+    )
+    command.add_argument(
+        "--nodes",
+        type=int,
+        default=DEEP_VCT_NODES_PER_SECOND,
+        help="VCF nodes for each position (default: what a 1 s move buys)",
+    )
+    command.add_argument("--size", type=int, default=15, help="Gomoku board size")
+    command.set_defaults(func=cmd_threats)
 
 
 def cmd_conversion(args: argparse.Namespace) -> int:
@@ -91,5 +126,31 @@ def cmd_conversion(args: argparse.Namespace) -> int:
     print(
         f"kept {kept}/{len(verdicts)} = {100 * rate:.1f}% ± {100 * interval:.1f}, "
         f"{seconds:.2f} s a move"
+    )
+    return 0
+
+
+def cmd_threats(args: argparse.Namespace) -> int:
+    """Run the root's deepening VCT (:func:`deep_vct`) in every position;
+    print how many it wins, the time each took (median, 90th percentile,
+    most) and the VCF nodes searched a second."""
+    game = find_game("gomoku", size=args.size, row=5)
+    positions = load_positions(args.positions)
+    if not positions:
+        raise ValueError(f"{args.positions} holds no positions")
+    deep_vct(game.initial_state().array, 1, 1)  # compile outside the timing
+    found, seconds, nodes = 0, [], 0
+    for moves in positions:
+        state = position_after(game, moves)
+        start = time.perf_counter()
+        move, left = deep_vct(state.array, 1, args.nodes)
+        seconds.append(time.perf_counter() - start)
+        found += move >= 0
+        nodes += args.nodes - left
+    median, tenth, most = np.percentile(seconds, [50, 90, 100])
+    print(
+        f"won {found}/{len(positions)} with {args.nodes:,} VCF nodes each; "
+        f"seconds median {median:.3f}, 90th percentile {tenth:.3f}, most {most:.3f}; "
+        f"{nodes / sum(seconds):,.0f} nodes/s"
     )
     return 0

@@ -119,7 +119,7 @@ def find_positions(
     rng = np.random.default_rng(seed)
     for _ in range(games):
         moves = list(random_opening(game, OPENING_PLIES, rng))
-        state = _position(game, moves)
+        state = position_after(game, moves)
         kept = 0
         while len(moves) < LAST_PLY and not game.is_terminal(state):
             move, plies = judge.ask(game, moves, PLAY_MS)
@@ -156,7 +156,7 @@ def judge_move(
 ) -> Verdict:
     """Let our player move in the position after ``moves``; return whether
     the engine then proves the side to move lost (or we made five)."""
-    state = _position(game, moves)
+    state = position_after(game, moves)
     player = find_player(player_spec, game, seconds=seconds, seed=seed)
     try:
         start = time.perf_counter()
@@ -172,7 +172,7 @@ def judge_move(
     return Verdict(game.format_move(state, move), kept, plies, spent)
 
 
-def _position(game: Game, moves: list[int]) -> State:
+def position_after(game: Game, moves: list[int]) -> State:
     """Return the position after the move codes ``moves``."""
     state = game.initial_state()
     for move in moves:

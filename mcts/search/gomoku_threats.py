@@ -18,7 +18,10 @@ the defender cannot block both). It is sound under freestyle rules:
 
 Depth (attacker moves) and nodes are budgeted; the search returns the
 winning line (attacker, defender, attacker, ... ending on the attacker's
-double threat or five).
+double threat or five). The same fours played in another order lead to the
+same position, so a small table of the positions already found lost (keyed
+by their stones, with the depth that was left) cuts those orders off: an
+exact cut, since a position lost with as many moves left is lost again.
 
 :func:`defence_moves` gives the moves that must block: the side to move
 passes in thought, and if the opponent then has a VCF, only the moves near
@@ -89,6 +92,14 @@ DEEP_DEFENCE = False
 #: Nodes of the VCF check at a new leaf of the tree (0 turns it off):
 #: small, since it runs at nearly every simulation.
 LEAF_VCF_NODES = 24
+#: Most entries of a VCF's table of positions already found lost (a power
+#: of two; a smaller budget gets a smaller table).
+VCF_TABLE_SIZE = 4096
+#: A random key per colour (1 black, 2 white) and intersection of the
+#: largest board: a position's key is the exclusive or of its stones'.
+_KEYS = np.random.default_rng(20261127).integers(
+    1, 2**63, size=(3, gomoku.MAX_SIZE * gomoku.MAX_SIZE), dtype=np.int64
+)
 
 
 @njit(cache=True, nogil=True)
@@ -304,6 +315,13 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
     index = np.zeros(max_depth + 1, dtype=np.int64)
     attacks = np.empty(max_depth + 1, dtype=np.int64)
     replies = np.empty(max_depth + 1, dtype=np.int64)
+    # Lines that play the same fours in another order meet again: a table
+    # of the positions found lost (the key of the stones added, and the
+    # attacker moves that were left) cuts them off.
+    keys = np.zeros(max_depth + 1, dtype=np.int64)
+    slots = min(VCF_TABLE_SIZE, 1 << max(4, int(np.log2(max(budget, 1))) + 2))
+    lost_keys = np.zeros(slots, dtype=np.int64)
+    lost_left = np.zeros(slots, dtype=np.int64)
     stamp = 1
     nodes = 0
     depth = 0
@@ -341,6 +359,9 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
                         cells[attacks[i]] = 0
                         cells[replies[i]] = 0
                     return 0, nodes
+                slot = keys[depth] & (slots - 1)
+                lost_keys[slot] = keys[depth]
+                lost_left[slot] = max_depth - depth
                 depth -= 1
                 cells[attacks[depth]] = 0
                 cells[replies[depth]] = 0
@@ -366,9 +387,16 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
                 index[depth] += 1
                 continue
             reply = found[0]
+            key = keys[depth] ^ _KEYS[attacker, move] ^ _KEYS[defender, reply]
+            slot = key & (slots - 1)
+            if lost_keys[slot] == key and lost_left[slot] >= max_depth - depth - 1:
+                cells[move] = 0  # met before, and lost
+                index[depth] += 1
+                continue
             cells[reply] = defender
             attacks[depth] = move
             replies[depth] = reply
+            keys[depth + 1] = key
             blocks = win_cells_through(cells, size, row, defender, reply, found)
             depth += 1
             break

@@ -128,3 +128,20 @@ def test_the_command_makes_the_positions_then_prints_the_rate(tmp_path, capsys):
 def test_the_command_wants_a_piskvork_engine(tmp_path, capsys):
     assert main(["conversion", "--engine", "mcts:sims=5"]) == 2
     assert "engine:piskvork" in capsys.readouterr().err
+
+
+def test_the_threats_command_counts_the_positions_the_threat_search_wins(
+    tmp_path, capsys
+):
+    game = find_game("gomoku")
+    start = game.initial_state()
+    codes = [game.parse_move(start, name) for name in ("h8", "a1", "i8", "a3", "j8")]
+    positions = tmp_path / "positions.jsonl"
+    # White to move can block only one end of black's open three: black
+    # wins by fours whatever white does, but white, to move, has no win.
+    # Black to move after another stone wins at once.
+    positions.write_text(f"{json.dumps(codes)}\n{json.dumps(codes + [14])}\n")
+    assert main(["threats", "--positions", str(positions), "--nodes", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("won 1/2 with 1,000 VCF nodes each; seconds median ")
+    assert out.rstrip().endswith(" nodes/s")

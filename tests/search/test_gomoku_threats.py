@@ -18,6 +18,7 @@ from mcts.search.gomoku_threats import (
     plan_root,
     state_vcf,
     state_vct,
+    vcf,
 )
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Tree
@@ -191,6 +192,20 @@ def test_quiet_positions_have_no_vcf():
     assert vcf_line(GAME, position(GAME, "h8 i9", "h9 g8")) == []
     assert vcf_line(GAME, GAME.initial_state()) == []
     assert not has_vcf(GAME.initial_state().array, BUDGET)
+
+
+def test_a_vcf_search_meets_each_position_once():
+    # Black has many fours here and no VCF: played in every order, they
+    # took 4,000 attacker moves; the table of lost positions cuts the
+    # orders that meet again.
+    moves = "i8 g7 i6 h8 i9 i7 j7 j6 k5 k7 i5 h5 h9 g9 f10 g10 g8 h7 f7 e6 l9 k9"
+    state = GAME.play_all([*moves.split(), "l10", "e7"])
+    cells = state.array[gomoku.HEADER :].astype(np.int64)
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, nodes = vcf(cells, 15, 5, 1, VCF_MAX_DEPTH, BUDGET, line)
+    assert length == 0
+    assert 0 < nodes < 1_000
+    assert (cells == state.array[gomoku.HEADER :]).all()  # the board is restored
 
 
 def test_the_other_side_is_searched_as_if_the_mover_passed():
