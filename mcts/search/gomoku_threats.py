@@ -232,6 +232,87 @@ def four_moves(cells, size, row, colour, out, start_at, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
+def _own_and_empty(cells, first, step, row, colour):
+    """Return (stones of ``colour``, empty cells) of the window at ``first``
+    along ``step``; the empty count is ``row`` + 1 if the window holds a
+    stone of the other colour."""
+    own = 0
+    empties = 0
+    for k in range(row):
+        value = cells[first + k * step]
+        if value == colour:
+            own += 1
+        elif value == 0:
+            empties += 1
+        else:
+            return own, row + 1
+    return own, empties
+
+
+@njit(cache=True, nogil=True)
+def _makes_four(cells, size, row, colour, cell):
+    """Return whether ``colour`` makes a four on the empty ``cell`` (a
+    window through it holds ``row`` - 2 of its stones and two empty cells,
+    as :func:`four_moves` reads it)."""
+    for d in range(4):
+        for back in range(row):
+            first, step = _window(size, row, cell, d, back)
+            if first >= 0:
+                own, empties = _own_and_empty(cells, first, step, row, colour)
+                if own == row - 2 and empties == 2:
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def next_fours(
+    cells, size, row, colour, out, before, start_at, attack, reply, mark, stamp
+):
+    """Append to ``out`` from ``start_at`` the cells where ``colour`` makes a
+    four after its four at ``attack`` and the block at ``reply``, given the
+    ones before them, ``out[before:start_at]``; return the new end. The same
+    cells as :func:`four_moves`, without reading the whole board: a four
+    move before stays one unless it is taken or a window through ``reply``
+    made it (else ``attack`` made a second win cell, which ends the line
+    before this is asked), and the new ones lie on windows through
+    ``attack``."""
+    n = start_at
+    reply_r = reply // size
+    reply_c = reply % size
+    for i in range(before, start_at):
+        cell = out[i]
+        if cells[cell] != 0 or mark[cell] == stamp:
+            continue
+        dr = abs(cell // size - reply_r)
+        dc = abs(cell % size - reply_c)
+        lined = dr == 0 or dc == 0 or dr == dc
+        if (
+            lined
+            and max(dr, dc) < row
+            and not _makes_four(cells, size, row, colour, cell)
+        ):
+            continue
+        mark[cell] = stamp
+        out[n] = cell
+        n += 1
+    for d in range(4):
+        for back in range(row):
+            first, step = _window(size, row, attack, d, back)
+            if first < 0:
+                continue
+            own, empties = _own_and_empty(cells, first, step, row, colour)
+            if own != row - 2 or empties != 2:
+                continue
+            for k in range(row):
+                cell = first + k * step
+                if cells[cell] == 0 and mark[cell] != stamp:
+                    mark[cell] = stamp
+                    out[n] = cell
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def _root_scan(cells, size, row, attacker, wins, blocks, out, mark):
     """Read every window near the stones once: write the attacker's win
     cells into ``wins``, the defender's into ``blocks`` (at most 2 each) and
@@ -319,6 +400,8 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
     # of the positions found lost (the key of the stones added, and the
     # attacker moves that were left) cuts them off.
     keys = np.zeros(max_depth + 1, dtype=np.int64)
+    # Whether a node's list holds all the attacker's fours (not a lone block).
+    complete = np.zeros(max_depth + 1, dtype=np.bool_)
     slots = min(VCF_TABLE_SIZE, 1 << max(4, int(np.log2(max(budget, 1))) + 2))
     lost_keys = np.zeros(slots, dtype=np.int64)
     lost_left = np.zeros(slots, dtype=np.int64)
@@ -329,6 +412,7 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
         # Set up the node at ``depth`` (``blocks`` cells in ``found``).
         first[depth] = 0 if depth == 0 else end[depth - 1]
         index[depth] = first[depth]
+        complete[depth] = blocks == 0
         if depth == 0 and blocks == 0:
             end[0] = fours
         elif blocks >= 2:
@@ -336,6 +420,21 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
         elif blocks == 1:
             candidates[first[depth]] = found[0]  # the only move: block
             end[depth] = first[depth] + 1
+        elif complete[depth - 1]:
+            stamp += 1
+            end[depth] = next_fours(
+                cells,
+                size,
+                row,
+                attacker,
+                candidates,
+                first[depth - 1],
+                first[depth],
+                attacks[depth - 1],
+                replies[depth - 1],
+                mark,
+                stamp,
+            )
         else:
             stamp += 1
             end[depth] = four_moves(
