@@ -107,11 +107,12 @@ def cmd_conversion(args: argparse.Namespace) -> int:
     )
 
     def show(index: int, verdict) -> None:
-        after = (
-            "five"
-            if verdict.proof_after is None and verdict.kept
-            else verdict.proof_after
-        )
+        if verdict.played_out:
+            after = f"None; played out: {'won' if verdict.kept else 'not won'}"
+        elif verdict.proof_after is None and verdict.kept:
+            after = "five"
+        else:
+            after = verdict.proof_after
         print(
             f"{index:4} {verdict.move:4} {'kept' if verdict.kept else 'lost':4} "
             f"(engine after it: {after}) {verdict.seconds:.2f} s",

@@ -13,7 +13,11 @@ move:
    :data:`POSITIONS_PER_GAME` a game.
 2. **The test** (:func:`judge_move`): our player moves in each; the
    engine, now to move, judges the position reached. The win is *kept* if
-   our move made five or the engine proves itself lost.
+   our move made five or the engine proves itself lost. When the engine
+   proves nothing but our search proved its move won (a VCT the engine
+   cannot see within the judging time), the game is played out: the engine
+   defends, our player attacks, and the win is kept if we make five or the
+   engine proves itself lost on the way.
 
 The engine must print its evaluation in its chatter the way Rapfi does,
 ``MESSAGE ... Eval +M17 ...`` (the side to move wins within 17 plies;
@@ -53,6 +57,8 @@ LAST_PLY = 30
 PLAY_MS = 150
 CONFIRM_MS = 500
 JUDGE_MS = 1000
+#: Our moves a claimed win is played out for against the engine.
+PLAYOUT_MOVES = 20
 
 _PROOF = re.compile(r"\bEval\s+([+-]?)M(\d+)\b")
 
@@ -144,6 +150,7 @@ class Verdict:
     kept: bool
     proof_after: int | None  # the engine's proof for the side to move after us
     seconds: float  # our time for the move
+    played_out: bool = False  # decided by playing our claimed win out
 
 
 def judge_move(
@@ -162,14 +169,42 @@ def judge_move(
         start = time.perf_counter()
         move = player.choose(state)
         spent = time.perf_counter() - start
+        name = game.format_move(state, move)
+        if game.is_terminal(game.apply(state, move)):
+            return Verdict(name, True, None, spent)
+        _, plies = judge.ask(game, [*moves, move], JUDGE_MS)
+        if plies is None and _claims_a_win(player):
+            kept = _wins_against(game, [*moves, move], player, judge)
+            return Verdict(name, kept, None, spent, played_out=True)
+        return Verdict(name, plies is not None and plies < 0, plies, spent)
     finally:
         player.close()
-    after = game.apply(state, move)
-    if game.is_terminal(after):
-        return Verdict(game.format_move(state, move), True, None, spent)
-    _, plies = judge.ask(game, [*moves, move], JUDGE_MS)
-    kept = plies is not None and plies < 0
-    return Verdict(game.format_move(state, move), kept, plies, spent)
+
+
+def _claims_a_win(player) -> bool:
+    """Return whether our player's last search proved its move won."""
+    result = getattr(player, "last_result", None)
+    return result is not None and result.proven == "win"
+
+
+def _wins_against(game: Game, moves: list[int], player, judge: Judge) -> bool:
+    """Play the game after ``moves`` out, the engine to move: return True
+    if our ``player`` makes five or the engine proves itself lost within
+    PLAYOUT_MOVES of our moves, False if the engine wins, proves its win or
+    the moves run out."""
+    moves = list(moves)
+    for _ in range(PLAYOUT_MOVES):
+        reply, plies = judge.ask(game, moves, JUDGE_MS)
+        if plies is not None:
+            return plies < 0
+        moves.append(reply)
+        state = position_after(game, moves)
+        if game.is_terminal(state):
+            return False
+        moves.append(player.choose(state))
+        if game.is_terminal(position_after(game, moves)):
+            return True
+    return False
 
 
 def position_after(game: Game, moves: list[int]) -> State:

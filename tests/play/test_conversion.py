@@ -145,3 +145,18 @@ def test_the_threats_command_counts_the_positions_the_threat_search_wins(
     out = capsys.readouterr().out
     assert out.startswith("won 1/2 with 1,000 VCF nodes each; seconds median ")
     assert out.rstrip().endswith(" nodes/s")
+
+
+def test_a_win_our_search_proved_is_played_out_when_the_engine_sees_none(tmp_path):
+    game = find_game("gomoku", size=9, row=5)
+    # Black's open three on the bottom line (b1 c1 d1): black to move makes
+    # an open four, a win the search proves. The engine proves nothing and
+    # blocks nothing (it takes the first free cell); black then makes five.
+    moves = [1, 9 + 1, 2, 9 + 3, 3, 18 + 8]
+    judge = Judge(_engine(tmp_path, "unsure"))
+    verdict = judge_move(game, moves, "mcts-heavy:sims=200", 1.0, judge, seed=0)
+    assert verdict.played_out and verdict.kept
+    assert verdict.proof_after is None
+    # Without a proof of ours nothing is played out.
+    random = judge_move(game, moves, "mcts:sims=20", 1.0, judge, seed=0)
+    assert not random.played_out and not random.kept

@@ -14,11 +14,14 @@ from mcts.search.gomoku_threats import (
     VCF_MAX_DEPTH,
     deep_vct,
     defence_moves,
+    four_moves,
     has_vcf,
+    next_fours,
     plan_root,
     state_vcf,
     state_vct,
     vcf,
+    win_cells_through,
 )
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Tree
@@ -206,6 +209,51 @@ def test_a_vcf_search_meets_each_position_once():
     assert length == 0
     assert 0 < nodes < 1_000
     assert (cells == state.array[gomoku.HEADER :]).all()  # the board is restored
+
+
+def test_the_fours_after_a_four_and_its_block_are_those_a_board_scan_finds():
+    # next_fours builds a VCF node's fours from its parent's; on random
+    # boards, after every four that makes one win cell and its block, they
+    # are the cells four_moves finds reading the whole board.
+    rng = np.random.default_rng(1)
+    size, row, black = 15, 5, 1
+    mark = np.zeros(size * size, dtype=np.int64)
+    stamp = 1
+    checked = 0
+    for _ in range(300):
+        cells = np.zeros(size * size, dtype=np.int64)
+        count = int(rng.integers(6, 40))
+        taken = rng.choice(np.arange(3 * size, 12 * size), count, replace=False)
+        cells[taken] = rng.integers(1, 3, count)
+        out = np.empty(4 * size * size, dtype=np.int64)
+        found = np.empty(2, dtype=np.int64)
+        stamp += 1
+        fours = four_moves(cells, size, row, black, out, 0, mark, stamp)
+        for attack in out[:fours].copy():
+            cells[attack] = black
+            if win_cells_through(cells, size, row, black, attack, found) == 1:
+                cells[found[0]] = 3 - black
+                stamp += 1
+                end = next_fours(
+                    cells,
+                    size,
+                    row,
+                    black,
+                    out,
+                    0,
+                    fours,
+                    attack,
+                    found[0],
+                    mark,
+                    stamp,
+                )
+                stamp += 1
+                scan = four_moves(cells, size, row, black, out, end, mark, stamp)
+                assert set(out[fours:end]) == set(out[end:scan])
+                checked += 1
+                cells[found[0]] = 0
+            cells[attack] = 0
+    assert checked > 300
 
 
 def test_the_other_side_is_searched_as_if_the_mover_passed():
