@@ -69,12 +69,15 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
         return []
     found = []
     paths = sorted(root.iterdir())
+    # Decided from this one reading of the folder: an unpack that renames its
+    # folder into place after it must not hide the model from both sides.
+    names = {path.name for path in paths}
     # A folder left from an older archive is listed as the archive's model.
     stale = {packed_name(path) for path in paths if is_stale(path)}
     for path in paths:
         name = packed_name(path)
         if name is not None:
-            if path.is_file() and (not (root / name).exists() or name in stale):
+            if path.is_file() and (name not in names or name in stale):
                 found.append(_packed_summary(path, name, game))
             continue
         if path.name.startswith(".") or not (path / MANIFEST).is_file():

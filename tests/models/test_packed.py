@@ -137,6 +137,20 @@ def test_the_catalog_lists_a_packed_model_until_it_is_unpacked(archive, tmp_path
     assert listed[1].bytes > size
 
 
+def test_a_model_unpacked_while_the_catalog_reads_is_listed_as_packed(
+    archive, tmp_path, monkeypatch
+):
+    # The unpack renames its folder into place after the catalog read the
+    # folder's entries: the model is still listed (as packed), not lost.
+    root = tmp_path / "reversi"
+    entries = sorted(root.iterdir())
+    unpack_model(archive)
+    monkeypatch.setattr(Path, "iterdir", lambda self: iter(entries))
+    assert [(m.name, m.packed) for m in list_models(tmp_path, "reversi")] == [
+        ("light", True)
+    ]
+
+
 def test_progress_rises_from_0_to_1(archive):
     seen: list[float] = []
     unpack_model(archive, progress=seen.append)
