@@ -80,9 +80,9 @@ DEFENCE_VCT_MOVES = 15
 #: time allows (:func:`deep_vct`).
 DEEP_VCT_MAX_DEPTH = 6
 #: VCF nodes a second of a move's time buys for the deeper VCTs at the root.
-#: 150,000 nodes took 0.02 s in half of 47 positions of games against a
-#: reference engine and up to 0.86 s in the others, so this spends at most
-#: about 0.6 s of a 1 s move, and little where there are no threes.
+#: On the 217 won positions of ``python -m mcts threats``, 100,000 nodes
+#: take a median 0.11 s and at most about 0.55 s; 200,000 won more of them
+#: (90 against 66) but kept the win no more often (README, Performance).
 DEEP_VCT_NODES_PER_SECOND = 100_000
 #: Whether half of those nodes look for the opponent's deeper VCT instead, to
 #: drop the root moves that leave him one (:func:`deep_threat_losers`). Off:
