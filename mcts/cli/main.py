@@ -9,6 +9,7 @@ import shlex
 import sys
 
 from . import (
+    book,
     conversion,
     engine,
     models,
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     conversion.add_commands(commands)
     patterns.add_commands(commands)
     training.add_commands(commands)
+    book.add_commands(commands)
     return parser
 
 

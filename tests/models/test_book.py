@@ -1,0 +1,156 @@
+"""The game-learnt opening book (mcts.models.book): every simulation is a whole
+game, its result backed up the book's line; the book widens with its games,
+chooses by UCB1, survives a save, and folds into a model so that a search
+that starts from it plays the book's move."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcts import find_game
+from mcts.cli.main import main
+from mcts.games.base import BLACK_WINS, WHITE_WINS
+from mcts.models import book as opening_book
+from mcts.models import store
+from mcts.models.book import GAME_VISITS, Book, BookNode, graft_book, ranked_moves
+from mcts.models.model import Model
+from mcts.search.searcher import Searcher
+
+GAME = find_game("gomoku", size=9, row=5)
+CENTRE = 40  # e5
+
+
+def test_a_game_scores_its_book_line_and_adds_its_next_move():
+    book = Book(GAME)
+    assert book.select() == []  # an empty book: the game starts at the root
+    book.backup([], [CENTRE, 41, 30], BLACK_WINS)
+    first = book.root.children[CENTRE]
+    assert (book.root.games, first.games, first.score) == (1, 1, 1.0)
+    # One game allows two moves at the root: the next game tries the best
+    # untried one (the centre's neighbour), and counts as lost meanwhile.
+    line = book.select()
+    assert len(line) == 1 and line[0] != CENTRE
+    tried = book.root.children[line[0]]
+    assert (book.root.games, tried.games, tried.score) == (2, 1, 0.0)
+    book.backup(line, line + [CENTRE, 49], WHITE_WINS)
+    assert tried.score == 0.0  # black moved into it and lost
+    assert tried.children[CENTRE].score == 1.0  # white's reply won
+    assert book.root.games == 2 and book.size() == 4
+
+
+def test_a_book_for_one_side_widens_only_that_side_s_moves():
+    book = Book(GAME, learner="white")
+    book.backup(book.select(), [CENTRE, 41, 30], BLACK_WINS)
+    # Black's move at the root is the player's own: never widened.
+    assert [book.select() for _ in range(3)] == [[CENTRE]] * 3
+    book.backup([CENTRE], [CENTRE, 41], BLACK_WINS)
+    # White's replies are: the next game tries one more.
+    assert book.select()[0] == CENTRE and len(book.select()) == 2
+    with pytest.raises(ValueError, match="learner"):
+        Book(GAME, learner="red")
+
+
+def test_ucb_prefers_the_move_that_wins_its_games():
+    node = BookNode(games=20)
+    node.children = {
+        3: BookNode(games=10, score=1.0),
+        7: BookNode(games=10, score=9.0),
+    }
+    assert Book._ucb(node) == 7
+    node.children[5] = BookNode()  # an untried move is tried first
+    assert Book._ucb(node) == 5
+
+
+def test_moves_are_ranked_by_the_shapes_they_make_and_block():
+    # Black has three in a row on the fifth rank (b5 c5 d5), and a5 stands
+    # at the edge: e5, the one cell that makes an open four, comes first for
+    # white, who must block it.
+    state = GAME.play_all(["b5", "b1", "c5", "c1", "d5"])
+    assert GAME.format_move(state, ranked_moves(GAME, state)[0]) == "e5"
+    empty = GAME.initial_state()
+    assert ranked_moves(GAME, empty)[0] == CENTRE
+
+
+def test_a_saved_book_reads_back_and_a_damaged_one_names_its_line(tmp_path):
+    book = Book(GAME)
+    book.backup([], [CENTRE, 41], BLACK_WINS)
+    line = book.select()
+    book.backup(line, line + [CENTRE], WHITE_WINS)
+    path = tmp_path / "book.jsonl"
+    opening_book.save_book(book, path)
+    again = opening_book.load_book(GAME, path)
+    assert again.to_json_lines() == book.to_json_lines()
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines, '{"moves": [1], "games": "many"}']))
+    with pytest.raises(ValueError, match=f"book line {len(lines) + 1}: "):
+        opening_book.load_book(GAME, path)
+    assert opening_book.load_book(GAME, tmp_path / "none.jsonl").size() == 1
+
+
+def _searched_tree(simulations: int = 400):
+    searcher = Searcher(GAME, seed=3)
+    searcher.search(simulations=simulations)
+    return searcher.tree.subtree(0)
+
+
+def test_a_grafted_book_adds_its_games_and_keeps_the_model_s_moves():
+    base = _searched_tree()
+    base_moves = {int(base.move[c]): int(base.visits[c]) for c in base.children(0)}
+    known = max(base_moves, key=base_moves.get)
+    corner = 0  # a1: a move no search keeps
+    assert corner not in base_moves
+    book = Book(GAME)
+    book.root.games = 5
+    book.root.children = {
+        known: BookNode(games=1, score=0.0),
+        corner: BookNode(games=4, score=4.0),
+    }
+    merged = graft_book(book, base)
+    assert int(merged.visits[0]) == 5 * GAME_VISITS + int(base.visits[0])
+    children = {int(merged.move[c]): c for c in merged.children(0)}
+    assert set(children) == set(base_moves) | {corner}
+    assert int(merged.visits[children[known]]) == GAME_VISITS + base_moves[known]
+    assert int(merged.visits[children[corner]]) == 4 * GAME_VISITS
+    # The model's own statistics below its moves are all still there.
+    below = merged.subtree(children[known]).size
+    assert below == base.subtree(base.child_with_move(0, known)).size
+    # A search that starts from the merged tree plays the book's move.
+    searcher = Searcher(GAME, seed=4)
+    searcher.tree = merged
+    assert searcher.search(simulations=200).code == corner
+
+
+def test_learn_plays_games_in_workers_and_saves_the_book(tmp_path):
+    game = find_game("gomoku", size=7, row=4)
+    book = Book(game)
+    saved = []
+    opening_book.learn(
+        game,
+        book,
+        spec="mcts-heavy:sims=30",
+        seconds=0.1,
+        games=3,
+        workers=1,
+        save=lambda b, done: saved.append(done),
+        checkpoint_every=2,
+    )
+    assert book.root.games == 3 and saved == [2, 3]
+    assert sum(child.games for child in book.root.children.values()) == 3
+
+
+def test_the_book_commands_show_and_graft(tmp_path, capsys):
+    book = Book(GAME)
+    book.backup(book.select(), [CENTRE, 41, 30], BLACK_WINS)
+    path = tmp_path / "book.jsonl"
+    opening_book.save_book(book, path)
+    assert main(["book", "show", "gomoku", "--size", "9", "--book", str(path)]) == 0
+    shown = capsys.readouterr().out
+    assert "1 games, 2 positions" in shown and "e5" in shown
+    model = Model(GAME, _searched_tree(), GAME.initial_state(), {}, None)
+    store.save(model, tmp_path / "base")
+    out = tmp_path / "with-book"
+    args = ["book", "graft", "gomoku", "--size", "9", "--book", str(path)]
+    assert main([*args, "--model", str(tmp_path / "base"), "--out", str(out)]) == 0
+    grafted = store.load(out)
+    assert grafted.manifest["built"]["book"]["games"] == 1
+    assert int(grafted.tree.visits[0]) >= GAME_VISITS
