@@ -121,10 +121,10 @@ class Book:
 
     # ---- choosing where the next game goes ---------------------------------
     def select(self) -> list[int]:
-        """Return the moves of the next game's book line (a virtual loss is
-        added along it: undo with :meth:`backup`)."""
+        """Return the moves of the next game's book line. The game is counted
+        along it at once, as a loss until :meth:`backup` adds its result (a
+        virtual loss: games played meanwhile go elsewhere)."""
         node, state, moves = self.root, self.game.initial_state(), []
-        path = [node]
         while node.children and self.game.status(state) == 0:
             move = None
             if self.learner in (None, self.game.to_move(state)):
@@ -134,12 +134,18 @@ class Book:
             node = node.children[move]
             moves.append(move)
             state = self.game.apply(state, move)
-            path.append(node)
             if node.games == 0:
                 break
-        for visited in path:
-            visited.games += 1  # virtual loss: the score comes with the result
+        self.count_line(moves, 1)  # a virtual loss: the score comes with the result
         return moves
+
+    def count_line(self, line: list[int], games: int) -> None:
+        """Add ``games`` to the game counts along the book line ``line``."""
+        node = self.root
+        node.games += games
+        for move in line:
+            node = node.children[move]
+            node.games += games
 
     def _widen(self, node: BookNode, state: State) -> int | None:
         """Return a move to add to the book at ``node`` if its games allow one
@@ -311,8 +317,21 @@ def learn(
                 if on_game is not None:
                     on_game(done, moves, status)
                 if done % checkpoint_every == 0:
-                    save(book, done)
+                    _save_settled(book, running.values(), save, done)
     save(book, done)
+
+
+def _save_settled(book: Book, lines, save, done: int) -> None:
+    """Call ``save(book, done)`` without the virtual losses of the games
+    still being played (``lines``), which a resumed run would never settle."""
+    pending = list(lines)
+    for line in pending:
+        book.count_line(line, -1)
+    try:
+        save(book, done)
+    finally:
+        for line in pending:
+            book.count_line(line, 1)
 
 
 def save_book(book: Book, path: str | os.PathLike) -> None:
@@ -337,13 +356,20 @@ def book_tree(book: Book, base: Tree, *, game_visits: int = GAME_VISITS) -> Tree
     """Return a search tree of the book's nodes, ``game_visits`` visits a game;
     where ``base`` (a model's tree from the same root) expanded a book node,
     its children are included too (no statistics of their own), so folding
-    ``base`` in keeps them."""
+    ``base`` in keeps them.
+
+    A book for one side (``book.learner``) gives statistics only to that
+    side's moves: its opponent's moves there are the player's own, played
+    in every game, and counting them would outweigh what a book for the
+    other side learnt of the same positions. Sides alternate by depth, the
+    root's mover first (black: every game starts with black to move).
+    """
     tree = Tree(capacity=1024)
-    queue: list[tuple[int, BookNode, int]] = [(0, book.root, 0)]
+    queue: list[tuple[int, BookNode, int, int]] = [(0, book.root, 0, 0)]
     tree.visits[0] = round(book.root.games * game_visits)
     tree.value_sum[0] = book.root.score * game_visits
     while queue:
-        node, entry, base_node = queue.pop(0)
+        node, entry, base_node, depth = queue.pop(0)
         moves = list(entry.children)
         if base_node >= 0:
             moves += [
@@ -353,15 +379,18 @@ def book_tree(book: Book, base: Tree, *, game_visits: int = GAME_VISITS) -> Tree
             ]
         if not moves:
             continue
+        mover = "black" if depth % 2 == 0 else "white"
+        counted = book.learner in (None, mover)
         first = tree.add_children(node, np.array(moves, dtype=np.int64))
         for offset, move in enumerate(moves):
             child = entry.children.get(move)
             base_child = base.child_with_move(base_node, move) if base_node >= 0 else -1
             if child is None:
                 continue
-            tree.visits[first + offset] = round(child.games * game_visits)
-            tree.value_sum[first + offset] = child.score * game_visits
-            queue.append((first + offset, child, base_child))
+            if counted:
+                tree.visits[first + offset] = round(child.games * game_visits)
+                tree.value_sum[first + offset] = child.score * game_visits
+            queue.append((first + offset, child, base_child, depth + 1))
     return tree
 
 

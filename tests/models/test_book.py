@@ -71,6 +71,19 @@ def test_moves_are_ranked_by_the_shapes_they_make_and_block():
     assert ranked_moves(GAME, empty)[0] == CENTRE
 
 
+def test_a_checkpoint_leaves_out_the_games_still_being_played():
+    book = Book(GAME)
+    book.backup(book.select(), [CENTRE, 41], BLACK_WINS)
+    pending = [book.select(), book.select()]
+    assert book.root.games == 3
+    saved = []
+    opening_book._save_settled(
+        book, pending, lambda b, done: saved.append(b.to_json_lines()), 1
+    )
+    assert Book.from_json_lines(GAME, saved[0]).root.games == 1
+    assert book.root.games == 3  # still counted until their results come
+
+
 def test_a_saved_book_reads_back_and_a_damaged_one_names_its_line(tmp_path):
     book = Book(GAME)
     book.backup([], [CENTRE, 41], BLACK_WINS)
@@ -154,3 +167,19 @@ def test_the_book_commands_show_and_graft(tmp_path, capsys):
     grafted = store.load(out)
     assert grafted.manifest["built"]["book"]["games"] == 1
     assert int(grafted.tree.visits[0]) >= GAME_VISITS
+
+
+def test_a_book_for_one_side_counts_only_that_side_s_moves():
+    base = _searched_tree()
+    book = Book(GAME, learner="white")
+    book.root.games = 4
+    book.root.children = {CENTRE: BookNode(games=4, score=4.0)}
+    book.root.children[CENTRE].children = {31: BookNode(games=4, score=3.0)}
+    merged = graft_book(book, base)
+    centre = merged.child_with_move(0, CENTRE)
+    # Black's move is the player's own: only the model's statistics count.
+    assert int(merged.visits[centre]) == int(base.visits[base.child_with_move(0, 40)])
+    reply = merged.child_with_move(centre, 31)
+    below = base.child_with_move(base.child_with_move(0, CENTRE), 31)
+    own = int(base.visits[below]) if below >= 0 else 0
+    assert int(merged.visits[reply]) == 4 * GAME_VISITS + own
