@@ -41,6 +41,13 @@ def add_commands(subparsers) -> None:
         help="the side whose moves the book widens; the other keeps to the "
         "player's own moves (the opponent the book learns to answer)",
     )
+    learn.add_argument(
+        "--widening",
+        type=float,
+        default=opening_book.WIDENING,
+        help="book moves a position may have after n games: "
+        "ceil(WIDENING * sqrt(n)); lower keeps to the player's own moves longer",
+    )
     learn.add_argument("--workers", type=int, default=2)
     learn.add_argument("--checkpoint-every", type=int, default=10)
     learn.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -65,7 +72,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
     """Add ``--games`` games to the book at ``--book``, saving as it goes."""
     game = game_from_args(args)
     learner = None if args.side == "both" else args.side
-    book = opening_book.load_book(game, args.book, learner)
+    book = opening_book.load_book(game, args.book, learner, args.widening)
     started = time.perf_counter()
     bar = None
     if not args.quiet:

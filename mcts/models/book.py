@@ -110,13 +110,17 @@ def ranked_moves(game: Game, state: State) -> list[int]:
 class Book:
     """The book of ``game``: a tree of BookNode from the start position."""
 
-    def __init__(self, game: Game, learner: str | None = None) -> None:
+    def __init__(
+        self, game: Game, learner: str | None = None, widening: float = WIDENING
+    ) -> None:
         if learner not in (None, "black", "white"):
             raise ValueError(f"learner must be black, white or None, got {learner!r}")
         self.game = game
         #: The side whose moves the book widens ("black", "white"), or None
         #: for both; the other side keeps to the moves the player made.
         self.learner = learner
+        #: Book moves a node may have after n games: ceil(widening * sqrt(n)).
+        self.widening = widening
         self.root = BookNode()
 
     # ---- choosing where the next game goes ---------------------------------
@@ -152,7 +156,7 @@ class Book:
         more (none yet: the player's own choice comes from the game played)."""
         if not node.children:
             return None
-        if len(node.children) >= math.ceil(WIDENING * math.sqrt(node.games + 1)):
+        if len(node.children) >= math.ceil(self.widening * math.sqrt(node.games + 1)):
             return None
         if node.untried is None:
             node.untried = ranked_moves(self.game, state)
@@ -209,9 +213,15 @@ class Book:
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def from_json_lines(cls, game: Game, text: str, learner: str | None = None) -> Book:
+    def from_json_lines(
+        cls,
+        game: Game,
+        text: str,
+        learner: str | None = None,
+        widening: float = WIDENING,
+    ) -> Book:
         """Return the book saved by :meth:`to_json_lines`."""
-        book = cls(game, learner)
+        book = cls(game, learner, widening)
         for number, line in enumerate(text.splitlines(), 1):
             try:
                 entry = json.loads(line)
@@ -342,13 +352,18 @@ def save_book(book: Book, path: str | os.PathLike) -> None:
     os.replace(temp, path)
 
 
-def load_book(game: Game, path: str | os.PathLike, learner: str | None = None) -> Book:
+def load_book(
+    game: Game,
+    path: str | os.PathLike,
+    learner: str | None = None,
+    widening: float = WIDENING,
+) -> Book:
     """Return the book saved at ``path``, or a new one if there is none;
-    ``learner`` is the side it widens (see :class:`Book`)."""
+    ``learner`` and ``widening`` as :class:`Book` takes them."""
     path = Path(path)
     if not path.exists():
-        return Book(game, learner)
-    return Book.from_json_lines(game, path.read_text(), learner)
+        return Book(game, learner, widening)
+    return Book.from_json_lines(game, path.read_text(), learner, widening)
 
 
 # ---- into a tree model ----------------------------------------------------------

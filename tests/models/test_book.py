@@ -50,6 +50,16 @@ def test_a_book_for_one_side_widens_only_that_side_s_moves():
         Book(GAME, learner="red")
 
 
+def test_a_narrower_book_keeps_to_the_player_s_own_move_longer():
+    book = Book(GAME, widening=0.3)
+    book.backup(book.select(), [CENTRE, 41, 30], BLACK_WINS)
+    # ceil(0.3 * sqrt(n + 1)) is 1 up to 10 games: no second move before.
+    for _ in range(9):
+        assert book.select() == [CENTRE]
+    assert book.select() == [CENTRE]  # root.games is now 10: still one
+    assert book.select() != [CENTRE]  # 11 games: a second move joins
+
+
 def test_ucb_prefers_the_move_that_wins_its_games():
     node = BookNode(games=20)
     node.children = {
