@@ -127,12 +127,16 @@ def cmd_graft(args: argparse.Namespace) -> int:
     model = store.load(args.model, game=game)
     model.tree = opening_book.graft_book(book, model.tree)
     built = dict(model.manifest.get("built") or {})
-    built["book"] = {
-        "games": int(book.root.games),
-        "positions": book.size(),
-        "game_visits": opening_book.GAME_VISITS,
-        "command": args.command_line,
-    }
+    # A model may take several books (one a side): each is listed.
+    built["books"] = [
+        *built.get("books", []),
+        {
+            "games": int(book.root.games),
+            "positions": book.size(),
+            "game_visits": opening_book.GAME_VISITS,
+            "command": args.command_line,
+        },
+    ]
     manifest = store.save(model, args.out, built=built)
     print(
         f"{args.out}: {manifest['nodes']} nodes, "

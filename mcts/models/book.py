@@ -405,6 +405,12 @@ def book_tree(book: Book, base: Tree, *, game_visits: int = GAME_VISITS) -> Tree
             if counted:
                 tree.visits[first + offset] = round(child.games * game_visits)
                 tree.value_sum[first + offset] = child.score * game_visits
+            elif base_child < 0:
+                # Not counted, and the model never met it: one visit (a draw)
+                # keeps "an expanded node was visited", which the search's
+                # kernels divide by.
+                tree.visits[first + offset] = 1
+                tree.value_sum[first + offset] = 0.5
             queue.append((first + offset, child, base_child, depth + 1))
     return tree
 

@@ -175,8 +175,13 @@ def test_the_book_commands_show_and_graft(tmp_path, capsys):
     args = ["book", "graft", "gomoku", "--size", "9", "--book", str(path)]
     assert main([*args, "--model", str(tmp_path / "base"), "--out", str(out)]) == 0
     grafted = store.load(out)
-    assert grafted.manifest["built"]["book"]["games"] == 1
     assert int(grafted.tree.visits[0]) >= GAME_VISITS
+    # A second book (the other side's) is listed beside the first.
+    again = tmp_path / "with-two-books"
+    assert main([*args, "--model", str(out), "--out", str(again)]) == 0
+    books = store.load(again).manifest["built"]["books"]
+    assert [b["games"] for b in books] == [1, 1]
+    assert books[0]["command"].startswith("python -m mcts book graft gomoku")
 
 
 def test_a_book_for_one_side_counts_only_that_side_s_moves():
@@ -193,3 +198,19 @@ def test_a_book_for_one_side_counts_only_that_side_s_moves():
     below = base.child_with_move(base.child_with_move(0, CENTRE), 31)
     own = int(base.visits[below]) if below >= 0 else 0
     assert int(merged.visits[reply]) == 4 * GAME_VISITS + own
+
+
+def test_a_search_runs_through_a_one_sided_book_the_model_never_met():
+    # Black's move a1 is in the book (the player's own) but not the model:
+    # it is not counted, yet the search must be able to pass through it.
+    base = _searched_tree()
+    book = Book(GAME, learner="white")
+    book.root.games = 3
+    book.root.children = {0: BookNode(games=3, score=3.0)}
+    book.root.children[0].children = {CENTRE: BookNode(games=3, score=2.0)}
+    merged = graft_book(book, base)
+    corner = merged.child_with_move(0, 0)
+    assert int(merged.visits[corner]) == 1
+    searcher = Searcher(GAME, GAME.apply(GAME.initial_state(), 0), seed=5)
+    searcher.tree = merged.subtree(corner)
+    assert searcher.search(simulations=100).code == CENTRE
