@@ -405,12 +405,6 @@ def book_tree(book: Book, base: Tree, *, game_visits: int = GAME_VISITS) -> Tree
             if counted:
                 tree.visits[first + offset] = round(child.games * game_visits)
                 tree.value_sum[first + offset] = child.score * game_visits
-            elif base_child < 0:
-                # Not counted, and the model never met it: one visit (a draw)
-                # keeps "an expanded node was visited", which the search's
-                # kernels divide by.
-                tree.visits[first + offset] = 1
-                tree.value_sum[first + offset] = 0.5
             queue.append((first + offset, child, base_child, depth + 1))
     return tree
 
@@ -420,4 +414,11 @@ def graft_book(book: Book, tree: Tree, *, game_visits: int = GAME_VISITS) -> Tre
     ``tree``'s, a model's tree from the same root."""
     merged = book_tree(book, tree, game_visits=game_visits)
     graft(merged, 0, tree, weight=1.0)
+    # A one-sided book's uncounted move that the model never visited is an
+    # expanded node with no visits, which the search's kernels divide by:
+    # one visit (a draw) keeps them whole and weighs nothing beside a game.
+    size = merged.size
+    unvisited = (merged.n_children[:size] > 0) & (merged.visits[:size] == 0)
+    merged.visits[:size][unvisited] = 1
+    merged.value_sum[:size][unvisited] = 0.5
     return merged

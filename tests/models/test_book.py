@@ -214,3 +214,27 @@ def test_a_search_runs_through_a_one_sided_book_the_model_never_met():
     searcher = Searcher(GAME, GAME.apply(GAME.initial_state(), 0), seed=5)
     searcher.tree = merged.subtree(corner)
     assert searcher.search(simulations=100).code == CENTRE
+
+
+def test_no_expanded_node_of_a_grafted_book_is_left_unvisited():
+    # A path through a move the model expanded beside others but never
+    # visited, learnt by a book for the other side: not counted there.
+    base = _searched_tree()
+    node = next(
+        n
+        for n in range(1, base.size)
+        if int(base.visits[n]) == 0 and int(base.visits[base.parent[n]]) > 0
+    )
+    path = []
+    while node > 0:
+        path.append(int(base.move[node]))
+        node = int(base.parent[node])
+    path.reverse()
+    mover_of_last = "black" if len(path) % 2 == 1 else "white"
+    book = Book(GAME, learner="white" if mover_of_last == "black" else "black")
+    entry = book.root
+    for move in [*path, 1]:
+        entry = entry.children.setdefault(move, BookNode(games=2, score=1.0))
+    merged = graft_book(book, base)
+    size = merged.size
+    assert not ((merged.n_children[:size] > 0) & (merged.visits[:size] == 0)).any()
