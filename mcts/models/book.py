@@ -205,9 +205,10 @@ class Book:
         stack: list[tuple[list[int], BookNode]] = [([], self.root)]
         while stack:
             moves, node = stack.pop()
-            lines.append(
-                json.dumps({"moves": moves, "games": node.games, "score": node.score})
-            )
+            entry = {"moves": moves, "games": node.games, "score": node.score}
+            if not moves:  # the root line also says which side the book learns
+                entry["side"] = self.learner or "both"
+            lines.append(json.dumps(entry))
             for move, child in sorted(node.children.items(), reverse=True):
                 stack.append((moves + [move], child))
         return "\n".join(lines) + "\n"
@@ -220,7 +221,8 @@ class Book:
         learner: str | None = None,
         widening: float = WIDENING,
     ) -> Book:
-        """Return the book saved by :meth:`to_json_lines`."""
+        """Return the book saved by :meth:`to_json_lines`; its side is the
+        one its root line names unless ``learner`` is given."""
         book = cls(game, learner, widening)
         for number, line in enumerate(text.splitlines(), 1):
             try:
@@ -230,6 +232,9 @@ class Book:
                     node = node.children.setdefault(int(move), BookNode())
                 node.games = float(entry["games"])
                 node.score = float(entry["score"])
+                if not entry["moves"] and learner is None:
+                    side = entry.get("side", "both")
+                    book.learner = None if side == "both" else _side(side)
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"book line {number}: {error}") from None
         return book
@@ -253,6 +258,13 @@ class Book:
             line.append((move, child.games, child.score))
             node = child
         return line
+
+
+def _side(side) -> str:
+    """Return ``side`` if it names a side a book can learn, else ValueError."""
+    if side not in ("black", "white"):
+        raise ValueError(f"side must be black, white or both, got {side!r}")
+    return side
 
 
 # ---- playing games in worker processes ----------------------------------------------

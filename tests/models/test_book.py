@@ -238,3 +238,15 @@ def test_no_expanded_node_of_a_grafted_book_is_left_unvisited():
     merged = graft_book(book, base)
     size = merged.size
     assert not ((merged.n_children[:size] > 0) & (merged.visits[:size] == 0)).any()
+
+
+def test_a_saved_book_remembers_the_side_it_learns():
+    book = Book(GAME, learner="white")
+    book.backup(book.select(), [CENTRE, 41], BLACK_WINS)
+    again = Book.from_json_lines(GAME, book.to_json_lines())
+    assert again.learner == "white"
+    assert Book.from_json_lines(GAME, Book(GAME).to_json_lines()).learner is None
+    with pytest.raises(ValueError, match="book line 1: side"):
+        Book.from_json_lines(
+            GAME, '{"moves": [], "games": 0, "score": 0, "side": "red"}'
+        )
