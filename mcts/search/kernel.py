@@ -345,7 +345,11 @@ def run_simulations(
                 reward = mover_reward if movers[depth] == BLACK else 1.0 - mover_reward
                 break
             if first_child[node] < 0:
-                if node != 0 and visits[node] == 0:
+                # A node's status is checked on its first visit and again as it
+                # earns its children: a model's node may carry visits its own
+                # search never gave it (an opening book's game that ended there).
+                fresh = visits[node] == 0
+                if node != 0 and (fresh or visits[node] >= expand_visits):
                     code = kernels.status(game_id, work)
                     if code != ONGOING:
                         reward = terminal_reward(code)
@@ -357,25 +361,30 @@ def run_simulations(
                             proven[node] = Proven.LOSS
                         newly_proven = True
                         break
-                    if endgame_empties > 0 and game_id == kernels.REVERSI_ID:
-                        solved, margin = leaf_margin(work, endgame_empties)
-                        if solved:
-                            if kernels.side_to_move(game_id, work) != movers[depth]:
-                                margin = -margin  # for the player who moved here
-                            if margin > 0:
-                                proven[node] = Proven.WIN
-                            elif margin < 0:
-                                proven[node] = Proven.LOSS
-                            else:
-                                proven[node] = Proven.DRAW
-                            mover_reward = proven_reward(proven[node])
-                            reward = (
-                                mover_reward
-                                if movers[depth] == BLACK
-                                else 1.0 - mover_reward
-                            )
-                            newly_proven = True
-                            break
+                if (
+                    fresh
+                    and node != 0
+                    and endgame_empties > 0
+                    and game_id == kernels.REVERSI_ID
+                ):
+                    solved, margin = leaf_margin(work, endgame_empties)
+                    if solved:
+                        if kernels.side_to_move(game_id, work) != movers[depth]:
+                            margin = -margin  # for the player who moved here
+                        if margin > 0:
+                            proven[node] = Proven.WIN
+                        elif margin < 0:
+                            proven[node] = Proven.LOSS
+                        else:
+                            proven[node] = Proven.DRAW
+                        mover_reward = proven_reward(proven[node])
+                        reward = (
+                            mover_reward
+                            if movers[depth] == BLACK
+                            else 1.0 - mover_reward
+                        )
+                        newly_proven = True
+                        break
                 if node != 0 and visits[node] < expand_visits:
                     reward = _leaf(
                         evaluator, game_id, work, learned, cutoff, patterns, shapes

@@ -15,6 +15,7 @@ from mcts.models import store
 from mcts.models.book import GAME_VISITS, Book, BookNode, graft_book, ranked_moves
 from mcts.models.model import Model
 from mcts.search.searcher import Searcher
+from mcts.search.tree import Proven
 
 GAME = find_game("gomoku", size=9, row=5)
 CENTRE = 40  # e5
@@ -250,3 +251,27 @@ def test_a_saved_book_remembers_the_side_it_learns():
         Book.from_json_lines(
             GAME, '{"moves": [], "games": 0, "score": 0, "side": "red"}'
         )
+
+
+def test_a_search_proves_a_book_game_s_last_position_instead_of_expanding_it():
+    # A book keeps the positions where its games ended, with their games'
+    # visits but unproven: the search must find the five there, not look
+    # for moves after it (it used to divide by their count, zero).
+    line = [36, 0, 37, 1, 38, 2, 39, 3, 40]  # black's five on the fifth row
+    book = Book(GAME)
+    book.root.games = 2
+    entry = book.root
+    for move in line:
+        entry = entry.children.setdefault(move, BookNode(games=2, score=2.0))
+    merged = graft_book(book, _searched_tree())
+    node = 0
+    for move in line:
+        node = merged.child_with_move(node, move)
+    assert int(merged.visits[node]) == 2 * GAME_VISITS and merged.n_children[node] == 0
+    searcher = Searcher(GAME, seed=6)
+    searcher.tree = merged
+    searcher.search(simulations=300)
+    node = 0
+    for move in line:
+        node = searcher.tree.child_with_move(node, move)
+    assert searcher.tree.proven[node] == Proven.WIN
