@@ -19,6 +19,12 @@ on both sides, and the first move it plays becomes a book node. The result
 time; a node on a path still being played counts as lost meanwhile
 (virtual loss), so parallel games spread out.
 
+A book for one side (``learner``) learns to answer an opponent, the player
+itself: the opponent's moves are never the book's to choose. Every game the
+player searches each of the opponent's moves, in the book too, and the game
+leaves the book's line where it answers otherwise; the book's moves there
+are the opponent's replies seen so far, with how often it played them.
+
 :func:`book_tree` turns the book into a search tree whose visits are
 :data:`GAME_VISITS` per game, and :func:`graft_book` folds a model into it,
 so a player that starts from the model's statistics plays the book's move
@@ -133,8 +139,10 @@ class Book:
             move = None
             if self.learner in (None, self.game.to_move(state)):
                 move = self._widen(node, state)
-            if move is None:
-                move = self._ucb(node)
+                if move is None:
+                    move = self._ucb(node)
+            else:  # the opponent's usual reply: it chooses as the game is played
+                move = max(node.children, key=lambda m: node.children[m].games)
             node = node.children[move]
             moves.append(move)
             state = self.game.apply(state, move)
@@ -184,19 +192,24 @@ class Book:
 
     # ---- learning from a game ------------------------------------------------
     def backup(self, line: list[int], moves: list[int], status: int) -> None:
-        """Add the result ``status`` of the game ``moves`` played from the book
-        line ``line``; its first move past the line joins the book."""
+        """Add the result ``status`` of the game ``moves`` that was sent
+        along the book line ``line`` (:meth:`select` counted it there). The
+        game counts where it went: along ``line``, or from where the opponent
+        answered otherwise along its own moves. Its first move past the book
+        joins the book."""
+        self.count_line(line, -1)
         node, black_moved = self.root, False
+        node.games += 1
         node.score += 0.5  # the root has no mover: a draw's share, unused
-        for move in line:
-            node = node.children[move]
+        for move in moves:
+            new = move not in node.children
+            child = node.children.setdefault(move, BookNode())
             black_moved = not black_moved
-            node.score += result_for(status, black_moved)
-        if len(moves) > len(line) and moves[: len(line)] == line:
-            extra = moves[len(line)]
-            child = node.children.setdefault(extra, BookNode())
             child.games += 1
-            child.score += result_for(status, not black_moved)
+            child.score += result_for(status, black_moved)
+            if new:  # the book ends here
+                break
+            node = child
 
     # ---- saving --------------------------------------------------------------
     def to_json_lines(self) -> str:
@@ -275,25 +288,37 @@ def _init_worker(game_name: str, options: dict, spec: str, seconds: float) -> No
     _WORKER.update(game=find_game(game_name, **options), spec=spec, seconds=seconds)
 
 
-def play_out(line: list[int]) -> tuple[list[int], int]:
-    """Play the game from the book line ``line`` to its end with the worker's
-    player on both sides; return (all its moves, final status)."""
+def play_out(line: list[int], learner: str | None = None) -> tuple[list[int], int]:
+    """Play a game along the book line ``line`` and on to its end with the
+    worker's player on both sides; return (all its moves, final status).
+
+    Along the line the player plays the moves of the side that is not
+    ``learner`` (a book for one side) itself, searching them as in any game;
+    where it answers otherwise the game leaves the line. The learner's line
+    moves (all of them, for a book of both sides) are played as given.
+    """
     from ..play.players import find_player
 
     game, spec, seconds = _WORKER["game"], _WORKER["spec"], _WORKER["seconds"]
     players = [find_player(spec, game, seconds=seconds) for _ in range(2)]
     state, moves = game.initial_state(), []
+
+    def play(move: int) -> None:
+        nonlocal state
+        for player in players:
+            player.observe(state, move)
+        state = game.apply(state, move)
+        moves.append(move)
+
     for move in line:
-        for player in players:
-            player.observe(state, move)
-        state = game.apply(state, move)
-        moves.append(move)
+        if learner is not None and game.to_move(state) != learner:
+            answer = players[len(moves) % 2].choose(state)
+            if answer != move:  # the opponent leaves the line here
+                play(answer)
+                break
+        play(move)
     while game.status(state) == 0:
-        move = players[len(moves) % 2].choose(state)
-        for player in players:
-            player.observe(state, move)
-        state = game.apply(state, move)
-        moves.append(move)
+        play(players[len(moves) % 2].choose(state))
     for player in players:
         player.close()
     return moves, int(game.status(state))
@@ -328,7 +353,7 @@ def learn(
         while done < games:
             while len(running) < workers and started < games:
                 line = book.select()
-                running[pool.submit(play_out, line)] = line
+                running[pool.submit(play_out, line, book.learner)] = line
                 started += 1
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:

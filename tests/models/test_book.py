@@ -61,6 +61,34 @@ def test_a_narrower_book_keeps_to_the_player_s_own_move_longer():
     assert book.select() != [CENTRE]  # 11 games: a second move joins
 
 
+def test_a_game_counts_where_the_opponent_took_it_not_along_its_line():
+    # A book for white: black's replies are the player's own, so the line
+    # goes through black's usual reply (a4, 30: five games) but black may
+    # answer otherwise when the game is played (e6, 49, seen once before).
+    book = Book(GAME, learner="white", widening=0.3)
+    book.root.games = 6
+    centre = book.root.children[CENTRE] = BookNode(games=6, score=3.0)
+    reply = centre.children[41] = BookNode(games=6, score=3.0)
+    usual = reply.children[30] = BookNode(games=5, score=2.0)
+    other = reply.children[49] = BookNode(games=1, score=1.0)
+    line = book.select()
+    assert line == [CENTRE, 41, 30] and usual.games == 6  # counted at once
+    book.backup(line, [CENTRE, 41, 49, 31], WHITE_WINS)
+    assert (usual.games, usual.score) == (5, 2.0)  # the line's count undone
+    assert (other.games, other.score) == (2, 1.0)  # black moved and lost
+    assert (other.children[31].games, other.children[31].score) == (1, 1.0)
+    assert (book.root.games, centre.games, reply.games) == (7, 7, 7)
+
+
+def test_a_played_out_game_leaves_the_line_where_the_opponent_answers_otherwise():
+    opening_book._init_worker("gomoku", dict(GAME.options), "mcts-heavy:sims=50", 0.1)
+    line = [CENTRE, 41, 0]  # black's a1, far from the stones: no search plays it
+    moves, _ = opening_book.play_out(line, learner="white")
+    assert moves[:2] == line[:2] and moves[2] != 0
+    moves, _ = opening_book.play_out(line, learner=None)  # a book of both sides
+    assert moves[:3] == line
+
+
 def test_ucb_prefers_the_move_that_wins_its_games():
     node = BookNode(games=20)
     node.children = {
@@ -97,7 +125,7 @@ def test_a_checkpoint_leaves_out_the_games_still_being_played():
 
 def test_a_saved_book_reads_back_and_a_damaged_one_names_its_line(tmp_path):
     book = Book(GAME)
-    book.backup([], [CENTRE, 41], BLACK_WINS)
+    book.backup(book.select(), [CENTRE, 41], BLACK_WINS)
     line = book.select()
     book.backup(line, line + [CENTRE], WHITE_WINS)
     path = tmp_path / "book.jsonl"
