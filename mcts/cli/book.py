@@ -32,6 +32,11 @@ def add_commands(subparsers) -> None:
         help="the player that plays both sides past the book",
     )
     learn.add_argument(
+        "--learner-player",
+        help="a book for one side: the player of that side past the book "
+        "(the player the book is for; default: --player)",
+    )
+    learn.add_argument(
         "--seconds", type=float, default=0.1, help="a move, past the book"
     )
     learn.add_argument(
@@ -89,6 +94,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
         game,
         book,
         spec=args.player,
+        learner_spec=args.learner_player,
         seconds=args.seconds,
         games=args.games,
         workers=args.workers,

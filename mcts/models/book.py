@@ -284,8 +284,19 @@ def _side(side) -> str:
 _WORKER: dict = {}
 
 
-def _init_worker(game_name: str, options: dict, spec: str, seconds: float) -> None:
-    _WORKER.update(game=find_game(game_name, **options), spec=spec, seconds=seconds)
+def _init_worker(
+    game_name: str,
+    options: dict,
+    spec: str,
+    seconds: float,
+    learner_spec: str | None = None,
+) -> None:
+    _WORKER.update(
+        game=find_game(game_name, **options),
+        spec=spec,
+        seconds=seconds,
+        learner_spec=learner_spec or spec,
+    )
 
 
 def play_out(line: list[int], learner: str | None = None) -> tuple[list[int], int]:
@@ -295,12 +306,21 @@ def play_out(line: list[int], learner: str | None = None) -> tuple[list[int], in
     Along the line the player plays the moves of the side that is not
     ``learner`` (a book for one side) itself, searching them as in any game;
     where it answers otherwise the game leaves the line. The learner's line
-    moves (all of them, for a book of both sides) are played as given.
+    moves (all of them, for a book of both sides) are played as given, and
+    past the line the learner's player (the worker's ``learner_spec``) plays
+    them: the player the book will be grafted for.
     """
     from ..play.players import find_player
 
-    game, spec, seconds = _WORKER["game"], _WORKER["spec"], _WORKER["seconds"]
-    players = [find_player(spec, game, seconds=seconds) for _ in range(2)]
+    game, seconds = _WORKER["game"], _WORKER["seconds"]
+    players = [
+        find_player(
+            _WORKER["learner_spec"] if side == learner else _WORKER["spec"],
+            game,
+            seconds=seconds,
+        )
+        for side in ("black", "white")
+    ]
     state, moves = game.initial_state(), []
 
     def play(move: int) -> None:
@@ -335,9 +355,11 @@ def learn(
     save: Callable[[Book, int], None],
     checkpoint_every: int = 20,
     on_game: Callable[[int, list[int], int], None] | None = None,
+    learner_spec: str | None = None,
 ) -> None:
     """Add ``games`` games to ``book``, ``workers`` at a time, played by
-    ``spec`` at ``seconds`` a move; call ``save(book, done)`` every
+    ``spec`` at ``seconds`` a move (the learning side past the book by
+    ``learner_spec`` if given); call ``save(book, done)`` every
     ``checkpoint_every`` games and at the end."""
     options = dict(game.options)
     done = 0
@@ -346,7 +368,7 @@ def learn(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(game.name, options, spec, seconds),
+        initargs=(game.name, options, spec, seconds, learner_spec),
     ) as pool:
         running: dict[Future, list[int]] = {}
         started = 0

@@ -89,6 +89,16 @@ def test_a_played_out_game_leaves_the_line_where_the_opponent_answers_otherwise(
     assert moves[:3] == line
 
 
+def test_the_learning_side_is_played_by_its_own_player_past_the_book():
+    opening_book._init_worker(
+        "gomoku", dict(GAME.options), "mcts-heavy:sims=50", 0.1, "no-such-player"
+    )
+    with pytest.raises(ValueError, match="no-such-player"):
+        opening_book.play_out([CENTRE], learner="white")
+    moves, _ = opening_book.play_out([CENTRE], learner=None)
+    assert moves[0] == CENTRE and len(moves) >= 9  # a five takes 9 plies
+
+
 def test_ucb_prefers_the_move_that_wins_its_games():
     node = BookNode(games=20)
     node.children = {
