@@ -11,7 +11,7 @@ import argparse
 import time
 
 from ..models import book as opening_book
-from ..models import store
+from ..models import book_games, store
 from .args import add_game_arguments, game_from_args
 
 
@@ -90,7 +90,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
             bar.update(1)
             bar.set_postfix(book_games=int(book.root.games), plies=len(moves))
 
-    opening_book.learn(
+    book_games.learn(
         game,
         book,
         spec=args.player,

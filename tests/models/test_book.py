@@ -11,7 +11,7 @@ from mcts import find_game
 from mcts.cli.main import main
 from mcts.games.base import BLACK_WINS, WHITE_WINS
 from mcts.models import book as opening_book
-from mcts.models import store
+from mcts.models import book_games, store
 from mcts.models.book import GAME_VISITS, Book, BookNode, graft_book, ranked_moves
 from mcts.models.model import Model
 from mcts.search.searcher import Searcher
@@ -81,21 +81,21 @@ def test_a_game_counts_where_the_opponent_took_it_not_along_its_line():
 
 
 def test_a_played_out_game_leaves_the_line_where_the_opponent_answers_otherwise():
-    opening_book._init_worker("gomoku", dict(GAME.options), "mcts-heavy:sims=50", 0.1)
+    book_games._init_worker("gomoku", dict(GAME.options), "mcts-heavy:sims=50", 0.1)
     line = [CENTRE, 41, 0]  # black's a1, far from the stones: no search plays it
-    moves, _ = opening_book.play_out(line, learner="white")
+    moves, _ = book_games.play_out(line, learner="white")
     assert moves[:2] == line[:2] and moves[2] != 0
-    moves, _ = opening_book.play_out(line, learner=None)  # a book of both sides
+    moves, _ = book_games.play_out(line, learner=None)  # a book of both sides
     assert moves[:3] == line
 
 
 def test_the_learning_side_is_played_by_its_own_player_past_the_book():
-    opening_book._init_worker(
+    book_games._init_worker(
         "gomoku", dict(GAME.options), "mcts-heavy:sims=50", 0.1, "no-such-player"
     )
     with pytest.raises(ValueError, match="no-such-player"):
-        opening_book.play_out([CENTRE], learner="white")
-    moves, _ = opening_book.play_out([CENTRE], learner=None)
+        book_games.play_out([CENTRE], learner="white")
+    moves, _ = book_games.play_out([CENTRE], learner=None)
     assert moves[0] == CENTRE and len(moves) >= 9  # a five takes 9 plies
 
 
@@ -126,7 +126,7 @@ def test_a_checkpoint_leaves_out_the_games_still_being_played():
     pending = [book.select(), book.select()]
     assert book.root.games == 3
     saved = []
-    opening_book._save_settled(
+    book_games._save_settled(
         book, pending, lambda b, done: saved.append(b.to_json_lines()), 1
     )
     assert Book.from_json_lines(GAME, saved[0]).root.games == 1
@@ -186,7 +186,7 @@ def test_learn_plays_games_in_workers_and_saves_the_book(tmp_path):
     game = find_game("gomoku", size=7, row=4)
     book = Book(game)
     saved = []
-    opening_book.learn(
+    book_games.learn(
         game,
         book,
         spec="mcts-heavy:sims=30",
