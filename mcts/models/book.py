@@ -16,8 +16,9 @@ moves), the best untried move by the line shapes it makes and blocks joins
 the book; where the book ends, the player of ``spec`` plays the game out
 on both sides, and the first move it plays becomes a book node. The result
 (1 win, 0.5 draw, 0 loss) is backed up the path. Games run ``workers`` at a
-time (:mod:`mcts.models.book_games` plays them); a node on a path still being played counts as lost meanwhile
-(virtual loss), so parallel games spread out.
+time (:mod:`mcts.models.book_games` plays them); a node on a path still
+being played counts as lost meanwhile (virtual loss), so parallel games
+spread out.
 
 A book for one side (``learner``) learns to answer an opponent, the player
 itself: the opponent's moves are never the book's to choose. Every game the
