@@ -1,5 +1,8 @@
 """The MCTS loop in numba: select, expand, evaluate and back up, with the MCTS-Solver.
 
+One job, kept whole: the simulation loop and the selection, expansion and
+backup steps it inlines, which numba compiles and caches as one unit.
+
 :func:`run_simulations` works over a tree's arrays
 (:class:`~mcts.search.tree.TreeArrays`).
 It knows three parts only by integer ids, so numba can cache it (no functions
