@@ -23,7 +23,8 @@ from ..play.conversion import (
     run,
 )
 from ..play.players import parse_spec
-from ..search.gomoku_threats import DEEP_VCT_NODES_PER_SECOND, deep_vct
+from ..search.gomoku_threats.root import DEEP_VCT_NODES_PER_SECOND
+from ..search.gomoku_threats.vct import deep_vct
 from .strength import DEFAULT_PLAYER
 
 #: The positions the project ships (217, from Rapfi's games; docs/).

@@ -49,7 +49,7 @@ from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .endgame import leaf_margin
 from .focus import focus_moves
 from .gomoku_shapes import shape_leaf
-from .gomoku_threats import has_vcf
+from .gomoku_threats.vcf import has_vcf
 from .loa_search import select as loa_select
 from .rollouts import HEAVY, evaluate, terminal_reward
 from .tree import Proven

@@ -32,7 +32,8 @@ from numba import njit
 
 from ..games import gomoku
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .gomoku_threats import has_vcf, state_vct
+from .gomoku_threats.vcf import has_vcf
+from .gomoku_threats.vct import state_vct
 from .kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
 from .rollouts import TO_THE_END, gomoku_rollout
 from .tree import Proven

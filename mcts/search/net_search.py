@@ -31,7 +31,7 @@ import numpy as np
 
 from ..games.base import Game, State
 from . import net_kernel
-from .gomoku_threats import LEAF_VCF_NODES
+from .gomoku_threats.vcf import LEAF_VCF_NODES
 from .kernel import MAX_DEPTH
 from .network import PLANES, NetworkWeights, encode
 from .searcher import DEFAULT_MAX_NODES, Searcher

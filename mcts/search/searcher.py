@@ -27,12 +27,8 @@ from ..games.reversi import BLACK_DISCS, WHITE_DISCS
 from .endgame import EndgameResult, root_solve_empties
 from .endgame import solve as solve_endgame
 from .focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH, focus_moves
-from .gomoku_threats import (
-    DEEP_DEFENCE,
-    DEEP_VCT_NODES_PER_SECOND,
-    LEAF_VCF_NODES,
-    plan_root,
-)
+from .gomoku_threats.root import DEEP_DEFENCE, DEEP_VCT_NODES_PER_SECOND, plan_root
+from .gomoku_threats.vcf import LEAF_VCF_NODES
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,

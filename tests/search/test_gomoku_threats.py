@@ -10,19 +10,16 @@ import pytest
 from mcts.games import gomoku
 from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
-from mcts.search.gomoku_threats import (
+from mcts.search.gomoku_threats.lines import four_moves, next_fours, win_cells_through
+from mcts.search.gomoku_threats.root import plan_root
+from mcts.search.gomoku_threats.vcf import (
     VCF_MAX_DEPTH,
-    deep_vct,
     defence_moves,
-    four_moves,
     has_vcf,
-    next_fours,
-    plan_root,
     state_vcf,
-    state_vct,
     vcf,
-    win_cells_through,
 )
+from mcts.search.gomoku_threats.vct import deep_vct, state_vct
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Tree
 

@@ -9,7 +9,7 @@ import pytest
 
 from mcts.games import find_game
 from mcts.search import net_kernel, network
-from mcts.search.gomoku_threats import has_vcf
+from mcts.search.gomoku_threats.vcf import has_vcf
 from mcts.search.net_search import NetSearcher
 from mcts.search.tree import Proven
 

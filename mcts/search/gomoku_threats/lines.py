@@ -1,0 +1,268 @@
+"""The board's lines as the Gomoku threat search reads them: windows, win
+cells, fours and threes, in numba.
+
+Freestyle rules and any row length ``row`` (the game's option). A *window*
+is ``row`` cells in a line on the board. A *win cell* of a colour is an
+empty cell that completes a window holding only that colour's stones, so
+playing it makes ``row`` or more in a line. A *four* is a move after which
+its player has a win cell; a *three* one after which a window holds
+``row`` - 2 of its stones and none of the other's.
+
+Cells are an int64 array of 0 (empty), 1 (black) and 2 (white), one entry
+a point (:func:`cells_of` reads them from a state vector). Lists of cells
+are written into caller-given arrays; ``mark`` (one entry a cell) with a
+fresh ``stamp`` drops repeats without clearing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...games import gomoku
+
+
+@njit(cache=True, nogil=True)
+def cells_of(state):
+    """Return (cells as int64 0/1/2, size, row) of a state vector."""
+    size = np.int64(state[gomoku.SIZE])
+    cells = np.empty(size * size, dtype=np.int64)
+    for i in range(size * size):
+        cells[i] = np.int64(state[gomoku.HEADER + i])
+    return cells, size, np.int64(state[gomoku.ROW])
+
+
+@njit(cache=True, nogil=True)
+def window(size, row, cell, d, back):
+    """Return (first cell, step) of the window of ``row`` cells along
+    direction ``d`` holding ``cell`` ``back`` cells from its start; first is
+    -1 if the window leaves the board."""
+    dr = gomoku.DIRECTIONS[d, 0]
+    dc = gomoku.DIRECTIONS[d, 1]
+    rs = cell // size - back * dr
+    cs = cell % size - back * dc
+    re = rs + (row - 1) * dr
+    ce = cs + (row - 1) * dc
+    if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+        return -1, 0
+    return rs * size + cs, dr * size + dc
+
+
+@njit(cache=True, nogil=True)
+def add_unique(out, n, cell):
+    """Append ``cell`` to ``out[:n]`` unless present; return the new count."""
+    for i in range(n):
+        if out[i] == cell:
+            return n
+    out[n] = cell
+    return n + 1
+
+
+@njit(cache=True, nogil=True)
+def win_cells_through(cells, size, row, colour, cell, out):
+    """Write into ``out`` the distinct win cells of ``colour`` on windows
+    through ``cell``; return how many (at most 2 are collected: more tell
+    nothing more)."""
+    n = 0
+    for d in range(4):
+        for back in range(row):
+            start, step = window(size, row, cell, d, back)
+            if start < 0:
+                continue
+            own = 0
+            empty = -1
+            ok = True
+            for k in range(row):
+                value = cells[start + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0 and empty < 0:
+                    empty = start + k * step
+                else:
+                    ok = False
+                    break
+            if ok and own == row - 1 and empty >= 0:
+                n = add_unique(out, n, empty)
+                if n >= 2:
+                    return n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def win_cells(cells, size, row, colour, out):
+    """Write into ``out`` the distinct win cells of ``colour`` anywhere on the
+    board; return how many (at most 2 are collected)."""
+    n = 0
+    for start in range(size * size):
+        for d in range(4):
+            first, step = window(size, row, start, d, 0)
+            if first < 0:
+                continue
+            own = 0
+            empty = -1
+            ok = True
+            for k in range(row):
+                value = cells[first + k * step]
+                if value == colour:
+                    own += 1
+                elif value == 0 and empty < 0:
+                    empty = first + k * step
+                else:
+                    ok = False
+                    break
+            if ok and own == row - 1 and empty >= 0:
+                n = add_unique(out, n, empty)
+                if n >= 2:
+                    return n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def four_moves(cells, size, row, colour, out, start_at, mark, stamp):
+    """Append to ``out`` from ``start_at`` the empty cells where ``colour``
+    makes a four (an empty cell of a window holding ``row`` - 2 of its stones
+    and none of the other colour's); ``mark`` (one entry a cell) with the
+    unique ``stamp`` drops repeats. Return the new end of ``out``."""
+    n = start_at
+    for start in range(size * size):
+        for d in range(4):
+            first, step = window(size, row, start, d, 0)
+            if first >= 0:
+                n = window_cells(
+                    cells, first, step, row, colour, row - 2, out, n, mark, stamp
+                )
+    return n
+
+
+# The three window helpers below are inlined into their callers: called, they
+# cost the threat search about a tenth of its nodes a second.
+@njit(cache=True, nogil=True, inline="always")
+def window_cells(cells, first, step, row, colour, stones, out, n, mark, stamp):
+    """Append to ``out`` (from ``n``) the empty cells of the window at
+    ``first`` along ``step`` if it holds ``stones`` stones of ``colour`` and
+    no other (``row`` - 2: each cell is a four move; ``row`` - 3: a three),
+    skipping cells whose ``mark`` is ``stamp`` and marking the others;
+    return the new count."""
+    own, empties = own_and_empty(cells, first, step, row, colour)
+    if own != stones or empties != row - stones:
+        return n
+    return empty_cells(cells, first, step, row, out, n, mark, stamp)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def empty_cells(cells, first, step, row, out, n, mark, stamp):
+    """Append to ``out`` (from ``n``) the empty cells of the window at
+    ``first`` along ``step`` whose ``mark`` is not ``stamp``, marking them;
+    return the new count."""
+    for k in range(row):
+        cell = first + k * step
+        if cells[cell] == 0 and mark[cell] != stamp:
+            mark[cell] = stamp
+            out[n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def own_and_empty(cells, first, step, row, colour):
+    """Return (stones of ``colour``, empty cells) of the window at ``first``
+    along ``step``; the empty count is ``row`` + 1 if the window holds a
+    stone of the other colour."""
+    own = 0
+    empties = 0
+    for k in range(row):
+        value = cells[first + k * step]
+        if value == colour:
+            own += 1
+        elif value == 0:
+            empties += 1
+        else:
+            return own, row + 1
+    return own, empties
+
+
+@njit(cache=True, nogil=True)
+def _makes_four(cells, size, row, colour, cell):
+    """Return whether ``colour`` makes a four on the empty ``cell`` (a
+    window through it holds ``row`` - 2 of its stones and two empty cells,
+    as :func:`four_moves` reads it)."""
+    for d in range(4):
+        for back in range(row):
+            first, step = window(size, row, cell, d, back)
+            if first >= 0:
+                own, empties = own_and_empty(cells, first, step, row, colour)
+                if own == row - 2 and empties == 2:
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def next_fours(
+    cells, size, row, colour, out, before, start_at, attack, reply, mark, stamp
+):
+    """Append to ``out`` from ``start_at`` the cells where ``colour`` makes a
+    four after its four at ``attack`` and the block at ``reply``, given the
+    ones before them, ``out[before:start_at]``; return the new end. The same
+    cells as :func:`four_moves`, without reading the whole board: a four
+    move before stays one unless it is taken or a window through ``reply``
+    made it (else ``attack`` made a second win cell, which ends the line
+    before this is asked), and the new ones lie on windows through
+    ``attack``."""
+    n = start_at
+    reply_r = reply // size
+    reply_c = reply % size
+    for i in range(before, start_at):
+        cell = out[i]
+        if cells[cell] != 0 or mark[cell] == stamp:
+            continue
+        dr = abs(cell // size - reply_r)
+        dc = abs(cell % size - reply_c)
+        lined = dr == 0 or dc == 0 or dr == dc
+        if (
+            lined
+            and max(dr, dc) < row
+            and not _makes_four(cells, size, row, colour, cell)
+        ):
+            continue
+        mark[cell] = stamp
+        out[n] = cell
+        n += 1
+    for d in range(4):
+        for back in range(row):
+            first, step = window(size, row, attack, d, back)
+            if first >= 0:
+                n = window_cells(
+                    cells, first, step, row, colour, row - 2, out, n, mark, stamp
+                )
+    return n
+
+
+@njit(cache=True, nogil=True)
+def threat_moves(cells, size, row, colour, out, mark, stamp):
+    """Write into ``out`` the empty cells where ``colour`` makes a three (a
+    window then holds ``row`` - 2 of its stones and none of the other's);
+    return how many."""
+    if row <= 3:  # a three needs a stone already there
+        return 0
+    n = 0
+    for start in range(size * size):
+        for d in range(4):
+            first, step = window(size, row, start, d, 0)
+            if first >= 0:
+                n = window_cells(
+                    cells, first, step, row, colour, row - 3, out, n, mark, stamp
+                )
+    return n
+
+
+@njit(cache=True, nogil=True)
+def line_neighbours(cells, size, row, line, length, out, n, mark, stamp):
+    """Append to ``out`` (from ``n``) the empty cells on a window through a
+    cell of ``line[:length]``; return the new count."""
+    for i in range(length):
+        for d in range(4):
+            for back in range(row):
+                start, step = window(size, row, line[i], d, back)
+                if start >= 0:
+                    n = empty_cells(cells, start, step, row, out, n, mark, stamp)
+    return n

@@ -1,0 +1,164 @@
+"""The Gomoku root's plan: what the threat search decides before the tree
+search starts (Python).
+
+The searcher plays a VCF (else a VCT of two threes, else, when the move's
+time allows, a deeper one: :func:`~.vct.deep_vct`) at the root at once,
+restricts the root to the moves that must block an opponent's VCF, or
+drops the root moves after which the opponent has a VCT of two threes
+(deeper ones too with :data:`DEEP_DEFENCE`, off:
+:func:`~.vct.deep_threat_losers`); see :func:`plan_root`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...games import gomoku
+from ..focus import focus_moves, gomoku_move_score
+from ..tree import Proven, Tree
+from .vcf import VCF_MAX_DEPTH, defence_moves, state_vcf
+from .vct import VCT_DEPTH, deep_threat_losers, deep_vct, state_vct, vct_losers
+
+#: Nodes (attacker fours tried) of a VCF search at the root.
+ROOT_VCF_NODES = 20_000
+#: Nodes of each VCF search that checks whether a root move defends.
+DEFENCE_VCF_NODES = 4_000
+#: VCF nodes of a VCT search at the root, for the mover and for the opponent.
+ROOT_VCT_NODES = 20_000
+#: VCF nodes of each VCT search that checks whether a root move defends.
+DEFENCE_VCT_NODES = 3_000
+#: Root moves checked against the opponent's VCT (the best by focus score).
+DEFENCE_VCT_MOVES = 15
+#: VCF nodes a second of a move's time buys for the deeper VCTs at the root.
+#: On the 217 won positions of ``python -m mcts threats``, 100,000 nodes
+#: take a median 0.11 s and at most about 0.55 s; 200,000 won more of them
+#: (90 against 66) but kept the win no more often (README, Performance).
+DEEP_VCT_NODES_PER_SECOND = 100_000
+#: Whether half of those nodes look for the opponent's deeper VCT instead, to
+#: drop the root moves that leave him one (:func:`~.vct.deep_threat_losers`). Off:
+#: against the same player without it, it scored 47.0% over 100 games at
+#: 0.5 s a move (README, Performance).
+DEEP_DEFENCE = False
+
+
+def plan_root(
+    tree: Tree,
+    state: np.ndarray,
+    width: int,
+    *,
+    budget: int = ROOT_VCF_NODES,
+    defence_budget: int = DEFENCE_VCF_NODES,
+    vct_depth: int = VCT_DEPTH,
+    vct_budget: int = ROOT_VCT_NODES,
+    defence_vct_budget: int = DEFENCE_VCT_NODES,
+    deep_budget: int = 0,
+    deep_defence: bool = DEEP_DEFENCE,
+) -> Tree:
+    """Return the tree to search the ongoing Gomoku ``state`` with.
+
+    If the side to move has a VCF: a fresh tree whose root's only child is
+    its first move, proven won (the search then stops at once). Else, if the
+    opponent has one after a pass: ``tree`` with its root's other children
+    proven lost, or, when the root holds none of the moves that must block
+    (:func:`~.vcf.defence_moves`), a fresh tree whose root holds those (the
+    ``3 * width`` best by the focus score when ``width`` is above 0).
+
+    Else the same with threes (``vct_depth`` above 0): a VCT of the mover's
+    is played at once; against the opponent's, the DEFENCE_VCT_MOVES best
+    moves by focus score are each checked, those after which the opponent
+    still has a VCT are proven lost and the root keeps the others. Else
+    ``tree`` unchanged. ``deep_budget`` VCF nodes (a move's time buys them)
+    look for the mover's VCT deeper than ``vct_depth`` (:func:`~.vct.deep_vct`),
+    and with ``deep_defence`` half of them, the rest for the opponent's: the
+    DEFENCE_VCT_MOVES best moves that leave him one are proven lost the same
+    way (:func:`~.vct.deep_threat_losers`).
+    """
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = state_vcf(state, 0, VCF_MAX_DEPTH, budget, line)
+    if length > 0:
+        return _rooted(np.array(line[:1]), proven=Proven.WIN)
+    size = int(state[gomoku.SIZE])
+    blocks = np.empty(size * size, dtype=np.int64)
+    count = defence_moves(state, defence_budget, blocks)
+    if count == 0:  # no defence: search as usual
+        return tree
+    if count > 0:
+        moves = blocks[:count]
+        if width > 0 and count > 3 * width:
+            scores = np.array([gomoku_move_score(state, move) for move in moves])
+            moves = moves[np.argsort(-scores, kind="stable")[: 3 * width]]
+        return _restricted(tree, moves, set(blocks[:count].tolist()), None)
+    if not vct_depth:
+        return tree
+    first = state_vct(state, 0, vct_depth, vct_budget)
+    # The mover's deeper VCT spends the budget, or half of it when the rest
+    # looks for the opponent's.
+    attack = deep_budget // 2 if deep_defence else deep_budget
+    left = deep_budget
+    if first < 0:  # at once with no budget, but compiled by any first search
+        first, unspent = deep_vct(state, vct_depth + 1, attack)
+        left = deep_budget - attack + unspent
+    if first >= 0:
+        return _rooted(np.array([first]), proven=Proven.WIN)
+    short_threat = state_vct(state, 1, vct_depth, vct_budget) >= 0
+    if not short_threat and (not deep_defence or left <= 0):
+        return tree  # no threat, or none looked for deeper
+    candidates = np.empty(size * size, dtype=np.int64)
+    legal = 0
+    for cell in range(size * size):
+        if state[gomoku.HEADER + cell] == 0:
+            candidates[legal] = cell
+            legal += 1
+    count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES)
+    lost = np.zeros(count, dtype=np.bool_)
+    if short_threat:
+        vct_losers(state, candidates, count, defence_vct_budget, lost)
+    elif deep_threat_losers(state, vct_depth + 1, left, candidates, count, lost) < 0:
+        return tree  # no deeper threat either
+    moves = candidates[:count][~lost]
+    if len(moves) == 0:
+        return tree
+    losers = set(candidates[:count][lost].tolist())
+    return _restricted(tree, moves, set(moves.tolist()), losers)
+
+
+def _restricted(
+    tree: Tree, moves: np.ndarray, good: set[int], losers: set[int] | None
+) -> Tree:
+    """Return ``tree`` with its root children proven lost (those in
+    ``losers``, or when None all those not in ``good``) if one of its
+    children is in ``good``; else a fresh tree whose root holds ``moves``."""
+    children = tree.children(0)
+    if any(int(tree.move[child]) in good for child in children):
+        for child in children:
+            move = int(tree.move[child])
+            if (move in losers) if losers is not None else (move not in good):
+                tree.proven[child] = Proven.LOSS
+        return tree
+    return _rooted(moves, proven=Proven.UNKNOWN)
+
+
+def _rooted(moves: np.ndarray, *, proven: Proven) -> Tree:
+    """Return a fresh tree whose root's children are ``moves``, each marked
+    ``proven`` (a proven win also proves the root, and counts one visit so
+    the result shows it)."""
+    tree = Tree()
+    count = len(moves)
+    tree.reserve(1 + count)
+    tree.first_child[0] = 1
+    tree.n_children[0] = count
+    for k, move in enumerate(moves):
+        child = 1 + k
+        tree.parent[child] = 0
+        tree.move[child] = int(move)
+        tree.first_child[child] = -1
+        tree.n_children[child] = 0
+        tree.visits[child] = 0
+        tree.value_sum[child] = 0.0
+        tree.proven[child] = proven
+    tree.size = 1 + count
+    if proven == Proven.WIN:
+        tree.proven[0] = Proven.LOSS  # for the player who moved into the root
+        tree.visits[0] = tree.visits[1] = 1
+        tree.value_sum[1] = 1.0
+    return tree

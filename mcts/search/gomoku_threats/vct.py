@@ -1,0 +1,237 @@
+"""Gomoku's VCT (victory by continuous threats: threes, then a VCF), in
+numba.
+
+:func:`vct` widens the attack to threes: an attacker move after which he
+has a VCF if the defender passes, answered by every defender move that
+could break that VCF (the cells on a window through its line, and the
+defender's fours, as :func:`~.vcf.defence_moves` reads them), each of which
+must leave the attacker a VCT one three shorter. A defender's four refutes
+a three unless the attacker's forced block wins on its own: some wins are
+missed, no false one is reported.
+
+:func:`deep_vct` deepens it one three at a time while a budget lasts;
+:func:`vct_losers` and :func:`deep_threat_losers` find the moves after
+which the opponent has one. The VCT keeps its own stack rather than
+recursing: a recursive kernel loaded from numba's cache aborted the
+process.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...games import gomoku
+from ..gomoku_shapes import shape_move_score
+from .lines import cells_of, four_moves, line_neighbours, threat_moves, win_cells
+from .vcf import VCF_MAX_DEPTH, vcf
+
+#: Threes a VCT may play before its last VCF, at the root.
+VCT_DEPTH = 2
+#: Deepest VCT (threes before the last VCF) tried at the root when a move's
+#: time allows (:func:`deep_vct`).
+DEEP_VCT_MAX_DEPTH = 6
+
+
+@njit(cache=True, nogil=True)
+def _vct_zero(cells, size, row, attacker, budget):
+    """Return the first move of a VCF for ``attacker`` (to move), or -1;
+    ``budget[0]`` (VCF nodes) is spent."""
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    budget[0] -= used
+    return line[0] if length > 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def _threats(cells, size, row, attacker, moves, mark, stamp):
+    """Write into ``moves`` the attacker's candidate threes (only the block
+    when the defender has one win cell), the best shapes first; return how
+    many (0 with two)."""
+    found = np.empty(2, dtype=np.int64)
+    blocks = win_cells(cells, size, row, 3 - attacker, found)
+    if blocks >= 2:
+        return 0
+    if blocks == 1:
+        moves[0] = found[0]
+        return 1
+    count = threat_moves(cells, size, row, attacker, moves, mark, stamp)
+    scores = np.empty(count)
+    for i in range(count):
+        scores[i] = -shape_move_score(cells, size, row, attacker, moves[i])
+    moves[:count] = moves[:count][np.argsort(scores, kind="mergesort")]
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _defences(cells, size, row, attacker, budget, out, mark, stamp):
+    """With the attacker's three on the board, return how many defender
+    moves are written into ``out`` that could stop the attacker's VCF after
+    a defender pass (cells on a window through the VCF line, and the
+    defender's fours), or -1 when there is no such VCF (not a threat)."""
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    budget[0] -= used
+    if length == 0:
+        return -1
+    total = four_moves(cells, size, row, 3 - attacker, out, 0, mark, stamp)
+    return line_neighbours(cells, size, row, line, length, out, total, mark, stamp)
+
+
+@njit(cache=True, nogil=True)
+def vct(cells, size, row, attacker, depth, budget):
+    """Search a win by continuous threats for ``attacker``, who is to move
+    on ``cells`` (restored on return): a VCF, or a move making a three after
+    which the attacker has a VCF if the defender passes, such that every
+    defence leaves a VCT of ``depth`` - 1 threes. Return the first move, or
+    -1 if none was found; ``budget[0]`` (VCF nodes) is spent as it goes.
+
+    Sound: a defender move outside the windows of the attacker's VCF line
+    and that makes no four for the defender leaves that line winning (see
+    :func:`~.vcf.defence_moves`); the others are all searched. A four of the
+    defender's refutes the threat unless the attacker's forced block wins
+    on its own (this loses some wins, never makes a false one).
+
+    Depth first with an explicit stack, one level per three (numba cannot
+    cache a recursive function): level ``L`` tries its threes in turn, and
+    for the current one its defences in turn, each answered by a VCF or by
+    level ``L`` + 1.
+    """
+    first = _vct_zero(cells, size, row, attacker, budget)
+    if first >= 0 or depth <= 0 or budget[0] <= 0:
+        return first
+    n = size * size
+    moves = np.empty((depth, n), dtype=np.int64)
+    defences = np.empty((depth, n), dtype=np.int64)
+    count = np.zeros(depth, dtype=np.int64)
+    total = np.zeros(depth, dtype=np.int64)
+    threat = np.zeros(depth, dtype=np.int64)  # the three being tried
+    answer = np.zeros(depth, dtype=np.int64)  # the defence being answered
+    mark = np.zeros(n, dtype=np.int64)
+    stamp = 1
+    level = 0
+    count[0] = _threats(cells, size, row, attacker, moves[0], mark, stamp)
+    threat[0] = -1
+    while True:
+        # Level ``level``: its next three.
+        threat[level] += 1
+        if threat[level] >= count[level] or budget[0] <= 0:
+            # No three of this level wins: the defence above it holds.
+            if level == 0:
+                return -1
+            level -= 1
+            cells[defences[level, answer[level]]] = 0
+            cells[moves[level, threat[level]]] = 0
+            continue
+        cells[moves[level, threat[level]]] = attacker
+        stamp += 1
+        total[level] = _defences(
+            cells, size, row, attacker, budget, defences[level], mark, stamp
+        )
+        answer[level] = -1
+        # Its defences, each answered by a VCF or by the next level.
+        while True:
+            if total[level] < 0:  # not a threat
+                cells[moves[level, threat[level]]] = 0
+                break
+            answer[level] += 1
+            if answer[level] >= total[level]:  # every defence loses
+                cells[moves[level, threat[level]]] = 0
+                if level == 0:
+                    return moves[0, threat[0]]
+                level -= 1
+                cells[defences[level, answer[level]]] = 0
+                continue
+            cells[defences[level, answer[level]]] = 3 - attacker
+            if _vct_zero(cells, size, row, attacker, budget) >= 0:
+                cells[defences[level, answer[level]]] = 0
+                continue
+            if level + 1 < depth and budget[0] > 0:
+                level += 1
+                stamp += 1
+                count[level] = _threats(
+                    cells, size, row, attacker, moves[level], mark, stamp
+                )
+                threat[level] = -1
+                break
+            # This defence holds: the three fails.
+            cells[defences[level, answer[level]]] = 0
+            cells[moves[level, threat[level]]] = 0
+            break
+
+
+@njit(cache=True, nogil=True)
+def state_vct(state, attacker, depth, budget):
+    """Return :func:`vct`'s first move (or -1) for ``attacker`` (0 the side
+    to move, 1 the other side, as if the side to move passed) on the state
+    vector ``state``, spending at most ``budget`` VCF nodes."""
+    cells, size, row = cells_of(state)
+    colour = np.int64(state[gomoku.SIDE]) + 1
+    if attacker == 1:
+        colour = 3 - colour
+    left = np.array([budget], dtype=np.int64)
+    return vct(cells, size, row, colour, depth, left)
+
+
+@njit(cache=True, nogil=True)
+def vct_losers(state, moves, count, budget, lost):
+    """Set ``lost[i]`` for each of ``moves[:count]`` after which the
+    opponent wins by a VCT (:data:`VCT_DEPTH`, ``budget`` VCF nodes each)."""
+    cells, size, row = cells_of(state)
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    left = np.zeros(1, dtype=np.int64)
+    for i in range(count):
+        cells[moves[i]] = mover
+        left[0] = budget
+        lost[i] = vct(cells, size, row, 3 - mover, VCT_DEPTH, left) >= 0
+        cells[moves[i]] = 0
+
+
+@njit(cache=True, nogil=True)
+def _deepening(cells, size, row, colour, depth, left):
+    """Return (the first move of a VCT for ``colour``, to move on ``cells``,
+    or -1; its threes): :func:`vct` at ``depth`` threes, then one more while
+    ``left[0]`` VCF nodes last, up to :data:`DEEP_VCT_MAX_DEPTH` (deepening
+    first finds the short wins a deep search would spend its budget
+    missing)."""
+    while depth <= DEEP_VCT_MAX_DEPTH and left[0] > 0:
+        move = vct(cells, size, row, colour, depth, left)
+        if move >= 0:
+            return move, depth
+        depth += 1
+    return -1, depth
+
+
+@njit(cache=True, nogil=True)
+def deep_vct(state, depth, budget):
+    """Return (the first move of a VCT for the side to move on the state
+    vector ``state``, or -1; the VCF nodes left of ``budget``), searching
+    ``depth`` threes and deeper (:func:`_deepening`)."""
+    cells, size, row = cells_of(state)
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    left = np.array([budget], dtype=np.int64)
+    move, _ = _deepening(cells, size, row, mover, depth, left)
+    return move, left[0]
+
+
+@njit(cache=True, nogil=True)
+def deep_threat_losers(state, depth, budget, moves, count, lost):
+    """The opponent's deeper threat: if, were the side to move to pass, the
+    opponent had a VCT of ``depth`` threes or more (:func:`_deepening`,
+    within half of ``budget`` VCF nodes), set ``lost[i]`` for each of
+    ``moves[:count]`` after which he still has one of as many threes (the
+    other half shared among them: a check that runs out keeps its move) and
+    return those threes; else return -1."""
+    cells, size, row = cells_of(state)
+    mover = np.int64(state[gomoku.SIDE]) + 1
+    left = np.array([budget // 2], dtype=np.int64)
+    threat, threes = _deepening(cells, size, row, 3 - mover, depth, left)
+    if threat < 0:
+        return -1
+    each = (budget - budget // 2 + left[0]) // max(count, 1)
+    for i in range(count):
+        cells[moves[i]] = mover
+        left[0] = each
+        lost[i] = vct(cells, size, row, 3 - mover, threes, left) >= 0
+        cells[moves[i]] = 0
+    return threes
