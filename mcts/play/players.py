@@ -27,7 +27,9 @@ rollouts, for comparison), ``threats`` (Gomoku: 1, the default with heavy
 rollouts, plays VCF wins, blocks the opponent's and proves leaves by VCF; 0
 turns it off), ``deep_vct`` (Gomoku: VCF nodes a second of the move spends on
 deeper VCTs at the root; 0 turns it off; ``deep_defence=1`` spends half of
-them on the opponent's, an experiment kept off), ``shapes`` (Gomoku: 1 ranks the
+them on the opponent's, an experiment kept off), ``vct`` (Gomoku: the VCF
+nodes of a VCT of one three that proves new tree leaves too, as in
+``mcts-net``; 0, the default, only VCF), ``shapes`` (Gomoku: 1 ranks the
 moves a tree node keeps by the line shapes they make and block, 2, the default
 with heavy rollouts, also scores leaves by them; 0 neither), ``minimax`` (the
 weight, 0..1, of the evaluation's minimax values backed up the tree in
@@ -416,6 +418,7 @@ def find_player(
         ("threats", "threats"),
         ("deep_vct", "deep_vct"),
         ("deep_defence", "deep_defence"),
+        ("vct", "vct_nodes"),
         ("shapes", "shapes"),
         ("loa_eval", "loa_eval"),
         ("minimax", "minimax"),

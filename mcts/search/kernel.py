@@ -49,7 +49,7 @@ from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .endgame import leaf_margin
 from .focus import focus_moves
 from .gomoku_shapes import shape_leaf
-from .gomoku_threats.vcf import has_vcf
+from .gomoku_threats.vct import wins_by_threats
 from .loa_search import select as loa_select
 from .rollouts import HEAVY, evaluate, terminal_reward
 from .tree import Proven
@@ -280,6 +280,7 @@ def run_simulations(
     may_grow,
     stop,
     threat_nodes,
+    vct_nodes,
     shapes,
     minimax,
     alpha,
@@ -297,8 +298,9 @@ def run_simulations(
     never) is solved exactly (:mod:`mcts.search.endgame`) and proven instead
     of played out. A Gomoku leaf about to be expanded where the player to
     move wins by a VCF found within ``threat_nodes`` nodes (0: never looked
-    for) is proven lost for the player who moved there instead
-    (:mod:`mcts.search.gomoku_threats`). Focus (0: off) keeps the
+    for), or by a VCT of one three within ``vct_nodes`` (0: not looked for),
+    is proven lost for the player who moved there instead
+    (:func:`mcts.search.gomoku_threats.vct.wins_by_threats`). Focus (0: off) keeps the
     ``root_width`` best Gomoku moves at the root and the ``focus_width``
     best at the nodes below (:func:`mcts.search.focus.focus_moves`).
     ``shapes`` 1 ranks the Gomoku moves focus keeps by their line shapes
@@ -397,7 +399,7 @@ def run_simulations(
                     node != 0
                     and threat_nodes > 0
                     and game_id == kernels.GOMOKU_ID
-                    and has_vcf(work, threat_nodes)
+                    and wins_by_threats(work, threat_nodes, vct_nodes)
                 ):  # checked once a leaf earns its children: a third of the leaves
                     proven[node] = Proven.LOSS
                     reward = 0.0 if movers[depth] == BLACK else 1.0

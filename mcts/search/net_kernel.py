@@ -32,8 +32,7 @@ from numba import njit
 
 from ..games import gomoku
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .gomoku_threats.vcf import has_vcf
-from .gomoku_threats.vct import state_vct
+from .gomoku_threats.vct import wins_by_threats
 from .kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
 from .rollouts import TO_THE_END, gomoku_rollout
 from .tree import Proven
@@ -96,15 +95,6 @@ def _back_up(path, depth, reward, tree):
     for i in range(depth, -1, -1):
         tree.value_sum[path[i]] += reward
         reward = 1.0 - reward
-
-
-@njit(cache=True, nogil=True)
-def _wins_by_threats(state, vcf_nodes, vct_nodes):
-    """Return whether the side to move in ``state`` wins by a VCF (within
-    ``vcf_nodes``) or, with ``vct_nodes`` above 0, by a VCT of one three."""
-    if has_vcf(state, vcf_nodes):
-        return True
-    return vct_nodes > 0 and state_vct(state, 0, 1, vct_nodes) >= 0
 
 
 @njit(cache=True, nogil=True)
@@ -183,7 +173,7 @@ def descend(
         elif (
             tree.first_child[node] < 0
             and threat_nodes > 0
-            and _wins_by_threats(work, threat_nodes, vct_nodes)
+            and wins_by_threats(work, threat_nodes, vct_nodes)
         ):
             # The player to move wins by continuous threats: the move into
             # the leaf loses, as the numba MCTS proves its leaves.

@@ -29,6 +29,7 @@ from .endgame import solve as solve_endgame
 from .focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH, focus_moves
 from .gomoku_threats.root import DEEP_DEFENCE, DEEP_VCT_NODES_PER_SECOND, plan_root
 from .gomoku_threats.vcf import LEAF_VCF_NODES
+from .gomoku_threats.vct import LEAF_VCT_NODES
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -139,7 +140,9 @@ class Searcher:
     ``threats`` (Gomoku threat search, :mod:`mcts.search.gomoku_threats`: a
     VCF at the root is played at once, a VCF of the opponent's restricts
     the root to the moves that must block, and new leaves are proven by a
-    small VCF search; on by default with heavy rollouts), ``shapes``
+    small VCF search; on by default with heavy rollouts), ``vct_nodes``
+    (Gomoku with ``threats``: the VCF nodes of a VCT of one three that also
+    proves new leaves; 0, :data:`LEAF_VCT_NODES`, looks for none), ``shapes``
     (Gomoku, :mod:`mcts.search.gomoku_shapes`: 1 ranks the moves focus
     keeps by the line shapes they make and block instead of by window
     counts; 2, the default with heavy rollouts (:data:`GOMOKU_SHAPES`), also
@@ -172,6 +175,7 @@ class Searcher:
         threats: bool | None = None,
         deep_vct: int = DEEP_VCT_NODES_PER_SECOND,
         deep_defence: bool = DEEP_DEFENCE,
+        vct_nodes: int = LEAF_VCT_NODES,
         shapes: int | None = None,
         loa_eval: str = DEFAULT_LOA_EVAL,
         minimax: float | None = None,
@@ -226,6 +230,10 @@ class Searcher:
         #: Whether half of the deeper VCTs' nodes look for the opponent's, to
         #: drop the root moves that leave him one (off by default).
         self.deep_defence = bool(deep_defence)
+        if vct_nodes < 0:
+            raise ValueError(f"vct must be >= 0, got {vct_nodes!r}")
+        #: VCF nodes of the leaves' VCT check (0: VCF only; see ``vct_nodes``).
+        self.vct_nodes = int(vct_nodes)
         if shapes is None:
             heavy_gomoku = evaluator == "heavy" and game.name == "gomoku"
             shapes = GOMOKU_SHAPES if heavy_gomoku else 0
@@ -498,6 +506,7 @@ class Searcher:
             limit < self.max_nodes,
             self._stop,
             LEAF_VCF_NODES if self.threats else 0,
+            self.vct_nodes if self.threats else 0,
             self.shapes,
             self._minimax_array(),
             self.minimax,

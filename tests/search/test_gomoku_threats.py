@@ -10,16 +10,18 @@ import pytest
 from mcts.games import gomoku
 from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
+from mcts.play.players import find_player
 from mcts.search.gomoku_threats.lines import four_moves, next_fours, win_cells_through
 from mcts.search.gomoku_threats.root import plan_root
 from mcts.search.gomoku_threats.vcf import (
+    LEAF_VCF_NODES,
     VCF_MAX_DEPTH,
     defence_moves,
     has_vcf,
     state_vcf,
     vcf,
 )
-from mcts.search.gomoku_threats.vct import deep_vct, state_vct
+from mcts.search.gomoku_threats.vct import deep_vct, state_vct, wins_by_threats
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Tree
 
@@ -336,6 +338,30 @@ def test_new_leaves_are_proven_by_a_vcf_inside_the_tree():
     result = Searcher(GAME, state, seed=1).search(simulations=2000)
     assert result.proven == "loss"
     assert result.simulations < 100
+
+
+@pytest.mark.parametrize("vct_nodes", [200, 0])
+def test_new_leaves_are_proven_by_a_vct_of_one_three_when_asked(vct_nodes):
+    # Black has a double three ready at d5 and another at k10: whichever
+    # white blocks, black wins by the other three and then fours. A leaf's
+    # VCT check proves each white move lost at once; fours alone need the
+    # tree to grow three plies down first.
+    state = position(
+        GAME, "d6 d7 e5 f5 k11 k12 l10 m10 h1", "a1 o1 a15 o15 a8 o8 h15 a3"
+    )
+    after = GAME.play(state, "d5")
+    assert wins_by_threats(after.array, LEAF_VCF_NODES, vct_nodes) == (vct_nodes > 0)
+    searcher = Searcher(GAME, state, vct_nodes=vct_nodes, seed=1)
+    result = searcher.search(simulations=2000)
+    assert result.proven == "loss"
+    assert (result.simulations < 100) == (vct_nodes > 0)
+
+
+def test_the_leaf_vct_check_is_a_spec_option_of_the_heavy_player():
+    player = find_player("mcts-heavy:vct=300", GAME, simulations=10)
+    assert player.searcher.vct_nodes == 300
+    with pytest.raises(ValueError, match="vct"):
+        Searcher(GAME, vct_nodes=-1)
 
 
 # ---- VCT -----------------------------------------------------------------------
