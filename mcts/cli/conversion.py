@@ -1,7 +1,9 @@
-"""The Gomoku benchmarks on positions a reference engine proves won:
-``python -m mcts conversion`` (:mod:`mcts.play.conversion`: does our move
-keep the win, judged by an engine such as Rapfi) and ``python -m mcts
-threats`` (how many of them the threat search alone wins, and how fast)."""
+"""The Gomoku benchmarks judged by a reference engine: ``python -m mcts
+conversion`` (:mod:`mcts.play.conversion`: in positions the engine proves
+won, does our move keep the win), ``python -m mcts threats`` (how many of
+them the threat search alone wins, and how fast) and ``python -m mcts
+lost-moves`` (:mod:`mcts.play.lost_moves`: in games against the engine,
+which of our moves lost, and would the engine's own choice have held)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..games import find_game
+from ..play import lost_moves
 from ..play.conversion import (
     Judge,
     find_positions,
@@ -32,7 +35,8 @@ SHIPPED_POSITIONS = Path("docs/conversion-positions.jsonl")
 
 
 def add_commands(subparsers) -> None:
-    """Register the ``conversion`` and ``threats`` subcommands on ``subparsers``."""
+    """Register the ``conversion``, ``threats`` and ``lost-moves``
+    subcommands on ``subparsers``."""
     command = subparsers.add_parser(
         "conversion",
         help="Gomoku: in positions a reference engine proves won, how often our "
@@ -80,15 +84,38 @@ def add_commands(subparsers) -> None:
     command.add_argument("--size", type=int, default=15, help="Gomoku board size")
     command.set_defaults(func=cmd_threats)
 
+    command = subparsers.add_parser(
+        "lost-moves",
+        help="Gomoku: play a reference engine, then find in each game the first "
+        "of our moves after which the engine proves its win, and whether its "
+        "own choice there is proven lost too",
+    )
+    command.add_argument(
+        "--engine",
+        required=True,
+        help="the opponent and judge, e.g. "
+        "'engine:piskvork:cmd=DIR/pbrain-rapfi,ms=200' (its time a move); it "
+        "must print Rapfi's 'Eval +M<n>' proofs; not part of this project",
+    )
+    command.add_argument("--games", type=int, default=10, help="colours alternate")
+    command.add_argument("--seed", type=int, default=1, help="of the openings")
+    command.add_argument("--size", type=int, default=15, help="Gomoku board size")
+    command.add_argument("--player", default=DEFAULT_PLAYER, help="our player spec")
+    command.add_argument("--seconds", type=float, default=1.0, help="our time a move")
+    command.set_defaults(func=cmd_lost_moves)
+
+
+def _check_engine(text: str) -> None:
+    """Raise ValueError unless ``text`` is an ``engine:piskvork`` spec."""
+    spec = parse_spec(text)
+    if spec.kind != "engine" or spec.options.get("protocol") != "piskvork":
+        raise ValueError(f"--engine must be an engine:piskvork spec, got {text!r}")
+
 
 def cmd_conversion(args: argparse.Namespace) -> int:
     """Make the positions if need be, test our player in each (one line a
     position) and print the rate of kept wins with its 95% interval."""
-    spec = parse_spec(args.engine)
-    if spec.kind != "engine" or spec.options.get("protocol") != "piskvork":
-        raise ValueError(
-            f"--engine must be an engine:piskvork spec, got {args.engine!r}"
-        )
+    _check_engine(args.engine)
     game = find_game("gomoku", size=args.size, row=5)
     judge = Judge(args.engine)
     if not args.positions.exists():
@@ -156,3 +183,64 @@ def cmd_threats(args: argparse.Namespace) -> int:
         f"{nodes / sum(seconds):,.0f} nodes/s"
     )
     return 0
+
+
+def cmd_lost_moves(args: argparse.Namespace) -> int:
+    """Play the games, print where each was lost (one line a game), then
+    for each colour how many games were lost, after which of our moves the
+    engine proved its win, and how often its own choice there was proven
+    lost too (or the position before it already)."""
+    _check_engine(args.engine)
+    game = find_game("gomoku", size=args.size, row=5)
+    judge = Judge(args.engine)
+    print(f"our player: {args.player}, {args.seconds} s a move; {args.engine}")
+
+    def show(number: int, lost: lost_moves.LostMove) -> None:
+        result = (
+            "drawn"
+            if lost.winner is None
+            else ("won" if lost.winner == lost.colour else "lost")
+        )
+        line = (
+            f"game {number + 1:3}: ours {lost.colour}, {result} in {lost.plies} plies"
+        )
+        if lost.ply is not None:
+            line += (
+                f"; engine proves +M{lost.after} after our ply {lost.ply} "
+                f"{lost.move}; its own {lost.engine_move} there: "
+                f"{_proof(lost.engine_after)}; before: {_proof(lost.before)}"
+            )
+        print(line, flush=True)
+
+    found = lost_moves.run(
+        game, args.player, args.engine, judge, args.games, args.seconds, args.seed, show
+    )
+    for colour in ("black", "white"):
+        games = [lost for lost in found if lost.colour == colour]
+        if not games:
+            continue
+        proven = [lost for lost in games if lost.ply is not None]
+        plies = sorted(lost.ply for lost in proven if lost.ply is not None)
+        also = sum(
+            lost.engine_after is not None and lost.engine_after > 0 for lost in proven
+        )
+        before = sum(lost.before is not None and lost.before < 0 for lost in proven)
+        won = sum(lost.winner == colour for lost in games)
+        where = (
+            f" at ply {plies[len(plies) // 2]} (median; {plies[0]}-{plies[-1]})"
+            if plies
+            else ""
+        )
+        print(
+            f"as {colour}: won {won} of {len(games)}; the engine proved its win "
+            f"after our move in {len(proven)}{where}; its own choice there was "
+            f"proven lost too in {also}, the position before already in {before}"
+        )
+    return 0
+
+
+def _proof(plies: int | None) -> str:
+    """Return an engine proof as Rapfi prints it (``+M17``, ``-M8``) or ``none``."""
+    if plies is None:
+        return "none"
+    return f"{'+' if plies > 0 else '-'}M{abs(plies)}"

@@ -1,55 +1,15 @@
-"""The Gomoku conversion benchmark, against a tiny fake engine written here
-that "proves" wins the way Rapfi reports them (``MESSAGE ... Eval +M9``)."""
+"""The Gomoku conversion benchmark, against the tiny fake engine of
+:mod:`tests.play.fake_engines` that "proves" wins the way Rapfi reports
+them (``MESSAGE ... Eval +M9``)."""
 
 import json
-import shlex
-import sys
 
 import pytest
 
 from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.play.conversion import Judge, find_positions, judge_move, proof_of
-from tests.play.fake_engines import READ_BOARD
-
-#: On a BOARD it takes the first free cell (top-left first) and, in mode
-#: "prover", says the side to move wins (+M9) with an even number of stones
-#: on the board and loses (-M8) with an odd one; in mode "unsure" it proves
-#: nothing.
-PROVER_FAKE = (
-    READ_BOARD
-    + """
-import sys
-mode = sys.argv[1]
-size, lines = 0, iter(sys.stdin)
-for line in lines:
-    words = line.strip().split()
-    if not words:
-        continue
-    if words[0] == "END":
-        break
-    if words[0] == "START":
-        size = int(words[1])
-        print("OK", flush=True)
-    elif words[0] == "BOARD":
-        taken = read_board(lines)
-        if mode == "prover":
-            proof = "+M9" if len(taken) % 2 == 0 else "-M8"
-        else:
-            proof = "35"
-        print(f"MESSAGE Depth 3 | Eval {proof} | Node 1K", flush=True)
-        free = next((x, y) for y in range(size) for x in range(size)
-                    if (x, y) not in taken)
-        print(f"{free[0]},{free[1]}", flush=True)
-"""
-)
-
-
-def _engine(tmp_path, mode):
-    script = tmp_path / "prover.py"
-    script.write_text(PROVER_FAKE)
-    command = " ".join(shlex.quote(str(p)) for p in (sys.executable, script, mode))
-    return f"engine:piskvork:cmd={command}"
+from tests.play.fake_engines import prover_spec
 
 
 @pytest.mark.parametrize(
@@ -69,7 +29,7 @@ def test_the_proof_is_read_from_the_last_evaluation(chatter, plies):
 
 def test_positions_are_the_engines_proven_wins_two_a_game(tmp_path):
     game = find_game("gomoku", size=9, row=5)
-    judge = Judge(_engine(tmp_path, "prover"))
+    judge = Judge(prover_spec(tmp_path, "prover"))
     found = list(find_positions(game, judge, games=2, seed=0))
     # +M9 with 6 and 8 stones (4 are too few), then the game is left.
     assert [len(moves) for moves in found] == [6, 8, 6, 8]
@@ -80,11 +40,11 @@ def test_a_move_keeps_the_win_when_the_engine_proves_itself_lost(tmp_path):
     game = find_game("gomoku", size=9, row=5)
     moves = [40, 41, 31, 32, 49, 50]  # six stones, black to move
     kept = judge_move(
-        game, moves, "mcts:sims=20", 1.0, Judge(_engine(tmp_path, "prover")), seed=0
+        game, moves, "mcts:sims=20", 1.0, Judge(prover_spec(tmp_path, "prover")), seed=0
     )
     assert kept.kept and kept.proof_after == -8
     unsure = judge_move(
-        game, moves, "mcts:sims=20", 1.0, Judge(_engine(tmp_path, "unsure")), seed=0
+        game, moves, "mcts:sims=20", 1.0, Judge(prover_spec(tmp_path, "unsure")), seed=0
     )
     assert not unsure.kept and unsure.proof_after is None
 
@@ -103,7 +63,7 @@ def test_the_command_makes_the_positions_then_prints_the_rate(tmp_path, capsys):
     argv = [
         "conversion",
         "--engine",
-        _engine(tmp_path, "prover"),
+        prover_spec(tmp_path, "prover"),
         "--positions",
         str(positions),
         "--games",
@@ -153,7 +113,7 @@ def test_a_win_our_search_proved_is_played_out_when_the_engine_sees_none(tmp_pat
     # an open four, a win the search proves. The engine proves nothing and
     # blocks nothing (it takes the first free cell); black then makes five.
     moves = [1, 9 + 1, 2, 9 + 3, 3, 18 + 8]
-    judge = Judge(_engine(tmp_path, "unsure"))
+    judge = Judge(prover_spec(tmp_path, "unsure"))
     verdict = judge_move(game, moves, "mcts-heavy:sims=200", 1.0, judge, seed=0)
     assert verdict.played_out and verdict.kept
     assert verdict.proof_after is None
