@@ -58,6 +58,22 @@ def add_unique(out, n, cell):
     return n + 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def window_win_cell(cells, first, step, row, colour):
+    """Return the win cell of ``colour`` in the window at ``first`` along
+    ``step`` (its one empty cell, the others holding ``colour``'s stones),
+    or -1 if the window has none. Inlined: the VCF reads it at every node."""
+    empty = -1
+    for k in range(row):
+        cell = first + k * step
+        value = cells[cell]
+        if value == 0 and empty < 0:
+            empty = cell
+        elif value != colour:
+            return -1
+    return empty
+
+
 @njit(cache=True, nogil=True)
 def win_cells_through(cells, size, row, colour, cell, out):
     """Write into ``out`` the distinct win cells of ``colour`` on windows
@@ -69,19 +85,8 @@ def win_cells_through(cells, size, row, colour, cell, out):
             start, step = window(size, row, cell, d, back)
             if start < 0:
                 continue
-            own = 0
-            empty = -1
-            ok = True
-            for k in range(row):
-                value = cells[start + k * step]
-                if value == colour:
-                    own += 1
-                elif value == 0 and empty < 0:
-                    empty = start + k * step
-                else:
-                    ok = False
-                    break
-            if ok and own == row - 1 and empty >= 0:
+            empty = window_win_cell(cells, start, step, row, colour)
+            if empty >= 0:
                 n = add_unique(out, n, empty)
                 if n >= 2:
                     return n
@@ -98,19 +103,8 @@ def win_cells(cells, size, row, colour, out):
             first, step = window(size, row, start, d, 0)
             if first < 0:
                 continue
-            own = 0
-            empty = -1
-            ok = True
-            for k in range(row):
-                value = cells[first + k * step]
-                if value == colour:
-                    own += 1
-                elif value == 0 and empty < 0:
-                    empty = first + k * step
-                else:
-                    ok = False
-                    break
-            if ok and own == row - 1 and empty >= 0:
+            empty = window_win_cell(cells, first, step, row, colour)
+            if empty >= 0:
                 n = add_unique(out, n, empty)
                 if n >= 2:
                     return n
