@@ -125,6 +125,20 @@ def add_commands(subparsers) -> None:
         "(by default the search's: 0.3 with Reversi's patterns, else 0)",
     )
     bench.add_argument(
+        "--vct",
+        type=int,
+        default=None,
+        help="Gomoku, heavy rollouts: VCF nodes of the VCT of one three that "
+        "also proves new leaves (by default the search's: 0, none)",
+    )
+    bench.add_argument(
+        "--moves",
+        default="",
+        help="random or heavy rollouts: the moves (notation, spaces between) "
+        "played before the timing starts, e.g. 'h8 i9 h9 h10 j8 g7': threat "
+        "checks cost little on an empty board",
+    )
+    bench.add_argument(
         "--loa-eval",
         default=DEFAULT_LOA_EVAL,
         help="Lines of Action, heavy rollouts: the named evaluation and search "
@@ -301,7 +315,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
     start = time.perf_counter()
     settings = {"loa_eval": args.loa_eval, "minimax": args.minimax}
-    Searcher(game, evaluator=args.evaluator, seed=args.seed, **settings).search(
+    if args.vct is not None:
+        settings["vct_nodes"] = args.vct
+    state = game.play_all(args.moves.split())
+    Searcher(game, state, evaluator=args.evaluator, seed=args.seed, **settings).search(
         simulations=1
     )
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
@@ -310,6 +327,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     for run in range(args.runs):
         searcher = Searcher(
             game,
+            state,
             evaluator=args.evaluator,
             evaluation=evaluation,
             patterns=patterns,
@@ -330,6 +348,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         scored = f", scored by {args.model}'s pattern evaluation"
     if game.name == "loa" and args.evaluator == "heavy":
         scored += f", loa_eval={args.loa_eval}"
+    if args.vct is not None:
+        scored += f", vct={args.vct}"
+    if args.moves:
+        scored += f", after {args.moves}"
     print(
         f"{game.name} {args.evaluator} rollouts{scored}, c={c}, minimax={minimax}: "
         f"median simulations/s: {statistics.median(rates):.0f}"

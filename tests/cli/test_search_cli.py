@@ -141,6 +141,16 @@ def test_bench_names_the_lines_of_action_search_it_measured(capsys):
         run([*argv, "--loa-eval", "nope"], capsys)
 
 
+def test_bench_starts_from_the_moves_given_with_the_leaf_vct_asked(capsys):
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
+    moves = ["--moves", "h8 i9 h9 h10 j8 g7"]
+    code, out = run([*argv, "--evaluator", "heavy", "--vct", "200", *moves], capsys)
+    assert code == 0
+    assert "vct=200, after h8 i9 h9 h10 j8 g7" in out.splitlines()[-1]
+    with pytest.raises(ValueError, match="ply 2"):
+        run([*argv, "--moves", "h8 h8"], capsys)
+
+
 def test_warm_plays_each_game_with_the_pages_ai_and_says_how_long(capsys):
     code, out = run(["warm"], capsys)
     assert code == 0
