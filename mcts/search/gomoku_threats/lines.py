@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from ...games import gomoku
+from ..rollouts import window_start
 
 
 @njit(cache=True, nogil=True)
@@ -36,16 +37,11 @@ def cells_of(state):
 def window(size, row, cell, d, back):
     """Return (first cell, step) of the window of ``row`` cells along
     direction ``d`` holding ``cell`` ``back`` cells from its start; first is
-    -1 if the window leaves the board."""
-    dr = gomoku.DIRECTIONS[d, 0]
-    dc = gomoku.DIRECTIONS[d, 1]
-    rs = cell // size - back * dr
-    cs = cell % size - back * dc
-    re = rs + (row - 1) * dr
-    ce = cs + (row - 1) * dc
-    if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+    -1 if the window leaves the board (:func:`~..rollouts.window_start`)."""
+    first = window_start(size, row, cell, d, back)
+    if first < 0:
         return -1, 0
-    return rs * size + cs, dr * size + dc
+    return first, gomoku.DIRECTIONS[d, 0] * size + gomoku.DIRECTIONS[d, 1]
 
 
 @njit(cache=True, nogil=True)
