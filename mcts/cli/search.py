@@ -132,6 +132,14 @@ def add_commands(subparsers) -> None:
         "also proves new leaves (by default the search's: 0, none)",
     )
     bench.add_argument(
+        "--sharpness",
+        type=float,
+        default=None,
+        help="Gomoku, heavy rollouts with --model: score quiet leaves by the "
+        "model's evaluation with its log-odds times this (by default the "
+        "search's: 0, by the line shapes)",
+    )
+    bench.add_argument(
         "--moves",
         default="",
         help="random or heavy rollouts: the moves (notation, spaces between) "
@@ -317,6 +325,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     settings = {"loa_eval": args.loa_eval, "minimax": args.minimax}
     if args.vct is not None:
         settings["vct_nodes"] = args.vct
+    if args.sharpness is not None:
+        settings["sharpness"] = args.sharpness
     state = game.play_all(args.moves.split())
     Searcher(game, state, evaluator=args.evaluator, seed=args.seed, **settings).search(
         simulations=1
@@ -350,6 +360,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         scored += f", loa_eval={args.loa_eval}"
     if args.vct is not None:
         scored += f", vct={args.vct}"
+    if args.sharpness is not None:
+        scored += f", sharpness={args.sharpness}"
     if args.moves:
         scored += f", after {args.moves}"
     print(

@@ -31,7 +31,9 @@ them on the opponent's, an experiment kept off), ``vct`` (Gomoku: the VCF
 nodes of a VCT of one three that proves new tree leaves too, as in
 ``mcts-net``; 0, the default, only VCF), ``shapes`` (Gomoku: 1 ranks the
 moves a tree node keeps by the line shapes they make and block, 2, the default
-with heavy rollouts, also scores leaves by them; 0 neither), ``minimax`` (the
+with heavy rollouts, also scores quiet leaves: by the shapes, or with
+``sharpness=K`` above 0 by the model's learned evaluation with its log-odds
+times K, an experiment kept off; 0 neither), ``minimax`` (the
 weight, 0..1, of the evaluation's minimax values backed up the tree in
 selection), ``loa_eval`` (Lines of Action: the evaluation and search settings
 by name, ``mia`` by default; ``loa_eval=2026-11`` is the search before the
@@ -159,6 +161,7 @@ OPTIONS = {
     "deep_vct": int,
     "deep_defence": int,
     "shapes": int,
+    "sharpness": float,
     "loa_eval": str,
     "minimax": float,
     "vct": int,
@@ -420,6 +423,7 @@ def find_player(
         ("deep_defence", "deep_defence"),
         ("vct", "vct_nodes"),
         ("shapes", "shapes"),
+        ("sharpness", "sharpness"),
         ("loa_eval", "loa_eval"),
         ("minimax", "minimax"),
     ):

@@ -305,6 +305,13 @@ def features(game_id, state, out):
 def position_value(game_id, state, weights):
     """Return the chance that the side to move in ``state`` wins, by the
     learned ``weights`` (STAGE_TERMS blocks of one weight per feature)."""
+    return 1.0 / (1.0 + math.exp(-position_logit(game_id, state, weights)))
+
+
+@njit(cache=True, nogil=True)
+def position_logit(game_id, state, weights):
+    """Return the log-odds that the side to move in ``state`` wins, by the
+    learned ``weights`` (see :func:`position_value`)."""
     n = weights.shape[0] // STAGE_TERMS
     f = np.empty(n, dtype=np.float64)
     stage = features(game_id, state, f)
@@ -313,4 +320,4 @@ def position_value(game_id, state, weights):
         total += f[k] * (
             weights[k] + stage * (weights[n + k] + stage * weights[2 * n + k])
         )
-    return 1.0 / (1.0 + math.exp(-total))
+    return total

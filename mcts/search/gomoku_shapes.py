@@ -18,7 +18,10 @@ and the ones it takes from the opponent (the same shapes, a little
 discounted), with the forks that win (two fours, a four and an open three,
 two open threes) worth more than their parts. The search uses it to choose
 the few moves a tree node keeps (:func:`mcts.search.focus.focus_moves` with
-``shapes``) and, with ``shapes`` 2, :func:`shape_leaf` as the leaf value.
+``shapes``) and, with ``shapes`` 2, :func:`quiet_leaf` as the leaf value:
+the wins and forced blocks played out, then the quiet position scored by
+:func:`shape_value`, or by a tree model's learned evaluation sharpened when
+the search has one (:func:`mcts.search.features.position_logit`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from numba import njit
 
 from ..games import gomoku
 from ..games.base import BLACK, ONGOING
+from .features import position_logit
 from .rollouts import gomoku_rollout, terminal_reward
 
 NONE = 0
@@ -233,14 +237,25 @@ def _near_a_stone(cells, size, cell):
 
 
 @njit(cache=True, nogil=True)
-def shape_leaf(state):
+def quiet_leaf(state, learned, sharpness):
     """Return black's expected score of ``state``: the heavy rollout plays
     the wins and forced blocks until the position is quiet (``state`` ends
-    there), then :func:`shape_value` scores it."""
+    there), which is then scored by the learned evaluation ``learned`` (a
+    tree model's weights, see :mod:`mcts.search.learned`) with its log-odds
+    times ``sharpness``, or by :func:`shape_value` when there are no
+    weights or ``sharpness`` is 0.
+
+    The evaluation is fitted to the mean results of the model's searches,
+    which average many rollouts and so lie closer to even than a position's
+    true worth; ``sharpness`` stretches them back toward a result."""
     code = gomoku_rollout(state, 0)
     if code != ONGOING:
         return terminal_reward(code)
-    mover_wins = shape_value(state)
+    if sharpness > 0.0 and learned.shape[0] > 0:
+        logit = sharpness * position_logit(gomoku.GAME_ID, state, learned)
+        mover_wins = 1.0 / (1.0 + math.exp(-logit))
+    else:
+        mover_wins = shape_value(state)
     if np.int64(state[gomoku.SIDE]) == BLACK:
         return mover_wins
     return 1.0 - mover_wins

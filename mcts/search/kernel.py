@@ -48,7 +48,7 @@ from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .endgame import leaf_margin
 from .focus import focus_moves
-from .gomoku_shapes import shape_leaf
+from .gomoku_shapes import quiet_leaf
 from .gomoku_threats.vct import wins_by_threats
 from .loa_search import select as loa_select
 from .rollouts import HEAVY, evaluate, terminal_reward
@@ -183,12 +183,13 @@ def _back_up_minimax(path, movers, depth, leaf_value, tree, minimax):
 
 
 @njit(cache=True, nogil=True)
-def _leaf(evaluator, game_id, state, learned, cutoff, patterns, shapes):
+def _leaf(evaluator, game_id, state, learned, cutoff, patterns, shapes, sharpness):
     """Return black's expected score of the leaf ``state`` (overwritten): by
-    the evaluator, or for Gomoku with ``shapes`` 2 and heavy rollouts by
-    the line shapes (:func:`mcts.search.gomoku_shapes.shape_leaf`)."""
+    the evaluator, or for Gomoku with ``shapes`` 2 and heavy rollouts once
+    it is quiet, by the learned evaluation sharpened or by the line shapes
+    (:func:`mcts.search.gomoku_shapes.quiet_leaf`)."""
     if shapes >= 2 and evaluator == HEAVY and game_id == kernels.GOMOKU_ID:
-        return shape_leaf(state)
+        return quiet_leaf(state, learned, sharpness)
     return evaluate(evaluator, game_id, state, learned, cutoff, patterns)
 
 
@@ -282,6 +283,7 @@ def run_simulations(
     threat_nodes,
     vct_nodes,
     shapes,
+    sharpness,
     minimax,
     alpha,
 ):
@@ -304,7 +306,9 @@ def run_simulations(
     ``root_width`` best Gomoku moves at the root and the ``focus_width``
     best at the nodes below (:func:`mcts.search.focus.focus_moves`).
     ``shapes`` 1 ranks the Gomoku moves focus keeps by their line shapes
-    (:mod:`mcts.search.gomoku_shapes`), 2 also scores quiet leaves by them.
+    (:mod:`mcts.search.gomoku_shapes`), 2 also scores quiet leaves: by the
+    ``learned`` evaluation with its log-odds times ``sharpness`` when both
+    are given, else by the shapes.
 
     ``minimax`` (float32, one row per node, NaN where unknown) holds the
     implicit minimax values that selection blends in with weight ``alpha``
@@ -343,6 +347,7 @@ def run_simulations(
         path[0] = 0
         movers[0] = root_mover
         newly_proven = False
+        at_leaf = False  # evaluate where the descent stopped
         reward = 0.5  # for black
         while True:
             if proven[node] != Proven.UNKNOWN:
@@ -391,9 +396,7 @@ def run_simulations(
                         newly_proven = True
                         break
                 if node != 0 and visits[node] < expand_visits:
-                    reward = _leaf(
-                        evaluator, game_id, work, learned, cutoff, patterns, shapes
-                    )
+                    at_leaf = True
                     break
                 if (
                     node != 0
@@ -413,15 +416,11 @@ def run_simulations(
                     if may_grow:
                         meta[0] = size
                         return done, NEED_ROOM
-                    reward = _leaf(
-                        evaluator, game_id, work, learned, cutoff, patterns, shapes
-                    )
+                    at_leaf = True
                     break
                 size = _expand(node, size, moves, count, tree)
             if depth >= MAX_DEPTH - 1:
-                reward = _leaf(
-                    evaluator, game_id, work, learned, cutoff, patterns, shapes
-                )
+                at_leaf = True
                 break
             if game_id == kernels.LOA_ID and learned.shape[0] > 0:
                 # LOA's parameters (mcts.search.loa_search): progressive bias
@@ -439,6 +438,10 @@ def run_simulations(
             path[depth] = child
             movers[depth] = mover
             node = child
+        if at_leaf:
+            reward = _leaf(
+                evaluator, game_id, work, learned, cutoff, patterns, shapes, sharpness
+            )
         if alpha > 0.0:
             leaf_value = reward if movers[depth] == BLACK else 1.0 - reward
             _back_up_minimax(path, movers, depth, leaf_value, tree, minimax)

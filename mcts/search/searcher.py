@@ -92,6 +92,13 @@ SOLVED_ROOT_SIMULATIONS = 256
 #: 43.8% +- 12.2 (40 games each at 0.1 s a move from the start, with the
 #: light model and threat search; README, Performance).
 GOMOKU_SHAPES = 2
+#: With ``shapes`` 2 and a tree model's learned evaluation, Gomoku's quiet
+#: leaves can be scored by that evaluation with its log-odds times this
+#: (:func:`mcts.search.gomoku_shapes.quiet_leaf`); 0, the default, scores
+#: them by the shapes. 3 scored 57.5% +- 9.3 against the shapes in 100
+#: games at 0.5 s a move, but won fewer games against Rapfi, so it is off
+#: (README, Performance).
+GOMOKU_SHARPNESS = 0.0
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
 
@@ -146,8 +153,11 @@ class Searcher:
     (Gomoku, :mod:`mcts.search.gomoku_shapes`: 1 ranks the moves focus
     keeps by the line shapes they make and block instead of by window
     counts; 2, the default with heavy rollouts (:data:`GOMOKU_SHAPES`), also
-    scores quiet leaves by those shapes instead of the model's learned
-    evaluation; 0 neither), ``loa_eval`` (Lines of Action
+    scores quiet leaves: by the model's learned evaluation with its log-odds
+    times ``sharpness`` when there is one and ``sharpness`` is above 0
+    (:data:`GOMOKU_SHARPNESS`, 0 by default), else by those shapes; 0
+    neither),
+    ``loa_eval`` (Lines of Action
     with heavy rollouts: the named evaluation and search settings of
     :data:`mcts.search.loa_search.LOA_EVALS`; ``"2026-11"`` is the earlier
     search, kept as the benchmark baseline) and
@@ -177,6 +187,7 @@ class Searcher:
         deep_defence: bool = DEEP_DEFENCE,
         vct_nodes: int = LEAF_VCT_NODES,
         shapes: int | None = None,
+        sharpness: float = GOMOKU_SHARPNESS,
         loa_eval: str = DEFAULT_LOA_EVAL,
         minimax: float | None = None,
         seed: int | None = None,
@@ -241,6 +252,11 @@ class Searcher:
             raise ValueError(f"shapes must be 0, 1 or 2, got {shapes!r}")
         #: Gomoku line shapes: 1 ranks focus moves, 2 also scores leaves.
         self.shapes = int(shapes)
+        if not sharpness >= 0:
+            raise ValueError(f"sharpness must be >= 0, got {sharpness!r}")
+        #: How much a Gomoku quiet leaf stretches the learned evaluation's
+        #: log-odds (0: the shapes score the leaf; see ``sharpness``).
+        self.sharpness = float(sharpness)
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()
@@ -508,6 +524,7 @@ class Searcher:
             LEAF_VCF_NODES if self.threats else 0,
             self.vct_nodes if self.threats else 0,
             self.shapes,
+            self.sharpness,
             self._minimax_array(),
             self.minimax,
         )

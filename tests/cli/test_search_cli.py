@@ -151,6 +151,16 @@ def test_bench_starts_from_the_moves_given_with_the_leaf_vct_asked(capsys):
         run([*argv, "--moves", "h8 h8"], capsys)
 
 
+def test_bench_scores_gomoku_leaves_by_the_sharpened_evaluation_asked(capsys):
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
+    heavy = ["--evaluator", "heavy", "--model", "light"]
+    code, out = run([*argv, *heavy, "--sharpness", "3"], capsys)
+    assert code == 0
+    assert "evaluation, sharpness=3.0, c=" in out.splitlines()[-1]
+    with pytest.raises(ValueError, match="sharpness"):
+        run([*argv, *heavy, "--sharpness", "-1"], capsys)
+
+
 def test_warm_plays_each_game_with_the_pages_ai_and_says_how_long(capsys):
     code, out = run(["warm"], capsys)
     assert code == 0

@@ -87,6 +87,15 @@ def test_the_width_option_sets_the_searchers_focus_width():
     assert find_player("mcts", find_game("gomoku")).searcher.focus_width == 0
 
 
+def test_the_sharpness_option_reaches_the_searcher_and_is_off_by_default():
+    game = find_game("gomoku")
+    player = find_player("mcts-heavy:sharpness=2.5", game, seconds=0.05)
+    assert player.searcher.sharpness == 2.5
+    assert find_player("mcts-heavy", game).searcher.sharpness == 0.0
+    with pytest.raises(ValueError, match="sharpness"):
+        find_player("mcts-heavy:sharpness=-1", game)
+
+
 def test_a_model_that_is_not_on_disk_is_a_clear_error():
     with pytest.raises(ValueError, match="no model at .*reversi/no-such-model"):
         find_player("mcts:model=no-such-model", find_game("reversi"))
