@@ -33,7 +33,9 @@ nodes of a VCT of one three that proves new tree leaves too, as in
 moves a tree node keeps by the line shapes they make and block, 2, the default
 with heavy rollouts, also scores quiet leaves: by the shapes, or with
 ``sharpness=K`` above 0 by the model's learned evaluation with its log-odds
-times K, an experiment kept off; 0 neither), ``minimax`` (the
+times K, an experiment kept off; 0 neither), ``strict`` (Gomoku: 1 proves a
+tree node lost for its player to move only when focus kept every reply that
+might save him; 0, the default, trusts the kept replies), ``minimax`` (the
 weight, 0..1, of the evaluation's minimax values backed up the tree in
 selection), ``loa_eval`` (Lines of Action: the evaluation and search settings
 by name, ``mia`` by default; ``loa_eval=2026-11`` is the search before the
@@ -162,6 +164,7 @@ OPTIONS = {
     "deep_defence": int,
     "shapes": int,
     "sharpness": float,
+    "strict": int,
     "loa_eval": str,
     "minimax": float,
     "vct": int,
@@ -424,6 +427,7 @@ def find_player(
         ("vct", "vct_nodes"),
         ("shapes", "shapes"),
         ("sharpness", "sharpness"),
+        ("strict", "strict"),
         ("loa_eval", "loa_eval"),
         ("minimax", "minimax"),
     ):

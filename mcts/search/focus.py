@@ -13,7 +13,9 @@ import numpy as np
 from numba import njit
 
 from ..games import gomoku
+from ..games.base import MAX_MOVES
 from .gomoku_shapes import board_cells, shape_move_score
+from .gomoku_threats.lines import cells_of, win_cells
 from .rollouts import window_start
 
 #: Gomoku tree moves are kept to this Chebyshev distance of a stone...
@@ -149,3 +151,21 @@ def gomoku_move_score(state, cell):
             if own == 0 and row - 1 - other < 4:
                 score += GOMOKU_BLOCK_WEIGHT * GOMOKU_WINDOW_WEIGHTS[row - 1 - other]
     return score
+
+
+@njit(cache=True, nogil=True)
+def replies_covered(game_id, state, kept):
+    """Return whether ``kept`` moves that focus kept at ``state`` hold every
+    reply that might not lose, so that a proof that they all lose is strict:
+    true when focus dropped no move near a stone, or when the player to move
+    must block a four (every other move loses at once, and the block scores
+    above any other so it is kept). Other games prune nothing."""
+    if game_id != gomoku.GAME_ID:
+        return True
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    count = gomoku.legal_moves(state, moves)
+    if kept >= focus_moves(game_id, state, moves, count, MAX_MOVES, 0):
+        return True
+    cells, size, row = cells_of(state)
+    opponent = 2 - np.int64(state[gomoku.SIDE])  # colours: 1 black, 2 white
+    return win_cells(cells, size, row, opponent, moves) > 0

@@ -47,7 +47,7 @@ from numba import njit
 from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .endgame import leaf_margin
-from .focus import focus_moves
+from .focus import focus_moves, replies_covered
 from .gomoku_shapes import quiet_leaf
 from .gomoku_threats.vct import wins_by_threats
 from .loa_search import select as loa_select
@@ -232,8 +232,13 @@ def add_children(node, size, moves, count, tree):
 
 
 @njit(cache=True, nogil=True)
-def prove_upward(path, depth, tree):
-    """Propagate a new proof at ``path[depth]`` toward the root (MCTS-Solver)."""
+def prove_upward(path, depth, tree, game_id, root, strict):
+    """Propagate a new proof at ``path[depth]`` toward the root (MCTS-Solver).
+
+    With ``strict``, a node whose children all lose is proven lost for the
+    player to move there only if focus kept every reply that might save
+    him (:func:`mcts.search.focus.replies_covered`, checked on the position
+    replayed from the state vector ``root``)."""
     first_child, n_children, proven = tree.first_child, tree.n_children, tree.proven
     for i in range(depth - 1, -1, -1):
         node = path[i]
@@ -255,8 +260,21 @@ def prove_upward(path, depth, tree):
                 break
             if value == Proven.DRAW:
                 any_draw = True
-        if proven[node] == Proven.UNKNOWN:
-            proven[node] = Proven.DRAW if any_draw else Proven.WIN
+        if proven[node] != Proven.UNKNOWN:
+            continue
+        if strict and not _covered(path, i, tree, game_id, root):
+            return
+        proven[node] = Proven.DRAW if any_draw else Proven.WIN
+
+
+@njit(cache=True, nogil=True)
+def _covered(path, i, tree, game_id, root):
+    """Return whether the children of ``path[i]`` hold every reply that
+    might not lose (:func:`mcts.search.focus.replies_covered`)."""
+    state = root.copy()
+    for k in range(1, i + 1):
+        kernels.apply_move(game_id, state, tree.move[path[k]])
+    return replies_covered(game_id, state, tree.n_children[path[i]])
 
 
 @njit(cache=True, nogil=True)
@@ -284,6 +302,7 @@ def run_simulations(
     vct_nodes,
     shapes,
     sharpness,
+    strict,
     minimax,
     alpha,
 ):
@@ -309,6 +328,9 @@ def run_simulations(
     (:mod:`mcts.search.gomoku_shapes`), 2 also scores quiet leaves: by the
     ``learned`` evaluation with its log-odds times ``sharpness`` when both
     are given, else by the shapes.
+
+    ``strict`` proves a node lost for its player to move only when focus
+    kept every reply that might save him (see :func:`prove_upward`).
 
     ``minimax`` (float32, one row per node, NaN where unknown) holds the
     implicit minimax values that selection blends in with weight ``alpha``
@@ -456,7 +478,7 @@ def run_simulations(
             visits[n] += 1
             value_sum[n] += reward if movers[i] == BLACK else 1.0 - reward
         if newly_proven:
-            prove_upward(path, depth, tree)
+            prove_upward(path, depth, tree, game_id, root, strict)
         meta[0] = size
         done += 1
     return done, BUDGET_DONE

@@ -169,7 +169,7 @@ def descend(
             else:
                 tree.proven[node] = Proven.LOSS
             _back_up(path, depth, proven_reward(tree.proven[node]), tree)
-            prove_upward(path, depth, tree)
+            prove_upward(path, depth, tree, gomoku.GAME_ID, root, False)
         elif (
             tree.first_child[node] < 0
             and threat_nodes > 0
@@ -179,7 +179,7 @@ def descend(
             # the leaf loses, as the numba MCTS proves its leaves.
             tree.proven[node] = Proven.LOSS
             _back_up(path, depth, 0.0, tree)
-            prove_upward(path, depth, tree)
+            prove_upward(path, depth, tree, gomoku.GAME_ID, root, False)
         else:
             paths[waiting, : depth + 1] = path[: depth + 1]
             depths[waiting] = depth

@@ -99,6 +99,10 @@ GOMOKU_SHAPES = 2
 #: games at 0.5 s a move, but won fewer games against Rapfi, so it is off
 #: (README, Performance).
 GOMOKU_SHARPNESS = 0.0
+#: Whether the MCTS-Solver proves a Gomoku node lost for its player to move
+#: only when focus kept every reply that might save him (``strict``); off,
+#: the proof covers the kept moves only (:func:`mcts.search.focus.focus_moves`).
+STRICT_PROOFS = False
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
 
@@ -156,7 +160,9 @@ class Searcher:
     scores quiet leaves: by the model's learned evaluation with its log-odds
     times ``sharpness`` when there is one and ``sharpness`` is above 0
     (:data:`GOMOKU_SHARPNESS`, 0 by default), else by those shapes; 0
-    neither),
+    neither), ``strict`` (Gomoku: the MCTS-Solver proves a node lost for
+    its player to move only when focus kept every reply that might save
+    him; :data:`STRICT_PROOFS`, off by default),
     ``loa_eval`` (Lines of Action
     with heavy rollouts: the named evaluation and search settings of
     :data:`mcts.search.loa_search.LOA_EVALS`; ``"2026-11"`` is the earlier
@@ -188,6 +194,7 @@ class Searcher:
         vct_nodes: int = LEAF_VCT_NODES,
         shapes: int | None = None,
         sharpness: float = GOMOKU_SHARPNESS,
+        strict: bool = STRICT_PROOFS,
         loa_eval: str = DEFAULT_LOA_EVAL,
         minimax: float | None = None,
         seed: int | None = None,
@@ -257,6 +264,9 @@ class Searcher:
         #: How much a Gomoku quiet leaf stretches the learned evaluation's
         #: log-odds (0: the shapes score the leaf; see ``sharpness``).
         self.sharpness = float(sharpness)
+        #: Whether a node is proven lost for its player to move only when
+        #: focus kept every reply that might save him (see ``strict``).
+        self.strict = bool(strict)
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()
@@ -525,6 +535,7 @@ class Searcher:
             self.vct_nodes if self.threats else 0,
             self.shapes,
             self.sharpness,
+            self.strict,
             self._minimax_array(),
             self.minimax,
         )

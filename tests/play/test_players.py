@@ -96,6 +96,12 @@ def test_the_sharpness_option_reaches_the_searcher_and_is_off_by_default():
         find_player("mcts-heavy:sharpness=-1", game)
 
 
+def test_the_strict_option_reaches_the_searcher_and_is_off_by_default():
+    game = find_game("gomoku")
+    assert find_player("mcts-heavy:strict=1", game, seconds=0.05).searcher.strict
+    assert not find_player("mcts-heavy", game).searcher.strict
+
+
 def test_a_model_that_is_not_on_disk_is_a_clear_error():
     with pytest.raises(ValueError, match="no model at .*reversi/no-such-model"):
         find_player("mcts:model=no-such-model", find_game("reversi"))

@@ -1,0 +1,77 @@
+"""Strict proofs: a node whose kept replies all lose is proven lost only when
+focus kept every reply that might save its player to move."""
+
+import numpy as np
+import pytest
+
+from mcts.games import find_game, gomoku
+from mcts.games.base import MAX_MOVES
+from mcts.search.focus import focus_moves, replies_covered
+from mcts.search.searcher import Searcher
+
+GOMOKU = find_game("gomoku")
+
+
+def near_moves(state):
+    """Return how many moves focus keeps near a stone at ``state``."""
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    count = gomoku.legal_moves(state.array, moves)
+    return focus_moves(GOMOKU.game_id, state.array, moves, count, MAX_MOVES, 0)
+
+
+def test_a_pruned_quiet_node_is_not_covered_and_a_full_one_is():
+    state = GOMOKU.play_all(["h8", "i9", "h9"])
+    near = near_moves(state)
+    assert near > 5
+    assert not replies_covered(GOMOKU.game_id, state.array, 5)
+    assert replies_covered(GOMOKU.game_id, state.array, near)
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        "h8 a1 i8 a3 j8 a5 k8",  # black's open four: white to move
+        "h8 g8 i8 a3 j8 a5 k8",  # black's four blocked at one end: l8 or lose
+    ],
+)
+def test_a_node_that_must_block_a_four_is_covered_by_one_child(moves):
+    state = GOMOKU.play_all(moves.split())
+    assert replies_covered(GOMOKU.game_id, state.array, 1)
+
+
+def test_other_games_prune_nothing_so_are_always_covered():
+    reversi = find_game("reversi")
+    assert replies_covered(reversi.game_id, reversi.initial_state().array, 1)
+
+
+def solve(state, *, strict, simulations):
+    return Searcher(GOMOKU, state, seed=1, threats=False, strict=strict).search(
+        simulations=simulations
+    )
+
+
+def test_a_strict_search_still_proves_wins_by_fours():
+    # g8 or k8 makes an open four: every reply must block a four, so the
+    # proof that they all lose is strict.
+    state = GOMOKU.play_all(["h8", "a1", "i8", "a3", "j8", "a5"])
+    result = solve(state, strict=True, simulations=60_000)
+    assert result.proven == "win"
+    assert result.move in ("g8", "k8")
+
+
+#: Position 29 of docs/conversion-positions.jsonl (black to move, won for
+#: black by Rapfi's proof): the search that trusts its kept replies proves
+#: i10 won, but Rapfi, defending with replies the tree's focus left out,
+#: went on to win that game (README, Performance).
+FALSE_PROOF = (
+    "i8 g7 i6 h8 i9 i7 j7 j6 k5 k7 i5 h5 h9 g9 f10 g10 g8 h7 f7 e6 l9 k9 l10 e7 k8 m10"
+)
+
+
+def test_a_strict_search_does_not_claim_the_win_that_pruned_replies_refute():
+    state = GOMOKU.play_all(FALSE_PROOF.split())
+    trusting = Searcher(GOMOKU, state, seed=1).search(simulations=3_000)
+    assert (trusting.proven, trusting.move) == ("win", "i10")
+    strict = Searcher(GOMOKU, state, seed=1, strict=True).search(simulations=3_000)
+    assert strict.proven is None
+    assert strict.simulations == 3_000  # no early stop on a proof
