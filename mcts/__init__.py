@@ -45,6 +45,7 @@ from .models.packed import unpack as unpack_model  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.net_search import NetSearcher  # noqa: E402
+from .search.proof_check import holding_proofs  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
 from .search.searcher import Searcher  # noqa: E402
 from .search.tree import Proven, Tree  # noqa: E402
@@ -78,6 +79,7 @@ __all__ = [
     "evaluation_for",
     "patterns_for",
     "find_game",
+    "holding_proofs",
     "find_player",
     "game_from_args",
     "list_models",

@@ -404,7 +404,17 @@ class SearchResultSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=COLORS)
     moves = MoveStatsSerializer(many=True)
     value = serializers.FloatField()
-    proven = serializers.ChoiceField(choices=PROVEN, allow_null=True)
+    proven = serializers.ChoiceField(
+        choices=PROVEN,
+        allow_null=True,
+        help_text="a result proven against every reply",
+    )
+    found = serializers.ChoiceField(
+        choices=PROVEN,
+        allow_null=True,
+        help_text="the result the search found, which ended it: proven, or "
+        "in Gomoku proven against the replies it considered",
+    )
     pv = serializers.ListField(child=serializers.CharField())
     simulations = serializers.IntegerField()
     root_visits = serializers.IntegerField()

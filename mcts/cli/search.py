@@ -234,6 +234,8 @@ def format_result(result, *, top: int = 20) -> str:
     if len(result.moves) > top:
         lines.append(f"... {len(result.moves) - top} more moves")
     proven = f" ({proven_mark(result.proven)})" if result.proven else ""
+    if result.found and not result.proven:
+        proven = f" ({result.found} found against the replies searched)"
     lines += [
         f"best: {result.move}  value for {result.side}: "
         f"{100 * result.value:.1f}%{proven}",

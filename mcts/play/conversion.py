@@ -14,8 +14,9 @@ move:
 2. **The test** (:func:`judge_move`): our player moves in each; the
    engine, now to move, judges the position reached. The win is *kept* if
    our move made five or the engine proves itself lost. When the engine
-   proves nothing but our search proved its move won (a VCT the engine
-   cannot see within the judging time), the game is played out: the engine
+   proves nothing but our search found its move won (a VCT the engine
+   cannot see within the judging time, or a win against the replies the
+   search kept), the game is played out: the engine
    defends, our player attacks, and the win is kept if we make five or the
    engine proves itself lost on the way.
 
@@ -182,9 +183,10 @@ def judge_move(
 
 
 def _claims_a_win(player) -> bool:
-    """Return whether our player's last search proved its move won."""
+    """Return whether our player's last search found its move won (proved
+    it, or proved it against the replies it kept)."""
     result = getattr(player, "last_result", None)
-    return result is not None and result.proven == "win"
+    return result is not None and result.found == "win"
 
 
 def _wins_against(game: Game, moves: list[int], player, judge: Judge) -> bool:

@@ -44,7 +44,11 @@ class SearchResult:
     - ``moves``: one :class:`MoveStats` per legal root move, most visits first.
     - ``value``: the root's expected score for the side to move, read as a win
       probability (a draw counts half); exact (1, 0.5, 0) once proven.
-    - ``proven``: ``"win"``, ``"loss"``, ``"draw"`` for the side to move, or None.
+    - ``proven``: ``"win"``, ``"loss"``, ``"draw"`` for the side to move, or
+      None; a proof that holds against every reply.
+    - ``found``: the same as the search's tree has it, which ends the search:
+      ``proven``, or a Gomoku result that a reply the search's focus left out
+      might still refute (:mod:`mcts.search.proof_check`).
     - ``pv``: the principal variation, up to 10 plies, in notation.
     - ``simulations``: simulations run by this search; ``root_visits`` counts
       those kept from earlier searches too (tree reuse).
@@ -57,6 +61,7 @@ class SearchResult:
     moves: tuple[MoveStats, ...]
     value: float
     proven: str | None
+    found: str | None
     pv: tuple[str, ...]
     simulations: int
     root_visits: int
@@ -72,6 +77,7 @@ class SearchResult:
             "moves": [stats.to_json() for stats in self.moves],
             "value": round(self.value, 4),
             "proven": self.proven,
+            "found": self.found,
             "pv": list(self.pv),
             "simulations": self.simulations,
             "root_visits": self.root_visits,

@@ -8,8 +8,8 @@ kernel also polls the stop flag every simulation and releases the GIL, so
 The module is over 400 lines: :class:`Searcher` is one class (its tuning
 knobs, tree reuse and the widening of a reused Gomoku root, the chunked
 run, the exact root solve of a Reversi endgame and the reading of its
-result), and :func:`best_child` is the final-move rule it and its result
-share.
+result, with which proofs it may call proven: :mod:`.proof_check`), and
+:func:`best_child` is the final-move rule it and its result share.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from .kernel import (
 from .learned import Evaluation
 from .loa_search import DEFAULT_LOA_EVAL
 from .loa_search import params as loa_params
+from .proof_check import holding_proofs
 from .result import MoveStats, SearchResult
 from .reversi_patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
@@ -272,6 +273,9 @@ class Searcher:
         self._lock = threading.Lock()
         #: The move an exact root solve chose (see _solve_root), for _choose.
         self._solved_move: int | None = None
+        #: The tree of the last search and those of its root children that
+        #: the root's threat search proved (exact proofs, see _holding_proofs).
+        self._threat_proofs: tuple[Tree | None, list[int]] = (None, [])
         self._prior = np.empty(0, dtype=np.float32)
         self._state = game.initial_state() if state is None else state
         self.tree = Tree()
@@ -435,12 +439,17 @@ class Searcher:
             self._widen_root()
             if self.threats:
                 deep_budget = int((seconds or 0.0) * self.deep_vct)
+                before = self._root_proofs()
                 self.tree = plan_root(
                     self.tree,
                     self._state.array,
                     self.focus_width,
                     deep_budget=deep_budget,
                     deep_defence=self.deep_defence,
+                )
+                self._threat_proofs = (
+                    self.tree,
+                    [c for m, c in self._root_proofs().items() if m not in before],
                 )
             solved = self._solve_root(seconds)
             if solved is None:
@@ -602,6 +611,27 @@ class Searcher:
         return done
 
     # ---- reading the tree ---------------------------------------------------------
+    def _root_proofs(self) -> dict[int, int]:
+        """Return {move code: child id} of the root's proven children."""
+        tree = self.tree
+        return {
+            int(tree.move[child]): child
+            for child in tree.children(0)
+            if tree.proven[child] != Proven.UNKNOWN
+        }
+
+    def _holding_proofs(self) -> np.ndarray | None:
+        """Return the mask of the proofs a result may call proven
+        (:func:`~mcts.search.proof_check.holding_proofs`), or None for all."""
+        searched, given = self._threat_proofs
+        return holding_proofs(
+            self.game.game_id,
+            self._state.array,
+            self.tree,
+            given=given if searched is self.tree else None,
+            vct_nodes=self.vct_nodes if self.threats else 0,
+        )
+
     def result(
         self,
         *,
@@ -614,6 +644,13 @@ class Searcher:
         tree, game, state = self.tree, self.game, self._state
         side = game.to_move(state)
         legal = game.legal_moves(state)
+        holds = self._holding_proofs()
+
+        def shown(node: int) -> Proven:
+            """The node's proof, if it holds for every reply."""
+            proof = Proven(tree.proven[node])
+            return proof if holds is None or holds[node] else Proven.UNKNOWN
+
         stats = []
         by_code = {int(tree.move[child]): child for child in tree.children(0)}
         for code in legal:
@@ -629,7 +666,7 @@ class Searcher:
                     code,
                     int(tree.visits[child]),
                     tree.mean(child),
-                    Proven(tree.proven[child]).text,
+                    shown(child).text,
                 )
             )
         stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
@@ -638,7 +675,7 @@ class Searcher:
         else:
             code = self._choose(temperature, legal)
         # The root's own proof is for the player who moved into it: flip it.
-        proven = Proven(tree.proven[0]).flipped
+        proven = shown(0).flipped
         if proven != Proven.UNKNOWN:
             value = _PROVEN_VALUE[proven]
         elif tree.visits[0] > 0:
@@ -652,6 +689,7 @@ class Searcher:
             moves=tuple(stats),
             value=min(1.0, max(0.0, value)),
             proven=proven.text,
+            found=Proven(tree.proven[0]).flipped.text,
             pv=self.principal_variation(),
             simulations=int(simulations),
             root_visits=int(tree.visits[0]),

@@ -137,7 +137,8 @@ export function hint() {
     .done(function (resp) {
       if (!wanted()) return;
       state.analysis = { search: resp.search, ply: ply, key: key, hint: true };
-      const best = resp.search.moves && resp.search.moves[0];
+      // The hinted move's own figure (a proven move may have fewer visits).
+      const best = (resp.search.moves || []).find((m) => m.move === resp.search.move);
       const win = best && best.value !== null ? " (win " + Math.round(best.value * 100) + "%)" : "";
       flash("Hint: " + resp.search.move + win, "info");
       announce("Hint: " + resp.search.move);

@@ -71,8 +71,15 @@ export function drawAnalysis() {
     .attr("title", "The AI's estimate: Black " + share.black + "%, White " + share.white + "%");
   $("#win-bar .win-black").css("width", black * 100 + "%");
   let label = you + share[viewer] + "% \u2013 " + cap(other) + " " + share[other] + "%";
+  // A Gomoku win the search found against the replies it considered is
+  // not called proven: a reply it left out may refute it.
+  const unproven = !s.proven && s.found;
   if (s.proven) label += " (" + cap(s.side) + " proven " + s.proven + ")";
-  $("#win-label").text(label);
+  else if (unproven) label += " (" + cap(s.side) + ": " + s.found + " found)";
+  const doubt = "Found against the replies the AI considered: one it left out may refute it";
+  $("#win-label")
+    .text(label)
+    .attr("title", unproven ? doubt : null);
   $("#analysis").prop("hidden", false);
   $("#analysis-title").text((analysis.hint ? "Hint for " : "AI ") + cap(s.side) + (analysis.hint ? "" : " thought"));
   $("#analysis-stats").text(s.simulations + " simulations, " + s.elapsed.toFixed(2) + " s, " + s.nodes + " nodes");

@@ -6,12 +6,14 @@ test-artifacts/screenshots/ (desktop 1280x800 and phone 390x844)."""
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.search.test_strict_proofs import FALSE_PROOF
 from webgame import services
 
 from .conftest import PHONE
@@ -434,3 +436,30 @@ def test_the_progress_bar_runs_to_the_think_time_of_the_level(page):
     assert page.evaluate("() => BoardPage.state.thinking.seconds") == level["seconds"]
     wait_idle(page)
     wait_plies(page, 2)
+
+
+def test_a_gomoku_win_proved_against_the_kept_replies_only_is_not_called_proven(
+    page, screenshot
+):
+    # Black to move: the search proves i10 won against the five replies its
+    # focus keeps, but Rapfi refuted it with another (FALSE_PROOF).
+    open_board(page)
+    select_game(page, "gomoku")
+    page.fill("#record", FALSE_PROOF)
+    page.click("#import-record")
+    page.wait_for_function("n => BoardPage.state.game.ply === n", arg=26)
+    wait_idle(page)
+    page.select_option("#strength-black", "time:2")
+    page.keyboard.press("h")
+    wait_idle(page)
+    search = page.evaluate("() => BoardPage.state.analysis.search")
+    assert (search["found"], search["proven"]) == ("win", None)
+    hinted = next(m for m in search["moves"] if m["move"] == search["move"])
+    win = math.floor(hinted["value"] * 100 + 0.5)  # JavaScript's Math.round
+    assert f"Hint: {search['move']} (win {win}%)" in page.inner_text("#flash")
+    label = page.inner_text("#win-label")
+    assert label.endswith("(Black: win found)"), label
+    assert "may refute" in page.get_attribute("#win-label", "title")
+    screenshot(page, "gomoku-win-found")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "gomoku-win-found-phone")

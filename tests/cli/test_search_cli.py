@@ -7,6 +7,7 @@ import pytest
 
 from mcts.cli.main import main
 from mcts.cli.search import add_commands
+from tests.search.test_strict_proofs import FALSE_PROOF
 
 
 def run(argv, capsys):
@@ -37,6 +38,16 @@ def test_think_marks_proven_moves(capsys):
     assert code == 0
     assert re.search(r"^\s+(g8|l8)\s+\d+\s+[\d.]+\s+proven win", out, re.MULTILINE)
     assert "(proven win)" in out
+
+
+def test_think_says_a_win_found_against_the_replies_searched_is_not_proven(capsys):
+    moves = FALSE_PROOF.split()
+    code, out = run(
+        ["think", "gomoku", *moves, "--sims", "3000", "--seed", "1"], capsys
+    )
+    assert code == 0
+    assert "(win found against the replies searched)" in out
+    assert "proven win" not in out
 
 
 def test_think_reports_an_illegal_move(capsys):

@@ -71,7 +71,8 @@ FALSE_PROOF = (
 def test_a_strict_search_does_not_claim_the_win_that_pruned_replies_refute():
     state = GOMOKU.play_all(FALSE_PROOF.split())
     trusting = Searcher(GOMOKU, state, seed=1).search(simulations=3_000)
-    assert (trusting.proven, trusting.move) == ("win", "i10")
+    assert (trusting.found, trusting.move) == ("win", "i10")
+    assert trusting.simulations < 3_000  # it stopped on its proof
     strict = Searcher(GOMOKU, state, seed=1, strict=True).search(simulations=3_000)
     assert strict.proven is None
     assert strict.simulations == 3_000  # no early stop on a proof

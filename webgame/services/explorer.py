@@ -10,7 +10,7 @@ a position it never studied is answered with no moves, not an error.
 
 from __future__ import annotations
 
-from mcts import Proven, warm_tree
+from mcts import Proven, holding_proofs, warm_tree
 
 from ..errors import ServiceError
 from .games import GameId, get_row, parse
@@ -31,7 +31,9 @@ def explore(
     """Return the model's moves in the position after the game's first
     ``ply`` moves and then ``line``: ``{model, ply, line, to_move, board,
     known, moves: [{move, visits, value, proven}]}``, where ``value`` is the
-    win probability and ``proven`` the proven result of the side to move."""
+    win probability and ``proven`` the proven result of the side to move
+    (only a proof that holds against every reply: a Gomoku model's tree
+    also holds proofs against the replies its search kept)."""
     row = get_row(game_id)
     if not 0 <= ply <= len(row.moves):
         raise ServiceError(
@@ -51,6 +53,7 @@ def explore(
     tree = None if game.is_terminal(state) else warm_tree(loaded, game, state)
     moves: list[dict] = []
     if tree is not None:
+        holds = holding_proofs(game.game_id, state.array, tree)
         for child in tree.children(0):
             visits = int(tree.visits[child])
             if not visits:
@@ -61,7 +64,11 @@ def explore(
                     "move": game.format_move(state, int(tree.move[child])),
                     "visits": visits,
                     "value": None if mean is None else round(mean, 4),
-                    "proven": Proven(int(tree.proven[child])).text,
+                    "proven": (
+                        Proven(int(tree.proven[child])).text
+                        if holds is None or holds[child]
+                        else None
+                    ),
                 }
             )
         moves.sort(key=lambda m: m["visits"], reverse=True)
