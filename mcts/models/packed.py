@@ -55,6 +55,14 @@ def packed_path(folder: Path) -> Path:
     return folder.with_name(folder.name + PACKED_SUFFIX)
 
 
+def unpacked(folder: Path) -> Path:
+    """Return the model folder ``folder``, first unpacking the archive beside
+    it (:func:`unpack`) if one ships and the folder is missing or older: what
+    a player of a packed model needs on its first use, as the page does."""
+    archive = packed_path(folder)
+    return unpack(archive) if archive.exists() else Path(folder)
+
+
 def packed_name(archive: Path) -> str | None:
     """Return the name of the model packed in ``archive`` (``full`` for
     ``full.tar.xz``), or None if the file is not named ``NAME.tar.xz`` (hidden

@@ -17,7 +17,7 @@ Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 best by the row-building score), ``root_width`` (the same at the root, at
 least ``width``), ``model`` (a tree model: its statistics start
 the search where it knows the position, and its learned evaluation cuts the
-rollouts short), ``use`` (what of the model to use: ``both``, the default,
+rollouts short; a packed ``NAME.tar.xz`` is unpacked on first use), ``use`` (what of the model to use: ``both``, the default,
 ``book`` or ``eval``; measures each part's worth), ``cutoff`` (plies a rollout
 plays before that evaluation scores it), ``endgame`` (Reversi: a new leaf with
 at most this many empty squares is solved exactly; 0 turns it off),
@@ -77,6 +77,7 @@ import numpy as np
 
 from ..games.base import Game, State
 from ..models.model import evaluation_for, patterns_for, warm_tree
+from ..models.packed import unpacked
 from ..models.store import load_shared, model_path
 from ..search.searcher import Searcher
 from .base import Player
@@ -395,7 +396,7 @@ def find_player(
         return _engine_player(spec, game, seconds)
     model = None
     if "model" in opts:
-        model = load_shared(model_path(game.name, opts.pop("model")))
+        model = load_shared(unpacked(model_path(game.name, opts.pop("model"))))
     if spec.kind == "mcts-net":
         if seconds is None and simulations is None:
             seconds = DEFAULT_SECONDS

@@ -17,6 +17,8 @@ import pytest
 from mcts import (
     PACKED_SUFFIX,
     ModelError,
+    find_game,
+    find_player,
     list_models,
     pack_model,
     packed_path,
@@ -386,3 +388,12 @@ def test_the_pack_and_unpack_commands(tmp_path, capsys, shipped_archive):
     assert "bad.tar.xz: not a packed model" in capsys.readouterr().err
     assert main(["model", "pack", str(folder), "--out", str(tmp_path / "x.zip")]) == 2
     assert "a packed model is named NAME.tar.xz" in capsys.readouterr().err
+
+
+def test_a_player_of_a_packed_model_unpacks_it_on_first_use(archive):
+    folder = archive.parent / "light"
+    assert not folder.exists()
+    game = find_game("reversi")
+    player = find_player(f"mcts-heavy:model={folder},sims=20", game)
+    assert _entries(folder) == FILES
+    assert player.choose(game.initial_state()) in game.legal_moves(game.initial_state())
