@@ -17,8 +17,9 @@ Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 best by the row-building score), ``root_width`` (the same at the root, at
 least ``width``), ``model`` (a tree model: its statistics start
 the search where it knows the position, and its learned evaluation cuts the
-rollouts short; a packed ``NAME.tar.xz`` is unpacked on first use), ``use`` (what of the model to use: ``both``, the default,
-``book`` or ``eval``; measures each part's worth), ``cutoff`` (plies a rollout
+rollouts short; a packed ``NAME.tar.xz`` is unpacked on first use), ``use``
+(what of the model to use: ``both``, the default, ``book`` or ``eval``;
+measures each part's worth), ``cutoff`` (plies a rollout
 plays before that evaluation scores it), ``endgame`` (Reversi: a new leaf with
 at most this many empty squares is solved exactly; 0 turns it off),
 ``patterns`` (Reversi: 1, the default, scores leaves by the model's pattern
