@@ -62,6 +62,12 @@ def add_commands(subparsers) -> None:
     command.add_argument("--size", type=int, default=15, help="Gomoku board size")
     command.add_argument("--player", default=DEFAULT_PLAYER, help="our player spec")
     command.add_argument("--seconds", type=float, default=1.0, help="our time a move")
+    command.add_argument(
+        "--play-out-all",
+        action="store_true",
+        help="play out every move the engine cannot judge, not only those our "
+        "search found won (slower; the rate is then no lower bound)",
+    )
     command.set_defaults(func=cmd_conversion)
 
     command = subparsers.add_parser(
@@ -147,7 +153,15 @@ def cmd_conversion(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    verdicts = run(game, args.player, args.seconds, judge, positions, show)
+    verdicts = run(
+        game,
+        args.player,
+        args.seconds,
+        judge,
+        positions,
+        show,
+        play_out_all=args.play_out_all,
+    )
     kept = sum(verdict.kept for verdict in verdicts)
     rate = kept / len(verdicts)
     interval = 1.96 * math.sqrt(rate * (1 - rate) / len(verdicts))

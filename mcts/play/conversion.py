@@ -16,14 +16,15 @@ move:
    our move made five or the engine proves itself lost. When the engine
    proves nothing but our search found its move won (a VCT the engine
    cannot see within the judging time, or a win against the replies the
-   search kept), the game is played out: the engine
-   defends, our player attacks, and the win is kept if we make five or the
-   engine proves itself lost on the way.
+   search kept), or with ``--play-out-all`` whatever our search found, the
+   game is played out: the engine defends, our player attacks, and the win
+   is kept if we make five or the engine proves itself lost on the way.
 
 The engine must print its evaluation in its chatter the way Rapfi does,
 ``MESSAGE ... Eval +M17 ...`` (the side to move wins within 17 plies;
-``-M12`` loses within 12). An engine proof it cannot find in the judging
-time counts as not kept, so the rate is a lower bound of the true one.
+``-M12`` loses within 12). Without ``--play-out-all``, a move the engine
+cannot judge in time and our search did not find won counts as not kept,
+so the rate is a lower bound of the true one.
 Benchmark only: the engine is not part of this project.
 """
 
@@ -161,9 +162,13 @@ def judge_move(
     seconds: float,
     judge: Judge,
     seed: int,
+    *,
+    play_out_all: bool = False,
 ) -> Verdict:
     """Let our player move in the position after ``moves``; return whether
-    the engine then proves the side to move lost (or we made five)."""
+    the engine then proves the side to move lost (or we made five). A move
+    the engine cannot judge is played out when our search found it won, or
+    with ``play_out_all`` always (the rate is then no lower bound)."""
     state = position_after(game, moves)
     player = find_player(player_spec, game, seconds=seconds, seed=seed)
     try:
@@ -174,7 +179,7 @@ def judge_move(
         if game.is_terminal(game.apply(state, move)):
             return Verdict(name, True, None, spent)
         _, plies = judge.ask(game, [*moves, move], JUDGE_MS)
-        if plies is None and _claims_a_win(player):
+        if plies is None and (play_out_all or _claims_a_win(player)):
             kept = _wins_against(game, [*moves, move], player, judge)
             return Verdict(name, kept, None, spent, played_out=True)
         return Verdict(name, plies is not None and plies < 0, plies, spent)
@@ -230,12 +235,16 @@ def run(
     judge: Judge,
     positions: list[list[int]],
     on_verdict: Callable[[int, Verdict], None] | None = None,
+    *,
+    play_out_all: bool = False,
 ) -> list[Verdict]:
     """Test every position (the seed of position ``i`` is ``i``); return the
-    verdicts in order."""
+    verdicts in order (``play_out_all``: see :func:`judge_move`)."""
     verdicts = []
     for index, moves in enumerate(positions):
-        verdict = judge_move(game, moves, player_spec, seconds, judge, index)
+        verdict = judge_move(
+            game, moves, player_spec, seconds, judge, index, play_out_all=play_out_all
+        )
         verdicts.append(verdict)
         if on_verdict:
             on_verdict(index, verdict)

@@ -85,6 +85,18 @@ def test_the_command_makes_the_positions_then_prints_the_rate(tmp_path, capsys):
     assert "engine games" not in capsys.readouterr().out
 
 
+def test_the_command_can_play_out_every_move_the_engine_cannot_judge(tmp_path, capsys):
+    positions = tmp_path / "positions.jsonl"
+    positions.write_text(json.dumps([40, 41, 31, 32, 49, 50]) + "\n")
+    argv = ["conversion", "--engine", prover_spec(tmp_path, "unsure")]
+    argv += ["--positions", str(positions), "--size", "9", "--player", "mcts:sims=20"]
+    assert main(argv) == 0
+    assert "played out" not in capsys.readouterr().out
+    assert main([*argv, "--play-out-all"]) == 0
+    line = capsys.readouterr().out.splitlines()[-2]
+    assert "(engine after it: None; played out: " in line, line
+
+
 def test_the_command_wants_a_piskvork_engine(tmp_path, capsys):
     assert main(["conversion", "--engine", "mcts:sims=5"]) == 2
     assert "engine:piskvork" in capsys.readouterr().err
@@ -117,6 +129,10 @@ def test_a_win_our_search_proved_is_played_out_when_the_engine_sees_none(tmp_pat
     verdict = judge_move(game, moves, "mcts-heavy:sims=200", 1.0, judge, seed=0)
     assert verdict.played_out and verdict.kept
     assert verdict.proof_after is None
-    # Without a proof of ours nothing is played out.
+    # Without a proof of ours nothing is played out, unless asked.
     random = judge_move(game, moves, "mcts:sims=20", 1.0, judge, seed=0)
     assert not random.played_out and not random.kept
+    asked = judge_move(
+        game, moves, "mcts:sims=20", 1.0, judge, seed=0, play_out_all=True
+    )
+    assert asked.played_out
