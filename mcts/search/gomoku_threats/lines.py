@@ -22,6 +22,13 @@ from numba import njit
 from ...games import gomoku
 from ..rollouts import window_start
 
+#: A random key per colour (1 black, 2 white) and intersection of the
+#: largest board: a position's key (in the threat searches' tables of
+#: positions found lost) is the exclusive or of its added stones'.
+STONE_KEYS = np.random.default_rng(20261127).integers(
+    1, 2**63, size=(3, gomoku.MAX_SIZE * gomoku.MAX_SIZE), dtype=np.int64
+)
+
 
 @njit(cache=True, nogil=True)
 def cells_of(state):

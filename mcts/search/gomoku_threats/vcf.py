@@ -38,6 +38,7 @@ from numba import njit
 
 from ...games import gomoku
 from .lines import (
+    STONE_KEYS,
     add_unique,
     cells_of,
     four_moves,
@@ -56,11 +57,6 @@ LEAF_VCF_NODES = 24
 #: Most entries of a VCF's table of positions already found lost (a power
 #: of two; a smaller budget gets a smaller table).
 VCF_TABLE_SIZE = 4096
-#: A random key per colour (1 black, 2 white) and intersection of the
-#: largest board: a position's key is the exclusive or of its stones'.
-_KEYS = np.random.default_rng(20261127).integers(
-    1, 2**63, size=(3, gomoku.MAX_SIZE * gomoku.MAX_SIZE), dtype=np.int64
-)
 
 
 @njit(cache=True, nogil=True)
@@ -237,7 +233,7 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
                 index[depth] += 1
                 continue
             reply = found[0]
-            key = keys[depth] ^ _KEYS[attacker, move] ^ _KEYS[defender, reply]
+            key = keys[depth] ^ STONE_KEYS[attacker, move] ^ STONE_KEYS[defender, reply]
             slot = key & (slots - 1)
             if lost_keys[slot] == key and lost_left[slot] >= max_depth - depth - 1:
                 cells[move] = 0  # met before, and lost

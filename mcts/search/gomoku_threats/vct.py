@@ -7,7 +7,8 @@ could break that VCF (the cells on a window through its line, and the
 defender's fours, as :func:`~.vcf.defence_moves` reads them), each of which
 must leave the attacker a VCT one three shorter. A defender's four refutes
 a three unless the attacker's forced block wins on its own: some wins are
-missed, no false one is reported.
+missed, no false one is reported. A table of the positions found lost
+(:func:`lost_table`) cuts off the same threes met in another order.
 
 :func:`deep_vct` deepens it one three at a time while a budget lasts;
 :func:`vct_losers` and :func:`deep_threat_losers` find the moves after
@@ -23,7 +24,14 @@ from numba import njit
 
 from ...games import gomoku
 from ..gomoku_shapes import shape_move_score
-from .lines import cells_of, four_moves, line_neighbours, threat_moves, win_cells
+from .lines import (
+    STONE_KEYS,
+    cells_of,
+    four_moves,
+    line_neighbours,
+    threat_moves,
+    win_cells,
+)
 from .vcf import VCF_MAX_DEPTH, has_vcf, vcf
 
 #: Threes a VCT may play before its last VCF, at the root.
@@ -37,6 +45,18 @@ LEAF_VCT_NODES = 0
 #: Deepest VCT (threes before the last VCF) tried at the root when a move's
 #: time allows (:func:`deep_vct`).
 DEEP_VCT_MAX_DEPTH = 6
+#: Most entries of a VCT's table of positions already found lost (a power
+#: of two; a smaller budget gets a smaller table).
+VCT_TABLE_SIZE = 1 << 16
+
+
+@njit(cache=True, nogil=True)
+def lost_table(budget):
+    """Return an empty table of positions found lost (their keys, and the
+    threes that were left: -1 for an empty slot), sized for a search of
+    ``budget`` VCF nodes."""
+    slots = min(VCT_TABLE_SIZE, 1 << max(4, int(np.log2(max(budget, 1)))))
+    return np.zeros(slots, dtype=np.int64), np.full(slots, -1, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -86,6 +106,13 @@ def _defences(cells, size, row, attacker, budget, out, mark, stamp):
 
 @njit(cache=True, nogil=True)
 def vct(cells, size, row, attacker, depth, budget):
+    """:func:`search_vct` with a table of its own."""
+    lost_keys, lost_left = lost_table(budget[0])
+    return search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left)
+
+
+@njit(cache=True, nogil=True)
+def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
     """Search a win by continuous threats for ``attacker``, who is to move
     on ``cells`` (restored on return): a VCF, or a move making a three after
     which the attacker has a VCF if the defender passes, such that every
@@ -102,6 +129,14 @@ def vct(cells, size, row, attacker, depth, budget):
     cache a recursive function): level ``L`` tries its threes in turn, and
     for the current one its defences in turn, each answered by a VCF or by
     level ``L`` + 1.
+
+    The same threes and defences played in another order meet the same
+    position: ``lost_keys`` and ``lost_left`` (:func:`lost_table`) remember
+    the positions, keyed by the stones added to ``cells``, where every three
+    failed with as many threes left, and such a position is not searched
+    again with no more left (an exact cut; a search cut short by the budget
+    remembers nothing). The table may be shared by searches of the same
+    ``cells``.
     """
     first = _vct_zero(cells, size, row, attacker, budget)
     if first >= 0 or depth <= 0 or budget[0] <= 0:
@@ -114,6 +149,9 @@ def vct(cells, size, row, attacker, depth, budget):
     threat = np.zeros(depth, dtype=np.int64)  # the three being tried
     answer = np.zeros(depth, dtype=np.int64)  # the defence being answered
     mark = np.zeros(n, dtype=np.int64)
+    keys = np.zeros(depth, dtype=np.int64)  # of the stones added above a level
+    slots = lost_keys.shape[0] - 1
+    defender = 3 - attacker
     stamp = 1
     level = 0
     count[0] = _threats(cells, size, row, attacker, moves[0], mark, stamp)
@@ -125,6 +163,9 @@ def vct(cells, size, row, attacker, depth, budget):
             # No three of this level wins: the defence above it holds.
             if level == 0:
                 return -1
+            if budget[0] > 0:  # a complete search: remember it
+                lost_keys[keys[level] & slots] = keys[level]
+                lost_left[keys[level] & slots] = depth - level
             level -= 1
             cells[defences[level, answer[level]]] = 0
             cells[moves[level, threat[level]]] = 0
@@ -148,12 +189,23 @@ def vct(cells, size, row, attacker, depth, budget):
                 level -= 1
                 cells[defences[level, answer[level]]] = 0
                 continue
-            cells[defences[level, answer[level]]] = 3 - attacker
-            if _vct_zero(cells, size, row, attacker, budget) >= 0:
-                cells[defences[level, answer[level]]] = 0
+            defence = defences[level, answer[level]]
+            key = (
+                keys[level]
+                ^ STONE_KEYS[attacker, moves[level, threat[level]]]
+                ^ STONE_KEYS[defender, defence]
+            )
+            known_lost = (
+                lost_keys[key & slots] == key
+                and lost_left[key & slots] >= depth - level - 1
+            )
+            cells[defence] = defender
+            if not known_lost and _vct_zero(cells, size, row, attacker, budget) >= 0:
+                cells[defence] = 0
                 continue
-            if level + 1 < depth and budget[0] > 0:
+            if not known_lost and level + 1 < depth and budget[0] > 0:
                 level += 1
+                keys[level] = key
                 stamp += 1
                 count[level] = _threats(
                     cells, size, row, attacker, moves[level], mark, stamp
@@ -200,8 +252,9 @@ def _deepening(cells, size, row, colour, depth, left):
     ``left[0]`` VCF nodes last, up to :data:`DEEP_VCT_MAX_DEPTH` (deepening
     first finds the short wins a deep search would spend its budget
     missing)."""
+    lost_keys, lost_left = lost_table(left[0])
     while depth <= DEEP_VCT_MAX_DEPTH and left[0] > 0:
-        move = vct(cells, size, row, colour, depth, left)
+        move = search_vct(cells, size, row, colour, depth, left, lost_keys, lost_left)
         if move >= 0:
             return move, depth
         depth += 1
