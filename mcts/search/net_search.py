@@ -34,7 +34,7 @@ from . import net_kernel
 from .gomoku_threats.vcf import LEAF_VCF_NODES
 from .kernel import MAX_DEPTH
 from .network import PLANES, NetworkWeights, encode
-from .searcher import DEFAULT_MAX_NODES, Searcher
+from .searcher import DEFAULT_MAX_NODES, MIN_TIMED_SIMULATIONS, Searcher
 from .tree import NodeValues, Proven, Tree
 
 #: The exploration constant of PUCT on rewards in 0..1 (AlphaZero-style
@@ -165,7 +165,7 @@ class NetSearcher(Searcher):
         while remaining > 0 and self._stop[0] == 0:
             if self.tree.proven[0] != Proven.UNKNOWN:
                 break
-            if time.perf_counter() >= deadline:
+            if time.perf_counter() >= deadline and done >= MIN_TIMED_SIMULATIONS:
                 break
             if self.tree.size + self.batch * widest > self.max_nodes:
                 break

@@ -86,6 +86,11 @@ ENDGAME_EMPTIES = {"reversi": 10}
 MAX_LEAF_EMPTIES = 14
 #: Simulations a solved root still runs, for the move list the page shows.
 SOLVED_ROOT_SIMULATIONS = 256
+#: Simulations a search for a time runs even when the root's threat search
+#: used the time up: with none, the move would be the first legal one,
+#: unsearched (a 1 s move whose deeper VCT overran it played b12, at the
+#: board's edge, and lost a won game).
+MIN_TIMED_SIMULATIONS = 64
 
 
 #: Gomoku line shapes used by default with heavy rollouts (``shapes``): 2
@@ -588,7 +593,9 @@ class Searcher:
         while remaining > 0 and self._stop[0] == 0:
             now = time.perf_counter()
             if now >= deadline:
-                break
+                if done >= MIN_TIMED_SIMULATIONS:
+                    break
+                chunk = MIN_TIMED_SIMULATIONS - done
             tree = self.tree
             if tree.capacity < MAX_MOVES + tree.size and tree.capacity < self.max_nodes:
                 tree.reserve(min(self.max_nodes, 2 * tree.capacity))

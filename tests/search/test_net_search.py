@@ -11,6 +11,7 @@ from mcts.games import find_game
 from mcts.search import net_kernel, network
 from mcts.search.gomoku_threats.vcf import has_vcf
 from mcts.search.net_search import NetSearcher
+from mcts.search.searcher import MIN_TIMED_SIMULATIONS
 from mcts.search.tree import Proven
 
 GAME = find_game("gomoku", size=7, row=4)
@@ -23,6 +24,13 @@ def test_root_visits_are_the_simulations_and_children_hold_them():
     assert result.simulations == 150 and result.root_visits == 150
     assert sum(m.visits for m in result.moves) == 149  # the first expanded the root
     assert len(result.moves) == 49 and result.nodes > 49
+
+
+def test_a_search_whose_time_is_already_up_still_searches_its_move():
+    searcher = NetSearcher(GAME, network=WEIGHTS, seed=1)
+    searcher.search(simulations=8)  # compile outside the clock
+    result = searcher.search(seconds=1e-9)
+    assert result.simulations >= MIN_TIMED_SIMULATIONS
 
 
 def test_a_win_in_one_is_proven_and_played_without_the_threat_search():

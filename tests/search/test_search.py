@@ -7,7 +7,7 @@ import time
 import pytest
 
 from mcts.games import find_game
-from mcts.search.searcher import GAME_C, Searcher
+from mcts.search.searcher import GAME_C, MIN_TIMED_SIMULATIONS, Searcher
 
 GAMES = ["reversi", "gomoku", "loa"]
 
@@ -63,6 +63,25 @@ def test_a_time_budget_ends_within_50_ms(name):
     took = time.perf_counter() - start
     assert 0.25 <= result.elapsed < 0.30
     assert took < 0.30 + 0.05  # building the result is quick too
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_search_whose_time_is_already_up_still_searches_its_move(name):
+    # The root's threat search can use a move's time up before the first
+    # simulation; the move must still come from a search, not be the first
+    # legal one (Gomoku's a1).
+    game = find_game(name)
+    state = game.play_all(["h8", "h9", "i8"]) if name == "gomoku" else None
+    searcher = Searcher(game, state, evaluator="heavy", seed=1)
+    searcher.search(simulations=10)  # warm up
+    searcher = Searcher(game, state, evaluator="heavy", seed=1)
+    result = searcher.search(seconds=1e-9)
+    assert result.simulations >= MIN_TIMED_SIMULATIONS
+    assert max(move.visits for move in result.moves) > 1
+    best = max(result.moves, key=lambda move: move.visits)
+    assert result.move == best.move
+    if name == "gomoku":
+        assert result.move != "a1"
 
 
 def test_the_search_stops_early_once_the_root_is_proven():
