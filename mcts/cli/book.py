@@ -11,7 +11,8 @@ import argparse
 import time
 
 from ..models import book as opening_book
-from ..models import book_games, store
+from ..models import store
+from ..play import book_games
 from .args import add_game_arguments, game_from_args
 
 

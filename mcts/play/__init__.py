@@ -1,2 +1,2 @@
-"""Players built from specs (``mcts-heavy:model=light``) and the arena that
-plays them against each other."""
+"""Players built from specs (``mcts-heavy:model=light``), the arena that
+plays them against each other, and the games an opening book learns from."""

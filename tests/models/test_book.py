@@ -11,9 +11,10 @@ from mcts import find_game
 from mcts.cli.main import main
 from mcts.games.base import BLACK_WINS, WHITE_WINS
 from mcts.models import book as opening_book
-from mcts.models import book_games, store
+from mcts.models import store
 from mcts.models.book import GAME_VISITS, Book, BookNode, graft_book, ranked_moves
 from mcts.models.model import Model
+from mcts.play import book_games
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven
 

@@ -11,7 +11,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 
 from ..games import find_game
 from ..games.base import Game
-from .book import Book
+from ..models.book import Book
+from .players import find_player
 
 _WORKER: dict = {}
 
@@ -42,8 +43,6 @@ def play_out(line: list[int], learner: str | None = None) -> tuple[list[int], in
     past the line the learner's player (the worker's ``learner_spec``) plays
     them: the player the book will be grafted for.
     """
-    from ..play.players import find_player
-
     game, seconds = _WORKER["game"], _WORKER["seconds"]
     players = [
         find_player(
