@@ -36,7 +36,10 @@ with heavy rollouts, also scores quiet leaves: by the shapes, or with
 ``sharpness=K`` above 0 by the model's learned evaluation with its log-odds
 times K, an experiment kept off; 0 neither), ``strict`` (Gomoku: 1 proves a
 tree node lost for its player to move only when focus kept every reply that
-might save him; 0, the default, trusts the kept replies), ``minimax`` (the
+might save him; 0, the default, trusts the kept replies), ``recheck``
+(Gomoku: 1, the default, searches on with strict proofs when the search
+stopped on a root proof that does not hold for every reply; 0 plays the
+move it stopped on), ``minimax`` (the
 weight, 0..1, of the evaluation's minimax values backed up the tree in
 selection), ``loa_eval`` (Lines of Action: the evaluation and search settings
 by name, ``mia`` by default; ``loa_eval=2026-11`` is the search before the
@@ -167,6 +170,7 @@ OPTIONS = {
     "shapes": int,
     "sharpness": float,
     "strict": int,
+    "recheck": int,
     "loa_eval": str,
     "minimax": float,
     "vct": int,
@@ -430,6 +434,7 @@ def find_player(
         ("shapes", "shapes"),
         ("sharpness", "sharpness"),
         ("strict", "strict"),
+        ("recheck", "recheck"),
         ("loa_eval", "loa_eval"),
         ("minimax", "minimax"),
     ):

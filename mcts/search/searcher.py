@@ -109,6 +109,11 @@ GOMOKU_SHARPNESS = 0.0
 #: only when focus kept every reply that might save him (``strict``); off,
 #: the proof covers the kept moves only (:func:`mcts.search.focus.focus_moves`).
 STRICT_PROOFS = False
+#: Whether a Gomoku search that stopped on a root proof that does not hold
+#: for every reply clears the proofs that do not and searches on with
+#: strict ones for the rest of its budget (``recheck``; see
+#: :meth:`Searcher._search_on_strictly`).
+RECHECK_PROOFS = True
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
 
@@ -168,7 +173,9 @@ class Searcher:
     (:data:`GOMOKU_SHARPNESS`, 0 by default), else by those shapes; 0
     neither), ``strict`` (Gomoku: the MCTS-Solver proves a node lost for
     its player to move only when focus kept every reply that might save
-    him; :data:`STRICT_PROOFS`, off by default),
+    him; :data:`STRICT_PROOFS`, off by default), ``recheck`` (Gomoku: a
+    search that stopped on a root proof that does not hold for every reply
+    searches on with strict proofs; :data:`RECHECK_PROOFS`, on by default),
     ``loa_eval`` (Lines of Action
     with heavy rollouts: the named evaluation and search settings of
     :data:`mcts.search.loa_search.LOA_EVALS`; ``"2026-11"`` is the earlier
@@ -201,6 +208,7 @@ class Searcher:
         shapes: int | None = None,
         sharpness: float = GOMOKU_SHARPNESS,
         strict: bool = STRICT_PROOFS,
+        recheck: bool = RECHECK_PROOFS,
         loa_eval: str = DEFAULT_LOA_EVAL,
         minimax: float | None = None,
         seed: int | None = None,
@@ -273,6 +281,8 @@ class Searcher:
         #: Whether a node is proven lost for its player to move only when
         #: focus kept every reply that might save him (see ``strict``).
         self.strict = bool(strict)
+        #: Whether a false root proof is searched on strictly (``recheck``).
+        self.recheck = bool(recheck)
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()
@@ -461,6 +471,9 @@ class Searcher:
                 done = self._run(
                     start, seconds, simulations, on_progress, progress_every
                 )
+                done += self._search_on_strictly(
+                    start, seconds, simulations, done, on_progress, progress_every
+                )
             else:
                 # The exact answer is known: a short search for the move list.
                 count = min(
@@ -616,6 +629,42 @@ class Searcher:
                 on_progress(self.result(simulations=done, elapsed=elapsed))
                 next_report = time.perf_counter() + progress_every
         return done
+
+    def _search_on_strictly(
+        self, start, seconds, simulations, done, on_progress, progress_every
+    ) -> int:
+        """When the search stopped on a root proof that does not hold for
+        every reply (Gomoku: focus dropped a reply that may refute it; see
+        :mod:`~mcts.search.proof_check`), clear the proofs that do not hold
+        and search on with strict proofs for the rest of the budget; return
+        the simulations run (0 when there was nothing to repair).
+
+        The practical proofs steer the search well, but a false one at the
+        root ends it on a move that may lose: in the four positions of
+        ``python -m mcts conversion`` where the default played such a move,
+        strict proofs played one that won.
+        """
+        if not self.recheck or self.strict or self.tree.proven[0] == Proven.UNKNOWN:
+            return 0
+        holds = self._holding_proofs()
+        if holds is None or holds[0]:
+            return 0
+        if simulations is not None and simulations <= done:
+            return 0
+        size = len(holds)
+        proven = self.tree.proven[:size]
+        proven[holds == 0] = Proven.UNKNOWN
+        self.strict = True
+        try:
+            return self._run(
+                start,
+                seconds,
+                None if simulations is None else simulations - done,
+                on_progress,
+                progress_every,
+            )
+        finally:
+            self.strict = False
 
     # ---- reading the tree ---------------------------------------------------------
     def _root_proofs(self) -> dict[int, int]:

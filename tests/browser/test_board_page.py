@@ -438,11 +438,12 @@ def test_the_progress_bar_runs_to_the_think_time_of_the_level(page):
     wait_plies(page, 2)
 
 
-def test_a_gomoku_win_proved_against_the_kept_replies_only_is_not_called_proven(
+def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
     page, screenshot
 ):
-    # Black to move: the search proves i10 won against the five replies its
-    # focus keeps, but Rapfi refuted it with another (FALSE_PROOF).
+    # Black to move: a search that trusts the five replies its focus keeps
+    # proves i10 won, but Rapfi refuted it with another (FALSE_PROOF). The
+    # page's AI finds that its proof does not hold and searches on.
     open_board(page)
     select_game(page, "gomoku")
     page.fill("#record", FALSE_PROOF)
@@ -453,10 +454,19 @@ def test_a_gomoku_win_proved_against_the_kept_replies_only_is_not_called_proven(
     page.keyboard.press("h")
     wait_idle(page)
     search = page.evaluate("() => BoardPage.state.analysis.search")
-    assert (search["found"], search["proven"]) == ("win", None)
+    assert search["found"] == search["proven"]  # nothing beyond what holds
     hinted = next(m for m in search["moves"] if m["move"] == search["move"])
     win = math.floor(hinted["value"] * 100 + 0.5)  # JavaScript's Math.round
     assert f"Hint: {search['move']} (win {win}%)" in page.inner_text("#flash")
+    assert "found)" not in page.inner_text("#win-label")
+    # A win found against the kept replies only (the API's ``found`` without
+    # ``proven``, as a search with ``recheck=0`` reports it) is not called
+    # proven: redrawn with such a result, the label says so.
+    page.evaluate(
+        "() => Object.assign(BoardPage.state.analysis.search,"
+        " {found: 'win', proven: null})"
+    )
+    page.dispatch_event("#stone-numbers", "change")  # redraws the page
     label = page.inner_text("#win-label")
     assert label.endswith("(Black: win found)"), label
     assert "may refute" in page.get_attribute("#win-label", "title")

@@ -43,7 +43,9 @@ def test_think_marks_proven_moves(capsys):
 def test_think_says_a_win_found_against_the_replies_searched_is_not_proven(capsys):
     moves = FALSE_PROOF.split()
     code, out = run(
-        ["think", "gomoku", *moves, "--sims", "3000", "--seed", "1"], capsys
+        ["think", "gomoku", *moves, "--sims", "3000", "--seed", "1"]
+        + ["--player", "mcts-heavy:recheck=0"],
+        capsys,
     )
     assert code == 0
     assert "(win found against the replies searched)" in out

@@ -102,6 +102,12 @@ def test_the_strict_option_reaches_the_searcher_and_is_off_by_default():
     assert not find_player("mcts-heavy", game).searcher.strict
 
 
+def test_the_recheck_option_reaches_the_searcher_and_is_on_by_default():
+    game = find_game("gomoku")
+    assert not find_player("mcts-heavy:recheck=0", game).searcher.recheck
+    assert find_player("mcts-heavy", game).searcher.recheck
+
+
 def test_a_model_that_is_not_on_disk_is_a_clear_error():
     with pytest.raises(ValueError, match="no model at .*reversi/no-such-model"):
         find_player("mcts:model=no-such-model", find_game("reversi"))

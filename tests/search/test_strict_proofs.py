@@ -8,6 +8,7 @@ from mcts.games import find_game, gomoku
 from mcts.games.base import MAX_MOVES
 from mcts.search.focus import focus_moves, replies_covered
 from mcts.search.searcher import Searcher
+from mcts.search.tree import Proven
 
 GOMOKU = find_game("gomoku")
 
@@ -70,9 +71,28 @@ FALSE_PROOF = (
 
 def test_a_strict_search_does_not_claim_the_win_that_pruned_replies_refute():
     state = GOMOKU.play_all(FALSE_PROOF.split())
-    trusting = Searcher(GOMOKU, state, seed=1).search(simulations=3_000)
-    assert (trusting.found, trusting.move) == ("win", "i10")
-    assert trusting.simulations < 3_000  # it stopped on its proof
+    trusting = Searcher(GOMOKU, state, seed=1, recheck=False)
+    result = trusting.search(simulations=3_000)
+    assert (result.found, result.move) == ("win", "i10")
+    assert result.simulations < 3_000  # it stopped on its proof
     strict = Searcher(GOMOKU, state, seed=1, strict=True).search(simulations=3_000)
     assert strict.proven is None
     assert strict.simulations == 3_000  # no early stop on a proof
+
+
+def test_a_search_stopped_on_a_false_proof_searches_on_strictly():
+    # The default rechecks the proof it stopped on: it does not hold, so the
+    # search clears it and spends the rest of its budget with strict proofs.
+    state = GOMOKU.play_all(FALSE_PROOF.split())
+    searcher = Searcher(GOMOKU, state, seed=1)
+    result = searcher.search(simulations=3_000)
+    assert result.simulations == 3_000
+    assert result.found is None and result.proven is None
+    assert not searcher.strict  # only for the rest of that search
+    i10 = GOMOKU.parse_move(state, "i10")
+    child = next(c for c in searcher.tree.children(0) if searcher.tree.move[c] == i10)
+    assert searcher.tree.proven[child] == Proven.UNKNOWN  # the false proof is gone
+    # A proof that holds is kept, and ends the search as before.
+    fours = GOMOKU.play_all(["h8", "a1", "i8", "a3", "j8", "a5"])
+    won = Searcher(GOMOKU, fours, seed=1, threats=False).search(simulations=60_000)
+    assert won.proven == won.found == "win" and won.simulations < 60_000
