@@ -8,7 +8,8 @@ kernel also polls the stop flag every simulation and releases the GIL, so
 The module is over 400 lines: :class:`Searcher` is one class (its tuning
 knobs, tree reuse and the widening of a reused Gomoku root, the chunked
 run, the exact root solve of a Reversi endgame and the reading of its
-result, with which proofs it may call proven: :mod:`.proof_check`), and
+result, with which proofs it may call proven, and the strict search on
+after a root proof that does not hold: :mod:`.proof_check`), and
 :func:`best_child` is the final-move rule it and its result share.
 """
 
