@@ -362,12 +362,16 @@ def test_new_leaves_are_proven_by_a_vct_of_one_three_when_asked(vct_nodes):
     )
     after = GAME.play(state, "d5")
     assert wins_by_threats(after.array, LEAF_VCF_NODES, vct_nodes) == (vct_nodes > 0)
-    searcher = Searcher(GAME, state, vct_nodes=vct_nodes, seed=1)
+    searcher = Searcher(GAME, state, vct_nodes=vct_nodes, seed=1, recheck=False)
     result = searcher.search(simulations=2000)
     # Found, not proven: after a2, a4 or a5, moves focus drops at the root,
     # white's own threats hide black's win from the threat search's check.
     assert (result.found, result.proven) == ("loss", None)
     assert (result.simulations < 100) == (vct_nodes > 0)
+    # So the default, which rechecks the proof it stopped on, searches on.
+    rechecked = Searcher(GAME, state, vct_nodes=vct_nodes, seed=1)
+    result = rechecked.search(simulations=2000)
+    assert result.simulations == 2000 and result.proven is None
 
 
 def test_the_leaf_vct_check_is_a_spec_option_of_the_heavy_player():
