@@ -100,6 +100,7 @@ class NetSearcher(Searcher):
             focus=False,
             threats=threats,
             shapes=0,
+            recheck=False,  # no focus: every reply is in the tree, so proofs hold
             seed=seed,
             max_nodes=max_nodes,
         )
