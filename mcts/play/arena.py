@@ -173,7 +173,7 @@ def random_opening(game: Game, plies: int, rng: np.random.Generator) -> list[int
         state = game.initial_state()
         moves = []
         for _ in range(plies):
-            legal = _opening_moves(game, state)
+            legal = opening_moves(game, state)
             if not legal:
                 break
             move = legal[int(rng.integers(len(legal)))]
@@ -184,8 +184,9 @@ def random_opening(game: Game, plies: int, rng: np.random.Generator) -> list[int
     return []
 
 
-def _opening_moves(game: Game, state: State) -> list[int]:
-    """Return the moves an opening may pick from."""
+def opening_moves(game: Game, state: State) -> list[int]:
+    """Return the moves a random opening may pick from (Gomoku: those near
+    the centre)."""
     legal = game.legal_moves(state)
     if game.name != "gomoku":
         return legal

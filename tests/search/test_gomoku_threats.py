@@ -10,6 +10,7 @@ import pytest
 from mcts.games import gomoku
 from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
+from mcts.play.arena import OPENING_PLIES, opening_moves
 from mcts.play.players import find_player
 from mcts.search.gomoku_threats.lines import (
     cells_of,
@@ -440,6 +441,21 @@ def test_a_deeper_vct_is_found_where_two_threes_are_not_enough():
     after = GAME.apply(state, move)
     for reply in GAME.legal_moves(after):  # every white answer still loses
         assert deep_vct(GAME.apply(after, reply).array, 0, 200_000)[0] >= 0
+
+
+def test_every_arena_opening_of_four_in_a_row_on_ten_by_ten_is_won_by_black():
+    # Why no player can score over 50% there against the heavy player, which
+    # plays a VCT at once: after any two random plies the arena may open
+    # with, black to move wins by continuous threats, whatever white does.
+    game = Gomoku(size=10, row=4)
+    openings = 0
+    for first in opening_moves(game, game.initial_state()):
+        after = game.apply(game.initial_state(), first)
+        for second in opening_moves(game, after):
+            move, _ = deep_vct(game.apply(after, second).array, 1, 200_000)
+            assert move >= 0, (first, second)
+            openings += 1
+    assert OPENING_PLIES["gomoku"] == 2 and openings == 600
 
 
 def test_the_vct_remembers_the_positions_it_found_lost():
