@@ -219,7 +219,7 @@ class _Timed(Player):
     def __init__(self, player: Player) -> None:
         self.player = player
         self.name = player.name
-        self.seconds = 0.0
+        self.spent = 0.0  # seconds
         self.moves = 0
 
     def choose(self, state: State) -> int:
@@ -227,7 +227,7 @@ class _Timed(Player):
         try:
             return self.player.choose(state)
         finally:
-            self.seconds += time.perf_counter() - start
+            self.spent += time.perf_counter() - start
             self.moves += 1
 
     def observe(self, state: State, move: int) -> None:
@@ -306,9 +306,9 @@ def _run_task(task: _Task) -> GameRecord:
         tuple(moves),
         len(task.opening),
         reason,
-        a.seconds,
+        a.spent,
         a.moves,
-        b.seconds,
+        b.spent,
         b.moves,
         a.player.model_plies,
         b.player.model_plies,

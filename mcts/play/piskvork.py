@@ -13,7 +13,9 @@ Choices where the protocol leaves room (our engine): ``START n`` accepts the
 sizes our Gomoku has (5..19, five in a row, freestyle); ``INFO rule`` other
 than 0 (freestyle) gets a ``MESSAGE`` saying we play freestyle only (INFO
 lines take no answer, so an ``ERROR`` would be read as the next command's);
-``INFO timeout_turn`` sets the think time a little under it; other INFO keys
+``INFO timeout_turn`` sets the think time a little under it, and with a
+match clock (``INFO timeout_match`` above 0) a move spends at most
+:data:`MATCH_SHARE` of ``INFO time_left`` (:class:`Clock`); other INFO keys
 are accepted and ignored; ``RECTSTART`` and unknown commands are refused
 (``ERROR`` / ``UNKNOWN``). In ``BOARD``, ``3`` marks (continuous-game
 winning-line marks) are ignored.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TextIO
 
 from ..games import find_game
@@ -38,6 +41,11 @@ FREESTYLE = 0
 #: MIN_MARGIN seconds): the margin covers the protocol and process overhead.
 MARGIN_SHARE = 0.1
 MIN_MARGIN = 0.05
+#: With a match clock, a move thinks at most this share of the match time
+#: left (less the margin above), so the share shrinks with the clock: a
+#: 180 s match gives our first move 10.8 s, the 30th 1.75 s, and lasts 90
+#: of our moves with 50 ms of overhead each (a 15x15 game seldom has 60).
+MATCH_SHARE = 1 / 15
 #: Seconds an engine gets to start and answer ``START`` with ``OK``.
 START_TIMEOUT = 30.0
 #: Seconds between an engine's move and our next command. Rapfi loses a
@@ -74,6 +82,30 @@ def think_seconds(milliseconds: int) -> float:
     """Return our think time for a turn limit in milliseconds (0: fastest)."""
     seconds = milliseconds / 1000
     return max(0.01, seconds - max(MIN_MARGIN, MARGIN_SHARE * seconds))
+
+
+@dataclass
+class Clock:
+    """The time limits the manager's INFO lines set, in milliseconds: the
+    turn's (None until told), the match's (0: none) and what is left of it
+    (None until told)."""
+
+    turn: int | None = None
+    match: int = 0
+    left: int | None = None
+
+    def turn_seconds(self, default: float) -> float:
+        """Return the think time a move that the turn limit allows
+        (``default`` when there is none)."""
+        return default if self.turn is None else think_seconds(self.turn)
+
+    def move_seconds(self, default: float) -> float:
+        """Return the think time of the next move: :meth:`turn_seconds`,
+        or less when the match clock left allows less (:data:`MATCH_SHARE`)."""
+        seconds = self.turn_seconds(default)
+        if self.match > 0 and self.left is not None:
+            seconds = min(seconds, think_seconds(int(self.left * MATCH_SHARE)))
+        return seconds
 
 
 def position(game: Game, own: list[int], opponent: list[int]) -> State:
@@ -117,26 +149,34 @@ def serve(
 ) -> int:
     """Answer piskvork commands from ``lines`` on ``out`` until ``END`` or the
     end of input. ``make_player(game, seconds)`` builds our player (again
-    when the board size or the turn time changes). Returns the exit code."""
+    when the board size or the turn time changes); a player that thinks
+    for a time (its ``seconds`` set) thinks no longer than the turn and the
+    match clock allow (:class:`Clock`). Returns the exit code."""
     game: Game | None = None
     state: State | None = None
     player: Player | None = None
     built_for: tuple[Game, float] | None = None
+    own_seconds: float | None = None  # the player's think time as built
+    clock = Clock()
 
     def say(text: str) -> None:
         out.write(text + "\n")
         out.flush()
 
     def answer() -> None:
-        nonlocal player, built_for, state
+        nonlocal player, built_for, own_seconds, state
         assert game is not None and state is not None
         if game.is_terminal(state):
             say("ERROR the game is over")
             return
-        if player is None or built_for != (game, seconds):
+        turn = clock.turn_seconds(seconds)
+        if player is None or built_for != (game, turn):
             if player is not None:
                 player.close()
-            player, built_for = make_player(game, seconds), (game, seconds)
+            player, built_for = make_player(game, turn), (game, turn)
+            own_seconds = player.seconds
+        if own_seconds is not None:
+            player.seconds = min(own_seconds, clock.move_seconds(seconds))
         move = player.choose(state)
         player.observe(state, move)
         state = game.apply(state, move)
@@ -165,7 +205,7 @@ def serve(
         elif command == "RECTSTART":
             say("ERROR rectangular boards are not supported")
         elif command == "INFO":
-            seconds = _info(rest, seconds, say)
+            _info(rest, clock, say)
         elif game is None or state is None:
             say(f"ERROR {command} before START")
         elif command == "RESTART":
@@ -203,15 +243,20 @@ def serve(
             say(f"UNKNOWN command {command}")
 
 
-def _info(rest: str, seconds: float, say: Callable[[str], None]) -> float:
-    """Apply one ``INFO key value``; return the think time it leaves."""
+def _info(rest: str, clock: Clock, say: Callable[[str], None]) -> None:
+    """Apply one ``INFO key value`` to ``clock`` (or say what we do not play)."""
     key, _, value = rest.strip().partition(" ")
     key, value = key.lower(), value.strip()
-    if key == "timeout_turn" and value.isdigit():
-        return think_seconds(int(value))
+    if value.isdigit() and key in ("timeout_turn", "timeout_match", "time_left"):
+        number = int(value)
+        if key == "timeout_turn":
+            clock.turn = number
+        elif key == "timeout_match":
+            clock.match = number
+        else:
+            clock.left = number
     if key == "rule" and value.lstrip("-").isdigit() and int(value) != FREESTYLE:
         say(f"MESSAGE rule {value} is not supported: this engine plays freestyle only")
-    return seconds
 
 
 def _read_board(game: Game, lines: TextIO) -> State:

@@ -221,6 +221,43 @@ def test_piskvork_begin_and_turn_answer_moves_and_follow_the_game():
     assert out[2] == piskvork.to_xy(game, game.legal_moves(state)[0])
 
 
+def test_piskvork_clock_gives_a_move_a_share_of_the_match_time_left():
+    clock = piskvork.Clock()
+    assert clock.move_seconds(1.0) == 1.0  # nothing told: the default
+    clock.turn = 30_000
+    assert clock.move_seconds(1.0) == pytest.approx(27.0)
+    clock.left = 15_000  # no match limit: time_left alone changes nothing
+    assert clock.move_seconds(1.0) == pytest.approx(27.0)
+    clock.match = 180_000
+    assert clock.move_seconds(1.0) == pytest.approx(0.9)  # 1 s less 10%
+    clock.left = 180_000
+    assert clock.move_seconds(1.0) == pytest.approx(10.8)  # 12 s less 10%
+    # Each move's whole share and 50 ms of overhead: the clock lasts 90 moves.
+    left = 180_000
+    for _ in range(90):
+        clock.left = left
+        left -= int(1000 * clock.move_seconds(1.0)) + 50
+    assert 0 < left < 1000
+
+
+def test_piskvork_match_clock_lowers_the_think_time_of_the_same_player():
+    code, out, players = _piskvork(
+        [
+            "START 15",
+            "INFO timeout_turn 30000",
+            "INFO timeout_match 180000",
+            "INFO time_left 180000",
+            "BEGIN",
+            "INFO time_left 1500",
+            "TURN 8,6",
+            "END",
+        ]
+    )
+    assert code == 0 and len(out) == 3
+    assert len(players) == 1  # the clock does not rebuild the player
+    assert players[0].seconds == pytest.approx(0.05)  # 0.1 s less 0.05
+
+
 def test_piskvork_board_sets_the_position_with_our_stones_to_move():
     code, out, players = _piskvork(
         ["START 15", "BOARD", "7,7,2", "8,8,1", "9,9,2", "DONE", "TURN 0,0", "END"]
