@@ -1,12 +1,21 @@
 """What a search returns: an immutable, JSON-ready summary of the root.
 
 The page, the CLI and the tests all read a :class:`SearchResult`; none of them
-looks into the tree arrays.
+looks into the tree arrays. :func:`read_result` makes one from a search tree,
+and :func:`best_child` is the final-move rule the search and its result share.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
+
+from ..games.base import Game, State
+from .tree import Proven, Tree
+
+#: The exact score of a proven result for its player.
+_PROVEN_VALUE = {Proven.WIN: 1.0, Proven.LOSS: 0.0, Proven.DRAW: 0.5}
 
 
 @dataclass(frozen=True)
@@ -91,3 +100,110 @@ class SearchResult:
             if stats.move == move:
                 return stats
         raise KeyError(move)
+
+
+def read_result(
+    tree: Tree,
+    game: Game,
+    state: State,
+    code: int,
+    holds: np.ndarray | None,
+    *,
+    simulations: int = 0,
+    elapsed: float = 0.0,
+) -> SearchResult:
+    """Return the SearchResult of ``tree``, searched from ``state``, that
+    plays the move ``code``. ``holds`` masks the nodes whose proofs hold
+    against every reply (:func:`~mcts.search.proof_check.holding_proofs`;
+    None: all do): only those are shown as proven."""
+    side = game.to_move(state)
+
+    def shown(node: int) -> Proven:
+        """The node's proof, if it holds for every reply."""
+        proof = Proven(tree.proven[node])
+        return proof if holds is None or holds[node] else Proven.UNKNOWN
+
+    stats = []
+    by_code = {int(tree.move[child]): child for child in tree.children(0)}
+    for move in game.legal_moves(state):
+        child = by_code.get(move, -1)
+        if child < 0:
+            stats.append(MoveStats(game.format_move(state, move), move, 0, None, None))
+            continue
+        stats.append(
+            MoveStats(
+                game.format_move(state, move),
+                move,
+                int(tree.visits[child]),
+                tree.mean(child),
+                shown(child).text,
+            )
+        )
+    stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
+    # The root's own proof is for the player who moved into it: flip it.
+    proven = shown(0).flipped
+    if proven != Proven.UNKNOWN:
+        value = _PROVEN_VALUE[proven]
+    elif tree.visits[0] > 0:
+        value = 1.0 - float(tree.value_sum[0]) / int(tree.visits[0])
+    else:
+        value = 0.5
+    return SearchResult(
+        move=game.format_move(state, code),
+        code=code,
+        side=side,
+        moves=tuple(stats),
+        value=min(1.0, max(0.0, value)),
+        proven=proven.text,
+        found=Proven(tree.proven[0]).flipped.text,
+        pv=principal_variation(tree, game, state),
+        simulations=int(simulations),
+        root_visits=int(tree.visits[0]),
+        elapsed=float(elapsed),
+        nodes=int(tree.size),
+    )
+
+
+def principal_variation(
+    tree: Tree, game: Game, state: State, plies: int = 10
+) -> tuple[str, ...]:
+    """Return up to ``plies`` moves in notation following the best children
+    of ``tree``, searched from ``state``, up to where the game ends (the tree
+    may go on past a repetition draw, which only the rules library sees)."""
+    line: list[str] = []
+    node = 0
+    while (
+        len(line) < plies
+        and tree.first_child[node] >= 0
+        and not game.is_terminal(state)
+    ):
+        child = best_child(tree, node)
+        if tree.visits[child] == 0:
+            break
+        code = int(tree.move[child])
+        line.append(game.format_move(state, code))
+        state = game.apply(state, code)
+        node = child
+    return tuple(line)
+
+
+def best_child(tree: Tree, node: int) -> int:
+    """Return ``node``'s best child for the player to move there.
+
+    A proven win first (the most visited one); else the most visited child that
+    is not a proven loss (ties by mean), unless its mean is below a draw and a
+    proven draw exists, which is then taken; else (all lost) the most visited.
+    """
+    children = list(tree.children(node))
+    wins = [ch for ch in children if tree.proven[ch] == Proven.WIN]
+    if wins:
+        return max(wins, key=lambda ch: int(tree.visits[ch]))
+    draws = [ch for ch in children if tree.proven[ch] == Proven.DRAW]
+    open_ = [ch for ch in children if tree.proven[ch] == Proven.UNKNOWN]
+    if open_:
+        best = max(open_, key=lambda ch: (int(tree.visits[ch]), tree.mean(ch) or 0.0))
+        if not draws or (tree.mean(best) or 0.0) >= 0.5:
+            return best
+    if draws:
+        return max(draws, key=lambda ch: int(tree.visits[ch]))
+    return max(children, key=lambda ch: int(tree.visits[ch]))

@@ -9,8 +9,8 @@ The module is over 400 lines: :class:`Searcher` is one class (its tuning
 knobs, tree reuse and the widening of a reused Gomoku root, the chunked
 run, the exact root solve of a Reversi endgame and the reading of its
 result, with which proofs it may call proven, and the strict search on
-after a root proof that does not hold: :mod:`.proof_check`), and
-:func:`best_child` is the final-move rule it and its result share.
+after a root proof that does not hold: :mod:`.proof_check`). What a result
+shows of the tree is :func:`~.result.read_result`'s.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from .learned import Evaluation
 from .loa_search import DEFAULT_LOA_EVAL
 from .loa_search import params as loa_params
 from .proof_check import holding_proofs
-from .result import MoveStats, SearchResult
+from .result import SearchResult, best_child, read_result
 from .reversi_patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
 from .tree import NodeValues, Proven, Tree
@@ -121,9 +121,6 @@ DEFAULT_MAX_NODES = 8_000_000
 #: The minimax values of a search without minimax backups (never written:
 #: the kernel reads it only when the weight is above 0).
 _NO_MINIMAX = np.empty(0, dtype=np.float32)
-
-#: The exact score of a proven result for its player.
-_PROVEN_VALUE = {Proven.WIN: 1.0, Proven.LOSS: 0.0, Proven.DRAW: 0.5}
 
 # Chunk sizing: each kernel call should take a few milliseconds so the clock
 # and the stop flag are checked often but the call overhead stays negligible.
@@ -698,60 +695,19 @@ class Searcher:
         random_moves: float = 0.0,
     ) -> SearchResult:
         """Return the SearchResult of the tree as it stands (no new search)."""
-        tree, game, state = self.tree, self.game, self._state
-        side = game.to_move(state)
-        legal = game.legal_moves(state)
-        holds = self._holding_proofs()
-
-        def shown(node: int) -> Proven:
-            """The node's proof, if it holds for every reply."""
-            proof = Proven(tree.proven[node])
-            return proof if holds is None or holds[node] else Proven.UNKNOWN
-
-        stats = []
-        by_code = {int(tree.move[child]): child for child in tree.children(0)}
-        for code in legal:
-            child = by_code.get(code, -1)
-            if child < 0:
-                stats.append(
-                    MoveStats(game.format_move(state, code), code, 0, None, None)
-                )
-                continue
-            stats.append(
-                MoveStats(
-                    game.format_move(state, code),
-                    code,
-                    int(tree.visits[child]),
-                    tree.mean(child),
-                    shown(child).text,
-                )
-            )
-        stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
+        legal = self.game.legal_moves(self._state)
         if random_moves and self._rng.random() < random_moves:
             code = legal[int(self._rng.integers(len(legal)))]
         else:
             code = self._choose(temperature, legal)
-        # The root's own proof is for the player who moved into it: flip it.
-        proven = shown(0).flipped
-        if proven != Proven.UNKNOWN:
-            value = _PROVEN_VALUE[proven]
-        elif tree.visits[0] > 0:
-            value = 1.0 - float(tree.value_sum[0]) / int(tree.visits[0])
-        else:
-            value = 0.5
-        return SearchResult(
-            move=game.format_move(state, code),
-            code=code,
-            side=side,
-            moves=tuple(stats),
-            value=min(1.0, max(0.0, value)),
-            proven=proven.text,
-            found=Proven(tree.proven[0]).flipped.text,
-            pv=self.principal_variation(),
-            simulations=int(simulations),
-            root_visits=int(tree.visits[0]),
-            elapsed=float(elapsed),
-            nodes=int(tree.size),
+        return read_result(
+            self.tree,
+            self.game,
+            self._state,
+            code,
+            self._holding_proofs(),
+            simulations=simulations,
+            elapsed=elapsed,
         )
 
     def _choose(self, temperature: float, legal: list[int]) -> int:
@@ -774,49 +730,6 @@ class Searcher:
         weights /= weights.sum()
         pick = int(self._rng.choice(len(candidates), p=weights))
         return int(tree.move[candidates[pick]])
-
-    def principal_variation(self, plies: int = 10) -> tuple[str, ...]:
-        """Return up to ``plies`` moves in notation following the best children,
-        up to where the game ends (the tree may go on past a repetition draw,
-        which only the rules library sees)."""
-        tree, game, state = self.tree, self.game, self._state
-        line: list[str] = []
-        node = 0
-        while (
-            len(line) < plies
-            and tree.first_child[node] >= 0
-            and not game.is_terminal(state)
-        ):
-            child = best_child(tree, node)
-            if tree.visits[child] == 0:
-                break
-            code = int(tree.move[child])
-            line.append(game.format_move(state, code))
-            state = game.apply(state, code)
-            node = child
-        return tuple(line)
-
-
-def best_child(tree: Tree, node: int) -> int:
-    """Return ``node``'s best child for the player to move there.
-
-    A proven win first (the most visited one); else the most visited child that
-    is not a proven loss (ties by mean), unless its mean is below a draw and a
-    proven draw exists, which is then taken; else (all lost) the most visited.
-    """
-    children = list(tree.children(node))
-    wins = [ch for ch in children if tree.proven[ch] == Proven.WIN]
-    if wins:
-        return max(wins, key=lambda ch: int(tree.visits[ch]))
-    draws = [ch for ch in children if tree.proven[ch] == Proven.DRAW]
-    open_ = [ch for ch in children if tree.proven[ch] == Proven.UNKNOWN]
-    if open_:
-        best = max(open_, key=lambda ch: (int(tree.visits[ch]), tree.mean(ch) or 0.0))
-        if not draws or (tree.mean(best) or 0.0) >= 0.5:
-            return best
-    if draws:
-        return max(draws, key=lambda ch: int(tree.visits[ch]))
-    return max(children, key=lambda ch: int(tree.visits[ch]))
 
 
 def _next_chunk(chunk: int, ran: int, seconds: float, deadline: float) -> int:

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from mcts.games import find_game
+from mcts.search.result import principal_variation
 from mcts.search.searcher import GAME_C, MIN_TIMED_SIMULATIONS, Searcher
 
 GAMES = ["reversi", "gomoku", "loa"]
@@ -318,7 +319,7 @@ def test_the_principal_variation_stops_at_a_repetition_draw():
         tree.first_child[child], tree.visits[child] = -1, 1
         tree.size += 1
         node = child
-    assert searcher.principal_variation(8) == tuple(cycle)
+    assert principal_variation(tree, game, state, 8) == tuple(cycle)
 
 
 def _states(game, moves):
