@@ -8,16 +8,20 @@ from mcts.search.features import STAGE_TERMS, feature_count, position_value
 from mcts.search.gomoku_shapes import (
     FIVE,
     FOUR,
+    FOUR_FORK,
     NONE,
     OPEN_FOUR,
     OPEN_THREE,
+    SHAPE_WEIGHTS,
     THREE,
+    THREE_FORK,
     TWO,
     board_cells,
     quiet_leaf,
     shape_at,
     shape_move_score,
     shape_value,
+    side_scores,
 )
 from mcts.search.searcher import Searcher
 
@@ -103,6 +107,33 @@ def test_mirrored_positions_score_alike():
             assert shape_move_score(
                 mapped_cells, GAME.size, GAME.row, 2, image[cell]
             ) == pytest.approx(shape_move_score(cells, GAME.size, GAME.row, 2, cell))
+
+
+def _worth_by_definition(cells, size, row, colour, cell):
+    """A stone's worth as the module defines it: SHAPE_WEIGHTS of its four
+    lines' shape_at codes, plus the fork bonus."""
+    shapes = [shape_at(cells, size, row, colour, cell, d) for d in range(4)]
+    fours = sum(FOUR <= code <= OPEN_FOUR for code in shapes)
+    threes = shapes.count(OPEN_THREE)
+    worth = sum(SHAPE_WEIGHTS[code] for code in shapes)
+    if fours >= 2 or (fours >= 1 and threes >= 1):
+        worth += FOUR_FORK
+    elif threes >= 2:
+        worth += THREE_FORK
+    return worth
+
+
+@pytest.mark.parametrize(("size", "row"), [(15, 5), (9, 5), (10, 4), (7, 3), (8, 6)])
+def test_side_scores_read_both_colours_as_shape_at_defines_them(size, row):
+    # side_scores reads both colours in one pass and skips shape_at's full
+    # reading below a three: the same worths, on random boards.
+    rng = np.random.default_rng(size * 10 + row)
+    for _ in range(12):
+        cells = rng.choice([0, 0, 0, 1, 2], size=size * size).astype(np.int64)
+        for cell in np.flatnonzero(cells == 0):
+            black, white = side_scores(cells, size, row, cell)
+            assert black == _worth_by_definition(cells, size, row, 1, cell)
+            assert white == _worth_by_definition(cells, size, row, 2, cell)
 
 
 def test_shape_value_favours_the_side_with_the_better_threats():
