@@ -55,6 +55,20 @@ THREE_FORK = 300.0
 VALUE_SCALE = 60.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _window_start(size, row, r0, c0, dr, dc, back):
+    """Return the (row, column) where the window of ``row`` cells along
+    (dr, dc) that holds (r0, c0) ``back`` cells from its start begins, or
+    (-1, -1) when that window leaves the board."""
+    rs = r0 - back * dr
+    cs = c0 - back * dc
+    re = rs + (row - 1) * dr
+    ce = cs + (row - 1) * dc
+    if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+        return -1, -1
+    return rs, cs
+
+
 @njit(cache=True, nogil=True)
 def _wins_along(cells, size, row, colour, cell, dr, dc, cap):
     """Return how many distinct empty cells (at most ``cap``) complete a
@@ -65,11 +79,8 @@ def _wins_along(cells, size, row, colour, cell, dr, dc, cap):
     found0 = -1
     count = 0
     for back in range(row):
-        rs = r0 - back * dr
-        cs = c0 - back * dc
-        re = rs + (row - 1) * dr
-        ce = cs + (row - 1) * dc
-        if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+        rs, cs = _window_start(size, row, r0, c0, dr, dc, back)
+        if rs < 0:
             continue
         own = 0
         empty = -1
@@ -98,32 +109,6 @@ def _wins_along(cells, size, row, colour, cell, dr, dc, cap):
 
 
 @njit(cache=True, nogil=True)
-def _most_along(cells, size, row, colour, cell, dr, dc):
-    """Return the most ``colour`` stones in a window along (dr, dc) through
-    ``cell`` that holds none of the other colour's."""
-    r0 = cell // size
-    c0 = cell % size
-    best = 0
-    for back in range(row):
-        rs = r0 - back * dr
-        cs = c0 - back * dc
-        re = rs + (row - 1) * dr
-        ce = cs + (row - 1) * dc
-        if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
-            continue
-        own = 0
-        for k in range(row):
-            value = cells[(rs + k * dr) * size + cs + k * dc]
-            if value == colour:
-                own += 1
-            elif value != 0:
-                own = -1
-                break
-        best = max(best, own)
-    return best
-
-
-@njit(cache=True, nogil=True)
 def shape_at(cells, size, row, colour, cell, d):
     """Return the shape code a ``colour`` stone on the empty ``cell`` makes
     along direction ``d`` (a row of gomoku.DIRECTIONS); ``cells`` (0 empty,
@@ -131,7 +116,7 @@ def shape_at(cells, size, row, colour, cell, d):
     dr = gomoku.DIRECTIONS[d, 0]
     dc = gomoku.DIRECTIONS[d, 1]
     cells[cell] = colour
-    most = _most_along(cells, size, row, colour, cell, dr, dc)
+    most = max(0, _most_of_each(cells, size, row, cell, dr, dc)[colour - 1])
     shape = NONE
     if most == row:
         shape = FIVE
@@ -165,18 +150,17 @@ def shape_at(cells, size, row, colour, cell, d):
 
 @njit(cache=True, nogil=True)
 def _most_of_each(cells, size, row, cell, dr, dc):
-    """Return :func:`_most_along` for a black and for a white stone on the
-    empty ``cell``, in one pass over the windows through it."""
+    """Return the most black stones in a window along (dr, dc) through
+    ``cell`` that holds no white one, and the most white stones in one that
+    holds no black one, in one pass over those windows (-1 where there is
+    no such window)."""
     r0 = cell // size
     c0 = cell % size
-    most_black = 0
-    most_white = 0
+    most_black = -1
+    most_white = -1
     for back in range(row):
-        rs = r0 - back * dr
-        cs = c0 - back * dc
-        re = rs + (row - 1) * dr
-        ce = cs + (row - 1) * dc
-        if min(rs, cs, re, ce) < 0 or max(rs, cs, re, ce) >= size:
+        rs, cs = _window_start(size, row, r0, c0, dr, dc, back)
+        if rs < 0:
             continue
         black = 0
         white = 0
@@ -187,16 +171,17 @@ def _most_of_each(cells, size, row, cell, dr, dc):
             elif value == 2:
                 white += 1
         if white == 0:
-            most_black = max(most_black, black + 1)
+            most_black = max(most_black, black)
         if black == 0:
-            most_white = max(most_white, white + 1)
+            most_white = max(most_white, white)
     return most_black, most_white
 
 
 @njit(cache=True, nogil=True)
 def _shape_given_most(cells, size, row, colour, cell, d, most):
-    """Return :func:`shape_at` knowing ``most`` (:func:`_most_along` with the
-    stone placed): a two or less needs no more reading."""
+    """Return :func:`shape_at` knowing ``most``, the most ``colour`` stones
+    in a window through ``cell`` free of the other colour's once the stone
+    is placed: a two or less needs no more reading."""
     if most >= row - 2:
         return shape_at(cells, size, row, colour, cell, d)
     if most == row - 3 and most > 0:
@@ -238,6 +223,9 @@ def side_scores(cells, size, row, cell):
         most_black, most_white = _most_of_each(
             cells, size, row, cell, gomoku.DIRECTIONS[d, 0], gomoku.DIRECTIONS[d, 1]
         )
+        # The stone placed on the empty cell adds one to a free window.
+        most_black = most_black + 1 if most_black >= 0 else 0
+        most_white = most_white + 1 if most_white >= 0 else 0
         black[d] = _shape_given_most(cells, size, row, 1, cell, d, most_black)
         white[d] = _shape_given_most(cells, size, row, 2, cell, d, most_white)
     return _worth(black), _worth(white)
