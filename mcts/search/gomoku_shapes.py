@@ -189,23 +189,24 @@ def _shape_given_most(cells, size, row, colour, cell, d, most):
     return NONE
 
 
-@njit(cache=True, nogil=True)
-def _worth(shapes):
-    """Return the worth of the four lines' ``shapes`` of one stone, forks
-    included."""
-    score = 0.0
-    fours = 0
-    threes = 0
-    for shape in shapes:
-        score += SHAPE_WEIGHTS[shape]
-        if FOUR <= shape <= OPEN_FOUR:
-            fours += 1
-        elif shape == OPEN_THREE:
-            threes += 1
+@njit(cache=True, nogil=True, inline="always")
+def _tally(shape, score, fours, threes):
+    """Return (score, fours, open threes) with one line's ``shape`` added."""
+    score += SHAPE_WEIGHTS[shape]
+    if FOUR <= shape <= OPEN_FOUR:
+        fours += 1
+    elif shape == OPEN_THREE:
+        threes += 1
+    return score, fours, threes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _with_forks(score, fours, threes):
+    """Return a stone's worth over its four lines, forks included."""
     if fours >= 2 or (fours >= 1 and threes >= 1):
-        score += FOUR_FORK
-    elif threes >= 2:
-        score += THREE_FORK
+        return score + FOUR_FORK
+    if threes >= 2:
+        return score + THREE_FORK
     return score
 
 
@@ -217,8 +218,8 @@ def side_scores(cells, size, row, cell):
     THREE_FORK. Both colours are read in one pass, and a line's shape is
     worked out in full only where it may be a three or more (the leaves'
     :func:`shape_value` spends most of its time here)."""
-    black = np.empty(4, dtype=np.int64)
-    white = np.empty(4, dtype=np.int64)
+    black, black_fours, black_threes = 0.0, 0, 0
+    white, white_fours, white_threes = 0.0, 0, 0
     for d in range(4):
         most_black, most_white = _most_of_each(
             cells, size, row, cell, gomoku.DIRECTIONS[d, 0], gomoku.DIRECTIONS[d, 1]
@@ -226,9 +227,22 @@ def side_scores(cells, size, row, cell):
         # The stone placed on the empty cell adds one to a free window.
         most_black = most_black + 1 if most_black >= 0 else 0
         most_white = most_white + 1 if most_white >= 0 else 0
-        black[d] = _shape_given_most(cells, size, row, 1, cell, d, most_black)
-        white[d] = _shape_given_most(cells, size, row, 2, cell, d, most_white)
-    return _worth(black), _worth(white)
+        black, black_fours, black_threes = _tally(
+            _shape_given_most(cells, size, row, 1, cell, d, most_black),
+            black,
+            black_fours,
+            black_threes,
+        )
+        white, white_fours, white_threes = _tally(
+            _shape_given_most(cells, size, row, 2, cell, d, most_white),
+            white,
+            white_fours,
+            white_threes,
+        )
+    return (
+        _with_forks(black, black_fours, black_threes),
+        _with_forks(white, white_fours, white_threes),
+    )
 
 
 @njit(cache=True, nogil=True)

@@ -107,15 +107,17 @@ def read_result(
     game: Game,
     state: State,
     code: int,
+    legal: list[int],
     holds: np.ndarray | None,
     *,
     simulations: int = 0,
     elapsed: float = 0.0,
 ) -> SearchResult:
-    """Return the SearchResult of ``tree``, searched from ``state``, that
-    plays the move ``code``. ``holds`` masks the nodes whose proofs hold
-    against every reply (:func:`~mcts.search.proof_check.holding_proofs`;
-    None: all do): only those are shown as proven."""
+    """Return the SearchResult of ``tree``, searched from ``state`` (whose
+    legal moves are ``legal``), that plays the move ``code``. ``holds``
+    masks the nodes whose proofs hold against every reply
+    (:func:`~mcts.search.proof_check.holding_proofs`; None: all do): only
+    those are shown as proven."""
     side = game.to_move(state)
 
     def shown(node: int) -> Proven:
@@ -125,7 +127,7 @@ def read_result(
 
     stats = []
     by_code = {int(tree.move[child]): child for child in tree.children(0)}
-    for move in game.legal_moves(state):
+    for move in legal:
         child = by_code.get(move, -1)
         if child < 0:
             stats.append(MoveStats(game.format_move(state, move), move, 0, None, None))

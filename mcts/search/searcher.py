@@ -705,6 +705,7 @@ class Searcher:
             self.game,
             self._state,
             code,
+            legal,
             self._holding_proofs(),
             simulations=simulations,
             elapsed=elapsed,
