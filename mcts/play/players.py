@@ -84,6 +84,7 @@ from ..models.model import evaluation_for, patterns_for, warm_tree
 from ..models.packed import unpacked
 from ..models.store import load_shared, model_path
 from ..search.searcher import Searcher
+from .alphabeta_player import AlphaBetaPlayer
 from .base import Player
 from .nboard import DEFAULT_TIMEOUT as NBOARD_TIMEOUT
 from .nboard import NboardEngine
@@ -139,7 +140,7 @@ LEVELS: dict[int, Level] = {
 #: Fixed think times in seconds a move, offered beside the levels.
 THINK_TIMES: tuple[float, ...] = (0.1, 0.5, 1, 2, 5, 10)
 
-KINDS = ("random", "mcts", "mcts-heavy", "mcts-net", "engine")
+KINDS = ("random", "mcts", "mcts-heavy", "mcts-net", "alphabeta", "engine")
 #: The protocols an ``engine`` spec may name.
 PROTOCOLS = ("nboard", "piskvork")
 #: The options of an ``engine`` spec (the others are for our players).
@@ -402,6 +403,12 @@ def find_player(
     model = None
     if "model" in opts:
         model = load_shared(unpacked(model_path(game.name, opts.pop("model"))))
+    if spec.kind == "alphabeta":
+        return AlphaBetaPlayer(
+            game,
+            seconds=opts.get("seconds", seconds or DEFAULT_SECONDS),
+            name=str(spec),
+        )
     if spec.kind == "mcts-net":
         if seconds is None and simulations is None:
             seconds = DEFAULT_SECONDS

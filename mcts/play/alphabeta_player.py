@@ -1,0 +1,30 @@
+"""The alpha-beta player (spec ``alphabeta``, Gomoku only): plays the move
+:func:`mcts.search.gomoku_alphabeta.think` finds in its think time."""
+
+from __future__ import annotations
+
+from ..games.base import Game, State
+from ..search.gomoku_alphabeta import new_board, think
+from .base import Player
+
+
+class AlphaBetaPlayer(Player):
+    """Plays the best move of an iterative-deepening alpha-beta search."""
+
+    def __init__(self, game: Game, *, seconds: float, name: str = "alphabeta") -> None:
+        if game.name != "gomoku":
+            raise ValueError("the alphabeta player plays Gomoku only")
+        self.game = game
+        self.name = name
+        self.seconds = seconds
+        size, row = game.options["size"], game.options["row"]
+        self._board = new_board(size, row)
+        self.depth = 0
+        # The search is recursive, which numba cannot cache: compile it now,
+        # not in the first move's time.
+        think(self._board, game.initial_state().array, 0.001)
+
+    def choose(self, state: State) -> int:
+        """Search ``state`` for the think time; return the move code."""
+        move, _value, self.depth, _nodes = think(self._board, state.array, self.seconds)
+        return move
