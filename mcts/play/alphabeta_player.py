@@ -7,6 +7,9 @@ from ..games.base import Game, State
 from ..search.gomoku_alphabeta import new_board, think
 from .base import Player
 
+#: Think time a move when none is given.
+DEFAULT_SECONDS = 1.0
+
 
 class AlphaBetaPlayer(Player):
     """Plays the best move of an iterative-deepening alpha-beta search."""
@@ -26,5 +29,6 @@ class AlphaBetaPlayer(Player):
 
     def choose(self, state: State) -> int:
         """Search ``state`` for the think time; return the move code."""
-        move, _value, self.depth, _nodes = think(self._board, state.array, self.seconds)
+        seconds = self.seconds or DEFAULT_SECONDS
+        move, _value, self.depth, _nodes = think(self._board, state.array, seconds)
         return move

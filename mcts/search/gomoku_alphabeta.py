@@ -12,26 +12,35 @@ table reads instead of a scan of the board's windows.
 
 From those shapes each cell gets a worth per colour (the shapes' weights and
 forks, as :func:`~mcts.search.gomoku_shapes.side_scores`, capped at
-:data:`VALUE_CAP`) and a threat level (:data:`LEVEL_FIVE` a row,
-:data:`LEVEL_WIN_FOUR` an open four or a four-fork, :data:`LEVEL_FOUR` a four,
-:data:`LEVEL_DOUBLE_THREE`, :data:`LEVEL_THREE`). A node then reads the
-threats of the side to move before searching:
+:data:`VALUE_CAP`) and a threat level: :data:`LEVEL_FIVE` a row,
+:data:`LEVEL_WIN_FOUR` an open four or two fours, :data:`LEVEL_FOUR_THREE`
+a four and an open three, :data:`LEVEL_FOUR`, :data:`LEVEL_DOUBLE_THREE`,
+:data:`LEVEL_THREE` (an open three). The shapes are read through a window of
+``row`` - 1 cells either side (nine cells for five in a row, as the Gomocup
+engines' patterns), so a shape whose completion lies further off is missed.
+A node reads the threats of the side to move before searching:
 
 - a five to make wins; two of the opponent's to block lose; one is the only
   move (no depth is spent on it);
-- an open four (or four-fork) to make wins two moves later;
-- when the opponent could make one (he has an open three), the moves are the
-  cells where either side makes a four or better: the blocks and the
-  counter-fours;
+- an open four or two fours to make win two moves later, and so does a
+  four-three when the opponent has no four to make;
+- when the opponent could make one of those (he has an open three), the
+  moves are the cells where either side makes a four or better: the blocks
+  and the counter-fours;
 - otherwise the :data:`WIDTH` best cells by worth to the mover plus
   :data:`BLOCK_WEIGHT` times their worth to the opponent (the transposition
   table's move and two killer moves first), late quiet ones searched
-  shallower first.
+  shallower first; a move that makes an open three is searched a ply
+  deeper (:data:`THREAT_EXTENSIONS` times in a line), since the opponent's
+  replies are then the few blocks.
 
 At depth 0 a quiescence search plays the mover's fours (a VCF, with the
 forced blocks) from a stand-pat value: the mover's best cell minus
 BLOCK_WEIGHT times the opponent's, plus :data:`SUM_WEIGHT` times the
 difference of all their cells' worth.
+
+The search is recursive, which numba cannot cache: it compiles in each
+process that uses it (about 10 s).
 """
 
 from __future__ import annotations
@@ -64,8 +73,9 @@ MAX_PLY = 96
 LEVEL_THREE = 1
 LEVEL_DOUBLE_THREE = 2
 LEVEL_FOUR = 3
-LEVEL_WIN_FOUR = 4
-LEVEL_FIVE = 5
+LEVEL_FOUR_THREE = 4
+LEVEL_WIN_FOUR = 5
+LEVEL_FIVE = 6
 #: A cell's worth to a colour is capped here (an open four to make is a win
 #: the threat levels see; in sums and bests it would swamp the rest).
 VALUE_CAP = 300.0
@@ -79,6 +89,8 @@ ROOT_WIDTH = 30
 LMR_FROM = 4
 LMR_DEPTH = 3
 LMR_PLIES = 1
+#: Open threes a line may make without spending depth (see _negamax).
+THREAT_EXTENSIONS = 4
 #: Fours the quiescence search may play in a line (its VCF depth).
 QUIESCENCE_FOURS = 10
 #: log2 of the transposition table's entries.
@@ -200,8 +212,10 @@ def _cell_worth(shapes, q, x):
             threes += 1
     if five:
         return VALUE_CAP, LEVEL_FIVE
-    if open_four or fours >= 2 or (fours >= 1 and threes >= 1):
+    if open_four or fours >= 2:
         return min(VALUE_CAP, score + FOUR_FORK), LEVEL_WIN_FOUR
+    if fours == 1 and threes >= 1:
+        return min(VALUE_CAP, score + FOUR_FORK), LEVEL_FOUR_THREE
     if fours == 1:
         return min(VALUE_CAP, score), LEVEL_FOUR
     if threes >= 2:
@@ -306,6 +320,8 @@ def _scan(board, me):
     op = 1 - me
     own_five = False
     own_win_four = False
+    own_four_three = False
+    their_four = False
     their_fives = 0
     their_five_at = -1
     their_win_four = False
@@ -320,22 +336,48 @@ def _scan(board, me):
             own_five = True
         elif mine == LEVEL_WIN_FOUR:
             own_win_four = True
+        elif mine == LEVEL_FOUR_THREE:
+            own_four_three = True
         if theirs == LEVEL_FIVE:
             their_fives += 1
             their_five_at = x
-        elif theirs == LEVEL_WIN_FOUR:
+        elif theirs >= LEVEL_FOUR_THREE:
             their_win_four = True
+        if theirs >= LEVEL_FOUR:
+            their_four = True
         best_me = max(best_me, worth[me, x])
         best_op = max(best_op, worth[op, x])
+    # A four-three wins unless the block of its four can make a four.
     return (
         own_five,
         their_fives,
         their_five_at,
-        own_win_four,
+        own_win_four or (own_four_three and not their_four),
         their_win_four,
         best_me,
         best_op,
     )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _to_table(value, ply):
+    """Return ``value`` found at ``ply`` as the table keeps it: a win or a
+    loss counted in plies from the node, not from the root."""
+    if value >= WIN_BOUND:
+        return value + ply
+    if value <= -WIN_BOUND:
+        return value - ply
+    return value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _from_table(value, ply):
+    """Return a table's ``value`` for a node at ``ply``."""
+    if value >= WIN_BOUND:
+        return value - ply
+    if value <= -WIN_BOUND:
+        return value + ply
+    return value
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -391,7 +433,7 @@ def _quiescence(board, colour, alpha, beta, ply, fours):
     alpha0 = alpha
     alpha = max(alpha, best)
     for x in range(cells.shape[0]):
-        if cells[x] != 0 or level[me, x] != LEVEL_FOUR:
+        if cells[x] != 0 or not LEVEL_FOUR <= level[me, x] <= LEVEL_FOUR_THREE:
             continue
         _place(board, x, colour)
         value = -_quiescence(board, 3 - colour, -beta, -alpha, ply + 1, fours + 1)
@@ -406,7 +448,7 @@ def _quiescence(board, colour, alpha, beta, ply, fours):
                     break
     if tt_keys[slot] != key or tt_depths[slot] <= 0:
         tt_keys[slot] = key
-        tt_values[slot] = best
+        tt_values[slot] = _to_table(best, ply)
         tt_depths[slot] = 0
         tt_kinds[slot] = (
             _UPPER if best <= alpha0 else (_LOWER if best >= beta else _EXACT)
@@ -455,7 +497,7 @@ def _moves(board, me, ply, defend, width, first):
 
 
 @njit(nogil=True)
-def _negamax(board, colour, depth, alpha, beta, ply):
+def _negamax(board, colour, depth, alpha, beta, ply, extensions):
     """Return the value of the position for ``colour`` to move, searched
     ``depth`` plies (see the module's docstring)."""
     cells, level = board[0], board[5]
@@ -497,7 +539,7 @@ def _negamax(board, colour, depth, alpha, beta, ply):
         if ply == 0:
             stats[_BEST] = their_five_at
         _place(board, their_five_at, colour)
-        value = -_negamax(board, 3 - colour, depth, -beta, -alpha, ply + 1)
+        value = -_negamax(board, 3 - colour, depth, -beta, -alpha, ply + 1, extensions)
         _lift(board, their_five_at, colour)
         return value
     if their_fives >= 2 and ply > 0:
@@ -510,7 +552,7 @@ def _negamax(board, colour, depth, alpha, beta, ply):
     if tt_keys[slot] == key:
         first = tt_moves[slot]
         if ply > 0 and tt_depths[slot] >= depth:
-            stored = tt_values[slot]
+            stored = _from_table(tt_values[slot], ply)
             kind = tt_kinds[slot]
             if kind == _EXACT:
                 return stored
@@ -528,10 +570,18 @@ def _negamax(board, colour, depth, alpha, beta, ply):
     best_move = moves[ply, 0]
     for i in range(count):
         x = moves[ply, i]
-        quiet = level[me, x] < LEVEL_FOUR and level[1 - me, x] < LEVEL_FOUR
+        threat = LEVEL_THREE <= level[me, x] <= LEVEL_DOUBLE_THREE
+        quiet = (
+            not threat and level[me, x] < LEVEL_FOUR and level[1 - me, x] < LEVEL_FOUR
+        )
+        # A move that makes an open three leaves the opponent few replies
+        # (the defend set): its line is searched a ply deeper, a few times.
+        extend = 1 if threat and extensions > 0 else 0
+        child = depth - 1 + extend
+        left = extensions - extend
         _place(board, x, colour)
         if i == 0:
-            value = -_negamax(board, 3 - colour, depth - 1, -beta, -alpha, ply + 1)
+            value = -_negamax(board, 3 - colour, child, -beta, -alpha, ply + 1, left)
         else:
             reduce = (
                 LMR_PLIES
@@ -539,14 +589,16 @@ def _negamax(board, colour, depth, alpha, beta, ply):
                 else 0
             )
             value = -_negamax(
-                board, 3 - colour, depth - 1 - reduce, -alpha - 1.0, -alpha, ply + 1
+                board, 3 - colour, child - reduce, -alpha - 1.0, -alpha, ply + 1, left
             )
             if value > alpha and reduce > 0:
                 value = -_negamax(
-                    board, 3 - colour, depth - 1, -alpha - 1.0, -alpha, ply + 1
+                    board, 3 - colour, child, -alpha - 1.0, -alpha, ply + 1, left
                 )
             if alpha < value < beta:
-                value = -_negamax(board, 3 - colour, depth - 1, -beta, -alpha, ply + 1)
+                value = -_negamax(
+                    board, 3 - colour, child, -beta, -alpha, ply + 1, left
+                )
         _lift(board, x, colour)
         if stats[_ABORTED]:
             return 0.0
@@ -566,7 +618,7 @@ def _negamax(board, colour, depth, alpha, beta, ply):
                     break
     tt_keys[slot] = key
     tt_moves[slot] = best_move
-    tt_values[slot] = best
+    tt_values[slot] = _to_table(best, ply)
     tt_depths[slot] = depth
     if best <= alpha0:
         tt_kinds[slot] = _UPPER
@@ -586,7 +638,7 @@ def search_depth(board, colour, depth, budget):
     stats[_ABORTED] = 0
     stats[_BEST] = -1
     stats[_ROOT_DONE] = 0
-    value = _negamax(board, colour, depth, -2.0 * WIN, 2.0 * WIN, 0)
+    value = _negamax(board, colour, depth, -2.0 * WIN, 2.0 * WIN, 0, THREAT_EXTENSIONS)
     return value, stats[_BEST], stats[_ABORTED] == 1, stats[_ROOT_DONE]
 
 
