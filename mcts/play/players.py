@@ -8,6 +8,7 @@ A spec is a kind and optional ``key=value`` options::
     mcts-heavy:level=3          a rung of the strength ladder (LEVELS)
     mcts:c=1.4,sims=2000,seed=7 tuning knobs and budgets
     mcts-net:model=NAME         PUCT with a Gomoku model's network (net_player.py)
+    alphabeta                   Gomoku: alpha-beta search (alphabeta_player.py)
 
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget, temperature and random moves), ``temperature``
@@ -251,6 +252,8 @@ def parse_spec(text: str) -> PlayerSpec:
         raise ValueError(f"{', '.join(ENGINE_OPTIONS)} are engine options: {text!r}")
     if kind == "random" and set(options) - {"seed"}:
         raise ValueError(f"the random player takes only a seed, got {text!r}")
+    if kind == "alphabeta" and set(options) - {"seconds"}:
+        raise ValueError(f"the alphabeta player takes only seconds, got {text!r}")
     if options.get("use", "both") not in MODEL_USES:
         raise ValueError(
             f"use must be one of {', '.join(MODEL_USES)}, got {options['use']!r}"

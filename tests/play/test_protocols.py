@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from mcts.cli import engine as engine_cli
 from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.play import nboard, piskvork
@@ -303,3 +304,24 @@ def test_piskvork_takeback_and_restart():
     assert out[:3] == ["OK", ours, "OK"]
     assert out[3].startswith("ERROR cannot take back")
     assert out[4:] == ["OK", ours]
+
+
+def test_engine_command_plays_gomoku_with_the_alphabeta_player_by_default(
+    monkeypatch, capsys
+):
+    made = []
+    real = engine_cli.find_player
+
+    def recording(spec, game, **kwargs):
+        made.append(real(spec, game, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(engine_cli, "find_player", recording)
+    script = "START 15\nINFO timeout_turn 300\nBEGIN\nEND\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    assert main(["engine", "gomoku"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "OK" and len(lines) == 2
+    assert [type(player).__name__ for player in made] == ["AlphaBetaPlayer"]
+    game = find_game("gomoku")
+    assert piskvork.from_xy(game, lines[1]) in game.legal_moves(game.initial_state())

@@ -2,12 +2,15 @@
 it wins the VCF positions the threat tests use, and it blocks what must be
 blocked."""
 
+import io
+
 import numpy as np
 import pytest
 
 from mcts.games import find_game, gomoku
 from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
+from mcts.play import piskvork
 from mcts.play.players import find_player
 from mcts.search import gomoku_alphabeta as ab
 from mcts.search.gomoku_shapes import shape_at
@@ -159,3 +162,26 @@ def test_the_alphabeta_spec_plays_gomoku_and_only_gomoku():
     assert player.choose(state) in GAME.legal_moves(state)
     with pytest.raises(ValueError, match="Gomoku only"):
         find_player("alphabeta", find_game("reversi"))
+
+
+def test_the_alphabeta_spec_takes_only_a_think_time():
+    with pytest.raises(ValueError, match="takes only seconds"):
+        find_player("alphabeta:sims=100", GAME)
+
+
+def test_the_piskvork_engine_plays_the_alphabeta_player_on_its_clock():
+    made = []
+
+    def make(game, seconds):
+        made.append(find_player("alphabeta", game, seconds=seconds))
+        return made[-1]
+
+    script = "START 15\nINFO timeout_turn 300\nBEGIN\nTURN 8,6\nEND\n"
+    out = io.StringIO()
+    assert piskvork.serve(make, io.StringIO(script), out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "OK" and len(lines) == 3
+    assert made[0].seconds == pytest.approx(0.25)  # the turn less its margin
+    state = GAME.apply(GAME.initial_state(), piskvork.from_xy(GAME, lines[1]))
+    state = GAME.apply(state, piskvork.from_xy(GAME, "8,6"))
+    assert piskvork.from_xy(GAME, lines[2]) in GAME.legal_moves(state)
