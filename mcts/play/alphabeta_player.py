@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..games.base import Game, State
-from ..search.gomoku_alphabeta import new_board, think
+from ..search.gomoku_alphabeta import new_search, think
 from .base import Player
 
 #: Think time a move when none is given.
@@ -21,7 +21,7 @@ class AlphaBetaPlayer(Player):
         self.name = name
         self.seconds = seconds
         size, row = game.options["size"], game.options["row"]
-        self._board = new_board(size, row)
+        self._board = new_search(size, row)
         self.depth = 0
         # The search is recursive, which numba cannot cache: compile it now,
         # not in the first move's time.

@@ -1,0 +1,327 @@
+"""Gomoku line patterns kept up to date stone by stone, in numba: the board
+the alpha-beta search (:mod:`mcts.search.gomoku_alphabeta`) plays on.
+
+For every empty cell, each colour and each of the four line directions, the
+board keeps the shape a stone there would make along that line
+(:func:`mcts.search.gomoku_shapes.shape_at`, read once per line pattern into
+a table by :func:`pattern_table`: the ``row`` - 1 cells either side of the
+cell, each empty, the colour's own or blocked; nine cells for five in a row,
+as the Gomocup engines' patterns, so a shape whose completion lies further
+off is missed). Placing or lifting a stone re-reads only the cells on its
+four lines within ``row`` - 1 of it: a few hundred table reads, not a scan of
+the board's windows.
+
+From those shapes each cell gets a worth per colour (the shapes' weights and
+forks, as :func:`~mcts.search.gomoku_shapes.side_scores`, capped at
+:data:`VALUE_CAP`) and a threat level: :data:`LEVEL_FIVE` a row,
+:data:`LEVEL_WIN_FOUR` an open four or two fours, :data:`LEVEL_FOUR_THREE`
+a four and an open three, :data:`LEVEL_FOUR`, :data:`LEVEL_DOUBLE_THREE`,
+:data:`LEVEL_THREE` (an open three); :func:`read_threats` sums up what the
+side to move faces.
+
+The board is a tuple of arrays (:func:`new_board`), so that numba kernels
+can take it whole; a search appends its own arrays to it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games import gomoku
+from .gomoku_shapes import (
+    FIVE,
+    FOUR,
+    FOUR_FORK,
+    OPEN_FOUR,
+    OPEN_THREE,
+    SHAPE_WEIGHTS,
+    THREE_FORK,
+    shape_at,
+)
+
+#: Threat levels of a cell for a colour.
+LEVEL_THREE = 1
+LEVEL_DOUBLE_THREE = 2
+LEVEL_FOUR = 3
+LEVEL_FOUR_THREE = 4
+LEVEL_WIN_FOUR = 5
+LEVEL_FIVE = 6
+#: A cell's worth to a colour is capped here (an open four to make is a win
+#: the threat levels see; in sums and bests it would swamp the rest).
+VALUE_CAP = 300.0
+
+#: The board tuple's arrays (:func:`new_board`); a search's follow them.
+BOARD_ARRAYS = 10
+
+
+@njit(cache=True)
+def pattern_table(row):
+    """Return the shape code of a stone on a cell for each pattern of the
+    ``row`` - 1 cells either side of it along a line: 2 bits a cell, nearest
+    last on each side... precisely, digit ``k`` (bits 2k) is the cell at
+    offset ``k - (row - 1)`` for k < row - 1 and ``k - row + 2`` after: 0
+    empty, 1 the colour's own stone, 2 the other's or off the board."""
+    reach = row - 1
+    span = 2 * reach + 1
+    count = 4 ** (2 * reach)
+    table = np.zeros(count, dtype=np.int8)
+    cells = np.zeros(span * span, dtype=np.int64)
+    for code in range(count):
+        rest = code
+        valid = True
+        for k in range(2 * reach):
+            digit = rest & 3
+            rest >>= 2
+            if digit == 3:
+                valid = False
+                break
+            cells[k if k < reach else k + 1] = digit
+        if valid:
+            cells[reach] = 0
+            table[code] = shape_at(cells, span, row, 1, reach, 0)
+    return table
+
+
+@njit(cache=True)
+def neighbour_table(size, row):
+    """Return, for each cell and direction, the cells at the table's offsets
+    (see :func:`pattern_table`), -1 off the board."""
+    reach = row - 1
+    out = np.full((size * size, 4, 2 * reach), -1, dtype=np.int64)
+    for cell in range(size * size):
+        r0 = cell // size
+        c0 = cell % size
+        for d in range(4):
+            dr = gomoku.DIRECTIONS[d, 0]
+            dc = gomoku.DIRECTIONS[d, 1]
+            for k in range(2 * reach):
+                off = k - reach if k < reach else k - reach + 1
+                r = r0 + off * dr
+                c = c0 + off * dc
+                if 0 <= r < size and 0 <= c < size:
+                    out[cell, d, k] = r * size + c
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _line_codes(cells, nbr, x, d, digits):
+    """Return the pattern codes of the line through ``x`` along ``d`` for a
+    black and for a white stone on ``x``."""
+    black = 0
+    white = 0
+    for k in range(digits - 1, -1, -1):
+        y = nbr[x, d, k]
+        if y < 0:
+            vb = 2
+            vw = 2
+        else:
+            v = cells[y]
+            if v == 0:
+                vb = 0
+                vw = 0
+            elif v == 1:
+                vb = 1
+                vw = 2
+            else:
+                vb = 2
+                vw = 1
+        black = (black << 2) | vb
+        white = (white << 2) | vw
+    return black, white
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cell_worth(shapes, q, x):
+    """Return a ``q`` (0 black, 1 white) stone's worth and threat level on
+    the empty ``x`` from its four stored line shapes."""
+    score = 0.0
+    fours = 0
+    threes = 0
+    five = False
+    open_four = False
+    for d in range(4):
+        s = shapes[q, x, d]
+        score += SHAPE_WEIGHTS[s]
+        if s == FIVE:
+            five = True
+        elif s == OPEN_FOUR:
+            open_four = True
+            fours += 1
+        elif s == FOUR:
+            fours += 1
+        elif s == OPEN_THREE:
+            threes += 1
+    if five:
+        return VALUE_CAP, LEVEL_FIVE
+    if open_four or fours >= 2:
+        return min(VALUE_CAP, score + FOUR_FORK), LEVEL_WIN_FOUR
+    if fours == 1 and threes >= 1:
+        return min(VALUE_CAP, score + FOUR_FORK), LEVEL_FOUR_THREE
+    if fours == 1:
+        return min(VALUE_CAP, score), LEVEL_FOUR
+    if threes >= 2:
+        return min(VALUE_CAP, score + THREE_FORK), LEVEL_DOUBLE_THREE
+    if threes == 1:
+        return min(VALUE_CAP, score), LEVEL_THREE
+    return min(VALUE_CAP, score), 0
+
+
+@njit(cache=True, nogil=True)
+def _refresh(board, x, d):
+    """Re-read the line of ``x`` along ``d`` and ``x``'s worth for both
+    colours."""
+    cells, nbr, table, shapes = board[0], board[1], board[2], board[3]
+    worth, level, sums, digits = board[4], board[5], board[6], board[7]
+    black, white = _line_codes(cells, nbr, x, d, digits[0])
+    shapes[0, x, d] = table[black]
+    shapes[1, x, d] = table[white]
+    for q in range(2):
+        value, lvl = _cell_worth(shapes, q, x)
+        sums[q] += value - worth[q, x]
+        worth[q, x] = value
+        level[q, x] = lvl
+
+
+@njit(cache=True, nogil=True)
+def place(board, m, colour):
+    """Put a ``colour`` (1 or 2) stone on the empty ``m``."""
+    cells, nbr = board[0], board[1]
+    worth, level, sums, digits, keys, hashed = (
+        board[4],
+        board[5],
+        board[6],
+        board[7],
+        board[8],
+        board[9],
+    )
+    cells[m] = colour
+    hashed[0] ^= keys[colour - 1, m]
+    for q in range(2):
+        sums[q] -= worth[q, m]
+        worth[q, m] = 0.0
+        level[q, m] = 0
+    for d in range(4):
+        for k in range(digits[0]):
+            y = nbr[m, d, k]
+            if y >= 0 and cells[y] == 0:
+                _refresh(board, y, d)
+
+
+@njit(cache=True, nogil=True)
+def lift(board, m, colour):
+    """Take the ``colour`` stone off ``m``."""
+    cells, nbr = board[0], board[1]
+    digits, keys, hashed = board[7], board[8], board[9]
+    cells[m] = 0
+    hashed[0] ^= keys[colour - 1, m]
+    for d in range(4):
+        for k in range(digits[0]):
+            y = nbr[m, d, k]
+            if y >= 0 and cells[y] == 0:
+                _refresh(board, y, d)
+        _refresh(board, m, d)
+
+
+@njit(cache=True, nogil=True)
+def set_position(board, stones):
+    """Set the board to ``stones`` (0 empty, 1 black, 2 white per cell)."""
+    cells, worth, level, sums, keys, hashed = (
+        board[0],
+        board[4],
+        board[5],
+        board[6],
+        board[8],
+        board[9],
+    )
+    n = cells.shape[0]
+    hashed[0] = 0
+    sums[0] = 0.0
+    sums[1] = 0.0
+    for x in range(n):
+        cells[x] = stones[x]
+        worth[0, x] = 0.0
+        worth[1, x] = 0.0
+        level[0, x] = 0
+        level[1, x] = 0
+        if stones[x] != 0:
+            hashed[0] ^= keys[stones[x] - 1, x]
+    for x in range(n):
+        if cells[x] == 0:
+            for d in range(4):
+                _refresh(board, x, d)
+
+
+@njit(cache=True, nogil=True)
+def read_threats(board, me):
+    """Return what the side ``me`` (0 black, 1 white) to move faces: whether
+    it makes a five, the opponent's fives to block (count and one cell),
+    whether it makes an open four, whether the opponent could, and each
+    side's best cell worth."""
+    cells, worth, level = board[0], board[4], board[5]
+    op = 1 - me
+    own_five = False
+    own_win_four = False
+    own_four_three = False
+    their_four = False
+    their_fives = 0
+    their_five_at = -1
+    their_win_four = False
+    best_me = 0.0
+    best_op = 0.0
+    for x in range(cells.shape[0]):
+        if cells[x] != 0:
+            continue
+        mine = level[me, x]
+        theirs = level[op, x]
+        if mine == LEVEL_FIVE:
+            own_five = True
+        elif mine == LEVEL_WIN_FOUR:
+            own_win_four = True
+        elif mine == LEVEL_FOUR_THREE:
+            own_four_three = True
+        if theirs == LEVEL_FIVE:
+            their_fives += 1
+            their_five_at = x
+        elif theirs >= LEVEL_FOUR_THREE:
+            their_win_four = True
+        if theirs >= LEVEL_FOUR:
+            their_four = True
+        best_me = max(best_me, worth[me, x])
+        best_op = max(best_op, worth[op, x])
+    # A four-three wins unless the block of its four can make a four.
+    return (
+        own_five,
+        their_fives,
+        their_five_at,
+        own_win_four or (own_four_three and not their_four),
+        their_win_four,
+        best_me,
+        best_op,
+    )
+
+
+_TABLES: dict[int, np.ndarray] = {}
+
+
+def new_board(size: int, row: int) -> tuple:
+    """Return the arrays of an empty ``size`` x ``size`` board for rows of
+    ``row``: cells, the neighbour table, the pattern table, shapes, worth,
+    level, the two colours' sums of worth, the digits of a line pattern,
+    the Zobrist keys and the position's hash."""
+    if row not in _TABLES:
+        _TABLES[row] = pattern_table(row)
+    n = size * size
+    rng = np.random.default_rng(20261127)
+    return (
+        np.zeros(n, dtype=np.int64),  # 0 cells
+        neighbour_table(size, row),  # 1
+        _TABLES[row],  # 2
+        np.zeros((2, n, 4), dtype=np.int8),  # 3 shapes
+        np.zeros((2, n), dtype=np.float64),  # 4 worth
+        np.zeros((2, n), dtype=np.int8),  # 5 level
+        np.zeros(2, dtype=np.float64),  # 6 sums
+        np.array([2 * (row - 1)], dtype=np.int64),  # 7 digits
+        rng.integers(1, 2**63, size=(2, n), dtype=np.uint64),  # 8 keys
+        np.zeros(1, dtype=np.uint64),  # 9 hash
+    )
