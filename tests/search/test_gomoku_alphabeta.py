@@ -12,19 +12,9 @@ from mcts.play import piskvork
 from mcts.play.players import find_player
 from mcts.search import gomoku_alphabeta as ab
 
+from .gomoku_helpers import position
+
 GAME = Gomoku()
-
-
-def position(game, black, white):
-    """Return the state with the named stones, black to move when the
-    counts are equal, else white."""
-    cells = ["."] * (game.size * game.size)
-    empty = game.initial_state()
-    for names, char in ((black, "x"), (white, "o")):
-        for name in names.split():
-            cells[game.parse_move(empty, name)] = char
-    side = "b" if len(black.split()) == len(white.split()) else "w"
-    return game.parse_state(f"{game.size}:{game.row}:{''.join(cells)} {side}")
 
 
 @pytest.mark.parametrize(
