@@ -11,3 +11,22 @@ def position(game, black, white):
             cells[game.parse_move(empty, name)] = char
     side = "b" if len(black.split()) == len(white.split()) else "w"
     return game.parse_state(f"{game.size}:{game.row}:{''.join(cells)} {side}")
+
+
+#: Positions with a known VCF for the side to move, and its length in plies.
+VCF_LINES = (
+    (
+        "15:5:......................................................"
+        "..........o.xx.oo........x..o..o.........xxo.o............"
+        ".............xo.o.x..........o.x.x........oxxox.x........."
+        "....................................................... w",
+        5,
+    ),
+    (
+        "15:5:......................................................"
+        "..........oxoo.............ox.x.........x.x.x..........xo."
+        "xo.o........o.o.o.x.........x..............x..o..........."
+        "....................................................... b",
+        7,
+    ),
+)

@@ -12,25 +12,12 @@ from mcts.play import piskvork
 from mcts.play.players import find_player
 from mcts.search import gomoku_alphabeta as ab
 
-from .gomoku_helpers import position
+from .gomoku_helpers import VCF_LINES, position
 
 GAME = Gomoku()
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        # The VCF positions of test_gomoku_threats.py (5 and 7 plies).
-        "15:5:......................................................"
-        "..........o.xx.oo........x..o..o.........xxo.o............"
-        ".............xo.o.x..........o.x.x........oxxox.x........."
-        "....................................................... w",
-        "15:5:......................................................"
-        "..........oxoo.............ox.x.........x.x.x..........xo."
-        "xo.o........o.o.o.x.........x..............x..o..........."
-        "....................................................... b",
-    ],
-)
+@pytest.mark.parametrize("text", [text for text, _ in VCF_LINES])
 def test_it_finds_and_plays_out_a_vcf(text):
     state = GAME.parse_state(text)
     attacker = int(state.array[gomoku.SIDE])

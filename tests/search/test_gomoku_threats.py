@@ -37,7 +37,7 @@ from mcts.search.gomoku_threats.vct import (
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Tree
 
-from .gomoku_helpers import position
+from .gomoku_helpers import VCF_LINES, position
 
 BUDGET = 20_000
 
@@ -114,25 +114,7 @@ def test_a_four_then_a_double_four_wins_in_three_plies():
     assert forced_win(GAME, THREE_PLIES, line)
 
 
-@pytest.mark.parametrize(
-    ("text", "plies"),
-    [
-        (
-            "15:5:......................................................"
-            "..........o.xx.oo........x..o..o.........xxo.o............"
-            ".............xo.o.x..........o.x.x........oxxox.x........."
-            "....................................................... w",
-            5,
-        ),
-        (
-            "15:5:......................................................"
-            "..........oxoo.............ox.x.........x.x.x..........xo."
-            "xo.o........o.o.o.x.........x..............x..o..........."
-            "....................................................... b",
-            7,
-        ),
-    ],
-)
+@pytest.mark.parametrize(("text", "plies"), VCF_LINES)
 def test_longer_fours_lines_are_found_and_really_win(text, plies):
     state = GAME.parse_state(text)
     line = vcf_line(GAME, state)
