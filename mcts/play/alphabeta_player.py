@@ -7,12 +7,12 @@ from ..games.base import Game, State
 from ..search.gomoku_alphabeta import new_search, think
 from .base import Player
 
-#: Think time a move when none is given.
-DEFAULT_SECONDS = 1.0
-
 
 class AlphaBetaPlayer(Player):
     """Plays the best move of an iterative-deepening alpha-beta search."""
+
+    #: Think time a move (the engine protocols lower it to their clock).
+    seconds: float
 
     def __init__(self, game: Game, *, seconds: float, name: str = "alphabeta") -> None:
         if game.name != "gomoku":
@@ -22,13 +22,11 @@ class AlphaBetaPlayer(Player):
         self.seconds = seconds
         size, row = game.options["size"], game.options["row"]
         self._board = new_search(size, row)
-        self.depth = 0
         # The search is recursive, which numba cannot cache: compile it now,
         # not in the first move's time.
         think(self._board, game.initial_state().array, 0.001)
 
     def choose(self, state: State) -> int:
         """Search ``state`` for the think time; return the move code."""
-        seconds = self.seconds or DEFAULT_SECONDS
-        move, _value, self.depth, _nodes = think(self._board, state.array, seconds)
+        move, _value, _depth, _nodes = think(self._board, state.array, self.seconds)
         return move

@@ -403,15 +403,15 @@ def find_player(
         return RandomPlayer(game, seed=seed, name=str(spec))
     if spec.kind == "engine":
         return _engine_player(spec, game, seconds)
-    model = None
-    if "model" in opts:
-        model = load_shared(unpacked(model_path(game.name, opts.pop("model"))))
     if spec.kind == "alphabeta":
         return AlphaBetaPlayer(
             game,
             seconds=opts.get("seconds", seconds or DEFAULT_SECONDS),
             name=str(spec),
         )
+    model = None
+    if "model" in opts:
+        model = load_shared(unpacked(model_path(game.name, opts.pop("model"))))
     if spec.kind == "mcts-net":
         if seconds is None and simulations is None:
             seconds = DEFAULT_SECONDS
