@@ -1,11 +1,16 @@
-"""The alpha-beta player (spec ``alphabeta``, Gomoku only): plays the move
-:func:`mcts.search.gomoku_alphabeta.think` finds in its think time."""
+"""The alpha-beta player (spec ``alphabeta``, Gomoku with rows of at most
+:data:`MAX_ROW`): plays the move :func:`mcts.search.gomoku_alphabeta.think`
+finds in its think time."""
 
 from __future__ import annotations
 
 from ..games.base import Game, State
 from ..search.gomoku_alphabeta import new_search, think
 from .base import Player
+
+#: The longest row it plays: its pattern table has 4 ** (2 * (row - 1))
+#: entries, a million for six in a row.
+MAX_ROW = 6
 
 
 class AlphaBetaPlayer(Player):
@@ -17,6 +22,8 @@ class AlphaBetaPlayer(Player):
     def __init__(self, game: Game, *, seconds: float, name: str = "alphabeta") -> None:
         if game.name != "gomoku":
             raise ValueError("the alphabeta player plays Gomoku only")
+        if game.options["row"] > MAX_ROW:
+            raise ValueError(f"the alphabeta player plays rows of at most {MAX_ROW}")
         self.game = game
         self.name = name
         self.seconds = seconds

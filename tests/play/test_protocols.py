@@ -322,6 +322,7 @@ def test_engine_command_plays_gomoku_with_the_alphabeta_player_by_default(
     assert main(["engine", "gomoku"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "OK" and len(lines) == 2
-    assert [type(player).__name__ for player in made] == ["AlphaBetaPlayer"]
+    # One built before serving (to compile), one for the game.
+    assert [type(player).__name__ for player in made] == ["AlphaBetaPlayer"] * 2
     game = find_game("gomoku")
     assert piskvork.from_xy(game, lines[1]) in game.legal_moves(game.initial_state())

@@ -58,6 +58,8 @@ def test_the_alphabeta_spec_plays_gomoku_and_only_gomoku():
     assert player.choose(state) in GAME.legal_moves(state)
     with pytest.raises(ValueError, match="Gomoku only"):
         find_player("alphabeta", find_game("reversi"))
+    with pytest.raises(ValueError, match="rows of at most 6"):
+        find_player("alphabeta", find_game("gomoku", size=15, row=7))
 
 
 def test_the_alphabeta_spec_takes_only_a_think_time():
