@@ -158,7 +158,7 @@ def _quiescence(board, colour, alpha, beta, ply, fours):
     key = hashed[0] ^ np.uint64(colour)
     slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
     if tt_keys[slot] == key:
-        stored = tt_values[slot]
+        stored = _from_table(tt_values[slot], ply)
         kind = tt_kinds[slot]
         if (
             kind == _EXACT
