@@ -76,8 +76,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
     if protocol == "nboard":
         player = make_player(game, args.seconds)
         return nboard.serve(game, player, sys.stdin, sys.stdout, sys.stderr)
-    # Build a player once before serving, so that what it compiles (the
-    # alpha-beta's recursive search, which numba cannot cache) is not
-    # charged to the first move's time.
+    # Build a player once before serving, so that what it compiles or loads
+    # from numba's cache is not charged to the first move's time.
     make_player(game, args.seconds).close()
     return piskvork.serve(make_player, sys.stdin, sys.stdout, seconds=args.seconds)

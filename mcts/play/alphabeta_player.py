@@ -29,8 +29,8 @@ class AlphaBetaPlayer(Player):
         self.seconds = seconds
         size, row = game.options["size"], game.options["row"]
         self._board = new_search(size, row)
-        # The search is recursive, which numba cannot cache: compile it now,
-        # not in the first move's time.
+        # Compile the search (or load it from numba's cache) now, not in
+        # the first move's time.
         think(self._board, game.initial_state().array, 0.001)
 
     def choose(self, state: State) -> int:

@@ -26,8 +26,8 @@ forced blocks) from a stand-pat value: the mover's best cell minus
 BLOCK_WEIGHT times the opponent's, plus :data:`SUM_WEIGHT` times the
 difference of all their cells' worth.
 
-The search is recursive, which numba cannot cache: it compiles in each
-process that uses it (about 10 s).
+The search is recursive; its kernels declare their argument types
+(:data:`SEARCH_TYPE`) so that numba caches them like the others.
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from ..games import gomoku
 from .gomoku_patterns import (
+    BOARD_TYPES,
     LEVEL_DOUBLE_THREE,
     LEVEL_FIVE,
     LEVEL_FOUR,
@@ -82,6 +83,24 @@ MAX_DEPTH = 40
 #: for the nodes' rate changing within an iteration).
 TIME_SHARE = 0.9
 
+#: The numba type of a search (:func:`new_search`): the board's arrays,
+#: then killers, each ply's moves and their ordering scores, the statistics
+#: and the transposition table's keys, moves, values, depths and kinds.
+SEARCH_TYPE = types.Tuple(
+    BOARD_TYPES
+    + (
+        types.int64[:, ::1],
+        types.int64[:, ::1],
+        types.float64[:, ::1],
+        types.int64[::1],
+        types.uint64[::1],
+        types.int64[::1],
+        types.float64[::1],
+        types.int64[::1],
+        types.int8[::1],
+    )
+)
+
 # ``stats`` entries.
 _NODES = 0
 _BUDGET = 1
@@ -122,7 +141,14 @@ def _stand_pat(board, me, best_me, best_op):
     return best_me - BLOCK_WEIGHT * best_op + SUM_WEIGHT * (sums[me] - sums[1 - me])
 
 
-@njit(nogil=True)
+# The recursive kernels declare their types, so that numba caches them.
+@njit(
+    types.float64(
+        SEARCH_TYPE, types.int64, types.float64, types.float64, types.int64, types.int64
+    ),
+    cache=True,
+    nogil=True,
+)
 def _quiescence(board, colour, alpha, beta, ply, fours):
     """Return the value of the position for ``colour`` to move with its
     fours (a VCF) and the forced blocks played from a stand-pat value."""
@@ -232,7 +258,19 @@ def _moves(board, me, ply, defend, width, first):
     return keep
 
 
-@njit(nogil=True)
+@njit(
+    types.float64(
+        SEARCH_TYPE,
+        types.int64,
+        types.int64,
+        types.float64,
+        types.float64,
+        types.int64,
+        types.int64,
+    ),
+    cache=True,
+    nogil=True,
+)
 def _negamax(board, colour, depth, alpha, beta, ply, extensions):
     """Return the value of the position for ``colour`` to move, searched
     ``depth`` plies (see the module's docstring)."""
@@ -365,7 +403,7 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
     return best
 
 
-@njit(nogil=True)
+@njit(cache=True, nogil=True)
 def search_depth(board, colour, depth, budget):
     """Search the board's position for ``colour`` to move ``depth`` plies
     within ``budget`` nodes in all; return (value, best move, aborted)."""

@@ -26,7 +26,7 @@ can take it whole; a search appends its own arrays to it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from ..games import gomoku
 from .gomoku_shapes import (
@@ -51,8 +51,23 @@ LEVEL_FIVE = 6
 #: the threat levels see; in sums and bests it would swamp the rest).
 VALUE_CAP = 300.0
 
-#: The board tuple's arrays (:func:`new_board`); a search's follow them.
-BOARD_ARRAYS = 10
+#: The numba types of the board tuple's arrays (:func:`new_board`), in
+#: order; a search's arrays follow them. A recursive kernel declares its
+#: signature with them: numba caches only a recursion whose types are given
+#: (numba issue 6061).
+BOARD_TYPES = (
+    types.int64[::1],  # 0 cells
+    types.int64[:, :, ::1],  # 1 neighbour table
+    types.int8[::1],  # 2 pattern table
+    types.int8[:, :, ::1],  # 3 shapes
+    types.float64[:, ::1],  # 4 worth
+    types.int8[:, ::1],  # 5 level
+    types.float64[::1],  # 6 sums
+    types.int64[::1],  # 7 digits
+    types.uint64[:, ::1],  # 8 keys
+    types.uint64[::1],  # 9 hash
+)
+BOARD_ARRAYS = len(BOARD_TYPES)
 
 
 @njit(cache=True)

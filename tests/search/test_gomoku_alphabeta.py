@@ -3,6 +3,7 @@ what must be blocked, and plays behind the spec and the piskvork engine."""
 
 import io
 
+import numba
 import pytest
 
 from mcts.games import find_game, gomoku
@@ -83,3 +84,7 @@ def test_the_piskvork_engine_plays_the_alphabeta_player_on_its_clock():
     state = GAME.apply(GAME.initial_state(), piskvork.from_xy(GAME, lines[1]))
     state = GAME.apply(state, piskvork.from_xy(GAME, "8,6"))
     assert piskvork.from_xy(GAME, lines[2]) in GAME.legal_moves(state)
+
+
+def test_a_search_has_the_types_its_cached_kernels_declare():
+    assert numba.typeof(ab.new_search(7, 5)) == ab.SEARCH_TYPE
