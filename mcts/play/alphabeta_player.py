@@ -1,16 +1,12 @@
 """The alpha-beta player (spec ``alphabeta``, Gomoku with rows of at most
-:data:`MAX_ROW`): plays the move :func:`mcts.search.gomoku_alphabeta.think`
-finds in its think time."""
+:data:`~mcts.search.gomoku_alphabeta.MAX_ROW`): plays the move
+:func:`mcts.search.gomoku_alphabeta.think` finds in its think time."""
 
 from __future__ import annotations
 
 from ..games.base import Game, State
-from ..search.gomoku_alphabeta import new_search, think
+from ..search.gomoku_alphabeta import MAX_ROW, new_search, think
 from .base import Player
-
-#: The longest row it plays: its pattern table has 4 ** (2 * (row - 1))
-#: entries, a million for six in a row.
-MAX_ROW = 6
 
 
 class AlphaBetaPlayer(Player):

@@ -40,7 +40,9 @@ tree node lost for its player to move only when focus kept every reply that
 might save him; 0, the default, trusts the kept replies), ``recheck``
 (Gomoku: 1, the default, searches on with strict proofs when the search
 stopped on a root proof that does not hold for every reply; 0 plays the
-move it stopped on), ``minimax`` (the
+move it stopped on), ``alphabeta`` (Gomoku: the share of a timed move
+that an alpha-beta search spends choosing it before the tree search grows
+the tree in the rest; 0.8 by default with heavy rollouts, 0 off), ``minimax`` (the
 weight, 0..1, of the evaluation's minimax values backed up the tree in
 selection), ``loa_eval`` (Lines of Action: the evaluation and search settings
 by name, ``mia`` by default; ``loa_eval=2026-11`` is the search before the
@@ -175,6 +177,7 @@ OPTIONS = {
     "recheck": int,
     "loa_eval": str,
     "minimax": float,
+    "alphabeta": float,
     "vct": int,
     "mix": float,
     "rollouts": int,
@@ -447,6 +450,7 @@ def find_player(
         ("recheck", "recheck"),
         ("loa_eval", "loa_eval"),
         ("minimax", "minimax"),
+        ("alphabeta", "alphabeta"),
     ):
         if key in opts:
             searcher_options[target] = opts.pop(key)

@@ -19,9 +19,12 @@ from .players import find_player
 
 #: The page's AI (heavy search with the light model's knowledge), on a
 #: budget that plays a whole game in a moment yet reaches every kernel:
-#: Reversi's endgame solver and pattern evaluation, Gomoku's threat search
-#: and shapes, Lines of Action's evaluation, and the model loader.
-WARM_SPEC = "mcts-heavy:model={model},sims=64,seed=1"
+#: Reversi's endgame solver and pattern evaluation, Gomoku's threat search,
+#: shapes and alpha-beta (which plays a search for a time, hence the short
+#: think time beside the simulations), Lines of Action's evaluation, and the
+#: model loader.
+WARM_BUDGET = "sims=64,seconds=0.01,seed=1"
+WARM_SPEC = "mcts-heavy:model={model}," + WARM_BUDGET
 
 
 def warm_up(
@@ -35,7 +38,7 @@ def warm_up(
     load the cached kernels); ``report(game, seconds)`` is called after each.
     ``model=None`` warms the search without a model."""
     spec = (
-        "mcts-heavy:sims=64,seed=1" if model is None else WARM_SPEC.format(model=model)
+        f"mcts-heavy:{WARM_BUDGET}" if model is None else WARM_SPEC.format(model=model)
     )
     seconds = {}
     for name in games:

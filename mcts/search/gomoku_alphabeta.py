@@ -32,7 +32,10 @@ The search is recursive; its kernels declare their argument types
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 from numba import njit, types
@@ -53,6 +56,9 @@ from .gomoku_patterns import (
 )
 from .gomoku_shapes import BLOCK_WEIGHT
 
+#: The longest row it searches: its pattern table has 4 ** (2 * (row - 1))
+#: entries, a million for six in a row.
+MAX_ROW = 6
 #: A won position's score (less the plies to the win).
 WIN = 1_000_000.0
 #: Scores at least this far from 0 are wins or losses.
@@ -107,6 +113,7 @@ _BUDGET = 1
 _ABORTED = 2
 _BEST = 3
 _ROOT_DONE = 4
+_STOPPED = 5
 # Transposition-table bound kinds.
 _EXACT = 0
 _LOWER = 1
@@ -408,7 +415,7 @@ def search_depth(board, colour, depth, budget):
     """Search the board's position for ``colour`` to move ``depth`` plies
     within ``budget`` nodes in all; return (value, best move, aborted)."""
     stats = board[13]
-    stats[_BUDGET] = budget
+    stats[_BUDGET] = 0 if stats[_STOPPED] else budget  # see stop()
     stats[_ABORTED] = 0
     stats[_BEST] = -1
     stats[_ROOT_DONE] = 0
@@ -426,7 +433,7 @@ def new_search(size: int, row: int) -> tuple:
         np.full((MAX_PLY, 2), -1, dtype=np.int64),  # 10 killers
         np.zeros((MAX_PLY, n), dtype=np.int64),  # 11 moves
         np.zeros((MAX_PLY, n), dtype=np.float64),  # 12 scores
-        np.zeros(5, dtype=np.int64),  # 13 stats
+        np.zeros(6, dtype=np.int64),  # 13 stats
         np.zeros(table_size, dtype=np.uint64),  # 14 table keys
         np.zeros(table_size, dtype=np.int64),  # 15 table moves
         np.zeros(table_size, dtype=np.float64),  # 16 table values
@@ -448,6 +455,7 @@ def think(
     colour = int(state[gomoku.SIDE]) + 1
     stats = board[13]
     stats[_NODES] = 0
+    stats[_STOPPED] = 0
     start = time.perf_counter()
     best, value, done = -1, 0.0, 0
     rate = 200_000.0
@@ -457,6 +465,7 @@ def think(
             stats[_NODES] + max(2_000.0, rate * (TIME_SHARE * seconds - elapsed))
         )
         v, move, aborted, root_done = search_depth(board, colour, depth, budget)
+        aborted = aborted or stats[_STOPPED] == 1
         elapsed = time.perf_counter() - start
         if elapsed > 0.01:
             rate = stats[_NODES] / elapsed
@@ -474,3 +483,32 @@ def think(
         centre = (size // 2) * size + size // 2
         best = centre if stones[centre] == 0 else int(empties[0])
     return best, value, done, int(stats[_NODES])
+
+
+def stop(board: tuple) -> None:
+    """Ask a :func:`think` running on ``board`` (in another thread) to
+    return its best move so far at once."""
+    stats = board[13]
+    stats[_STOPPED] = 1
+    stats[_BUDGET] = 0
+
+
+_FREE: dict[tuple[int, int], list[tuple]] = {}
+_FREE_LOCK = threading.Lock()
+
+
+@contextmanager
+def borrowed_search(size: int, row: int) -> Iterator[tuple]:
+    """Lend a search (:func:`new_search`) for the duration of the block: a
+    process keeps one for each search running at once (its transposition
+    table is 33 MB), not one for each game."""
+    with _FREE_LOCK:
+        free = _FREE.setdefault((size, row), [])
+        board = free.pop() if free else None
+    if board is None:
+        board = new_search(size, row)
+    try:
+        yield board
+    finally:
+        with _FREE_LOCK:
+            _FREE[(size, row)].append(board)

@@ -1,0 +1,127 @@
+"""The heavy Gomoku search for a time plays the alpha-beta's move (the
+tree search grows the tree in the rest of the time), except where the
+root's threat search has decided the root's moves."""
+
+import threading
+import time
+
+import pytest
+
+from mcts.games import find_game
+from mcts.games.gomoku import Gomoku
+from mcts.play.players import find_player
+from mcts.search import gomoku_alphabeta as ab
+from mcts.search import searcher as searcher_module
+from mcts.search.searcher import GOMOKU_ALPHABETA_SHARE, Searcher
+
+from .gomoku_helpers import position
+
+GAME = Gomoku()
+
+
+@pytest.fixture(autouse=True)
+def _compiled():
+    """Compile (or load) the searches first, so that no timed search here
+    spends its time compiling."""
+    Searcher(GAME, position(GAME, "h8 i8 j8 k8", "g8 h9 a15")).search(seconds=0.01)
+    Searcher(GAME, position(GAME, "h8", "i9")).search(seconds=0.01)
+
+
+def _fake_think(move_name, calls):
+    """Return a stand-in for the alpha-beta's think that plays
+    ``move_name`` and records the seconds it was given."""
+
+    def think(search, state, seconds):
+        calls.append(seconds)
+        return GAME.parse_move(GAME.initial_state(), move_name), 0.0, 1, 1
+
+    return think
+
+
+def test_a_search_for_a_time_plays_the_alphabetas_move_in_its_share(monkeypatch):
+    calls = []
+    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    state = position(GAME, "h8", "i9")
+    result = Searcher(GAME, state, seed=1).search(seconds=0.2)
+    assert result.move == "a1"  # no tree search would play a corner here
+    assert len(calls) == 1
+    assert 0 < calls[0] <= GOMOKU_ALPHABETA_SHARE * 0.2
+    assert result.simulations > 0  # the tree grew in the rest
+
+
+def test_the_tree_chooses_searches_by_simulations_and_without_the_alphabeta(
+    monkeypatch,
+):
+    calls = []
+    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    state = position(GAME, "h8", "i9")
+    for searcher, budget in (
+        (Searcher(GAME, state, seed=1), {"simulations": 200}),
+        (Searcher(GAME, state, seed=1, alphabeta=0), {"seconds": 0.1}),
+        (Searcher(GAME, state, seed=1, evaluator="random"), {"seconds": 0.1}),
+    ):
+        assert searcher.search(**budget).move != "a1"
+    assert calls == []
+
+
+def test_a_move_the_threat_search_rules_out_is_not_played(monkeypatch):
+    calls = []
+    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    four = position(GAME, "h8 i8 j8 k8", "g8 h9 a15")  # white must block at l8
+    result = Searcher(GAME, four, seed=1).search(seconds=0.2)
+    assert calls and result.move == "l8"
+    monkeypatch.setattr(searcher_module, "think", _fake_think("l8", calls))
+    assert Searcher(GAME, four, seed=1).search(seconds=0.2).move == "l8"
+    assert len(calls) == 2
+
+
+def test_a_won_root_is_played_without_the_alphabeta(monkeypatch):
+    calls = []
+    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    four = position(GAME, "h8 i8 j8 k8", "h9 i9 j9 a15")  # black makes five
+    assert Searcher(GAME, four, seed=1).search(seconds=0.2).move in ("g8", "l8")
+    assert calls == []
+
+
+def test_the_heavy_search_blocks_an_open_three_with_the_real_alphabeta():
+    three = position(GAME, "h8 i8 j8 c3", "h9 a1 a15")  # white to move
+    result = Searcher(GAME, three, seed=1).search(seconds=0.3)
+    assert result.move in ("g8", "k8", "f8", "l8")
+
+
+def test_a_search_stopped_during_the_alphabeta_returns_at_once():
+    searcher = Searcher(GAME, position(GAME, "h8 i8", "h9"), seed=1)
+    searcher.search(seconds=0.05)  # compiled or loaded before the clock
+    results = []
+    thread = threading.Thread(
+        target=lambda: results.append(searcher.search(seconds=30))
+    )
+    thread.start()
+    time.sleep(0.5)
+    asked = time.perf_counter()
+    searcher.stop()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert time.perf_counter() - asked < 0.5
+    assert results and results[0].elapsed < 5
+
+
+def test_the_alphabeta_option_is_checked_and_off_where_it_cannot_play():
+    assert Searcher(GAME).alphabeta == GOMOKU_ALPHABETA_SHARE
+    assert Searcher(GAME, evaluator="random").alphabeta == 0
+    assert Searcher(find_game("gomoku", size=15, row=7)).alphabeta == 0
+    assert Searcher(find_game("reversi")).alphabeta == 0
+    with pytest.raises(ValueError, match="rows of at most 6"):
+        Searcher(find_game("loa"), alphabeta=0.5)
+    with pytest.raises(ValueError, match="0..1"):
+        Searcher(GAME, alphabeta=1.5)
+    player = find_player("mcts-heavy:alphabeta=0.5", GAME)
+    assert player.searcher.alphabeta == 0.5
+
+
+def test_a_process_lends_one_alphabeta_search_to_each_search_running_at_once():
+    with ab.borrowed_search(9, 5) as first:
+        with ab.borrowed_search(9, 5) as second:
+            assert second is not first
+    with ab.borrowed_search(9, 5) as again:
+        assert again is first or again is second
