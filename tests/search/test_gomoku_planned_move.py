@@ -120,8 +120,7 @@ def test_the_alphabeta_option_is_checked_and_off_where_it_cannot_play():
 
 
 def test_a_process_lends_one_alphabeta_search_to_each_search_running_at_once():
-    with ab.borrowed_search(9, 5) as first:
-        with ab.borrowed_search(9, 5) as second:
-            assert second is not first
+    with ab.borrowed_search(9, 5) as first, ab.borrowed_search(9, 5) as second:
+        assert second is not first
     with ab.borrowed_search(9, 5) as again:
         assert again is first or again is second
