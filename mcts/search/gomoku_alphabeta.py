@@ -27,15 +27,16 @@ BLOCK_WEIGHT times the opponent's, plus :data:`SUM_WEIGHT` times the
 difference of all their cells' worth.
 
 The search is recursive; its kernels declare their argument types
-(:data:`SEARCH_TYPE`) so that numba caches them like the others.
+(:data:`SEARCH_TYPE`) so that numba caches them like the others. The
+module is over 450 lines because it is one algorithm: the search's arrays,
+its two recursive kernels with their move lists and table, and the
+iterative deepening that drives them for a time (:func:`think`, which
+:func:`stop` ends early). :mod:`.gomoku_planner` runs it for the MCTS.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 from numba import njit, types
@@ -491,24 +492,3 @@ def stop(board: tuple) -> None:
     stats = board[13]
     stats[_STOPPED] = 1
     stats[_BUDGET] = 0
-
-
-_FREE: dict[tuple[int, int], list[tuple]] = {}
-_FREE_LOCK = threading.Lock()
-
-
-@contextmanager
-def borrowed_search(size: int, row: int) -> Iterator[tuple]:
-    """Lend a search (:func:`new_search`) for the duration of the block: a
-    process keeps one for each search running at once (its transposition
-    table is 33 MB), not one for each game."""
-    with _FREE_LOCK:
-        free = _FREE.setdefault((size, row), [])
-        board = free.pop() if free else None
-    if board is None:
-        board = new_search(size, row)
-    try:
-        yield board
-    finally:
-        with _FREE_LOCK:
-            _FREE[(size, row)].append(board)

@@ -7,9 +7,10 @@ kernel also polls the stop flag every simulation and releases the GIL, so
 
 The module is over 400 lines: :class:`Searcher` is one class (its tuning
 knobs, tree reuse and the widening of a reused Gomoku root, the chunked
-run, the exact root solve of a Reversi endgame and the reading of its
-result, with which proofs it may call proven, and the strict search on
-after a root proof that does not hold: :mod:`.proof_check`). What a result
+run, the exact root solve of a Reversi endgame, the Gomoku move the
+alpha-beta plans (:mod:`.gomoku_planner`) and the reading of its result,
+with which proofs it may call proven, and the strict search on after a
+root proof that does not hold: :mod:`.proof_check`). What a result
 shows of the tree is :func:`~.result.read_result`'s.
 """
 
@@ -29,8 +30,7 @@ from .endgame import EndgameResult, root_solve_empties
 from .endgame import solve as solve_endgame
 from .focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH, focus_moves
 from .gomoku_alphabeta import MAX_ROW as ALPHABETA_MAX_ROW
-from .gomoku_alphabeta import borrowed_search, think
-from .gomoku_alphabeta import stop as stop_alphabeta
+from .gomoku_planner import AlphaBetaPlanner
 from .gomoku_threats.root import DEEP_DEFENCE, DEEP_VCT_NODES_PER_SECOND, plan_root
 from .gomoku_threats.vcf import LEAF_VCF_NODES
 from .gomoku_threats.vct import LEAF_VCT_NODES
@@ -312,8 +312,11 @@ class Searcher:
         #: The share of a timed Gomoku move the alpha-beta search spends
         #: choosing it (0: the tree search chooses; see ``alphabeta``).
         self.alphabeta = float(alphabeta)
-        # The alpha-beta search running now (for stop()), else None.
-        self._alphabeta_search: tuple | None = None
+        self._planner = (
+            AlphaBetaPlanner(game.options["size"], game.options["row"])
+            if alphabeta
+            else None
+        )
         self._rng = np.random.default_rng(seed)
         self._stop = np.zeros(1, dtype=np.int8)
         self._lock = threading.Lock()
@@ -445,9 +448,8 @@ class Searcher:
     def stop(self) -> None:
         """Ask a running :meth:`search` (in another thread) to return at once."""
         self._stop[0] = 1
-        search = self._alphabeta_search
-        if search is not None:
-            stop_alphabeta(search)
+        if self._planner is not None:
+            self._planner.stop()
 
     def search(
         self,
@@ -511,7 +513,9 @@ class Searcher:
             solved = self._solve_root(seconds)
             if solved is None:
                 if plan_seconds and allowed != set():
-                    self._plan_move(start, plan_seconds, allowed)
+                    self._plan_move(
+                        start, plan_seconds, allowed, on_progress, progress_every
+                    )
                 done = self._run(
                     start, seconds, simulations, on_progress, progress_every
                 )
@@ -565,23 +569,28 @@ class Searcher:
         }
 
     def _plan_move(
-        self, start: float, seconds: float, allowed: set[int] | None
+        self,
+        start: float,
+        seconds: float,
+        allowed: set[int] | None,
+        on_progress: Callable[[SearchResult], None] | None,
+        progress_every: float,
     ) -> None:
         """Make the alpha-beta's choice the move this search plays, found
         in its share of ``seconds`` (from ``start``), unless ``allowed``
         (None: any move) leaves it out; the tree search grows the tree in
-        the rest of the time."""
+        the rest of the time. ``on_progress`` hears from the search
+        meanwhile, as it does from the tree search."""
         left = seconds - (time.perf_counter() - start)
         think_for = min(self.alphabeta * seconds, left)
-        if think_for <= 0 or self._stop[0]:
+        if self._planner is None or think_for <= 0 or self._stop[0]:
             return
-        options = self.game.options
-        with borrowed_search(options["size"], options["row"]) as search:
-            self._alphabeta_search = search
-            try:
-                move, _, _, _ = think(search, self._state.array, think_for)
-            finally:
-                self._alphabeta_search = None
+
+        def tick() -> None:
+            if on_progress is not None:
+                on_progress(self.result(elapsed=time.perf_counter() - start))
+
+        move = self._planner.plan(self._state.array, think_for, tick, progress_every)
         if allowed is None or move in allowed:
             self._solved_move = move
 

@@ -10,8 +10,7 @@ import pytest
 from mcts.games import find_game
 from mcts.games.gomoku import Gomoku
 from mcts.play.players import find_player
-from mcts.search import gomoku_alphabeta as ab
-from mcts.search import searcher as searcher_module
+from mcts.search import gomoku_planner
 from mcts.search.searcher import GOMOKU_ALPHABETA_SHARE, Searcher
 
 from .gomoku_helpers import position
@@ -40,7 +39,7 @@ def _fake_think(move_name, calls):
 
 def test_a_search_for_a_time_plays_the_alphabetas_move_in_its_share(monkeypatch):
     calls = []
-    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    monkeypatch.setattr(gomoku_planner, "think", _fake_think("a1", calls))
     state = position(GAME, "h8", "i9")
     result = Searcher(GAME, state, seed=1).search(seconds=0.2)
     assert result.move == "a1"  # no tree search would play a corner here
@@ -53,7 +52,7 @@ def test_the_tree_chooses_searches_by_simulations_and_without_the_alphabeta(
     monkeypatch,
 ):
     calls = []
-    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    monkeypatch.setattr(gomoku_planner, "think", _fake_think("a1", calls))
     state = position(GAME, "h8", "i9")
     for searcher, budget in (
         (Searcher(GAME, state, seed=1), {"simulations": 200}),
@@ -66,18 +65,18 @@ def test_the_tree_chooses_searches_by_simulations_and_without_the_alphabeta(
 
 def test_a_move_the_threat_search_rules_out_is_not_played(monkeypatch):
     calls = []
-    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    monkeypatch.setattr(gomoku_planner, "think", _fake_think("a1", calls))
     four = position(GAME, "h8 i8 j8 k8", "g8 h9 a15")  # white must block at l8
     result = Searcher(GAME, four, seed=1).search(seconds=0.2)
     assert calls and result.move == "l8"
-    monkeypatch.setattr(searcher_module, "think", _fake_think("l8", calls))
+    monkeypatch.setattr(gomoku_planner, "think", _fake_think("l8", calls))
     assert Searcher(GAME, four, seed=1).search(seconds=0.2).move == "l8"
     assert len(calls) == 2
 
 
 def test_a_won_root_is_played_without_the_alphabeta(monkeypatch):
     calls = []
-    monkeypatch.setattr(searcher_module, "think", _fake_think("a1", calls))
+    monkeypatch.setattr(gomoku_planner, "think", _fake_think("a1", calls))
     four = position(GAME, "h8 i8 j8 k8", "h9 i9 j9 a15")  # black makes five
     assert Searcher(GAME, four, seed=1).search(seconds=0.2).move in ("g8", "l8")
     assert calls == []
@@ -106,6 +105,20 @@ def test_a_search_stopped_during_the_alphabeta_returns_at_once():
     assert results and results[0].elapsed < 5
 
 
+def test_the_search_reports_progress_and_hears_a_stop_during_the_alphabeta():
+    searcher = Searcher(GAME, position(GAME, "h8 i8", "h9"), seed=1)
+    reports = []
+
+    def progress(result):
+        reports.append(result.elapsed)
+        if result.elapsed > 0.3:
+            searcher.stop()  # as the web app's stop button does
+
+    result = searcher.search(seconds=30, on_progress=progress, progress_every=0.05)
+    assert len(reports) >= 4 and result.elapsed < 1.5
+    assert result.code in GAME.legal_moves(searcher.state)
+
+
 def test_the_alphabeta_option_is_checked_and_off_where_it_cannot_play():
     assert Searcher(GAME).alphabeta == GOMOKU_ALPHABETA_SHARE
     assert Searcher(GAME, evaluator="random").alphabeta == 0
@@ -120,7 +133,10 @@ def test_the_alphabeta_option_is_checked_and_off_where_it_cannot_play():
 
 
 def test_a_process_lends_one_alphabeta_search_to_each_search_running_at_once():
-    with ab.borrowed_search(9, 5) as first, ab.borrowed_search(9, 5) as second:
+    with (
+        gomoku_planner.borrowed_search(9, 5) as first,
+        gomoku_planner.borrowed_search(9, 5) as second,
+    ):
         assert second is not first
-    with ab.borrowed_search(9, 5) as again:
+    with gomoku_planner.borrowed_search(9, 5) as again:
         assert again is first or again is second

@@ -457,7 +457,8 @@ def test_no_deep_vct_on_a_quiet_board():
 @pytest.mark.parametrize("deep_vct_rate", [200_000, 0])
 def test_a_moves_time_buys_the_deeper_vct_at_the_root(deep_vct_rate):
     state = position(GAME, *DEEP)
-    searcher = Searcher(GAME, state, deep_vct=deep_vct_rate, seed=1)
+    # The tree search alone: the alpha-beta, when on, looks for threats itself.
+    searcher = Searcher(GAME, state, deep_vct=deep_vct_rate, alphabeta=0, seed=1)
     result = searcher.search(seconds=1.0)
     assert (result.proven == "win") == (deep_vct_rate > 0)
     if deep_vct_rate:

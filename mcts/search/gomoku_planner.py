@@ -1,0 +1,93 @@
+"""The Gomoku alpha-beta (:mod:`.gomoku_alphabeta`) as the planner of an
+MCTS root: :class:`AlphaBetaPlanner` finds the move a
+:class:`~mcts.search.searcher.Searcher` plays in a share of its time.
+
+Its search runs in a thread of its own (the kernels release the GIL), so
+that the searcher's caller still hears from it every so often (the web app
+polls its stop button there), and :meth:`AlphaBetaPlanner.stop` ends it from
+any thread. A process lends one search (:func:`borrowed_search`) to each
+search running at once: its transposition table is 33 MB, too much to keep
+one for each game a server holds.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+
+from .gomoku_alphabeta import new_search, stop, think
+
+_FREE: dict[tuple[int, int], list[tuple]] = {}
+_FREE_LOCK = threading.Lock()
+
+
+@contextmanager
+def borrowed_search(size: int, row: int) -> Iterator[tuple]:
+    """Lend a search (:func:`~.gomoku_alphabeta.new_search`) for the
+    duration of the block, made the first time one is missing."""
+    with _FREE_LOCK:
+        free = _FREE.setdefault((size, row), [])
+        search = free.pop() if free else None
+    if search is None:
+        search = new_search(size, row)
+    try:
+        yield search
+    finally:
+        with _FREE_LOCK:
+            _FREE[(size, row)].append(search)
+
+
+class AlphaBetaPlanner:
+    """Finds a Gomoku move with the alpha-beta, for one searcher."""
+
+    def __init__(self, size: int, row: int) -> None:
+        self.size = size
+        self.row = row
+        # The search thinking now (for stop()), else None.
+        self._running: tuple | None = None
+
+    def stop(self) -> None:
+        """Ask a :meth:`plan` running in another thread to return at once."""
+        search = self._running
+        if search is not None:
+            stop(search)
+
+    def plan(
+        self,
+        state: np.ndarray,
+        seconds: float,
+        tick: Callable[[], None],
+        tick_every: float,
+    ) -> int:
+        """Return the alpha-beta's move in the Gomoku ``state`` (an array),
+        found in about ``seconds``; call ``tick`` every ``tick_every``
+        seconds meanwhile. If ``tick`` raises, the search is stopped first."""
+        found: list[int] = []
+        failed: list[BaseException] = []
+
+        def think_on(search: tuple) -> None:
+            try:
+                found.append(think(search, state, seconds)[0])
+            except BaseException as error:  # raised again in plan's thread
+                failed.append(error)
+
+        with borrowed_search(self.size, self.row) as search:
+            self._running = search
+            worker = threading.Thread(target=think_on, args=(search,), daemon=True)
+            worker.start()
+            try:
+                while worker.is_alive():
+                    worker.join(tick_every)
+                    if worker.is_alive():
+                        tick()
+            finally:
+                if worker.is_alive():  # tick raised: stop before lending it
+                    stop(search)
+                    worker.join()
+                self._running = None
+        if failed:
+            raise failed[0]
+        return found[0]
