@@ -2,9 +2,6 @@
 tree search grows the tree in the rest of the time), except where the
 root's threat search has decided the root's moves."""
 
-import threading
-import time
-
 import pytest
 
 from mcts.games import find_game
@@ -14,6 +11,7 @@ from mcts.search import gomoku_planner
 from mcts.search.searcher import GOMOKU_ALPHABETA_SHARE, Searcher
 
 from .gomoku_helpers import position
+from .stopping import stopped_search
 
 GAME = Gomoku()
 
@@ -91,18 +89,9 @@ def test_the_heavy_search_blocks_an_open_three_with_the_real_alphabeta():
 def test_a_search_stopped_during_the_alphabeta_returns_at_once():
     searcher = Searcher(GAME, position(GAME, "h8 i8", "h9"), seed=1)
     searcher.search(seconds=0.05)  # compiled or loaded before the clock
-    results = []
-    thread = threading.Thread(
-        target=lambda: results.append(searcher.search(seconds=30))
-    )
-    thread.start()
-    time.sleep(0.5)
-    asked = time.perf_counter()
-    searcher.stop()
-    thread.join(timeout=5)
-    assert not thread.is_alive()
-    assert time.perf_counter() - asked < 0.5
-    assert results and results[0].elapsed < 5
+    result, took = stopped_search(searcher, after=0.5)
+    assert took < 0.5
+    assert result.elapsed < 5
 
 
 def test_the_search_reports_progress_and_hears_a_stop_during_the_alphabeta():

@@ -1,7 +1,6 @@
 """The search driver: budgets, determinism, stopping, tree reuse and the result."""
 
 import json
-import threading
 import time
 
 import pytest
@@ -9,6 +8,8 @@ import pytest
 from mcts.games import find_game
 from mcts.search.result import principal_variation
 from mcts.search.searcher import GAME_C, MIN_TIMED_SIMULATIONS, Searcher
+
+from .stopping import stopped_search
 
 GAMES = ["reversi", "gomoku", "loa"]
 
@@ -39,19 +40,10 @@ def test_different_seeds_give_different_searches():
 def test_a_search_stopped_from_another_thread_returns_within_100_ms():
     game = find_game("loa")
     searcher = Searcher(game, evaluator="random", seed=5)
-    results = []
-    thread = threading.Thread(
-        target=lambda: results.append(searcher.search(seconds=30))
-    )
-    thread.start()
-    time.sleep(0.3)
-    asked = time.perf_counter()
-    searcher.stop()
-    thread.join(timeout=5)
-    assert not thread.is_alive()
-    assert time.perf_counter() - asked < 0.1
-    assert results and results[0].simulations > 0
-    assert results[0].elapsed < 5
+    result, took = stopped_search(searcher, after=0.3)
+    assert took < 0.1
+    assert result.simulations > 0
+    assert result.elapsed < 5
 
 
 @pytest.mark.parametrize("name", GAMES)
