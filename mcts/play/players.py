@@ -42,7 +42,8 @@ might save him; 0, the default, trusts the kept replies), ``recheck``
 stopped on a root proof that does not hold for every reply; 0 plays the
 move it stopped on), ``alphabeta`` (Gomoku: the share of a timed move
 that an alpha-beta search spends choosing it before the tree search grows
-the tree in the rest; 0.8 by default with heavy rollouts, 0 off), ``minimax`` (the
+the tree in the rest; by default with heavy rollouts
+:data:`~mcts.search.searcher.GOMOKU_ALPHABETA_SHARE`, 0 off), ``minimax`` (the
 weight, 0..1, of the evaluation's minimax values backed up the tree in
 selection), ``loa_eval`` (Lines of Action: the evaluation and search settings
 by name, ``mia`` by default; ``loa_eval=2026-11`` is the search before the

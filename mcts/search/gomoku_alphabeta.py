@@ -456,7 +456,6 @@ def think(
     colour = int(state[gomoku.SIDE]) + 1
     stats = board[13]
     stats[_NODES] = 0
-    stats[_STOPPED] = 0
     start = time.perf_counter()
     best, value, done = -1, 0.0, 0
     rate = 200_000.0
@@ -488,7 +487,14 @@ def think(
 
 def stop(board: tuple) -> None:
     """Ask a :func:`think` running on ``board`` (in another thread) to
-    return its best move so far at once."""
+    return its best move so far at once; each think after it too, until
+    :func:`clear_stop` (a think does not clear it, so that a stop asked
+    while it starts holds)."""
     stats = board[13]
     stats[_STOPPED] = 1
     stats[_BUDGET] = 0
+
+
+def clear_stop(board: tuple) -> None:
+    """Let ``board``'s next :func:`think` run its time again."""
+    board[13][_STOPPED] = 0

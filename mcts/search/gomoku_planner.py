@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from .gomoku_alphabeta import new_search, stop, think
+from .gomoku_alphabeta import clear_stop, new_search, stop, think
 
 _FREE: dict[tuple[int, int], list[tuple]] = {}
 _FREE_LOCK = threading.Lock()
@@ -61,10 +61,13 @@ class AlphaBetaPlanner:
         seconds: float,
         tick: Callable[[], None],
         tick_every: float,
+        stopped: Callable[[], bool],
     ) -> int:
         """Return the alpha-beta's move in the Gomoku ``state`` (an array),
         found in about ``seconds``; call ``tick`` every ``tick_every``
-        seconds meanwhile. If ``tick`` raises, the search is stopped first."""
+        seconds meanwhile. ``stopped`` says whether a stop was asked before
+        :meth:`stop` could reach this search. If ``tick`` raises, the search
+        is stopped first."""
         found: list[int] = []
         failed: list[BaseException] = []
 
@@ -75,7 +78,10 @@ class AlphaBetaPlanner:
                 failed.append(error)
 
         with borrowed_search(self.size, self.row) as search:
+            clear_stop(search)
             self._running = search
+            if stopped():
+                stop(search)
             worker = threading.Thread(target=think_on, args=(search,), daemon=True)
             worker.start()
             try:

@@ -590,7 +590,13 @@ class Searcher:
             if on_progress is not None:
                 on_progress(self.result(elapsed=time.perf_counter() - start))
 
-        move = self._planner.plan(self._state.array, think_for, tick, progress_every)
+        move = self._planner.plan(
+            self._state.array,
+            think_for,
+            tick,
+            progress_every,
+            stopped=lambda: bool(self._stop[0]),
+        )
         if allowed is None or move in allowed:
             self._solved_move = move
 
