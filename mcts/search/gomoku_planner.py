@@ -64,7 +64,8 @@ class AlphaBetaPlanner:
         stopped: Callable[[], bool],
     ) -> int:
         """Return the alpha-beta's move in the Gomoku ``state`` (an array),
-        found in about ``seconds``; call ``tick`` every ``tick_every``
+        found in about ``seconds`` (-1 when stopped before it searched a
+        ply: its move would be a stand-in); call ``tick`` every ``tick_every``
         seconds meanwhile. ``stopped`` says whether a stop was asked before
         :meth:`stop` could reach this search. If ``tick`` raises, the search
         is stopped first."""
@@ -73,7 +74,8 @@ class AlphaBetaPlanner:
 
         def think_on(search: tuple) -> None:
             try:
-                found.append(think(search, state, seconds)[0])
+                move, _, depth, _ = think(search, state, seconds)
+                found.append(move if depth > 0 else -1)
             except BaseException as error:  # raised again in plan's thread
                 failed.append(error)
 

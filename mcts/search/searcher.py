@@ -597,7 +597,7 @@ class Searcher:
             progress_every,
             stopped=lambda: bool(self._stop[0]),
         )
-        if allowed is None or move in allowed:
+        if move >= 0 and (allowed is None or move in allowed):
             self._solved_move = move
 
     def _solve_root(self, seconds: float | None) -> EndgameResult | None:

@@ -94,6 +94,15 @@ def test_a_search_stopped_during_the_alphabeta_returns_at_once():
     assert result.elapsed < 5
 
 
+def test_a_plan_stopped_before_it_searched_a_ply_offers_no_move():
+    planner = gomoku_planner.AlphaBetaPlanner(15, 5)
+    state = position(GAME, "h8 i8", "h9").array
+    ticks = []
+    move = planner.plan(state, 5.0, lambda: ticks.append(1), 0.05, lambda: True)
+    assert move == -1 and len(ticks) < 5  # not the stand-in of the first empty
+    assert planner.plan(state, 0.1, lambda: None, 0.05, lambda: False) >= 0
+
+
 def test_the_search_reports_progress_and_hears_a_stop_during_the_alphabeta():
     searcher = Searcher(GAME, position(GAME, "h8 i8", "h9"), seed=1)
     reports = []
