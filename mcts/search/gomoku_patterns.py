@@ -67,7 +67,6 @@ BOARD_TYPES = (
     types.uint64[:, ::1],  # 8 keys
     types.uint64[::1],  # 9 hash
 )
-BOARD_ARRAYS = len(BOARD_TYPES)
 
 
 @njit(cache=True)
