@@ -71,7 +71,8 @@ def add_commands(subparsers) -> None:
         "--opening-plies",
         type=int,
         default=None,
-        help="random opening plies (default: reversi 4, gomoku 2, loa 2)",
+        help="random opening plies (default: reversi 4, loa 2, gomoku 2, "
+        "except 15x15 five in a row: a balanced opening of 3 stones)",
     )
     arena.add_argument("--quiet", action="store_true", help="print the summary only")
     arena.add_argument(

@@ -1,8 +1,9 @@
 """Matches between two players, game by game in parallel worker processes.
 
 Colours alternate: the games come in pairs that start from the same opening
-(a few random plies from the start, Gomoku's near the centre), once with each
-player as black, so an unbalanced opening favours neither player.
+(a few random plies from the start, Gomoku's near the centre, standard
+Gomoku's balanced: :func:`balanced_opening`), once with each player as
+black, so an unbalanced opening favours neither player.
 
 Every move a player chooses is checked by the rules: a player that gives no
 legal move (an external engine's garbage, illegal move or silence: a
@@ -24,6 +25,8 @@ import numpy as np
 
 from ..games import find_game
 from ..games.base import Game, State
+from ..search.gomoku_alphabeta import value_at_depth
+from ..search.gomoku_planner import borrowed_search
 from .base import Forfeit, Player
 from .players import find_player, parse_spec
 
@@ -32,6 +35,19 @@ from .players import find_player, parse_spec
 OPENING_PLIES = {"reversi": 4, "gomoku": 2, "loa": 2}
 #: Gomoku opening stones stay this close (Chebyshev) to the centre.
 GOMOKU_OPENING_RADIUS = 2
+#: Standard Gomoku (15 x 15, five in a row) opens balanced instead, as
+#: Gomocup's tournaments do: after two random plies black wins nearly every
+#: game, whoever plays (black won 17 of 20 games of the heavy player against
+#: itself at 0.15 s a move, and Rapfi proves white lost by ply 4-12: README,
+#: Performance), so a match there measures little but the colours. A
+#: balanced opening is BALANCED_PLIES random stones within
+#: BALANCED_RADIUS of the centre whose BALANCED_DEPTH-ply alpha-beta value
+#: for white, to move, lies in BALANCED_VALUES: the band where the heavy
+#: player against itself won as often with black as with white (README).
+BALANCED_PLIES = 3
+BALANCED_RADIUS = 3
+BALANCED_DEPTH = 6
+BALANCED_VALUES = (3.0, 15.0)
 
 
 @dataclass(frozen=True)
@@ -184,9 +200,11 @@ def random_opening(game: Game, plies: int, rng: np.random.Generator) -> list[int
     return []
 
 
-def opening_moves(game: Game, state: State) -> list[int]:
-    """Return the moves a random opening may pick from (Gomoku: those near
-    the centre)."""
+def opening_moves(
+    game: Game, state: State, radius: int = GOMOKU_OPENING_RADIUS
+) -> list[int]:
+    """Return the moves a random opening may pick from (Gomoku: those within
+    ``radius`` of the centre)."""
     legal = game.legal_moves(state)
     if game.name != "gomoku":
         return legal
@@ -195,8 +213,36 @@ def opening_moves(game: Game, state: State) -> list[int]:
     return [
         m
         for m in legal
-        if max(abs(m // size - centre), abs(m % size - centre)) <= GOMOKU_OPENING_RADIUS
+        if max(abs(m // size - centre), abs(m % size - centre)) <= radius
     ] or legal
+
+
+def opens_balanced(game: Game) -> bool:
+    """Return whether the arena opens ``game`` with :func:`balanced_opening`
+    (standard Gomoku: the band of values was measured there only)."""
+    return game.name == "gomoku" and (game.options["size"], game.options["row"]) == (
+        15,
+        5,
+    )
+
+
+def balanced_opening(game: Game, rng: np.random.Generator) -> list[int]:
+    """Return the move codes of a balanced opening of standard Gomoku (see
+    :data:`BALANCED_VALUES`): random ones drawn until one is balanced, the
+    last drawn if none of a thousand is."""
+    size, row = game.options["size"], game.options["row"]
+    low, high = BALANCED_VALUES
+    moves: list[int] = []
+    with borrowed_search(size, row) as search:
+        for _ in range(1000):
+            moves, state = [], game.initial_state()
+            for _ in range(BALANCED_PLIES):
+                legal = opening_moves(game, state, BALANCED_RADIUS)
+                moves.append(legal[int(rng.integers(len(legal)))])
+                state = game.apply(state, moves[-1])
+            if low <= value_at_depth(search, state.array, BALANCED_DEPTH) <= high:
+                break
+    return moves
 
 
 @dataclass(frozen=True)
@@ -321,9 +367,14 @@ def _tasks(
     rng = np.random.default_rng(seed)
     plies = OPENING_PLIES.get(game.name, 0) if opening_plies is None else opening_plies
     opening: list[int] = []
+    balanced = opening_plies is None and opens_balanced(game)
     for index in range(games):
         if index % 2 == 0:
-            opening = random_opening(game, plies, rng)
+            opening = (
+                balanced_opening(game, rng)
+                if balanced
+                else random_opening(game, plies, rng)
+            )
         yield _Task(
             index=index,
             game=game.name,

@@ -443,17 +443,35 @@ def new_search(size: int, row: int) -> tuple:
     )
 
 
-def think(
-    board: tuple, state: np.ndarray, seconds: float
-) -> tuple[int, float, int, int]:
-    """Search the Gomoku ``state`` by iterative deepening for about
-    ``seconds``; return (move, value for the mover, depth completed, nodes)."""
+def _set_state(board: tuple, state: np.ndarray) -> tuple[np.ndarray, int]:
+    """Set ``board`` to the Gomoku ``state``; return its stones and the
+    colour to move (1 black, 2 white)."""
     size = int(state[gomoku.SIZE])
     stones = np.asarray(
         state[gomoku.HEADER : gomoku.HEADER + size * size], dtype=np.int64
     )
     set_position(board, stones)
-    colour = int(state[gomoku.SIDE]) + 1
+    return stones, int(state[gomoku.SIDE]) + 1
+
+
+def value_at_depth(board: tuple, state: np.ndarray, depth: int) -> float:
+    """Return the value of the Gomoku ``state`` for the side to move by a
+    ``depth``-ply search from an empty table: the same for the same state,
+    whatever ``board`` searched before."""
+    _, colour = _set_state(board, state)
+    board[10][:] = -1  # killers
+    board[14][:] = 0  # the table's keys
+    clear_stop(board)
+    value, _move, _aborted, _done = search_depth(board, colour, depth, 2**62)
+    return float(value)
+
+
+def think(
+    board: tuple, state: np.ndarray, seconds: float
+) -> tuple[int, float, int, int]:
+    """Search the Gomoku ``state`` by iterative deepening for about
+    ``seconds``; return (move, value for the mover, depth completed, nodes)."""
+    stones, colour = _set_state(board, state)
     stats = board[13]
     stats[_NODES] = 0
     start = time.perf_counter()
@@ -479,6 +497,7 @@ def think(
         if abs(value) >= WIN_BOUND or elapsed >= TIME_SHARE * seconds:
             break
     if best < 0:
+        size = int(state[gomoku.SIZE])
         empties = np.flatnonzero(stones == 0)
         centre = (size // 2) * size + size // 2
         best = centre if stones[centre] == 0 else int(empties[0])

@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 from mcts.games import find_game
+from mcts.play import arena
 from mcts.play.arena import (
+    BALANCED_DEPTH,
+    BALANCED_PLIES,
+    BALANCED_RADIUS,
+    BALANCED_VALUES,
     GameRecord,
+    balanced_opening,
     distinct_positions,
     play_game,
     random_opening,
@@ -13,6 +19,7 @@ from mcts.play.arena import (
     tally,
 )
 from mcts.play.players import find_player
+from mcts.search.gomoku_alphabeta import new_search, value_at_depth
 
 
 def _record(index, score, moves=()):
@@ -44,6 +51,46 @@ def test_gomoku_openings_stay_near_the_centre_and_leave_the_game_going():
         assert len(moves) == 3
         for move in moves:
             assert max(abs(move // 15 - 7), abs(move % 15 - 7)) <= 2
+
+
+def test_a_balanced_gomoku_opening_is_random_stones_whose_value_is_in_the_band():
+    game = find_game("gomoku")
+    search = new_search(15, 5)
+    low, high = BALANCED_VALUES
+    openings = [balanced_opening(game, np.random.default_rng(s)) for s in range(3)]
+    assert len({tuple(o) for o in openings}) == 3
+    for moves in openings:
+        assert len(moves) == BALANCED_PLIES
+        for move in moves:
+            assert max(abs(move // 15 - 7), abs(move % 15 - 7)) <= BALANCED_RADIUS
+        state = game.initial_state()
+        for move in moves:
+            state = game.apply(state, move)
+        assert low <= value_at_depth(search, state.array, BALANCED_DEPTH) <= high
+    # The same seed draws the same opening.
+    assert balanced_opening(game, np.random.default_rng(0)) == openings[0]
+
+
+def test_the_value_at_a_depth_does_not_depend_on_what_the_search_saw_before():
+    game = find_game("gomoku")
+    state = game.play_all(["h8", "i9", "g9"])
+    search = new_search(15, 5)
+    first = value_at_depth(search, state.array, 4)
+    value_at_depth(search, game.play_all(["h8", "h9"]).array, 5)
+    assert value_at_depth(search, state.array, 4) == first
+
+
+def test_only_standard_gomoku_opens_balanced_and_only_by_default(monkeypatch):
+    drawn = []
+    monkeypatch.setattr(
+        arena, "balanced_opening", lambda game, rng: drawn.append(1) or [112]
+    )
+    gomoku = find_game("gomoku")
+    result = run_match(gomoku, "random", "random", games=2, seed=1)
+    assert drawn == [1] and result.records[0].moves[0] == "h8"
+    run_match(gomoku, "random", "random", games=2, seed=1, opening_plies=2)
+    run_match(find_game("gomoku", size=9), "random", "random", games=2, seed=1)
+    assert drawn == [1]
 
 
 def test_play_game_plays_to_the_end_from_the_opening():
