@@ -16,6 +16,7 @@ from ..models.store import load, model_path
 from ..play.arena import GameRecord, distinct_positions, run_match
 from ..play.players import find_player, parse_spec
 from ..play.warmup import warm_up
+from ..search.gomoku_alphabeta import new_search, think
 from ..search.loa_search import DEFAULT_LOA_EVAL
 from ..search.net_search import NetSearcher
 from ..search.network import random_weights
@@ -93,10 +94,12 @@ def add_commands(subparsers) -> None:
     bench.add_argument("--runs", type=int, default=3)
     bench.add_argument(
         "--evaluator",
-        choices=("random", "heavy", "network"),
+        choices=("random", "heavy", "network", "alphabeta"),
         default="random",
         help="network: PUCT with the network of --model (Gomoku), or of an "
-        "untrained one if no model is given",
+        "untrained one if no model is given; alphabeta: Gomoku's alpha-beta "
+        "search (nodes a second and the depth it completes). Gomoku's heavy "
+        "search is timed without the alpha-beta that plans its move",
     )
     bench.add_argument(
         "--batch", type=int, default=None, help="network: leaves evaluated at once"
@@ -314,6 +317,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     game = _game(args)
     if args.evaluator == "network":
         return _bench_network(game, args)
+    if args.evaluator == "alphabeta":
+        return _bench_alphabeta(game, args)
     evaluation = patterns = None
     if args.model:
         if args.evaluator != "heavy":
@@ -325,7 +330,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if evaluation is None:
             raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
     start = time.perf_counter()
-    settings = {"loa_eval": args.loa_eval, "minimax": args.minimax}
+    # The tree search's own rate: Gomoku's alpha-beta (its own bench) off.
+    settings = {"loa_eval": args.loa_eval, "minimax": args.minimax, "alphabeta": 0}
     if args.vct is not None:
         settings["vct_nodes"] = args.vct
     if args.sharpness is not None:
@@ -400,6 +406,34 @@ def _bench_network(game, args: argparse.Namespace) -> int:
     print(
         f"{game.name} network search, batch {searcher.batch}, mix {searcher.mix}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
+    )
+    return 0
+
+
+def _bench_alphabeta(game, args: argparse.Namespace) -> int:
+    """Print the Gomoku alpha-beta's nodes a second after ``--moves``."""
+    if game.name != "gomoku":
+        raise ValueError("the alpha-beta searches Gomoku only")
+    state = game.play_all(args.moves.split())
+    size, row = game.options["size"], game.options["row"]
+    start = time.perf_counter()
+    think(new_search(size, row), state.array, 0.001)
+    print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
+    rates = []
+    for run in range(args.runs):
+        search = new_search(size, row)  # an empty table each run
+        start = time.perf_counter()
+        move, value, depth, nodes = think(search, state.array, args.seconds)
+        elapsed = time.perf_counter() - start
+        rates.append(nodes / elapsed)
+        print(
+            f"run {run + 1}: {nodes} nodes in {elapsed:.2f} s = "
+            f"{nodes / elapsed:,.0f}/s, depth {depth}, value {value:+.1f}, "
+            f"best {game.format_move(state, move)}"
+        )
+    after = f", after {args.moves}" if args.moves else ""
+    print(
+        f"{game.name} alpha-beta{after}: median nodes/s: {statistics.median(rates):.0f}"
     )
     return 0
 

@@ -459,8 +459,7 @@ def value_at_depth(board: tuple, state: np.ndarray, depth: int) -> float:
     ``depth``-ply search from an empty table: the same for the same state,
     whatever ``board`` searched before."""
     _, colour = _set_state(board, state)
-    board[10][:] = -1  # killers
-    board[14][:] = 0  # the table's keys
+    forget(board)
     clear_stop(board)
     value, _move, _aborted, _done = search_depth(board, colour, depth, 2**62)
     return float(value)
@@ -502,6 +501,12 @@ def think(
         centre = (size // 2) * size + size // 2
         best = centre if stones[centre] == 0 else int(empties[0])
     return best, value, done, int(stats[_NODES])
+
+
+def forget(board: tuple) -> None:
+    """Empty the search's transposition table and killer moves."""
+    board[10][:] = -1  # killers
+    board[14][:] = 0  # the table's keys
 
 
 def stop(board: tuple) -> None:

@@ -522,6 +522,7 @@ class Searcher:
                 done += self._search_on_strictly(
                     start, seconds, simulations, done, on_progress, progress_every
                 )
+                self._overrule_plan_by_proofs()
             else:
                 # The exact answer is known: a short search for the move list.
                 count = min(
@@ -599,6 +600,23 @@ class Searcher:
         )
         if move >= 0 and (allowed is None or move in allowed):
             self._solved_move = move
+
+    def _overrule_plan_by_proofs(self) -> None:
+        """Play the tree's choice instead of the alpha-beta's move when the
+        tree search proved what the alpha-beta missed: a move that wins
+        (the alpha-beta's does not), or that the alpha-beta's move loses
+        while another does not."""
+        planned = self._solved_move
+        tree = self.tree
+        children = list(tree.children(0))
+        if planned is None or not children:
+            return
+        proven = {int(tree.move[child]): tree.proven[child] for child in children}
+        best = tree.proven[best_child(tree, 0)]
+        if (best == Proven.WIN and proven.get(planned) != Proven.WIN) or (
+            proven.get(planned) == Proven.LOSS and best != Proven.LOSS
+        ):
+            self._solved_move = None
 
     def _solve_root(self, seconds: float | None) -> EndgameResult | None:
         """Return the exact result of a Reversi root that a move of ``seconds``

@@ -174,6 +174,30 @@ def test_bench_scores_gomoku_leaves_by_the_sharpened_evaluation_asked(capsys):
         run([*argv, *heavy, "--sharpness", "-1"], capsys)
 
 
+def test_bench_times_the_gomoku_alphabeta_by_nodes_and_depth(capsys):
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "2"]
+    code, out = run([*argv, "--evaluator", "alphabeta", "--moves", "h8 i9"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    runs = [line for line in lines if line.startswith("run ")]
+    assert len(runs) == 2
+    assert all(re.search(r"nodes in .* depth [1-9]\d*, value", r) for r in runs)
+    assert re.search(r"alpha-beta, after h8 i9: median nodes/s: \d+$", lines[-1])
+    with pytest.raises(ValueError, match="Gomoku only"):
+        run(["bench", "reversi", "--evaluator", "alphabeta"], capsys)
+
+
+def test_the_gomoku_heavy_bench_times_the_tree_search_alone(capsys, monkeypatch):
+    planned = []
+    monkeypatch.setattr(
+        "mcts.search.searcher.Searcher._plan_move",
+        lambda *args: planned.append(1),
+    )
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
+    code, _ = run([*argv, "--evaluator", "heavy"], capsys)
+    assert code == 0 and planned == []
+
+
 def test_warm_plays_each_game_with_the_pages_ai_and_says_how_long(capsys):
     code, out = run(["warm"], capsys)
     assert code == 0

@@ -9,6 +9,7 @@ from mcts.games.gomoku import Gomoku
 from mcts.play.players import find_player
 from mcts.search import gomoku_planner
 from mcts.search.searcher import GOMOKU_ALPHABETA_SHARE, Searcher
+from mcts.search.tree import Proven
 
 from .gomoku_helpers import position
 from .stopping import stopped_search
@@ -138,3 +139,43 @@ def test_a_process_lends_one_alphabeta_search_to_each_search_running_at_once():
         assert second is not first
     with gomoku_planner.borrowed_search(9, 5) as again:
         assert again is first or again is second
+
+
+def test_a_search_lent_to_another_owner_forgets_what_the_last_one_found():
+    assert gomoku_planner.KEPT_SEARCHES == 2
+    first, second, third = object(), object(), object()
+    with gomoku_planner.borrowed_search(8, 5, owner=first) as search:
+        search[14][:3] = (7, 8, 9)  # as if it had filled its table
+        search[10][0] = (4, 5)
+    with gomoku_planner.borrowed_search(8, 5, owner=first) as again:
+        assert again is search and list(again[14][:3]) == [7, 8, 9]
+    with gomoku_planner.borrowed_search(8, 5, owner=second) as own:
+        assert own is not search  # each of two players keeps its own
+    with gomoku_planner.borrowed_search(8, 5, owner=third) as other:
+        assert other is search  # the longest unused, emptied
+        assert not other[14].any() and (other[10] == -1).all()
+
+
+@pytest.mark.parametrize(
+    ("planned_proof", "other_proof", "kept"),
+    [
+        (Proven.UNKNOWN, Proven.UNKNOWN, True),
+        (Proven.LOSS, Proven.UNKNOWN, False),  # the tree saw it lose
+        (Proven.UNKNOWN, Proven.WIN, False),  # the tree found a win
+        (Proven.WIN, Proven.WIN, True),
+        (Proven.LOSS, Proven.LOSS, True),  # every move loses: no better one
+    ],
+)
+def test_the_trees_proofs_overrule_the_alphabetas_move(
+    planned_proof, other_proof, kept
+):
+    searcher = Searcher(GAME, position(GAME, "h8", "i9"), seed=1, alphabeta=0)
+    searcher.search(simulations=100)
+    tree = searcher.tree
+    children = list(tree.children(0))
+    tree.proven[children] = other_proof
+    tree.proven[children[0]] = planned_proof
+    planned = int(tree.move[children[0]])
+    searcher._solved_move = planned
+    searcher._overrule_plan_by_proofs()
+    assert searcher._solved_move == (planned if kept else None)
