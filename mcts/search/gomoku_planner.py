@@ -17,6 +17,7 @@ README, Performance).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -95,7 +96,7 @@ class AlphaBetaPlanner:
         ply: its move would be a stand-in); call ``tick`` every ``tick_every``
         seconds meanwhile. ``stopped`` says whether a stop was asked before
         :meth:`stop` could reach this search. If ``tick`` raises, the search
-        is stopped first."""
+        is stopped first; so it is when ``seconds`` have passed."""
         found: list[int] = []
         failed: list[BaseException] = []
 
@@ -112,11 +113,19 @@ class AlphaBetaPlanner:
             if stopped():
                 stop(search)
             worker = threading.Thread(target=think_on, args=(search,), daemon=True)
+            deadline = time.perf_counter() + seconds
             worker.start()
             try:
                 while worker.is_alive():
-                    worker.join(tick_every)
-                    if worker.is_alive():
+                    left = deadline - time.perf_counter()
+                    worker.join(min(tick_every, max(left, 0.001)))
+                    if not worker.is_alive():
+                        break
+                    if time.perf_counter() >= deadline:
+                        # think plans its iterations by its nodes' rate,
+                        # which can fall within one: the clock ends it.
+                        stop(search)
+                    else:
                         tick()
             finally:
                 if worker.is_alive():  # tick raised: stop before lending it

@@ -2,6 +2,8 @@
 tree search grows the tree in the rest of the time), except where the
 root's threat search has decided the root's moves."""
 
+import time
+
 import pytest
 
 from mcts.games import find_game
@@ -179,3 +181,17 @@ def test_the_trees_proofs_overrule_the_alphabetas_move(
     searcher._solved_move = planned
     searcher._overrule_plan_by_proofs()
     assert searcher._solved_move == (planned if kept else None)
+
+
+def test_a_plan_ends_when_its_time_is_up_even_if_the_search_runs_on(monkeypatch):
+    def endless_think(search, state, seconds):
+        while not search[13][5]:  # until stopped
+            time.sleep(0.002)
+        return 7, 0.0, 1, 1
+
+    monkeypatch.setattr(gomoku_planner, "think", endless_think)
+    planner = gomoku_planner.AlphaBetaPlanner(15, 5)
+    state = position(GAME, "h8 i8", "h9").array
+    start = time.perf_counter()
+    assert planner.plan(state, 0.1, lambda: None, 0.05, lambda: False) == 7
+    assert time.perf_counter() - start < 0.3
