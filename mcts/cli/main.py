@@ -9,6 +9,7 @@ import shlex
 import sys
 
 from . import (
+    bench,
     book,
     conversion,
     engine,
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     rules.add_commands(commands)
     search.add_commands(commands)
+    bench.add_commands(commands)
     models.add_commands(commands)
     engine.add_commands(commands)
     solve.add_commands(commands)

@@ -1,0 +1,220 @@
+"""The ``bench`` subcommand of ``python -m mcts``: a search's speed from a
+position, one core (simulations a second of the tree searches, nodes a
+second of Gomoku's alpha-beta), the median of a few runs printed last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from ..models.model import evaluation_for, patterns_for
+from ..models.store import load, model_path
+from ..search.gomoku_alphabeta import new_search, think
+from ..search.loa_search import DEFAULT_LOA_EVAL
+from ..search.net_search import NetSearcher
+from ..search.network import random_weights
+from ..search.searcher import Searcher
+from .args import add_game_arguments, game_from_args
+
+
+def add_commands(subparsers) -> None:
+    """Register the ``bench`` subcommand on ``subparsers``."""
+    bench = subparsers.add_parser(
+        "bench", help="simulations per second of a search from the start (one core)"
+    )
+    add_game_arguments(bench)
+    bench.add_argument("--seconds", type=float, default=2.0, help="per run")
+    bench.add_argument("--runs", type=int, default=3)
+    bench.add_argument(
+        "--evaluator",
+        choices=("random", "heavy", "network", "alphabeta"),
+        default="random",
+        help="network: PUCT with the network of --model (Gomoku), or of an "
+        "untrained one if no model is given; alphabeta: Gomoku's alpha-beta "
+        "search (nodes a second and the depth it completes). Gomoku's heavy "
+        "search is timed without the alpha-beta that plans its move",
+    )
+    bench.add_argument(
+        "--batch", type=int, default=None, help="network: leaves evaluated at once"
+    )
+    bench.add_argument(
+        "--mix",
+        type=float,
+        default=None,
+        help="network: the share of a leaf's value heavy rollouts give",
+    )
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument(
+        "--model",
+        help="score the heavy rollouts with this tree model's learned evaluation "
+        "(a name under model/GAME/ or a path), or with its pattern evaluation "
+        "(Reversi) when it carries one",
+    )
+    bench.add_argument(
+        "--no-patterns",
+        action="store_true",
+        help="leave the model's pattern evaluation out (the learned one scores)",
+    )
+    bench.add_argument(
+        "--minimax",
+        type=float,
+        help="the weight of the implicit minimax values in selection "
+        "(by default the search's: 0.3 with Reversi's patterns, else 0)",
+    )
+    bench.add_argument(
+        "--vct",
+        type=int,
+        default=None,
+        help="Gomoku, heavy rollouts: VCF nodes of the VCT of one three that "
+        "also proves new leaves (by default the search's: 0, none)",
+    )
+    bench.add_argument(
+        "--sharpness",
+        type=float,
+        default=None,
+        help="Gomoku, heavy rollouts with --model: score quiet leaves by the "
+        "model's evaluation with its log-odds times this (by default the "
+        "search's: 0, by the line shapes)",
+    )
+    bench.add_argument(
+        "--moves",
+        default="",
+        help="random or heavy rollouts: the moves (notation, spaces between) "
+        "played before the timing starts, e.g. 'h8 i9 h9 h10 j8 g7': threat "
+        "checks cost little on an empty board",
+    )
+    bench.add_argument(
+        "--loa-eval",
+        default=DEFAULT_LOA_EVAL,
+        help="Lines of Action, heavy rollouts: the named evaluation and search "
+        "settings (2026-11: the earlier search, the benchmark baseline)",
+    )
+    bench.set_defaults(func=cmd_bench)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Print simulations per second from the start; the median line last."""
+    game = game_from_args(args)
+    if args.evaluator == "network":
+        return _bench_network(game, args)
+    if args.evaluator == "alphabeta":
+        return _bench_alphabeta(game, args)
+    evaluation = patterns = None
+    if args.model:
+        if args.evaluator != "heavy":
+            raise ValueError("--model scores heavy rollouts: add --evaluator heavy")
+        model = load(model_path(game.name, args.model))
+        evaluation = evaluation_for(model, game)
+        if not args.no_patterns:
+            patterns = patterns_for(model, game)
+        if evaluation is None:
+            raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
+    start = time.perf_counter()
+    # The tree search's own rate: Gomoku's alpha-beta (its own bench) off.
+    settings = {"loa_eval": args.loa_eval, "minimax": args.minimax, "alphabeta": 0}
+    if args.vct is not None:
+        settings["vct_nodes"] = args.vct
+    if args.sharpness is not None:
+        settings["sharpness"] = args.sharpness
+    state = game.play_all(args.moves.split())
+    Searcher(game, state, evaluator=args.evaluator, seed=args.seed, **settings).search(
+        simulations=1
+    )
+    print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
+    rates = []
+    c = minimax = None
+    for run in range(args.runs):
+        searcher = Searcher(
+            game,
+            state,
+            evaluator=args.evaluator,
+            evaluation=evaluation,
+            patterns=patterns,
+            seed=args.seed + run,
+            **settings,
+        )
+        result = searcher.search(seconds=args.seconds)
+        c, minimax = searcher.c, searcher.minimax
+        rate = result.simulations / result.elapsed
+        rates.append(rate)
+        print(
+            f"run {run + 1}: {result.simulations} simulations in "
+            f"{result.elapsed:.2f} s = {rate:,.0f}/s, {result.nodes} nodes, "
+            f"best {result.move}"
+        )
+    scored = f", scored by {args.model}'s evaluation" if evaluation else ""
+    if patterns is not None:
+        scored = f", scored by {args.model}'s pattern evaluation"
+    if game.name == "loa" and args.evaluator == "heavy":
+        scored += f", loa_eval={args.loa_eval}"
+    if args.vct is not None:
+        scored += f", vct={args.vct}"
+    if args.sharpness is not None:
+        scored += f", sharpness={args.sharpness}"
+    if args.moves:
+        scored += f", after {args.moves}"
+    print(
+        f"{game.name} {args.evaluator} rollouts{scored}, c={c}, minimax={minimax}: "
+        f"median simulations/s: {statistics.median(rates):.0f}"
+    )
+    return 0
+
+
+def _bench_network(game, args: argparse.Namespace) -> int:
+    """Print the network search's simulations per second from the start."""
+    if args.model:
+        network = load(model_path(game.name, args.model)).network
+        if network is None:
+            raise ValueError(f"model {args.model!r} carries no network")
+    else:
+        network = random_weights(game.options["size"])
+    given = {"batch": args.batch, "mix": args.mix}
+    options = {name: value for name, value in given.items() if value is not None}
+    start = time.perf_counter()
+    NetSearcher(game, network=network, **options).search(simulations=1)
+    print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
+    rates = []
+    for run in range(args.runs):
+        searcher = NetSearcher(game, network=network, seed=args.seed + run, **options)
+        result = searcher.search(seconds=args.seconds)
+        rate = result.simulations / result.elapsed
+        rates.append(rate)
+        print(
+            f"run {run + 1}: {result.simulations} simulations in "
+            f"{result.elapsed:.2f} s = {rate:,.0f}/s, best {result.move}"
+        )
+    print(
+        f"{game.name} network search, batch {searcher.batch}, mix {searcher.mix}: "
+        f"median simulations/s: {statistics.median(rates):.0f}"
+    )
+    return 0
+
+
+def _bench_alphabeta(game, args: argparse.Namespace) -> int:
+    """Print the Gomoku alpha-beta's nodes a second after ``--moves``."""
+    if game.name != "gomoku":
+        raise ValueError("the alpha-beta searches Gomoku only")
+    state = game.play_all(args.moves.split())
+    size, row = game.options["size"], game.options["row"]
+    start = time.perf_counter()
+    think(new_search(size, row), state.array, 0.001)
+    print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
+    rates = []
+    for run in range(args.runs):
+        search = new_search(size, row)  # an empty table each run
+        start = time.perf_counter()
+        move, value, depth, nodes = think(search, state.array, args.seconds)
+        elapsed = time.perf_counter() - start
+        rates.append(nodes / elapsed)
+        print(
+            f"run {run + 1}: {nodes} nodes in {elapsed:.2f} s = "
+            f"{nodes / elapsed:,.0f}/s, depth {depth}, value {value:+.1f}, "
+            f"best {game.format_move(state, move)}"
+        )
+    after = f", after {args.moves}" if args.moves else ""
+    print(
+        f"{game.name} alpha-beta{after}: median nodes/s: {statistics.median(rates):.0f}"
+    )
+    return 0

@@ -1,0 +1,104 @@
+"""The bench subcommand (registered by mcts.cli.bench)."""
+
+import argparse
+import re
+
+import pytest
+
+from mcts.cli.bench import add_commands
+
+
+def run(argv, capsys):
+    parser = argparse.ArgumentParser(prog="mcts")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code = args.func(args)
+    return code, capsys.readouterr().out
+
+
+def test_bench_prints_compile_time_and_the_median_last(capsys):
+    code, out = run(["bench", "reversi", "--seconds", "0.1"], capsys)
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("first call (compile or cache load):")
+    assert sum(line.startswith("run ") for line in lines) == 3
+    assert re.search(r"median simulations/s: \d+$", lines[-1])
+
+
+def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
+    argv = ["bench", "reversi", "--seconds", "0.1", "--runs", "1", "--model", "light"]
+    code, out = run([*argv, "--evaluator", "heavy", "--no-patterns"], capsys)
+    assert code == 0
+    assert "heavy rollouts, scored by light's evaluation" in out.splitlines()[-1]
+    code, out = run([*argv, "--evaluator", "heavy"], capsys)
+    assert "scored by light's pattern evaluation" in out.splitlines()[-1]
+    with pytest.raises(ValueError, match="add --evaluator heavy"):
+        run(argv, capsys)
+
+
+def test_bench_measures_the_network_search(capsys):
+    argv = ["bench", "gomoku", "--size", "6", "--row", "4", "--seconds", "0.05"]
+    network = ["--evaluator", "network", "--batch", "4", "--mix", "0.5"]
+    code, out = run([*argv, "--runs", "1", *network], capsys)
+    assert code == 0
+    assert re.search(
+        r"network search, batch 4, mix 0.5: median simulations/s: \d+$", out
+    )
+    # The compiler's time is its own line, not the first run's: that run
+    # searched its whole budget.
+    assert out.startswith("first call (compile or cache load): ")
+    run_line = next(line for line in out.splitlines() if line.startswith("run 1"))
+    assert not run_line.startswith("run 1: 0 simulations")
+
+
+def test_bench_names_the_lines_of_action_search_it_measured(capsys):
+    argv = ["bench", "loa", "--seconds", "0.05", "--runs", "1", "--evaluator", "heavy"]
+    code, out = run([*argv, "--loa-eval", "2026-11"], capsys)
+    assert code == 0
+    assert out.splitlines()[-1].startswith("loa heavy rollouts, loa_eval=2026-11,")
+    with pytest.raises(ValueError, match="unknown loa_eval"):
+        run([*argv, "--loa-eval", "nope"], capsys)
+
+
+def test_bench_starts_from_the_moves_given_with_the_leaf_vct_asked(capsys):
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
+    moves = ["--moves", "h8 i9 h9 h10 j8 g7"]
+    code, out = run([*argv, "--evaluator", "heavy", "--vct", "200", *moves], capsys)
+    assert code == 0
+    assert "vct=200, after h8 i9 h9 h10 j8 g7" in out.splitlines()[-1]
+    with pytest.raises(ValueError, match="ply 2"):
+        run([*argv, "--moves", "h8 h8"], capsys)
+
+
+def test_bench_scores_gomoku_leaves_by_the_sharpened_evaluation_asked(capsys):
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
+    heavy = ["--evaluator", "heavy", "--model", "light"]
+    code, out = run([*argv, *heavy, "--sharpness", "3"], capsys)
+    assert code == 0
+    assert "evaluation, sharpness=3.0, c=" in out.splitlines()[-1]
+    with pytest.raises(ValueError, match="sharpness"):
+        run([*argv, *heavy, "--sharpness", "-1"], capsys)
+
+
+def test_bench_times_the_gomoku_alphabeta_by_nodes_and_depth(capsys):
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "2"]
+    code, out = run([*argv, "--evaluator", "alphabeta", "--moves", "h8 i9"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    runs = [line for line in lines if line.startswith("run ")]
+    assert len(runs) == 2
+    assert all(re.search(r"nodes in .* depth [1-9]\d*, value", r) for r in runs)
+    assert re.search(r"alpha-beta, after h8 i9: median nodes/s: \d+$", lines[-1])
+    with pytest.raises(ValueError, match="Gomoku only"):
+        run(["bench", "reversi", "--evaluator", "alphabeta"], capsys)
+
+
+def test_the_gomoku_heavy_bench_times_the_tree_search_alone(capsys, monkeypatch):
+    planned = []
+    monkeypatch.setattr(
+        "mcts.search.searcher.Searcher._plan_move",
+        lambda *args: planned.append(1),
+    )
+    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
+    code, _ = run([*argv, "--evaluator", "heavy"], capsys)
+    assert code == 0 and planned == []
