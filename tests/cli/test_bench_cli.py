@@ -1,19 +1,15 @@
 """The bench subcommand (registered by mcts.cli.bench)."""
 
-import argparse
 import re
 
 import pytest
 
 from mcts.cli.bench import add_commands
+from tests.cli.subcommands import run_subcommand
 
 
 def run(argv, capsys):
-    parser = argparse.ArgumentParser(prog="mcts")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    code = args.func(args)
-    return code, capsys.readouterr().out
+    return run_subcommand(add_commands, argv, capsys)
 
 
 def test_bench_prints_compile_time_and_the_median_last(capsys):

@@ -7,15 +7,12 @@ import pytest
 
 from mcts.cli.main import main
 from mcts.cli.search import add_commands
+from tests.cli.subcommands import run_subcommand
 from tests.search.test_strict_proofs import FALSE_PROOF
 
 
 def run(argv, capsys):
-    parser = argparse.ArgumentParser(prog="mcts")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    code = args.func(args)
-    return code, capsys.readouterr().out
+    return run_subcommand(add_commands, argv, capsys)
 
 
 def test_think_prints_the_board_and_root_moves_by_visits(capsys):
