@@ -108,6 +108,18 @@ SEARCH_TYPE = types.Tuple(
     )
 )
 
+# Where the search's arrays sit in its tuple, after the board's
+# (:func:`new_search`).
+KILLERS = len(BOARD_TYPES)
+MOVES = KILLERS + 1
+SCORES = KILLERS + 2
+STATS = KILLERS + 3
+TABLE_KEYS = KILLERS + 4
+TABLE_MOVES = KILLERS + 5
+TABLE_VALUES = KILLERS + 6
+TABLE_DEPTHS = KILLERS + 7
+TABLE_KINDS = KILLERS + 8
+
 # ``stats`` entries.
 _NODES = 0
 _BUDGET = 1
@@ -160,7 +172,7 @@ def _stand_pat(board, me, best_me, best_op):
 def _quiescence(board, colour, alpha, beta, ply, fours):
     """Return the value of the position for ``colour`` to move with its
     fours (a VCF) and the forced blocks played from a stand-pat value."""
-    cells, level, stats = board[0], board[5], board[13]
+    cells, level, stats = board[0], board[5], board[STATS]
     stats[_NODES] += 1
     if stats[_NODES] >= stats[_BUDGET]:
         stats[_ABORTED] = 1
@@ -188,7 +200,12 @@ def _quiescence(board, colour, alpha, beta, ply, fours):
     # The same fours in another order reach the same position: the table
     # keeps what the quiescence found there (at depth 0).
     hashed = board[9]
-    tt_keys, tt_values, tt_depths, tt_kinds = board[14], board[16], board[17], board[18]
+    tt_keys, tt_values, tt_depths, tt_kinds = (
+        board[TABLE_KEYS],
+        board[TABLE_VALUES],
+        board[TABLE_DEPTHS],
+        board[TABLE_KINDS],
+    )
     key = hashed[0] ^ np.uint64(colour)
     slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
     if tt_keys[slot] == key:
@@ -233,8 +250,9 @@ def _moves(board, me, ply, defend, width, first):
     the ``width`` best cells by ordering score; ``first`` (the table's
     move) and the ply's killers lead."""
     cells, worth, level = board[0], board[4], board[5]
-    killers, moves, scores = board[10], board[11], board[12]
+    killers, moves, scores = board[KILLERS], board[MOVES], board[SCORES]
     op = 1 - me
+    keep = cells.shape[0] if defend else width
     n = 0
     for x in range(cells.shape[0]):
         if cells[x] != 0:
@@ -251,19 +269,21 @@ def _moves(board, me, ply, defend, width, first):
             score += 1e7
         elif x == killers[ply, 1]:
             score += 1e6
-        moves[ply, n] = x
-        scores[ply, n] = score
-        n += 1
-    keep = n if defend else min(n, width)
-    for i in range(keep):
-        top = i
-        for j in range(i + 1, n):
-            if scores[ply, j] > scores[ply, top]:
-                top = j
-        if top != i:
-            moves[ply, i], moves[ply, top] = moves[ply, top], moves[ply, i]
-            scores[ply, i], scores[ply, top] = scores[ply, top], scores[ply, i]
-    return keep
+        # Insert it into the list, best first, kept to ``keep`` moves.
+        if n < keep:
+            at = n
+            n += 1
+        elif score > scores[ply, keep - 1]:
+            at = keep - 1
+        else:
+            continue
+        while at > 0 and scores[ply, at - 1] < score:
+            moves[ply, at] = moves[ply, at - 1]
+            scores[ply, at] = scores[ply, at - 1]
+            at -= 1
+        moves[ply, at] = x
+        scores[ply, at] = score
+    return n
 
 
 @njit(
@@ -284,13 +304,13 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
     ``depth`` plies (see the module's docstring)."""
     cells, level = board[0], board[5]
     hashed = board[9]
-    killers, moves, stats = board[10], board[11], board[13]
+    killers, moves, stats = board[KILLERS], board[MOVES], board[STATS]
     tt_keys, tt_moves, tt_values, tt_depths, tt_kinds = (
-        board[14],
-        board[15],
-        board[16],
-        board[17],
-        board[18],
+        board[TABLE_KEYS],
+        board[TABLE_MOVES],
+        board[TABLE_VALUES],
+        board[TABLE_DEPTHS],
+        board[TABLE_KINDS],
     )
     if depth <= 0:
         return _quiescence(board, colour, alpha, beta, ply, 0)
@@ -415,7 +435,7 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
 def search_depth(board, colour, depth, budget):
     """Search the board's position for ``colour`` to move ``depth`` plies
     within ``budget`` nodes in all; return (value, best move, aborted)."""
-    stats = board[13]
+    stats = board[STATS]
     stats[_BUDGET] = 0 if stats[_STOPPED] else budget  # see stop()
     stats[_ABORTED] = 0
     stats[_BEST] = -1
@@ -431,15 +451,15 @@ def new_search(size: int, row: int) -> tuple:
     n = size * size
     table_size = 1 << TABLE_BITS
     return new_board(size, row) + (
-        np.full((MAX_PLY, 2), -1, dtype=np.int64),  # 10 killers
-        np.zeros((MAX_PLY, n), dtype=np.int64),  # 11 moves
-        np.zeros((MAX_PLY, n), dtype=np.float64),  # 12 scores
-        np.zeros(6, dtype=np.int64),  # 13 stats
-        np.zeros(table_size, dtype=np.uint64),  # 14 table keys
-        np.zeros(table_size, dtype=np.int64),  # 15 table moves
-        np.zeros(table_size, dtype=np.float64),  # 16 table values
-        np.zeros(table_size, dtype=np.int64),  # 17 table depths
-        np.zeros(table_size, dtype=np.int8),  # 18 table kinds
+        np.full((MAX_PLY, 2), -1, dtype=np.int64),  # KILLERS
+        np.zeros((MAX_PLY, n), dtype=np.int64),  # MOVES
+        np.zeros((MAX_PLY, n), dtype=np.float64),  # SCORES
+        np.zeros(6, dtype=np.int64),  # STATS
+        np.zeros(table_size, dtype=np.uint64),  # TABLE_KEYS
+        np.zeros(table_size, dtype=np.int64),  # TABLE_MOVES
+        np.zeros(table_size, dtype=np.float64),  # TABLE_VALUES
+        np.zeros(table_size, dtype=np.int64),  # TABLE_DEPTHS
+        np.zeros(table_size, dtype=np.int8),  # TABLE_KINDS
     )
 
 
@@ -471,7 +491,7 @@ def think(
     """Search the Gomoku ``state`` by iterative deepening for about
     ``seconds``; return (move, value for the mover, depth completed, nodes)."""
     stones, colour = _set_state(board, state)
-    stats = board[13]
+    stats = board[STATS]
     stats[_NODES] = 0
     start = time.perf_counter()
     best, value, done = -1, 0.0, 0
@@ -505,8 +525,8 @@ def think(
 
 def forget(board: tuple) -> None:
     """Empty the search's transposition table and killer moves."""
-    board[10][:] = -1  # killers
-    board[14][:] = 0  # the table's keys
+    board[KILLERS][:] = -1
+    board[TABLE_KEYS][:] = 0
 
 
 def stop(board: tuple) -> None:
@@ -514,11 +534,11 @@ def stop(board: tuple) -> None:
     return its best move so far at once; each think after it too, until
     :func:`clear_stop` (a think does not clear it, so that a stop asked
     while it starts holds)."""
-    stats = board[13]
+    stats = board[STATS]
     stats[_STOPPED] = 1
     stats[_BUDGET] = 0
 
 
 def clear_stop(board: tuple) -> None:
     """Let ``board``'s next :func:`think` run its time again."""
-    board[13][_STOPPED] = 0
+    board[STATS][_STOPPED] = 0

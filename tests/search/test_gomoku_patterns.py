@@ -80,7 +80,7 @@ def test_placing_and_lifting_stones_keeps_the_board_as_a_fresh_reading():
             placed.append((cell, colour))
         if step % 10 == 0:
             reference = fresh(size, row, stones)
-            for index in (0, 4, 5, 9):  # cells, worth, level, hash
+            for index in (0, 4, 5, 9, 10):  # cells, worth, level, hash, codes
                 np.testing.assert_array_equal(board[index], reference[index])
             empty = stones == 0  # an occupied cell's shapes are not read
             np.testing.assert_array_equal(board[3][:, empty], reference[3][:, empty])

@@ -9,6 +9,7 @@ import pytest
 from mcts.games import find_game
 from mcts.games.gomoku import Gomoku
 from mcts.play.players import find_player
+from mcts.search import gomoku_alphabeta as alphabeta
 from mcts.search import gomoku_planner
 from mcts.search.searcher import GOMOKU_ALPHABETA_SHARE, Searcher
 from mcts.search.tree import Proven
@@ -147,15 +148,16 @@ def test_a_search_lent_to_another_owner_forgets_what_the_last_one_found():
     assert gomoku_planner.KEPT_SEARCHES == 2
     first, second, third = object(), object(), object()
     with gomoku_planner.borrowed_search(8, 5, owner=first) as search:
-        search[14][:3] = (7, 8, 9)  # as if it had filled its table
-        search[10][0] = (4, 5)
+        search[alphabeta.TABLE_KEYS][:3] = (7, 8, 9)  # as if it had filled its table
+        search[alphabeta.KILLERS][0] = (4, 5)
     with gomoku_planner.borrowed_search(8, 5, owner=first) as again:
-        assert again is search and list(again[14][:3]) == [7, 8, 9]
+        assert again is search and list(again[alphabeta.TABLE_KEYS][:3]) == [7, 8, 9]
     with gomoku_planner.borrowed_search(8, 5, owner=second) as own:
         assert own is not search  # each of two players keeps its own
     with gomoku_planner.borrowed_search(8, 5, owner=third) as other:
         assert other is search  # the longest unused, emptied
-        assert not other[14].any() and (other[10] == -1).all()
+        assert not other[alphabeta.TABLE_KEYS].any()
+        assert (other[alphabeta.KILLERS] == -1).all()
 
 
 @pytest.mark.parametrize(
@@ -185,7 +187,7 @@ def test_the_trees_proofs_overrule_the_alphabetas_move(
 
 def test_a_plan_ends_when_its_time_is_up_even_if_the_search_runs_on(monkeypatch):
     def endless_think(search, state, seconds):
-        while not search[13][5]:  # until stopped
+        while not search[alphabeta.STATS][5]:  # until stopped (stats[5])
             time.sleep(0.002)
         return 7, 0.0, 1, 1
 
