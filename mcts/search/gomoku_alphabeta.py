@@ -78,6 +78,10 @@ ROOT_WIDTH = 30
 LMR_FROM = 4
 LMR_DEPTH = 3
 LMR_PLIES = 1
+#: Reverse futility pruning (see _negamax): at most this many plies from
+#: the leaves, by this margin a ply.
+FUTILITY_DEPTH = 2
+FUTILITY_MARGIN = 60.0
 #: Open threes a line may make without spending depth (see _negamax).
 THREAT_EXTENSIONS = 4
 #: Fours the quiescence search may play in a line (its VCF depth).
@@ -363,6 +367,18 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
             if kind == _UPPER and stored <= alpha:
                 return stored
     defend = their_win_four or their_fives >= 2
+    # Reverse futility pruning: a null-window node near the leaves whose
+    # quiet value beats beta by a margin a ply is cut unsearched.
+    if (
+        not defend
+        and ply > 0
+        and depth <= FUTILITY_DEPTH
+        and beta - alpha <= 1.0
+        and abs(beta) < WIN_BOUND
+    ):
+        quiet_value = _stand_pat(board, me, best_me, best_op)
+        if quiet_value - FUTILITY_MARGIN * depth >= beta:
+            return quiet_value
     width = ROOT_WIDTH if ply == 0 else WIDTH
     count = _moves(board, me, ply, defend, width, first)
     if count == 0:
