@@ -36,6 +36,7 @@ from .models.model import (  # noqa: E402
     ModelError,
     evaluation_for,
     patterns_for,
+    shape_weights_for,
     warm_tree,
 )
 from .models.packed import PACKED_SUFFIX, packed_path  # noqa: E402
@@ -78,6 +79,7 @@ __all__ = [
     "add_selfplay_arguments",
     "evaluation_for",
     "patterns_for",
+    "shape_weights_for",
     "find_game",
     "holding_proofs",
     "find_player",

@@ -21,7 +21,10 @@ from ..play.players import find_player, parse_spec
 #: otherwise: in Gomoku the alpha-beta, which scored 73.8% against the MCTS at
 #: 1 s a move, and 30% against Rapfi (36 of 120 games) where the MCTS scored
 #: 17.5% (README, Performance).
-DEFAULT_PLAYERS = {"reversi": "mcts-heavy:model=light", "gomoku": "alphabeta"}
+DEFAULT_PLAYERS = {
+    "reversi": "mcts-heavy:model=light",
+    "gomoku": "alphabeta:model=light",
+}
 PROTOCOL_OF = {"reversi": "nboard", "gomoku": "piskvork"}
 
 

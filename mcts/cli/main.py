@@ -17,6 +17,7 @@ from . import (
     patterns,
     rules,
     search,
+    shapes,
     solve,
     strength,
     training,
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     strength.add_commands(commands)
     conversion.add_commands(commands)
     patterns.add_commands(commands)
+    shapes.add_commands(commands)
     training.add_commands(commands)
     book.add_commands(commands)
     return parser

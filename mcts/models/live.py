@@ -91,6 +91,7 @@ class LiveModel:
             None,
             base.evaluation,
             base.patterns,
+            shape_weights=base.shape_weights,
         )
         self.unsaved = 0
 

@@ -20,6 +20,7 @@ from numba import njit
 
 from ..games.base import Game, State
 from ..games.symmetry import inverse
+from ..search.gomoku_weights import ShapeWeights
 from ..search.learned import Evaluation, fit
 from ..search.network import NetworkWeights
 from ..search.reversi_patterns import PatternWeights
@@ -37,7 +38,8 @@ class Model:
     its manifest and the evaluation learnt from the tree (None if the game
     has none or it was not fitted), and the weights it carries
     (:mod:`mcts.models.weights`, None if none): a Reversi model's pattern
-    evaluation, a Gomoku model's policy-value network. ``path`` is where it
+    evaluation, a Gomoku model's policy-value network and its alpha-beta's
+    shape weights. ``path`` is where it
     was loaded from (None if built in memory)."""
 
     game: Game
@@ -48,6 +50,7 @@ class Model:
     evaluation: Evaluation | None = None
     patterns: PatternWeights | None = None
     network: NetworkWeights | None = None
+    shape_weights: ShapeWeights | None = None
     _index: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -243,6 +246,7 @@ def merge(a: Model, b: Model) -> Model:
     evaluation = fit(a.game, tree, a.root_state)
     patterns = a.patterns if a.patterns is not None else b.patterns
     network = a.network if a.network is not None else b.network
+    shape_weights = a.shape_weights or b.shape_weights
     return Model(
         a.game,
         tree,
@@ -252,6 +256,7 @@ def merge(a: Model, b: Model) -> Model:
         evaluation,
         patterns,
         network,
+        shape_weights,
     )
 
 
@@ -289,6 +294,14 @@ def patterns_for(model: Model, game: Game) -> PatternWeights | None:
     if (game.name, game.options) != (model.game.name, model.game.options):
         return None
     return model.patterns
+
+
+def shape_weights_for(model: Model, game: Game) -> ShapeWeights | None:
+    """Return the Gomoku alpha-beta's shape weights the model carries if
+    they may judge ``game``'s positions (same game and options), else None."""
+    if (game.name, game.options) != (model.game.name, model.game.options):
+        return None
+    return model.shape_weights
 
 
 #: The most nodes of a model a search starts from: the shallowest, breadth
@@ -419,5 +432,6 @@ def info(model: Model, *, top: int = 5, plies: int = 8) -> dict:
         "evaluation": model.evaluation.fitted if model.evaluation else None,
         "patterns": model.patterns.fitted if model.patterns else None,
         "network": model.network.trained if model.network else None,
+        "shapes": model.shape_weights.fitted if model.shape_weights else None,
         "top_lines": lines,
     }

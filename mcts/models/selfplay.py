@@ -216,7 +216,14 @@ def build(
     patterns = patterns if patterns is not None else model.patterns
     # a loaded tree's arrays are exactly full: copy into growable ones
     tree = model.tree.subtree(0) if model.tree.size > 1 else Tree(1 << 16)
-    model = Model(game, tree, model.root_state, model.manifest, patterns=patterns)
+    model = Model(
+        game,
+        tree,
+        model.root_state,
+        model.manifest,
+        patterns=patterns,
+        shape_weights=model.shape_weights,
+    )
     bar = _progress_bar(progress, games, done)
     started = time.perf_counter()
 

@@ -30,7 +30,7 @@ from .reader import (
     read_manifest,
     read_nodes,
 )
-from .weights import NETWORK, PATTERNS, parse_weights
+from .weights import NETWORK, PATTERNS, SHAPES, parse_weights
 from .writer import code_version, save
 
 __all__ = [
@@ -74,6 +74,7 @@ def load(
     evaluation = parse_evaluation(folder, model_game, manifest)
     patterns = parse_weights(folder, model_game, manifest, PATTERNS)
     network = parse_weights(folder, model_game, manifest, NETWORK)
+    shape_weights = parse_weights(folder, model_game, manifest, SHAPES)
     count = manifest["nodes"]
     files = manifest["files"]
     # The parsed records are freed block by block and hold no cycles, so the
@@ -97,7 +98,15 @@ def load(
         if collecting:
             gc.enable()
     return Model(
-        model_game, tree, root, manifest, folder, evaluation, patterns, network
+        model_game,
+        tree,
+        root,
+        manifest,
+        folder,
+        evaluation,
+        patterns,
+        network,
+        shape_weights,
     )
 
 

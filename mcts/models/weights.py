@@ -1,7 +1,7 @@
 """The weights files a tree model carries beside its data files, each listed
 in the manifest with its sha256: a Reversi model's pattern evaluation
-(``patterns.npz``) and a Gomoku model's policy-value network
-(``network.npz``).
+(``patterns.npz``), a Gomoku model's policy-value network
+(``network.npz``) and its alpha-beta's shape weights (``shapes.npz``).
 
 A manifest entry reads::
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..games.base import Game
-from ..search import network, reversi_patterns
+from ..search import gomoku_weights, network, reversi_patterns
 from .fileformat import MANIFEST, fault
 from .reader import read_manifest
 
@@ -49,8 +49,11 @@ PATTERNS = WeightsKind(
 NETWORK = WeightsKind(
     "network", "network.npz", ("gomoku",), network.from_bytes, "trained"
 )
+SHAPES = WeightsKind(
+    "shapes", "shapes.npz", ("gomoku",), gomoku_weights.from_bytes, "fitted"
+)
 #: Every kind, in the order a manifest lists them.
-KINDS = (PATTERNS, NETWORK)
+KINDS = (PATTERNS, NETWORK, SHAPES)
 
 
 def parse_weights(folder: Path, game: Game, manifest: dict, kind: WeightsKind):

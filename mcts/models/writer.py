@@ -33,7 +33,7 @@ from .fileformat import (
     VERSIONS,
 )
 from .model import Model, prune
-from .weights import NETWORK, PATTERNS, write_weights
+from .weights import NETWORK, PATTERNS, SHAPES, write_weights
 
 
 def code_version() -> str:
@@ -97,6 +97,8 @@ def save(
             manifest["patterns"] = write_weights(temp, PATTERNS, model.patterns)
         if model.network is not None:
             manifest["network"] = write_weights(temp, NETWORK, model.network)
+        if model.shape_weights is not None:
+            manifest["shapes"] = write_weights(temp, SHAPES, model.shape_weights)
         with open(temp / MANIFEST, "w", encoding="utf-8") as out:
             out.write(json.dumps(manifest, sort_keys=True, indent=1) + "\n")
             out.flush()

@@ -1,11 +1,13 @@
 """The alpha-beta player (spec ``alphabeta``, Gomoku with rows of at most
 :data:`~mcts.search.gomoku_alphabeta.MAX_ROW`): plays the move
-:func:`mcts.search.gomoku_alphabeta.think` finds in its think time."""
+:func:`mcts.search.gomoku_alphabeta.think` finds in its think time, by a
+tree model's fitted shape weights or the hand-set ones."""
 
 from __future__ import annotations
 
 from ..games.base import Game, State
-from ..search.gomoku_alphabeta import MAX_ROW, new_search, think
+from ..search.gomoku_alphabeta import MAX_ROW, new_search, think, use_weights
+from ..search.gomoku_weights import HAND_WEIGHTS, ShapeWeights
 from .base import Player
 
 
@@ -15,7 +17,14 @@ class AlphaBetaPlayer(Player):
     #: Think time a move (the engine protocols lower it to their clock).
     seconds: float
 
-    def __init__(self, game: Game, *, seconds: float, name: str = "alphabeta") -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        seconds: float,
+        weights: ShapeWeights = HAND_WEIGHTS,
+        name: str = "alphabeta",
+    ) -> None:
         if game.name != "gomoku":
             raise ValueError("the alphabeta player plays Gomoku only")
         if game.options["row"] > MAX_ROW:
@@ -25,6 +34,7 @@ class AlphaBetaPlayer(Player):
         self.seconds = seconds
         size, row = game.options["size"], game.options["row"]
         self._board = new_search(size, row)
+        use_weights(self._board, weights)
         # Compile the search (or load it from numba's cache) now, not in
         # the first move's time.
         think(self._board, game.initial_state().array, 0.001)

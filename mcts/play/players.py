@@ -8,7 +8,7 @@ A spec is a kind and optional ``key=value`` options::
     mcts-heavy:level=3          a rung of the strength ladder (LEVELS)
     mcts:c=1.4,sims=2000,seed=7 tuning knobs and budgets
     mcts-net:model=NAME         PUCT with a Gomoku model's network (net_player.py)
-    alphabeta                   Gomoku: alpha-beta search (alphabeta_player.py)
+    alphabeta:model=light       Gomoku: alpha-beta search (alphabeta_player.py)
 
 Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
 ``level`` (1..6, sets budget, temperature and random moves), ``temperature``
@@ -25,7 +25,9 @@ plays before that evaluation scores it), ``endgame`` (Reversi: a new leaf with
 at most this many empty squares is solved exactly; 0 turns it off),
 ``patterns`` (Reversi: 1, the default, scores leaves by the model's pattern
 evaluation when it carries one; 0 keeps the older learned evaluation and
-rollouts, for comparison), ``threats`` (Gomoku: 1, the default with heavy
+rollouts, for comparison; Gomoku: 1, the default, has the alpha-beta
+evaluate by the model's fitted shape weights when it carries them, 0 by
+the hand-set ones), ``threats`` (Gomoku: 1, the default with heavy
 rollouts, plays VCF wins, blocks the opponent's and proves leaves by VCF; 0
 turns it off), ``deep_vct`` (Gomoku: VCF nodes a second of the move spends on
 deeper VCTs at the root; 0 turns it off; ``deep_defence=1`` spends half of
@@ -84,9 +86,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..games.base import Game, State
-from ..models.model import evaluation_for, patterns_for, warm_tree
+from ..models.model import (
+    evaluation_for,
+    patterns_for,
+    shape_weights_for,
+    warm_tree,
+)
 from ..models.packed import unpacked
 from ..models.store import load_shared, model_path
+from ..search.gomoku_weights import HAND_WEIGHTS
 from ..search.searcher import Searcher
 from .alphabeta_player import AlphaBetaPlayer
 from .base import Player
@@ -256,8 +264,10 @@ def parse_spec(text: str) -> PlayerSpec:
         raise ValueError(f"{', '.join(ENGINE_OPTIONS)} are engine options: {text!r}")
     if kind == "random" and set(options) - {"seed"}:
         raise ValueError(f"the random player takes only a seed, got {text!r}")
-    if kind == "alphabeta" and set(options) - {"seconds"}:
-        raise ValueError(f"the alphabeta player takes only seconds, got {text!r}")
+    if kind == "alphabeta" and set(options) - {"seconds", "model", "patterns"}:
+        raise ValueError(
+            f"the alphabeta player takes only seconds, model and patterns, got {text!r}"
+        )
     if options.get("use", "both") not in MODEL_USES:
         raise ValueError(
             f"use must be one of {', '.join(MODEL_USES)}, got {options['use']!r}"
@@ -343,6 +353,7 @@ class MctsPlayer(Player):
             self.searcher.evaluation = evaluation_for(model, game)
             if patterns:
                 self.searcher.patterns = patterns_for(model, game)
+                self.searcher.shape_weights = shape_weights_for(model, game)
         self.early_plies = early_plies
         self.early_seconds = early_seconds
         self.plies_observed = 0
@@ -407,15 +418,19 @@ def find_player(
         return RandomPlayer(game, seed=seed, name=str(spec))
     if spec.kind == "engine":
         return _engine_player(spec, game, seconds)
-    if spec.kind == "alphabeta":
-        return AlphaBetaPlayer(
-            game,
-            seconds=opts.get("seconds", seconds or DEFAULT_SECONDS),
-            name=str(spec),
-        )
     model = None
     if "model" in opts:
         model = load_shared(unpacked(model_path(game.name, opts.pop("model"))))
+    if spec.kind == "alphabeta":
+        weights = None
+        if model is not None and opts.get("patterns", 1):
+            weights = shape_weights_for(model, game)
+        return AlphaBetaPlayer(
+            game,
+            seconds=opts.get("seconds", seconds or DEFAULT_SECONDS),
+            weights=weights or HAND_WEIGHTS,
+            name=str(spec),
+        )
     if spec.kind == "mcts-net":
         if seconds is None and simulations is None:
             seconds = DEFAULT_SECONDS

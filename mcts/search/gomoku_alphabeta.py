@@ -28,8 +28,10 @@ against the search without it: README, Performance).
 
 At depth 0 a quiescence search plays the mover's fours (a VCF, with the
 forced blocks) from a stand-pat value: the mover's best cell minus
-BLOCK_WEIGHT times the opponent's, plus :data:`SUM_WEIGHT` times the
-difference of all their cells' worth.
+``block`` times the opponent's, plus ``spread`` times the difference of
+all their cells' worth. The cells' worth and those two come from the
+search's shape weights (:mod:`mcts.search.gomoku_weights`: a tree model's
+fitted ones, :func:`use_weights`, else the hand-set ones).
 
 The search is recursive; its kernels declare their argument types
 (:data:`SEARCH_TYPE`) so that numba caches them like the others. The
@@ -54,6 +56,7 @@ from .gomoku_patterns import (
     LEVEL_FOUR,
     LEVEL_FOUR_THREE,
     LEVEL_THREE,
+    WEIGHTS,
     lift,
     new_board,
     place,
@@ -61,6 +64,7 @@ from .gomoku_patterns import (
     set_position,
 )
 from .gomoku_shapes import BLOCK_WEIGHT
+from .gomoku_weights import BLOCK_AT, HAND_WEIGHTS, SPREAD_AT, ShapeWeights
 
 #: The longest row it searches: its pattern table has 4 ** (2 * (row - 1))
 #: entries, a million for six in a row.
@@ -71,10 +75,9 @@ WIN = 1_000_000.0
 WIN_BOUND = WIN - 1000.0
 #: The deepest ply a line may reach (forced replies do not spend depth).
 MAX_PLY = 96
-#: The weight of the sum of every cell's worth in the stand-pat value.
-#: SUM_WEIGHT, WIDTH and THREAT_EXTENSIONS are the values that scored best
-#: against Rapfi of those tried (README, Performance, "the alpha-beta player").
-SUM_WEIGHT = 0.1
+# WIDTH and THREAT_EXTENSIONS are the values that scored best against
+# Rapfi of those tried (README, Performance, "the alpha-beta player").
+
 #: Moves a quiet node searches (the best by ordering score), and the root.
 WIDTH = 12
 ROOT_WIDTH = 30
@@ -166,8 +169,12 @@ def _from_table(value, ply):
 @njit(cache=True, nogil=True, inline="always")
 def _stand_pat(board, me, best_me, best_op):
     """Return the quiet value for ``me`` to move (see the module's docstring)."""
-    sums = board[6]
-    return best_me - BLOCK_WEIGHT * best_op + SUM_WEIGHT * (sums[me] - sums[1 - me])
+    sums, weights = board[6], board[WEIGHTS]
+    return (
+        best_me
+        - weights[BLOCK_AT] * best_op
+        + weights[SPREAD_AT] * (sums[me] - sums[1 - me])
+    )
 
 
 # The recursive kernels declare their types, so that numba caches them.
@@ -495,10 +502,16 @@ def _set_state(board: tuple, state: np.ndarray) -> tuple[np.ndarray, int]:
     return stones, int(state[gomoku.SIDE]) + 1
 
 
-def value_at_depth(board: tuple, state: np.ndarray, depth: int) -> float:
+def value_at_depth(
+    board: tuple,
+    state: np.ndarray,
+    depth: int,
+    weights: ShapeWeights = HAND_WEIGHTS,
+) -> float:
     """Return the value of the Gomoku ``state`` for the side to move by a
-    ``depth``-ply search from an empty table: the same for the same state,
-    whatever ``board`` searched before."""
+    ``depth``-ply search by ``weights`` from an empty table: the same for
+    the same state, whatever ``board`` searched before."""
+    use_weights(board, weights)
     _, colour = _set_state(board, state)
     forget(board)
     clear_stop(board)
@@ -542,6 +555,15 @@ def think(
         centre = (size // 2) * size + size // 2
         best = centre if stones[centre] == 0 else int(empties[0])
     return best, value, done, int(stats[_NODES])
+
+
+def use_weights(board: tuple, weights: ShapeWeights) -> None:
+    """Make the search evaluate by ``weights`` from its next :func:`think`
+    on; it forgets its table when they differ from the ones it had."""
+    values = weights.array()
+    if not np.array_equal(board[WEIGHTS], values):
+        board[WEIGHTS][:] = values
+        forget(board)
 
 
 def forget(board: tuple) -> None:

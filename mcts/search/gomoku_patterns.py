@@ -15,7 +15,8 @@ times the nodes a second of re-reading those cells' lines whole; README,
 Performance).
 
 From those shapes each cell gets a worth per colour (the shapes' weights and
-forks, as :func:`~mcts.search.gomoku_shapes.side_scores`, capped at
+forks, as :func:`~mcts.search.gomoku_shapes.side_scores`, by the board's
+shape weights, :mod:`mcts.search.gomoku_weights`; capped at
 :data:`VALUE_CAP`) and a threat level: :data:`LEVEL_FIVE` a row,
 :data:`LEVEL_WIN_FOUR` an open four or two fours, :data:`LEVEL_FOUR_THREE`
 a four and an open three, :data:`LEVEL_FOUR`, :data:`LEVEL_DOUBLE_THREE`,
@@ -32,16 +33,8 @@ import numpy as np
 from numba import njit, types
 
 from ..games import gomoku
-from .gomoku_shapes import (
-    FIVE,
-    FOUR,
-    FOUR_FORK,
-    OPEN_FOUR,
-    OPEN_THREE,
-    SHAPE_WEIGHTS,
-    THREE_FORK,
-    shape_at,
-)
+from .gomoku_shapes import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, shape_at
+from .gomoku_weights import FOUR_FORK_AT, HAND_WEIGHTS, THREE_FORK_AT
 
 #: Threat levels of a cell for a colour.
 LEVEL_THREE = 1
@@ -70,7 +63,10 @@ BOARD_TYPES = (
     types.uint64[:, ::1],  # 8 keys
     types.uint64[::1],  # 9 hash
     types.int64[:, :, ::1],  # 10 line codes
+    types.float64[::1],  # 11 shape weights
 )
+#: Where the board tuple keeps its shape weights (:mod:`.gomoku_weights`).
+WEIGHTS = 11
 
 
 @njit(cache=True)
@@ -150,9 +146,10 @@ def _line_codes(cells, nbr, x, d, digits):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _cell_worth(shapes, q, x):
+def cell_worth(shapes, weights, q, x):
     """Return a ``q`` (0 black, 1 white) stone's worth and threat level on
-    the empty ``x`` from its four stored line shapes."""
+    the empty ``x`` from its four stored line shapes and the ``weights``
+    (:meth:`~.gomoku_weights.ShapeWeights.array`)."""
     score = 0.0
     fours = 0
     threes = 0
@@ -160,7 +157,7 @@ def _cell_worth(shapes, q, x):
     open_four = False
     for d in range(4):
         s = shapes[q, x, d]
-        score += SHAPE_WEIGHTS[s]
+        score += weights[s]
         if s == FIVE:
             five = True
         elif s == OPEN_FOUR:
@@ -172,14 +169,15 @@ def _cell_worth(shapes, q, x):
             threes += 1
     if five:
         return VALUE_CAP, LEVEL_FIVE
+    four_fork = weights[FOUR_FORK_AT]
     if open_four or fours >= 2:
-        return min(VALUE_CAP, score + FOUR_FORK), LEVEL_WIN_FOUR
+        return min(VALUE_CAP, score + four_fork), LEVEL_WIN_FOUR
     if fours == 1 and threes >= 1:
-        return min(VALUE_CAP, score + FOUR_FORK), LEVEL_FOUR_THREE
+        return min(VALUE_CAP, score + four_fork), LEVEL_FOUR_THREE
     if fours == 1:
         return min(VALUE_CAP, score), LEVEL_FOUR
     if threes >= 2:
-        return min(VALUE_CAP, score + THREE_FORK), LEVEL_DOUBLE_THREE
+        return min(VALUE_CAP, score + weights[THREE_FORK_AT]), LEVEL_DOUBLE_THREE
     if threes == 1:
         return min(VALUE_CAP, score), LEVEL_THREE
     return min(VALUE_CAP, score), 0
@@ -191,7 +189,7 @@ def _set_worth(board, x):
     from its stored shapes."""
     shapes, worth, level, sums = board[3], board[4], board[5], board[6]
     for q in range(2):
-        value, lvl = _cell_worth(shapes, q, x)
+        value, lvl = cell_worth(shapes, board[WEIGHTS], q, x)
         sums[q] += value - worth[q, x]
         worth[q, x] = value
         level[q, x] = lvl
@@ -347,7 +345,9 @@ def new_board(size: int, row: int) -> tuple:
     """Return the arrays of an empty ``size`` x ``size`` board for rows of
     ``row``: cells, the neighbour table, the pattern table, shapes, worth,
     level, the two colours' sums of worth, the digits of a line pattern,
-    the Zobrist keys, the position's hash and every cell's line codes."""
+    the Zobrist keys, the position's hash, every cell's line codes and the
+    shape weights (:data:`~.gomoku_weights.HAND_WEIGHTS` until a search
+    is given others)."""
     if row not in _TABLES:
         _TABLES[row] = pattern_table(row)
     n = size * size
@@ -364,4 +364,5 @@ def new_board(size: int, row: int) -> tuple:
         rng.integers(1, 2**63, size=(2, n), dtype=np.uint64),  # 8 keys
         np.zeros(1, dtype=np.uint64),  # 9 hash
         np.zeros((2, n, 4), dtype=np.int64),  # 10 line codes
+        HAND_WEIGHTS.array(),  # 11 shape weights
     )

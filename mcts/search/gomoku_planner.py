@@ -23,7 +23,15 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from .gomoku_alphabeta import clear_stop, forget, new_search, stop, think
+from .gomoku_alphabeta import (
+    clear_stop,
+    forget,
+    new_search,
+    stop,
+    think,
+    use_weights,
+)
+from .gomoku_weights import HAND_WEIGHTS, ShapeWeights
 
 #: Searches a process makes for one board before it lends one that another
 #: owner had: two, one for each player of an arena's game.
@@ -90,9 +98,11 @@ class AlphaBetaPlanner:
         tick: Callable[[], None],
         tick_every: float,
         stopped: Callable[[], bool],
+        weights: ShapeWeights = HAND_WEIGHTS,
     ) -> int:
         """Return the alpha-beta's move in the Gomoku ``state`` (an array),
-        found in about ``seconds`` (-1 when stopped before it searched a
+        found in about ``seconds`` by the evaluation ``weights`` (-1 when
+        stopped before it searched a
         ply: its move would be a stand-in); call ``tick`` every ``tick_every``
         seconds meanwhile. ``stopped`` says whether a stop was asked before
         :meth:`stop` could reach this search. If ``tick`` raises, the search
@@ -109,6 +119,7 @@ class AlphaBetaPlanner:
 
         with borrowed_search(self.size, self.row, owner=self) as search:
             clear_stop(search)
+            use_weights(search, weights)
             self._running = search
             if stopped():
                 stop(search)

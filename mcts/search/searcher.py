@@ -34,6 +34,7 @@ from .gomoku_planner import AlphaBetaPlanner
 from .gomoku_threats.root import DEEP_DEFENCE, DEEP_VCT_NODES_PER_SECOND, plan_root
 from .gomoku_threats.vcf import LEAF_VCF_NODES
 from .gomoku_threats.vct import LEAF_VCT_NODES
+from .gomoku_weights import HAND_WEIGHTS, ShapeWeights
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -343,6 +344,9 @@ class Searcher:
         self._minimax_values = NodeValues()
         self.evaluation = evaluation
         self.patterns = patterns
+        #: The shape weights the Gomoku alpha-beta evaluates by (a tree
+        #: model's fitted ones; None: the hand-set ones).
+        self.shape_weights: ShapeWeights | None = None
 
     @property
     def cutoff_plies(self) -> int:
@@ -597,6 +601,7 @@ class Searcher:
             tick,
             progress_every,
             stopped=lambda: bool(self._stop[0]),
+            weights=self.shape_weights or HAND_WEIGHTS,
         )
         if move >= 0 and (allowed is None or move in allowed):
             self._solved_move = move

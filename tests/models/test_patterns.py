@@ -4,7 +4,6 @@ reported by its name."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -18,6 +17,8 @@ from mcts.models.model import Model, ModelError
 from mcts.models.weights import PATTERNS, attach_weights
 from mcts.search import reversi_patterns as rp
 from mcts.search.searcher import Searcher
+
+from .weights_faults import flip_a_byte, junk_with_its_checksum
 
 
 @pytest.fixture(scope="module")
@@ -58,10 +59,7 @@ def test_a_model_with_patterns_round_trips_and_lists_the_file(saved, weights):
 
 
 def test_a_damaged_weights_file_is_reported_by_name(saved):
-    path = saved / PATTERNS.file
-    data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    path.write_bytes(bytes(data))
+    flip_a_byte(saved, PATTERNS)
     with pytest.raises(ModelError, match=rf"{PATTERNS.file}: sha256 does not match"):
         store.load(saved, check="fast")
 
@@ -75,10 +73,7 @@ def test_a_missing_weights_file_is_reported_by_name(saved):
 def test_a_weights_file_that_matches_its_checksum_but_is_not_weights_is_refused(
     saved,
 ):
-    manifest = json.loads((saved / store.MANIFEST).read_text())
-    (saved / PATTERNS.file).write_bytes(b"junk")
-    manifest["patterns"]["sha256"] = hashlib.sha256(b"junk").hexdigest()
-    (saved / store.MANIFEST).write_text(json.dumps(manifest))
+    junk_with_its_checksum(saved, PATTERNS)
     with pytest.raises(ModelError, match=rf"{PATTERNS.file}: not a weights file"):
         store.load(saved, check="fast")
 

@@ -6,14 +6,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mcts.cli import engine as engine_cli
 from mcts.cli.main import main
 from mcts.games import find_game
+from mcts.models import store
 from mcts.play import nboard, piskvork
 from mcts.play.base import Player
 from mcts.play.players import find_player
+from mcts.search.gomoku_patterns import WEIGHTS as BOARD_WEIGHTS
 
 ROOT = Path(__file__).resolve().parents[2]
 START_BO = "BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *]"
@@ -324,5 +327,8 @@ def test_engine_command_plays_gomoku_with_the_alphabeta_player_by_default(
     assert lines[0] == "OK" and len(lines) == 2
     # One built before serving (to compile), one for the game.
     assert [type(player).__name__ for player in made] == ["AlphaBetaPlayer"] * 2
+    # It evaluates by the shape weights fitted into the light model.
+    fitted = store.load(store.model_path("gomoku", "light"), check="fast")
+    assert np.array_equal(made[-1]._board[BOARD_WEIGHTS], fitted.shape_weights.array())
     game = find_game("gomoku")
     assert piskvork.from_xy(game, lines[1]) in game.legal_moves(game.initial_state())

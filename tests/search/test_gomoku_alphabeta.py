@@ -4,6 +4,7 @@ what must be blocked, and plays behind the spec and the piskvork engine."""
 import io
 
 import numba
+import numpy as np
 import pytest
 
 from mcts.games import find_game, gomoku
@@ -63,9 +64,29 @@ def test_the_alphabeta_spec_plays_gomoku_and_only_gomoku():
         find_player("alphabeta", find_game("gomoku", size=15, row=7))
 
 
-def test_the_alphabeta_spec_takes_only_a_think_time():
-    with pytest.raises(ValueError, match="takes only seconds"):
+def test_the_alphabeta_spec_takes_only_a_think_time_and_a_model():
+    with pytest.raises(ValueError, match="takes only seconds, model and patterns"):
         find_player("alphabeta:sims=100", GAME)
+
+
+def test_the_alphabeta_spec_evaluates_by_its_models_shape_weights():
+    from mcts.models import store
+    from mcts.search.gomoku_patterns import WEIGHTS
+    from mcts.search.gomoku_weights import HAND_WEIGHTS
+
+    light = store.load(store.model_path("gomoku", "light"), check="fast")
+    assert light.shape_weights is not None and light.shape_weights != HAND_WEIGHTS
+    played = {
+        "alphabeta": HAND_WEIGHTS,
+        "alphabeta:model=light": light.shape_weights,
+        "alphabeta:model=light,patterns=0": HAND_WEIGHTS,
+    }
+    for spec, weights in played.items():
+        player = find_player(spec, GAME, seconds=0.01)
+        assert np.array_equal(player._board[WEIGHTS], weights.array()), spec
+    # The page's player lends them to its alpha-beta too.
+    page = find_player("mcts-heavy:model=light", GAME, seconds=0.01)
+    assert page.searcher.shape_weights == light.shape_weights
 
 
 def test_the_piskvork_engine_plays_the_alphabeta_player_on_its_clock():

@@ -45,6 +45,16 @@ class ModelInPlayTests(APITestCase):
         assert searcher.evaluation is None
         assert searcher.patterns is None
 
+    def test_a_gomoku_model_lends_its_alphabeta_the_fitted_shape_weights(self):
+        game = find_game("gomoku")
+        searcher = Searcher(game)
+        model = ai.ready_model("gomoku", "light")
+        ai._use_model(searcher, game, model)
+        assert searcher.shape_weights is not None
+        assert searcher.shape_weights == model.shape_weights
+        ai._use_model(searcher, game, None)
+        assert searcher.shape_weights is None
+
     def test_without_a_model_the_search_starts_cold(self):
         search = self.ai_move({"kind": "ai", "level": 1})
         assert search["root_visits"] <= search["simulations"] + 1

@@ -26,6 +26,7 @@ from mcts import (
     State,
     evaluation_for,
     patterns_for,
+    shape_weights_for,
     warm_tree,
 )
 
@@ -338,8 +339,9 @@ def _searcher_for(row: GameRow, game: Game, state: State, model) -> Searcher:
 
 def _use_model(searcher: Searcher, game: Game, model) -> None:
     """Give ``searcher`` the tree model's learned evaluation (and Reversi's
-    pattern evaluation) and its statistics for the current position, when
-    the model knows the position better than the searcher's own tree does;
+    pattern evaluation, the Gomoku alpha-beta's shape weights) and its
+    statistics for the current position, when the model knows the position
+    better than the searcher's own tree does;
     no model: neither. A network searcher has the model's network already
     (:func:`_searcher_for`).
 
@@ -350,10 +352,12 @@ def _use_model(searcher: Searcher, game: Game, model) -> None:
     if model is None:
         searcher.evaluation = None
         searcher.patterns = None
+        searcher.shape_weights = None
         return
     if not isinstance(searcher, NetSearcher):
         searcher.evaluation = evaluation_for(model, game)
         searcher.patterns = patterns_for(model, game)
+        searcher.shape_weights = shape_weights_for(model, game)
     warm = warm_tree(model, game, searcher.state)
     if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
         searcher.tree = warm
