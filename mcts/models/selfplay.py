@@ -34,6 +34,7 @@ import numpy as np
 
 from ..games import find_game
 from ..games.base import ONGOING, Game, State
+from ..search.gomoku_weights import ShapeWeights
 from ..search.learned import fit
 from ..search.reversi_patterns import PatternWeights
 from ..search.searcher import Searcher
@@ -82,11 +83,13 @@ def play_game(
     config: SelfPlayConfig,
     game_seed: int,
     patterns: PatternWeights | None = None,
+    shape_weights: ShapeWeights | None = None,
 ) -> tuple[list[int], int]:
     """Play one self-play game from ``root`` growing ``tree`` in place; return
     the move codes and the final status (ONGOING if cut at MAX_PLIES).
     ``patterns``: the Reversi pattern evaluation the searches score leaves
-    with, as a player with the model does."""
+    with, ``shape_weights`` the Gomoku alpha-beta's, as a player with the
+    model does."""
     rng = np.random.default_rng(game_seed)
     state = root
     node = 0
@@ -100,6 +103,7 @@ def play_game(
             seed=int(rng.integers(2**31 - 1)),
             patterns=patterns,
         )
+        searcher.shape_weights = shape_weights
         if node >= 0:
             searcher.tree = tree.subtree(node)
         temperature = config.temperature if len(moves) < config.noise_plies else 0.0
@@ -177,6 +181,7 @@ def _worker(
     config: SelfPlayConfig,
     seeds: list[int],
     patterns: PatternWeights | None,
+    shape_weights: ShapeWeights | None,
 ) -> TreeArrays:
     """Play games with ``seeds`` from a snapshot tree; return the grown tree's
     arrays (run in a worker process)."""
@@ -184,7 +189,7 @@ def _worker(
     tree = _tree_from_arrays(arrays)
     root = game.parse_state(root_text)
     for seed in seeds:
-        play_game(game, tree, root, config, seed, patterns)
+        play_game(game, tree, root, config, seed, patterns, shape_weights)
     return _tree_arrays(tree)
 
 
@@ -210,7 +215,8 @@ def build(
     ``patterns`` (Reversi): the pattern evaluation the model carries from now
     on; by default the one a resumed model carries. The self-play searches
     score their leaves with it, so the tree's values are those of the
-    players' own search."""
+    players' own search; so their Gomoku alpha-beta evaluates by the shape
+    weights a resumed model carries."""
     path = Path(path)
     model, done, elapsed_before = _start(game, path)
     patterns = patterns if patterns is not None else model.patterns
@@ -248,7 +254,14 @@ def build(
             if config.workers > 1:
                 count = min(games - done, max(config.checkpoint_every, config.workers))
                 tree = _parallel_round(
-                    game, model.root_state, tree, config, done, count, patterns
+                    game,
+                    model.root_state,
+                    tree,
+                    config,
+                    done,
+                    count,
+                    patterns,
+                    model.shape_weights,
                 )
             else:
                 count = 1
@@ -259,6 +272,7 @@ def build(
                     config,
                     _game_seed(config, done),
                     patterns,
+                    model.shape_weights,
                 )
             done += count
             if bar is not None:
@@ -313,6 +327,7 @@ def _parallel_round(
     done: int,
     count: int,
     patterns: PatternWeights | None,
+    shape_weights: ShapeWeights | None,
 ) -> Tree:
     """Play ``count`` games in ``config.workers`` processes from a snapshot of
     ``tree``; return the merged tree (base + each worker's gains)."""
@@ -324,7 +339,16 @@ def _parallel_round(
     root_text = game.state_string(root)
     with ProcessPoolExecutor(max_workers=len(shares)) as pool:
         futures = [
-            pool.submit(_worker, spec, root_text, snapshot, config, share, patterns)
+            pool.submit(
+                _worker,
+                spec,
+                root_text,
+                snapshot,
+                config,
+                share,
+                patterns,
+                shape_weights,
+            )
             for share in shares
         ]
         grown = [_tree_from_arrays(f.result()) for f in futures]

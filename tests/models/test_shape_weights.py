@@ -88,3 +88,28 @@ def test_attached_shape_weights_keep_their_record_and_load(tmp_path, saved):
     assert loaded.shape_weights.fitted["command"].startswith(
         "python -m mcts fit-shapes"
     )
+
+
+def test_selfplay_plans_with_the_shape_weights_a_resumed_model_carries(
+    tmp_path, monkeypatch
+):
+    from mcts.models import selfplay
+
+    used = []
+
+    class RecordingSearcher(selfplay.Searcher):
+        def search(self, **budget):
+            used.append(self.shape_weights)
+            return super().search(**budget)
+
+    monkeypatch.setattr(selfplay, "Searcher", RecordingSearcher)
+    game = find_game("gomoku", size=9, row=5)
+    config = selfplay.SelfPlayConfig(simulations=8, study_plies=2, seed=1)
+    path = tmp_path / "full"
+    selfplay.build(game, path, 1, config, progress=False)
+    assert used and all(w is None for w in used)
+    attach_weights(path, SHAPES, WEIGHTS)
+    used.clear()
+    selfplay.build(game, path, 2, config, progress=False)
+    assert used and all(w == WEIGHTS for w in used)
+    assert store.load(path).shape_weights == WEIGHTS
