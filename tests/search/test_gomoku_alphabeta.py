@@ -69,24 +69,28 @@ def test_the_alphabeta_spec_takes_only_a_think_time_and_a_model():
         find_player("alphabeta:sims=100", GAME)
 
 
-def test_the_alphabeta_spec_evaluates_by_its_models_shape_weights():
+def test_the_alphabeta_spec_evaluates_by_its_models_shape_weights(tmp_path):
     from mcts.models import store
+    from mcts.models.model import Model
     from mcts.search.gomoku_patterns import WEIGHTS
-    from mcts.search.gomoku_weights import HAND_WEIGHTS
+    from mcts.search.gomoku_weights import HAND_WEIGHTS, ShapeWeights
+    from mcts.search.tree import Tree
 
-    light = store.load(store.model_path("gomoku", "light"), check="fast")
-    assert light.shape_weights is not None and light.shape_weights != HAND_WEIGHTS
+    fitted = ShapeWeights((0.0, 1.0, 60.0, 160.0, 299.0, 1e3, 1e5), 800, 300, 0, 0.3)
+    folder = tmp_path / "fitted"
+    root = GAME.initial_state()
+    store.save(Model(GAME, Tree(), root, shape_weights=fitted), folder)
     played = {
         "alphabeta": HAND_WEIGHTS,
-        "alphabeta:model=light": light.shape_weights,
-        "alphabeta:model=light,patterns=0": HAND_WEIGHTS,
+        f"alphabeta:model={folder}": fitted,
+        f"alphabeta:model={folder},patterns=0": HAND_WEIGHTS,
     }
     for spec, weights in played.items():
         player = find_player(spec, GAME, seconds=0.01)
         assert np.array_equal(player._board[WEIGHTS], weights.array()), spec
     # The page's player lends them to its alpha-beta too.
-    page = find_player("mcts-heavy:model=light", GAME, seconds=0.01)
-    assert page.searcher.shape_weights == light.shape_weights
+    page = find_player(f"mcts-heavy:model={folder}", GAME, seconds=0.01)
+    assert page.searcher.shape_weights == fitted
 
 
 def test_the_piskvork_engine_plays_the_alphabeta_player_on_its_clock():

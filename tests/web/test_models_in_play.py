@@ -46,12 +46,18 @@ class ModelInPlayTests(APITestCase):
         assert searcher.patterns is None
 
     def test_a_gomoku_model_lends_its_alphabeta_the_fitted_shape_weights(self):
+        from mcts.models.model import Model
+        from mcts.search.gomoku_weights import ShapeWeights
+
         game = find_game("gomoku")
+        fitted = ShapeWeights(
+            (0.0, 1.0, 60.0, 160.0, 299.0, 1e3, 1e5), 800, 300, 0, 0.3
+        )
+        model = Model(game, Searcher(game).tree, game.initial_state())
+        model.shape_weights = fitted
         searcher = Searcher(game)
-        model = ai.ready_model("gomoku", "light")
         ai._use_model(searcher, game, model)
-        assert searcher.shape_weights is not None
-        assert searcher.shape_weights == model.shape_weights
+        assert searcher.shape_weights == fitted
         ai._use_model(searcher, game, None)
         assert searcher.shape_weights is None
 
