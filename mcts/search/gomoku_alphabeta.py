@@ -62,6 +62,7 @@ from .gomoku_patterns import (
     place,
     read_threats,
     set_position,
+    set_weights,
 )
 from .gomoku_shapes import BLOCK_WEIGHT
 from .gomoku_weights import BLOCK_AT, HAND_WEIGHTS, SPREAD_AT, ShapeWeights
@@ -562,7 +563,7 @@ def use_weights(board: tuple, weights: ShapeWeights) -> None:
     on; it forgets its table when they differ from the ones it had."""
     values = weights.array()
     if not np.array_equal(board[WEIGHTS], values):
-        board[WEIGHTS][:] = values
+        set_weights(board, values)
         forget(board)
 
 

@@ -7,6 +7,7 @@ import pytest
 from mcts.games import gomoku
 from mcts.search import gomoku_patterns as patterns
 from mcts.search.gomoku_shapes import shape_at
+from mcts.search.gomoku_weights import HAND_WEIGHTS
 
 
 def fresh(size, row, stones):
@@ -85,3 +86,28 @@ def test_placing_and_lifting_stones_keeps_the_board_as_a_fresh_reading():
             empty = stones == 0  # an occupied cell's shapes are not read
             np.testing.assert_array_equal(board[3][:, empty], reference[3][:, empty])
             np.testing.assert_allclose(board[6], reference[6])  # sums
+
+
+def test_a_cells_worth_and_level_are_its_shapes_summed_by_the_boards_weights():
+    # The board looks a cell's worth up in tables made from its weights
+    # (set_weights): the same as cell_worth's sum of the cell's four shapes,
+    # for weights other than the hand-set ones too, and kept so stone by stone.
+    rng = np.random.default_rng(11)
+    size, row = 15, 5
+    weights = HAND_WEIGHTS.array() * rng.uniform(0.5, 2.0, size=11)
+    board = patterns.new_board(size, row)
+    patterns.set_weights(board, weights)
+    stones = np.zeros(size * size, dtype=np.int64)
+    filled = rng.choice(size * size, size=70, replace=False)
+    stones[filled] = rng.integers(1, 3, size=filled.size)
+    patterns.set_position(board, stones)
+    for cell in rng.choice(np.flatnonzero(stones == 0), size=10, replace=False):
+        patterns.place(board, int(cell), 1)
+        patterns.lift(board, int(cell), 1)
+    shapes, worth, level = board[3], board[4], board[5]
+    for x in np.flatnonzero(stones == 0):
+        for q in (0, 1):
+            value, lvl = patterns.cell_worth(shapes, weights, q, int(x))
+            assert worth[q, x] == pytest.approx(value)
+            assert level[q, x] == lvl
+    assert board[6][0] == pytest.approx(worth[0].sum())
