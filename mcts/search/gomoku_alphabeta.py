@@ -17,17 +17,26 @@ A node reads the threats of the side to move before searching
 - otherwise the :data:`WIDTH` best cells by worth to the mover plus
   BLOCK_WEIGHT times their worth to the opponent (the transposition table's
   move and two killer moves first), late quiet ones searched shallower
-  first; a move that makes an open three is searched a ply deeper
-  (:data:`THREAT_EXTENSIONS` times in a line), since the opponent's replies
-  are then the few blocks.
+  first (:data:`REDUCTIONS`: more plies the deeper the node and the later
+  the move, as the strong chess and Gomoku engines reduce); a move that
+  makes an open three is searched a ply deeper (:data:`THREAT_EXTENSIONS`
+  times in a line), since the opponent's replies are then the few blocks.
 
-A null-window node one or two plies from the leaves, with nothing of the
-opponent's to meet, returns its quiet value when that beats beta by
-:data:`FUTILITY_MARGIN` a ply (reverse futility pruning; it scored 63.8%
-against the search without it: README, Performance).
+A null-window node with nothing of the opponent's to meet is pruned three
+ways: one or two plies from the leaves it returns its quiet value when that
+beats beta by :data:`FUTILITY_MARGIN` a ply (reverse futility pruning; it
+scored 63.8% against the search without it: README, Performance); from
+:data:`NULL_DEPTH` plies, when its quiet value reaches beta, it passes, and
+if the opponent, moving twice, cannot bring it under beta in a search
+:data:`NULL_PLIES` shallower, it is cut (null-move pruning); and up to three
+plies from the leaves only its first :data:`LATE_MOVES` quiet moves are
+searched (late-move pruning). Those three and the reductions scored 57.0%
+against the search without them (README, Performance).
 
 At depth 0 a quiescence search plays the mover's fours (a VCF, with the
-forced blocks) from a stand-pat value: the mover's best cell minus
+forced blocks; each four after the first near the one before, within two
+cells or four along a line, as a VCF's fours build on each other) from a
+stand-pat value: the mover's best cell minus
 ``block`` times the opponent's, plus ``spread`` times the difference of
 all their cells' worth. The cells' worth and those two come from the
 search's shape weights (:mod:`mcts.search.gomoku_weights`: a tree model's
@@ -82,11 +91,19 @@ MAX_PLY = 96
 #: Moves a quiet node searches (the best by ordering score), and the root.
 WIDTH = 12
 ROOT_WIDTH = 30
-#: Late quiet moves (from this index, at this depth or more) are searched
-#: LMR_PLIES shallower first and again in full if they beat alpha.
-LMR_FROM = 4
+#: Late quiet moves (at this depth or more) are searched shallower first,
+#: by REDUCTIONS[depth, index] plies (half the product of the logs of the
+#: depth and of the move's place, rounded; a ply less in PV nodes), and
+#: again in full if they beat alpha. Rapfi's whole product scored 43.5%
+#: against the search with half of it (README, Performance).
 LMR_DEPTH = 3
-LMR_PLIES = 1
+#: Null-move pruning (see the module's docstring): from this depth, the
+#: reply to the pass searched NULL_PLIES shallower than a move's.
+NULL_DEPTH = 3
+NULL_PLIES = 2
+#: Late-move pruning: in a null-window node ``depth`` plies from the
+#: leaves, quiet moves after the first LATE_MOVES[depth] are not searched.
+LATE_MOVES = np.array([0, 5, 8, 12], dtype=np.int64)
 #: Reverse futility pruning (see _negamax): at most this many plies from
 #: the leaves, by this margin a ply.
 FUTILITY_DEPTH = 2
@@ -99,6 +116,13 @@ QUIESCENCE_FOURS = 10
 TABLE_BITS = 20
 #: Deepest iteration of the iterative deepening.
 MAX_DEPTH = 40
+REDUCTIONS = np.array(
+    [
+        [int(0.5 + np.log(max(d, 1)) * np.log(i + 1) / 2.0) for i in range(ROOT_WIDTH)]
+        for d in range(MAX_DEPTH + 1)
+    ],
+    dtype=np.int64,
+)
 #: The share of the think time the search plans to spend (the rest is kept
 #: for the nodes' rate changing within an iteration).
 TIME_SHARE = 0.9
@@ -178,15 +202,32 @@ def _stand_pat(board, me, best_me, best_op):
     )
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _near(x, y, size):
+    """Return whether cells ``x`` and ``y`` are within two of each other,
+    or on one line within four: where a VCF's next four lies."""
+    dr = abs(x // size - y // size)
+    dc = abs(x % size - y % size)
+    if dr <= 2 and dc <= 2:
+        return True
+    return (dr == 0 or dc == 0 or dr == dc) and max(dr, dc) <= 4
+
+
 # The recursive kernels declare their types, so that numba caches them.
 @njit(
     types.float64(
-        SEARCH_TYPE, types.int64, types.float64, types.float64, types.int64, types.int64
+        SEARCH_TYPE,
+        types.int64,
+        types.float64,
+        types.float64,
+        types.int64,
+        types.int64,
+        types.int64,
     ),
     cache=True,
     nogil=True,
 )
-def _quiescence(board, colour, alpha, beta, ply, fours):
+def _quiescence(board, colour, alpha, beta, ply, fours, last):
     """Return the value of the position for ``colour`` to move with its
     fours (a VCF) and the forced blocks played from a stand-pat value."""
     cells, level, stats = board[0], board[5], board[STATS]
@@ -206,7 +247,7 @@ def _quiescence(board, colour, alpha, beta, ply, fours):
         return _stand_pat(board, me, best_me, best_op)
     if their_fives == 1:
         place(board, their_five_at, colour)
-        value = -_quiescence(board, 3 - colour, -beta, -alpha, ply + 1, fours)
+        value = -_quiescence(board, 3 - colour, -beta, -alpha, ply + 1, fours, last)
         lift(board, their_five_at, colour)
         return value
     if own_win_four:
@@ -236,11 +277,14 @@ def _quiescence(board, colour, alpha, beta, ply, fours):
             return stored
     alpha0 = alpha
     alpha = max(alpha, best)
+    size = np.int64(np.sqrt(cells.shape[0]) + 0.5)
     for x in range(cells.shape[0]):
         if cells[x] != 0 or not LEVEL_FOUR <= level[me, x] <= LEVEL_FOUR_THREE:
             continue
+        if last >= 0 and not _near(x, last, size):
+            continue
         place(board, x, colour)
-        value = -_quiescence(board, 3 - colour, -beta, -alpha, ply + 1, fours + 1)
+        value = -_quiescence(board, 3 - colour, -beta, -alpha, ply + 1, fours + 1, x)
         lift(board, x, colour)
         if stats[_ABORTED]:
             return 0.0
@@ -312,11 +356,12 @@ def _moves(board, me, ply, defend, width, first):
         types.float64,
         types.int64,
         types.int64,
+        types.int64,
     ),
     cache=True,
     nogil=True,
 )
-def _negamax(board, colour, depth, alpha, beta, ply, extensions):
+def _negamax(board, colour, depth, alpha, beta, ply, extensions, may_pass):
     """Return the value of the position for ``colour`` to move, searched
     ``depth`` plies (see the module's docstring)."""
     cells, level = board[0], board[5]
@@ -330,7 +375,7 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
         board[TABLE_KINDS],
     )
     if depth <= 0:
-        return _quiescence(board, colour, alpha, beta, ply, 0)
+        return _quiescence(board, colour, alpha, beta, ply, 0, np.int64(-1))
     stats[_NODES] += 1
     if stats[_NODES] >= stats[_BUDGET]:
         stats[_ABORTED] = 1
@@ -358,7 +403,9 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
         if ply == 0:
             stats[_BEST] = their_five_at
         place(board, their_five_at, colour)
-        value = -_negamax(board, 3 - colour, depth, -beta, -alpha, ply + 1, extensions)
+        value = -_negamax(
+            board, 3 - colour, depth, -beta, -alpha, ply + 1, extensions, may_pass
+        )
         lift(board, their_five_at, colour)
         return value
     if their_fives >= 2 and ply > 0:
@@ -392,6 +439,32 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
         quiet_value = _stand_pat(board, me, best_me, best_op)
         if quiet_value - FUTILITY_MARGIN * depth >= beta:
             return quiet_value
+    # Null-move pruning: a null-window node with nothing to meet whose
+    # quiet value reaches beta passes; if the opponent, moving twice, still
+    # cannot bring it under beta in a shallower search, the node is cut.
+    if (
+        may_pass
+        and not defend
+        and ply > 0
+        and depth >= NULL_DEPTH
+        and beta - alpha <= 1.0
+        and abs(beta) < WIN_BOUND
+        and _stand_pat(board, me, best_me, best_op) >= beta
+    ):
+        value = -_negamax(
+            board,
+            3 - colour,
+            depth - 1 - NULL_PLIES,
+            -beta,
+            -beta + 1.0,
+            ply + 1,
+            extensions,
+            np.int64(0),
+        )
+        if stats[_ABORTED]:
+            return 0.0
+        if value >= beta:
+            return beta if value >= WIN_BOUND else value
     width = ROOT_WIDTH if ply == 0 else WIDTH
     count = _moves(board, me, ply, defend, width, first)
     if count == 0:
@@ -412,23 +485,50 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions):
         left = extensions - extend
         place(board, x, colour)
         if i == 0:
-            value = -_negamax(board, 3 - colour, child, -beta, -alpha, ply + 1, left)
-        else:
-            reduce = (
-                LMR_PLIES
-                if (quiet and not defend and i >= LMR_FROM and depth >= LMR_DEPTH)
-                else 0
-            )
             value = -_negamax(
-                board, 3 - colour, child - reduce, -alpha - 1.0, -alpha, ply + 1, left
+                board, 3 - colour, child, -beta, -alpha, ply + 1, left, np.int64(1)
+            )
+        else:
+            if (
+                quiet
+                and not defend
+                and ply > 0
+                and beta - alpha <= 1.0
+                and depth < LATE_MOVES.shape[0]
+                and i >= LATE_MOVES[depth]
+            ):
+                lift(board, x, colour)
+                continue
+            reduce = 0
+            if quiet and not defend and depth >= LMR_DEPTH:
+                reduce = REDUCTIONS[min(depth, MAX_DEPTH), i]
+                if beta - alpha > 1.0 and reduce > 0:
+                    reduce -= 1
+                reduce = min(reduce, child - 1)
+            value = -_negamax(
+                board,
+                3 - colour,
+                child - reduce,
+                -alpha - 1.0,
+                -alpha,
+                ply + 1,
+                left,
+                np.int64(1),
             )
             if value > alpha and reduce > 0:
                 value = -_negamax(
-                    board, 3 - colour, child, -alpha - 1.0, -alpha, ply + 1, left
+                    board,
+                    3 - colour,
+                    child,
+                    -alpha - 1.0,
+                    -alpha,
+                    ply + 1,
+                    left,
+                    np.int64(1),
                 )
             if alpha < value < beta:
                 value = -_negamax(
-                    board, 3 - colour, child, -beta, -alpha, ply + 1, left
+                    board, 3 - colour, child, -beta, -alpha, ply + 1, left, np.int64(1)
                 )
         lift(board, x, colour)
         if stats[_ABORTED]:
@@ -469,7 +569,9 @@ def search_depth(board, colour, depth, budget):
     stats[_ABORTED] = 0
     stats[_BEST] = -1
     stats[_ROOT_DONE] = 0
-    value = _negamax(board, colour, depth, -2.0 * WIN, 2.0 * WIN, 0, THREAT_EXTENSIONS)
+    value = _negamax(
+        board, colour, depth, -2.0 * WIN, 2.0 * WIN, 0, THREAT_EXTENSIONS, 0
+    )
     return value, stats[_BEST], stats[_ABORTED] == 1, stats[_ROOT_DONE]
 
 

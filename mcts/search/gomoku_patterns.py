@@ -18,11 +18,11 @@ From those shapes each cell gets a worth per colour (the shapes' weights and
 forks, as :func:`~mcts.search.gomoku_shapes.side_scores`, by the board's
 shape weights, :mod:`mcts.search.gomoku_weights`; capped at
 :data:`VALUE_CAP`; looked up in a table of every four shapes' worth that
-:func:`set_weights` makes from the weights) and a threat level: :data:`LEVEL_FIVE` a row,
-:data:`LEVEL_WIN_FOUR` an open four or two fours, :data:`LEVEL_FOUR_THREE`
-a four and an open three, :data:`LEVEL_FOUR`, :data:`LEVEL_DOUBLE_THREE`,
-:data:`LEVEL_THREE` (an open three); :func:`read_threats` sums up what the
-side to move faces.
+:func:`set_weights` makes from the weights) and a threat level:
+:data:`LEVEL_FIVE` a row, :data:`LEVEL_WIN_FOUR` an open four or two fours,
+:data:`LEVEL_FOUR_THREE` a four and an open three, :data:`LEVEL_FOUR`,
+:data:`LEVEL_DOUBLE_THREE`, :data:`LEVEL_THREE` (an open three);
+:func:`read_threats` sums up what the side to move faces.
 
 The board is a tuple of arrays (:func:`new_board`), so that numba kernels
 can take it whole; a search appends its own arrays to it.
