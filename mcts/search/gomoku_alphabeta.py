@@ -116,6 +116,7 @@ QUIESCENCE_FOURS = 10
 TABLE_BITS = 20
 #: Deepest iteration of the iterative deepening.
 MAX_DEPTH = 40
+#: The late-move reductions by depth and move index (see LMR_DEPTH).
 REDUCTIONS = np.array(
     [
         [int(0.5 + np.log(max(d, 1)) * np.log(i + 1) / 2.0) for i in range(ROOT_WIDTH)]
@@ -213,7 +214,10 @@ def _near(x, y, size):
     return (dr == 0 or dc == 0 or dr == dc) and max(dr, dc) <= 4
 
 
-# The recursive kernels declare their types, so that numba caches them.
+# The recursive kernels declare their types, so that numba caches them;
+# their calls pass np.int64(...) rather than a literal: numba types a literal
+# argument as a constant, and a cached recursion called so fails to load
+# ("Symbol not found" from LLVM) in the next process.
 @njit(
     types.float64(
         SEARCH_TYPE,
@@ -478,6 +482,16 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions, may_pass):
         quiet = (
             not threat and level[me, x] < LEVEL_FOUR and level[1 - me, x] < LEVEL_FOUR
         )
+        # Late-move pruning (see LATE_MOVES).
+        if (
+            quiet
+            and not defend
+            and ply > 0
+            and beta - alpha <= 1.0
+            and depth < LATE_MOVES.shape[0]
+            and i >= LATE_MOVES[depth]
+        ):
+            continue
         # A move that makes an open three leaves the opponent few replies
         # (the defend set): its line is searched a ply deeper, a few times.
         extend = 1 if threat and extensions > 0 else 0
@@ -489,16 +503,6 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions, may_pass):
                 board, 3 - colour, child, -beta, -alpha, ply + 1, left, np.int64(1)
             )
         else:
-            if (
-                quiet
-                and not defend
-                and ply > 0
-                and beta - alpha <= 1.0
-                and depth < LATE_MOVES.shape[0]
-                and i >= LATE_MOVES[depth]
-            ):
-                lift(board, x, colour)
-                continue
             reduce = 0
             if quiet and not defend and depth >= LMR_DEPTH:
                 reduce = REDUCTIONS[min(depth, MAX_DEPTH), i]
