@@ -281,7 +281,8 @@ def _quiescence(board, colour, alpha, beta, ply, fours, last):
             return stored
     alpha0 = alpha
     alpha = max(alpha, best)
-    size = np.int64(np.sqrt(cells.shape[0]) + 0.5)
+    # The board's side, needed only to place a four near the one before.
+    size = np.int64(np.sqrt(cells.shape[0]) + 0.5) if last >= 0 else np.int64(0)
     for x in range(cells.shape[0]):
         if cells[x] != 0 or not LEVEL_FOUR <= level[me, x] <= LEVEL_FOUR_THREE:
             continue

@@ -449,6 +449,7 @@ def new_board(size: int, row: int) -> tuple:
         _TABLES[row] = pattern_table(row)
     n = size * size
     rng = np.random.default_rng(20261127)
+    hand = HAND_WEIGHTS.array()
     board = (
         np.zeros(n, dtype=np.int64),  # 0 cells
         neighbour_table(size, row),  # 1
@@ -461,9 +462,9 @@ def new_board(size: int, row: int) -> tuple:
         rng.integers(1, 2**63, size=(2, n), dtype=np.uint64),  # 8 keys
         np.zeros(1, dtype=np.uint64),  # 9 hash
         np.zeros((2, n, 4), dtype=np.int64),  # 10 line codes
-        np.zeros(len(HAND_WEIGHTS.array())),  # 11 shape weights
+        np.empty_like(hand),  # 11 shape weights (set below)
         np.zeros(SHAPES**4),  # 12 worth table
         np.zeros(SHAPES**4, dtype=np.int8),  # 13 level table
     )
-    set_weights(board, HAND_WEIGHTS.array())
+    set_weights(board, hand)
     return board
