@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-from ..play.arena import GameRecord, distinct_positions, run_match
+from ..play.arena import GameRecord, distinct_positions, run_match, write_records
 from ..play.players import find_player, parse_spec
 from ..play.warmup import warm_up
 from .args import add_game_arguments, game_from_args
@@ -75,6 +76,15 @@ def add_commands(subparsers) -> None:
         metavar="PLIES",
         help="also count the distinct positions (up to symmetry) after these "
         "plies, e.g. 2,4,8,16: how much the players vary",
+    )
+    arena.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write the games (their moves, winner, reason and think times) "
+        "to FILE as JSON lines, rewritten whole after each game, so that an "
+        "interrupted match keeps the games it finished",
     )
     arena.set_defaults(func=cmd_arena)
 
@@ -180,7 +190,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if seconds is None and args.sims is None:
         seconds = 0.2
 
+    finished: list[GameRecord] = []
+
     def report(record: GameRecord) -> None:
+        if args.record is not None:
+            finished.append(record)
+            write_records(args.record, finished)
         if args.quiet:
             return
         a_colour = "black" if record.a_black else "white"

@@ -14,12 +14,15 @@ end there), in whichever worker process played it.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
+import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -87,6 +90,16 @@ class GameRecord:
             "a_model_plies": list(self.a_model_plies),
             "b_model_plies": list(self.b_model_plies),
         }
+
+
+def write_records(path: Path, records: Iterable[GameRecord]) -> None:
+    """Write game ``records`` to ``path`` as JSON lines, one game a line
+    (:meth:`GameRecord.to_json`), atomically: a reader finds the old file
+    or the new one whole, never a part."""
+    temp = path.with_name(path.name + ".tmp")
+    lines = "".join(json.dumps(record.to_json()) + "\n" for record in records)
+    temp.write_text(lines, encoding="utf-8")
+    os.replace(temp, path)
 
 
 @dataclass(frozen=True)

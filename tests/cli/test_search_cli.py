@@ -1,6 +1,7 @@
 """The think, arena and warm subcommands (registered by mcts.cli.search)."""
 
 import argparse
+import json
 import re
 
 import pytest
@@ -89,6 +90,24 @@ def test_arena_variety_counts_positions_after_the_plies_asked(capsys):
     assert code == 0
     last = out.strip().splitlines()[-1]
     assert re.fullmatch(r"distinct positions after ply 1: [12], 2: [12]", last)
+
+
+def test_arena_record_keeps_each_game_as_a_json_line(capsys, tmp_path):
+    record = tmp_path / "games.jsonl"
+    argv = ["arena", "gomoku", "--size", "7", "--row", "4", "--a", "random"]
+    argv += ["--b", "random", "--games", "3", "--seed", "2", "--quiet"]
+    code, out = run(argv + ["--record", str(record)], capsys)
+    assert code == 0
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [game["index"] for game in games] == [0, 1, 2]
+    assert [game["a_black"] for game in games] == [True, False, True]
+    wins = re.search(r"A wins (\d+), B wins (\d+), draws (\d+)", out)
+    assert wins is not None
+    assert sum(game["a_score"] == 1.0 for game in games) == int(wins.group(1))
+    for game in games:
+        assert game["winner"] in ("black", "white", None)
+        assert len(game["moves"]) > game["opening_plies"]
+    assert not (tmp_path / "games.jsonl.tmp").exists()
 
 
 @pytest.mark.parametrize("plies", ["0,2", "two", ","])
