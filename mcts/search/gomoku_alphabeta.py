@@ -262,8 +262,9 @@ def _quiescence(board, colour, alpha, beta, ply, fours, last):
     # The same fours in another order reach the same position: the table
     # keeps what the quiescence found there (at depth 0).
     hashed = board[9]
-    tt_keys, tt_values, tt_depths, tt_kinds = (
+    tt_keys, tt_moves, tt_values, tt_depths, tt_kinds = (
         board[TABLE_KEYS],
+        board[TABLE_MOVES],
         board[TABLE_VALUES],
         board[TABLE_DEPTHS],
         board[TABLE_KINDS],
@@ -300,7 +301,10 @@ def _quiescence(board, colour, alpha, beta, ply, fours, last):
                 if value >= beta:
                     break
     if tt_keys[slot] != key or tt_depths[slot] <= 0:
+        # No move: the slot's move was another position's, and a node that
+        # probes this one would search that cell first.
         tt_keys[slot] = key
+        tt_moves[slot] = -1
         tt_values[slot] = _to_table(best, ply)
         tt_depths[slot] = 0
         tt_kinds[slot] = (
@@ -628,17 +632,18 @@ def value_at_depth(
 
 
 def think(
-    board: tuple, state: np.ndarray, seconds: float
+    board: tuple, state: np.ndarray, seconds: float, max_depth: int = MAX_DEPTH
 ) -> tuple[int, float, int, int]:
     """Search the Gomoku ``state`` by iterative deepening for about
-    ``seconds``; return (move, value for the mover, depth completed, nodes)."""
+    ``seconds``, ``max_depth`` plies at most; return (move, value for the
+    mover, depth completed, nodes)."""
     stones, colour = _set_state(board, state)
     stats = board[STATS]
     stats[_NODES] = 0
     start = time.perf_counter()
     best, value, done = -1, 0.0, 0
     rate = 200_000.0
-    for depth in range(1, MAX_DEPTH + 1):
+    for depth in range(1, max_depth + 1):
         elapsed = time.perf_counter() - start
         budget = int(
             stats[_NODES] + max(2_000.0, rate * (TIME_SHARE * seconds - elapsed))

@@ -113,3 +113,16 @@ def test_the_piskvork_engine_plays_the_alphabeta_player_on_its_clock():
 
 def test_a_search_has_the_types_its_cached_kernels_declare():
     assert numba.typeof(ab.new_search(7, 5)) == ab.SEARCH_TYPE
+
+
+def test_a_search_that_forgot_plays_as_a_new_one():
+    # A quiescence entry once kept the move of the slot's former position,
+    # which a later node probing it searched first: the result depended on
+    # what the board had searched before.
+    earlier = GAME.play_all(["h8", "i9", "h9", "h10", "j8", "g7"])
+    state = GAME.play_all(["h8", "i9", "h9", "h10", "j8", "g7", "i8", "g8", "k8", "l8"])
+    new = ab.think(ab.new_search(15, 5), state.array, 1e6, max_depth=7)
+    board = ab.new_search(15, 5)
+    ab.think(board, earlier.array, 1e6, max_depth=7)
+    ab.forget(board)
+    assert ab.think(board, state.array, 1e6, max_depth=7) == new
