@@ -11,7 +11,7 @@ import time
 
 from ..models.model import evaluation_for, patterns_for
 from ..models.store import load, model_path
-from ..search.gomoku_alphabeta import new_search, think
+from ..search.gomoku_alphabeta import MAX_DEPTH, new_search, think
 from ..search.loa_search import DEFAULT_LOA_EVAL
 from ..search.net_search import NetSearcher
 from ..search.network import random_weights
@@ -84,6 +84,14 @@ def add_commands(subparsers) -> None:
         help="random or heavy rollouts: the moves (notation, spaces between) "
         "played before the timing starts, e.g. 'h8 i9 h9 h10 j8 g7': threat "
         "checks cost little on an empty board",
+    )
+    bench.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help="alphabeta: search to this depth from an empty table instead of "
+        "for --seconds; the nodes it takes are the same every run, so two "
+        "builds' move ordering and pruning compare without timing noise",
     )
     bench.add_argument(
         "--loa-eval",
@@ -193,19 +201,26 @@ def _bench_network(game, args: argparse.Namespace) -> int:
 
 
 def _bench_alphabeta(game, args: argparse.Namespace) -> int:
-    """Print the Gomoku alpha-beta's nodes a second after ``--moves``."""
+    """Print the Gomoku alpha-beta's nodes a second after ``--moves`` (and
+    with ``--depth`` the nodes it takes to that depth)."""
     if game.name != "gomoku":
         raise ValueError("the alpha-beta searches Gomoku only")
+    if args.depth is not None and args.depth < 1:
+        raise ValueError(f"depth must be at least 1, got {args.depth}")
     state = game.play_all(args.moves.split())
     size, row = game.options["size"], game.options["row"]
     start = time.perf_counter()
     think(new_search(size, row), state.array, 0.001)
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
+    # To a depth: no time limit (a year), the iterations stop at the depth.
+    seconds, max_depth = (
+        (args.seconds, MAX_DEPTH) if args.depth is None else (3.2e7, args.depth)
+    )
     rates = []
     for run in range(args.runs):
         search = new_search(size, row)  # an empty table each run
         start = time.perf_counter()
-        move, value, depth, nodes = think(search, state.array, args.seconds)
+        move, value, depth, nodes = think(search, state.array, seconds, max_depth)
         elapsed = time.perf_counter() - start
         rates.append(nodes / elapsed)
         print(

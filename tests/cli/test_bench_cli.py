@@ -89,6 +89,18 @@ def test_bench_times_the_gomoku_alphabeta_by_nodes_and_depth(capsys):
         run(["bench", "reversi", "--evaluator", "alphabeta"], capsys)
 
 
+def test_the_gomoku_alphabeta_bench_to_a_depth_takes_the_same_nodes_each_run(capsys):
+    argv = ["bench", "gomoku", "--evaluator", "alphabeta", "--runs", "2"]
+    code, out = run([*argv, "--depth", "4", "--moves", "h8 i9 h9"], capsys)
+    assert code == 0
+    runs = re.findall(r"^run \d: (\d+) nodes .* depth (\d+),", out, re.MULTILINE)
+    assert len(runs) == 2
+    assert runs[0] == runs[1]
+    assert runs[0][1] == "4" and int(runs[0][0]) > 0
+    with pytest.raises(ValueError, match="depth must be at least 1"):
+        run([*argv, "--depth", "0"], capsys)
+
+
 def test_the_gomoku_heavy_bench_times_the_tree_search_alone(capsys, monkeypatch):
     planned = []
     monkeypatch.setattr(
