@@ -12,6 +12,7 @@ from mcts.cli.main import main
 from mcts.cli.strength import (
     LADDER,
     NETWORKS,
+    RAPFI_ODDS,
     SUITE,
     Bout,
     read_results,
@@ -55,6 +56,23 @@ def test_the_suite_is_the_acceptance_table():
     spec = SUITE[2].spec(Path("/E"), "x")
     assert spec == "engine:nboard:cmd=./ntest x,cwd=/E/ntest,depth=8"
     assert SUITE[-1].spec(None, "mcts-heavy:c=2") == "mcts-heavy:c=2"
+
+
+def test_the_rapfi_odds_suite_gives_rapfi_shorter_and_shorter_turns():
+    assert [bout.label for bout in RAPFI_ODDS] == [
+        "Rapfi 25 ms",
+        "Rapfi 50 ms",
+        "Rapfi 100 ms",
+        "Rapfi 200 ms",
+    ]
+    assert {bout.game for bout in RAPFI_ODDS} == {"gomoku"}
+    assert RAPFI_ODDS[1].spec(Path("/E"), "x") == (
+        "engine:piskvork:cmd=/E/rapfi/pbrain-rapfi,ms=50"
+    )
+    # Its 200 ms match is the acceptance table's: a results file serves both.
+    assert RAPFI_ODDS[-1] == SUITE[4]
+    with pytest.raises(ValueError, match="needs --engines"):
+        RAPFI_ODDS[0].spec(None, "x")
 
 
 def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
