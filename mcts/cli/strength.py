@@ -16,8 +16,9 @@ least 65% against the one below). ``--suite networks`` plays the shipped
 Gomoku networks' matches: each against the heavy player at 0.5 s a move, and
 at 400 simulations against plain MCTS of 5,000 playouts, on its own board.
 ``--suite rapfi-odds`` plays our Gomoku player against Rapfi at 25, 50, 100
-and 200 ms a turn: where it draws level with Rapfi, the match that shows a
-change of strength (at 200 ms it scores too little for one to show).
+and 200 ms a turn: how far behind Rapfi it is; the match closest to even
+shows a change of strength in the fewest games (at 200 ms it scores too
+little for one to show).
 
 ``ENGINES`` is a folder holding builds of NTest (``ntest/ntest``) and Rapfi
 (``rapfi/pbrain-rapfi``); they are measurement opponents, not part of this
@@ -84,9 +85,9 @@ SUITE: tuple[Bout, ...] = (
     Bout("loa", "LOA baseline", "{loa_baseline}"),
 )
 #: Rapfi at shorter turns than the acceptance's 200 ms: our player's score
-#: against each says how far behind it is, and the one near 50% (50 ms in
-#: November 2026) shows a change of strength in fewer games (README,
-#: Performance).
+#: against each says how far behind it is, and the one closest to even
+#: (50 ms in November 2026, about 41%) shows a change of strength in the
+#: fewest games (README, Performance).
 RAPFI_ODDS: tuple[Bout, ...] = tuple(_rapfi(ms) for ms in (25, 50, 100, 200))
 
 

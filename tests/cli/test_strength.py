@@ -58,7 +58,7 @@ def test_the_suite_is_the_acceptance_table():
     assert SUITE[-1].spec(None, "mcts-heavy:c=2") == "mcts-heavy:c=2"
 
 
-def test_the_rapfi_odds_suite_gives_rapfi_shorter_and_shorter_turns():
+def test_the_rapfi_odds_suite_plays_rapfi_at_turns_up_to_the_acceptance_one():
     assert [bout.label for bout in RAPFI_ODDS] == [
         "Rapfi 25 ms",
         "Rapfi 50 ms",
