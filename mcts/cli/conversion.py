@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 
+from ..atomic import write_text_atomically
 from ..games import find_game
 from ..play import lost_moves
 from ..play.conversion import (
@@ -126,9 +126,9 @@ def cmd_conversion(args: argparse.Namespace) -> int:
     judge = Judge(args.engine)
     if not args.positions.exists():
         found = list(find_positions(game, judge, args.games, args.seed))
-        partial = args.positions.with_name(args.positions.name + ".tmp")
-        partial.write_text("".join(json.dumps(moves) + "\n" for moves in found))
-        os.replace(partial, args.positions)
+        write_text_atomically(
+            args.positions, "".join(json.dumps(moves) + "\n" for moves in found)
+        )
         print(
             f"{len(found)} positions from {args.games} engine games -> {args.positions}"
         )

@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..atomic import write_text_atomically
 from ..games.base import BLACK_WINS, DRAW, Game, State
 from ..search.gomoku_shapes import board_cells, shape_move_score
 from ..search.tree import Tree
@@ -279,10 +280,7 @@ def _side(side) -> str:
 
 def save_book(book: Book, path: str | os.PathLike) -> None:
     """Write ``book`` to ``path`` atomically (a temporary file renamed)."""
-    path = Path(path)
-    temp = path.with_name(path.name + ".tmp")
-    temp.write_text(book.to_json_lines())
-    os.replace(temp, path)
+    write_text_atomically(Path(path), book.to_json_lines())
 
 
 def load_book(

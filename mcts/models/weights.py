@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text_atomically
 from ..games.base import Game
 from ..search import gomoku_weights, network, reversi_patterns
 from .fileformat import MANIFEST, fault
@@ -115,7 +116,7 @@ def attach_weights(folder: Path, kind: WeightsKind, weights) -> Path:
             f"only a {' or '.join(kind.games)} model carries {kind.key}",
         )
     manifest[kind.key] = write_weights(folder, kind, weights)
-    temp = folder / (MANIFEST + ".tmp")
-    temp.write_text(json.dumps(manifest, sort_keys=True, indent=1) + "\n", "utf-8")
-    os.replace(temp, folder / MANIFEST)
+    write_text_atomically(
+        folder / MANIFEST, json.dumps(manifest, sort_keys=True, indent=1) + "\n"
+    )
     return folder / kind.file

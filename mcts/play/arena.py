@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..atomic import write_text_atomically
 from ..games import find_game
 from ..games.base import Game, State
 from ..search.gomoku_alphabeta import value_at_depth
@@ -96,10 +96,9 @@ def write_records(path: Path, records: Iterable[GameRecord]) -> None:
     """Write game ``records`` to ``path`` as JSON lines, one game a line
     (:meth:`GameRecord.to_json`), atomically: a reader finds the old file
     or the new one whole, never a part."""
-    temp = path.with_name(path.name + ".tmp")
-    lines = "".join(json.dumps(record.to_json()) + "\n" for record in records)
-    temp.write_text(lines, encoding="utf-8")
-    os.replace(temp, path)
+    write_text_atomically(
+        path, "".join(json.dumps(record.to_json()) + "\n" for record in records)
+    )
 
 
 @dataclass(frozen=True)
