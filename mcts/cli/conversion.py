@@ -1,7 +1,8 @@
 """The Gomoku benchmarks judged by a reference engine: ``python -m mcts
 conversion`` (:mod:`mcts.play.conversion`: in positions the engine proves
 won, does our move keep the win), ``python -m mcts threats`` (how many of
-them the threat search alone wins, and how fast) and ``python -m mcts
+them the threat search alone wins, and how fast; with ``--alphabeta``, how
+many the alpha-beta proves) and ``python -m mcts
 lost-moves`` (:mod:`mcts.play.lost_moves`: in games against the engine,
 which of our moves lost, and would the engine's own choice have held)."""
 
@@ -26,6 +27,7 @@ from ..play.conversion import (
     run,
 )
 from ..play.players import parse_spec
+from ..search.gomoku_alphabeta import WIN_BOUND, forget, new_search, think
 from ..search.gomoku_threats.root import DEEP_VCT_NODES_PER_SECOND
 from ..search.gomoku_threats.vct import deep_vct
 from .strength import DEFAULT_PLAYER
@@ -86,6 +88,13 @@ def add_commands(subparsers) -> None:
         type=int,
         default=DEEP_VCT_NODES_PER_SECOND,
         help="VCF nodes for each position (default: what a 1 s move buys)",
+    )
+    command.add_argument(
+        "--alphabeta",
+        type=float,
+        metavar="SECONDS",
+        help="instead, how many the alpha-beta search proves won in SECONDS "
+        "each, from an empty table (how far it reads)",
     )
     command.add_argument("--size", type=int, default=15, help="Gomoku board size")
     command.set_defaults(func=cmd_threats)
@@ -181,6 +190,8 @@ def cmd_threats(args: argparse.Namespace) -> int:
     positions = load_positions(args.positions)
     if not positions:
         raise ValueError(f"{args.positions} holds no positions")
+    if args.alphabeta is not None:
+        return _alphabeta_proofs(game, positions, args.alphabeta)
     deep_vct(game.initial_state().array, 1, 1)  # compile outside the timing
     found, seconds, nodes = 0, [], 0
     for moves in positions:
@@ -195,6 +206,28 @@ def cmd_threats(args: argparse.Namespace) -> int:
         f"won {found}/{len(positions)} with {args.nodes:,} VCF nodes each; "
         f"seconds median {median:.3f}, 90th percentile {tenth:.3f}, most {most:.3f}; "
         f"{nodes / sum(seconds):,.0f} nodes/s"
+    )
+    return 0
+
+
+def _alphabeta_proofs(game, positions: list[list[int]], seconds: float) -> int:
+    """Search every position with the alpha-beta (:func:`think`, the hand
+    weights, a table emptied each time) for ``seconds``; print how many it
+    proves won and the median depth it completed and nodes it searched."""
+    search = new_search(game.options["size"], game.options["row"])
+    think(search, game.initial_state().array, 0.01)  # compile outside the timing
+    proved, depths, nodes = 0, [], []
+    for moves in positions:
+        forget(search)
+        _, value, depth, searched = think(
+            search, position_after(game, moves).array, seconds
+        )
+        proved += value >= WIN_BOUND
+        depths.append(depth)
+        nodes.append(searched)
+    print(
+        f"the alpha-beta proved {proved}/{len(positions)} won in {seconds} s each; "
+        f"median depth {np.median(depths):.0f}, median nodes {np.median(nodes):,.0f}"
     )
     return 0
 

@@ -119,6 +119,21 @@ def test_the_threats_command_counts_the_positions_the_threat_search_wins(
     assert out.rstrip().endswith(" nodes/s")
 
 
+def test_the_threats_command_counts_the_positions_the_alphabeta_proves_won(
+    tmp_path, capsys
+):
+    game = find_game("gomoku")
+    start = game.initial_state()
+    codes = [game.parse_move(start, name) for name in ("h8", "a1", "i8", "a3", "j8")]
+    positions = tmp_path / "positions.jsonl"
+    # As above: white to move is lost (not won), black to move wins.
+    positions.write_text(f"{json.dumps(codes)}\n{json.dumps(codes + [14])}\n")
+    assert main(["threats", "--positions", str(positions), "--alphabeta", "0.1"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "the alpha-beta proved 1/2 won in 0.1 s each; median depth "
+    )
+
+
 def test_a_win_our_search_proved_is_played_out_when_the_engine_sees_none(tmp_path):
     game = find_game("gomoku", size=9, row=5)
     # Black's open three on the bottom line (b1 c1 d1): black to move makes
