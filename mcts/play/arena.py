@@ -373,20 +373,27 @@ def _run_task(task: _Task) -> GameRecord:
     )
 
 
+def match_opening(
+    game: Game, rng: np.random.Generator, plies: int | None = None
+) -> list[int]:
+    """Return the move codes of an opening as a match plays them: balanced
+    where :func:`opens_balanced` (unless ``plies`` is given), else ``plies``
+    random ones (None: :data:`OPENING_PLIES` of the game)."""
+    if plies is None and opens_balanced(game):
+        return balanced_opening(game, rng)
+    if plies is None:
+        plies = OPENING_PLIES.get(game.name, 0)
+    return random_opening(game, plies, rng)
+
+
 def _tasks(
     game: Game, spec_a, spec_b, games, seconds, simulations, seed, opening_plies
 ) -> Iterator[_Task]:
     rng = np.random.default_rng(seed)
-    plies = OPENING_PLIES.get(game.name, 0) if opening_plies is None else opening_plies
     opening: list[int] = []
-    balanced = opening_plies is None and opens_balanced(game)
     for index in range(games):
         if index % 2 == 0:
-            opening = (
-                balanced_opening(game, rng)
-                if balanced
-                else random_opening(game, plies, rng)
-            )
+            opening = match_opening(game, rng, opening_plies)
         yield _Task(
             index=index,
             game=game.name,

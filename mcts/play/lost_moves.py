@@ -1,6 +1,8 @@
 """Where our Gomoku games against a reference engine are lost.
 
-Our player plays the engine from random openings; then, in each game, the
+Our player plays the engine from the openings a match plays
+(:func:`~.arena.match_opening`: balanced ones in standard Gomoku, each
+played once with each colour); then, in each game, the
 engine looks at the position after each of our moves in turn. The first
 one where it proves a win for itself (Rapfi's ``Eval +M<n>``, as read by
 :func:`~.conversion.proof_of`) is the move that lost, as far as the engine
@@ -10,9 +12,9 @@ can tell. There it is asked two more things, with more time:
   (then the game was lost before our move, whoever played it);
 - whether the position before our move was already proven lost for us.
 
-This tells a game lost by a mistake from one lost by the opening: with
-two random opening plies, Rapfi proves black's win after white's second or
-third move, whatever white plays (README, Performance). Benchmark only:
+This tells a game lost by a mistake from one lost by the opening (with
+two random opening plies, Rapfi proved black's win after white's second or
+third move, whatever white played: README, Performance). Benchmark only:
 the engine is not part of this project.
 """
 
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.base import Game
-from .arena import play_game, random_opening
+from .arena import match_opening, play_game
 from .conversion import OPENING_PLIES, Judge
 from .players import find_player
 
@@ -102,13 +104,15 @@ def run(
     seed: int,
     on_game: Callable[[int, LostMove], None] | None = None,
 ) -> list[LostMove]:
-    """Play ``games`` games of our player against the engine (colours
-    alternating, ours black first) from random openings; return where each
-    was lost (:func:`find_lost_move`)."""
+    """Play ``games`` games of our player against the engine from the
+    openings a match plays (each twice, ours black first, then white);
+    return where each was lost (:func:`find_lost_move`)."""
     rng = np.random.default_rng(seed)
     found = []
+    opening: list[int] = []
     for number in range(games):
-        opening = random_opening(game, OPENING_PLIES, rng)
+        if number % 2 == 0:
+            opening = match_opening(game, rng)
         colour = "black" if number % 2 == 0 else "white"
         ours = find_player(player_spec, game, seconds=seconds, seed=seed + number)
         engine = find_player(engine_spec, game, seconds=seconds)

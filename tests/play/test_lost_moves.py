@@ -4,8 +4,9 @@ way Rapfi reports them."""
 
 from mcts.cli.main import main
 from mcts.games import find_game
+from mcts.play import lost_moves
 from mcts.play.conversion import Judge
-from mcts.play.lost_moves import find_lost_move
+from mcts.play.lost_moves import LostMove, find_lost_move
 from tests.play.fake_engines import prover_spec
 
 
@@ -80,3 +81,24 @@ def test_the_command_plays_the_games_and_sums_up_each_colour(tmp_path, capsys):
 def test_the_command_wants_a_piskvork_engine(capsys):
     assert main(["lost-moves", "--engine", "mcts-heavy"]) != 0
     assert "engine:piskvork" in capsys.readouterr().err
+
+
+def test_the_games_open_as_a_match_does_each_opening_twice(monkeypatch):
+    # Standard Gomoku opens balanced in a match (tests/play/test_arena.py),
+    # and so here: each opening once with our player black, once white.
+    openings = iter([[112], [113]])
+    monkeypatch.setattr(lost_moves, "match_opening", lambda game, rng: next(openings))
+    played = []
+
+    def play_game(game, black, white, opening):
+        played.append(list(opening))
+        return "black", [game.format_move(game.initial_state(), opening[0])], None
+
+    monkeypatch.setattr(lost_moves, "play_game", play_game)
+    monkeypatch.setattr(
+        lost_moves, "find_lost_move", lambda *args, **kw: LostMove("black", None, 1)
+    )
+    game = find_game("gomoku")
+    found = lost_moves.run(game, "random", "random", None, 4, 0.1, seed=1)
+    assert played == [[112], [112], [113], [113]]
+    assert len(found) == 4
