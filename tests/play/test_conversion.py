@@ -102,18 +102,25 @@ def test_the_command_wants_a_piskvork_engine(tmp_path, capsys):
     assert "engine:piskvork" in capsys.readouterr().err
 
 
-def test_the_threats_command_counts_the_positions_the_threat_search_wins(
-    tmp_path, capsys
-):
+def _one_won_position(tmp_path):
+    """Write two positions, one won for the side to move, and return the file.
+
+    White to move can block only one end of black's open three: black wins
+    by fours whatever white does, but white, to move, has no win. Black to
+    move after another stone wins at once."""
     game = find_game("gomoku")
     start = game.initial_state()
     codes = [game.parse_move(start, name) for name in ("h8", "a1", "i8", "a3", "j8")]
     positions = tmp_path / "positions.jsonl"
-    # White to move can block only one end of black's open three: black
-    # wins by fours whatever white does, but white, to move, has no win.
-    # Black to move after another stone wins at once.
     positions.write_text(f"{json.dumps(codes)}\n{json.dumps(codes + [14])}\n")
-    assert main(["threats", "--positions", str(positions), "--nodes", "1000"]) == 0
+    return str(positions)
+
+
+def test_the_threats_command_counts_the_positions_the_threat_search_wins(
+    tmp_path, capsys
+):
+    positions = _one_won_position(tmp_path)
+    assert main(["threats", "--positions", positions, "--nodes", "1000"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("won 1/2 with 1,000 VCF nodes each; seconds median ")
     assert out.rstrip().endswith(" nodes/s")
@@ -122,13 +129,8 @@ def test_the_threats_command_counts_the_positions_the_threat_search_wins(
 def test_the_threats_command_counts_the_positions_the_alphabeta_proves_won(
     tmp_path, capsys
 ):
-    game = find_game("gomoku")
-    start = game.initial_state()
-    codes = [game.parse_move(start, name) for name in ("h8", "a1", "i8", "a3", "j8")]
-    positions = tmp_path / "positions.jsonl"
-    # As above: white to move is lost (not won), black to move wins.
-    positions.write_text(f"{json.dumps(codes)}\n{json.dumps(codes + [14])}\n")
-    assert main(["threats", "--positions", str(positions), "--alphabeta", "0.1"]) == 0
+    positions = _one_won_position(tmp_path)
+    assert main(["threats", "--positions", positions, "--alphabeta", "0.1"]) == 0
     assert capsys.readouterr().out.startswith(
         "the alpha-beta proved 1/2 won in 0.1 s each; median depth "
     )
