@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from ..games.base import Game, State
-from .arena import random_opening
+from .openings import random_opening
 from .piskvork import PiskvorkEngine
 from .players import find_player, parse_spec
 

@@ -1,7 +1,7 @@
 """Where our Gomoku games against a reference engine are lost.
 
 Our player plays the engine from the openings a match plays
-(:func:`~.arena.match_opening`: balanced ones in standard Gomoku, each
+(:func:`~.openings.match_opening`: balanced ones in standard Gomoku, each
 played once with each colour); then, in each game, the
 engine looks at the position after each of our moves in turn. The first
 one where it proves a win for itself (Rapfi's ``Eval +M<n>``, as read by
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.base import Game
-from .arena import match_opening, play_game
+from .arena import play_game
 from .conversion import OPENING_PLIES, Judge
+from .openings import match_opening
 from .players import find_player
 
 #: Milliseconds the engine looks at the position after each of our moves.

@@ -3,7 +3,7 @@
 way chess engines tune their evaluations ("Texel tuning").
 
 1. **Games** (:func:`play_games`): the alpha-beta plays itself from
-   balanced openings (:func:`mcts.play.arena.balanced_opening`, as the
+   balanced openings (:func:`mcts.play.openings.balanced_opening`, as the
    arena opens its Gomoku matches) at a short think time a move, by the
    weights being improved; every position before a move is kept with the
    game's result.
@@ -48,7 +48,7 @@ from ..search.gomoku_weights import (
     ShapeWeights,
     from_array,
 )
-from .arena import balanced_opening
+from .openings import balanced_opening
 
 #: The weights the fit moves (indices of :meth:`ShapeWeights.array`).
 LEARNT = (*LEARNT_SHAPES, FOUR_FORK_AT, THREE_FORK_AT, BLOCK_AT, SPREAD_AT)

@@ -22,9 +22,10 @@ import numpy as np
 from ..games import find_game
 from ..games.base import Game
 from ..models.model import Model
-from ..play.arena import OPENING_PLIES, play_game, random_opening
+from ..play.arena import play_game
 from ..play.base import Player
 from ..play.net_player import NetPlayer
+from ..play.openings import OPENING_PLIES, random_opening
 from ..play.players import find_player
 from ..search.network import NetworkWeights
 from ..search.tree import Tree

@@ -10,7 +10,7 @@ import pytest
 from mcts.games import gomoku
 from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
-from mcts.play.arena import OPENING_PLIES, opening_moves
+from mcts.play.openings import OPENING_PLIES, opening_moves
 from mcts.play.players import find_player
 from mcts.search.gomoku_threats.lines import (
     cells_of,
