@@ -45,7 +45,7 @@ from .models.packed import pack as pack_model  # noqa: E402
 from .models.packed import unpack as unpack_model  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
-from .search.net_search import NetSearcher  # noqa: E402
+from .search.gomoku.net_search import NetSearcher  # noqa: E402
 from .search.proof_check import holding_proofs  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
 from .search.searcher import Searcher  # noqa: E402

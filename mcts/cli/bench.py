@@ -11,10 +11,10 @@ import time
 
 from ..models.model import evaluation_for, patterns_for
 from ..models.store import load, model_path
-from ..search.gomoku_alphabeta import MAX_DEPTH, new_search, think
-from ..search.loa_search import DEFAULT_LOA_EVAL
-from ..search.net_search import NetSearcher
-from ..search.network import random_weights
+from ..search.gomoku.alphabeta import MAX_DEPTH, new_search, think
+from ..search.gomoku.net_search import NetSearcher
+from ..search.gomoku.network import random_weights
+from ..search.loa.search import DEFAULT_LOA_EVAL
 from ..search.searcher import Searcher
 from .args import add_game_arguments, game_from_args
 

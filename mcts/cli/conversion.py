@@ -27,9 +27,9 @@ from ..play.conversion import (
     run,
 )
 from ..play.players import parse_spec
-from ..search.gomoku_alphabeta import WIN_BOUND, forget, new_search, think
-from ..search.gomoku_threats.root import DEEP_VCT_NODES_PER_SECOND
-from ..search.gomoku_threats.vct import deep_vct
+from ..search.gomoku.alphabeta import WIN_BOUND, forget, new_search, think
+from ..search.gomoku.threats.root import DEEP_VCT_NODES_PER_SECOND
+from ..search.gomoku.threats.vct import deep_vct
 from .strength import DEFAULT_PLAYER
 
 #: The positions the project ships (217, from Rapfi's games; docs/).

@@ -1,5 +1,5 @@
 """The ``train-patterns`` subcommand of ``python -m mcts``: learn the Reversi
-pattern evaluation (:mod:`mcts.search.pattern_training`) and write its
+pattern evaluation (:mod:`mcts.training.reversi_patterns`) and write its
 weights file, or put it into a tree model (``--model``), whose manifest then
 lists it with its sha256 and this command."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ..models.weights import PATTERNS, attach_weights
-from ..search.pattern_training import POLICY_TEMPERATURE, SOLVE_EMPTIES, train
-from ..search.reversi_patterns import PatternWeights, from_bytes
+from ..search.reversi.patterns import PatternWeights, from_bytes
+from ..training.reversi_patterns import POLICY_TEMPERATURE, SOLVE_EMPTIES, train
 
 
 def add_commands(subparsers) -> None:

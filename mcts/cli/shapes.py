@@ -1,5 +1,5 @@
 """The ``fit-shapes`` subcommand of ``python -m mcts``: fit the Gomoku
-alpha-beta's shape weights to its own games (:mod:`mcts.play.shape_fitting`)
+alpha-beta's shape weights to its own games (:mod:`mcts.training.gomoku_shapes`)
 and write their file, or put them into a Gomoku tree model (``--model``),
 whose manifest then lists them with their sha256 and this command."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ..models.weights import SHAPES, attach_weights
-from ..play.shape_fitting import fit_shapes
-from ..search.gomoku_weights import HAND_WEIGHTS, ShapeWeights, from_array
-from ..search.gomoku_weights import from_bytes as weights_from_bytes
+from ..search.gomoku.weights import HAND_WEIGHTS, ShapeWeights, from_array
+from ..search.gomoku.weights import from_bytes as weights_from_bytes
+from ..training.gomoku_shapes import fit_shapes
 
 
 def add_commands(subparsers) -> None:

@@ -1,5 +1,5 @@
 """The ``solve`` subcommand of ``python -m mcts``: the exact value of a Reversi
-endgame (:mod:`mcts.search.endgame`).
+endgame (:mod:`mcts.search.reversi.endgame`).
 
 It prints the nodes searched, the time, the nodes per second and the best
 move, and last, alone on the last line, the exact final disc margin for the
@@ -12,7 +12,7 @@ import argparse
 import time
 
 from ..games import Reversi, State
-from ..search.endgame import NO_MOVE, solve
+from ..search.reversi.endgame import NO_MOVE, solve
 
 #: A position with one empty square: solving it loads the compiled code.
 _ONE_EMPTY = Reversi().parse_state("x" * 62 + "o. b")

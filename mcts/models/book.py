@@ -48,7 +48,7 @@ import numpy as np
 
 from ..atomic import write_text_atomically
 from ..games.base import BLACK_WINS, DRAW, Game, State
-from ..search.gomoku_shapes import board_cells, shape_move_score
+from ..search.gomoku.shapes import board_cells, shape_move_score
 from ..search.tree import Tree
 from .model import graft
 

@@ -20,10 +20,10 @@ from numba import njit
 
 from ..games.base import Game, State
 from ..games.symmetry import inverse
-from ..search.gomoku_weights import ShapeWeights
+from ..search.gomoku.network import NetworkWeights
+from ..search.gomoku.weights import ShapeWeights
 from ..search.learned import Evaluation, fit
-from ..search.network import NetworkWeights
-from ..search.reversi_patterns import PatternWeights
+from ..search.reversi.patterns import PatternWeights
 from ..search.tree import Proven, Tree, depth_of
 from .replay import replay, state_digest
 

@@ -34,9 +34,9 @@ import numpy as np
 
 from ..games import find_game
 from ..games.base import ONGOING, Game, State
-from ..search.gomoku_weights import ShapeWeights
+from ..search.gomoku.weights import ShapeWeights
 from ..search.learned import fit
-from ..search.reversi_patterns import PatternWeights
+from ..search.reversi.patterns import PatternWeights
 from ..search.searcher import Searcher
 from ..search.tree import Tree, TreeArrays
 from .model import Model, ModelError, empty_model, graft, prune

@@ -26,7 +26,9 @@ from typing import Any
 
 from ..atomic import write_text_atomically
 from ..games.base import Game
-from ..search import gomoku_weights, network, reversi_patterns
+from ..search.gomoku import network
+from ..search.gomoku import weights as gomoku_weights
+from ..search.reversi import patterns as reversi_patterns
 from .fileformat import MANIFEST, fault
 from .reader import read_manifest
 

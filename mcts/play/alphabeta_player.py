@@ -1,13 +1,13 @@
 """The alpha-beta player (spec ``alphabeta``, Gomoku with rows of at most
-:data:`~mcts.search.gomoku_alphabeta.MAX_ROW`): plays the move
-:func:`mcts.search.gomoku_alphabeta.think` finds in its think time, by a
+:data:`~mcts.search.gomoku.alphabeta.MAX_ROW`): plays the move
+:func:`mcts.search.gomoku.alphabeta.think` finds in its think time, by a
 tree model's fitted shape weights or the hand-set ones."""
 
 from __future__ import annotations
 
 from ..games.base import Game, State
-from ..search.gomoku_alphabeta import MAX_ROW, new_search, think, use_weights
-from ..search.gomoku_weights import HAND_WEIGHTS, ShapeWeights
+from ..search.gomoku.alphabeta import MAX_ROW, new_search, think, use_weights
+from ..search.gomoku.weights import HAND_WEIGHTS, ShapeWeights
 from .base import Player
 
 

@@ -1,6 +1,6 @@
 """The network player (spec ``mcts-net:model=NAME``): PUCT search guided by
 the policy-value network a Gomoku tree model carries
-(:class:`~mcts.search.net_search.NetSearcher`), keeping its tree between
+(:class:`~mcts.search.gomoku.net_search.NetSearcher`), keeping its tree between
 moves. Its options: ``c``, ``threats``, ``temperature``, ``sims``/``seconds``
 ``vct`` (VCF nodes of the VCT check at each new leaf; 0 none), ``mix`` (the
 share of a leaf's value that heavy rollouts give; 0 none) and ``rollouts``
@@ -13,7 +13,7 @@ import numpy as np
 from ..games import gomoku
 from ..games.base import Game, State
 from ..models.model import Model
-from ..search.net_search import (
+from ..search.gomoku.net_search import (
     NET_C,
     NET_LEAF_ROLLOUTS,
     NET_LEAF_VCT_NODES,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.base import Game, State
-from ..search.gomoku_alphabeta import value_at_depth
-from ..search.gomoku_planner import borrowed_search
+from ..search.gomoku.alphabeta import value_at_depth
+from ..search.gomoku.planner import borrowed_search
 
 #: Random plies of the openings, by game: enough to vary the games, few
 #: enough to keep them balanced.

@@ -94,7 +94,7 @@ from ..models.model import (
 )
 from ..models.packed import unpacked
 from ..models.store import load_shared, model_path
-from ..search.gomoku_weights import HAND_WEIGHTS
+from ..search.gomoku.weights import HAND_WEIGHTS
 from ..search.searcher import Searcher
 from .alphabeta_player import AlphaBetaPlayer
 from .base import Player

@@ -17,7 +17,7 @@ passed as arguments):
   searcher has one (:mod:`mcts.search.learned`);
 - the **game** (:mod:`mcts.games.kernels`), by game id; Lines of Action's
   ``learned`` array is its search parameters, and its selection adds a
-  progressive bias (:mod:`mcts.search.loa_search`).
+  progressive bias (:mod:`mcts.search.loa.search`).
 
 States are not stored in the tree: each simulation replays the moves from a
 copy of the root state while it descends.
@@ -46,11 +46,11 @@ from numba import njit
 
 from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .endgame import leaf_margin
-from .focus import focus_moves, replies_covered
-from .gomoku_shapes import quiet_leaf
-from .gomoku_threats.vct import wins_by_threats
-from .loa_search import select as loa_select
+from .gomoku.focus import focus_moves, replies_covered
+from .gomoku.shapes import quiet_leaf
+from .gomoku.threats.vct import wins_by_threats
+from .loa.search import select as loa_select
+from .reversi.endgame import leaf_margin
 from .rollouts import HEAVY, evaluate, terminal_reward
 from .tree import Proven
 
@@ -187,7 +187,7 @@ def _leaf(evaluator, game_id, state, learned, cutoff, patterns, shapes, sharpnes
     """Return black's expected score of the leaf ``state`` (overwritten): by
     the evaluator, or for Gomoku with ``shapes`` 2 and heavy rollouts once
     it is quiet, by the learned evaluation sharpened or by the line shapes
-    (:func:`mcts.search.gomoku_shapes.quiet_leaf`)."""
+    (:func:`mcts.search.gomoku.shapes.quiet_leaf`)."""
     if shapes >= 2 and evaluator == HEAVY and game_id == kernels.GOMOKU_ID:
         return quiet_leaf(state, learned, sharpness)
     return evaluate(evaluator, game_id, state, learned, cutoff, patterns)
@@ -237,7 +237,7 @@ def prove_upward(path, depth, tree, game_id, root, strict):
 
     With ``strict``, a node whose children all lose is proven lost for the
     player to move there only if focus kept every reply that might save
-    him (:func:`mcts.search.focus.replies_covered`, checked on the position
+    him (:func:`mcts.search.gomoku.focus.replies_covered`, checked on the position
     replayed from the state vector ``root``)."""
     first_child, n_children, proven = tree.first_child, tree.n_children, tree.proven
     for i in range(depth - 1, -1, -1):
@@ -270,7 +270,7 @@ def prove_upward(path, depth, tree, game_id, root, strict):
 @njit(cache=True, nogil=True)
 def _covered(path, i, tree, game_id, root):
     """Return whether the children of ``path[i]`` hold every reply that
-    might not lose (:func:`mcts.search.focus.replies_covered`)."""
+    might not lose (:func:`mcts.search.gomoku.focus.replies_covered`)."""
     state = root.copy()
     for k in range(1, i + 1):
         kernels.apply_move(game_id, state, tree.move[path[k]])
@@ -316,16 +316,16 @@ def run_simulations(
     :func:`mcts.search.rollouts.reversi_pattern_leaf`).
 
     A new Reversi leaf with at most ``endgame_empties`` empty squares (0:
-    never) is solved exactly (:mod:`mcts.search.endgame`) and proven instead
+    never) is solved exactly (:mod:`mcts.search.reversi.endgame`) and proven instead
     of played out. A Gomoku leaf about to be expanded where the player to
     move wins by a VCF found within ``threat_nodes`` nodes (0: never looked
     for), or by a VCT of one three within ``vct_nodes`` (0: not looked for),
     is proven lost for the player who moved there instead
-    (:func:`mcts.search.gomoku_threats.vct.wins_by_threats`). Focus (0: off) keeps the
+    (:func:`mcts.search.gomoku.threats.vct.wins_by_threats`). Focus (0: off) keeps the
     ``root_width`` best Gomoku moves at the root and the ``focus_width``
-    best at the nodes below (:func:`mcts.search.focus.focus_moves`).
+    best at the nodes below (:func:`mcts.search.gomoku.focus.focus_moves`).
     ``shapes`` 1 ranks the Gomoku moves focus keeps by their line shapes
-    (:mod:`mcts.search.gomoku_shapes`), 2 also scores quiet leaves: by the
+    (:mod:`mcts.search.gomoku.shapes`), 2 also scores quiet leaves: by the
     ``learned`` evaluation with its log-odds times ``sharpness`` when both
     are given, else by the shapes.
 
@@ -445,7 +445,7 @@ def run_simulations(
                 at_leaf = True
                 break
             if game_id == kernels.LOA_ID and learned.shape[0] > 0:
-                # LOA's parameters (mcts.search.loa_search): progressive bias
+                # LOA's parameters (mcts.search.loa.search): progressive bias
                 child, floored[depth] = loa_select(node, tree, work, c, learned)
             else:
                 child, floored[depth] = _select(

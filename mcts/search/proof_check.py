@@ -1,7 +1,7 @@
 """Which of a search tree's proofs hold for every reply, in numba.
 
 Gomoku's tree keeps only the focus's few best replies at a node
-(:mod:`mcts.search.focus`), and the MCTS-Solver proves a node lost for its
+(:mod:`mcts.search.gomoku.focus`), and the MCTS-Solver proves a node lost for its
 player to move once those kept replies all lose. Such a proof is practical:
 it steers the search well (README, Performance: strict proofs cost it
 games), but a reply outside the kept few may refute it, and in
@@ -12,7 +12,7 @@ So before a search result calls a move proven, :func:`strict_proofs`
 checks the proofs under the root against every reply: a node proven lost
 for its player to move holds only where each of its children's proofs
 holds and the replies focus dropped cannot save him either (none might,
-:func:`~mcts.search.focus.replies_covered`, or his opponent wins after
+:func:`~mcts.search.gomoku.focus.replies_covered`, or his opponent wins after
 each, by fours or by one three and then fours); a node proven won for its
 player to move holds if one winning child's proof does; a proof made at a
 leaf holds if the leaf's own rules still make it (five in a row, a full
@@ -27,9 +27,9 @@ from numba import njit
 
 from ..games import kernels
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .focus import focus_moves, replies_covered
-from .gomoku_threats.vcf import LEAF_VCF_NODES
-from .gomoku_threats.vct import wins_by_threats
+from .gomoku.focus import focus_moves, replies_covered
+from .gomoku.threats.vcf import LEAF_VCF_NODES
+from .gomoku.threats.vct import wins_by_threats
 from .kernel import MAX_DEPTH
 from .tree import Proven, Tree
 
@@ -133,9 +133,9 @@ def strict_proofs(game_id, root, tree, size, given, vcf_nodes, vct_nodes):
 def _left_out_replies_lose(game_id, state, tree, node, vcf_nodes):
     """Return whether the replies at ``node`` (the position ``state``) that
     its children leave out cannot save the player to move: focus dropped
-    none that might (:func:`~mcts.search.focus.replies_covered`), or after
+    none that might (:func:`~mcts.search.gomoku.focus.replies_covered`), or after
     each one dropped his opponent wins by a VCF or a VCT of one three
-    (:func:`~mcts.search.gomoku_threats.vct.wins_by_threats`, which reports
+    (:func:`~mcts.search.gomoku.threats.vct.wins_by_threats`, which reports
     no false win)."""
     count = tree.n_children[node]
     if replies_covered(game_id, state, count):

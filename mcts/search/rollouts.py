@@ -28,15 +28,16 @@ arguments would force a recompile in every process).
     new stone, so a ply costs O(row**2), not a board scan.
   * Lines of Action (MC-LOA, after Winands and Björnsson): moves weighted toward
     the centre and toward captures, and an evaluation cut-off. Given LOA's
-    search parameters as ``learned`` (the default; :mod:`mcts.search.loa_search`)
+    search parameters as ``learned`` (the default; :mod:`mcts.search.loa.search`)
     the MIA-style evaluation stops the rollout once decisive, else scores it
     after a few plies; without (the 2026-11 baseline, :func:`loa_rollout`),
     after :data:`LOA_CUTOFF_PLIES` plies a logistic of the small evaluation
     of 2026-11 (number of groups and concentration) scores it.
 
-:func:`~mcts.search.focus.focus_moves` (in :mod:`mcts.search.focus`) is the
-other piece of game knowledge: it prunes moves from the tree; LOA's static
-evaluation is in :mod:`mcts.search.loa_eval`.
+:func:`~mcts.search.gomoku.focus.focus_moves` (in
+:mod:`mcts.search.gomoku.focus`) is the other piece of game knowledge: it
+prunes moves from the tree; LOA's static evaluation is in
+:mod:`mcts.search.loa.evaluation`.
 
 The module is a little over 400 lines because it holds the three games'
 rollout policies side by side with :func:`evaluate`, which dispatches to them
@@ -51,10 +52,10 @@ from numba import njit
 from ..games import gomoku, kernels, loa, reversi
 from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
 from ..games.bitboard import bit_square
-from . import loa_search
 from .features import position_value
-from .loa_eval import loa_evaluation
-from .reversi_patterns import pattern_win_chance
+from .loa import search as loa_search
+from .loa.evaluation import loa_evaluation
+from .reversi.patterns import pattern_win_chance
 
 RANDOM = 0
 HEAVY = 1
@@ -229,7 +230,7 @@ def reversi_rollout(state, plies):
 def reversi_pattern_leaf(state, plies, patterns):
     """Return black's score of a Reversi leaf: ``plies`` heavy-rollout plies,
     then the logistic of the pattern evaluation's predicted margin
-    (:mod:`mcts.search.reversi_patterns`; ``patterns`` are its weights over
+    (:mod:`mcts.search.reversi.patterns`; ``patterns`` are its weights over
     the logistic's scale)."""
     code = reversi_rollout(state, plies)
     if code != ONGOING:

@@ -26,15 +26,13 @@ import numpy as np
 from ..games import kernels
 from ..games.base import MAX_MOVES, ONGOING, Game, State
 from ..games.reversi import BLACK_DISCS, WHITE_DISCS
-from .endgame import EndgameResult, root_solve_empties
-from .endgame import solve as solve_endgame
-from .focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH, focus_moves
-from .gomoku_alphabeta import MAX_ROW as ALPHABETA_MAX_ROW
-from .gomoku_planner import AlphaBetaPlanner
-from .gomoku_threats.root import DEEP_DEFENCE, DEEP_VCT_NODES_PER_SECOND, plan_root
-from .gomoku_threats.vcf import LEAF_VCF_NODES
-from .gomoku_threats.vct import LEAF_VCT_NODES
-from .gomoku_weights import HAND_WEIGHTS, ShapeWeights
+from .gomoku.alphabeta import MAX_ROW as ALPHABETA_MAX_ROW
+from .gomoku.focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH, focus_moves
+from .gomoku.planner import AlphaBetaPlanner
+from .gomoku.threats.root import DEEP_DEFENCE, DEEP_VCT_NODES_PER_SECOND, plan_root
+from .gomoku.threats.vcf import LEAF_VCF_NODES
+from .gomoku.threats.vct import LEAF_VCT_NODES
+from .gomoku.weights import HAND_WEIGHTS, ShapeWeights
 from .kernel import (
     NEED_ROOM,
     ROOT_PROVEN,
@@ -43,11 +41,13 @@ from .kernel import (
     run_simulations,
 )
 from .learned import Evaluation
-from .loa_search import DEFAULT_LOA_EVAL
-from .loa_search import params as loa_params
+from .loa.search import DEFAULT_LOA_EVAL
+from .loa.search import params as loa_params
 from .proof_check import holding_proofs
 from .result import SearchResult, best_child, read_result
-from .reversi_patterns import PatternWeights, no_patterns
+from .reversi.endgame import EndgameResult, root_solve_empties
+from .reversi.endgame import solve as solve_endgame
+from .reversi.patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
 from .tree import NodeValues, Proven, Tree
 
@@ -84,7 +84,7 @@ PATTERN_CUTOFF_PLIES = 0
 #: a 10-empty solve takes about 0.4 ms (at most about 1 ms) on one core, the
 #: price of some 40 heavy rollouts, for an exact result that is never
 #: recomputed; at 12 empties it is 2 ms, at 14 14 ms (random positions,
-#: measured with ``mcts.search.endgame.solve_bitboards``).
+#: measured with ``mcts.search.reversi.endgame.solve_bitboards``).
 ENDGAME_EMPTIES = {"reversi": 10}
 #: The most empties a leaf solve may take on: beyond it one solve could hold a
 #: chunk of the search (and the stop flag) for a long time.
@@ -105,14 +105,14 @@ MIN_TIMED_SIMULATIONS = 64
 GOMOKU_SHAPES = 2
 #: With ``shapes`` 2 and a tree model's learned evaluation, Gomoku's quiet
 #: leaves can be scored by that evaluation with its log-odds times this
-#: (:func:`mcts.search.gomoku_shapes.quiet_leaf`); 0, the default, scores
+#: (:func:`mcts.search.gomoku.shapes.quiet_leaf`); 0, the default, scores
 #: them by the shapes. 3 scored 57.5% +- 9.3 against the shapes in 100
 #: games at 0.5 s a move, but won fewer games against Rapfi, so it is off
 #: (README, Performance).
 GOMOKU_SHARPNESS = 0.0
 #: Whether the MCTS-Solver proves a Gomoku node lost for its player to move
 #: only when focus kept every reply that might save him (``strict``); off,
-#: the proof covers the kept moves only (:func:`mcts.search.focus.focus_moves`).
+#: the proof covers the kept moves only (:func:`mcts.search.gomoku.focus.focus_moves`).
 STRICT_PROOFS = False
 #: Whether a Gomoku search that stopped on a root proof that does not hold
 #: for every reply clears the proofs that do not and searches on with
@@ -120,7 +120,7 @@ STRICT_PROOFS = False
 #: :meth:`Searcher._search_on_strictly`).
 RECHECK_PROOFS = True
 #: The share of a Gomoku move's think time that the alpha-beta search
-#: (:mod:`mcts.search.gomoku_alphabeta`) spends choosing the move before the
+#: (:mod:`mcts.search.gomoku.alphabeta`) spends choosing the move before the
 #: tree search grows the tree in the rest (``alphabeta``), by default with
 #: heavy rollouts. The alpha-beta alone scored 73.8% +- 13.6 against the
 #: tree search alone at 1 s a move (README, Performance).
@@ -149,10 +149,10 @@ class Searcher:
     expanded; by default 1 plus the root's tree-move count over 32, which
     keeps wide trees small),
     ``focus`` (prune moves the game's knowledge rules out of the tree, see
-    :func:`mcts.search.focus.focus_moves`; on by default with heavy rollouts),
+    :func:`mcts.search.gomoku.focus.focus_moves`; on by default with heavy rollouts),
     ``focus_width`` (the most moves focus keeps at a node, where the game
     ranks them: Gomoku), ``root_width`` (the same at the root, by default
-    :data:`~mcts.search.focus.GOMOKU_ROOT_WIDTH`; a root that an earlier
+    :data:`~mcts.search.gomoku.focus.GOMOKU_ROOT_WIDTH`; a root that an earlier
     search or a tree model expanded narrower is widened),
     ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
     just evaluated), ``evaluation`` (a tree model's learned evaluation,
@@ -167,13 +167,13 @@ class Searcher:
     ``endgame_empties`` (Reversi: a new leaf with at most this many empty
     squares is solved exactly and proven instead of played out; 0 turns it
     off; by default :data:`ENDGAME_EMPTIES`),
-    ``threats`` (Gomoku threat search, :mod:`mcts.search.gomoku_threats`: a
+    ``threats`` (Gomoku threat search, :mod:`mcts.search.gomoku.threats`: a
     VCF at the root is played at once, a VCF of the opponent's restricts
     the root to the moves that must block, and new leaves are proven by a
     small VCF search; on by default with heavy rollouts), ``vct_nodes``
     (Gomoku with ``threats``: the VCF nodes of a VCT of one three that also
     proves new leaves; 0, :data:`LEAF_VCT_NODES`, looks for none), ``shapes``
-    (Gomoku, :mod:`mcts.search.gomoku_shapes`: 1 ranks the moves focus
+    (Gomoku, :mod:`mcts.search.gomoku.shapes`: 1 ranks the moves focus
     keeps by the line shapes they make and block instead of by window
     counts; 2, the default with heavy rollouts (:data:`GOMOKU_SHAPES`), also
     scores quiet leaves: by the model's learned evaluation with its log-odds
@@ -191,7 +191,7 @@ class Searcher:
     :data:`GOMOKU_ALPHABETA_SHARE` by default with heavy rollouts, 0 off),
     ``loa_eval`` (Lines of Action
     with heavy rollouts: the named evaluation and search settings of
-    :data:`mcts.search.loa_search.LOA_EVALS`; ``"2026-11"`` is the earlier
+    :data:`mcts.search.loa.search.LOA_EVALS`; ``"2026-11"`` is the earlier
     search, kept as the benchmark baseline) and
     ``seed`` (fixes every random choice: a search budgeted by simulations is
     then deterministic).

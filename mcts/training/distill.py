@@ -28,7 +28,7 @@ import torch
 
 from ..games.symmetry import square_maps
 from ..models.model import Model
-from ..search.network import encode
+from ..search.gomoku.network import encode
 from ..search.tree import Proven
 from .examples import Examples
 from .torchnet import PolicyValueNet, training_loss

@@ -19,8 +19,8 @@ import numpy as np
 
 from ..games.base import Game
 from ..games.symmetry import square_maps
-from ..search.net_search import NetSearcher
-from ..search.network import NetworkWeights, encode
+from ..search.gomoku.net_search import NetSearcher
+from ..search.gomoku.network import NetworkWeights, encode
 
 
 @dataclass(frozen=True)

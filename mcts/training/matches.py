@@ -27,7 +27,7 @@ from ..play.base import Player
 from ..play.net_player import NetPlayer
 from ..play.openings import OPENING_PLIES, random_opening
 from ..play.players import find_player
-from ..search.network import NetworkWeights
+from ..search.gomoku.network import NetworkWeights
 from ..search.tree import Tree
 from .examples import GameRecord
 from .examples import play_game as selfplay_game

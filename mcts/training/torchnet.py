@@ -1,7 +1,7 @@
 """The policy-value network in PyTorch, for training, and its export.
 
 :class:`PolicyValueNet` has exactly the layers and parameter names of
-:mod:`mcts.search.network`, which plays with the exported weights in numpy:
+:mod:`mcts.search.gomoku.network`, which plays with the exported weights in numpy:
 :func:`export` turns a trained module into :class:`NetworkWeights` and
 :func:`load_into` puts such weights back into a module (resuming, gating).
 """
@@ -13,7 +13,7 @@ import torch
 from torch import nn
 from torch.nn import functional
 
-from ..search.network import (
+from ..search.gomoku.network import (
     PLANES,
     POLICY_CHANNELS,
     TRUNK,
@@ -24,7 +24,7 @@ from ..search.network import (
 
 
 class PolicyValueNet(nn.Module):
-    """The network for ``size`` x ``size`` boards (see mcts.search.network)."""
+    """The network for ``size`` x ``size`` boards (see mcts.search.gomoku.network)."""
 
     def __init__(self, size: int) -> None:
         super().__init__()

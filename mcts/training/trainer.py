@@ -49,7 +49,7 @@ from ..games.base import Game
 from ..models.model import Model
 from ..models.packed import packed_path, unpack
 from ..models.store import load, save
-from ..search.network import NetworkWeights
+from ..search.gomoku.network import NetworkWeights
 from ..search.tree import Tree
 from .checkpoints import (
     Progress,

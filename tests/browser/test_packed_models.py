@@ -68,7 +68,7 @@ def network_model_dir(settings, tmp_path):
     from mcts import find_game
     from mcts.models import store
     from mcts.models.model import Model
-    from mcts.search import network
+    from mcts.search.gomoku import network
     from mcts.search.tree import Tree
 
     game = find_game("gomoku", size=7, row=4)

@@ -15,7 +15,7 @@ from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model, ModelError
 from mcts.models.weights import PATTERNS, attach_weights
-from mcts.search import reversi_patterns as rp
+from mcts.search.reversi import patterns as rp
 from mcts.search.searcher import Searcher
 
 from .weights_faults import flip_a_byte, junk_with_its_checksum

@@ -14,7 +14,7 @@ from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model, ModelError, merge, shape_weights_for
 from mcts.models.weights import SHAPES, attach_weights
-from mcts.search.gomoku_weights import ShapeWeights
+from mcts.search.gomoku.weights import ShapeWeights
 from mcts.search.searcher import Searcher
 
 from .weights_faults import flip_a_byte, junk_with_its_checksum

@@ -54,7 +54,7 @@ def test_a_shipped_full_model_is_a_large_compact_self_play_build(game_name):
 def test_the_shipped_8x8_network_loads_and_opens_in_the_centre():
     import numpy as np
 
-    from mcts.search import network
+    from mcts.search.gomoku import network
 
     model = store.load(store.model_path("gomoku", "net-8x5"))
     assert model.game.options == {"size": 8, "row": 5}
@@ -72,7 +72,7 @@ def test_the_shipped_8x8_network_loads_and_opens_in_the_centre():
 def test_the_shipped_15x15_network_learnt_the_full_models_searches():
     import numpy as np
 
-    from mcts.search import network
+    from mcts.search.gomoku import network
 
     model = store.load(store.model_path("gomoku", "net-15x5"))
     game = model.game
@@ -99,7 +99,7 @@ def test_the_shipped_15x15_network_learnt_the_full_models_searches():
 def test_the_shipped_10x10_network_takes_a_win_and_knows_black_wins():
     import numpy as np
 
-    from mcts.search import network
+    from mcts.search.gomoku import network
 
     model = store.load(store.model_path("gomoku", "net-10x4"))
     game = model.game

@@ -15,7 +15,8 @@ from mcts import find_game
 from mcts.play.players import find_player
 
 #: (game, options, moves from the start) — an opening, a middle game and an
-#: ending of each game, the Reversi ending (16 empties) within reach of the exact leaf solves.
+#: ending of each game, the Reversi ending (16 empties) within reach of the
+#: exact leaf solves.
 POSITIONS: tuple[tuple[str, dict, str], ...] = (
     ("reversi", {}, ""),
     ("reversi", {}, "e6 f4 c3 c4 d3 e7 f6 c6 e3 c2"),

@@ -12,7 +12,7 @@ from mcts.models.model import Model, ModelError
 from mcts.models.weights import NETWORK
 from mcts.play.net_player import NetPlayer, last_stone
 from mcts.play.players import find_player
-from mcts.search import network
+from mcts.search.gomoku import network
 from mcts.search.tree import Tree
 
 GAME = find_game("gomoku", size=7, row=4)

@@ -12,7 +12,7 @@ from mcts.play.openings import (
     balanced_opening,
     random_opening,
 )
-from mcts.search.gomoku_alphabeta import new_search, value_at_depth
+from mcts.search.gomoku.alphabeta import new_search, value_at_depth
 
 
 def test_gomoku_openings_stay_near_the_centre_and_leave_the_game_going():

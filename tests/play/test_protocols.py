@@ -16,8 +16,8 @@ from mcts.models import store
 from mcts.play import nboard, piskvork
 from mcts.play.base import Player
 from mcts.play.players import find_player
-from mcts.search.gomoku_patterns import WEIGHTS as BOARD_WEIGHTS
-from mcts.search.gomoku_weights import HAND_WEIGHTS
+from mcts.search.gomoku.patterns import WEIGHTS as BOARD_WEIGHTS
+from mcts.search.gomoku.weights import HAND_WEIGHTS
 
 ROOT = Path(__file__).resolve().parents[2]
 START_BO = "BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *]"

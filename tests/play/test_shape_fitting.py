@@ -10,9 +10,9 @@ from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model
-from mcts.play import shape_fitting as sf
-from mcts.search.gomoku_weights import HAND_WEIGHTS, LEARNT_SHAPES, from_bytes
+from mcts.search.gomoku.weights import HAND_WEIGHTS, LEARNT_SHAPES, from_bytes
 from mcts.search.searcher import Searcher
+from mcts.training import gomoku_shapes as sf
 
 
 @pytest.fixture(scope="module")

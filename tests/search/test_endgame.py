@@ -14,7 +14,7 @@ import pytest
 from mcts.cli.main import main
 from mcts.games import Reversi, reversi
 from mcts.games.base import MAX_MOVES
-from mcts.search import endgame
+from mcts.search.reversi import endgame
 from mcts.search.searcher import Searcher
 
 GAME = Reversi()

@@ -12,7 +12,7 @@ from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
 from mcts.play import piskvork
 from mcts.play.players import find_player
-from mcts.search import gomoku_alphabeta as ab
+from mcts.search.gomoku import alphabeta as ab
 
 from .gomoku_helpers import VCF_LINES, position
 
@@ -72,8 +72,8 @@ def test_the_alphabeta_spec_takes_only_a_think_time_and_a_model():
 def test_the_alphabeta_spec_evaluates_by_its_models_shape_weights(tmp_path):
     from mcts.models import store
     from mcts.models.model import Model
-    from mcts.search.gomoku_patterns import WEIGHTS
-    from mcts.search.gomoku_weights import HAND_WEIGHTS, ShapeWeights
+    from mcts.search.gomoku.patterns import WEIGHTS
+    from mcts.search.gomoku.weights import HAND_WEIGHTS, ShapeWeights
     from mcts.search.tree import Tree
 
     fitted = ShapeWeights((0.0, 1.0, 60.0, 160.0, 299.0, 1e3, 1e5), 800, 300, 0, 0.3)

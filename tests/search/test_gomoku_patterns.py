@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from mcts.games import gomoku
-from mcts.search import gomoku_patterns as patterns
-from mcts.search.gomoku_shapes import shape_at
-from mcts.search.gomoku_weights import HAND_WEIGHTS
+from mcts.search.gomoku import patterns
+from mcts.search.gomoku.shapes import shape_at
+from mcts.search.gomoku.weights import HAND_WEIGHTS
 
 
 def fresh(size, row, stones):

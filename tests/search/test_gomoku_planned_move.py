@@ -9,8 +9,8 @@ import pytest
 from mcts.games import find_game
 from mcts.games.gomoku import Gomoku
 from mcts.play.players import find_player
-from mcts.search import gomoku_alphabeta as alphabeta
-from mcts.search import gomoku_planner
+from mcts.search.gomoku import alphabeta
+from mcts.search.gomoku import planner as gomoku_planner
 from mcts.search.searcher import GOMOKU_ALPHABETA_SHARE, Searcher
 from mcts.search.tree import Proven
 

@@ -5,7 +5,7 @@ import pytest
 
 from mcts.games.gomoku import Gomoku
 from mcts.search.features import STAGE_TERMS, feature_count, position_value
-from mcts.search.gomoku_shapes import (
+from mcts.search.gomoku.shapes import (
     FIVE,
     FOUR,
     FOUR_FORK,

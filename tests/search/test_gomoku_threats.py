@@ -12,14 +12,14 @@ from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
 from mcts.play.openings import OPENING_PLIES, opening_moves
 from mcts.play.players import find_player
-from mcts.search.gomoku_threats.lines import (
+from mcts.search.gomoku.threats.lines import (
     cells_of,
     four_moves,
     next_fours,
     win_cells_through,
 )
-from mcts.search.gomoku_threats.root import plan_root
-from mcts.search.gomoku_threats.vcf import (
+from mcts.search.gomoku.threats.root import plan_root
+from mcts.search.gomoku.threats.vcf import (
     LEAF_VCF_NODES,
     VCF_MAX_DEPTH,
     defence_moves,
@@ -27,7 +27,7 @@ from mcts.search.gomoku_threats.vcf import (
     state_vcf,
     vcf,
 )
-from mcts.search.gomoku_threats.vct import (
+from mcts.search.gomoku.threats.vct import (
     deep_vct,
     lost_table,
     search_vct,

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from mcts.games import find_game
-from mcts.search import gomoku_alphabeta as ab
-from mcts.search.gomoku_patterns import WEIGHTS as BOARD_WEIGHTS
-from mcts.search.gomoku_shapes import BLOCK_WEIGHT, SHAPE_WEIGHTS
-from mcts.search.gomoku_weights import (
+from mcts.search.gomoku import alphabeta as ab
+from mcts.search.gomoku.patterns import WEIGHTS as BOARD_WEIGHTS
+from mcts.search.gomoku.shapes import BLOCK_WEIGHT, SHAPE_WEIGHTS
+from mcts.search.gomoku.weights import (
     HAND_WEIGHTS,
     ShapeWeights,
     from_bytes,

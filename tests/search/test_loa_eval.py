@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from mcts.games import find_game
-from mcts.search.loa_eval import (
+from mcts.search.loa.evaluation import (
     FEATURE_COUNT,
     FEATURE_NAMES,
     WEIGHTS,

@@ -5,7 +5,7 @@ import pytest
 
 from mcts.games import find_game, kernels
 from mcts.play.players import find_player
-from mcts.search.loa_search import (
+from mcts.search.loa.search import (
     BIAS,
     DEFAULT_LOA_EVAL,
     LOA_EVALS,

@@ -7,8 +7,8 @@ import pytest
 
 from mcts.games import find_game
 from mcts.games.base import BLACK, WHITE
-from mcts.search import reversi_patterns as rp
 from mcts.search.kernel import _back_up_minimax
+from mcts.search.reversi import patterns as rp
 from mcts.search.searcher import PATTERN_MINIMAX, Searcher
 from mcts.search.tree import Proven, Tree
 

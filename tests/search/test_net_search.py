@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from mcts.games import find_game
-from mcts.search import net_kernel, network
-from mcts.search.gomoku_threats.vcf import has_vcf
-from mcts.search.net_search import NetSearcher
+from mcts.search.gomoku import net_kernel, network
+from mcts.search.gomoku.net_search import NetSearcher
+from mcts.search.gomoku.threats.vcf import has_vcf
 from mcts.search.searcher import MIN_TIMED_SIMULATIONS
 from mcts.search.tree import Proven
 

@@ -12,9 +12,9 @@ from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.games.symmetry import EIGHT_BY_EIGHT, map_bitboards
 from mcts.models.store import load_shared, model_path
-from mcts.search import pattern_training as training
-from mcts.search import reversi_patterns as rp
+from mcts.search.reversi import patterns as rp
 from mcts.search.searcher import GAME_C, PATTERN_C, Searcher
+from mcts.training import reversi_patterns as training
 
 
 def _random_positions(count: int, seed: int) -> list[tuple[int, int]]:

@@ -5,8 +5,8 @@ import pytest
 
 from mcts.games import find_game, gomoku, kernels
 from mcts.games.base import BLACK, BLACK_WINS, MAX_MOVES, ONGOING
-from mcts.search.focus import GOMOKU_FOCUS_WIDTH, focus_moves, gomoku_move_score
-from mcts.search.loa_eval import loa_evaluation
+from mcts.search.gomoku.focus import GOMOKU_FOCUS_WIDTH, focus_moves, gomoku_move_score
+from mcts.search.loa.evaluation import loa_evaluation
 from mcts.search.rollouts import (
     HEAVY,
     RANDOM,

@@ -6,7 +6,7 @@ import pytest
 
 from mcts.games import find_game, gomoku
 from mcts.games.base import MAX_MOVES
-from mcts.search.focus import focus_moves, replies_covered
+from mcts.search.gomoku.focus import focus_moves, replies_covered
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven
 

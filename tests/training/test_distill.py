@@ -11,7 +11,7 @@ from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model
-from mcts.search import network
+from mcts.search.gomoku import network
 from mcts.search.tree import Proven, Tree
 from mcts.training.checkpoints import CHECKPOINT
 from mcts.training.distill import distill, tree_examples

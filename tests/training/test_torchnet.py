@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from mcts.games import find_game
-from mcts.search import network
+from mcts.search.gomoku import network
 from mcts.training.torchnet import PolicyValueNet, export, load_into
 
 

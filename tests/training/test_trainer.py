@@ -15,7 +15,7 @@ from mcts.cli.training import terminate_as_interrupt
 from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model
-from mcts.search import network
+from mcts.search.gomoku import network
 from mcts.search.tree import Tree
 from mcts.training.checkpoints import CHECKPOINT
 from mcts.training.examples import Examples, augment, play_game

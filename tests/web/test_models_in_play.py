@@ -47,7 +47,7 @@ class ModelInPlayTests(APITestCase):
 
     def test_a_gomoku_model_lends_its_alphabeta_the_fitted_shape_weights(self):
         from mcts.models.model import Model
-        from mcts.search.gomoku_weights import ShapeWeights
+        from mcts.search.gomoku.weights import ShapeWeights
 
         game = find_game("gomoku")
         fitted = ShapeWeights(
@@ -90,7 +90,7 @@ class NetworkModelInPlayTests(APITestCase):
     def setUp(self):
         from mcts.models import store
         from mcts.models.model import Model
-        from mcts.search import network
+        from mcts.search.gomoku import network
         from mcts.search.tree import Tree
 
         self.folder = tempfile.mkdtemp()

@@ -3,7 +3,7 @@
 :class:`NetSearcher` is a :class:`~mcts.search.searcher.Searcher` whose
 simulations are PUCT descents (AlphaZero's rule: the child's mean plus ``c``
 times its prior times sqrt(parent visits) / (1 + child visits)) run in
-batches by :mod:`mcts.search.net_kernel`: the network evaluates a batch's new
+batches by :mod:`mcts.search.gomoku.net_kernel`: the network evaluates a batch's new
 leaves in one call, for their priors and values, and each is expanded with
 every legal move and its value backed up. It keeps everything else of the
 Searcher: the tree arrays (so results, principal variations, tree reuse and
@@ -14,7 +14,7 @@ and against the opponent's only the moves that block are searched) and at
 the leaves (a leaf whose player to move wins by a small VCF is proven lost
 for the player who moved there, without asking the network).
 
-The network sees the last move (:mod:`mcts.search.network`); the root's is
+The network sees the last move (:mod:`mcts.search.gomoku.network`); the root's is
 :attr:`NetSearcher.last_move`, kept up to date by :meth:`advance` and set by
 the player for a position it is given.
 
@@ -29,13 +29,13 @@ import time
 
 import numpy as np
 
-from ..games.base import Game, State
+from ...games.base import Game, State
+from ..kernel import MAX_DEPTH
+from ..searcher import DEFAULT_MAX_NODES, MIN_TIMED_SIMULATIONS, Searcher
+from ..tree import NodeValues, Proven, Tree
 from . import net_kernel
-from .gomoku_threats.vcf import LEAF_VCF_NODES
-from .kernel import MAX_DEPTH
 from .network import PLANES, NetworkWeights, encode
-from .searcher import DEFAULT_MAX_NODES, MIN_TIMED_SIMULATIONS, Searcher
-from .tree import NodeValues, Proven, Tree
+from .threats.vcf import LEAF_VCF_NODES
 
 #: The exploration constant of PUCT on rewards in 0..1 (AlphaZero-style
 #: Gomoku programs use 5 on values in -1..1, which is 2.5 here).
@@ -207,7 +207,7 @@ class NetSearcher(Searcher):
 
     def _simulate_batch(self, count: int) -> int:
         """Run up to ``count`` simulations whose new leaves the network
-        evaluates in one call (:mod:`mcts.search.net_kernel`); return how
+        evaluates in one call (:mod:`mcts.search.gomoku.net_kernel`); return how
         many ran."""
         tree = self.tree
         tree.reserve(tree.size + count * self.game.options["size"] ** 2)

@@ -1,10 +1,10 @@
 """The weights of the Gomoku alpha-beta's evaluation
-(:mod:`mcts.search.gomoku_alphabeta`): what each line shape a stone makes
+(:mod:`mcts.search.gomoku.alphabeta`): what each line shape a stone makes
 is worth, what its forks add, and how the quiet value mixes the two sides'
 cells. A Gomoku tree model carries weights fitted to self-play results
 (``shapes.npz``, listed in its manifest; :mod:`mcts.training.shape_fitting`
 fits them); without a model the search plays :data:`HAND_WEIGHTS`, the
-weights of :mod:`mcts.search.gomoku_shapes`.
+weights of :mod:`mcts.search.gomoku.shapes`.
 
 The search reads them from one float64 array (:meth:`ShapeWeights.array`),
 laid out by the index constants below.
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .gomoku_shapes import BLOCK_WEIGHT, FOUR_FORK, SHAPE_WEIGHTS, THREE_FORK
-from .weightsfile import npz_bytes, read_npz
+from ..weightsfile import npz_bytes, read_npz
+from .shapes import BLOCK_WEIGHT, FOUR_FORK, SHAPE_WEIGHTS, THREE_FORK
 
-#: Shape codes (:mod:`mcts.search.gomoku_shapes`, NONE to FIVE).
+#: Shape codes (:mod:`mcts.search.gomoku.shapes`, NONE to FIVE).
 SHAPES = len(SHAPE_WEIGHTS)
 # Where each weight sits in the array the search reads: the shapes' weights
 # by shape code, then these.

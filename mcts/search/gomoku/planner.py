@@ -23,7 +23,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from .gomoku_alphabeta import (
+from .alphabeta import (
     clear_stop,
     forget,
     new_search,
@@ -31,7 +31,7 @@ from .gomoku_alphabeta import (
     think,
     use_weights,
 )
-from .gomoku_weights import HAND_WEIGHTS, ShapeWeights
+from .weights import HAND_WEIGHTS, ShapeWeights
 
 #: Searches a process makes for one board before it lends one that another
 #: owner had: two, one for each player of an arena's game.

@@ -20,7 +20,7 @@ square adds its power of three (twice for an opponent's disc) to the index of
 the few instances that hold it (:data:`SQUARE_START` / :data:`SQUARE_TERMS`),
 about 11 additions a disc.
 
-The weights are learnt by :mod:`mcts.search.pattern_training` and shipped in
+The weights are learnt by :mod:`mcts.training.reversi_patterns` and shipped in
 the Reversi tree model (``patterns.npz``, listed in its manifest);
 :class:`PatternWeights` holds them.
 """
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..games.bitboard import bit_square, lowest_bit, popcount
-from .weightsfile import npz_bytes, read_npz
+from ...games.bitboard import bit_square, lowest_bit, popcount
+from ..weightsfile import npz_bytes, read_npz
 
 #: Empty squares per stage: stage ``(empties - 1) // STAGE_EMPTIES``.
 STAGE_EMPTIES = 4

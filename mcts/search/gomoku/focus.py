@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..games import gomoku
-from ..games.base import MAX_MOVES
-from .gomoku_shapes import board_cells, shape_move_score
-from .gomoku_threats.lines import cells_of, win_cells
-from .rollouts import window_start
+from ...games import gomoku
+from ...games.base import MAX_MOVES
+from ..rollouts import window_start
+from .shapes import board_cells, shape_move_score
+from .threats.lines import cells_of, win_cells
 
 #: Gomoku tree moves are kept to this Chebyshev distance of a stone...
 GOMOKU_FOCUS_DISTANCE = 2
@@ -53,7 +53,7 @@ def focus_moves(game_id, state, moves, count, width=GOMOKU_FOCUS_WIDTH, shapes=0
     GOMOKU_FOCUS_DISTANCE of a stone are kept (others can neither block nor
     extend a line), and of those the ``width`` best by
     :func:`gomoku_move_score` (with ``shapes``, by the line shapes they make
-    and block, :func:`mcts.search.gomoku_shapes.shape_move_score`), ties
+    and block, :func:`mcts.search.gomoku.shapes.shape_move_score`), ties
     broken at random. A rollout may still
     play a dropped move. A proof that every move loses then covers only the
     kept moves: a practical, not a strict, proof; a move that wins or blocks

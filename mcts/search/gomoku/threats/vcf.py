@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...games import gomoku
+from ....games import gomoku
 from .lines import (
     STONE_KEYS,
     add_unique,

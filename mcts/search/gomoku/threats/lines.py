@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...games import gomoku
-from ..rollouts import window_start
+from ....games import gomoku
+from ...rollouts import window_start
 
 #: A random key per colour (1 black, 2 white) and intersection of the
 #: largest board: a position's key (in the threat searches' tables of

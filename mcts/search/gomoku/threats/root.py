@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...games import gomoku
+from ....games import gomoku
+from ...tree import Proven, Tree
 from ..focus import focus_moves, gomoku_move_score
-from ..tree import Proven, Tree
 from .vcf import VCF_MAX_DEPTH, defence_moves, state_vcf
 from .vct import VCT_DEPTH, deep_threat_losers, deep_vct, state_vct, vct_losers
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...games import gomoku
-from ..gomoku_shapes import shape_move_score
+from ....games import gomoku
+from ..shapes import shape_move_score
 from .lines import (
     STONE_KEYS,
     cells_of,

@@ -2,10 +2,10 @@
 as Rapfi: a principal-variation search by iterative deepening, with a
 transposition table, killer moves, late-move reductions, the threats' forced
 replies and a VCF quiescence, on the board of line patterns that
-:mod:`mcts.search.gomoku_patterns` keeps up to date stone by stone.
+:mod:`mcts.search.gomoku.patterns` keeps up to date stone by stone.
 
 A node reads the threats of the side to move before searching
-(:func:`~mcts.search.gomoku_patterns.read_threats`):
+(:func:`~mcts.search.gomoku.patterns.read_threats`):
 
 - a five to make wins; two of the opponent's to block lose; one is the only
   move (no depth is spent on it);
@@ -39,7 +39,7 @@ cells or four along a line, as a VCF's fours build on each other) from a
 stand-pat value: the mover's best cell minus
 ``block`` times the opponent's, plus ``spread`` times the difference of
 all their cells' worth. The cells' worth and those two come from the
-search's shape weights (:mod:`mcts.search.gomoku_weights`: a tree model's
+search's shape weights (:mod:`mcts.search.gomoku.weights`: a tree model's
 fitted ones, :func:`use_weights`, else the hand-set ones).
 
 The search is recursive; its kernels declare their argument types
@@ -57,8 +57,8 @@ import time
 import numpy as np
 from numba import njit, types
 
-from ..games import gomoku
-from .gomoku_patterns import (
+from ...games import gomoku
+from .patterns import (
     BOARD_TYPES,
     LEVEL_DOUBLE_THREE,
     LEVEL_FIVE,
@@ -73,8 +73,8 @@ from .gomoku_patterns import (
     set_position,
     set_weights,
 )
-from .gomoku_shapes import BLOCK_WEIGHT
-from .gomoku_weights import BLOCK_AT, HAND_WEIGHTS, SPREAD_AT, ShapeWeights
+from .shapes import BLOCK_WEIGHT
+from .weights import BLOCK_AT, HAND_WEIGHTS, SPREAD_AT, ShapeWeights
 
 #: The longest row it searches: its pattern table has 4 ** (2 * (row - 1))
 #: entries, a million for six in a row.
@@ -585,7 +585,7 @@ def search_depth(board, colour, depth, budget):
 
 
 def new_search(size: int, row: int) -> tuple:
-    """Return a board (:func:`~mcts.search.gomoku_patterns.new_board`) with
+    """Return a board (:func:`~mcts.search.gomoku.patterns.new_board`) with
     the search's arrays after it: killers, each ply's moves and their
     ordering scores, the statistics and the transposition table."""
     n = size * size

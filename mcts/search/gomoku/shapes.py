@@ -17,7 +17,7 @@ any row length ``row`` (a "four" is one stone short of a row):
 and the ones it takes from the opponent (the same shapes, a little
 discounted), with the forks that win (two fours, a four and an open three,
 two open threes) worth more than their parts. The search uses it to choose
-the few moves a tree node keeps (:func:`mcts.search.focus.focus_moves` with
+the few moves a tree node keeps (:func:`mcts.search.gomoku.focus.focus_moves` with
 ``shapes``) and, with ``shapes`` 2, :func:`quiet_leaf` as the leaf value:
 the wins and forced blocks played out, then the quiet position scored by
 :func:`shape_value`, or by a tree model's learned evaluation sharpened when
@@ -31,10 +31,10 @@ import math
 import numpy as np
 from numba import njit
 
-from ..games import gomoku
-from ..games.base import BLACK, ONGOING
-from .features import position_logit
-from .rollouts import gomoku_rollout, terminal_reward
+from ...games import gomoku
+from ...games.base import BLACK, ONGOING
+from ..features import position_logit
+from ..rollouts import gomoku_rollout, terminal_reward
 
 NONE = 0
 TWO = 1

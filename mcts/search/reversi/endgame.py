@@ -54,9 +54,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..games import reversi
-from ..games.base import State
-from ..games.bitboard import bit_square, lowest_bit, popcount
+from ...games import reversi
+from ...games.base import State
+from ...games.bitboard import bit_square, lowest_bit, popcount
 
 #: Positions with at most this many empties (up to 5) are solved by the
 #: explicit last-empties levels, without move lists, ordering or table

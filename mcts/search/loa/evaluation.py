@@ -24,7 +24,7 @@ white's, of what the strongest LOA programs measure
 Each feature is scaled so that its range is about a unit;
 the weights (:data:`WEIGHTS`) are set by hand after MIA's order of
 importance (a match checked mobility's worth: see
-:func:`mcts.search.loa_search.make_params`). The score is in evaluation
+:func:`mcts.search.loa.search.make_params`). The score is in evaluation
 units; a logistic of it is black's win chance.
 
 :func:`loa_evaluation` is the earlier, smaller evaluation (groups and
@@ -39,8 +39,8 @@ import time
 import numpy as np
 from numba import njit
 
-from ..games import loa
-from ..games.bitboard import bit_square, popcount
+from ...games import loa
+from ...games.bitboard import bit_square, popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

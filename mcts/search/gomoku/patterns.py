@@ -1,9 +1,9 @@
 """Gomoku line patterns kept up to date stone by stone, in numba: the board
-the alpha-beta search (:mod:`mcts.search.gomoku_alphabeta`) plays on.
+the alpha-beta search (:mod:`mcts.search.gomoku.alphabeta`) plays on.
 
 For every empty cell, each colour and each of the four line directions, the
 board keeps the shape a stone there would make along that line
-(:func:`mcts.search.gomoku_shapes.shape_at`, read once per line pattern into
+(:func:`mcts.search.gomoku.shapes.shape_at`, read once per line pattern into
 a table by :func:`pattern_table`: the ``row`` - 1 cells either side of the
 cell, each empty, the colour's own or blocked; nine cells for five in a row,
 as the Gomocup engines' patterns, so a shape whose completion lies further
@@ -15,8 +15,8 @@ times the nodes a second of re-reading those cells' lines whole; README,
 Performance).
 
 From those shapes each cell gets a worth per colour (the shapes' weights and
-forks, as :func:`~mcts.search.gomoku_shapes.side_scores`, by the board's
-shape weights, :mod:`mcts.search.gomoku_weights`; capped at
+forks, as :func:`~mcts.search.gomoku.shapes.side_scores`, by the board's
+shape weights, :mod:`mcts.search.gomoku.weights`; capped at
 :data:`VALUE_CAP`; looked up in a table of every four shapes' worth that
 :func:`set_weights` makes from the weights) and a threat level:
 :data:`LEVEL_FIVE` a row, :data:`LEVEL_WIN_FOUR` an open four or two fours,
@@ -36,9 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..games import gomoku
-from .gomoku_shapes import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, shape_at
-from .gomoku_weights import FOUR_FORK_AT, HAND_WEIGHTS, SHAPES, THREE_FORK_AT
+from ...games import gomoku
+from .shapes import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, shape_at
+from .weights import FOUR_FORK_AT, HAND_WEIGHTS, SHAPES, THREE_FORK_AT
 
 #: Threat levels of a cell for a colour.
 LEVEL_THREE = 1

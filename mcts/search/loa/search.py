@@ -6,7 +6,7 @@ settings can meet in one process without a recompile:
 
 - :func:`rollout`: the heavy rollout (moves weighted toward the centre and
   toward captures) that stops early once the evaluation
-  (:func:`mcts.search.loa_eval.evaluation`) is decisive, checked every few
+  (:func:`mcts.search.loa.evaluation.evaluation`) is decisive, checked every few
   plies (MC-LOA's evaluation cut-off), and else after a fixed number of
   plies, where a logistic of the evaluation scores it;
 - :func:`select`: UCT with **progressive bias**: a child's score gains
@@ -30,10 +30,10 @@ import math
 import numpy as np
 from numba import njit
 
-from ..games import loa
-from ..games.base import BLACK_WINS, MAX_MOVES, ONGOING, WHITE_WINS
-from .loa_eval import FEATURE_COUNT, WEIGHTS, centre_of_mass, evaluation
-from .tree import Proven
+from ...games import loa
+from ...games.base import BLACK_WINS, MAX_MOVES, ONGOING, WHITE_WINS
+from ..tree import Proven
+from .evaluation import FEATURE_COUNT, WEIGHTS, centre_of_mass, evaluation
 
 _ONE = np.uint64(1)
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..games import gomoku
-from .weightsfile import npz_bytes, read_npz
+from ...games import gomoku
+from ..weightsfile import npz_bytes, read_npz
 
 #: Input planes: own stones, opponent's stones, last move, black to move.
 PLANES = 4

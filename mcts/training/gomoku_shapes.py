@@ -1,5 +1,5 @@
 """Fitting the Gomoku alpha-beta's shape weights
-(:mod:`mcts.search.gomoku_weights`) to the results of its own games, the
+(:mod:`mcts.search.gomoku.weights`) to the results of its own games, the
 way chess engines tune their evaluations ("Texel tuning").
 
 1. **Games** (:func:`play_games`): the alpha-beta plays itself from
@@ -37,9 +37,10 @@ import numpy as np
 from numba import njit
 
 from ..games import find_game, gomoku
-from ..search.gomoku_alphabeta import forget, new_search, think, use_weights
-from ..search.gomoku_patterns import cell_worth, new_board, read_threats, set_position
-from ..search.gomoku_weights import (
+from ..play.openings import balanced_opening
+from ..search.gomoku.alphabeta import forget, new_search, think, use_weights
+from ..search.gomoku.patterns import cell_worth, new_board, read_threats, set_position
+from ..search.gomoku.weights import (
     BLOCK_AT,
     FOUR_FORK_AT,
     LEARNT_SHAPES,
@@ -48,7 +49,6 @@ from ..search.gomoku_weights import (
     ShapeWeights,
     from_array,
 )
-from .openings import balanced_opening
 
 #: The weights the fit moves (indices of :meth:`ShapeWeights.array`).
 LEARNT = (*LEARNT_SHAPES, FOUR_FORK_AT, THREE_FORK_AT, BLOCK_AT, SPREAD_AT)

@@ -1,7 +1,7 @@
 """The network search's simulations in numba: a batch of PUCT descents, then
 the network's answers expanded and backed up.
 
-:class:`~mcts.search.net_search.NetSearcher` runs a batch in three steps:
+:class:`~mcts.search.gomoku.net_search.NetSearcher` runs a batch in three steps:
 
 1. :func:`descend` runs up to a batch of descents from the root by PUCT over
    the per-node ``prior`` array, counting each visit on the way down (a
@@ -9,7 +9,7 @@ the network's answers expanded and backed up.
    A descent that ends on a finished game, a proven node or a leaf whose
    player to move wins by a small VCF is backed up at once (MCTS-Solver); the
    others wait for the network, their input planes written into ``planes``;
-2. the network evaluates those planes (numpy, :mod:`mcts.search.network`);
+2. the network evaluates those planes (numpy, :mod:`mcts.search.gomoku.network`);
 3. :func:`finish` expands each waiting leaf with every legal move, stores
    its children's priors (the softmax of the logits over the legal moves) and
    backs the value up.
@@ -30,19 +30,19 @@ import math
 import numpy as np
 from numba import njit
 
-from ..games import gomoku
-from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
-from .gomoku_threats.vct import wins_by_threats
-from .kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
-from .rollouts import TO_THE_END, gomoku_rollout
-from .tree import Proven
+from ...games import gomoku
+from ...games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
+from ..kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
+from ..rollouts import TO_THE_END, gomoku_rollout
+from ..tree import Proven
+from .threats.vct import wins_by_threats
 
 
 @njit(cache=True, nogil=True)
 def encode_into(state, last_move, out):
     """Write the network's input planes of the Gomoku ``state`` (whose last
     move was ``last_move``, -1 if none) into ``out`` (PLANES, n, n), as
-    :func:`mcts.search.network.encode` does."""
+    :func:`mcts.search.gomoku.network.encode` does."""
     size = np.int64(state[gomoku.SIZE])
     side = np.int64(state[gomoku.SIDE])
     out[:] = 0.0

@@ -1,4 +1,4 @@
-"""Training the Reversi pattern evaluation (:mod:`mcts.search.reversi_patterns`).
+"""Training the Reversi pattern evaluation (:mod:`mcts.search.reversi.patterns`).
 
 1. **Positions** from fast, diverse self-play (:func:`play_games`): a few
    uniformly random opening plies (0 to :data:`RANDOM_PLIES`), then the heavy
@@ -8,7 +8,7 @@
    and its randomness spreads them over many shapes; the games' own results
    are never used, only their positions, so weak play does not bias the labels.
 2. **Labels**, the final disc margin for the side to move: exact (the endgame
-   solver, :mod:`mcts.search.endgame`) at ``solve_empties`` empties or fewer;
+   solver, :mod:`mcts.search.reversi.endgame`) at ``solve_empties`` empties or fewer;
    earlier, Logistello-style, by bootstrapping backwards stage by stage: a
    position's label is the best 1-ply value, ``max over moves of -score(child)``,
    where the children are scored by the stages already trained (a child in the
@@ -46,8 +46,8 @@ from numba import njit
 
 from ..games import reversi
 from ..games.bitboard import bit_square, lowest_bit, popcount
-from .endgame import final_margin, flips, mobility, solve_bitboards
-from .reversi_patterns import (
+from ..search.reversi.endgame import final_margin, flips, mobility, solve_bitboards
+from ..search.reversi.patterns import (
     BIAS,
     INSTANCES,
     STAGE_EMPTIES,
@@ -58,7 +58,7 @@ from .reversi_patterns import (
     pattern_indices,
     pattern_score,
 )
-from .rollouts import reversi_rollout
+from ..search.rollouts import reversi_rollout
 
 #: Most uniformly random plies at the start of a self-play game.
 RANDOM_PLIES = 12
