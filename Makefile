@@ -32,7 +32,7 @@ setup: $(VENV)/.installed
 
 setup-test: $(VENV)/.installed-test
 
-# The optional training extra (PyTorch, CPU): `python -m mcts train-net`.
+# The optional training extra (PyTorch, CPU): `python -m mcts.lab train-net`.
 train-setup: $(VENV)/.installed-train
 
 # Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the

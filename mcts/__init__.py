@@ -1,8 +1,9 @@
 """Monte Carlo Tree Search for Reversi, Gomoku and Lines of Action.
 
 A pure Python library (no Django): the web app imports from this façade only,
-including the command line's self-play arguments and builder, which
-``manage.py selfplay`` shares.
+including the self-play run's arguments and builder, which ``manage.py
+selfplay`` shares with ``python -m mcts selfplay``. The façade imports
+neither the command line (:mod:`mcts.cli`) nor the lab (:mod:`mcts.lab`).
 """
 
 import os
@@ -16,8 +17,6 @@ from . import _numba_cache  # noqa: E402
 
 _numba_cache.configure()  # before any @njit(cache=True) function is defined
 
-from .cli.args import add_game_arguments, game_from_args  # noqa: E402
-from .cli.models import add_selfplay_arguments, run_selfplay  # noqa: E402
 from .games import (  # noqa: E402
     GAMES,
     Game,
@@ -30,6 +29,7 @@ from .games import (  # noqa: E402
     UnknownGameError,
     find_game,
 )
+from .games.arguments import add_game_arguments, game_from_args  # noqa: E402
 from .models.catalog import ModelSummary, list_models, model_info  # noqa: E402
 from .models.live import LiveModel, search_gain  # noqa: E402
 from .models.model import (  # noqa: E402
@@ -43,6 +43,7 @@ from .models.packed import PACKED_SUFFIX, packed_path  # noqa: E402
 from .models.packed import is_stale as unpacked_is_stale  # noqa: E402
 from .models.packed import pack as pack_model  # noqa: E402
 from .models.packed import unpack as unpack_model  # noqa: E402
+from .models.selfplay_run import add_selfplay_arguments, run_selfplay  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
 from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
 from .search.gomoku.net_search import NetSearcher  # noqa: E402

@@ -1,51 +1,45 @@
-"""The ``python -m mcts`` command line: one parser, its subcommands registered by
-the modules of this package (rules tools, search tools, tree-model tools,
-the engine protocols, the endgame solver, the training of networks)."""
+"""The ``python -m mcts`` command line: what a player or an operator runs.
+
+The rules (show, perft, replay), the search (think, solve, arena, warm), the
+engine protocols (engine) and tree models (selfplay, model). The lab's
+commands (strength suites, benches, fitting and training, books) are
+``python -m mcts.lab``'s (:mod:`mcts.lab.main`).
+"""
 
 from __future__ import annotations
 
 import argparse
 import shlex
 import sys
+from collections.abc import Callable, Iterable
 
-from . import (
-    bench,
-    book,
-    conversion,
-    engine,
-    models,
-    patterns,
-    rules,
-    search,
-    shapes,
-    solve,
-    strength,
-    training,
-)
+from . import engine, models, rules, search, solve
+
+#: The registrars of the product's subcommands, in the order ``--help`` lists.
+REGISTRARS = (rules, search, solve, engine, models)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of ``python -m mcts`` with every subcommand."""
-    parser = argparse.ArgumentParser(prog="python -m mcts", description=__doc__)
+def build_parser(
+    prog: str = "python -m mcts",
+    description: str | None = __doc__,
+    registrars: Iterable = REGISTRARS,
+) -> argparse.ArgumentParser:
+    """Return an argument parser named ``prog`` with the subcommands of every
+    module in ``registrars`` (each has ``add_commands(subparsers)``)."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    rules.add_commands(commands)
-    search.add_commands(commands)
-    bench.add_commands(commands)
-    models.add_commands(commands)
-    engine.add_commands(commands)
-    solve.add_commands(commands)
-    strength.add_commands(commands)
-    conversion.add_commands(commands)
-    patterns.add_commands(commands)
-    shapes.add_commands(commands)
-    training.add_commands(commands)
-    book.add_commands(commands)
+    for module in registrars:
+        module.add_commands(commands)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the process exit code."""
-    parser = build_parser()
+def run(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> int:
+    """Parse ``argv`` (default: the process's) with ``parser`` and run the
+    chosen subcommand; return the process exit code."""
     args, extra = parser.parse_known_args(argv)
     # Moves may follow the options (`show gomoku --size 9 e5 e6`): argparse
     # leaves them over, so they join the MOVES list here.
@@ -54,11 +48,17 @@ def main(argv: list[str] | None = None) -> int:
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     # The command as typed, for what a command records of how it was run.
-    args.command_line = "python -m mcts " + shlex.join(
+    args.command_line = f"{parser.prog} " + shlex.join(
         sys.argv[1:] if argv is None else argv
     )
+    func: Callable[[argparse.Namespace], int] = args.func
     try:
-        return args.func(args)
+        return func(args)
     except ValueError as error:  # bad game name or options: a message, not a trace
         print(f"error: {error}", file=sys.stderr)
         return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``python -m mcts``; return the process exit code."""
+    return run(build_parser(), argv)

@@ -1,5 +1,5 @@
 """Command line of tree models: ``selfplay`` and
-``model info|merge|prune|pack|unpack|bench``.
+``model info|merge|prune|pack|unpack``.
 
 python -m mcts selfplay reversi --games 200 --model full --seconds 0.1
 python -m mcts model info model/reversi/light
@@ -7,29 +7,19 @@ python -m mcts model merge A B --out C
 python -m mcts model prune model/reversi/full --out model/reversi/light --max-mb 5
 python -m mcts model pack model/reversi/full
 python -m mcts model unpack model/reversi/full.tar.xz
-python -m mcts model bench --nodes 1000000 --versions 2,1
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-import numpy as np
-
-from ..games import find_game
-from ..games.base import ONGOING
+from ..games.arguments import add_game_arguments, game_from_args
 from ..models import model as treemodel
 from ..models import packed, store
-from ..models.selfplay import SelfPlayConfig, build
-from ..search.tree import Proven, Tree
-from .args import add_game_arguments, game_from_args
+from ..models.selfplay_run import add_selfplay_arguments, run_selfplay
 
 MODEL_DIR = store.MODEL_DIR
 model_path = store.model_path
@@ -43,7 +33,7 @@ def add_commands(subparsers) -> None:
     add_selfplay_arguments(selfplay)
     selfplay.set_defaults(func=cmd_selfplay)
 
-    model = subparsers.add_parser("model", help="inspect, merge or benchmark models")
+    model = subparsers.add_parser("model", help="inspect, merge, prune or pack models")
     commands = model.add_subparsers(dest="model_command", required=True)
     info = commands.add_parser("info", help="node count, depth, size, top lines")
     info.add_argument("path")
@@ -78,91 +68,6 @@ def add_commands(subparsers) -> None:
     )
     unpack.add_argument("archive")
     unpack.set_defaults(func=cmd_unpack)
-    bench = commands.add_parser(
-        "bench", help="load time and memory of a synthetic model; bytes per node"
-    )
-    bench.add_argument("--nodes", type=int, default=1_000_000)
-    bench.add_argument("--game", default="reversi")
-    bench.add_argument("--dir", help="where to write it (default: a temporary folder)")
-    bench.add_argument(
-        "--versions",
-        default="2",
-        help="format versions to save and load, e.g. 2,1 (default: 2, the current)",
-    )
-    bench.set_defaults(func=cmd_bench)
-
-
-def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the self-play options (shared with ``manage.py selfplay``)."""
-    parser.add_argument("--games", type=int, required=True, help="total games")
-    parser.add_argument("--model", required=True, help="name (model/GAME/NAME) or path")
-    parser.add_argument("--model-dir", default=str(MODEL_DIR))
-    parser.add_argument("--workers", type=int, default=1)
-    budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--seconds", type=float, help="search seconds per move")
-    budget.add_argument("--sims", type=int, help="simulations per move (default 200)")
-    parser.add_argument("--min-visits", type=int, default=1, help="pruning on save")
-    parser.add_argument("--checkpoint-every", type=int, default=10)
-    parser.add_argument("--noise-plies", type=int, default=12)
-    parser.add_argument(
-        "--temperature",
-        type=float,
-        default=1.0,
-        help="of the noise plies' sampling (lower: nearer the most visited move)",
-    )
-    parser.add_argument(
-        "--study-plies",
-        type=int,
-        help="give the budget to the first N plies only (later: 100 simulations)",
-    )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--patterns",
-        metavar="MODEL",
-        help="Reversi: carry this model's pattern evaluation and search with it "
-        "(default: the one the model being resumed carries)",
-    )
-    parser.add_argument(
-        "--fresh", action="store_true", help="discard an existing model"
-    )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def run_selfplay(
-    game, args: argparse.Namespace, command: str | None = None
-) -> treemodel.Model:
-    """Build the model the parsed self-play ``args`` describe; return it."""
-    path = model_path(game.name, args.model, args.model_dir)
-    if args.fresh and path.exists():
-        shutil.rmtree(path)
-    config = SelfPlayConfig(
-        simulations=None if args.seconds is not None else (args.sims or 200),
-        seconds=args.seconds,
-        noise_plies=args.noise_plies,
-        temperature=args.temperature,
-        seed=args.seed,
-        min_visits=args.min_visits,
-        checkpoint_every=max(1, args.checkpoint_every),
-        workers=max(1, args.workers),
-        study_plies=args.study_plies,
-    )
-    patterns = None
-    if getattr(args, "patterns", None):
-        source = store.load(
-            model_path(game.name, args.patterns, args.model_dir), game=game
-        )
-        if source.patterns is None:
-            raise treemodel.ModelError(f"{args.patterns}: carries no pattern weights")
-        patterns = source.patterns
-    return build(
-        game,
-        path,
-        args.games,
-        config,
-        progress=not args.quiet,
-        command=command,
-        patterns=patterns,
-    )
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -301,146 +206,3 @@ def _too_small(max_mb: float, nodes: int) -> str:
         f"--max-mb {max_mb} is too small: the smallest pruning keeps the root "
         f"and its moves ({nodes} nodes)"
     )
-
-
-def synthetic_tree(game, nodes: int, seed: int = 0) -> Tree:
-    """Return a tree of about ``nodes`` nodes of real moves: the start position
-    expanded breadth first, each node with random visits (for benchmarks)."""
-
-    rng = np.random.default_rng(seed)
-    tree = Tree(nodes + 512)
-    queue = [(0, game.initial_state())]
-    head = 0
-    while head < len(queue) and tree.size < nodes:
-        node, state = queue[head]
-        head += 1
-        if game.status(state) != ONGOING:
-            continue
-        moves = game.legal_moves(state)[: nodes - tree.size]
-        first = tree.size
-        tree.first_child[node] = first
-        tree.n_children[node] = len(moves)
-        for k, code in enumerate(moves):
-            child = first + k
-            tree.parent[child] = node
-            tree.move[child] = code
-            tree.first_child[child] = -1
-            tree.n_children[child] = 0
-            queue.append((child, game.apply(state, code)))
-        tree.size += len(moves)
-    tree.visits[: tree.size] = rng.integers(1, 1000, tree.size)
-    tree.value_sum[: tree.size] = tree.visits[: tree.size] * 0.5
-    tree.proven[: tree.size] = Proven.UNKNOWN
-    return tree
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    """Save a synthetic model in each format version asked for, then load it
-    in fresh processes, with the full check (the default) and the fast one;
-    print the figures as JSON (load seconds, peak memory, bytes per node),
-    by version."""
-
-    game = find_game(args.game)
-    versions = [int(v) for v in args.versions.split(",")]
-    folder = (
-        Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="mcts-bench-"))
-    )
-    start = time.perf_counter()
-    tree = synthetic_tree(game, args.nodes)
-    made = time.perf_counter() - start
-    figures: dict[str, object] = {"build_seconds": round(made, 2)}
-    try:
-        for version in versions:
-            path = folder / f"bench-v{version}"
-            start = time.perf_counter()
-            model = treemodel.Model(game, tree, game.initial_state())
-            store.save(model, path, built={"by": "bench"}, version=version)
-            figures[f"version {version}"] = _bench_loads(
-                path, time.perf_counter() - start
-            )
-    finally:
-        if not args.dir:
-            shutil.rmtree(folder, ignore_errors=True)
-    print(json.dumps(figures, indent=1))
-    return 0
-
-
-def _bench_loads(path: Path, saved: float) -> dict:
-    """Return the figures of loading the model at ``path`` in fresh processes."""
-    sizes = {p.name: p.stat().st_size for p in path.iterdir()}
-    loads = {}
-    for check in ("full", "fast"):
-        child = subprocess.run(
-            [sys.executable, "-m", "mcts.cli.models", "--load", str(path), check],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        loads[check] = json.loads(child.stdout)
-    nodes = loads["full"]["nodes"]
-    return {
-        "nodes": nodes,
-        "save_seconds": round(saved, 2),
-        **loads,
-        "bytes": sizes,
-        "bytes_per_node": round(sum(sizes.values()) / nodes, 1),
-        "nodes_bytes_per_node": round(sizes[store.NODES] / nodes, 1),
-    }
-
-
-def _rss_mb(field: str = "VmRSS") -> float:
-    """Return this process's resident memory now (``VmHWM``: its peak since
-    it started), in MB (Linux)."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def _measure_load(path: str, check: str) -> dict:
-    """Return the load time and memory of one model (run in a fresh process).
-
-    The numba kernels are loaded from their cache first (compiled, if the
-    cache is cold), as a server process has them after its first load."""
-    start = time.perf_counter()
-    version = store.read_manifest(Path(path))["version"]
-    with tempfile.TemporaryDirectory() as scratch:
-        store.load(_save_tiny_model(Path(scratch), version), check=check)
-    kernels = time.perf_counter() - start
-    before = _rss_mb()
-    start = time.perf_counter()
-    model = store.load(path, check=check)
-    seconds = time.perf_counter() - start
-    after = _rss_mb()
-    start = time.perf_counter()
-    index = model.index  # what a player builds on its first lookup
-    return {
-        "nodes": model.nodes,
-        "check": check,
-        "kernels_seconds": round(kernels, 2),
-        "load_seconds": round(seconds, 2),
-        "rss_before_mb": round(before, 1),
-        "rss_after_mb": round(after, 1),
-        "index_seconds": round(time.perf_counter() - start, 2),
-        "indexed_nodes": len(index.nodes),
-        "rss_with_index_mb": round(_rss_mb(), 1),
-        # getrusage's peak would include the parent's from before the exec
-        "peak_rss_mb": round(_rss_mb("VmHWM"), 1),
-        "tree_mb": round(model.tree.nbytes() / 2**20, 1),
-    }
-
-
-def _save_tiny_model(folder: Path, version: int) -> Path:
-    """Save a tiny model in format ``version`` in ``folder``; return its path
-    (loading it loads the kernels that version needs)."""
-
-    game = find_game("reversi")
-    path = folder / "tiny"
-    tiny = treemodel.Model(game, synthetic_tree(game, 50), game.initial_state())
-    store.save(tiny, path, version=version)
-    return path
-
-
-if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--load":
-    print(json.dumps(_measure_load(sys.argv[2], sys.argv[3])))

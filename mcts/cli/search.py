@@ -11,10 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+from ..games.arguments import add_game_arguments, game_from_args
 from ..play.arena import GameRecord, distinct_positions, run_match, write_records
 from ..play.players import find_player, parse_spec
 from ..play.warmup import warm_up
-from .args import add_game_arguments, game_from_args
 
 
 def proven_mark(proven: str | None) -> str:

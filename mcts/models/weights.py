@@ -6,7 +6,7 @@ in the manifest with its sha256: a Reversi model's pattern evaluation
 A manifest entry reads::
 
     "patterns": {"file": "patterns.npz", "bytes": ..., "sha256": "...",
-                 "built": {"command": "python -m mcts train-patterns ...", ...}}
+                 "built": {"command": "python -m mcts.lab train-patterns ...", ...}}
 
 :func:`parse_weights` reads and checks a kind's file (a missing, damaged or
 mismatching file raises :class:`ModelError` naming it); :func:`write_weights`

@@ -334,7 +334,7 @@ class PiskvorkEngine(Player):
         self.history = History(game)
         #: The chatter (MESSAGE, DEBUG, INFO lines) the engine sent before
         #: its last move: Rapfi's carry its evaluation (see
-        #: :mod:`mcts.play.conversion`).
+        #: :mod:`mcts.lab.conversion`).
         self.messages: list[str] = []
 
     def observe(self, state: State, move: int) -> None:

@@ -138,7 +138,7 @@ class Level:
 #: of Action's priors play well at once (100 simulations scored 25% against 10 in
 #: LOA, 0.01 s 45% against 10 simulations in Gomoku), hence the random moves (with 1
 #: in 3 at level 1, level 2 scored 62.5% over 60 LOA games). Each level is measured
-#: against the one below in every game with ``python -m mcts strength --suite
+#: against the one below in every game with ``python -m mcts.lab strength --suite
 #: ladder`` (README, Performance).
 LEVELS: dict[int, Level] = {
     1: Level(simulations=10, temperature=1.0, random_moves=0.5),

@@ -5,7 +5,7 @@ Gomoku's tree keeps only the focus's few best replies at a node
 player to move once those kept replies all lose. Such a proof is practical:
 it steers the search well (README, Performance: strict proofs cost it
 games), but a reply outside the kept few may refute it, and in
-``python -m mcts conversion`` 24 of 110 moves the search proved won were
+``python -m mcts.lab conversion`` 24 of 110 moves the search proved won were
 not won when played out.
 
 So before a search result calls a move proven, :func:`strict_proofs`

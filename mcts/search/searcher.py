@@ -758,7 +758,7 @@ class Searcher:
 
         The practical proofs steer the search well, but a false one at the
         root ends it on a move that may lose: in the four positions of
-        ``python -m mcts conversion`` where the default played such a move,
+        ``python -m mcts.lab conversion`` where the default played such a move,
         strict proofs played one that won.
         """
         if not self.recheck or self.strict or self.tree.proven[0] == Proven.UNKNOWN:

@@ -18,7 +18,7 @@ way chess engines tune their evaluations ("Texel tuning").
    ``K`` first chosen to fit the starting weights best. A fifth of the
    games is held out to measure the fit.
 
-``python -m mcts fit-shapes`` runs the three steps and writes the weights
+``python -m mcts.lab fit-shapes`` runs the three steps and writes the weights
 file or puts it into a Gomoku tree model.
 """
 

@@ -19,7 +19,7 @@ a gate can never pass), and the best is written into the output tree model
 first gate compares against the untrained network. With ``eval_games``,
 each gate also plays the best network against plain MCTS of
 ``eval_playouts`` random playouts a move: the strength over training time
-that the manifest records and ``python -m mcts net-chart`` draws.
+that the manifest records and ``python -m mcts.lab net-chart`` draws.
 
 A fresh run can start from a tree model instead of an untrained network
 (``warm_start``): the network first learns the searches that built the tree

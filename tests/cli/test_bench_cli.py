@@ -1,10 +1,10 @@
-"""The bench subcommand (registered by mcts.cli.bench)."""
+"""The bench subcommand (registered by mcts.lab.commands.bench)."""
 
 import re
 
 import pytest
 
-from mcts.cli.bench import add_commands
+from mcts.lab.commands.bench import add_commands
 from tests.cli.subcommands import run_subcommand
 
 

@@ -1,4 +1,5 @@
-"""The ``python -m mcts`` rules commands, run in-process and once as a real process."""
+"""The rules commands (``python -m mcts``: perft, show, replay; ``python -m
+mcts.lab``: random, bench-playouts), run in-process and once as a real process."""
 
 import json
 import subprocess
@@ -7,10 +8,13 @@ import sys
 import pytest
 
 from mcts.cli.main import main
+from mcts.lab.main import main as lab_main
+
+LAB = {"random", "bench-playouts"}
 
 
 def run_cli(capsys, *argv):
-    code = main(list(argv))
+    code = (lab_main if argv[0] in LAB else main)(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mcts.cli import strength
-from mcts.cli.main import main
-from mcts.cli.strength import (
+from mcts.games import find_game
+from mcts.lab.commands import strength
+from mcts.lab.commands.strength import (
     LADDER,
     NETWORKS,
     RAPFI_ODDS,
@@ -19,7 +19,7 @@ from mcts.cli.strength import (
     run_suite,
     selected,
 )
-from mcts.games import find_game
+from mcts.lab.main import main
 from mcts.play.arena import run_match
 from mcts.play.players import LEVELS, find_player
 

@@ -1,4 +1,4 @@
-"""The game-learnt opening book (mcts.models.book): every simulation is a whole
+"""The game-learnt opening book (mcts.lab.book): every simulation is a whole
 game, its result backed up the book's line; the book widens with its games,
 chooses by UCB1, survives a save, and folds into a model so that a search
 that starts from it plays the book's move."""
@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 
 from mcts import find_game
-from mcts.cli.main import main
 from mcts.games.base import BLACK_WINS, WHITE_WINS
-from mcts.models import book as opening_book
+from mcts.lab import book as opening_book
+from mcts.lab import book_games
+from mcts.lab.book import GAME_VISITS, Book, BookNode, graft_book, ranked_moves
+from mcts.lab.main import main
 from mcts.models import store
-from mcts.models.book import GAME_VISITS, Book, BookNode, graft_book, ranked_moves
 from mcts.models.model import Model
-from mcts.play import book_games
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven
 
@@ -221,7 +221,7 @@ def test_the_book_commands_show_and_graft(tmp_path, capsys):
     assert main([*args, "--model", str(out), "--out", str(again)]) == 0
     books = store.load(again).manifest["built"]["books"]
     assert [b["games"] for b in books] == [1, 1]
-    assert books[0]["command"].startswith("python -m mcts book graft gomoku")
+    assert books[0]["command"].startswith("python -m mcts.lab book graft gomoku")
 
 
 def test_a_book_for_one_side_counts_only_that_side_s_moves():

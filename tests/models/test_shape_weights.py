@@ -79,14 +79,14 @@ def test_only_a_gomoku_model_carries_shape_weights(tmp_path):
 def test_attached_shape_weights_keep_their_record_and_load(tmp_path, saved):
     copy = tmp_path / "copy"
     shutil.copytree(saved, copy)
-    fitted = {"command": "python -m mcts fit-shapes gomoku --model copy"}
+    fitted = {"command": "python -m mcts.lab fit-shapes gomoku --model copy"}
     attach_weights(
         copy, SHAPES, ShapeWeights(WEIGHTS.shapes, 1.0, 2.0, 0.5, 0.1, fitted)
     )
     loaded = store.load(copy, check="fast")
     assert loaded.shape_weights.four_fork == 1.0
     assert loaded.shape_weights.fitted["command"].startswith(
-        "python -m mcts fit-shapes"
+        "python -m mcts.lab fit-shapes"
     )
 
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from mcts.cli.main import main
 from mcts.games import find_game
-from mcts.play.conversion import Judge, find_positions, judge_move, proof_of
+from mcts.lab.conversion import Judge, find_positions, judge_move, proof_of
+from mcts.lab.main import main
 from tests.play.fake_engines import prover_spec
 
 

@@ -2,11 +2,11 @@
 engine of :mod:`tests.play.fake_engines` that plays and "proves" wins the
 way Rapfi reports them."""
 
-from mcts.cli.main import main
 from mcts.games import find_game
-from mcts.play import lost_moves
-from mcts.play.conversion import Judge
-from mcts.play.lost_moves import LostMove, find_lost_move
+from mcts.lab import lost_moves
+from mcts.lab.conversion import Judge
+from mcts.lab.lost_moves import LostMove, find_lost_move
+from mcts.lab.main import main
 from tests.play.fake_engines import prover_spec
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mcts.cli.main import main
 from mcts.games import find_game
+from mcts.lab.main import main
 from mcts.models import store
 from mcts.models.model import Model
 from mcts.search.gomoku.weights import HAND_WEIGHTS, LEARNT_SHAPES, from_bytes
@@ -103,7 +103,7 @@ def test_fit_shapes_puts_the_weights_into_a_gomoku_model_with_its_command(
     loaded = store.load(folder, check="fast")
     assert loaded.shape_weights is not None
     assert loaded.shape_weights.fitted["command"].startswith(
-        "python -m mcts fit-shapes gomoku --model"
+        "python -m mcts.lab fit-shapes gomoku --model"
     )
     assert loaded.shape_weights.fitted["started_from"] == "hand"
     assert (tmp_path / "c.npz").exists()  # kept, to fit again without playing

@@ -8,9 +8,9 @@ import shutil
 import numpy as np
 import pytest
 
-from mcts.cli.main import main
 from mcts.games import find_game
 from mcts.games.symmetry import EIGHT_BY_EIGHT, map_bitboards
+from mcts.lab.main import main
 from mcts.models.store import load_shared, model_path
 from mcts.search.reversi import patterns as rp
 from mcts.search.searcher import GAME_C, PATTERN_C, Searcher

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from mcts.cli.main import main
 from mcts.games import find_game
+from mcts.lab.main import main
 from mcts.models import store
 from mcts.models.model import Model
 from mcts.search.gomoku import network

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import torch
 
-from mcts.cli.training import terminate_as_interrupt
 from mcts.games import find_game
+from mcts.lab.commands.training import terminate_as_interrupt
 from mcts.models import store
 from mcts.models.model import Model
 from mcts.search.gomoku import network
@@ -153,7 +153,7 @@ def test_a_tiny_run_writes_a_model_and_resumes(tmp_path):
 
 
 def test_the_chart_draws_the_strength_the_gates_recorded(tmp_path, capsys):
-    from mcts.cli import main as cli
+    from mcts.lab import main as cli
 
     out = tmp_path / "net"
     config = tiny_config(games=1, gate_every=1)
@@ -191,7 +191,7 @@ def test_a_run_stopped_by_sigterm_saves_its_checkpoint_and_resumes(tmp_path):
 
 
 def test_the_command_refuses_a_tree_and_a_network_to_start_from(tmp_path, capsys):
-    from mcts.cli.main import main
+    from mcts.lab.main import main
 
     arguments = ["train-net", "gomoku", "--size", "5", "--row", "4", "--games", "1"]
     arguments += ["--model", "net", "--model-dir", str(tmp_path)]
@@ -202,7 +202,7 @@ def test_the_command_refuses_a_tree_and_a_network_to_start_from(tmp_path, capsys
 
 
 def test_the_training_network_is_exported_to_be_measured(tmp_path, capsys):
-    from mcts.cli.main import main
+    from mcts.lab.main import main
 
     models = tmp_path / "models"
     out = models / "gomoku" / "net"

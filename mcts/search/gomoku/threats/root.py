@@ -30,7 +30,7 @@ DEFENCE_VCT_NODES = 3_000
 #: Root moves checked against the opponent's VCT (the best by focus score).
 DEFENCE_VCT_MOVES = 15
 #: VCF nodes a second of a move's time buys for the deeper VCTs at the root.
-#: On the 217 won positions of ``python -m mcts threats``, 100,000 nodes
+#: On the 217 won positions of ``python -m mcts.lab threats``, 100,000 nodes
 #: take a median 0.11 s and at most about 0.55 s; 200,000 won more of them
 #: (90 against 66) but kept the win no more often (README, Performance).
 DEEP_VCT_NODES_PER_SECOND = 100_000

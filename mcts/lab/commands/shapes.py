@@ -10,10 +10,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..models.weights import SHAPES, attach_weights
-from ..search.gomoku.weights import HAND_WEIGHTS, ShapeWeights, from_array
-from ..search.gomoku.weights import from_bytes as weights_from_bytes
-from ..training.gomoku_shapes import fit_shapes
+from ...models.weights import SHAPES, attach_weights
+from ...search.gomoku.weights import HAND_WEIGHTS, ShapeWeights, from_array
+from ...search.gomoku.weights import from_bytes as weights_from_bytes
+from ...training.gomoku_shapes import fit_shapes
 
 
 def add_commands(subparsers) -> None:

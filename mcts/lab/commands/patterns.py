@@ -10,9 +10,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..models.weights import PATTERNS, attach_weights
-from ..search.reversi.patterns import PatternWeights, from_bytes
-from ..training.reversi_patterns import POLICY_TEMPERATURE, SOLVE_EMPTIES, train
+from ...models.weights import PATTERNS, attach_weights
+from ...search.reversi.patterns import PatternWeights, from_bytes
+from ...training.reversi_patterns import POLICY_TEMPERATURE, SOLVE_EMPTIES, train
 
 
 def add_commands(subparsers) -> None:

@@ -1,4 +1,4 @@
-"""``python -m mcts train-net``: train a Gomoku policy-value network by
+"""``python -m mcts.lab train-net``: train a Gomoku policy-value network by
 self-play (needs the training extra: ``make train-setup``)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..models.reader import read_manifest
-from ..models.store import MODEL_DIR, model_path
-from .args import add_game_arguments, game_from_args
+from ...games.arguments import add_game_arguments, game_from_args
+from ...models.reader import read_manifest
+from ...models.store import MODEL_DIR, model_path
 
 
 def add_commands(subparsers) -> None:
@@ -122,7 +122,7 @@ def add_commands(subparsers) -> None:
 def cmd_train_net(args: argparse.Namespace) -> int:
     """Train (or resume); print the gating history and where the model is."""
     try:
-        from ..training.trainer import TrainConfig, train
+        from ...training.trainer import TrainConfig, train
     except ImportError as error:
         return _without_extra("train-net", error)
     game = game_from_args(args)
@@ -239,7 +239,7 @@ def terminate_as_interrupt() -> Iterator[None]:
 def cmd_net_chart(args: argparse.Namespace) -> int:
     """Draw the chart of the model's gates; print the image's path."""
     try:
-        from ..training.chart import draw
+        from ...training.chart import draw
     except ImportError as error:
         return _without_extra("net-chart", error)
     manifest = read_manifest(Path(args.model))
@@ -263,7 +263,7 @@ def cmd_net_chart(args: argparse.Namespace) -> int:
 def cmd_net_export(args: argparse.Namespace) -> int:
     """Export the run's training network; print where it is."""
     try:
-        from ..training.trainer import export_training
+        from ...training.trainer import export_training
     except ImportError as error:
         return _without_extra("net-export", error)
     game = game_from_args(args)

@@ -9,14 +9,14 @@ import argparse
 import statistics
 import time
 
-from ..models.model import evaluation_for, patterns_for
-from ..models.store import load, model_path
-from ..search.gomoku.alphabeta import MAX_DEPTH, new_search, think
-from ..search.gomoku.net_search import NetSearcher
-from ..search.gomoku.network import random_weights
-from ..search.loa.search import DEFAULT_LOA_EVAL
-from ..search.searcher import Searcher
-from .args import add_game_arguments, game_from_args
+from ...games.arguments import add_game_arguments, game_from_args
+from ...models.model import evaluation_for, patterns_for
+from ...models.store import load, model_path
+from ...search.gomoku.alphabeta import MAX_DEPTH, new_search, think
+from ...search.gomoku.net_search import NetSearcher
+from ...search.gomoku.network import random_weights
+from ...search.loa.search import DEFAULT_LOA_EVAL
+from ...search.searcher import Searcher
 
 
 def add_commands(subparsers) -> None:

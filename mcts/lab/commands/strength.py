@@ -8,7 +8,7 @@ random openings. Each finished match prints a line (score ± 95% interval,
 wins-losses-draws and each side's mean time per move) and is appended to a
 results file, so a suite stopped half way resumes where it was (``--results``)::
 
-    python -m mcts strength --engines ENGINES --games 20 --seconds 1
+    python -m mcts.lab strength --engines ENGINES --games 20 --seconds 1
 
 ``--suite ladder`` plays instead each level of the strength ladder against
 the one below it, in each game (the ladder's promise: each level scores at
@@ -33,9 +33,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..games import find_game
-from ..play.arena import MatchResult, run_match
-from ..play.players import LEVELS
+from ...games import find_game
+from ...play.arena import MatchResult, run_match
+from ...play.players import LEVELS
 
 #: Our player in every match unless ``--player`` says otherwise: the page's
 #: default AI.

@@ -16,7 +16,7 @@ moves), the best untried move by the line shapes it makes and blocks joins
 the book; where the book ends, the player of ``spec`` plays the game out
 on both sides, and the first move it plays becomes a book node. The result
 (1 win, 0.5 draw, 0 loss) is backed up the path. Games run ``workers`` at a
-time (:mod:`mcts.play.book_games` plays them); a node on a path still
+time (:mod:`mcts.lab.book_games` plays them); a node on a path still
 being played counts as lost meanwhile (virtual loss), so parallel games
 spread out.
 
@@ -48,9 +48,9 @@ import numpy as np
 
 from ..atomic import write_text_atomically
 from ..games.base import BLACK_WINS, DRAW, Game, State
+from ..models.model import graft
 from ..search.gomoku.shapes import board_cells, shape_move_score
 from ..search.tree import Tree
-from .model import graft
 
 #: The exploration constant of UCB1 over game results.
 BOOK_C = 0.5

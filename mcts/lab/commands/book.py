@@ -1,8 +1,9 @@
-"""Command line of the game-learnt opening book (:mod:`mcts.models.book`).
+"""Command line of the game-learnt opening book (:mod:`mcts.lab.book`).
 
-python -m mcts book learn gomoku --book BOOK.jsonl --games 1000 --side white
-python -m mcts book show gomoku --book BOOK.jsonl
-python -m mcts book graft gomoku --book BOOK.jsonl --model model/gomoku/full --out DIR
+python -m mcts.lab book learn gomoku --book BOOK.jsonl --games 1000 --side white
+python -m mcts.lab book show gomoku --book BOOK.jsonl
+python -m mcts.lab book graft gomoku --book BOOK.jsonl \
+    --model model/gomoku/full --out DIR
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..models import book as opening_book
-from ..models import store
-from ..play import book_games
-from .args import add_game_arguments, game_from_args
+from ...games.arguments import add_game_arguments, game_from_args
+from ...models import store
+from .. import book as opening_book
+from .. import book_games
 
 
 def add_commands(subparsers) -> None:

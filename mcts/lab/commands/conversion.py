@@ -1,9 +1,9 @@
 """The Gomoku benchmarks judged by a reference engine: ``python -m mcts
-conversion`` (:mod:`mcts.play.conversion`: in positions the engine proves
-won, does our move keep the win), ``python -m mcts threats`` (how many of
+conversion`` (:mod:`mcts.lab.conversion`: in positions the engine proves
+won, does our move keep the win), ``python -m mcts.lab threats`` (how many of
 them the threat search alone wins, and how fast; with ``--alphabeta``, how
 many the alpha-beta proves) and ``python -m mcts
-lost-moves`` (:mod:`mcts.play.lost_moves`: in games against the engine,
+lost-moves`` (:mod:`mcts.lab.lost_moves`: in games against the engine,
 which of our moves lost, and would the engine's own choice have held)."""
 
 from __future__ import annotations
@@ -16,20 +16,20 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import write_text_atomically
-from ..games import find_game
-from ..play import lost_moves
-from ..play.conversion import (
+from ...atomic import write_text_atomically
+from ...games import find_game
+from ...play.players import parse_spec
+from ...search.gomoku.alphabeta import WIN_BOUND, forget, new_search, think
+from ...search.gomoku.threats.root import DEEP_VCT_NODES_PER_SECOND
+from ...search.gomoku.threats.vct import deep_vct
+from .. import lost_moves
+from ..conversion import (
     Judge,
     find_positions,
     load_positions,
     position_after,
     run,
 )
-from ..play.players import parse_spec
-from ..search.gomoku.alphabeta import WIN_BOUND, forget, new_search, think
-from ..search.gomoku.threats.root import DEEP_VCT_NODES_PER_SECOND
-from ..search.gomoku.threats.vct import deep_vct
 from .strength import DEFAULT_PLAYER
 
 #: The positions the project ships (217, from Rapfi's games; docs/).

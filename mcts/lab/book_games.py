@@ -1,4 +1,4 @@
-"""Playing an opening book's games (:mod:`mcts.models.book`) in worker
+"""Playing an opening book's games (:mod:`mcts.lab.book`) in worker
 processes: :func:`learn` sends each game down the line the book selects,
 :func:`play_out` plays it in a worker, and the result comes back to the
 book, saved every few games without the games still being played."""
@@ -11,8 +11,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 
 from ..games import find_game
 from ..games.base import Game
-from ..models.book import Book
-from .players import find_player
+from ..play.players import find_player
+from .book import Book
 
 _WORKER: dict = {}
 

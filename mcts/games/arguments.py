@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..games import Game, find_game
+from . import Game, find_game
 
 
 def parse_option(text: str) -> tuple[str, object]:

@@ -40,9 +40,9 @@ from pathlib import Path
 import numpy as np
 
 from ..games.base import Game, State
-from .openings import random_opening
-from .piskvork import PiskvorkEngine
-from .players import find_player, parse_spec
+from ..play.openings import random_opening
+from ..play.piskvork import PiskvorkEngine
+from ..play.players import find_player, parse_spec
 
 #: The shortest proven win (plies) a test position may hold: shorter ones
 #: are the threat search's, found at once.

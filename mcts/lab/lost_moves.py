@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.base import Game
-from .arena import play_game
+from ..play.arena import play_game
+from ..play.openings import match_opening
+from ..play.players import find_player
 from .conversion import OPENING_PLIES, Judge
-from .openings import match_opening
-from .players import find_player
 
 #: Milliseconds the engine looks at the position after each of our moves.
 SCAN_MS = 500

@@ -1,0 +1,41 @@
+"""The ``python -m mcts.lab`` command line: the lab's tools.
+
+Strength suites and matches against engines (strength), the conversion and
+threat benchmarks (conversion, threats, lost-moves), benches (bench,
+bench-playouts, bench-model), random games (random), fitting and training
+(train-patterns, fit-shapes, train-net, net-chart, net-export) and opening
+books (book). What a player or an operator runs is ``python -m mcts``.
+"""
+
+from __future__ import annotations
+
+from ..cli.main import build_parser, run
+from .commands import (
+    bench,
+    book,
+    conversion,
+    model_bench,
+    patterns,
+    playouts,
+    shapes,
+    strength,
+    training,
+)
+
+#: The registrars of the lab's subcommands, in the order ``--help`` lists.
+REGISTRARS = (
+    strength,
+    conversion,
+    bench,
+    model_bench,
+    playouts,
+    patterns,
+    shapes,
+    training,
+    book,
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``python -m mcts.lab``; return the process exit code."""
+    return run(build_parser("python -m mcts.lab", __doc__, REGISTRARS), argv)
