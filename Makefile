@@ -37,8 +37,8 @@ train-setup: $(VENV)/.installed-train
 
 # Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the
 # collected static files. One worker process with threads: without
-# AI_BACKEND=celery the AI's bookkeeping lives in that process (see README,
-# "Deploying on several machines"). `mcts warm` compiles the AI's kernels
+# AI_BACKEND=celery the AI's bookkeeping lives in that process (see
+# docs/deploy.md). `mcts warm` compiles the AI's kernels
 # before the server starts (once per checkout, cached after), not on the first
 # AI move, where numba's compiler would stall every request.
 run: setup

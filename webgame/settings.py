@@ -29,8 +29,7 @@ environment here and only here:
   ``LIVE_MODEL``, ``LIVE_MODEL_SAVE_EVERY``, ``LIVE_MODEL_MAX_NODES``: see
   below.
 - ``AI_BACKEND`` (``local`` or ``celery``) and ``REDIS_URL``: where searches
-  run and where their shared state lives (README, "Deploying on several
-  machines").
+  run and where their shared state lives (docs/deploy.md).
 """
 
 from __future__ import annotations

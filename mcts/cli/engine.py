@@ -21,7 +21,7 @@ from ..play.players import find_player, parse_spec
 #: otherwise: in Gomoku the alpha-beta, which scored 73.8% against the MCTS at
 #: 1 s a move, and 30% against Rapfi (36 of 120 games) where the MCTS scored
 #: 17.5%; it evaluates by the light model's fitted shape weights, which
-#: scored 75.0% against the hand-set ones (README, Performance).
+#: scored 75.0% against the hand-set ones (docs/experiments).
 DEFAULT_PLAYERS = {
     "reversi": "mcts-heavy:model=light",
     "gomoku": "alphabeta:model=light",

@@ -6,7 +6,7 @@ A tree model built by self-play holds what the *searches* found: a 0.1 s
 search's values. In Gomoku from the start position that is not enough: our
 player, as white, loses its own black's line in 23 plies every game, even
 when white thinks fifty times longer, while a quarter of white's other
-moves at those plies go on to win the same game (``model/README.md``). A
+moves at those plies go on to win the same game (``docs/models.md``). A
 search cannot see that far; whole games can.
 
 Here every simulation of the tree is a game. From the root, a move is chosen

@@ -14,7 +14,7 @@ can tell. There it is asked two more things, with more time:
 
 This tells a game lost by a mistake from one lost by the opening (with
 two random opening plies, Rapfi proved black's win after white's second or
-third move, whatever white played: README, Performance). Benchmark only:
+third move, whatever white played: docs/experiments). Benchmark only:
 the engine is not part of this project.
 """
 

@@ -1,7 +1,7 @@
 """The on-disk format of a tree model: file names, versions, and the fault.
 
 A model is a folder ``model/<game>/<name>/`` with three files (the format is
-documented in ``model/README.md``):
+documented in ``docs/models.md``):
 
 - ``manifest.json``: format version, game and options, node count, root
   state, how it was built, created time, and a sha256 of each data file plus

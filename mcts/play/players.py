@@ -139,7 +139,7 @@ class Level:
 #: LOA, 0.01 s 45% against 10 simulations in Gomoku), hence the random moves (with 1
 #: in 3 at level 1, level 2 scored 62.5% over 60 LOA games). Each level is measured
 #: against the one below in every game with ``python -m mcts.lab strength --suite
-#: ladder`` (README, Performance).
+#: ladder`` (docs/experiments).
 LEVELS: dict[int, Level] = {
     1: Level(simulations=10, temperature=1.0, random_moves=0.5),
     2: Level(simulations=100, temperature=0.5, random_moves=0.1),
@@ -206,7 +206,7 @@ DEFAULT_SECONDS = 1.0
 #: only where they hold at least this many times the simulations of the
 #: player's last search (and more than its tree): positions a model studied
 #: little made the player weaker. The measurements behind the value are in
-#: model/README.md (footnotes 3 and 4 of "Shipped models").
+#: docs/models.md (footnotes 3 and 4 of "Shipped models").
 MODEL_STUDY_RATIO = 5
 
 

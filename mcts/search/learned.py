@@ -8,7 +8,7 @@ given the evaluation stops its heavy rollouts after a few plies and asks the
 evaluation instead (:func:`mcts.search.rollouts.heavy_rollout`), which is both
 faster and less noisy than playing on to the end. This, more than the
 opening statistics, is what a model is worth in Reversi and Gomoku, whose
-games are decided where positions no longer repeat (``model/README.md``).
+games are decided where positions no longer repeat (``docs/models.md``).
 
 :func:`fit` learns an :class:`Evaluation` from a tree; the model's manifest
 stores it (``"evaluation"``), and :func:`from_json` reads it back with a

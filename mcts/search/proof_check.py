@@ -3,7 +3,7 @@
 Gomoku's tree keeps only the focus's few best replies at a node
 (:mod:`mcts.search.gomoku.focus`), and the MCTS-Solver proves a node lost for its
 player to move once those kept replies all lose. Such a proof is practical:
-it steers the search well (README, Performance: strict proofs cost it
+it steers the search well (docs/experiments: strict proofs cost it
 games), but a reply outside the kept few may refute it, and in
 ``python -m mcts.lab conversion`` 24 of 110 moves the search proved won were
 not won when played out.

@@ -63,11 +63,11 @@ HEAVY = 1
 #: Plies a heavy rollout plays, by game, before a learned evaluation scores
 #: the position (the searcher's ``cutoff_plies``); Gomoku's 0 plays only the
 #: wins and blocks that make a position quiet. Tuned by 100-game matches at
-#: 0.1 s a move (model/README.md, "Tuning the search for the evaluation").
+#: 0.1 s a move (docs/models.md, "Tuning the search for the evaluation").
 LEARNED_CUTOFF_PLIES = {"reversi": 4, "gomoku": 0}
 #: A Gomoku rollout from a leaf with at least this share of the board
 #: filled plays to the end instead (15x15: 40 stones): past the early
-#: middle game, rollouts judged better than the evaluation (model/README.md,
+#: middle game, rollouts judged better than the evaluation (docs/models.md,
 #: "Tuning the search for the evaluation").
 GOMOKU_LEARNED_MAX_FILL = 40 / 225
 #: A rollout's ply limit when nothing scores a position before the end.

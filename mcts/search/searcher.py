@@ -61,7 +61,7 @@ DEFAULT_C = 1.0
 GAME_C = {"reversi": 0.6, "gomoku": 0.6, "loa": 1.0}
 #: The exploration constant while a learned evaluation scores the rollouts,
 #: where it differs from GAME_C: Gomoku's evaluation scores a leaf at once
-#: and without noise, and its values lie close together (model/README.md,
+#: and without noise, and its values lie close together (docs/models.md,
 #: "Tuning the search for the evaluation").
 LEARNED_GAME_C = {"gomoku": 0.4}
 #: The exploration constant while Reversi's pattern evaluation scores the
@@ -101,14 +101,14 @@ MIN_TIMED_SIMULATIONS = 64
 #: Gomoku line shapes used by default with heavy rollouts (``shapes``): 2
 #: (focus and leaves) scored 70.0% +- 10.4 against none, 1 (focus only)
 #: 43.8% +- 12.2 (40 games each at 0.1 s a move from the start, with the
-#: light model and threat search; README, Performance).
+#: light model and threat search; docs/experiments).
 GOMOKU_SHAPES = 2
 #: With ``shapes`` 2 and a tree model's learned evaluation, Gomoku's quiet
 #: leaves can be scored by that evaluation with its log-odds times this
 #: (:func:`mcts.search.gomoku.shapes.quiet_leaf`); 0, the default, scores
 #: them by the shapes. 3 scored 57.5% +- 9.3 against the shapes in 100
 #: games at 0.5 s a move, but won fewer games against Rapfi, so it is off
-#: (README, Performance).
+#: (docs/experiments).
 GOMOKU_SHARPNESS = 0.0
 #: Whether the MCTS-Solver proves a Gomoku node lost for its player to move
 #: only when focus kept every reply that might save him (``strict``); off,
@@ -123,7 +123,7 @@ RECHECK_PROOFS = True
 #: (:mod:`mcts.search.gomoku.alphabeta`) spends choosing the move before the
 #: tree search grows the tree in the rest (``alphabeta``), by default with
 #: heavy rollouts. The alpha-beta alone scored 73.8% +- 13.6 against the
-#: tree search alone at 1 s a move (README, Performance).
+#: tree search alone at 1 s a move (docs/experiments).
 GOMOKU_ALPHABETA_SHARE = 0.8
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000

@@ -63,7 +63,7 @@ def test_a_strict_search_still_proves_wins_by_fours():
 #: Position 29 of docs/conversion-positions.jsonl (black to move, won for
 #: black by Rapfi's proof): the search that trusts its kept replies proves
 #: i10 won, but Rapfi, defending with replies the tree's focus left out,
-#: went on to win that game (README, Performance).
+#: went on to win that game (docs/experiments).
 FALSE_PROOF = (
     "i8 g7 i6 h8 i9 i7 j7 j6 k5 k7 i5 h5 h9 g9 f10 g10 g8 h7 f7 e6 l9 k9 l10 e7 k8 m10"
 )

@@ -1,6 +1,6 @@
 """Scale-out with real servers: two web processes (gunicorn) and two Celery
-workers sharing Redis and PostgreSQL, as "Deploying on several machines" in
-the README sets them up. AI games go through both web processes, a stop sent
+workers sharing Redis and PostgreSQL, as docs/deploy.md
+sets them up. AI games go through both web processes, a stop sent
 to the other process ends the search, two AI moves for one game through two
 processes give one 200 and one 409, the limits hold across processes, and
 every game's moves are all there.

@@ -87,7 +87,7 @@ SUITE: tuple[Bout, ...] = (
 #: Rapfi at shorter turns than the acceptance's 200 ms: our player's score
 #: against each says how far behind it is, and the one closest to even
 #: (50 ms in November 2026, about 41%) shows a change of strength in the
-#: fewest games (README, Performance).
+#: fewest games (docs/experiments).
 RAPFI_ODDS: tuple[Bout, ...] = tuple(_rapfi(ms) for ms in (25, 50, 100, 200))
 
 

@@ -25,13 +25,13 @@ A node reads the threats of the side to move before searching
 A null-window node with nothing of the opponent's to meet is pruned three
 ways: one or two plies from the leaves it returns its quiet value when that
 beats beta by :data:`FUTILITY_MARGIN` a ply (reverse futility pruning; it
-scored 63.8% against the search without it: README, Performance); from
+scored 63.8% against the search without it: docs/experiments); from
 :data:`NULL_DEPTH` plies, when its quiet value reaches beta, it passes, and
 if the opponent, moving twice, cannot bring it under beta in a search
 :data:`NULL_PLIES` shallower, it is cut (null-move pruning); and up to three
 plies from the leaves only its first :data:`LATE_MOVES` quiet moves are
 searched (late-move pruning). Those three and the reductions scored 57.0%
-against the search without them (README, Performance).
+against the search without them (docs/experiments).
 
 At depth 0 a quiescence search plays the mover's fours (a VCF, with the
 forced blocks; each four after the first near the one before, within two
@@ -86,7 +86,7 @@ WIN_BOUND = WIN - 1000.0
 #: The deepest ply a line may reach (forced replies do not spend depth).
 MAX_PLY = 96
 # WIDTH and THREAT_EXTENSIONS are the values that scored best against
-# Rapfi of those tried (README, Performance, "the alpha-beta player").
+# Rapfi of those tried (docs/experiments, "the alpha-beta player").
 
 #: Moves a quiet node searches (the best by ordering score), and the root.
 WIDTH = 12
@@ -95,7 +95,7 @@ ROOT_WIDTH = 30
 #: by REDUCTIONS[depth, index] plies (half the product of the logs of the
 #: depth and of the move's place, rounded; a ply less in PV nodes), and
 #: again in full if they beat alpha. Rapfi's whole product scored 43.5%
-#: against the search with half of it (README, Performance).
+#: against the search with half of it (docs/experiments).
 LMR_DEPTH = 3
 #: Null-move pruning (see the module's docstring): from this depth, the
 #: reply to the pass searched NULL_PLIES shallower than a move's.

@@ -32,7 +32,7 @@ GOMOKU_FOCUS_WIDTH = 5
 #: winning move was in only half the positions where we lost the win). In
 #: 217 positions that Rapfi proves won, our move at 1 s kept the win in 74.7%
 #: at root width 10 against 69.1% at 5 (``python -m mcts.lab conversion``,
-#: README, Performance).
+#: docs/experiments).
 GOMOKU_ROOT_WIDTH = 10
 #: The worth of a window of ``row`` cells through a move that holds stones
 #: of one colour only, by how many more that colour needs to complete it:

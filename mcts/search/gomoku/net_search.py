@@ -47,13 +47,13 @@ NET_BATCH = 8
 #: VCF nodes a new leaf's VCT check (one three, then fours) may spend; 0
 #: looks for VCFs alone. A leaf costs the network about 250 us, a VCT check
 #: about 100 us; on 8x8 at 0.5 s a move against the heavy player it scored
-#: 51.0% against 48.0% without (100 games each, README, Performance).
+#: 51.0% against 48.0% without (100 games each, docs/experiments).
 NET_LEAF_VCT_NODES = 200
 #: The share of a leaf's value that heavy rollouts give (AlphaGo's lambda:
 #: its leaves mixed the value network's and a rollout's, half each); 0 is
 #: the network's value alone, AlphaZero's rule. On 8x8 at 0.5 s a move
 #: against the heavy player, half each scored 53.0% against 56.5% without,
-#: on the same 100 openings (README, Performance), so it stays off.
+#: on the same 100 openings (docs/experiments), so it stays off.
 NET_ROLLOUT_MIX = 0.0
 #: Heavy rollouts a leaf plays when its value mixes them in.
 NET_LEAF_ROLLOUTS = 1

@@ -11,7 +11,7 @@ one for each game a server holds. A planner gets back the search it had
 last when that one is free; a search lent to another player forgets its
 table first: two players sharing one each gained what the other searched
 (level 5 scored 37.5% against level 4 so, 75.0% with a table each;
-README, Performance).
+docs/experiments).
 """
 
 from __future__ import annotations

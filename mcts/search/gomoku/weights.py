@@ -103,7 +103,7 @@ def from_bytes(data: bytes, fitted: dict | None = None) -> ShapeWeights:
 
 
 #: The hand-set weights the search plays without a model. Their spread, 0.1,
-#: scored best against Rapfi of those tried (README, Performance, "the
+#: scored best against Rapfi of those tried (docs/experiments, "the
 #: alpha-beta player").
 HAND_WEIGHTS = ShapeWeights(
     tuple(float(v) for v in SHAPE_WEIGHTS),

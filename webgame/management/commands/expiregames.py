@@ -3,7 +3,7 @@
 There are no accounts, so a game that nothing changed (no move, undo or
 settings change) for ``GAME_EXPIRY_DAYS`` days (30 by default) is taken as
 abandoned: its id is lost with the browser that held it. Run it once a day
-(cron or a systemd timer); see the README's "Deploying on several machines".
+(cron or a systemd timer); see docs/deploy.md.
 """
 
 from __future__ import annotations

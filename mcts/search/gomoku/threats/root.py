@@ -32,12 +32,12 @@ DEFENCE_VCT_MOVES = 15
 #: VCF nodes a second of a move's time buys for the deeper VCTs at the root.
 #: On the 217 won positions of ``python -m mcts.lab threats``, 100,000 nodes
 #: take a median 0.11 s and at most about 0.55 s; 200,000 won more of them
-#: (90 against 66) but kept the win no more often (README, Performance).
+#: (90 against 66) but kept the win no more often (docs/experiments).
 DEEP_VCT_NODES_PER_SECOND = 100_000
 #: Whether half of those nodes look for the opponent's deeper VCT instead, to
 #: drop the root moves that leave him one (:func:`~.vct.deep_threat_losers`). Off:
 #: against the same player without it, it scored 47.0% over 100 games at
-#: 0.5 s a move (README, Performance).
+#: 0.5 s a move (docs/experiments).
 DEEP_DEFENCE = False
 
 

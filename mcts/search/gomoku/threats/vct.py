@@ -40,7 +40,7 @@ VCT_DEPTH = 2
 #: heavy search's tree (:func:`wins_by_threats`). Off (0): it costs more
 #: than half the simulations a second and kept no more of Rapfi's proven
 #: wins in ``python -m mcts.lab conversion`` (200 nodes: 172/217, 1,000:
-#: 170/217, against 170/217 twice without; README, Performance).
+#: 170/217, against 170/217 twice without; docs/experiments).
 LEAF_VCT_NODES = 0
 #: Deepest VCT (threes before the last VCF) tried at the root when a move's
 #: time allows (:func:`deep_vct`).
