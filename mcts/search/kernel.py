@@ -40,6 +40,7 @@ The driver that calls it in chunks is :class:`mcts.search.searcher.Searcher`.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -58,6 +59,48 @@ UCT = 0
 PUCT = 1
 #: Selection rules by name and their kernel ids.
 RULES = {"uct": UCT, "puct": PUCT}
+
+
+class SearchParams(NamedTuple):
+    """A search's settings as :func:`run_simulations` reads them (scalars, so
+    that numba compiles one specialization for every search)."""
+
+    c: float  # exploration constant
+    rule: int  # a RULES id
+    evaluator: int  # mcts.search.rollouts' evaluator id
+    cutoff: int  # rollout plies before the evaluation scores a leaf
+    expand_visits: int  # visits a leaf needs before it is expanded
+    endgame_empties: int  # Reversi: new leaves solved exactly (0: never)
+    focus_width: int  # Gomoku: moves focus keeps at a node (0: focus off)
+    root_width: int  # Gomoku: the same at the root
+    threat_nodes: int  # Gomoku: VCF nodes that may prove a new leaf (0: none)
+    vct_nodes: int  # Gomoku: VCF nodes of a leaf's VCT of one three (0: none)
+    shapes: int  # Gomoku: 1 ranks focus moves by shapes, 2 also scores leaves
+    sharpness: float  # Gomoku: log-odds factor of the learned quiet leaf
+    strict: bool  # prove a node lost only when focus kept every saving reply
+    alpha: float  # weight of the minimax values in selection (0: off)
+
+
+class Knowledge(NamedTuple):
+    """The arrays a search reads besides the tree: a learned evaluation's
+    weights (or Lines of Action's search parameters), Reversi's pattern
+    weights, the per-node prior of PUCT and the minimax values (each empty
+    when unused)."""
+
+    learned: np.ndarray  # float64
+    patterns: np.ndarray  # float32
+    prior: np.ndarray  # float32
+    minimax: np.ndarray  # float32, one row per node, NaN where unknown
+
+
+class Chunk(NamedTuple):
+    """One call's budget: simulations, the node limit, and whether the
+    driver may grow the arrays when a leaf needs more room."""
+
+    n_sims: int
+    limit: int
+    may_grow: bool
+
 
 #: Deepest path a simulation follows before it evaluates where it stands.
 MAX_DEPTH = 4096
@@ -278,36 +321,12 @@ def _covered(path, i, tree, game_id, root):
 
 
 @njit(cache=True, nogil=True)
-def run_simulations(
-    game_id,
-    root,
-    tree,
-    prior,
-    meta,
-    n_sims,
-    c,
-    rule,
-    evaluator,
-    learned,
-    cutoff,
-    patterns,
-    expand_visits,
-    focus_width,
-    root_width,
-    endgame_empties,
-    limit,
-    may_grow,
-    stop,
-    threat_nodes,
-    vct_nodes,
-    shapes,
-    sharpness,
-    strict,
-    minimax,
-    alpha,
-):
-    """Run up to ``n_sims`` simulations from the state vector ``root`` in
-    ``tree`` (a :class:`~mcts.search.tree.TreeArrays`).
+def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
+    """Run up to ``chunk.n_sims`` simulations from the state vector ``root``
+    in ``tree`` (a :class:`~mcts.search.tree.TreeArrays`), with the settings
+    of ``params`` (:class:`SearchParams`) and the arrays of ``knowledge``
+    (:class:`Knowledge`); ``stop[0]`` set to nonzero by another thread ends
+    the call at the next simulation.
 
     ``learned`` holds the weights of a learned evaluation for the heavy
     rollouts (empty for none; see :mod:`mcts.search.learned`), which score
@@ -344,6 +363,15 @@ def run_simulations(
     Returns ``(simulations done, reason)`` with reason one of BUDGET_DONE,
     NEED_ROOM, STOPPED, ROOT_PROVEN.
     """
+    n_sims, limit, may_grow = chunk.n_sims, chunk.limit, chunk.may_grow
+    c, rule, evaluator, cutoff = params.c, params.rule, params.evaluator, params.cutoff
+    expand_visits, endgame_empties = params.expand_visits, params.endgame_empties
+    focus_width, root_width = params.focus_width, params.root_width
+    threat_nodes, vct_nodes = params.threat_nodes, params.vct_nodes
+    shapes, sharpness, strict = params.shapes, params.sharpness, params.strict
+    alpha = params.alpha
+    learned, patterns = knowledge.learned, knowledge.patterns
+    prior, minimax = knowledge.prior, knowledge.minimax
     work = np.empty_like(root)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
