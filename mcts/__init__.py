@@ -45,7 +45,14 @@ from .models.packed import pack as pack_model  # noqa: E402
 from .models.packed import unpack as unpack_model  # noqa: E402
 from .models.selfplay_run import add_selfplay_arguments, run_selfplay  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
-from .play.players import LEVELS, THINK_TIMES, Level, find_player  # noqa: E402
+from .play.players import (  # noqa: E402
+    LEVELS,
+    THINK_TIMES,
+    Level,
+    MctsPlayer,
+    ai_spec,
+    find_player,
+)
 from .search.gomoku.net_search import NetSearcher  # noqa: E402
 from .search.proof_check import holding_proofs  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
@@ -54,6 +61,9 @@ from .search.tree import Proven, Tree  # noqa: E402
 
 __all__ = [
     "LEVELS",
+    "MctsPlayer",
+    "ai_spec",
+    "find_player",
     "LiveModel",
     "search_gain",
     "Tree",
@@ -83,7 +93,6 @@ __all__ = [
     "shape_weights_for",
     "find_game",
     "holding_proofs",
-    "find_player",
     "game_from_args",
     "list_models",
     "load_shared",

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..games import find_game
 from ..games.base import ONGOING, Game, State
+from ..search.config import SearchConfig
 from ..search.gomoku.weights import ShapeWeights
 from ..search.learned import fit
 from ..search.reversi.patterns import PatternWeights
@@ -98,11 +99,10 @@ def play_game(
         searcher = Searcher(
             game,
             state,
-            evaluator=config.evaluator,
-            c=config.c,
+            config=SearchConfig(evaluator=config.evaluator, c=config.c),
             seed=int(rng.integers(2**31 - 1)),
-            patterns=patterns,
         )
+        searcher.patterns = patterns
         searcher.shape_weights = shape_weights
         if node >= 0:
             searcher.tree = tree.subtree(node)

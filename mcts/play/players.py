@@ -5,56 +5,14 @@ A spec is a kind and optional ``key=value`` options::
     random                      uniformly random legal moves
     mcts                        MCTS with random rollouts
     mcts-heavy                  MCTS with the game's heavy rollouts (the default)
+    mcts-heavy:model=light      ... with a tree model: the page's AI
     mcts-heavy:level=3          a rung of the strength ladder (LEVELS)
-    mcts:c=1.4,sims=2000,seed=7 tuning knobs and budgets
-    mcts-net:model=NAME         PUCT with a Gomoku model's network (net_player.py)
+    mcts:c=1.4,sims=2000,seed=7 a budget and an exploration constant
+    mcts-net:model=NAME         PUCT with a Gomoku model's network
     alphabeta:model=light       Gomoku: alpha-beta search (alphabeta_player.py)
 
-Options: ``c`` (exploration), ``seconds`` and ``sims`` (budget per move),
-``level`` (1..6, sets budget, temperature and random moves), ``temperature``
-(``t``), ``random`` (the chance of a random move instead of the search's,
-0..1), ``seed``, ``expand`` (visits before a leaf is expanded), ``max_nodes``,
-``rule`` (uct, puct), ``width`` (Gomoku: the most moves a tree node keeps, the
-best by the row-building score), ``root_width`` (the same at the root, at
-least ``width``), ``model`` (a tree model: its statistics start
-the search where it knows the position, and its learned evaluation cuts the
-rollouts short; a packed ``NAME.tar.xz`` is unpacked on first use), ``use``
-(what of the model to use: ``both``, the default, ``book`` or ``eval``;
-measures each part's worth), ``cutoff`` (plies a rollout
-plays before that evaluation scores it), ``endgame`` (Reversi: a new leaf with
-at most this many empty squares is solved exactly; 0 turns it off),
-``patterns`` (Reversi: 1, the default, scores leaves by the model's pattern
-evaluation when it carries one; 0 keeps the older learned evaluation and
-rollouts, for comparison; Gomoku: 1, the default, has the alpha-beta
-evaluate by the model's fitted shape weights when it carries them, 0 by
-the hand-set ones), ``threats`` (Gomoku: 1, the default with heavy
-rollouts, plays VCF wins, blocks the opponent's and proves leaves by VCF; 0
-turns it off), ``deep_vct`` (Gomoku: VCF nodes a second of the move spends on
-deeper VCTs at the root; 0 turns it off; ``deep_defence=1`` spends half of
-them on the opponent's, an experiment kept off), ``vct`` (Gomoku: the VCF
-nodes of a VCT of one three that proves new tree leaves too, as in
-``mcts-net``; 0, the default, only VCF), ``shapes`` (Gomoku: 1 ranks the
-moves a tree node keeps by the line shapes they make and block, 2, the default
-with heavy rollouts, also scores quiet leaves: by the shapes, or with
-``sharpness=K`` above 0 by the model's learned evaluation with its log-odds
-times K, an experiment kept off; 0 neither), ``strict`` (Gomoku: 1 proves a
-tree node lost for its player to move only when focus kept every reply that
-might save him; 0, the default, trusts the kept replies), ``recheck``
-(Gomoku: 1, the default, searches on with strict proofs when the search
-stopped on a root proof that does not hold for every reply; 0 plays the
-move it stopped on), ``alphabeta`` (Gomoku: the share of a timed move
-that an alpha-beta search spends choosing it before the tree search grows
-the tree in the rest; by default with heavy rollouts
-:data:`~mcts.search.searcher.GOMOKU_ALPHABETA_SHARE`, 0 off), ``minimax`` (the
-weight, 0..1, of the evaluation's minimax values backed up the tree in
-selection), ``loa_eval`` (Lines of Action: the evaluation and search settings
-by name, ``mia`` by default; ``loa_eval=2026-11`` is the search before the
-MIA-style evaluation, kept only as the benchmark baseline:
-``mcts-heavy:model=light,loa_eval=2026-11`` is the page's AI as it played
-then), and ``early_plies`` with ``early_seconds``: the game's first
-``early_plies`` plies (both sides' moves) are searched ``early_seconds`` a
-move, which measures what a perfect opening book could be worth
-(``mcts-heavy:early_plies=8,early_seconds=1`` against ``mcts-heavy``).
+The options are :class:`PlayerOptions`' fields, each defined there once with
+what it does (:data:`OPTIONS` and :func:`option_help` read them).
 
 An external engine is the kind ``engine``, then its protocol, then options::
 
@@ -73,20 +31,22 @@ by our rules: a malformed or illegal move, or none in time, loses the game
 
 Every player has :meth:`Player.choose` (state -> move code) and
 :meth:`Player.observe` (told each move played, so a searcher keeps its tree).
-
-The module is over 450 lines because most of it is the spec language's one
-definition (this documentation, the option table and how each option reaches
-its player): split, an option would be defined in two places.
+:func:`find_player` is the one factory of players: the page, the engine
+commands, the arena and the benchmarks all build their AI with it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from functools import partial
+from typing import Any
 
 import numpy as np
 
 from ..games.base import Game, State
 from ..models.model import (
+    Model,
     evaluation_for,
     patterns_for,
     shape_weights_for,
@@ -94,13 +54,15 @@ from ..models.model import (
 )
 from ..models.packed import unpacked
 from ..models.store import load_shared, model_path
+from ..search.config import SearchConfig
+from ..search.gomoku.net_search import DEFAULT_NET_SEARCH, NetSearcher
 from ..search.gomoku.weights import HAND_WEIGHTS
-from ..search.searcher import Searcher
+from ..search.result import SearchResult
+from ..search.searcher import DEFAULT_MAX_NODES, Searcher
 from .alphabeta_player import AlphaBetaPlayer
 from .base import Player
 from .nboard import DEFAULT_TIMEOUT as NBOARD_TIMEOUT
 from .nboard import NboardEngine
-from .net_player import from_spec as net_player
 from .piskvork import PiskvorkEngine
 
 
@@ -155,59 +117,67 @@ THINK_TIMES: tuple[float, ...] = (0.1, 0.5, 1, 2, 5, 10)
 KINDS = ("random", "mcts", "mcts-heavy", "mcts-net", "alphabeta", "engine")
 #: The protocols an ``engine`` spec may name.
 PROTOCOLS = ("nboard", "piskvork")
+
+
+def _option(parse: type, doc: str) -> Any:
+    """Return a spec option's field: unset by default, parsed by ``parse``."""
+    return field(default=None, metadata={"parse": parse, "doc": doc})
+
+
+@dataclass(frozen=True)
+class PlayerOptions:
+    """The options a player spec may set, each defined here once."""
+
+    level: int | None = _option(
+        int,
+        "a rung of the strength ladder, 1-6 (LEVELS): budget, temperature "
+        "and random moves",
+    )
+    seconds: float | None = _option(float, "think time a move (default 1)")
+    sims: int | None = _option(int, "simulations a move")
+    model: str | None = _option(
+        str,
+        "a tree model by name (model/GAME/NAME): its statistics start the "
+        "search where it knows the position, its evaluations score the leaves",
+    )
+    seed: int | None = _option(int, "fixes every random choice")
+    c: float | None = _option(
+        float, "the exploration constant (default: the game's tuned value)"
+    )
+    cmd: str | None = _option(str, "engine: its command line (split as a shell's)")
+    cwd: str | None = _option(str, "engine: the folder it runs in")
+    depth: int | None = _option(int, "NBoard engine: its search depth")
+    ms: int | None = _option(int, "piskvork engine: its time a turn")
+    timeout: float | None = _option(
+        float, "engine: seconds it may take to answer before it forfeits"
+    )
+
+
+#: Option names accepted in a spec, with the type each value is parsed to.
+OPTIONS: dict[str, type] = {f.name: f.metadata["parse"] for f in fields(PlayerOptions)}
 #: The options of an ``engine`` spec (the others are for our players).
 ENGINE_OPTIONS = ("cmd", "cwd", "depth", "ms", "timeout")
-#: Option names accepted in a spec, with the type each value is parsed to.
-OPTIONS = {
-    "c": float,
-    "seconds": float,
-    "sims": int,
-    "level": int,
-    "temperature": float,
-    "random": float,
-    "seed": int,
-    "expand": int,
-    "max_nodes": int,
-    "rule": str,
-    "model": str,
-    "early_plies": int,
-    "early_seconds": float,
-    "width": int,
-    "root_width": int,
-    "cutoff": int,
-    "endgame": int,
-    "patterns": int,
-    "threats": int,
-    "deep_vct": int,
-    "deep_defence": int,
-    "shapes": int,
-    "sharpness": float,
-    "strict": int,
-    "recheck": int,
-    "loa_eval": str,
-    "minimax": float,
-    "alphabeta": float,
-    "vct": int,
-    "mix": float,
-    "rollouts": int,
-    "use": str,
-    "cmd": str,
-    "cwd": str,
-    "depth": int,
-    "ms": int,
-    "timeout": float,
+#: The options each of our kinds takes.
+KIND_OPTIONS = {
+    "random": {"seed"},
+    "alphabeta": {"seconds", "model"},
+    "mcts-net": {"seconds", "sims", "model", "seed", "c", "level"},
+    "mcts": {"level", "seconds", "sims", "model", "seed", "c"},
+    "mcts-heavy": {"level", "seconds", "sims", "model", "seed", "c"},
 }
-#: What a player may take from its model (the ``use`` option).
-MODEL_USES = ("both", "book", "eval")
-_ALIASES = {"t": "temperature", "simulations": "sims"}
+_ALIASES = {"simulations": "sims"}
 
 DEFAULT_SECONDS = 1.0
 #: A tree model's statistics for a position replace the player's own tree
 #: only where they hold at least this many times the simulations of the
 #: player's last search (and more than its tree): positions a model studied
-#: little made the player weaker. The measurements behind the value are in
-#: docs/models.md (footnotes 3 and 4 of "Shipped models").
+#: little made the player weaker (docs/models.md).
 MODEL_STUDY_RATIO = 5
+
+
+def option_help() -> str:
+    """Return one line per spec option: its name and what it does."""
+    return "\n".join(f"{f.name}: {f.metadata['doc']}" for f in fields(PlayerOptions))
 
 
 @dataclass(frozen=True)
@@ -260,22 +230,11 @@ def parse_spec(text: str) -> PlayerSpec:
             ) from None
     if kind == "engine":
         _check_engine(text, options)
-    elif set(options) & set(ENGINE_OPTIONS):
-        raise ValueError(f"{', '.join(ENGINE_OPTIONS)} are engine options: {text!r}")
-    if kind == "random" and set(options) - {"seed"}:
-        raise ValueError(f"the random player takes only a seed, got {text!r}")
-    if kind == "alphabeta" and set(options) - {"seconds", "model", "patterns"}:
+    elif set(options) - KIND_OPTIONS[kind]:
         raise ValueError(
-            f"the alphabeta player takes only seconds, model and patterns, got {text!r}"
+            f"the {kind} player takes {', '.join(sorted(KIND_OPTIONS[kind]))}, "
+            f"got {text!r}"
         )
-    if options.get("use", "both") not in MODEL_USES:
-        raise ValueError(
-            f"use must be one of {', '.join(MODEL_USES)}, got {options['use']!r}"
-        )
-    if "use" in options and "model" not in options:
-        raise ValueError(f"use needs a model, got {text!r}")
-    if ("early_plies" in options) != ("early_seconds" in options):
-        raise ValueError(f"early_plies and early_seconds go together, got {text!r}")
     level = options.get("level")
     if level is not None and level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}, got {level}")
@@ -317,65 +276,86 @@ class RandomPlayer(Player):
 
 
 class MctsPlayer(Player):
-    """Plays the move an MCTS search picks, keeping its tree between moves."""
+    """Plays the move an MCTS search picks, keeping its tree between moves.
+
+    ``searcher`` is a :class:`~mcts.search.searcher.Searcher` (or a network
+    one); ``level`` its budget a move. With a tree ``model`` (shared
+    read-only by many players) the searcher scores its leaves with the
+    model's evaluations, and each position the model studied well enough
+    starts the search warm with a copy of the model's subtree
+    (:data:`MODEL_STUDY_RATIO`): this is the one place a model reaches a
+    search."""
 
     def __init__(
         self,
         game: Game,
+        searcher: Searcher,
         *,
-        evaluator: str = "heavy",
-        seconds: float | None = None,
-        simulations: int | None = None,
-        temperature: float = 0.0,
-        random_moves: float = 0.0,
+        level: Level,
+        model: Model | None = None,
         name: str = "mcts-heavy",
-        model=None,
-        use: str = "both",
-        early_plies: int = 0,
-        early_seconds: float | None = None,
-        patterns: bool = True,
-        **searcher_options,
     ) -> None:
-        if seconds is None and simulations is None:
-            seconds = DEFAULT_SECONDS
         self.game = game
         self.name = name
-        self.seconds = seconds
-        self.simulations = simulations
-        self.temperature = temperature
-        self.random_moves = random_moves
-        self.searcher = Searcher(game, evaluator=evaluator, **searcher_options)
-        # A tree model (mcts.models.model.Model) shared read-only by many
-        # players: each position it knows starts the search warm with a copy
-        # (its book), and its learned evaluation scores every rollout.
-        self.model = model if use in ("both", "book") else None
-        if model is not None and use in ("both", "eval"):
-            self.searcher.evaluation = evaluation_for(model, game)
-            if patterns:
-                self.searcher.patterns = patterns_for(model, game)
-                self.searcher.shape_weights = shape_weights_for(model, game)
-        self.early_plies = early_plies
-        self.early_seconds = early_seconds
-        self.plies_observed = 0
+        self.level = level
+        self.searcher = searcher
+        self.model = model
+        if model is not None and not isinstance(searcher, NetSearcher):
+            searcher.evaluation = evaluation_for(model, game)
+            searcher.patterns = patterns_for(model, game)
+            searcher.shape_weights = shape_weights_for(model, game)
 
-    def choose(self, state: State) -> int:
-        """Search ``state`` within the budget; return the chosen move code."""
-        self.searcher.set_state(state)
-        if self.model is not None:
+    def think(
+        self,
+        state: State,
+        level: Level | None = None,
+        *,
+        on_progress: Callable[[SearchResult], None] | None = None,
+        progress_every: float = 0.25,
+    ) -> SearchResult:
+        """Search ``state`` within ``level`` (default: the player's own) and
+        return the result; ``on_progress`` hears from the search meanwhile."""
+        self.prepare(state)
+        return self.search(
+            level, on_progress=on_progress, progress_every=progress_every
+        )
+
+    def prepare(self, state: State, last_move: int | None = None) -> None:
+        """Make ``state`` the search's root, starting from the model's
+        subtree where the model studied it well enough; ``last_move``, the
+        move that led there (None: unknown), is what a network reads."""
+        if isinstance(self.searcher, NetSearcher):
+            self.searcher.set_state(state, last_move)
+        else:
+            self.searcher.set_state(state)
+        if self.model is not None and not isinstance(self.searcher, NetSearcher):
             warm = warm_tree(self.model, self.game, state)
             if warm is not None and self._worth_using(int(warm.visits[0])):
                 self.searcher.tree = warm
-                self.model_plies += (self.plies_observed,)
-        seconds, simulations = self.seconds, self.simulations
-        if self.plies_observed < self.early_plies:
-            seconds, simulations = self.early_seconds, None
+
+    def search(
+        self,
+        level: Level | None = None,
+        *,
+        on_progress: Callable[[SearchResult], None] | None = None,
+        progress_every: float = 0.25,
+    ) -> SearchResult:
+        """Search the prepared root within ``level`` (default: the player's
+        own); return the result."""
+        level = self.level if level is None else level
         self.last_result = self.searcher.search(
-            seconds=seconds,
-            simulations=simulations,
-            temperature=self.temperature,
-            random_moves=self.random_moves,
+            seconds=level.seconds,
+            simulations=level.simulations,
+            temperature=level.temperature,
+            random_moves=level.random_moves,
+            on_progress=on_progress,
+            progress_every=progress_every,
         )
-        return self.last_result.code
+        return self.last_result
+
+    def choose(self, state: State) -> int:
+        """Search ``state`` within the budget; return the chosen move code."""
+        return self.think(state).code
 
     def _worth_using(self, model_visits: int) -> bool:
         """Return whether a model position with ``model_visits`` should
@@ -385,9 +365,7 @@ class MctsPlayer(Player):
         return model_visits > own and model_visits >= MODEL_STUDY_RATIO * last
 
     def observe(self, state: State, move: int) -> None:
-        """Move the search tree's root along ``move`` (tree reuse) and count
-        the ply."""
-        self.plies_observed += 1
+        """Move the search tree's root along ``move`` (tree reuse)."""
         if self.searcher.state == state:
             self.searcher.advance(move)
 
@@ -403,90 +381,96 @@ def find_player(
     seconds: float | None = None,
     simulations: int | None = None,
     seed: int | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    models: Callable[[str], Model] | None = None,
 ) -> Player:
-    """Return a Player for ``spec`` in ``game``.
+    """Return a Player for ``spec`` in ``game``: the one factory of players.
 
     ``seconds`` / ``simulations`` / ``seed`` are defaults that the spec's own
-    options override (a level sets both budget and temperature, and an explicit
-    ``seconds``/``sims``/``temperature`` in the spec overrides the level).
+    options override (a level sets the budget, the temperature and the
+    random moves; an explicit ``seconds``/``sims`` in the spec overrides the
+    level's budget); ``max_nodes`` caps a search tree's memory; ``models``
+    loads a model by name (default: :func:`load_model`).
     """
     if not isinstance(spec, PlayerSpec):
         spec = parse_spec(spec)
     opts = dict(spec.options)
-    seed = opts.pop("seed", seed)
+    seed = opts.get("seed", seed)
     if spec.kind == "random":
         return RandomPlayer(game, seed=seed, name=str(spec))
     if spec.kind == "engine":
         return _engine_player(spec, game, seconds)
     model = None
     if "model" in opts:
-        model = load_shared(unpacked(model_path(game.name, opts.pop("model"))))
+        model = (models or partial(load_model, game))(opts["model"])
     if spec.kind == "alphabeta":
-        weights = None
-        if model is not None and opts.get("patterns", 1):
-            weights = shape_weights_for(model, game)
+        weights = shape_weights_for(model, game) if model is not None else None
         return AlphaBetaPlayer(
             game,
             seconds=opts.get("seconds", seconds or DEFAULT_SECONDS),
             weights=weights or HAND_WEIGHTS,
             name=str(spec),
         )
+    level = spec_level(opts, seconds=seconds, simulations=simulations)
     if spec.kind == "mcts-net":
-        if seconds is None and simulations is None:
-            seconds = DEFAULT_SECONDS
-        return net_player(opts, game, model, seconds, simulations, seed, str(spec))
-    use = opts.pop("use", "both")
-    level = LEVELS.get(opts.pop("level", None)) if "level" in opts else None
-    temperature = random_moves = 0.0
-    if level is not None:
-        seconds, simulations = level.seconds, level.simulations
-        temperature, random_moves = level.temperature, level.random_moves
-    if "seconds" in opts or "sims" in opts:
-        seconds = opts.pop("seconds", None)
-        simulations = opts.pop("sims", None)
-    temperature = opts.pop("temperature", temperature)
-    random_moves = opts.pop("random", random_moves)
-    searcher_options = {}
-    for key, target in (
-        ("c", "c"),
-        ("expand", "expand_visits"),
-        ("max_nodes", "max_nodes"),
-        ("rule", "rule"),
-        ("width", "focus_width"),
-        ("root_width", "root_width"),
-        ("cutoff", "cutoff_plies"),
-        ("endgame", "endgame_empties"),
-        ("threats", "threats"),
-        ("deep_vct", "deep_vct"),
-        ("deep_defence", "deep_defence"),
-        ("vct", "vct_nodes"),
-        ("shapes", "shapes"),
-        ("sharpness", "sharpness"),
-        ("strict", "strict"),
-        ("recheck", "recheck"),
-        ("loa_eval", "loa_eval"),
-        ("minimax", "minimax"),
-        ("alphabeta", "alphabeta"),
-    ):
-        if key in opts:
-            searcher_options[target] = opts.pop(key)
-    early = {k: opts.pop(k) for k in ("early_plies", "early_seconds") if k in opts}
-    patterns = bool(opts.pop("patterns", 1))
-    return MctsPlayer(
-        game,
+        if model is None or model.network is None:
+            raise ValueError(f"{spec}: the network player needs a model with a network")
+        if (model.game.name, model.game.options) != (game.name, game.options):
+            raise ValueError(f"the model's network plays {model.game!r}, not {game!r}")
+        settings = DEFAULT_NET_SEARCH
+        if opts.get("c") is not None:
+            settings = settings._replace(c=float(opts["c"]))
+        searcher: Searcher = NetSearcher(
+            game,
+            network=model.network,
+            settings=settings,
+            seed=seed,
+            max_nodes=max_nodes,
+        )
+        return MctsPlayer(game, searcher, level=level, name=str(spec))
+    config = SearchConfig(
         evaluator="heavy" if spec.kind == "mcts-heavy" else "random",
-        seconds=seconds,
-        simulations=simulations,
-        temperature=temperature,
-        random_moves=random_moves,
-        name=str(spec),
-        seed=seed,
-        model=model,
-        use=use,
-        patterns=patterns,
-        **early,
-        **searcher_options,
+        c=opts.get("c"),
     )
+    searcher = Searcher(game, config=config, seed=seed, max_nodes=max_nodes)
+    return MctsPlayer(game, searcher, level=level, model=model, name=str(spec))
+
+
+def load_model(game: Game, name: str) -> Model:
+    """Return the tree model ``name`` of ``game`` from the model folder (a
+    packed one unpacked first), loaded once per process."""
+    return load_shared(unpacked(model_path(game.name, name)))
+
+
+def ai_spec(game: Game, model_name: str | None, model: Model | None) -> str:
+    """Return the spec of the AI that plays ``game`` with the tree model
+    ``model_name`` (loaded as ``model``; None: no model): the network search
+    when the model carries a network for this board, else the heavy MCTS."""
+    if model_name is None or model is None:
+        return "mcts-heavy"
+    plays_here = (model.game.name, model.game.options) == (game.name, game.options)
+    kind = "mcts-net" if model.network is not None and plays_here else "mcts-heavy"
+    return f"{kind}:model={model_name}"
+
+
+def spec_level(
+    opts: dict, *, seconds: float | None = None, simulations: int | None = None
+) -> Level:
+    """Return the budget a move of a spec's options ``opts``: its level, its
+    ``seconds``/``sims`` over the level's budget, else the defaults given,
+    else :data:`DEFAULT_SECONDS`."""
+    level = (
+        LEVELS[opts["level"]]
+        if "level" in opts
+        else Level(simulations=simulations, seconds=seconds)
+    )
+    if "seconds" in opts or "sims" in opts:
+        level = replace(
+            level, seconds=opts.get("seconds"), simulations=opts.get("sims")
+        )
+    if level.seconds is None and level.simulations is None:
+        level = replace(level, seconds=DEFAULT_SECONDS)
+    return level
 
 
 def _engine_player(spec: PlayerSpec, game: Game, seconds: float | None) -> Player:

@@ -76,7 +76,6 @@ class SearchParams(NamedTuple):
     threat_nodes: int  # Gomoku: VCF nodes that may prove a new leaf (0: none)
     vct_nodes: int  # Gomoku: VCF nodes of a leaf's VCT of one three (0: none)
     shapes: int  # Gomoku: 1 ranks focus moves by shapes, 2 also scores leaves
-    sharpness: float  # Gomoku: log-odds factor of the learned quiet leaf
     strict: bool  # prove a node lost only when focus kept every saving reply
     alpha: float  # weight of the minimax values in selection (0: off)
 
@@ -226,13 +225,13 @@ def _back_up_minimax(path, movers, depth, leaf_value, tree, minimax):
 
 
 @njit(cache=True, nogil=True)
-def _leaf(evaluator, game_id, state, learned, cutoff, patterns, shapes, sharpness):
+def _leaf(evaluator, game_id, state, learned, cutoff, patterns, shapes):
     """Return black's expected score of the leaf ``state`` (overwritten): by
     the evaluator, or for Gomoku with ``shapes`` 2 and heavy rollouts once
-    it is quiet, by the learned evaluation sharpened or by the line shapes
+    it is quiet, by the line shapes
     (:func:`mcts.search.gomoku.shapes.quiet_leaf`)."""
     if shapes >= 2 and evaluator == HEAVY and game_id == kernels.GOMOKU_ID:
-        return quiet_leaf(state, learned, sharpness)
+        return quiet_leaf(state)
     return evaluate(evaluator, game_id, state, learned, cutoff, patterns)
 
 
@@ -344,9 +343,7 @@ def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
     ``root_width`` best Gomoku moves at the root and the ``focus_width``
     best at the nodes below (:func:`mcts.search.gomoku.focus.focus_moves`).
     ``shapes`` 1 ranks the Gomoku moves focus keeps by their line shapes
-    (:mod:`mcts.search.gomoku.shapes`), 2 also scores quiet leaves: by the
-    ``learned`` evaluation with its log-odds times ``sharpness`` when both
-    are given, else by the shapes.
+    (:mod:`mcts.search.gomoku.shapes`), 2 also scores quiet leaves by them.
 
     ``strict`` proves a node lost for its player to move only when focus
     kept every reply that might save him (see :func:`prove_upward`).
@@ -368,7 +365,7 @@ def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
     expand_visits, endgame_empties = params.expand_visits, params.endgame_empties
     focus_width, root_width = params.focus_width, params.root_width
     threat_nodes, vct_nodes = params.threat_nodes, params.vct_nodes
-    shapes, sharpness, strict = params.shapes, params.sharpness, params.strict
+    shapes, strict = params.shapes, params.strict
     alpha = params.alpha
     learned, patterns = knowledge.learned, knowledge.patterns
     prior, minimax = knowledge.prior, knowledge.minimax
@@ -489,9 +486,7 @@ def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
             movers[depth] = mover
             node = child
         if at_leaf:
-            reward = _leaf(
-                evaluator, game_id, work, learned, cutoff, patterns, shapes, sharpness
-            )
+            reward = _leaf(evaluator, game_id, work, learned, cutoff, patterns, shapes)
         if alpha > 0.0:
             leaf_value = reward if movers[depth] == BLACK else 1.0 - reward
             _back_up_minimax(path, movers, depth, leaf_value, tree, minimax)

@@ -28,11 +28,9 @@ arguments would force a recompile in every process).
     new stone, so a ply costs O(row**2), not a board scan.
   * Lines of Action (MC-LOA, after Winands and Björnsson): moves weighted toward
     the centre and toward captures, and an evaluation cut-off. Given LOA's
-    search parameters as ``learned`` (the default; :mod:`mcts.search.loa.search`)
-    the MIA-style evaluation stops the rollout once decisive, else scores it
-    after a few plies; without (the 2026-11 baseline, :func:`loa_rollout`),
-    after :data:`LOA_CUTOFF_PLIES` plies a logistic of the small evaluation
-    of 2026-11 (number of groups and concentration) scores it.
+    search parameters as ``learned`` (:mod:`mcts.search.loa.config`) the
+    MIA-style evaluation stops the rollout once decisive, else scores it
+    after a few plies (:mod:`mcts.search.loa.search`).
 
 :func:`~mcts.search.gomoku.focus.focus_moves` (in
 :mod:`mcts.search.gomoku.focus`) is the other piece of game knowledge: it
@@ -50,11 +48,10 @@ import numpy as np
 from numba import njit
 
 from ..games import gomoku, kernels, loa, reversi
-from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
+from ..games.base import BLACK, BLACK_WINS, DRAW, ONGOING, WHITE_WINS
 from ..games.bitboard import bit_square
 from .features import position_value
 from .loa import search as loa_search
-from .loa.evaluation import loa_evaluation
 from .reversi.patterns import pattern_win_chance
 
 RANDOM = 0
@@ -119,10 +116,8 @@ def heavy_rollout(game_id, state, learned, cutoff, patterns=None):
     are any and they serve ``state`` (:func:`learned_serves`); in Reversi
     scored by the ``patterns`` instead when there are any
     (:func:`reversi_pattern_leaf`)."""
-    if game_id == loa.GAME_ID:
-        if learned.shape[0] > 0:  # LOA's search parameters (loa_search)
-            return loa_search.rollout(state, learned)
-        return loa_rollout(state)
+    if game_id == loa.GAME_ID:  # learned: LOA's search parameters (loa.config)
+        return loa_search.rollout(state, learned)
     if patterns is not None and game_id == reversi.GAME_ID and patterns.shape[0] > 0:
         return reversi_pattern_leaf(state, cutoff, patterns)
     plies = TO_THE_END
@@ -408,28 +403,3 @@ def _mark_near(cells, size, cell, near, near_at, n_near):
             if cells[other] == 0:
                 n_near = _set_add(near, near_at, n_near, other)
     return n_near
-
-
-# ---- Lines of Action ----------------------------------------------------------------
-#: Plies a LOA rollout plays before it is scored by the evaluation.
-LOA_CUTOFF_PLIES = 10
-#: Logistic scale: evaluation units per factor e of the win odds.
-LOA_EVAL_SCALE = 1.0
-
-
-@njit(cache=True, nogil=True)
-def loa_rollout(state):
-    """Play centre- and capture-weighted LOA moves for LOA_CUTOFF_PLIES plies,
-    then score the position; return black's score."""
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    weights = np.empty(MAX_MOVES, dtype=np.float64)
-    for _ in range(LOA_CUTOFF_PLIES):
-        count = loa.legal_moves(state, moves)
-        if count == 0:
-            return terminal_reward(loa.status(state))
-        loa_search.play_weighted_move(state, moves, count, weights)
-    code = loa.status(state)
-    if code != ONGOING:
-        return terminal_reward(code)
-    score = loa_evaluation(state[0], state[1])
-    return 1.0 / (1.0 + np.exp(-score / LOA_EVAL_SCALE))

@@ -5,13 +5,13 @@ a few milliseconds and checks the clock and the stop flag between chunks; the
 kernel also polls the stop flag every simulation and releases the GIL, so
 :meth:`Searcher.stop` from another thread takes effect at once.
 
-The module is over 400 lines: :class:`Searcher` is one class (its tuning
-knobs, tree reuse and the widening of a reused Gomoku root, the chunked
-run, the exact root solve of a Reversi endgame, the Gomoku move the
-alpha-beta plans (:mod:`.gomoku_planner`) and the reading of its result,
-with which proofs it may call proven, and the strict search on after a
-root proof that does not hold: :mod:`.proof_check`). What a result
-shows of the tree is :func:`~.result.read_result`'s.
+Besides the chunked run it holds what a search does around the loop: tree
+reuse and the widening of a reused Gomoku root, the exact root solve of a
+Reversi endgame, the Gomoku root's threat plan and the move the alpha-beta
+plans (:mod:`.gomoku.planner`), and which proofs a result may call proven,
+with the strict search on after a root proof that does not hold
+(:mod:`.proof_check`). What a result shows of the tree is
+:func:`~.result.read_result`'s.
 """
 
 from __future__ import annotations
@@ -20,18 +20,19 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
 from ..games import kernels
 from ..games.base import MAX_MOVES, ONGOING, Game, State
 from ..games.reversi import BLACK_DISCS, WHITE_DISCS
-from .gomoku.alphabeta import MAX_ROW as ALPHABETA_MAX_ROW
-from .gomoku.focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH, focus_moves
+from .config import SearchConfig, game_settings
+from .gomoku.config import GomokuSearch
+from .gomoku.focus import focus_moves
 from .gomoku.planner import AlphaBetaPlanner
-from .gomoku.threats.root import DEEP_DEFENCE, DEEP_VCT_NODES_PER_SECOND, plan_root
+from .gomoku.threats.root import plan_root
 from .gomoku.threats.vcf import LEAF_VCF_NODES
-from .gomoku.threats.vct import LEAF_VCT_NODES
 from .gomoku.weights import HAND_WEIGHTS, ShapeWeights
 from .kernel import (
     NEED_ROOM,
@@ -44,10 +45,10 @@ from .kernel import (
     run_simulations,
 )
 from .learned import Evaluation
-from .loa.search import DEFAULT_LOA_EVAL
-from .loa.search import params as loa_params
+from .loa.config import LoaSearch
 from .proof_check import holding_proofs
 from .result import SearchResult, best_child, read_result
+from .reversi.config import PATTERN_C, ReversiSearch
 from .reversi.endgame import EndgameResult, root_solve_empties
 from .reversi.endgame import solve as solve_endgame
 from .reversi.patterns import PatternWeights, no_patterns
@@ -67,31 +68,9 @@ GAME_C = {"reversi": 0.6, "gomoku": 0.6, "loa": 1.0}
 #: and without noise, and its values lie close together (docs/models.md,
 #: "Tuning the search for the evaluation").
 LEARNED_GAME_C = {"gomoku": 0.4}
-#: The exploration constant while Reversi's pattern evaluation scores the
-#: leaves: against 0.6 (GAME_C), 200 games at 0.1 s a move with the light
-#: model, c = 0.35 scored 57.0% +- 6.6 and c = 0.2 54.0% +- 6.7 (README,
-#: Performance).
-PATTERN_C = 0.35
-#: The weight of the implicit minimax values (the best evaluation backed up
-#: the tree, see :func:`mcts.search.kernel._back_up_minimax`) in selection
-#: while Reversi's pattern evaluation scores the leaves. With the light
-#: model at 1 s a move, 0.3 scored 62.5% +- 14.4 against 0 (40 games) and
-#: 50.6% against NTest depth 8 where 0 scored 36.2% (80 games each); at 0.1 s
-#: it is even (51.0% +- 6.7, 200 games) and 0.6 lost (36%; README,
-#: Performance). It costs about a fifth of the simulations.
-PATTERN_MINIMAX = 0.3
-#: Rollout plies before the pattern evaluation scores a leaf (Reversi), by
-#: default: the evaluation judges the leaf itself.
+#: Rollout plies before Reversi's pattern evaluation scores a leaf: none,
+#: the evaluation judges the leaf itself.
 PATTERN_CUTOFF_PLIES = 0
-#: Empty squares at which a new leaf is solved exactly (see ``endgame_empties``):
-#: a 10-empty solve takes about 0.4 ms (at most about 1 ms) on one core, the
-#: price of some 40 heavy rollouts, for an exact result that is never
-#: recomputed; at 12 empties it is 2 ms, at 14 14 ms (random positions,
-#: measured with ``mcts.search.reversi.endgame.solve_bitboards``).
-ENDGAME_EMPTIES = {"reversi": 10}
-#: The most empties a leaf solve may take on: beyond it one solve could hold a
-#: chunk of the search (and the stop flag) for a long time.
-MAX_LEAF_EMPTIES = 14
 #: Simulations a solved root still runs, for the move list the page shows.
 SOLVED_ROOT_SIMULATIONS = 256
 #: Simulations a search for a time runs even when the root's threat search
@@ -99,35 +78,6 @@ SOLVED_ROOT_SIMULATIONS = 256
 #: unsearched (a 1 s move whose deeper VCT overran it played b12, at the
 #: board's edge, and lost a won game).
 MIN_TIMED_SIMULATIONS = 64
-
-
-#: Gomoku line shapes used by default with heavy rollouts (``shapes``): 2
-#: (focus and leaves) scored 70.0% +- 10.4 against none, 1 (focus only)
-#: 43.8% +- 12.2 (40 games each at 0.1 s a move from the start, with the
-#: light model and threat search; docs/experiments).
-GOMOKU_SHAPES = 2
-#: With ``shapes`` 2 and a tree model's learned evaluation, Gomoku's quiet
-#: leaves can be scored by that evaluation with its log-odds times this
-#: (:func:`mcts.search.gomoku.shapes.quiet_leaf`); 0, the default, scores
-#: them by the shapes. 3 scored 57.5% +- 9.3 against the shapes in 100
-#: games at 0.5 s a move, but won fewer games against Rapfi, so it is off
-#: (docs/experiments).
-GOMOKU_SHARPNESS = 0.0
-#: Whether the MCTS-Solver proves a Gomoku node lost for its player to move
-#: only when focus kept every reply that might save him (``strict``); off,
-#: the proof covers the kept moves only (:func:`mcts.search.gomoku.focus.focus_moves`).
-STRICT_PROOFS = False
-#: Whether a Gomoku search that stopped on a root proof that does not hold
-#: for every reply clears the proofs that do not and searches on with
-#: strict ones for the rest of its budget (``recheck``; see
-#: :meth:`Searcher._search_on_strictly`).
-RECHECK_PROOFS = True
-#: The share of a Gomoku move's think time that the alpha-beta search
-#: (:mod:`mcts.search.gomoku.alphabeta`) spends choosing the move before the
-#: tree search grows the tree in the rest (``alphabeta``), by default with
-#: heavy rollouts. The alpha-beta alone scored 73.8% +- 13.6 against the
-#: tree search alone at 1 s a move (docs/experiments).
-GOMOKU_ALPHABETA_SHARE = 0.8
 #: Hard cap on tree nodes: about 23 bytes each, so 8M nodes is about 190 MB.
 DEFAULT_MAX_NODES = 8_000_000
 
@@ -144,60 +94,15 @@ _CHUNK_MAX_SECONDS = 0.008
 class Searcher:
     """An MCTS searcher for one game, holding its tree between searches.
 
-    Tuning knobs are keyword-only: ``evaluator`` (``"heavy"`` or ``"random"``),
-    ``c`` (exploration constant; by default the game's tuned value in
-    :data:`GAME_C`, :data:`PATTERN_C` with a pattern evaluation, or
-    :data:`LEARNED_GAME_C` while an evaluation is used), ``rule`` (``"uct"``
-    or ``"puct"``), ``expand_visits`` (visits a leaf needs before it is
-    expanded; by default 1 plus the root's tree-move count over 32, which
-    keeps wide trees small),
-    ``focus`` (prune moves the game's knowledge rules out of the tree, see
-    :func:`mcts.search.gomoku.focus.focus_moves`; on by default with heavy rollouts),
-    ``focus_width`` (the most moves focus keeps at a node, where the game
-    ranks them: Gomoku), ``root_width`` (the same at the root, by default
-    :data:`~mcts.search.gomoku.focus.GOMOKU_ROOT_WIDTH`; a root that an earlier
-    search or a tree model expanded narrower is widened),
-    ``max_nodes`` (memory cap: past it the tree stops growing and leaves are
-    just evaluated), ``evaluation`` (a tree model's learned evaluation,
-    which cuts the heavy rollouts short; see :attr:`evaluation`),
-    ``cutoff_plies`` (how short: plies a rollout plays before the
-    evaluation scores it; by default the game's
-    :data:`~mcts.search.rollouts.LEARNED_CUTOFF_PLIES`),
-    ``patterns`` (Reversi: the pattern evaluation of a tree model, which
-    scores leaves after ``cutoff_plies`` rollout plies, by default
-    :data:`PATTERN_CUTOFF_PLIES`, in place of the learned evaluation; see
-    :attr:`patterns`),
-    ``endgame_empties`` (Reversi: a new leaf with at most this many empty
-    squares is solved exactly and proven instead of played out; 0 turns it
-    off; by default :data:`ENDGAME_EMPTIES`),
-    ``threats`` (Gomoku threat search, :mod:`mcts.search.gomoku.threats`: a
-    VCF at the root is played at once, a VCF of the opponent's restricts
-    the root to the moves that must block, and new leaves are proven by a
-    small VCF search; on by default with heavy rollouts), ``vct_nodes``
-    (Gomoku with ``threats``: the VCF nodes of a VCT of one three that also
-    proves new leaves; 0, :data:`LEAF_VCT_NODES`, looks for none), ``shapes``
-    (Gomoku, :mod:`mcts.search.gomoku.shapes`: 1 ranks the moves focus
-    keeps by the line shapes they make and block instead of by window
-    counts; 2, the default with heavy rollouts (:data:`GOMOKU_SHAPES`), also
-    scores quiet leaves: by the model's learned evaluation with its log-odds
-    times ``sharpness`` when there is one and ``sharpness`` is above 0
-    (:data:`GOMOKU_SHARPNESS`, 0 by default), else by those shapes; 0
-    neither), ``strict`` (Gomoku: the MCTS-Solver proves a node lost for
-    its player to move only when focus kept every reply that might save
-    him; :data:`STRICT_PROOFS`, off by default), ``recheck`` (Gomoku: a
-    search that stopped on a root proof that does not hold for every reply
-    searches on with strict proofs; :data:`RECHECK_PROOFS`, on by default),
-    ``alphabeta`` (Gomoku with rows of at most six, a search for a time:
-    the share of the time an alpha-beta search spends choosing the move,
-    before the tree search grows the tree in the rest; the move is the
-    alpha-beta's unless the root's threat search proved it lost;
-    :data:`GOMOKU_ALPHABETA_SHARE` by default with heavy rollouts, 0 off),
-    ``loa_eval`` (Lines of Action
-    with heavy rollouts: the named evaluation and search settings of
-    :data:`mcts.search.loa.search.LOA_EVALS`; ``"2026-11"`` is the earlier
-    search, kept as the benchmark baseline) and
-    ``seed`` (fixes every random choice: a search budgeted by simulations is
-    then deterministic).
+    ``config`` (:class:`~mcts.search.config.SearchConfig`) says how it
+    searches: the evaluator, the exploration constant, the selection rule
+    and the game's knowledge settings; ``max_nodes`` caps the tree's memory
+    (past it the tree stops growing and leaves are just evaluated); ``seed``
+    fixes every random choice (a search budgeted by simulations is then
+    deterministic). A tree model's knowledge is given after construction:
+    :attr:`evaluation` (its learned evaluation, which cuts the heavy
+    rollouts short), :attr:`patterns` (Reversi's pattern evaluation, which
+    scores the leaves) and :attr:`shape_weights` (the Gomoku alpha-beta's).
     """
 
     def __init__(
@@ -205,120 +110,65 @@ class Searcher:
         game: Game,
         state: State | None = None,
         *,
-        evaluator: str = "heavy",
-        c: float | None = None,
-        rule: str = "uct",
-        expand_visits: int | None = None,
-        focus: bool | None = None,
-        focus_width: int = GOMOKU_FOCUS_WIDTH,
-        root_width: int | None = None,
+        config: SearchConfig | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
-        evaluation: Evaluation | None = None,
-        cutoff_plies: int | None = None,
-        patterns: PatternWeights | None = None,
-        endgame_empties: int | None = None,
-        threats: bool | None = None,
-        deep_vct: int = DEEP_VCT_NODES_PER_SECOND,
-        deep_defence: bool = DEEP_DEFENCE,
-        vct_nodes: int = LEAF_VCT_NODES,
-        shapes: int | None = None,
-        sharpness: float = GOMOKU_SHARPNESS,
-        strict: bool = STRICT_PROOFS,
-        recheck: bool = RECHECK_PROOFS,
-        alphabeta: float | None = None,
-        loa_eval: str = DEFAULT_LOA_EVAL,
-        minimax: float | None = None,
         seed: int | None = None,
     ) -> None:
-        if rule not in RULES:
-            raise ValueError(
-                f"unknown selection rule {rule!r}; expected one of {', '.join(RULES)}"
-            )
-        if c is not None and not c >= 0:
-            raise ValueError(f"the exploration constant c must be >= 0, got {c!r}")
+        config = SearchConfig() if config is None else config
+        config.check()
+        if config.game is None:
+            config = replace(config, game=game_settings(game, config.evaluator))
         if max_nodes < MAX_MOVES + 1:
             raise ValueError(
                 f"max_nodes must be at least {MAX_MOVES + 1}, got {max_nodes}"
             )
         self.game = game
-        self.evaluator = evaluator
-        self._evaluator_id = evaluator_id(evaluator)
-        self._c = None if c is None else float(c)
-        self.rule = rule
+        #: The configuration, the game's record filled in.
+        self.config = config
+        self.evaluator = config.evaluator
+        self._evaluator_id = evaluator_id(config.evaluator)
+        self._c = None if config.c is None else float(config.c)
+        self.rule = config.rule
         self.max_nodes = int(max_nodes)
-        self._expand_visits = expand_visits
-        if focus_width < 1:
-            raise ValueError(f"focus_width must be at least 1, got {focus_width}")
-        focus = (evaluator == "heavy") if focus is None else bool(focus)
-        #: The most moves focus keeps at a node; 0 when focus is off.
-        self.focus_width = int(focus_width) if focus else 0
-        if root_width is None:
-            root_width = max(focus_width, GOMOKU_ROOT_WIDTH)
-        if root_width < focus_width:
-            raise ValueError(
-                f"root_width must be at least focus_width ({focus_width}), "
-                f"got {root_width}"
-            )
-        #: The most moves focus keeps at the root; 0 when focus is off.
-        self.root_width = int(root_width) if focus else 0
-        if endgame_empties is None:
-            endgame_empties = ENDGAME_EMPTIES.get(game.name, 0)
-        if not 0 <= endgame_empties <= MAX_LEAF_EMPTIES:
-            raise ValueError(
-                f"endgame_empties must be 0..{MAX_LEAF_EMPTIES}, got {endgame_empties}"
-            )
+        self._expand_visits = config.expand_visits
+        settings = config.game
         #: New leaves with at most this many empties are solved exactly (0: never).
-        self.endgame_empties = int(endgame_empties)
-        threats = (evaluator == "heavy") if threats is None else bool(threats)
-        #: Whether Gomoku threat search plays and blocks VCFs (see ``threats``).
-        self.threats = threats and game.name == "gomoku"
-        if deep_vct < 0:
-            raise ValueError(f"deep_vct must be >= 0, got {deep_vct!r}")
-        #: VCF nodes a second of a move buys for deeper VCTs at the root.
-        self.deep_vct = int(deep_vct)
-        #: Whether half of the deeper VCTs' nodes look for the opponent's, to
-        #: drop the root moves that leave him one (off by default).
-        self.deep_defence = bool(deep_defence)
-        if vct_nodes < 0:
-            raise ValueError(f"vct must be >= 0, got {vct_nodes!r}")
-        #: VCF nodes of the leaves' VCT check (0: VCF only; see ``vct_nodes``).
-        self.vct_nodes = int(vct_nodes)
-        if shapes is None:
-            heavy_gomoku = evaluator == "heavy" and game.name == "gomoku"
-            shapes = GOMOKU_SHAPES if heavy_gomoku else 0
-        if shapes not in (0, 1, 2):
-            raise ValueError(f"shapes must be 0, 1 or 2, got {shapes!r}")
-        #: Gomoku line shapes: 1 ranks focus moves, 2 also scores leaves.
-        self.shapes = int(shapes)
-        if not sharpness >= 0:
-            raise ValueError(f"sharpness must be >= 0, got {sharpness!r}")
-        #: How much a Gomoku quiet leaf stretches the learned evaluation's
-        #: log-odds (0: the shapes score the leaf; see ``sharpness``).
-        self.sharpness = float(sharpness)
+        self.endgame_empties = 0
+        #: The weight of the minimax values in selection while Reversi's
+        #: pattern evaluation scores the leaves.
+        self._pattern_minimax = 0.0
+        #: Gomoku: the most moves focus keeps at a node and at the root
+        #: (0: focus off), threat search, the leaves' VCT, the deeper
+        #: root VCTs, line shapes, re-checked root proofs, the alpha-beta.
+        self.focus_width = self.root_width = 0
+        self.threats, self.vct_nodes, self.deep_vct = False, 0, 0
+        self.shapes, self.recheck, self.alphabeta = 0, False, 0.0
+        # Lines of Action's heavy search takes its parameters where the other
+        # games take a learned evaluation.
+        self._loa_params = np.empty(0, dtype=np.float64)
+        if isinstance(settings, ReversiSearch):
+            settings.check()
+            self.endgame_empties = int(settings.endgame_empties)
+            self._pattern_minimax = float(settings.minimax)
+        elif isinstance(settings, GomokuSearch):
+            settings.check(int(game.options.get("row", 5)))
+            self.focus_width = int(settings.focus_width)
+            self.root_width = int(settings.root_width)
+            self.threats = bool(settings.threats)
+            self.vct_nodes = int(settings.vct_nodes)
+            self.deep_vct = int(settings.deep_vct)
+            self.shapes = int(settings.shapes)
+            self.recheck = bool(settings.recheck)
+            self.alphabeta = float(settings.alphabeta)
+        elif isinstance(settings, LoaSearch) and config.evaluator == "heavy":
+            self._loa_params = settings.array()
         #: Whether a node is proven lost for its player to move only when
-        #: focus kept every reply that might save him (see ``strict``).
-        self.strict = bool(strict)
-        #: Whether a false root proof is searched on strictly (``recheck``).
-        self.recheck = bool(recheck)
-        plays_alphabeta = (
-            game.name == "gomoku" and game.options["row"] <= ALPHABETA_MAX_ROW
-        )
-        if alphabeta is None:
-            heavy = evaluator == "heavy"
-            alphabeta = GOMOKU_ALPHABETA_SHARE if heavy and plays_alphabeta else 0.0
-        if not 0 <= alphabeta <= 1:
-            raise ValueError(f"alphabeta must be 0..1, got {alphabeta!r}")
-        if alphabeta and not plays_alphabeta:
-            raise ValueError(
-                f"the alpha-beta search plays Gomoku with rows of at most "
-                f"{ALPHABETA_MAX_ROW}, not {game.name} {game.options}"
-            )
-        #: The share of a timed Gomoku move the alpha-beta search spends
-        #: choosing it (0: the tree search chooses; see ``alphabeta``).
-        self.alphabeta = float(alphabeta)
+        #: focus kept every reply that might save him: on only while a
+        #: false root proof is searched on (:meth:`_search_on_strictly`).
+        self.strict = False
         self._planner = (
             AlphaBetaPlanner(game.options["size"], game.options["row"])
-            if alphabeta
+            if self.alphabeta
             else None
         )
         self._rng = np.random.default_rng(seed)
@@ -333,20 +183,10 @@ class Searcher:
         self._prior = np.empty(0, dtype=np.float32)
         self._state = game.initial_state() if state is None else state
         self.tree = Tree()
-        if cutoff_plies is not None and cutoff_plies < 0:
-            raise ValueError(f"cutoff_plies must be >= 0, got {cutoff_plies}")
-        self._cutoff_plies = cutoff_plies
-        # Lines of Action's heavy search takes its parameters where the other
-        # games take a learned evaluation (it has none).
-        self._loa_params = loa_params(loa_eval)
-        self.loa_eval = loa_eval
-        if minimax is not None and not 0 <= minimax <= 1:
-            raise ValueError(f"minimax must be 0..1, got {minimax!r}")
-        self._minimax = minimax
         # The minimax values of self.tree's nodes (NaN: unknown).
         self._minimax_values = NodeValues()
-        self.evaluation = evaluation
-        self.patterns = patterns
+        self.evaluation = None
+        self.patterns = None
         #: The shape weights the Gomoku alpha-beta evaluates by (a tree
         #: model's fitted ones; None: the hand-set ones).
         self.shape_weights: ShapeWeights | None = None
@@ -354,10 +194,8 @@ class Searcher:
     @property
     def cutoff_plies(self) -> int:
         """Return the plies a heavy rollout plays before the evaluation
-        scores it: the one given, else :data:`PATTERN_CUTOFF_PLIES` with
-        patterns, else the game's LEARNED_CUTOFF_PLIES."""
-        if self._cutoff_plies is not None:
-            return int(self._cutoff_plies)
+        scores it: :data:`PATTERN_CUTOFF_PLIES` with patterns, else the
+        game's LEARNED_CUTOFF_PLIES."""
         if self._patterns is not None:
             return PATTERN_CUTOFF_PLIES
         return LEARNED_CUTOFF_PLIES.get(self.game.name, 0)
@@ -397,13 +235,14 @@ class Searcher:
         self._learned = (
             np.empty(0, dtype=np.float64) if evaluation is None else evaluation.array()
         )
-        if evaluation is None and self.game.name == "loa" and self.evaluator == "heavy":
+        if self.game.name == "loa":  # LOA's kernels read its parameters there
             self._learned = self._loa_params
 
     @property
     def c(self) -> float:
         """Return the exploration constant: the one given, else the game's
-        (:data:`PATTERN_C` while a pattern evaluation scores the leaves,
+        (:data:`~mcts.search.reversi.config.PATTERN_C` while a pattern
+        evaluation scores the leaves,
         :data:`LEARNED_GAME_C` while an evaluation is used, where the game
         has one there, else :data:`GAME_C`)."""
         if self._c is not None:
@@ -511,7 +350,6 @@ class Searcher:
                     self._state.array,
                     self.focus_width,
                     deep_budget=deep_budget,
-                    deep_defence=self.deep_defence,
                 )
                 proven = [c for m, c in self._root_proofs().items() if m not in before]
                 self._threat_proofs = (self.tree, proven)
@@ -677,7 +515,6 @@ class Searcher:
                 LEAF_VCF_NODES if self.threats else 0,
                 self.vct_nodes if self.threats else 0,
                 self.shapes,
-                float(self.sharpness),
                 bool(self.strict),
                 float(self.minimax),
             ),
@@ -688,12 +525,10 @@ class Searcher:
 
     @property
     def minimax(self) -> float:
-        """Return the weight of the implicit minimax values in selection: the
-        one given, else :data:`PATTERN_MINIMAX` while a pattern evaluation
-        scores the leaves, else 0 (off)."""
-        if self._minimax is not None:
-            return self._minimax
-        return PATTERN_MINIMAX if self._patterns is not None else 0.0
+        """Return the weight of the implicit minimax values in selection:
+        Reversi's (:class:`~mcts.search.reversi.config.ReversiSearch`) while
+        a pattern evaluation scores the leaves, else 0 (off)."""
+        return self._pattern_minimax if self._patterns is not None else 0.0
 
     def _minimax_array(self) -> np.ndarray:
         """Return the minimax values of the current tree, one per node of

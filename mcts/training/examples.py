@@ -19,7 +19,7 @@ import numpy as np
 
 from ..games.base import Game
 from ..games.symmetry import square_maps
-from ..search.gomoku.net_search import NetSearcher
+from ..search.gomoku.net_search import NetSearch, NetSearcher
 from ..search.gomoku.network import NetworkWeights, encode
 
 
@@ -82,7 +82,10 @@ def play_game(
         raise ValueError(f"search_value must be 0..1, got {search_value!r}")
     rng = np.random.default_rng(seed)
     searcher = NetSearcher(
-        game, network=weights, noise=noise, seed=int(rng.integers(2**31))
+        game,
+        network=weights,
+        settings=NetSearch(noise=noise),
+        seed=int(rng.integers(2**31)),
     )
     cells = weights.size * weights.size
     state = game.initial_state()

@@ -21,14 +21,12 @@ import numpy as np
 
 from ..games import find_game
 from ..games.base import Game
-from ..models.model import Model
 from ..play.arena import play_game
 from ..play.base import Player
-from ..play.net_player import NetPlayer
 from ..play.openings import OPENING_PLIES, random_opening
-from ..play.players import find_player
+from ..play.players import Level, MctsPlayer, find_player
+from ..search.gomoku.net_search import NetSearcher
 from ..search.gomoku.network import NetworkWeights
-from ..search.tree import Tree
 from .examples import GameRecord
 from .examples import play_game as selfplay_game
 
@@ -105,8 +103,10 @@ def net_player(
     game: Game, weights: NetworkWeights, simulations: int, seed: int
 ) -> Player:
     """Return a player that searches ``simulations`` a move with ``weights``."""
-    model = Model(game, Tree(2), game.initial_state(), network=weights)
-    return NetPlayer(game, model, simulations=simulations, seed=seed)
+    searcher = NetSearcher(game, network=weights, seed=seed)
+    return MctsPlayer(
+        game, searcher, level=Level(simulations=simulations), name="mcts-net"
+    )
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ import pytest
 from mcts.games import find_game, gomoku, kernels
 from mcts.games.base import BLACK, BLACK_WINS, MAX_MOVES, ONGOING
 from mcts.search.gomoku.focus import GOMOKU_FOCUS_WIDTH, focus_moves, gomoku_move_score
-from mcts.search.loa.evaluation import loa_evaluation
 from mcts.search.rollouts import (
     HEAVY,
     RANDOM,
@@ -126,13 +125,3 @@ def test_focus_leaves_other_games_alone(name):
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     count = kernels.legal_moves(game.game_id, state.array, moves)
     assert focus_moves(game.game_id, state.array, moves, count) == count
-
-
-def test_loa_evaluation_prefers_the_side_whose_pieces_are_together():
-    game = find_game("loa")
-    compact = game.parse_state(
-        "..................xxx.....xxx.....xxx...o......oo......oo......o b"
-    )
-    black, white = int(compact.array[0]), int(compact.array[1])
-    assert loa_evaluation(np.uint64(black), np.uint64(white)) > 0
-    assert loa_evaluation(np.uint64(white), np.uint64(black)) < 0

@@ -20,14 +20,12 @@ from mcts import (
     LEVELS,
     Game,
     Level,
-    NetSearcher,
+    MctsPlayer,
     Searcher,
     SearchResult,
     State,
-    evaluation_for,
-    patterns_for,
-    shape_weights_for,
-    warm_tree,
+    ai_spec,
+    find_player,
 )
 
 from ..clients import current_client
@@ -47,10 +45,10 @@ class SearchRegistry:
 
     - A game has at most one search under way (:meth:`slot`): a second one
       would race the first to write its move, so it is refused (409).
-    - The Searcher running for a game is known (:meth:`running`), so that
+    - The AI player searching for a game is known (:meth:`running`), so that
       :meth:`stop` can end it early; a stop asked before the search starts
       is remembered and honoured once it does (:meth:`stop_asked`).
-    - Searchers are kept between requests (:meth:`keep`, :meth:`take`), the
+    - AI players are kept between requests (:meth:`keep`, :meth:`take`), the
       least recently used dropped first, so that a hint's tree serves the
       following AI move and the AI keeps its tree from move to move.
     """
@@ -58,9 +56,9 @@ class SearchRegistry:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._busy: set[object] = set()
-        self._running: dict[object, Searcher] = {}
+        self._running: dict[object, MctsPlayer] = {}
         self._stop_asked: set[object] = set()
-        self._kept: OrderedDict[object, tuple[Searcher, tuple[str, ...]]] = (
+        self._kept: OrderedDict[object, tuple[MctsPlayer, tuple[str, ...]]] = (
             OrderedDict()
         )
 
@@ -84,10 +82,10 @@ class SearchRegistry:
                 self._stop_asked.discard(game_id)
 
     @contextmanager
-    def running(self, game_id: GameId, searcher: Searcher) -> Iterator[None]:
-        """Make ``searcher`` the one :meth:`stop` reaches for the game."""
+    def running(self, game_id: GameId, player: MctsPlayer) -> Iterator[None]:
+        """Make ``player`` the one :meth:`stop` reaches for the game."""
         with self._lock:
-            self._running[game_id] = searcher
+            self._running[game_id] = player
         try:
             yield
         finally:
@@ -103,27 +101,27 @@ class SearchRegistry:
         """Ask the game's search to end now; return True if one was under way
         (running, or about to start: it then stops at its first chunk)."""
         with self._lock:
-            searcher = self._running.get(game_id)
+            player = self._running.get(game_id)
             busy = game_id in self._busy
             if busy:
                 self._stop_asked.add(game_id)
-        if searcher is not None:
-            searcher.stop()
+        if player is not None:
+            player.stop()
         return busy
 
-    def take(self, game_id: GameId) -> tuple[Searcher, tuple[str, ...]] | None:
-        """Return and forget the searcher kept for the game, with the moves it
-        had seen; None if none is kept."""
+    def take(self, game_id: GameId) -> tuple[MctsPlayer, tuple[str, ...]] | None:
+        """Return and forget the AI player kept for the game, with the moves
+        it had seen; None if none is kept."""
         with self._lock:
             return self._kept.pop(game_id, None)
 
     def keep(
-        self, game_id: GameId, searcher: Searcher, moves: tuple[str, ...], limit: int
+        self, game_id: GameId, player: MctsPlayer, moves: tuple[str, ...], limit: int
     ) -> None:
-        """Keep ``searcher`` (at the position after ``moves``) for the game's
-        next search, keeping at most ``limit`` searchers."""
+        """Keep ``player`` (at the position after ``moves``) for the game's
+        next search, keeping at most ``limit`` players."""
         with self._lock:
-            self._kept[game_id] = (searcher, moves)
+            self._kept[game_id] = (player, moves)
             while len(self._kept) > limit:
                 self._kept.popitem(last=False)
 
@@ -251,37 +249,34 @@ def run_search(
     stop_asked: Callable[[], bool],
 ) -> dict:
     """Return the JSON of the search itself, in whichever process runs it (a
-    web process's worker thread or a Celery worker), keeping its tree in that
-    process for the game's next search; ``stop_asked`` is polled every 50 ms."""
-    loaded = ready_model(row.game, model) if model else None
-    searcher = _searcher_for(row, game, state, loaded)
-    _use_model(searcher, game, loaded)
+    web process's worker thread or a Celery worker), keeping its AI player
+    in that process for the game's next search; ``stop_asked`` is polled
+    every 50 ms. The player is the one :func:`mcts.find_player` builds from
+    the AI's spec (:func:`mcts.ai_spec`): the AI the benchmarks measure."""
+    player = _player_for(row, game, model)
+    player.prepare(state, _last_move(row, game))
 
     def stop_if_asked(_progress: SearchResult) -> None:
         # A Stop that came before the search began (the searcher clears
         # its own flag when it starts) is honoured at the first chunk.
         if stop_asked():
-            searcher.stop()
+            player.stop()
 
     # What the search adds to its tree grows the live model once the game ends.
-    before = (
-        searcher.tree.subtree(0) if livegrowth.enabled(row.game, row.options) else None
-    )
+    tree = player.searcher.tree
+    before = tree.subtree(0) if livegrowth.enabled(row.game, row.options) else None
     try:
-        with SEARCHES.running(row.pk, searcher):
-            result = searcher.search(
-                seconds=budget.seconds,
-                simulations=budget.simulations,
-                temperature=budget.temperature,
-                random_moves=budget.random_moves,
-                on_progress=stop_if_asked,
-                progress_every=0.05,
+        with SEARCHES.running(row.pk, player):
+            result = player.search(
+                budget, on_progress=stop_if_asked, progress_every=0.05
             )
         if before is not None:
-            livegrowth.record_search(row.pk, len(row.moves), before, searcher.tree)
+            livegrowth.record_search(
+                row.pk, len(row.moves), before, player.searcher.tree
+            )
         return result.to_json()
     finally:
-        SEARCHES.keep(row.pk, searcher, tuple(row.moves), limit=settings.AI_TREE_CACHE)
+        SEARCHES.keep(row.pk, player, tuple(row.moves), limit=settings.AI_TREE_CACHE)
 
 
 def search_in_worker(
@@ -303,64 +298,49 @@ def search_in_worker(
     )
 
 
-def _searcher_for(row: GameRow, game: Game, state: State, model) -> Searcher:
-    """Return a Searcher at ``state``: the game's previous one advanced along
-    the moves played since (keeping its tree), or a fresh one; a
-    NetSearcher with the network of a ``model`` that carries one."""
-    network = None
-    if model is not None and (model.game.name, model.game.options) == (
-        game.name,
-        game.options,
-    ):
-        network = model.network  # a network plays the board it was trained on
+def ai_player(game: Game, model: str | None, *, seed: int | None = None) -> MctsPlayer:
+    """Return a new AI player for ``game`` with the tree model ``model``
+    (None: none), built by the library's factory from the AI's spec
+    (:func:`mcts.ai_spec`), the model loaded the web app's way
+    (:func:`ready_model`)."""
+    loaded = ready_model(game.name, model) if model else None
+    player = find_player(
+        ai_spec(game, model, loaded),
+        game,
+        seed=seed,
+        max_nodes=settings.AI_MAX_NODES,
+        models=lambda _name: loaded,
+    )
+    assert isinstance(player, MctsPlayer)  # the AI's specs are MCTS players
+    return player
+
+
+def _player_for(row: GameRow, game: Game, model: str | None) -> MctsPlayer:
+    """Return the game's AI player: the previous one with its tree advanced
+    along the moves played since, if it plays the same spec, or a new one
+    (:func:`ai_player`)."""
     entry = SEARCHES.take(row.pk)
     moves = tuple(row.moves)
     if entry is not None:
-        searcher, seen = entry
-        same_kind = getattr(searcher, "network", None) is network
-        if same_kind and moves[: len(seen)] == seen and len(moves) - len(seen) <= 8:
+        player, seen = entry
+        loaded = ready_model(game.name, model) if model else None
+        same = player.name == ai_spec(game, model, loaded)
+        if same and moves[: len(seen)] == seen and len(moves) - len(seen) <= 8:
             position = replay(row.game, options_key(row.options), seen)
             for text in moves[len(seen) :]:
                 code = game.parse_move(position, text)
-                searcher.advance(code)
+                player.observe(position, code)
                 position = game.apply(position, code)
-            searcher.set_state(state)  # a no-op unless the trees disagree
-            return searcher
-    if network is None:
-        return Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
-    searcher = NetSearcher(
-        game, state, network=network, max_nodes=settings.AI_MAX_NODES
-    )
-    if moves:  # the network sees the last move
-        before = replay(row.game, options_key(row.options), moves[:-1])
-        searcher.last_move = game.parse_move(before, moves[-1])
-    return searcher
+            return player
+    return ai_player(game, model)
 
 
-def _use_model(searcher: Searcher, game: Game, model) -> None:
-    """Give ``searcher`` the tree model's learned evaluation (and Reversi's
-    pattern evaluation, the Gomoku alpha-beta's shape weights) and its
-    statistics for the current position, when the model knows the position
-    better than the searcher's own tree does;
-    no model: neither. A network searcher has the model's network already
-    (:func:`_searcher_for`).
-
-    The model comes from :func:`ready_model`: loaded once per process and
-    shared read-only (``warm_tree`` copies the subtree); one that fails to
-    load was a ServiceError naming the file and line, never a trace.
-    """
-    if model is None:
-        searcher.evaluation = None
-        searcher.patterns = None
-        searcher.shape_weights = None
-        return
-    if not isinstance(searcher, NetSearcher):
-        searcher.evaluation = evaluation_for(model, game)
-        searcher.patterns = patterns_for(model, game)
-        searcher.shape_weights = shape_weights_for(model, game)
-    warm = warm_tree(model, game, searcher.state)
-    if warm is not None and warm.visits[0] > searcher.tree.visits[0]:
-        searcher.tree = warm
+def _last_move(row: GameRow, game: Game) -> int | None:
+    """Return the code of the game's last move (None before the first)."""
+    if not row.moves:
+        return None
+    before = replay(row.game, options_key(row.options), tuple(row.moves[:-1]))
+    return game.parse_move(before, row.moves[-1])
 
 
 def evaluate(game: Game, state: State, *, seconds: float) -> dict:

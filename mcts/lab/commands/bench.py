@@ -1,4 +1,4 @@
-"""The ``bench`` subcommand of ``python -m mcts``: a search's speed from a
+"""The ``bench`` subcommand of ``python -m mcts.lab``: a search's speed from a
 position, one core (simulations a second of the tree searches, nodes a
 second of Gomoku's alpha-beta), the median of a few runs printed last.
 """
@@ -12,10 +12,11 @@ import time
 from ...games.arguments import add_game_arguments, game_from_args
 from ...models.model import evaluation_for, patterns_for
 from ...models.store import load, model_path
+from ...search.config import SearchConfig, game_settings
 from ...search.gomoku.alphabeta import MAX_DEPTH, new_search, think
-from ...search.gomoku.net_search import NetSearcher
+from ...search.gomoku.config import GomokuSearch
+from ...search.gomoku.net_search import DEFAULT_NET_SEARCH, NetSearcher
 from ...search.gomoku.network import random_weights
-from ...search.loa.search import DEFAULT_LOA_EVAL
 from ...search.searcher import Searcher
 
 
@@ -39,44 +40,12 @@ def add_commands(subparsers) -> None:
     bench.add_argument(
         "--batch", type=int, default=None, help="network: leaves evaluated at once"
     )
-    bench.add_argument(
-        "--mix",
-        type=float,
-        default=None,
-        help="network: the share of a leaf's value heavy rollouts give",
-    )
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument(
         "--model",
         help="score the heavy rollouts with this tree model's learned evaluation "
         "(a name under model/GAME/ or a path), or with its pattern evaluation "
         "(Reversi) when it carries one",
-    )
-    bench.add_argument(
-        "--no-patterns",
-        action="store_true",
-        help="leave the model's pattern evaluation out (the learned one scores)",
-    )
-    bench.add_argument(
-        "--minimax",
-        type=float,
-        help="the weight of the implicit minimax values in selection "
-        "(by default the search's: 0.3 with Reversi's patterns, else 0)",
-    )
-    bench.add_argument(
-        "--vct",
-        type=int,
-        default=None,
-        help="Gomoku, heavy rollouts: VCF nodes of the VCT of one three that "
-        "also proves new leaves (by default the search's: 0, none)",
-    )
-    bench.add_argument(
-        "--sharpness",
-        type=float,
-        default=None,
-        help="Gomoku, heavy rollouts with --model: score quiet leaves by the "
-        "model's evaluation with its log-odds times this (by default the "
-        "search's: 0, by the line shapes)",
     )
     bench.add_argument(
         "--moves",
@@ -93,12 +62,6 @@ def add_commands(subparsers) -> None:
         "for --seconds; the nodes it takes are the same every run, so two "
         "builds' move ordering and pruning compare without timing noise",
     )
-    bench.add_argument(
-        "--loa-eval",
-        default=DEFAULT_LOA_EVAL,
-        help="Lines of Action, heavy rollouts: the named evaluation and search "
-        "settings (2026-11: the earlier search, the benchmark baseline)",
-    )
     bench.set_defaults(func=cmd_bench)
 
 
@@ -109,42 +72,39 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _bench_network(game, args)
     if args.evaluator == "alphabeta":
         return _bench_alphabeta(game, args)
-    evaluation = patterns = None
+    model = None
     if args.model:
         if args.evaluator != "heavy":
             raise ValueError("--model scores heavy rollouts: add --evaluator heavy")
         model = load(model_path(game.name, args.model))
-        evaluation = evaluation_for(model, game)
-        if not args.no_patterns:
-            patterns = patterns_for(model, game)
-        if evaluation is None:
-            raise ValueError(f"model {args.model!r} has no evaluation for {game.name}")
-    start = time.perf_counter()
     # The tree search's own rate: Gomoku's alpha-beta (its own bench) off.
-    settings = {"loa_eval": args.loa_eval, "minimax": args.minimax, "alphabeta": 0}
-    if args.vct is not None:
-        settings["vct_nodes"] = args.vct
-    if args.sharpness is not None:
-        settings["sharpness"] = args.sharpness
+    settings = game_settings(game, args.evaluator)
+    if isinstance(settings, GomokuSearch):
+        settings = settings._replace(alphabeta=0.0)
+    config = SearchConfig(evaluator=args.evaluator, game=settings)
     state = game.play_all(args.moves.split())
-    Searcher(game, state, evaluator=args.evaluator, seed=args.seed, **settings).search(
-        simulations=1
-    )
+
+    def searcher(seed: int) -> Searcher:
+        made = Searcher(game, state, config=config, seed=seed)
+        if model is not None:
+            made.evaluation = evaluation_for(model, game)
+            made.patterns = patterns_for(model, game)
+        return made
+
+    start = time.perf_counter()
+    searcher(args.seed).search(simulations=1)
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
     rates = []
     c = minimax = None
+    scored = ""
     for run in range(args.runs):
-        searcher = Searcher(
-            game,
-            state,
-            evaluator=args.evaluator,
-            evaluation=evaluation,
-            patterns=patterns,
-            seed=args.seed + run,
-            **settings,
-        )
-        result = searcher.search(seconds=args.seconds)
-        c, minimax = searcher.c, searcher.minimax
+        timed = searcher(args.seed + run)
+        result = timed.search(seconds=args.seconds)
+        c, minimax = timed.c, timed.minimax
+        if timed.patterns is not None:
+            scored = f", scored by {args.model}'s pattern evaluation"
+        elif timed.evaluation is not None:
+            scored = f", scored by {args.model}'s evaluation"
         rate = result.simulations / result.elapsed
         rates.append(rate)
         print(
@@ -152,15 +112,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"{result.elapsed:.2f} s = {rate:,.0f}/s, {result.nodes} nodes, "
             f"best {result.move}"
         )
-    scored = f", scored by {args.model}'s evaluation" if evaluation else ""
-    if patterns is not None:
-        scored = f", scored by {args.model}'s pattern evaluation"
-    if game.name == "loa" and args.evaluator == "heavy":
-        scored += f", loa_eval={args.loa_eval}"
-    if args.vct is not None:
-        scored += f", vct={args.vct}"
-    if args.sharpness is not None:
-        scored += f", sharpness={args.sharpness}"
     if args.moves:
         scored += f", after {args.moves}"
     print(
@@ -178,14 +129,17 @@ def _bench_network(game, args: argparse.Namespace) -> int:
             raise ValueError(f"model {args.model!r} carries no network")
     else:
         network = random_weights(game.options["size"])
-    given = {"batch": args.batch, "mix": args.mix}
-    options = {name: value for name, value in given.items() if value is not None}
+    settings = DEFAULT_NET_SEARCH
+    if args.batch is not None:
+        settings = settings._replace(batch=args.batch)
     start = time.perf_counter()
-    NetSearcher(game, network=network, **options).search(simulations=1)
+    NetSearcher(game, network=network, settings=settings).search(simulations=1)
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")
     rates = []
     for run in range(args.runs):
-        searcher = NetSearcher(game, network=network, seed=args.seed + run, **options)
+        searcher = NetSearcher(
+            game, network=network, settings=settings, seed=args.seed + run
+        )
         result = searcher.search(seconds=args.seconds)
         rate = result.simulations / result.elapsed
         rates.append(rate)
@@ -194,7 +148,7 @@ def _bench_network(game, args: argparse.Namespace) -> int:
             f"{result.elapsed:.2f} s = {rate:,.0f}/s, best {result.move}"
         )
     print(
-        f"{game.name} network search, batch {searcher.batch}, mix {searcher.mix}: "
+        f"{game.name} network search, batch {searcher.batch}: "
         f"median simulations/s: {statistics.median(rates):.0f}"
     )
     return 0

@@ -26,6 +26,7 @@ Python cost more than the network's evaluation of its leaf.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -33,9 +34,25 @@ from numba import njit
 from ...games import gomoku
 from ...games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from ..kernel import MAX_DEPTH, add_children, prove_upward, proven_reward
-from ..rollouts import TO_THE_END, gomoku_rollout
 from ..tree import Proven
 from .threats.vct import wins_by_threats
+
+
+class NetParams(NamedTuple):
+    """The network search's settings as :func:`descend` reads them."""
+
+    c: float  # exploration constant of PUCT
+    threat_nodes: int  # VCF nodes that may prove a new leaf (0: none)
+    vct_nodes: int  # VCF nodes of a new leaf's VCT of one three (0: none)
+
+
+class Batch(NamedTuple):
+    """A batch's leaves waiting for the network, one row each."""
+
+    paths: np.ndarray  # int64, (batch, MAX_DEPTH): the path from the root
+    depths: np.ndarray  # int64: the path's last index
+    states: np.ndarray  # the leaf's state vector
+    planes: np.ndarray  # float32: the network's input planes
 
 
 @njit(cache=True, nogil=True)
@@ -98,35 +115,26 @@ def _back_up(path, depth, reward, tree):
 
 
 @njit(cache=True, nogil=True)
-def descend(
-    root,
-    root_last,
-    tree,
-    prior,
-    c,
-    count,
-    threat_nodes,
-    vct_nodes,
-    rollouts,
-    paths,
-    depths,
-    states,
-    planes,
-    rollout_rewards,
-):
+def descend(root, root_last, tree, prior, params, count, batch):
     """Run up to ``count`` descents from the state vector ``root`` (reached
-    by ``root_last``). A new leaf whose player to move wins by a VCF found
-    within ``threat_nodes`` nodes (0: not looked for), or by a VCT of one
-    three within ``vct_nodes`` (0: not looked for), is proven lost for the
-    player who moved there. Return ``(ran, waiting)``: the descents run and how
-    many of them wait for the network, each as its path (``paths[i, :
-    depths[i] + 1]``), its leaf state (``states[i]``), its input planes
-    (``planes[i]``) and, with ``rollouts`` above 0, the mean reward of that
-    many heavy rollouts from it for the player who moved there
-    (``rollout_rewards[i]``). The batch ends early when a descent reaches a leaf
-    already waiting, or the root is proven."""
+    by ``root_last``) by PUCT with ``params.c`` (:class:`NetParams`). A new
+    leaf whose player to move wins by a VCF found within
+    ``params.threat_nodes`` nodes (0: not looked for), or by a VCT of one
+    three within ``params.vct_nodes`` (0: not looked for), is proven lost for
+    the player who moved there. Return ``(ran, waiting)``: the descents run
+    and how many of them wait for the network, each in ``batch``
+    (:class:`Batch`) as its path (``paths[i, : depths[i] + 1]``), its leaf
+    state (``states[i]``) and its input planes (``planes[i]``). The batch
+    ends early when a descent reaches a leaf already waiting, or the root is
+    proven."""
+    c, threat_nodes, vct_nodes = params.c, params.threat_nodes, params.vct_nodes
+    paths, depths, states, planes = (
+        batch.paths,
+        batch.depths,
+        batch.states,
+        batch.planes,
+    )
     work = np.empty_like(root)
-    scratch = np.empty_like(root)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     ran = 0
     waiting = 0
@@ -185,49 +193,18 @@ def descend(
             depths[waiting] = depth
             states[waiting] = work
             encode_into(work, last, planes[waiting])
-            if rollouts > 0:
-                rollout_rewards[waiting] = _rollout_reward(work, scratch, rollouts)
             waiting += 1
     return ran, waiting
 
 
 @njit(cache=True, nogil=True)
-def _rollout_reward(state, scratch, rollouts):
-    """Return the mean reward, for the player who moved into ``state``, of
-    ``rollouts`` heavy rollouts (wins, blocks, moves near the stones) from it
-    to the end of the game; ``scratch`` is overwritten."""
-    mover = 1 - gomoku.side_to_move(state)
-    total = 0.0
-    for _ in range(rollouts):
-        scratch[:] = state
-        code = gomoku_rollout(scratch, TO_THE_END)
-        if code == DRAW:
-            total += 0.5
-        elif (code == BLACK_WINS) == (mover == BLACK):
-            total += 1.0
-    return total / rollouts
-
-
-@njit(cache=True, nogil=True)
-def finish(
-    tree,
-    prior,
-    size,
-    waiting,
-    paths,
-    depths,
-    states,
-    logits,
-    values,
-    mix,
-    rollout_rewards,
-):
-    """Expand the ``waiting`` leaves of :func:`descend` (a leaf expanded
-    already only gets its children's priors back) with the network's
-    ``logits`` and back its ``values`` up (for the player to move at the leaf,
-    -1..1), mixed with the leaves' ``rollout_rewards`` at the share ``mix``
-    (0: the network's value alone); return the new tree size. The tree must
-    have room for every legal move of every leaf past ``size``."""
+def finish(tree, prior, size, waiting, batch, logits, values):
+    """Expand the ``waiting`` leaves of :func:`descend` in ``batch`` (a leaf
+    expanded already only gets its children's priors back) with the
+    network's ``logits`` and back its ``values`` up (for the player to move
+    at the leaf, -1..1); return the new tree size. The tree must have room
+    for every legal move of every leaf past ``size``."""
+    paths, depths, states = batch.paths, batch.depths, batch.states
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     for i in range(waiting):
         depth = depths[i]
@@ -239,8 +216,6 @@ def finish(
         # The network's value is for the player to move at the leaf; the
         # leaf's reward is for the player who moved into it.
         reward = (1.0 - values[i]) / 2.0
-        if mix > 0.0:
-            reward = (1.0 - mix) * reward + mix * rollout_rewards[i]
         _back_up(paths[i], depth, reward, tree)
     return size
 

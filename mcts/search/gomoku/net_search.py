@@ -26,14 +26,18 @@ from __future__ import annotations
 
 import math
 import time
+from typing import NamedTuple
 
 import numpy as np
 
+from ...games import gomoku
 from ...games.base import Game, State
+from ..config import SearchConfig
 from ..kernel import MAX_DEPTH
 from ..searcher import DEFAULT_MAX_NODES, MIN_TIMED_SIMULATIONS, Searcher
 from ..tree import NodeValues, Proven, Tree
 from . import net_kernel
+from .config import GomokuSearch
 from .network import PLANES, NetworkWeights, encode
 from .threats.vcf import LEAF_VCF_NODES
 
@@ -49,24 +53,31 @@ NET_BATCH = 8
 #: about 100 us; on 8x8 at 0.5 s a move against the heavy player it scored
 #: 51.0% against 48.0% without (100 games each, docs/experiments).
 NET_LEAF_VCT_NODES = 200
-#: The share of a leaf's value that heavy rollouts give (AlphaGo's lambda:
-#: its leaves mixed the value network's and a rollout's, half each); 0 is
-#: the network's value alone, AlphaZero's rule. On 8x8 at 0.5 s a move
-#: against the heavy player, half each scored 53.0% against 56.5% without,
-#: on the same 100 openings (docs/experiments), so it stays off.
-NET_ROLLOUT_MIX = 0.0
-#: Heavy rollouts a leaf plays when its value mixes them in.
-NET_LEAF_ROLLOUTS = 1
+
+
+class NetSearch(NamedTuple):
+    """The network search's settings."""
+
+    #: The exploration constant of PUCT.
+    c: float = NET_C
+    #: Keep the Gomoku root's threat search and the leaves' VCF proofs.
+    threats: bool = True
+    #: The most new leaves the network evaluates at once (1: one at a time).
+    batch: int = NET_BATCH
+    #: VCF nodes of the VCT looked for at each new leaf (0: none).
+    vct_nodes: int = NET_LEAF_VCT_NODES
+    #: (alpha, fraction): Dirichlet(alpha) noise mixed into the root's
+    #: priors at that fraction (self-play); None: none.
+    noise: tuple[float, float] | None = None
+
+
+#: The network search's settings unless told otherwise.
+DEFAULT_NET_SEARCH = NetSearch()
 
 
 class NetSearcher(Searcher):
     """A Searcher whose simulations are PUCT with ``network``'s priors and
-    values. ``noise`` = (alpha, fraction) mixes Dirichlet(alpha) noise into
-    the root's priors at that fraction (self-play); ``threats`` keeps the
-    Gomoku root's threat search (on by default); ``batch`` is the most new
-    leaves the network evaluates at once (1: one simulation at a time);
-    ``mix`` is the share of a leaf's value that ``rollouts`` heavy rollouts
-    from it give (0: the network's alone)."""
+    values, configured by ``settings`` (:class:`NetSearch`)."""
 
     def __init__(
         self,
@@ -74,13 +85,7 @@ class NetSearcher(Searcher):
         state: State | None = None,
         *,
         network: NetworkWeights,
-        c: float = NET_C,
-        noise: tuple[float, float] | None = None,
-        threats: bool = True,
-        batch: int = NET_BATCH,
-        vct_nodes: int = NET_LEAF_VCT_NODES,
-        mix: float = NET_ROLLOUT_MIX,
-        rollouts: int = NET_LEAF_ROLLOUTS,
+        settings: NetSearch = DEFAULT_NET_SEARCH,
         seed: int | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
@@ -91,47 +96,46 @@ class NetSearcher(Searcher):
                 f"a network for {network.size}x{network.size} cannot play on "
                 f"{game.options['size']}x{game.options['size']}"
             )
+        if settings.batch < 1:
+            raise ValueError(f"batch must be at least 1, got {settings.batch}")
+        gomoku_settings = GomokuSearch(
+            focus_width=0,
+            root_width=0,
+            threats=settings.threats,
+            vct_nodes=settings.vct_nodes,
+            shapes=0,
+            recheck=False,  # no focus: every reply is in the tree, so proofs hold
+            alphabeta=0.0,
+        )
         super().__init__(
             game,
             state,
-            evaluator="random",
-            c=c,
-            rule="puct",
-            focus=False,
-            threats=threats,
-            shapes=0,
-            recheck=False,  # no focus: every reply is in the tree, so proofs hold
+            config=SearchConfig(
+                evaluator="random", c=settings.c, rule="puct", game=gomoku_settings
+            ),
             seed=seed,
             max_nodes=max_nodes,
         )
-        if batch < 1:
-            raise ValueError(f"batch must be at least 1, got {batch}")
-        if not 0.0 <= mix <= 1.0:
-            raise ValueError(f"mix must be within 0..1, got {mix}")
-        if rollouts < 1:
-            raise ValueError(f"rollouts must be at least 1, got {rollouts}")
         self.network = network
-        self.noise = noise
+        self.noise = settings.noise
         #: Leaves the network evaluates at once.
-        self.batch = int(batch)
-        #: VCF nodes of the VCT looked for at each new leaf (0: none).
-        self.vct_nodes = int(vct_nodes)
-        #: The share of a leaf's value its heavy rollouts give, and how many.
-        self.mix = float(mix)
-        self.rollouts = int(rollouts)
+        self.batch = int(settings.batch)
         #: The move that led to the root (-1: none or unknown).
         self.last_move = -1
         # The prior of every node of the tree (NaN where the tree was
         # renumbered, by tree reuse or by the root's threat search).
         self._priors = NodeValues()
-        self._batch_buffers: tuple[np.ndarray, ...] | None = None
+        self._batch_buffers: net_kernel.Batch | None = None
         self._compiled = False
 
     # ---- position and tree reuse --------------------------------------------------
-    def set_state(self, state: State, last_move: int = -1) -> None:
-        """Make ``state`` the root (reached by ``last_move``, -1 if unknown);
-        keep the tree only if it is the same position."""
+    def set_state(self, state: State, last_move: int | None = None) -> None:
+        """Make ``state`` the root (reached by ``last_move``, -1 if unknown;
+        None: the one stone it has beyond the root's, if that is all that
+        differs); keep the tree only if it is the same position."""
         if state != self._state:
+            if last_move is None:
+                last_move = last_stone(self._state, state)
             self.last_move = last_move
         super().set_state(state)
 
@@ -220,43 +224,47 @@ class NetSearcher(Searcher):
             self.last_move,
             tree.arrays,
             priors,
-            self.c,
+            net_kernel.NetParams(float(self.c), threat_nodes, vct_nodes),
             count,
-            threat_nodes,
-            vct_nodes,
-            self.rollouts if self.mix > 0 else 0,
-            *buffers,
+            buffers,
         )
         if waiting:
-            paths, depths, states, planes, rollout_rewards = buffers
-            logits, values = self.network.evaluate(planes[:waiting])
+            logits, values = self.network.evaluate(buffers.planes[:waiting])
             tree.size = net_kernel.finish(
                 tree.arrays,
                 priors,
                 tree.size,
                 waiting,
-                paths,
-                depths,
-                states,
+                buffers,
                 logits.astype(np.float32, copy=False),
                 values.astype(np.float32, copy=False),
-                self.mix,
-                rollout_rewards,
             )
         return ran
 
-    def _buffers(self, count: int) -> tuple[np.ndarray, ...]:
+    def _buffers(self, count: int) -> net_kernel.Batch:
         """Return the batch's arrays for ``count`` leaves: paths, depths,
-        leaf states, input planes and rollout rewards (kept between batches)."""
-        if self._batch_buffers is None or len(self._batch_buffers[1]) < count:
+        leaf states and input planes (kept between batches)."""
+        if self._batch_buffers is None or len(self._batch_buffers.depths) < count:
             size = self.game.options["size"]
-            self._batch_buffers = (
+            self._batch_buffers = net_kernel.Batch(
                 np.empty((count, MAX_DEPTH), dtype=np.int64),
                 np.empty(count, dtype=np.int64),
                 np.empty(
                     (count, len(self._state.array)), dtype=self._state.array.dtype
                 ),
                 np.empty((count, PLANES, size, size), dtype=np.float32),
-                np.zeros(count, dtype=np.float64),
             )
         return self._batch_buffers
+
+
+def last_stone(before: State, after: State) -> int:
+    """Return the move code of the one stone ``after`` has beyond ``before``
+    (the opponent's last move), or -1 if the positions differ otherwise."""
+    old = before.array[gomoku.HEADER :]
+    new = after.array[gomoku.HEADER :]
+    if len(old) != len(new):
+        return -1
+    changed = np.flatnonzero(old != new)
+    if len(changed) == 1 and old[changed[0]] == gomoku.EMPTY:
+        return int(changed[0])
+    return -1

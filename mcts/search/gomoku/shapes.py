@@ -20,8 +20,7 @@ two open threes) worth more than their parts. The search uses it to choose
 the few moves a tree node keeps (:func:`mcts.search.gomoku.focus.focus_moves` with
 ``shapes``) and, with ``shapes`` 2, :func:`quiet_leaf` as the leaf value:
 the wins and forced blocks played out, then the quiet position scored by
-:func:`shape_value`, or by a tree model's learned evaluation sharpened when
-the search has one (:func:`mcts.search.features.position_logit`).
+:func:`shape_value`.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ from numba import njit
 
 from ...games import gomoku
 from ...games.base import BLACK, ONGOING
-from ..features import position_logit
 from ..rollouts import gomoku_rollout, terminal_reward
 
 NONE = 0
@@ -308,25 +306,14 @@ def _near_stones(cells, size):
 
 
 @njit(cache=True, nogil=True)
-def quiet_leaf(state, learned, sharpness):
+def quiet_leaf(state):
     """Return black's expected score of ``state``: the heavy rollout plays
     the wins and forced blocks until the position is quiet (``state`` ends
-    there), which is then scored by the learned evaluation ``learned`` (a
-    tree model's weights, see :mod:`mcts.search.learned`) with its log-odds
-    times ``sharpness``, or by :func:`shape_value` when there are no
-    weights or ``sharpness`` is 0.
-
-    The evaluation is fitted to the mean results of the model's searches,
-    which average many rollouts and so lie closer to even than a position's
-    true worth; ``sharpness`` stretches them back toward a result."""
+    there), which :func:`shape_value` then scores."""
     code = gomoku_rollout(state, 0)
     if code != ONGOING:
         return terminal_reward(code)
-    if sharpness > 0.0 and learned.shape[0] > 0:
-        logit = sharpness * position_logit(gomoku.GAME_ID, state, learned)
-        mover_wins = 1.0 / (1.0 + math.exp(-logit))
-    else:
-        mover_wins = shape_value(state)
+    mover_wins = shape_value(state)
     if np.int64(state[gomoku.SIDE]) == BLACK:
         return mover_wins
     return 1.0 - mover_wins

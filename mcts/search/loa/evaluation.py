@@ -26,10 +26,6 @@ the weights (:data:`WEIGHTS`) are set by hand after MIA's order of
 importance (a match checked mobility's worth: see
 :func:`mcts.search.loa.search.make_params`). The score is in evaluation
 units; a logistic of it is black's win chance.
-
-:func:`loa_evaluation` is the earlier, smaller evaluation (groups and
-spread), frozen as it was on 2026-11-25: the benchmark baseline
-``mcts-heavy:loa_eval=2026-11`` scores its rollouts with it.
 """
 
 from __future__ import annotations
@@ -276,37 +272,6 @@ def evaluation(black, white, side, weights):
 
 
 # ---- the evaluation of 2026-11 (the benchmark baseline), frozen ------------------
-@njit(cache=True, nogil=True)
-def _spread(pieces):
-    """Return the mean Chebyshev distance of the pieces to their centre of mass."""
-    n = 0
-    sum_r = 0
-    sum_c = 0
-    for sq in range(64):
-        if (pieces >> np.uint64(sq)) & _ONE:
-            n += 1
-            sum_r += sq // 8
-            sum_c += sq % 8
-    if n <= 1:
-        return 0.0
-    mean_r = sum_r / n
-    mean_c = sum_c / n
-    total = 0.0
-    for sq in range(64):
-        if (pieces >> np.uint64(sq)) & _ONE:
-            total += max(abs(sq // 8 - mean_r), abs(sq % 8 - mean_c))
-    return total / n
-
-
-@njit(cache=True, nogil=True)
-def loa_evaluation(black, white):
-    """Return the evaluation of 2026-11 for black (positive is good): fewer
-    groups and pieces closer together than white's."""
-    fewer_groups = groups(white) - groups(black)
-    spread = _spread(white) - _spread(black)
-    return 0.5 * fewer_groups + 1.0 * spread
-
-
 # ---- speed -----------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def _evaluate_all(boards, sides, weights, rounds):

@@ -1,8 +1,9 @@
 """Lines of Action knowledge inside the MCTS, after MC-LOA (Winands and Björnsson).
 
-Three pieces, all driven by one float64 parameter vector (:func:`params`,
-the searcher's LOA ``learned`` array), so that two players with different
-settings can meet in one process without a recompile:
+Three pieces, all driven by one float64 parameter vector (:func:`make_params`
+of :class:`~mcts.search.loa.config.LoaSearch`, the searcher's LOA ``learned``
+array), so that two players with different settings can meet in one process
+without a recompile:
 
 - :func:`rollout`: the heavy rollout (moves weighted toward the centre and
   toward captures) that stops early once the evaluation
@@ -18,9 +19,7 @@ settings can meet in one process without a recompile:
   are never chosen, a proven win at once, proven draws skipped while an
   unknown sibling is left): :func:`select` keeps those rules.
 
-An empty parameter vector means the 2026-11 search (rollouts of
-:func:`mcts.search.rollouts.loa_rollout`, plain UCT): the benchmark
-baseline, spelt ``loa_eval=2026-11`` in a player spec.
+An empty parameter vector (the random evaluator's) means plain UCT.
 """
 
 from __future__ import annotations
@@ -89,29 +88,6 @@ def make_params(
     p[BIAS] = bias
     p[UNVISITED] = unvisited
     return p
-
-
-#: The LOA searches a player may ask for (``loa_eval=NAME``), by name: the
-#: default first. ``2026-11`` is the search as it was before this module (the
-#: benchmark baseline); the others measure what a piece is worth.
-LOA_EVALS: dict[str, np.ndarray] = {
-    "mia": make_params(),
-    "2026-11": np.empty(0),
-    "mia-try-all": make_params(unvisited=10.0),
-    "mia-no-bias": make_params(bias=0.0),
-    "mia-no-stop": make_params(decisive=0.0),
-}
-DEFAULT_LOA_EVAL = "mia"
-
-
-def params(name: str) -> np.ndarray:
-    """Return the parameter vector of the LOA search ``name``; ValueError if unknown."""
-    try:
-        return LOA_EVALS[name].copy()
-    except KeyError:
-        raise ValueError(
-            f"unknown loa_eval {name!r}; expected one of {', '.join(LOA_EVALS)}"
-        ) from None
 
 
 def _rings():

@@ -4,9 +4,8 @@ search starts (Python).
 The searcher plays a VCF (else a VCT of two threes, else, when the move's
 time allows, a deeper one: :func:`~.vct.deep_vct`) at the root at once,
 restricts the root to the moves that must block an opponent's VCF, or
-drops the root moves after which the opponent has a VCT of two threes
-(deeper ones too with :data:`DEEP_DEFENCE`, off:
-:func:`~.vct.deep_threat_losers`); see :func:`plan_root`.
+drops the root moves after which the opponent has a VCT of two threes;
+see :func:`plan_root`.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from ....games import gomoku
 from ...tree import Proven, Tree
 from ..focus import focus_moves, gomoku_move_score
 from .vcf import VCF_MAX_DEPTH, defence_moves, state_vcf
-from .vct import VCT_DEPTH, deep_threat_losers, deep_vct, state_vct, vct_losers
+from .vct import VCT_DEPTH, deep_vct, state_vct, vct_losers
 
 #: Nodes (attacker fours tried) of a VCF search at the root.
 ROOT_VCF_NODES = 20_000
@@ -34,11 +33,6 @@ DEFENCE_VCT_MOVES = 15
 #: take a median 0.11 s and at most about 0.55 s; 200,000 won more of them
 #: (90 against 66) but kept the win no more often (docs/experiments).
 DEEP_VCT_NODES_PER_SECOND = 100_000
-#: Whether half of those nodes look for the opponent's deeper VCT instead, to
-#: drop the root moves that leave him one (:func:`~.vct.deep_threat_losers`). Off:
-#: against the same player without it, it scored 47.0% over 100 games at
-#: 0.5 s a move (docs/experiments).
-DEEP_DEFENCE = False
 
 
 def plan_root(
@@ -52,7 +46,6 @@ def plan_root(
     vct_budget: int = ROOT_VCT_NODES,
     defence_vct_budget: int = DEFENCE_VCT_NODES,
     deep_budget: int = 0,
-    deep_defence: bool = DEEP_DEFENCE,
 ) -> Tree:
     """Return the tree to search the ongoing Gomoku ``state`` with.
 
@@ -68,10 +61,7 @@ def plan_root(
     moves by focus score are each checked, those after which the opponent
     still has a VCT are proven lost and the root keeps the others. Else
     ``tree`` unchanged. ``deep_budget`` VCF nodes (a move's time buys them)
-    look for the mover's VCT deeper than ``vct_depth`` (:func:`~.vct.deep_vct`),
-    and with ``deep_defence`` half of them, the rest for the opponent's: the
-    DEFENCE_VCT_MOVES best moves that leave him one are proven lost the same
-    way (:func:`~.vct.deep_threat_losers`).
+    look for the mover's VCT deeper than ``vct_depth`` (:func:`~.vct.deep_vct`).
     """
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
     length, _ = state_vcf(state, 0, VCF_MAX_DEPTH, budget, line)
@@ -91,18 +81,12 @@ def plan_root(
     if not vct_depth:
         return tree
     first = state_vct(state, 0, vct_depth, vct_budget)
-    # The mover's deeper VCT spends the budget, or half of it when the rest
-    # looks for the opponent's.
-    attack = deep_budget // 2 if deep_defence else deep_budget
-    left = deep_budget
     if first < 0:  # at once with no budget, but compiled by any first search
-        first, unspent = deep_vct(state, vct_depth + 1, attack)
-        left = deep_budget - attack + unspent
+        first, _ = deep_vct(state, vct_depth + 1, deep_budget)
     if first >= 0:
         return _rooted(np.array([first]), proven=Proven.WIN)
-    short_threat = state_vct(state, 1, vct_depth, vct_budget) >= 0
-    if not short_threat and (not deep_defence or left <= 0):
-        return tree  # no threat, or none looked for deeper
+    if state_vct(state, 1, vct_depth, vct_budget) < 0:
+        return tree  # the opponent has no threat
     candidates = np.empty(size * size, dtype=np.int64)
     legal = 0
     for cell in range(size * size):
@@ -111,10 +95,7 @@ def plan_root(
             legal += 1
     count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES)
     lost = np.zeros(count, dtype=np.bool_)
-    if short_threat:
-        vct_losers(state, candidates, count, defence_vct_budget, lost)
-    elif deep_threat_losers(state, vct_depth + 1, left, candidates, count, lost) < 0:
-        return tree  # no deeper threat either
+    vct_losers(state, candidates, count, defence_vct_budget, lost)
     moves = candidates[:count][~lost]
     if len(moves) == 0:
         return tree

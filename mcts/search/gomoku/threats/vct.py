@@ -11,10 +11,9 @@ missed, no false one is reported. A table of the positions found lost
 (:func:`lost_table`) cuts off the same threes met in another order.
 
 :func:`deep_vct` deepens it one three at a time while a budget lasts;
-:func:`vct_losers` and :func:`deep_threat_losers` find the moves after
-which the opponent has one. The VCT keeps its own stack rather than
-recursing: a recursive kernel loaded from numba's cache aborted the
-process.
+:func:`vct_losers` finds the moves after which the opponent has one. The
+VCT keeps its own stack rather than recursing: a recursive kernel loaded
+from numba's cache aborted the process.
 """
 
 from __future__ import annotations
@@ -271,29 +270,6 @@ def deep_vct(state, depth, budget):
     left = np.array([budget], dtype=np.int64)
     move, _ = _deepening(cells, size, row, mover, depth, left)
     return move, left[0]
-
-
-@njit(cache=True, nogil=True)
-def deep_threat_losers(state, depth, budget, moves, count, lost):
-    """The opponent's deeper threat: if, were the side to move to pass, the
-    opponent had a VCT of ``depth`` threes or more (:func:`_deepening`,
-    within half of ``budget`` VCF nodes), set ``lost[i]`` for each of
-    ``moves[:count]`` after which he still has one of as many threes (the
-    other half shared among them: a check that runs out keeps its move) and
-    return those threes; else return -1."""
-    cells, size, row = cells_of(state)
-    mover = np.int64(state[gomoku.SIDE]) + 1
-    left = np.array([budget // 2], dtype=np.int64)
-    threat, threes = _deepening(cells, size, row, 3 - mover, depth, left)
-    if threat < 0:
-        return -1
-    each = (budget - budget // 2 + left[0]) // max(count, 1)
-    for i in range(count):
-        cells[moves[i]] = mover
-        left[0] = each
-        lost[i] = vct(cells, size, row, 3 - mover, threes, left) >= 0
-        cells[moves[i]] = 0
-    return threes
 
 
 @njit(cache=True, nogil=True)
