@@ -52,6 +52,7 @@ from .play.players import (  # noqa: E402
     MctsPlayer,
     ai_spec,
     find_player,
+    spec_level,
 )
 from .search.gomoku.net_search import NetSearcher  # noqa: E402
 from .search.proof_check import holding_proofs  # noqa: E402
@@ -64,6 +65,7 @@ __all__ = [
     "MctsPlayer",
     "ai_spec",
     "find_player",
+    "spec_level",
     "LiveModel",
     "search_gain",
     "Tree",

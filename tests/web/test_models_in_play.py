@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework import status
 from rest_framework.test import APITestCase
 
-from mcts import NetSearcher, Searcher, find_game
+from mcts import Level, MctsPlayer, NetSearcher, Searcher, find_game
 from webgame.services import ai
 
 from .helpers import HUMAN, create, url
@@ -33,15 +33,14 @@ class ModelInPlayTests(APITestCase):
         assert search["simulations"] <= 10
         assert search["root_visits"] > 10 * search["simulations"]
 
-    def test_a_model_lends_its_evaluation_and_no_model_takes_it_back(self):
+    def test_a_model_lends_its_evaluation_and_no_model_lends_none(self):
         game = find_game("reversi")
-        searcher = Searcher(game)
-        ai._use_model(searcher, game, ai.ready_model("reversi", "light"))
+        searcher = ai.ai_player(game, "light").searcher
         assert searcher.evaluation is not None
         assert searcher.evaluation.game == "reversi"
         # The page's AI scores Reversi leaves by the model's pattern weights.
         assert searcher.patterns is not None
-        ai._use_model(searcher, game, None)
+        searcher = ai.ai_player(game, None).searcher
         assert searcher.evaluation is None
         assert searcher.patterns is None
 
@@ -55,11 +54,10 @@ class ModelInPlayTests(APITestCase):
         )
         model = Model(game, Searcher(game).tree, game.initial_state())
         model.shape_weights = fitted
-        searcher = Searcher(game)
-        ai._use_model(searcher, game, model)
-        assert searcher.shape_weights == fitted
-        ai._use_model(searcher, game, None)
-        assert searcher.shape_weights is None
+        player = MctsPlayer(game, Searcher(game), level=Level(seconds=1), model=model)
+        assert player.searcher.shape_weights == fitted
+        player = MctsPlayer(game, Searcher(game), level=Level(seconds=1))
+        assert player.searcher.shape_weights is None
 
     def test_without_a_model_the_search_starts_cold(self):
         search = self.ai_move({"kind": "ai", "level": 1})
@@ -112,8 +110,8 @@ class NetworkModelInPlayTests(APITestCase):
             assert played.status_code == status.HTTP_200_OK, played.content
             response = self.client.post(url("game-ai-move", game["id"]), format="json")
         assert response.status_code == status.HTTP_200_OK, response.content
-        searcher, _ = ai.SEARCHES.take(uuid.UUID(game["id"]))
-        return searcher, response.json()
+        player, _ = ai.SEARCHES.take(uuid.UUID(game["id"]))
+        return player.searcher, response.json()
 
     def test_the_network_plays_on_its_board_and_sees_the_last_move(self):
         searcher, body = self.ai_searcher({"size": 7, "row": 4})

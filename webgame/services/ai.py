@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from django.conf import settings
 
 from mcts import (
-    LEVELS,
     Game,
     Level,
     MctsPlayer,
@@ -26,6 +25,7 @@ from mcts import (
     State,
     ai_spec,
     find_player,
+    spec_level,
 )
 
 from ..clients import current_client
@@ -198,8 +198,8 @@ def _budget(ai: dict) -> Level:
     """Return the search budget of an AI setting: its think time, or its level
     (budget, temperature and random moves)."""
     if ai.get("think_time") is not None:
-        return Level(seconds=float(ai["think_time"]))
-    return LEVELS[int(ai["level"])]
+        return spec_level({"seconds": float(ai["think_time"])})
+    return spec_level({"level": int(ai["level"])})
 
 
 def _search(

@@ -98,10 +98,7 @@ def _rung(level: int) -> str:
     budget = (
         f"sims={rung.simulations}" if rung.simulations else f"seconds={rung.seconds:g}"
     )
-    return (
-        f"mcts-heavy:model=light,level={level},{budget},t={rung.temperature:g},"
-        f"random={rung.random_moves:.3g}"
-    )
+    return f"mcts-heavy:model=light,level={level},{budget}"
 
 
 #: The strength ladder's check: each level of :data:`mcts.play.players.LEVELS`
