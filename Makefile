@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` and `make test`.
 # Both create the virtual environment .venv themselves (needs python3 with venv).
+# `make loadtest` runs the load test against a server already running.
 
 PYTHON ?= python3
 VENV := .venv
@@ -9,8 +10,14 @@ PORT ?= 8000
 # gunicorn's threads in its one worker process: each waiting AI request holds
 # one (AI_MAX_PENDING, 64 a search thread), and the rest serve the others.
 THREADS ?= 128
+# The load test: players for a while against the server at LOAD_URL, and HOG
+# games' long hints from one more client (0: none).
+LOAD_URL ?= http://127.0.0.1:8765
+PLAYERS ?= 50
+HOG ?= 0
+RUN_TIME ?= 30s
 
-.PHONY: run dev test lint setup setup-test train-setup clean
+.PHONY: run dev test lint loadtest setup setup-test train-setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +31,12 @@ $(VENV)/.installed-train: requirements-train.txt $(VENV)/.installed
 	$(BIN)/pip install --quiet -r requirements-train.txt
 	touch $@
 
-$(VENV)/.installed-test: requirements-test.txt requirements-train.txt $(VENV)/.installed
+$(VENV)/.installed-load: requirements-load.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-load.txt
+	touch $@
+
+$(VENV)/.installed-test: requirements-test.txt requirements-train.txt \
+		requirements-load.txt $(VENV)/.installed
 	$(BIN)/pip install --quiet -r requirements-test.txt
 	touch $@
 
@@ -52,6 +64,14 @@ run: setup
 dev: setup
 	$(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Locust, headless, against a running server started with each client named by
+# its X-Forwarded-For: `NUM_PROXIES=1 make run PORT=8765` (loadtest/locustfile.py).
+# The hog's users count in Locust's -u, hence PLAYERS + HOG.
+loadtest: $(VENV)/.installed-load
+	$(BIN)/locust -f loadtest/locustfile.py --headless --only-summary \
+		-u $$(($(PLAYERS) + $(HOG))) -r 25 -t $(RUN_TIME) --hog $(HOG) \
+		--host $(LOAD_URL)
 
 test: setup-test
 	$(BIN)/python -m pytest
