@@ -1,5 +1,7 @@
 """The network player: a Gomoku tree model carrying network.npz, checked like
-its other files, and the ``mcts-net`` spec that plays with it."""
+its other files, and the ``mcts-net`` spec that plays with it (an
+:class:`~mcts.play.players.MctsPlayer` over a
+:class:`~mcts.search.gomoku.net_search.NetSearcher`)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model, ModelError
 from mcts.models.weights import NETWORK
-from mcts.play.net_player import NetPlayer, last_stone
-from mcts.play.players import find_player
+from mcts.play.players import LEVELS, MctsPlayer, find_player
 from mcts.search.gomoku import network
+from mcts.search.gomoku.net_search import NET_C, NetSearcher, last_stone
 from mcts.search.tree import Tree
 
 GAME = find_game("gomoku", size=7, row=4)
@@ -41,8 +43,9 @@ def test_a_model_carries_its_network_with_a_checksum(saved):
 
 def test_the_spec_plays_with_the_models_network_and_keeps_its_tree(saved):
     player = find_player(f"mcts-net:model={saved},sims=60,seed=1", GAME)
-    assert isinstance(player, NetPlayer)
-    assert player.searcher.mix == 0.0  # the network's values alone
+    assert isinstance(player, MctsPlayer)
+    assert isinstance(player.searcher, NetSearcher)
+    assert player.searcher.c == NET_C and player.searcher.rule == "puct"
     state = GAME.initial_state()
     move = player.choose(state)
     assert player.last_result.simulations == 60
@@ -68,16 +71,20 @@ def test_a_player_given_a_new_position_finds_the_last_stone(saved):
 
 
 def test_the_spec_needs_a_model_with_a_network(tmp_path):
-    with pytest.raises(ValueError, match="needs model=NAME"):
+    with pytest.raises(ValueError, match="needs a model with a network"):
         find_player("mcts-net:sims=5", GAME)
     plain = Model(GAME, Tree(2), GAME.initial_state())
     store.save(plain, tmp_path / "plain")
-    with pytest.raises(ValueError, match="carries no network"):
+    with pytest.raises(ValueError, match="needs a model with a network"):
         find_player(f"mcts-net:model={tmp_path / 'plain'}", GAME)
 
 
-def test_the_spec_mixes_rollouts_into_the_leaves_values(saved):
-    player = find_player(f"mcts-net:model={saved},sims=5,mix=0.5,rollouts=3", GAME)
-    assert (player.searcher.mix, player.searcher.rollouts) == (0.5, 3)
-    with pytest.raises(ValueError, match="mix must be within 0..1"):
-        find_player(f"mcts-net:model={saved},mix=1.5", GAME)
+def test_the_spec_plays_only_the_board_of_its_network(saved):
+    with pytest.raises(ValueError, match="the model's network plays"):
+        find_player(f"mcts-net:model={saved}", find_game("gomoku", size=9, row=5))
+
+
+def test_the_specs_c_and_level_reach_the_network_search(saved):
+    player = find_player(f"mcts-net:model={saved},c=1.5,level=2", GAME)
+    assert player.searcher.c == 1.5
+    assert player.level == LEVELS[2]

@@ -15,9 +15,13 @@ from mcts.cli.main import main
 from mcts.games import Reversi, reversi
 from mcts.games.base import MAX_MOVES
 from mcts.search.reversi import endgame
+from mcts.search.config import SearchConfig
+from mcts.search.reversi.config import ReversiSearch
 from mcts.search.searcher import Searcher
 
 GAME = Reversi()
+#: The search with its exact leaf and root solves off.
+NO_LEAF_SOLVES = SearchConfig(game=ReversiSearch(endgame_empties=0))
 
 
 def exhaustive(array, wof=False, passes=None):
@@ -161,8 +165,8 @@ def test_the_search_proves_a_reversi_endgame_by_solving_its_leaves():
     after = GAME.apply(state, GAME.parse_move(state, result.move))
     # a proven win is any winning move, not necessarily the largest margin
     assert np.sign(-endgame.solve(after).margin) == np.sign(margin)
-    off = Searcher(GAME, state, seed=1, endgame_empties=0).search(simulations=200)
-    assert off.proven is None
+    off = Searcher(GAME, state, config=NO_LEAF_SOLVES, seed=1)
+    assert off.search(simulations=200).proven is None
 
 
 def test_a_timed_search_solves_a_root_it_can_afford_and_plays_the_solvers_move():
@@ -180,8 +184,8 @@ def test_a_timed_search_solves_a_root_it_can_afford_and_plays_the_solvers_move()
         assert Searcher(GAME, state, seed=1).search(simulations=100).proven is None
         # With the endgame solver off the search runs its budget (it may still
         # prove the root by itself, without the solver).
-        off = Searcher(GAME, state, seed=1, endgame_empties=0).search(seconds=0.2)
-        assert off.simulations > 256
+        off = Searcher(GAME, state, config=NO_LEAF_SOLVES, seed=1)
+        assert off.search(seconds=0.2).simulations > 256
 
 
 def test_the_root_solve_depth_grows_with_the_think_time():

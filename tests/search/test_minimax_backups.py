@@ -7,9 +7,12 @@ import pytest
 
 from mcts.games import find_game
 from mcts.games.base import BLACK, WHITE
+from mcts.models.store import load_shared, model_path
+from mcts.search.config import SearchConfig
 from mcts.search.kernel import _back_up_minimax
 from mcts.search.reversi import patterns as rp
-from mcts.search.searcher import PATTERN_MINIMAX, Searcher
+from mcts.search.reversi.config import PATTERN_MINIMAX, ReversiSearch
+from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven, Tree
 
 
@@ -57,9 +60,22 @@ def test_a_child_never_visited_is_left_out():
     assert minimax[1] == 0.125
 
 
-def test_after_a_search_the_root_holds_its_best_childs_value():
+def _pattern_searcher(minimax, **changes):
+    """Return a Reversi searcher whose leaves the shipped light model's
+    pattern evaluation scores, with minimax weight ``minimax``."""
     game = find_game("reversi")
-    searcher = Searcher(game, minimax=0.5, endgame_empties=0, seed=3)
+    settings = ReversiSearch(minimax=minimax, **changes)
+    searcher = Searcher(game, config=SearchConfig(game=settings), seed=3)
+    searcher.patterns = _shipped_patterns()
+    return searcher
+
+
+def _shipped_patterns():
+    return load_shared(model_path("reversi", "light"), check="fast").patterns
+
+
+def test_after_a_search_the_root_holds_its_best_childs_value():
+    searcher = _pattern_searcher(0.5, endgame_empties=0)
     searcher.search(simulations=3_000)
     tree, minimax = searcher.tree, searcher._minimax_array()
     children = tree.children(0)
@@ -69,8 +85,7 @@ def test_after_a_search_the_root_holds_its_best_childs_value():
 
 
 def test_minimax_values_follow_the_tree_through_growth_and_reuse():
-    game = find_game("reversi")
-    searcher = Searcher(game, minimax=0.5, seed=3)
+    searcher = _pattern_searcher(0.5)
     searcher.search(simulations=2_000)  # grows the tree past its first capacity
     values = searcher._minimax_array()
     assert len(values) == searcher.tree.capacity
@@ -79,11 +94,16 @@ def test_minimax_values_follow_the_tree_through_growth_and_reuse():
     assert np.isnan(searcher._minimax_array()).all()
 
 
-def test_the_weight_defaults_to_off_without_patterns_and_is_checked():
-    assert Searcher(find_game("reversi")).minimax == 0.0
+def test_the_weight_is_on_only_with_patterns_and_is_checked():
+    reversi = find_game("reversi")
+    assert Searcher(reversi).minimax == 0.0
     patterns = rp.PatternWeights(np.zeros((rp.STAGES, rp.STAGE_WEIGHTS), np.float32))
-    with_patterns = Searcher(find_game("reversi"), patterns=patterns)
+    with_patterns = Searcher(reversi)
+    with_patterns.patterns = patterns
     assert with_patterns.minimax == PATTERN_MINIMAX > 0
-    assert Searcher(find_game("gomoku"), minimax=0.25).minimax == 0.25
+    given = Searcher(reversi, config=SearchConfig(game=ReversiSearch(minimax=0.25)))
+    assert given.minimax == 0.0  # no patterns: off
+    given.patterns = patterns
+    assert given.minimax == 0.25
     with pytest.raises(ValueError, match="minimax"):
-        Searcher(find_game("reversi"), minimax=1.5)
+        Searcher(reversi, config=SearchConfig(game=ReversiSearch(minimax=1.5)))

@@ -7,11 +7,16 @@ import pytest
 
 from mcts.games import find_game
 from mcts.search.result import principal_variation
+from mcts.search.config import SearchConfig
+from mcts.search.gomoku.config import GomokuSearch
 from mcts.search.searcher import GAME_C, MIN_TIMED_SIMULATIONS, Searcher
 
+from .configs import config
 from .stopping import stopped_search
 
 GAMES = ["reversi", "gomoku", "loa"]
+HEAVY = SearchConfig(evaluator="heavy")
+RANDOM = SearchConfig(evaluator="random")
 
 
 def _comparable(result):
@@ -24,22 +29,23 @@ def _comparable(result):
 @pytest.mark.parametrize("name", GAMES)
 def test_a_fixed_seed_and_simulation_budget_give_the_same_result(name, evaluator):
     game = find_game(name)
-    first = Searcher(game, evaluator=evaluator, seed=42).search(simulations=800)
-    second = Searcher(game, evaluator=evaluator, seed=42).search(simulations=800)
+    settings = SearchConfig(evaluator=evaluator)
+    first = Searcher(game, config=settings, seed=42).search(simulations=800)
+    second = Searcher(game, config=settings, seed=42).search(simulations=800)
     assert _comparable(first) == _comparable(second)
     assert first.simulations == 800
 
 
 def test_different_seeds_give_different_searches():
     game = find_game("gomoku")
-    a = Searcher(game, evaluator="random", seed=1).search(simulations=500)
-    b = Searcher(game, evaluator="random", seed=2).search(simulations=500)
+    a = Searcher(game, config=RANDOM, seed=1).search(simulations=500)
+    b = Searcher(game, config=RANDOM, seed=2).search(simulations=500)
     assert _comparable(a) != _comparable(b)
 
 
 def test_a_search_stopped_from_another_thread_returns_within_100_ms():
     game = find_game("loa")
-    searcher = Searcher(game, evaluator="random", seed=5)
+    searcher = Searcher(game, config=RANDOM, seed=5)
     result, took = stopped_search(searcher, after=0.3)
     assert took < 0.1
     assert result.simulations > 0
@@ -49,7 +55,7 @@ def test_a_search_stopped_from_another_thread_returns_within_100_ms():
 @pytest.mark.parametrize("name", GAMES)
 def test_a_time_budget_ends_within_50_ms(name):
     game = find_game(name)
-    searcher = Searcher(game, evaluator="heavy", seed=1)
+    searcher = Searcher(game, config=HEAVY, seed=1)
     searcher.search(simulations=10)  # warm up outside the timing
     start = time.perf_counter()
     result = searcher.search(seconds=0.25)
@@ -65,9 +71,9 @@ def test_a_search_whose_time_is_already_up_still_searches_its_move(name):
     # legal one (Gomoku's a1).
     game = find_game(name)
     state = game.play_all(["h8", "h9", "i8"]) if name == "gomoku" else None
-    searcher = Searcher(game, state, evaluator="heavy", seed=1)
+    searcher = Searcher(game, state, config=HEAVY, seed=1)
     searcher.search(simulations=10)  # warm up
-    searcher = Searcher(game, state, evaluator="heavy", seed=1)
+    searcher = Searcher(game, state, config=HEAVY, seed=1)
     result = searcher.search(seconds=1e-9)
     assert result.simulations >= MIN_TIMED_SIMULATIONS
     assert max(move.visits for move in result.moves) > 1
@@ -87,14 +93,14 @@ def test_the_search_stops_early_once_the_root_is_proven():
 
 def test_a_fresh_search_counts_every_simulation_at_the_root():
     game = find_game("reversi")
-    result = Searcher(game, evaluator="random", seed=9).search(simulations=1_000)
+    result = Searcher(game, config=RANDOM, seed=9).search(simulations=1_000)
     assert result.root_visits == 1_000
     assert sum(stats.visits for stats in result.moves) == 1_000
 
 
 def test_tree_reuse_keeps_the_subtree_statistics():
     game = find_game("reversi")
-    searcher = Searcher(game, evaluator="random", seed=4)
+    searcher = Searcher(game, config=RANDOM, seed=4)
     first = searcher.search(simulations=4_000)
     kept = first.stats_for(first.move).visits
     searcher.advance(first.code)
@@ -122,7 +128,8 @@ def test_advancing_along_an_unexplored_move_starts_a_fresh_tree():
 def test_a_gomoku_tree_node_keeps_focus_width_moves(width):
     game = find_game("gomoku")
     state = game.play_all(["h8", "j9"])
-    searcher = Searcher(game, state, focus_width=width, root_width=width, seed=3)
+    settings = config(game, focus_width=width, root_width=width)
+    searcher = Searcher(game, state, config=settings, seed=3)
     searcher.search(simulations=200)
     assert searcher.tree.n_children[0] == width
 
@@ -130,7 +137,8 @@ def test_a_gomoku_tree_node_keeps_focus_width_moves(width):
 def test_a_gomoku_root_keeps_root_width_moves_and_the_nodes_below_focus_width():
     game = find_game("gomoku")
     state = game.play_all(["h8", "j9"])
-    searcher = Searcher(game, state, focus_width=3, root_width=8, seed=3)
+    settings = config(game, focus_width=3, root_width=8)
+    searcher = Searcher(game, state, config=settings, seed=3)
     searcher.search(simulations=300)
     tree = searcher.tree
     assert tree.n_children[0] == 8
@@ -149,12 +157,13 @@ def test_a_gomoku_root_keeps_root_width_moves_and_the_nodes_below_focus_width():
 
 def test_root_width_below_focus_width_is_refused():
     with pytest.raises(ValueError, match="root_width"):
-        Searcher(find_game("gomoku"), focus_width=5, root_width=3)
+        game = find_game("gomoku")
+        Searcher(game, config=config(game, focus_width=5, root_width=3))
 
 
 def test_set_state_keeps_the_tree_for_the_same_position_only():
     game = find_game("reversi")
-    searcher = Searcher(game, evaluator="random", seed=4)
+    searcher = Searcher(game, config=RANDOM, seed=4)
     searcher.search(simulations=200)
     searcher.set_state(game.initial_state())
     assert searcher.tree.visits[0] == 200
@@ -198,7 +207,8 @@ def test_values_and_proofs_are_for_the_side_to_move():
 
 def test_puct_rule_searches_and_returns_a_legal_move():
     game = find_game("reversi")
-    result = Searcher(game, rule="puct", c=1.5, seed=1).search(simulations=500)
+    puct = SearchConfig(rule="puct", c=1.5)
+    result = Searcher(game, config=puct, seed=1).search(simulations=500)
     assert result.move in game.legal_move_texts(game.initial_state())
     assert result.root_visits == 500
 
@@ -207,7 +217,7 @@ def test_temperature_samples_moves_in_proportion_to_visits():
     game = find_game("reversi")
     chosen = set()
     for seed in range(12):
-        searcher = Searcher(game, evaluator="random", seed=seed)
+        searcher = Searcher(game, config=RANDOM, seed=seed)
         chosen.add(searcher.search(simulations=40, temperature=1.0).move)
     assert len(chosen) > 1
     assert chosen <= set(game.legal_move_texts(game.initial_state()))
@@ -253,17 +263,17 @@ def test_searching_a_finished_game_is_refused():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("name", "settings", "message"),
     [
-        ({"rule": "ucb9"}, "rule"),
-        ({"c": -1}, "c"),
-        ({"evaluator": "nn"}, "evaluator"),
-        ({"focus_width": 0}, "focus_width"),
+        ("reversi", SearchConfig(rule="ucb9"), "rule"),
+        ("reversi", SearchConfig(c=-1), "c"),
+        ("reversi", SearchConfig(evaluator="nn"), "evaluator"),
+        ("gomoku", SearchConfig(game=GomokuSearch(focus_width=-1)), "focus_width"),
     ],
 )
-def test_bad_knobs_are_refused(kwargs, message):
+def test_bad_knobs_are_refused(name, settings, message):
     with pytest.raises(ValueError, match=message):
-        Searcher(find_game("reversi"), **kwargs)
+        Searcher(find_game(name), config=settings)
 
 
 def test_a_small_board_gomoku_search_runs():
@@ -275,7 +285,7 @@ def test_a_small_board_gomoku_search_runs():
 def test_progress_reports_arrive_during_a_timed_search():
     game = find_game("reversi")
     reports = []
-    searcher = Searcher(game, evaluator="random", seed=1)
+    searcher = Searcher(game, config=RANDOM, seed=1)
     searcher.search(simulations=10)
     final = searcher.search(
         seconds=0.35, on_progress=reports.append, progress_every=0.1
@@ -288,7 +298,7 @@ def test_progress_reports_arrive_during_a_timed_search():
 def test_the_exploration_constant_defaults_to_the_games_tuned_value():
     assert Searcher(find_game("reversi")).c == GAME_C["reversi"]
     assert Searcher(find_game("loa")).c == GAME_C["loa"]
-    assert Searcher(find_game("gomoku"), c=1.7).c == 1.7
+    assert Searcher(find_game("gomoku"), config=SearchConfig(c=1.7)).c == 1.7
 
 
 def test_the_principal_variation_stops_at_a_repetition_draw():
