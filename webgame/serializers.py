@@ -3,8 +3,8 @@ runs, and the shape of every response, for the OpenAPI schema.
 
 Input serializers check types and ranges only; whether a game, option, model
 or move exists is the services' business (they ask the rules library).
-The module is about 500 lines because it is the API's whole contract in one
-place, read top to bottom beside the schema it generates.
+It is the API's whole contract in one place, read top to bottom beside the
+schema it generates.
 """
 
 from __future__ import annotations

@@ -53,9 +53,8 @@ stones as white (black to move) or one more (white to move); at most one colour
 has a winning line, and if one does, that colour made the last move and one of
 its stones completes every such line (the board without it has none).
 
-One module on purpose (over 500 lines): a game's rules, notation and
-kernels are one fact each, and the docstring above states the rules they
-implement; splitting them would put a rule and its statement apart.
+A game's rules, notation and kernels are one fact each, and the docstring
+above states the rules they implement.
 """
 
 from __future__ import annotations

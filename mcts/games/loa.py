@@ -64,9 +64,8 @@ Random playouts (:func:`random_playout`) stop by themselves after 1,000 plies
 playouts, so that a random game cannot run forever (passes back and forth, say);
 the rules have no such limit.
 
-One module on purpose (over 500 lines): a game's rules, notation and
-kernels are one fact each, and the docstring above states the rules they
-implement; splitting them would put a rule and its statement apart.
+A game's rules, notation and kernels are one fact each, and the docstring
+above states the rules they implement.
 """
 
 from __future__ import annotations

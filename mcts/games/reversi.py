@@ -58,9 +58,8 @@ count 32-32"``.
 >>> game.to_move(state), game.legal_move_texts(state)
 ('white', ['f4', 'd6', 'f6'])
 
-One module on purpose (about 440 lines): a game's rules, notation and
-kernels are one fact each, and the docstring above states the rules they
-implement; splitting them would put a rule and its statement apart.
+A game's rules, notation and kernels are one fact each, and the docstring
+above states the rules they implement.
 """
 
 from __future__ import annotations

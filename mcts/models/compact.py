@@ -15,8 +15,8 @@ Both files are read whole and checked in numba: :func:`parse_nodes` reads
 every node line in the saved form (a line that is not is looked at again in
 Python, to name its fault), and :func:`walk_states` replays every move from
 its parent's position, writing (when saving) or comparing (when loading) each
-state line. The module is close to 500 lines because reading and writing
-the format are one job: the same packing, in numba, both ways.
+state line. Reading and writing the format
+are one job: the same packing, in numba, both ways.
 """
 
 from __future__ import annotations

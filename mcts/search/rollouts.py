@@ -37,9 +37,9 @@ arguments would force a recompile in every process).
 prunes moves from the tree; LOA's static evaluation is in
 :mod:`mcts.search.loa.evaluation`.
 
-The module is a little over 400 lines because it holds the three games'
-rollout policies side by side with :func:`evaluate`, which dispatches to them
-by game id: one place to read what a leaf evaluation does in each game.
+It holds the three games' rollout policies side by side with
+:func:`evaluate`, which dispatches to them by game id: one place to read
+what a leaf evaluation does in each game.
 """
 
 from __future__ import annotations

@@ -26,9 +26,8 @@ first of ``--rounds``), step 1's games are played by those weights
 (:func:`_policy_move`) instead of the rollout policy: positions like those
 a search meets, which made the weights far stronger (docs/experiments).
 
-The module is over 450 lines because it is one pipeline: the self-play,
-the labels, the fit and its checkpoints are numba kernels and drivers over
-the same position arrays and constants, and none is used elsewhere.
+It is one pipeline: the self-play, the labels, the fit and its checkpoints
+are numba kernels and drivers over the same position arrays and constants.
 """
 
 from __future__ import annotations

@@ -309,7 +309,7 @@ def ai_player(game: Game, model: str | None, *, seed: int | None = None) -> Mcts
         game,
         seed=seed,
         max_nodes=settings.AI_MAX_NODES,
-        models=lambda _name: loaded,
+        models=lambda name: ready_model(game.name, name),
     )
     assert isinstance(player, MctsPlayer)  # the AI's specs are MCTS players
     return player

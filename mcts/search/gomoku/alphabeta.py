@@ -44,10 +44,10 @@ fitted ones, :func:`use_weights`, else the hand-set ones).
 
 The search is recursive; its kernels declare their argument types
 (:data:`SEARCH_TYPE`) so that numba caches them like the others. The
-module is over 450 lines because it is one algorithm: the search's arrays,
-its two recursive kernels with their move lists and table, and the
-iterative deepening that drives them for a time (:func:`think`, which
-:func:`stop` ends early). :mod:`.gomoku_planner` runs it for the MCTS.
+module is one algorithm: the search's arrays, its two recursive kernels
+with their move lists and table, and the iterative deepening that drives
+them for a time (:func:`think`, which :func:`stop` ends early).
+:mod:`.planner` runs it for the MCTS.
 """
 
 from __future__ import annotations

@@ -25,10 +25,10 @@ shape weights, :mod:`mcts.search.gomoku.weights`; capped at
 :func:`read_threats` sums up what the side to move faces.
 
 The board is a tuple of arrays (:func:`new_board`), so that numba kernels
-can take it whole; a search appends its own arrays to it. The module is over
-450 lines because it is one data structure: its tables (patterns,
-neighbours, worth by shapes), the stone-by-stone update that keeps them and
-the threat reading the search asks of it.
+can take it whole; a search appends its own arrays to it. The module is
+one data structure: its tables (patterns, neighbours, worth by shapes), the
+stone-by-stone update that keeps them and the threat reading the search
+asks of it.
 """
 
 from __future__ import annotations

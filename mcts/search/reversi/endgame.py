@@ -39,11 +39,11 @@ The flips are computed here by walking out from the new disc (a few steps
 per direction at the end of a game), which is faster than the rules module's
 line fills for a single square; the tests check both agree.
 
-One module past 400 lines on purpose: the explicit-stack search, the
-small-empties levels and the flip routine they share are one solver, tuned
-together. numba cannot cache a recursive kernel, nor kernels made by a factory
-function (closures miss its cache at every start, checked), so the levels
-for 1-6 empties are spelled out one function each.
+The explicit-stack search, the small-empties levels and the flip routine
+they share are one solver, tuned together. numba cannot cache a recursive
+kernel, nor kernels made by a factory function (closures miss its cache at
+every start, checked), so the levels for 1-6 empties are spelled out one
+function each.
 """
 
 from __future__ import annotations
