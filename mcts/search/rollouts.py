@@ -117,6 +117,8 @@ def heavy_rollout(game_id, state, learned, cutoff, patterns=None):
     scored by the ``patterns`` instead when there are any
     (:func:`reversi_pattern_leaf`)."""
     if game_id == loa.GAME_ID:  # learned: LOA's search parameters (loa.config)
+        if learned.shape[0] < loa_search.PARAM_COUNT:  # none given: a plain playout
+            return terminal_reward(kernels.random_playout(game_id, state))
         return loa_search.rollout(state, learned)
     if patterns is not None and game_id == reversi.GAME_ID and patterns.shape[0] > 0:
         return reversi_pattern_leaf(state, cutoff, patterns)

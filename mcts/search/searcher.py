@@ -116,8 +116,14 @@ class Searcher:
     ) -> None:
         config = SearchConfig() if config is None else config
         config.check()
+        default = game_settings(game, config.evaluator)
         if config.game is None:
-            config = replace(config, game=game_settings(game, config.evaluator))
+            config = replace(config, game=default)
+        elif type(config.game) is not type(default):
+            raise ValueError(
+                f"{type(config.game).__name__} configures another game's search, "
+                f"not {game.name}'s ({type(default).__name__})"
+            )
         if max_nodes < MAX_MOVES + 1:
             raise ValueError(
                 f"max_nodes must be at least {MAX_MOVES + 1}, got {max_nodes}"

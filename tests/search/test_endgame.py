@@ -14,8 +14,8 @@ import pytest
 from mcts.cli.main import main
 from mcts.games import Reversi, reversi
 from mcts.games.base import MAX_MOVES
-from mcts.search.reversi import endgame
 from mcts.search.config import SearchConfig
+from mcts.search.reversi import endgame
 from mcts.search.reversi.config import ReversiSearch
 from mcts.search.searcher import Searcher
 

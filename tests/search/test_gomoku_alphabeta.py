@@ -65,7 +65,7 @@ def test_the_alphabeta_spec_plays_gomoku_and_only_gomoku():
 
 
 def test_the_alphabeta_spec_takes_only_a_think_time_and_a_model():
-    with pytest.raises(ValueError, match="takes only seconds, model and patterns"):
+    with pytest.raises(ValueError, match="the alphabeta player takes model, seconds"):
         find_player("alphabeta:sims=100", GAME)
 
 
@@ -83,7 +83,6 @@ def test_the_alphabeta_spec_evaluates_by_its_models_shape_weights(tmp_path):
     played = {
         "alphabeta": HAND_WEIGHTS,
         f"alphabeta:model={folder}": fitted,
-        f"alphabeta:model={folder},patterns=0": HAND_WEIGHTS,
     }
     for spec, weights in played.items():
         player = find_player(spec, GAME, seconds=0.01)

@@ -8,16 +8,21 @@ import pytest
 
 from mcts.games import find_game
 from mcts.games.gomoku import Gomoku
-from mcts.play.players import find_player
+from mcts.search.config import SearchConfig
 from mcts.search.gomoku import alphabeta
 from mcts.search.gomoku import planner as gomoku_planner
-from mcts.search.searcher import GOMOKU_ALPHABETA_SHARE, Searcher
+from mcts.search.gomoku.config import GOMOKU_ALPHABETA_SHARE, GomokuSearch
+from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven
 
+from .configs import config
 from .gomoku_helpers import position
 from .stopping import stopped_search
 
 GAME = Gomoku()
+#: The heavy search without the alpha-beta: the tree search alone.
+TREE_ONLY = config(GAME, alphabeta=0.0)
+RANDOM = SearchConfig(evaluator="random")
 
 
 @pytest.fixture(autouse=True)
@@ -58,8 +63,8 @@ def test_the_tree_chooses_searches_by_simulations_and_without_the_alphabeta(
     state = position(GAME, "h8", "i9")
     for searcher, budget in (
         (Searcher(GAME, state, seed=1), {"simulations": 200}),
-        (Searcher(GAME, state, seed=1, alphabeta=0), {"seconds": 0.1}),
-        (Searcher(GAME, state, seed=1, evaluator="random"), {"seconds": 0.1}),
+        (Searcher(GAME, state, config=TREE_ONLY, seed=1), {"seconds": 0.1}),
+        (Searcher(GAME, state, config=RANDOM, seed=1), {"seconds": 0.1}),
     ):
         assert searcher.search(**budget).move != "a1"
     assert calls == []
@@ -123,15 +128,16 @@ def test_the_search_reports_progress_and_hears_a_stop_during_the_alphabeta():
 
 def test_the_alphabeta_option_is_checked_and_off_where_it_cannot_play():
     assert Searcher(GAME).alphabeta == GOMOKU_ALPHABETA_SHARE
-    assert Searcher(GAME, evaluator="random").alphabeta == 0
-    assert Searcher(find_game("gomoku", size=15, row=7)).alphabeta == 0
+    assert Searcher(GAME, config=RANDOM).alphabeta == 0
+    seven = find_game("gomoku", size=15, row=7)
+    assert Searcher(seven).alphabeta == 0
     assert Searcher(find_game("reversi")).alphabeta == 0
+    half = SearchConfig(game=GomokuSearch(alphabeta=0.5))
     with pytest.raises(ValueError, match="rows of at most 6"):
-        Searcher(find_game("loa"), alphabeta=0.5)
+        Searcher(seven, config=half)
     with pytest.raises(ValueError, match="0..1"):
-        Searcher(GAME, alphabeta=1.5)
-    player = find_player("mcts-heavy:alphabeta=0.5", GAME)
-    assert player.searcher.alphabeta == 0.5
+        Searcher(GAME, config=config(GAME, alphabeta=1.5))
+    assert Searcher(GAME, config=half).alphabeta == 0.5
 
 
 def test_a_process_lends_one_alphabeta_search_to_each_search_running_at_once():
@@ -173,7 +179,7 @@ def test_a_search_lent_to_another_owner_forgets_what_the_last_one_found():
 def test_the_trees_proofs_overrule_the_alphabetas_move(
     planned_proof, other_proof, kept
 ):
-    searcher = Searcher(GAME, position(GAME, "h8", "i9"), seed=1, alphabeta=0)
+    searcher = Searcher(GAME, position(GAME, "h8", "i9"), config=TREE_ONLY, seed=1)
     searcher.search(simulations=100)
     tree = searcher.tree
     children = list(tree.children(0))

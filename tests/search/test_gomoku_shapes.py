@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from mcts.games.gomoku import Gomoku
-from mcts.search.features import STAGE_TERMS, feature_count, position_value
 from mcts.search.gomoku.shapes import (
     FIVE,
     FOUR,
@@ -24,6 +23,8 @@ from mcts.search.gomoku.shapes import (
     side_scores,
 )
 from mcts.search.searcher import Searcher
+
+from .configs import config
 
 GAME = Gomoku()
 ROW_DIRECTION = 0  # along a row (column step 1)
@@ -150,50 +151,19 @@ def test_a_search_with_shapes_blocks_an_open_three(shapes):
     # White to move: black's open three h8 i8 j8 must be stopped at an end
     # (threats=False: only the shapes decide).
     state = GAME.play_all(["h8", "a1", "i8", "o15", "j8"])
-    searcher = Searcher(GAME, state, seed=1, threats=False, shapes=shapes)
+    settings = config(GAME, threats=False, shapes=shapes)
+    searcher = Searcher(GAME, state, config=settings, seed=1)
     assert searcher.search(simulations=400).move in ("g8", "k8")
 
 
-NO_WEIGHTS = np.empty(0, dtype=np.float64)
-
-
-def test_quiet_leaf_scores_for_black_by_the_shapes_without_an_evaluation():
+def test_quiet_leaf_scores_for_black_by_the_shapes():
     ahead = GAME.play_all(["h8", "a1", "i8", "o15", "j8", "a15"])
-    assert quiet_leaf(ahead.array.copy(), NO_WEIGHTS, 3.0) > 0.9
+    assert quiet_leaf(ahead.array.copy()) > 0.9
     behind = GAME.play_all(["a1", "h8", "a15", "i8", "o15", "j8", "o1"])
-    assert quiet_leaf(behind.array.copy(), NO_WEIGHTS, 3.0) < 0.1
-
-
-def _weights(seed):
-    rng = np.random.default_rng(seed)
-    return rng.normal(0.0, 0.5, STAGE_TERMS * feature_count(GAME.game_id))
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_quiet_leaf_sharpens_the_learned_evaluation(seed):
-    # A quiet position (no four to play or block): the leaf is the
-    # evaluation itself, for black, with its log-odds times the sharpness.
-    weights = _weights(seed)
-    for moves in (["h8", "a1", "i8"], ["h8", "a1", "i8", "b2"]):
-        state = GAME.play_all(moves)
-        mover_wins = position_value(GAME.game_id, state.array, weights)
-        black_wins = mover_wins if len(moves) % 2 == 0 else 1.0 - mover_wins
-        assert quiet_leaf(state.array.copy(), weights, 1.0) == pytest.approx(black_wins)
-        sharp = quiet_leaf(state.array.copy(), weights, 3.0)
-        expected = 1.0 / (1.0 + ((1.0 - black_wins) / black_wins) ** 3)
-        assert sharp == pytest.approx(expected)
-        assert abs(sharp - 0.5) >= abs(black_wins - 0.5)
-        # sharpness 0: the shapes, whatever the weights
-        shapes = quiet_leaf(state.array.copy(), NO_WEIGHTS, 0.0)
-        assert quiet_leaf(state.array.copy(), weights, 0.0) == shapes
+    assert quiet_leaf(behind.array.copy()) < 0.1
 
 
 def test_quiet_leaf_plays_out_a_won_position_first():
     # Black has an open four whoever defends: a win, not an evaluation.
     state = GAME.play_all(["h8", "a1", "i8", "a15", "j8", "o15", "k8", "o1"])
-    assert quiet_leaf(state.array.copy(), _weights(0), 3.0) == 1.0
-
-
-def test_a_search_refuses_a_negative_sharpness():
-    with pytest.raises(ValueError, match="sharpness"):
-        Searcher(GAME, sharpness=-1.0)
+    assert quiet_leaf(state.array.copy()) == 1.0

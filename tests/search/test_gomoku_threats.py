@@ -11,7 +11,7 @@ from mcts.games import gomoku
 from mcts.games.base import ONGOING
 from mcts.games.gomoku import Gomoku
 from mcts.play.openings import OPENING_PLIES, opening_moves
-from mcts.play.players import find_player
+from mcts.search.config import SearchConfig
 from mcts.search.gomoku.threats.lines import (
     cells_of,
     four_moves,
@@ -37,6 +37,7 @@ from mcts.search.gomoku.threats.vct import (
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Tree
 
+from .configs import config
 from .gomoku_helpers import VCF_LINES, position
 
 BUDGET = 20_000
@@ -89,6 +90,7 @@ def forced_win(game, state, names):
 
 
 GAME = Gomoku()
+NO_THREATS = config(GAME, threats=False)
 #: Black i8 makes a closed four down column i (white must take i9), then
 #: h8 makes two fours: row 8 (f8) and column h (h7).
 THREE_PLIES = position(GAME, "g8 j8 i7 i6 i5 h9 h10 h11", "k8 i4 h12 a1 o15 a15 o1 c13")
@@ -295,15 +297,15 @@ def test_the_searcher_only_considers_the_moves_that_must_block():
 
 def test_threats_off_searches_every_focused_move():
     state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
-    searcher = Searcher(GAME, state, seed=1, threats=False)
+    searcher = Searcher(GAME, state, config=NO_THREATS, seed=1)
     result = searcher.search(simulations=300)
     assert {s.move for s in result.moves if s.visits} - {"g8", "k8"}
-    assert not Searcher(GAME, state, evaluator="random").threats
+    assert not Searcher(GAME, state, config=SearchConfig(evaluator="random")).threats
 
 
 def test_a_reused_tree_keeps_its_blocks_and_loses_the_rest():
     state = position(GAME, "h8 i8 j8 n2", "a1 o1 a15")
-    searcher = Searcher(GAME, state, seed=1, threats=False)
+    searcher = Searcher(GAME, state, config=NO_THREATS, seed=1)
     searcher.search(simulations=300)
     searcher.threats = True
     result = searcher.search(simulations=300)
@@ -335,23 +337,23 @@ def test_new_leaves_are_proven_by_a_vct_of_one_three_when_asked(vct_nodes):
     )
     after = GAME.play(state, "d5")
     assert wins_by_threats(after.array, LEAF_VCF_NODES, vct_nodes) == (vct_nodes > 0)
-    searcher = Searcher(GAME, state, vct_nodes=vct_nodes, seed=1, recheck=False)
+    settings = config(GAME, vct_nodes=vct_nodes, recheck=False)
+    searcher = Searcher(GAME, state, config=settings, seed=1)
     result = searcher.search(simulations=2000)
     # Found, not proven: after a2, a4 or a5, moves focus drops at the root,
     # white's own threats hide black's win from the threat search's check.
     assert (result.found, result.proven) == ("loss", None)
     assert (result.simulations < 100) == (vct_nodes > 0)
     # So the default, which rechecks the proof it stopped on, searches on.
-    rechecked = Searcher(GAME, state, vct_nodes=vct_nodes, seed=1)
+    settings = config(GAME, vct_nodes=vct_nodes)
+    rechecked = Searcher(GAME, state, config=settings, seed=1)
     result = rechecked.search(simulations=2000)
     assert result.simulations == 2000 and result.proven is None
 
 
-def test_the_leaf_vct_check_is_a_spec_option_of_the_heavy_player():
-    player = find_player("mcts-heavy:vct=300", GAME, simulations=10)
-    assert player.searcher.vct_nodes == 300
+def test_a_negative_leaf_vct_budget_is_refused():
     with pytest.raises(ValueError, match="vct"):
-        Searcher(GAME, vct_nodes=-1)
+        Searcher(GAME, config=config(GAME, vct_nodes=-1))
 
 
 # ---- VCT -----------------------------------------------------------------------
@@ -458,29 +460,22 @@ def test_no_deep_vct_on_a_quiet_board():
 def test_a_moves_time_buys_the_deeper_vct_at_the_root(deep_vct_rate):
     state = position(GAME, *DEEP)
     # The tree search alone: the alpha-beta, when on, looks for threats itself.
-    searcher = Searcher(GAME, state, deep_vct=deep_vct_rate, alphabeta=0, seed=1)
+    settings = config(GAME, deep_vct=deep_vct_rate, alphabeta=0.0)
+    searcher = Searcher(GAME, state, config=settings, seed=1)
     result = searcher.search(seconds=1.0)
     assert (result.proven == "win") == (deep_vct_rate > 0)
     if deep_vct_rate:
         assert result.move == "f12"
 
 
-def test_the_root_drops_a_move_that_leaves_the_opponent_a_deeper_vct():
+def test_the_root_defends_only_against_a_vct_of_two_threes():
     # White to move (a black stone far away): were white to pass, black would
-    # win by a VCT of three threes; after f7 he still does, after the first
-    # move kept (d9) he does not, and no VCT of two threes shows any of this.
-    # (The root's check is cut short: a deeper search shows that e6, kept
-    # too, leaves black a VCT after all.)
+    # win by a VCT of three threes; after f7 he still does, but no VCT of two
+    # threes shows it, so the root's defence leaves the root as it was.
     blacks, whites = DEEP
     state = position(GAME, blacks + " o15", whites)
     assert state_vct(state.array, 1, 2, BUDGET) < 0
     f7 = GAME.parse_move(state, "f7")
     assert deep_vct(GAME.apply(state, f7).array, 0, 200_000)[0] >= 0
-    kept = plan_root(Tree(), state.array, 8, deep_budget=400_000, deep_defence=True)
-    moves = [int(kept.move[child]) for child in kept.children(0)]
-    assert len(moves) > 5 and f7 not in moves
-    assert GAME.format_move(state, moves[0]) == "d9"
-    assert deep_vct(GAME.apply(state, moves[0]).array, 0, 200_000)[0] < 0
-    # Without the deeper defence (the default), the root is left as it was.
     plain = plan_root(Tree(), state.array, 8, deep_budget=400_000)
     assert plain.size == 1

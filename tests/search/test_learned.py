@@ -237,7 +237,8 @@ def test_a_searcher_refuses_an_evaluation_of_another_game():
 def test_a_search_with_an_evaluation_plays_legal_moves_and_can_drop_it():
     game = find_game("gomoku")
     state = game.play_all(["h8", "h9"])
-    searcher = Searcher(game, state, seed=2, evaluation=_evaluation("gomoku"))
+    searcher = Searcher(game, state, seed=2)
+    searcher.evaluation = _evaluation("gomoku")
     assert searcher.search(simulations=300).code in game.legal_moves(state)
     searcher.evaluation = None
     assert searcher.evaluation is None
@@ -255,12 +256,9 @@ def test_a_models_evaluation_serves_only_its_own_game_and_options():
     assert evaluation_for(model, find_game("reversi")) is None
 
 
-def test_the_cutoff_is_the_games_unless_a_player_sets_it():
+def test_the_cutoff_is_the_games():
     game = find_game("reversi")
     assert Searcher(game).cutoff_plies == LEARNED_CUTOFF_PLIES["reversi"]
-    assert find_player("mcts-heavy:cutoff=7", game).searcher.cutoff_plies == 7
-    with pytest.raises(ValueError, match="cutoff_plies must be >= 0"):
-        Searcher(game, cutoff_plies=-1)
 
 
 def test_an_evaluation_brings_the_exploration_constant_tuned_for_it():

@@ -1,16 +1,15 @@
 """LOA knowledge in the search: its parameters, rollouts and progressive bias."""
 
 import numpy as np
-import pytest
 
 from mcts.games import find_game, kernels
-from mcts.play.players import find_player
+from mcts.search.config import SearchConfig
+from mcts.search.loa.config import LoaSearch
 from mcts.search.loa.search import (
     BIAS,
-    DEFAULT_LOA_EVAL,
-    LOA_EVALS,
+    UNVISITED,
+    make_params,
     move_weight,
-    params,
     rollout,
     select,
 )
@@ -20,29 +19,24 @@ from mcts.search.tree import Proven, Tree
 GAME = find_game("loa")
 # Black to move: b1-d3 joins the two groups (see tests/search/test_solver.py).
 WIN_IN_ONE = ".x.o..........o...........o..o...o.x.x...oox.xx...x..o.......... b"
+#: The search's parameter vector by default.
+PARAMS = LoaSearch().array()
 
 
-def test_the_named_searches_and_an_unknown_name():
-    assert DEFAULT_LOA_EVAL in LOA_EVALS
-    assert params("2026-11").shape == (0,)
-    assert params("mia")[BIAS] > 0
-    assert params("mia-no-bias")[BIAS] == 0
-    with pytest.raises(ValueError, match="unknown loa_eval"):
-        params("alpha-beta")
+def test_the_settings_record_gives_the_parameter_vector():
+    assert np.array_equal(PARAMS, make_params())
+    assert PARAMS[BIAS] > 0
+    assert LoaSearch(bias=0.0).array()[BIAS] == 0
+    assert LoaSearch(unvisited=10.0).array()[UNVISITED] == 10.0
 
 
 def test_the_searcher_hands_the_parameters_to_heavy_loa_searches_only():
-    assert Searcher(GAME)._learned.shape == params(DEFAULT_LOA_EVAL).shape
-    assert Searcher(GAME, loa_eval="2026-11")._learned.shape == (0,)
-    assert Searcher(GAME, evaluator="random")._learned.shape == (0,)
+    assert np.array_equal(Searcher(GAME)._learned, PARAMS)
+    no_bias = SearchConfig(game=LoaSearch(bias=0.0))
+    assert Searcher(GAME, config=no_bias)._learned[BIAS] == 0
+    random = SearchConfig(evaluator="random")
+    assert Searcher(GAME, config=random)._learned.shape == (0,)
     assert Searcher(find_game("reversi"))._learned.shape == (0,)
-
-
-def test_the_spec_option_selects_the_baseline():
-    player = find_player("mcts-heavy:loa_eval=2026-11,sims=10", GAME)
-    assert player.searcher.loa_eval == "2026-11"
-    with pytest.raises(ValueError, match="unknown loa_eval"):
-        find_player("mcts-heavy:loa_eval=nope", GAME)
 
 
 def test_a_won_position_scores_as_won():
@@ -51,7 +45,7 @@ def test_a_won_position_scores_as_won():
         "..................xxx.....xxx.....xxx...o......oo......oo......o w"
     )
     assert GAME.outcome(won).winner == "black"
-    assert rollout(won.array.copy(), params("mia")) == 1.0
+    assert rollout(won.array.copy(), PARAMS) == 1.0
 
 
 def test_a_decisive_evaluation_stops_the_rollout():
@@ -60,7 +54,7 @@ def test_a_decisive_evaluation_stops_the_rollout():
         "o..o...o.....x..........xx......xx.......x..............o...o..o b"
     )
     kernels.seed(5)
-    scores = [rollout(state.array.copy(), params("mia")) for _ in range(50)]
+    scores = [rollout(state.array.copy(), PARAMS) for _ in range(50)]
     assert np.mean(scores) > 0.9
     assert scores.count(1.0) > 25  # stopped early as a win, not a logistic
 
@@ -91,17 +85,16 @@ def test_progressive_bias_sends_the_first_visit_to_the_best_ordered_move():
         arrays.value_sum[1 + i] = 0.0
         arrays.proven[1 + i] = Proven.UNKNOWN
     tree.size = len(legal) + 1
-    child, floored = select(0, arrays, state.array, 1.0, params("mia"))
+    child, floored = select(0, arrays, state.array, 1.0, PARAMS)
     chosen = GAME.format_move(state, int(arrays.move[child]))
     # b1-d3 / g1-e3 and their mirrors go off the edge toward the centre
     assert chosen in {"b1-d3", "g1-e3", "b8-d6", "g8-e6"}
     assert not floored
 
 
-@pytest.mark.parametrize("loa_eval", ["mia", "2026-11"])
-def test_the_player_finds_a_one_move_win(loa_eval):
+def test_the_player_finds_a_one_move_win():
     state = GAME.parse_state(WIN_IN_ONE)
-    searcher = Searcher(GAME, state, loa_eval=loa_eval, seed=3)
+    searcher = Searcher(GAME, state, seed=3)
     result = searcher.search(simulations=20_000)
     assert result.proven == "win"
     assert GAME.outcome(GAME.apply(state, result.code)).winner == "black"

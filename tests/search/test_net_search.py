@@ -9,13 +9,14 @@ import pytest
 
 from mcts.games import find_game
 from mcts.search.gomoku import net_kernel, network
-from mcts.search.gomoku.net_search import NetSearcher
+from mcts.search.gomoku.net_search import NetSearch, NetSearcher
 from mcts.search.gomoku.threats.vcf import has_vcf
 from mcts.search.searcher import MIN_TIMED_SIMULATIONS
 from mcts.search.tree import Proven
 
 GAME = find_game("gomoku", size=7, row=4)
 WEIGHTS = network.random_weights(7, seed=1)
+NO_THREATS = NetSearch(threats=False)
 
 
 def test_root_visits_are_the_simulations_and_children_hold_them():
@@ -35,7 +36,7 @@ def test_a_search_whose_time_is_already_up_still_searches_its_move():
 
 def test_a_win_in_one_is_proven_and_played_without_the_threat_search():
     state = GAME.play_all(["a1", "g7", "b1", "g6", "c1", "g5"])
-    searcher = NetSearcher(GAME, state, network=WEIGHTS, threats=False, seed=2)
+    searcher = NetSearcher(GAME, state, network=WEIGHTS, settings=NO_THREATS, seed=2)
     result = searcher.search(simulations=500)
     assert result.move == "d1" and result.proven == "win" and result.value == 1.0
 
@@ -44,7 +45,7 @@ def test_a_loss_is_proven_when_every_move_loses():
     # White to move faces two open ends of black's three on 7x7 with row 4:
     # whatever white does, black makes four.
     state = GAME.play_all(["c4", "a1", "d4", "a7", "e4"])
-    searcher = NetSearcher(GAME, state, network=WEIGHTS, threats=False, seed=3)
+    searcher = NetSearcher(GAME, state, network=WEIGHTS, settings=NO_THREATS, seed=3)
     result = searcher.search(simulations=4000)
     assert result.proven == "loss" and result.value == 0.0
 
@@ -57,8 +58,9 @@ def test_the_root_threat_search_blocks_a_four():
 
 def test_noise_changes_the_root_priors_and_seeds_repeat_a_search():
     quiet = NetSearcher(GAME, network=WEIGHTS, seed=5)
-    noisy = NetSearcher(GAME, network=WEIGHTS, seed=5, noise=(0.3, 0.25))
-    again = NetSearcher(GAME, network=WEIGHTS, seed=5, noise=(0.3, 0.25))
+    noise = NetSearch(noise=(0.3, 0.25))
+    noisy = NetSearcher(GAME, network=WEIGHTS, settings=noise, seed=5)
+    again = NetSearcher(GAME, network=WEIGHTS, settings=noise, seed=5)
     visits = [
         [m.visits for m in s.search(simulations=100).moves]
         for s in (quiet, noisy, again)
@@ -140,7 +142,8 @@ def test_a_leaf_where_the_player_to_move_wins_by_fours_is_proven_lost(threats):
     # without the root's threat search (which would keep only the blocks),
     # so only the leaves' threat search can prove that so soon.
     state = GAME.play_all(["c4", "a1", "d4"])
-    searcher = NetSearcher(GAME, state, network=WEIGHTS, threats=threats, seed=4)
+    settings = NetSearch(threats=threats)
+    searcher = NetSearcher(GAME, state, network=WEIGHTS, settings=settings, seed=4)
     for _ in range(30):
         searcher._simulate_batch(8)
     tree = searcher.tree
@@ -159,42 +162,10 @@ def test_a_leaf_where_the_player_to_move_wins_by_threes_is_proven_lost(vct_nodes
     # a random search of 7x7 positions with the threat module's functions.
     before = GAME.play_all(["a5", "b1", "f1", "d3"])
     assert not has_vcf(GAME.play_all(["a5", "b1", "f1", "d3", "b4"]).array, 10_000)
-    searcher = NetSearcher(GAME, before, network=WEIGHTS, vct_nodes=vct_nodes, seed=4)
+    settings = NetSearch(vct_nodes=vct_nodes)
+    searcher = NetSearcher(GAME, before, network=WEIGHTS, settings=settings, seed=4)
     for _ in range(30):
         searcher._simulate_batch(8)
     tree = searcher.tree
     b4 = tree.child_with_move(0, GAME.parse_move(before, "b4"))
     assert (tree.proven[b4] == int(Proven.LOSS)) == (vct_nodes > 0)
-
-
-def test_a_rollouts_reward_is_for_the_player_who_moved_into_the_leaf():
-    # White to move cannot stop black's open three c4-d4-e4 (row 4): every
-    # heavy rollout blocks one end and black completes the other.
-    state = GAME.play_all(["c4", "a1", "d4", "a7", "e4"])
-    scratch = np.empty_like(state.array)
-    assert net_kernel._rollout_reward(state.array, scratch, 5) == 1.0
-    after = GAME.play(state, "b4")  # black to move wins at f4 at once
-    assert net_kernel._rollout_reward(after.array, scratch, 5) == 0.0
-
-
-@pytest.mark.parametrize("mix", [1.0, 0.0])
-def test_mixed_leaves_take_the_rollouts_share_of_their_value(mix):
-    # Same position, white to move, every move lost: with mix 1 each leaf
-    # after a white move is valued by rollouts alone, all lost for white;
-    # with mix 0 by the untrained network, which does not know it.
-    state = GAME.play_all(["c4", "a1", "d4", "a7", "e4"])
-    searcher = NetSearcher(
-        GAME, state, network=WEIGHTS, threats=False, vct_nodes=0, mix=mix, seed=9
-    )
-    searcher.search(simulations=49)  # the root, then each move once
-    tree = searcher.tree
-    children = tree.children(0)
-    rewards = tree.value_sum[children.start : children.stop]
-    assert (rewards.max() == 0.0) == (mix == 1.0)
-
-
-def test_a_mix_outside_0_to_1_or_no_rollouts_is_refused():
-    with pytest.raises(ValueError, match="mix must be within 0..1"):
-        NetSearcher(GAME, network=WEIGHTS, mix=-0.1)
-    with pytest.raises(ValueError, match="rollouts must be at least 1"):
-        NetSearcher(GAME, network=WEIGHTS, mix=0.5, rollouts=0)

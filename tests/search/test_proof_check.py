@@ -8,6 +8,7 @@ from mcts.games import find_game
 from mcts.search.proof_check import holding_proofs
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven, Tree
+from tests.search.configs import config
 from tests.search.test_strict_proofs import FALSE_PROOF
 
 GOMOKU = find_game("gomoku")
@@ -15,7 +16,7 @@ GOMOKU = find_game("gomoku")
 
 def test_a_win_against_the_kept_replies_only_is_found_not_proven():
     state = GOMOKU.play_all(FALSE_PROOF.split())
-    searcher = Searcher(GOMOKU, state, seed=1, recheck=False)
+    searcher = Searcher(GOMOKU, state, config=config(GOMOKU, recheck=False), seed=1)
     result = searcher.search(simulations=3_000)
     assert (result.found, result.move) == ("win", "i10")
     assert result.proven is None
@@ -27,7 +28,10 @@ def test_a_win_against_the_kept_replies_only_is_found_not_proven():
 def test_a_win_by_fours_is_proven_by_the_tree_and_by_the_threat_search():
     # g8 or k8 makes an open four: every reply must block a four.
     state = GOMOKU.play_all(["h8", "a1", "i8", "a3", "j8", "a5"])
-    by_tree = Searcher(GOMOKU, state, seed=1, threats=False).search(simulations=60_000)
+    no_threats = config(GOMOKU, threats=False)
+    by_tree = Searcher(GOMOKU, state, config=no_threats, seed=1).search(
+        simulations=60_000
+    )
     assert by_tree.proven == by_tree.found == "win"
     assert by_tree.stats_for(by_tree.move).proven == "win"
     by_threats = Searcher(GOMOKU, state, seed=1).search(simulations=60_000)

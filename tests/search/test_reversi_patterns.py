@@ -13,7 +13,8 @@ from mcts.games.symmetry import EIGHT_BY_EIGHT, map_bitboards
 from mcts.lab.main import main
 from mcts.models.store import load_shared, model_path
 from mcts.search.reversi import patterns as rp
-from mcts.search.searcher import GAME_C, PATTERN_C, Searcher
+from mcts.search.reversi.config import PATTERN_C
+from mcts.search.searcher import GAME_C, Searcher
 from mcts.training import reversi_patterns as training
 
 
@@ -199,7 +200,8 @@ def test_the_search_with_patterns_takes_a_free_corner(shipped):
     # Black to move: a1 takes the corner and the top edge's four white discs.
     rows = [".oooox..", "........", "...o....", "...ox...", "...xo...", "........"]
     state = game.parse_state("".join(rows) + "." * 16 + " b")
-    searcher = Searcher(game, state, patterns=shipped, seed=1)
+    searcher = Searcher(game, state, seed=1)
+    searcher.patterns = shipped
     assert (searcher.cutoff_plies, searcher.c) == (0, PATTERN_C)
     assert Searcher(game, state, seed=1).c == GAME_C["reversi"] != PATTERN_C
     result = searcher.search(simulations=2000)

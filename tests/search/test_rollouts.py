@@ -6,12 +6,14 @@ import pytest
 from mcts.games import find_game, gomoku, kernels
 from mcts.games.base import BLACK, BLACK_WINS, MAX_MOVES, ONGOING
 from mcts.search.gomoku.focus import GOMOKU_FOCUS_WIDTH, focus_moves, gomoku_move_score
+from mcts.search.loa.config import LoaSearch
 from mcts.search.rollouts import (
     HEAVY,
     RANDOM,
     evaluate,
     evaluator_id,
     gomoku_rollout,
+    heavy_rollout,
 )
 
 NO_EVALUATION = np.empty(0, dtype=np.float64)
@@ -24,9 +26,12 @@ def test_every_evaluator_scores_between_zero_and_one(name, evaluator):
     game = find_game(name)
     kernels.seed(7)
     root = game.initial_state().array
+    # LOA's heavy rollouts read the search's parameters where the other
+    # games read a learned evaluation (the searcher hands them over).
+    heavy_loa = name == "loa" and evaluator == HEAVY
+    learned = LoaSearch().array() if heavy_loa else NO_EVALUATION
     scores = [
-        evaluate(evaluator, game.game_id, root.copy(), NO_EVALUATION, 0)
-        for _ in range(30)
+        evaluate(evaluator, game.game_id, root.copy(), learned, 0) for _ in range(30)
     ]
     assert all(0.0 <= s <= 1.0 for s in scores)
     assert len(set(scores)) > 1  # rollouts vary
@@ -125,3 +130,13 @@ def test_focus_leaves_other_games_alone(name):
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     count = kernels.legal_moves(game.game_id, state.array, moves)
     assert focus_moves(game.game_id, state.array, moves, count) == count
+
+
+def test_a_loa_heavy_rollout_without_its_parameters_plays_out_plainly():
+    game = find_game("loa")
+    kernels.seed(3)
+    rewards = {
+        heavy_rollout(game.game_id, game.initial_state().array.copy(), NO_EVALUATION, 0)
+        for _ in range(20)
+    }
+    assert rewards <= {0.0, 0.5, 1.0} and len(rewards) > 1

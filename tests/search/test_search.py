@@ -6,9 +6,10 @@ import time
 import pytest
 
 from mcts.games import find_game
-from mcts.search.result import principal_variation
 from mcts.search.config import SearchConfig
 from mcts.search.gomoku.config import GomokuSearch
+from mcts.search.result import principal_variation
+from mcts.search.reversi.config import ReversiSearch
 from mcts.search.searcher import GAME_C, MIN_TIMED_SIMULATIONS, Searcher
 
 from .configs import config
@@ -330,3 +331,16 @@ def _states(game, moves):
     for move in moves[:-1]:
         states.append(game.play(states[-1], move))
     return states
+
+
+@pytest.mark.parametrize(
+    ("name", "record"),
+    [
+        ("loa", GomokuSearch()),
+        ("reversi", GomokuSearch()),
+        ("gomoku", ReversiSearch()),
+    ],
+)
+def test_a_search_refuses_another_games_settings(name, record):
+    with pytest.raises(ValueError, match="another game's search"):
+        Searcher(find_game(name), config=SearchConfig(game=record))

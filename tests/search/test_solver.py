@@ -12,7 +12,15 @@ from mcts.games import find_game, kernels
 from mcts.games.base import BLACK_WINS, DRAW, MAX_MOVES, ONGOING, WHITE_WINS
 from mcts.search.searcher import Searcher
 
+from .configs import config
+
 BUDGET = 60_000  # the search stops as soon as the root is proven
+#: Each game's settings changed so that only the tree proves (see solve).
+TREE_PROOFS_ONLY = {
+    "reversi": {"endgame_empties": 0},
+    "gomoku": {"threats": False, "shapes": 0},
+    "loa": {},
+}
 
 
 def solve(game, state, *, evaluator="heavy", seed=1, simulations=BUDGET):
@@ -20,15 +28,10 @@ def solve(game, state, *, evaluator="heavy", seed=1, simulations=BUDGET):
     # positions at its first leaf (with any winning move, not the quickest);
     # these tests check the tree's own proofs (test_endgame.py checks the
     # other); threats=False likewise for Gomoku's VCF (test_gomoku_threats.py)
-    return Searcher(
-        game,
-        state,
-        evaluator=evaluator,
-        seed=seed,
-        endgame_empties=0,
-        threats=False,
-        shapes=0,
-    ).search(simulations=simulations)
+    settings = config(game, evaluator, **TREE_PROOFS_ONLY[game.name])
+    return Searcher(game, state, config=settings, seed=seed).search(
+        simulations=simulations
+    )
 
 
 def immediate_wins(game, state):

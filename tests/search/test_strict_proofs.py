@@ -10,6 +10,8 @@ from mcts.search.gomoku.focus import focus_moves, replies_covered
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven
 
+from .configs import config
+
 GOMOKU = find_game("gomoku")
 
 
@@ -45,17 +47,20 @@ def test_other_games_prune_nothing_so_are_always_covered():
     assert replies_covered(reversi.game_id, reversi.initial_state().array, 1)
 
 
-def solve(state, *, strict, simulations):
-    return Searcher(GOMOKU, state, seed=1, threats=False, strict=strict).search(
-        simulations=simulations
-    )
+def strict_searcher(state, settings=None):
+    """Return a searcher of ``state`` with strict proofs on from the start,
+    as they are while a search goes on after a false root proof."""
+    searcher = Searcher(GOMOKU, state, config=settings, seed=1)
+    searcher.strict = True
+    return searcher
 
 
 def test_a_strict_search_still_proves_wins_by_fours():
     # g8 or k8 makes an open four: every reply must block a four, so the
     # proof that they all lose is strict.
     state = GOMOKU.play_all(["h8", "a1", "i8", "a3", "j8", "a5"])
-    result = solve(state, strict=True, simulations=60_000)
+    searcher = strict_searcher(state, config(GOMOKU, threats=False))
+    result = searcher.search(simulations=60_000)
     assert result.proven == "win"
     assert result.move in ("g8", "k8")
 
@@ -71,11 +76,11 @@ FALSE_PROOF = (
 
 def test_a_strict_search_does_not_claim_the_win_that_pruned_replies_refute():
     state = GOMOKU.play_all(FALSE_PROOF.split())
-    trusting = Searcher(GOMOKU, state, seed=1, recheck=False)
+    trusting = Searcher(GOMOKU, state, config=config(GOMOKU, recheck=False), seed=1)
     result = trusting.search(simulations=3_000)
     assert (result.found, result.move) == ("win", "i10")
     assert result.simulations < 3_000  # it stopped on its proof
-    strict = Searcher(GOMOKU, state, seed=1, strict=True).search(simulations=3_000)
+    strict = strict_searcher(state).search(simulations=3_000)
     assert strict.proven is None
     assert strict.simulations == 3_000  # no early stop on a proof
 
@@ -94,5 +99,6 @@ def test_a_search_stopped_on_a_false_proof_searches_on_strictly():
     assert searcher.tree.proven[child] == Proven.UNKNOWN  # the false proof is gone
     # A proof that holds is kept, and ends the search as before.
     fours = GOMOKU.play_all(["h8", "a1", "i8", "a3", "j8", "a5"])
-    won = Searcher(GOMOKU, fours, seed=1, threats=False).search(simulations=60_000)
+    no_threats = config(GOMOKU, threats=False)
+    won = Searcher(GOMOKU, fours, config=no_threats, seed=1).search(simulations=60_000)
     assert won.proven == won.found == "win" and won.simulations < 60_000

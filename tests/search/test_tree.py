@@ -3,8 +3,13 @@
 import numpy as np
 
 from mcts.games import find_game
+from mcts.search.config import SearchConfig
 from mcts.search.searcher import Searcher
 from mcts.search.tree import BYTES_PER_NODE, FIELDS, Proven, Tree, TreeArrays
+
+from .configs import config
+
+RANDOM = SearchConfig(evaluator="random")
 
 
 def test_a_new_tree_holds_only_an_unexpanded_root():
@@ -30,7 +35,7 @@ def test_reserve_doubles_capacity_and_keeps_the_rows():
 
 def test_the_search_grows_a_small_tree_by_doubling():
     game = find_game("reversi")
-    searcher = Searcher(game, evaluator="random", seed=1)
+    searcher = Searcher(game, config=RANDOM, seed=1)
     searcher.tree = Tree(capacity=1024)
     searcher.search(simulations=5_000)
     tree = searcher.tree
@@ -53,7 +58,7 @@ def test_a_million_node_tree_takes_under_150_mb():
 
 def test_max_nodes_caps_the_tree_and_the_search_still_runs():
     game = find_game("gomoku")
-    searcher = Searcher(game, evaluator="random", seed=2, max_nodes=2048)
+    searcher = Searcher(game, config=RANDOM, seed=2, max_nodes=2048)
     result = searcher.search(simulations=3_000)
     assert searcher.tree.size <= 2048
     assert searcher.tree.capacity <= 2048
@@ -74,7 +79,7 @@ def _same_subtree(a, node_a, b, node_b):
 
 def test_subtree_copies_every_statistic_under_the_new_root():
     game = find_game("reversi")
-    searcher = Searcher(game, evaluator="random", seed=3)
+    searcher = Searcher(game, config=RANDOM, seed=3)
     searcher.search(simulations=3_000)
     tree = searcher.tree
     child = max(tree.children(0), key=lambda ch: tree.visits[ch])
@@ -88,7 +93,7 @@ def test_subtree_copies_every_statistic_under_the_new_root():
 
 def test_a_capped_subtree_keeps_the_shallowest_nodes_whole_families_only():
     game = find_game("reversi")
-    searcher = Searcher(game, evaluator="random", seed=3)
+    searcher = Searcher(game, config=RANDOM, seed=3)
     searcher.search(simulations=3_000)
     tree = searcher.tree
     assert tree.size > 100
@@ -168,7 +173,8 @@ def test_a_widened_root_keeps_its_children_subtrees_and_adds_the_new_moves():
     state = game.initial_state()
     for move in ("e5", "d4", "e4"):
         state = game.apply(state, game.parse_move(state, move))
-    searcher = Searcher(game, state, focus_width=3, root_width=3, seed=2)
+    settings = config(game, focus_width=3, root_width=3)
+    searcher = Searcher(game, state, config=settings, seed=2)
     searcher.search(simulations=2_000)
     before = searcher.tree.subtree(0)  # a copy: widening rewrites the tree
     old_moves = [int(before.move[child]) for child in before.children(0)]

@@ -3,13 +3,14 @@
 import numpy as np
 
 from mcts.games import find_game
+from mcts.search.config import SearchConfig
 from mcts.search.searcher import Searcher
 from mcts.search.walk import level_states, preorder, state_at
 
 
 def _searched_tree():
     game = find_game("reversi")
-    searcher = Searcher(game, seed=3, evaluator="random")
+    searcher = Searcher(game, config=SearchConfig(evaluator="random"), seed=3)
     searcher.search(simulations=400)
     return game, searcher.tree
 
