@@ -188,6 +188,18 @@ def app_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def migrate(env: dict[str, str]) -> None:
+    """Migrate the database that ``env`` names, asserting it worked."""
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert migrated.returncode == 0, migrated.stderr
+
+
 def venv_bin(name: str) -> str:
     """Return the path of a console script of this virtualenv."""
     return str(Path(sys.executable).parent / name)

@@ -15,7 +15,16 @@ import sys
 
 import pytest
 
-from .servers import ROOT, app_env, free_port, start, stop, venv_bin, wait_for_port
+from .servers import (
+    ROOT,
+    app_env,
+    free_port,
+    migrate,
+    start,
+    stop,
+    venv_bin,
+    wait_for_port,
+)
 
 LOCUSTFILE = ROOT / "loadtest" / "locustfile.py"
 GAMES = ({"game": "reversi"}, {"game": "gomoku"}, {"game": "loa"})
@@ -51,14 +60,7 @@ def server(tmp_path_factory):
         # Finished games would grow model/<game>/live/ in the checkout.
         LIVE_MODEL="",
     )
-    migrated = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert migrated.returncode == 0, migrated.stderr
+    migrate(env)
     port = free_port()
     proc = start(
         [

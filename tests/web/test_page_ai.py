@@ -12,7 +12,12 @@ from mcts.play.players import spec_level
 from webgame.services import ai
 from webgame.services.treemodels import ready_model
 
-GAMES = (("reversi", {}), ("gomoku", {}), ("gomoku", {"size": 9, "row": 5}), ("loa", {}))
+GAMES = (
+    ("reversi", {}),
+    ("gomoku", {}),
+    ("gomoku", {"size": 9, "row": 5}),
+    ("loa", {}),
+)
 
 
 def _same_knowledge(a, b) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import subprocess
-import sys
 import threading
 import time
 
@@ -20,9 +18,9 @@ import pytest
 from mcts import find_game
 
 from .servers import (
-    ROOT,
     app_env,
     free_port,
+    migrate,
     postgres_url,  # noqa: F401 - fixture
     redis_url,  # noqa: F401 - fixture
     start,
@@ -65,14 +63,7 @@ def webs(redis_url, postgres_url, tmp_path_factory):  # noqa: F811 - fixtures
         NUM_PROXIES="1",
         STATIC_ROOT=str(tmp / "static"),
     )
-    migrated = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert migrated.returncode == 0, migrated.stderr
+    migrate(env)
     procs, ports = [], []
     try:
         for n in (1, 2):
