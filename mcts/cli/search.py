@@ -227,15 +227,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
     )
     a_seconds, b_seconds = result.seconds_per_move()
     print(f"time per move: A {a_seconds:.3f} s, B {b_seconds:.3f} s")
-    model_use = result.model_use()
-    if any(moves for moves, _ in model_use):
-        print(
-            "moves searched from the tree model's statistics, a game: "
-            + ", ".join(
-                f"{side} {moves:.1f} (latest at ply {last})"
-                for side, (moves, last) in zip("AB", model_use, strict=True)
-            )
-        )
     print(result.summary())  # last: scripts read the score from it
     if args.variety:
         counts = distinct_positions(game, result.records, args.variety)

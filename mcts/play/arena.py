@@ -49,9 +49,6 @@ class GameRecord:
     a_moves: int = 0
     b_seconds: float = 0.0
     b_moves: int = 0
-    # Plies at which each player's search started from its tree model.
-    a_model_plies: tuple[int, ...] = ()
-    b_model_plies: tuple[int, ...] = ()
 
     def to_json(self) -> dict:
         """Return the record as a JSON-ready dict."""
@@ -67,8 +64,6 @@ class GameRecord:
             "a_moves": self.a_moves,
             "b_seconds": round(self.b_seconds, 4),
             "b_moves": self.b_moves,
-            "a_model_plies": list(self.a_model_plies),
-            "b_model_plies": list(self.b_model_plies),
         }
 
 
@@ -111,13 +106,6 @@ class MatchResult:
             sum(r.b_seconds for r in self.records) / max(b_moves, 1),
         )
 
-    def model_use(self) -> tuple[tuple[float, int], tuple[float, int]]:
-        """Return, for A and for B, the mean number of moves a game whose
-        search started from the player's tree model, and the latest ply at
-        which one did (-1: never): how far into the games a model reached."""
-        a = _model_use([r.a_model_plies for r in self.records])
-        return a, _model_use([r.b_model_plies for r in self.records])
-
     def summary(self) -> str:
         """Return the one-line summary: wins, draws, A's score ± CI and the
         number of distinct games."""
@@ -126,12 +114,6 @@ class MatchResult:
             f"A score {100 * self.score:.1f}% ± {100 * self.ci95:.1f}%, "
             f"{self.distinct} distinct games"
         )
-
-
-def _model_use(games: list[tuple[int, ...]]) -> tuple[float, int]:
-    """Return the mean count of model plies a game and the latest (-1: none)."""
-    mean = sum(len(plies) for plies in games) / max(len(games), 1)
-    return mean, max((max(plies) for plies in games if plies), default=-1)
 
 
 def tally(records: list[GameRecord]) -> MatchResult:
@@ -283,8 +265,6 @@ def _run_task(task: _Task) -> GameRecord:
         a.moves,
         b.spent,
         b.moves,
-        a.player.model_plies,
-        b.player.model_plies,
     )
 
 

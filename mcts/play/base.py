@@ -26,9 +26,6 @@ class Player(ABC):
     #: (None: it does not, e.g. a fixed number of simulations); the engine
     #: protocols lower it to what the clock allows.
     seconds: float | None = None
-    #: The plies (0: the game's first) at which the player's search started
-    #: from its tree model's statistics: where the model changed its play.
-    model_plies: tuple[int, ...] = ()
 
     @abstractmethod
     def choose(self, state: State) -> int:

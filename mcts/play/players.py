@@ -305,6 +305,16 @@ class MctsPlayer(Player):
             searcher.patterns = patterns_for(model, game)
             searcher.shape_weights = shape_weights_for(model, game)
 
+    @property
+    def seconds(self) -> float | None:
+        """Return the think time a move (None: a budget in simulations); the
+        engine protocols lower it to what the clock allows."""
+        return self.level.seconds
+
+    @seconds.setter
+    def seconds(self, seconds: float | None) -> None:
+        self.level = replace(self.level, seconds=seconds)
+
     def think(
         self,
         state: State,

@@ -22,11 +22,15 @@ def test_bench_prints_compile_time_and_the_median_last(capsys):
 
 
 def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
-    argv = ["bench", "reversi", "--seconds", "0.1", "--runs", "1", "--model", "light"]
-    code, out = run([*argv, "--evaluator", "heavy", "--no-patterns"], capsys)
+    # Gomoku's light model carries a learned evaluation and no patterns.
+    argv = ["bench", "gomoku", "--seconds", "0.1", "--runs", "1", "--model", "light"]
+    code, out = run([*argv, "--evaluator", "heavy"], capsys)
     assert code == 0
     assert "heavy rollouts, scored by light's evaluation" in out.splitlines()[-1]
+    # Reversi's light model carries a pattern evaluation, which scores the leaves.
+    argv = ["bench", "reversi", "--seconds", "0.1", "--runs", "1", "--model", "light"]
     code, out = run([*argv, "--evaluator", "heavy"], capsys)
+    assert code == 0
     assert "scored by light's pattern evaluation" in out.splitlines()[-1]
     with pytest.raises(ValueError, match="add --evaluator heavy"):
         run(argv, capsys)
@@ -34,12 +38,10 @@ def test_bench_with_a_model_scores_rollouts_with_its_evaluation(capsys):
 
 def test_bench_measures_the_network_search(capsys):
     argv = ["bench", "gomoku", "--size", "6", "--row", "4", "--seconds", "0.05"]
-    network = ["--evaluator", "network", "--batch", "4", "--mix", "0.5"]
+    network = ["--evaluator", "network", "--batch", "4"]
     code, out = run([*argv, "--runs", "1", *network], capsys)
     assert code == 0
-    assert re.search(
-        r"network search, batch 4, mix 0.5: median simulations/s: \d+$", out
-    )
+    assert re.search(r"network search, batch 4: median simulations/s: \d+$", out)
     # The compiler's time is its own line, not the first run's: that run
     # searched its whole budget.
     assert out.startswith("first call (compile or cache load): ")
@@ -47,33 +49,14 @@ def test_bench_measures_the_network_search(capsys):
     assert not run_line.startswith("run 1: 0 simulations")
 
 
-def test_bench_names_the_lines_of_action_search_it_measured(capsys):
-    argv = ["bench", "loa", "--seconds", "0.05", "--runs", "1", "--evaluator", "heavy"]
-    code, out = run([*argv, "--loa-eval", "2026-11"], capsys)
-    assert code == 0
-    assert out.splitlines()[-1].startswith("loa heavy rollouts, loa_eval=2026-11,")
-    with pytest.raises(ValueError, match="unknown loa_eval"):
-        run([*argv, "--loa-eval", "nope"], capsys)
-
-
-def test_bench_starts_from_the_moves_given_with_the_leaf_vct_asked(capsys):
+def test_bench_starts_from_the_moves_given(capsys):
     argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
     moves = ["--moves", "h8 i9 h9 h10 j8 g7"]
-    code, out = run([*argv, "--evaluator", "heavy", "--vct", "200", *moves], capsys)
+    code, out = run([*argv, "--evaluator", "heavy", *moves], capsys)
     assert code == 0
-    assert "vct=200, after h8 i9 h9 h10 j8 g7" in out.splitlines()[-1]
+    assert "heavy rollouts, after h8 i9 h9 h10 j8 g7, c=" in out.splitlines()[-1]
     with pytest.raises(ValueError, match="ply 2"):
         run([*argv, "--moves", "h8 h8"], capsys)
-
-
-def test_bench_scores_gomoku_leaves_by_the_sharpened_evaluation_asked(capsys):
-    argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
-    heavy = ["--evaluator", "heavy", "--model", "light"]
-    code, out = run([*argv, *heavy, "--sharpness", "3"], capsys)
-    assert code == 0
-    assert "evaluation, sharpness=3.0, c=" in out.splitlines()[-1]
-    with pytest.raises(ValueError, match="sharpness"):
-        run([*argv, *heavy, "--sharpness", "-1"], capsys)
 
 
 def test_bench_times_the_gomoku_alphabeta_by_nodes_and_depth(capsys):
@@ -110,3 +93,21 @@ def test_the_gomoku_heavy_bench_times_the_tree_search_alone(capsys, monkeypatch)
     argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
     code, _ = run([*argv, "--evaluator", "heavy"], capsys)
     assert code == 0 and planned == []
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--mix", "0.5"],
+        ["--no-patterns"],
+        ["--minimax", "0.3"],
+        ["--vct", "200"],
+        ["--sharpness", "3"],
+        ["--loa-eval", "2026-11"],
+    ],
+)
+def test_bench_refuses_the_deleted_experiment_options(option, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        run(["bench", "gomoku", "--runs", "1", *option], capsys)
+    assert exit_.value.code == 2
+    assert f"unrecognized arguments: {option[0]}" in capsys.readouterr().err

@@ -80,20 +80,14 @@ def test_the_ladder_plays_each_level_against_the_one_below_in_each_game():
     first = LADDER[0]
     assert (first.game, first.label) == ("reversi", "level 2 vs 1")
     # The budgets are spelled out: a results file of another ladder never matches.
-    assert first.player == "mcts-heavy:model=light,level=2,sims=100,t=0.5,random=0.1"
-    assert (
-        first.spec(None, "x") == "mcts-heavy:model=light,level=1,sims=10,t=1,random=0.5"
-    )
+    assert first.player == "mcts-heavy:model=light,level=2,sims=100"
+    assert first.spec(None, "x") == "mcts-heavy:model=light,level=1,sims=10"
     game = find_game("reversi")
     for bout in LADDER:
-        player = find_player(bout.player, game)
-        level = LEVELS[int(bout.player.split("level=")[1].split(",")[0])]
-        assert (player.simulations, player.seconds, player.temperature) == (
-            level.simulations,
-            level.seconds,
-            level.temperature,
-        )
-        assert player.random_moves == pytest.approx(level.random_moves, abs=1e-3)
+        for spec in (bout.player, bout.spec(None, "x")):
+            player = find_player(spec, game)
+            level = LEVELS[int(spec.split("level=")[1].split(",")[0])]
+            assert player.level == level
 
 
 def test_the_networks_suite_plays_each_shipped_network_on_its_board():
@@ -116,8 +110,8 @@ def test_the_networks_suite_plays_each_shipped_network_on_its_board():
     game = find_game("gomoku", size=8, row=5)
     ours = find_player(playouts.player, game)  # the shipped model loads
     theirs = find_player(playouts.spec(None, "x"), game)
-    assert (ours.simulations, ours.seconds) == (400, None)
-    assert (theirs.simulations, theirs.seconds) == (5000, None)
+    assert (ours.level.simulations, ours.level.seconds) == (400, None)
+    assert (theirs.level.simulations, theirs.level.seconds) == (5000, None)
 
 
 def test_a_bout_plays_on_its_board_at_its_time(tmp_path, monkeypatch):

@@ -12,6 +12,7 @@ from mcts.games import find_game
 from mcts.models import compact, store
 from mcts.models import model as treemodel
 from mcts.models.model import ModelError
+from mcts.search.config import SearchConfig
 from mcts.search.searcher import Searcher
 
 from .test_store import _bytes, _rewrite
@@ -23,7 +24,7 @@ GAMES = [("reversi", {}), ("gomoku", {"size": 9, "row": 5}), ("loa", {})]
 def grown(request):
     name, options = request.param
     game = find_game(name, **options)
-    searcher = Searcher(game, seed=4, evaluator="random")
+    searcher = Searcher(game, seed=4, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=400)
     return treemodel.Model(game, searcher.tree, game.initial_state())
 
@@ -31,7 +32,7 @@ def grown(request):
 @pytest.fixture()
 def saved(tmp_path):
     game = find_game("reversi")
-    searcher = Searcher(game, seed=7, evaluator="random")
+    searcher = Searcher(game, seed=7, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=600)
     path = tmp_path / "m"
     store.save(treemodel.Model(game, searcher.tree, game.initial_state()), path)

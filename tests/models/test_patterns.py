@@ -15,6 +15,7 @@ from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model, ModelError
 from mcts.models.weights import PATTERNS, attach_weights
+from mcts.search.config import SearchConfig
 from mcts.search.reversi import patterns as rp
 from mcts.search.searcher import Searcher
 
@@ -33,7 +34,7 @@ def weights():
 @pytest.fixture(scope="module")
 def saved_once(tmp_path_factory, weights):
     game = find_game("reversi")
-    searcher = Searcher(game, evaluator="random", seed=3)
+    searcher = Searcher(game, seed=3, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=200)
     model = Model(game, searcher.tree, game.initial_state(), patterns=weights)
     folder = tmp_path_factory.mktemp("model") / "m"

@@ -11,6 +11,7 @@ import pytest
 from mcts.games import find_game, kernels
 from mcts.models import checker, replay, store
 from mcts.models import model as treemodel
+from mcts.search.config import SearchConfig
 from mcts.search.searcher import Searcher
 
 from .test_store import _rewrite
@@ -49,7 +50,7 @@ def test_the_kernels_render_the_state_string(name, options):
 @pytest.fixture(scope="module")
 def reversi_tree():
     game = find_game("reversi")
-    searcher = Searcher(game, seed=11, evaluator="random")
+    searcher = Searcher(game, seed=11, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=400)
     return game, searcher.tree
 
@@ -102,7 +103,7 @@ def test_the_saved_state_lines_pass_and_a_changed_one_is_found(tmp_path, reversi
 @pytest.mark.parametrize(("name", "options"), GAMES)
 def test_every_game_saves_and_loads_with_the_full_check(tmp_path, name, options):
     game = find_game(name, **options)
-    searcher = Searcher(game, seed=5, evaluator="random")
+    searcher = Searcher(game, seed=5, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=300)
     path = tmp_path / "m"
     model = treemodel.Model(game, searcher.tree, game.initial_state())

@@ -14,6 +14,7 @@ from mcts.games import find_game
 from mcts.models import store
 from mcts.models.model import Model, ModelError, merge, shape_weights_for
 from mcts.models.weights import SHAPES, attach_weights
+from mcts.search.config import SearchConfig
 from mcts.search.gomoku.weights import ShapeWeights
 from mcts.search.searcher import Searcher
 
@@ -27,7 +28,7 @@ WEIGHTS = ShapeWeights(
 @pytest.fixture(scope="module")
 def saved_once(tmp_path_factory):
     game = find_game("gomoku", size=9, row=5)
-    searcher = Searcher(game, evaluator="random", seed=3, alphabeta=0)
+    searcher = Searcher(game, seed=3, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=100)
     model = Model(game, searcher.tree, game.initial_state(), shape_weights=WEIGHTS)
     folder = tmp_path_factory.mktemp("model") / "m"

@@ -21,6 +21,7 @@ from mcts.games import find_game
 from mcts.models import model as treemodel
 from mcts.models import store
 from mcts.models.model import ModelError
+from mcts.search.config import SearchConfig
 from mcts.search.features import FEATURE_NAMES, STAGE_TERMS
 from mcts.search.learned import Evaluation
 from mcts.search.searcher import Searcher
@@ -36,7 +37,7 @@ def reversi():
 
 @pytest.fixture(scope="module")
 def searched(reversi):
-    searcher = Searcher(reversi, seed=7, evaluator="random")
+    searcher = Searcher(reversi, seed=7, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=600)
     return searcher.tree
 
@@ -254,9 +255,10 @@ import os, sys, time
 from mcts.models import store
 from mcts.models import model as treemodel
 from mcts.games import find_game
+from mcts.search.config import SearchConfig
 from mcts.search.searcher import Searcher
 game = find_game("reversi")
-searcher = Searcher(game, seed=3, evaluator="random")
+searcher = Searcher(game, seed=3, config=SearchConfig(evaluator="random"))
 searcher.search(simulations=300)
 real = os.fsync
 def slow_fsync(fd):
@@ -290,7 +292,7 @@ def test_a_killed_save_leaves_the_old_model_untouched(saved):
 
 def test_merge_adds_the_statistics(saved, reversi):
     model = store.load(saved)
-    other = Searcher(reversi, seed=8, evaluator="random")
+    other = Searcher(reversi, seed=8, config=SearchConfig(evaluator="random"))
     other.search(simulations=300)
     b = treemodel.Model(reversi, other.tree, reversi.initial_state())
     merged = treemodel.merge(model, b)
@@ -360,7 +362,9 @@ def _positions_by_replay(game, model) -> dict:
 
 
 def test_warm_tree_finds_a_transposition_and_takes_the_most_studied(reversi):
-    searcher = Searcher(reversi, seed=5, evaluator="random", expand_visits=1)
+    searcher = Searcher(
+        reversi, seed=5, config=SearchConfig(evaluator="random", expand_visits=1)
+    )
     searcher.search(simulations=20000)
     model = treemodel.Model(reversi, searcher.tree, reversi.initial_state())
     shared = [
@@ -381,7 +385,7 @@ def test_warm_tree_finds_a_rotated_or_mirrored_position(reversi):
     first = reversi.apply(
         reversi.initial_state(), reversi.legal_moves(reversi.initial_state())[0]
     )
-    searcher = Searcher(reversi, first, seed=3, evaluator="random")
+    searcher = Searcher(reversi, first, seed=3, config=SearchConfig(evaluator="random"))
     searcher.search(simulations=300)
     model = treemodel.Model(reversi, searcher.tree, first)
     for image in reversi.symmetries():

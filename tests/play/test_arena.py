@@ -110,25 +110,3 @@ def test_the_match_reports_each_players_time_per_move():
     assert all(r.a_moves > 0 and r.b_moves > 0 for r in result.records)
     # The searcher thinks about its 0.02 s a move; the random player at once.
     assert b_seconds > 0.01 and a_seconds < b_seconds
-
-
-def test_a_match_reports_where_a_tree_model_steered_the_search():
-    game = find_game("reversi")
-    result = run_match(
-        game,
-        "mcts-heavy:model=light",
-        "mcts-heavy",
-        games=2,
-        simulations=40,
-        seed=1,
-        opening_plies=0,
-    )
-    (a_moves, a_last), (b_moves, b_last) = result.model_use()
-    # Light studied the opening far beyond 40 simulations, so A's first
-    # moves start from it; B has no model.
-    assert a_moves >= 1 and a_last >= 0
-    assert (b_moves, b_last) == (0.0, -1)
-    record = result.records[0]
-    first_a_ply = 0 if record.a_black else 1
-    assert record.a_model_plies[0] == first_a_ply
-    assert record.to_json()["b_model_plies"] == []

@@ -5,26 +5,43 @@ import pytest
 from mcts.games import find_game
 from mcts.models.model import Model
 from mcts.play.players import (
+    ENGINE_OPTIONS,
+    KIND_OPTIONS,
     LEVELS,
     MODEL_STUDY_RATIO,
+    OPTIONS,
+    Level,
     MctsPlayer,
     PlayerSpec,
     RandomPlayer,
     find_player,
     parse_spec,
 )
+from mcts.search.config import SearchConfig, game_settings
 from mcts.search.features import FEATURE_NAMES, STAGE_TERMS
+from mcts.search.gomoku.config import GomokuSearch
 from mcts.search.learned import Evaluation
 from mcts.search.searcher import Searcher
 
 
 def test_a_spec_parses_kind_and_typed_options():
-    spec = parse_spec("mcts:c=1.4,sims=500,t=0.5,seed=3")
+    spec = parse_spec("mcts:c=1.4,sims=500,seconds=0.5,seed=3,model=light")
     assert spec == PlayerSpec(
-        "mcts", {"c": 1.4, "sims": 500, "temperature": 0.5, "seed": 3}
+        "mcts",
+        {"c": 1.4, "sims": 500, "seconds": 0.5, "seed": 3, "model": "light"},
     )
     assert str(parse_spec("mcts-heavy")) == "mcts-heavy"
     assert parse_spec(" MCTS-Heavy:level=2 ").options == {"level": 2}
+    assert parse_spec("mcts:simulations=20").options == {"sims": 20}
+
+
+def test_the_options_are_the_players_and_the_engines():
+    ours = {"level", "seconds", "sims", "model", "seed", "c"}
+    assert set(OPTIONS) == ours | set(ENGINE_OPTIONS)
+    assert set(ENGINE_OPTIONS) == {"cmd", "cwd", "depth", "ms", "timeout"}
+    assert KIND_OPTIONS["mcts"] == KIND_OPTIONS["mcts-heavy"] == ours
+    assert KIND_OPTIONS["random"] == {"seed"}
+    assert KIND_OPTIONS["alphabeta"] == {"seconds", "model"}
 
 
 @pytest.mark.parametrize(
@@ -36,13 +53,35 @@ def test_a_spec_parses_kind_and_typed_options():
         ("mcts:sims=many", "int"),
         ("mcts:level=9", "level"),
         ("random:sims=5", "random player"),
-        ("mcts-heavy:model=light,use=all", "use must be one of both, book, eval"),
-        ("mcts-heavy:use=eval", "use needs a model"),
+        ("alphabeta:sims=5", "alphabeta player takes model, seconds"),
+        ("mcts:cmd=ntest", "mcts player takes c, level, model, seconds, seed, sims"),
     ],
 )
 def test_a_bad_spec_raises_a_clear_error(text, message):
     with pytest.raises(ValueError, match=message):
         parse_spec(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mcts-heavy:sharpness=1",
+        "mcts:t=0.5",
+        "mcts-heavy:random=0.1",
+        "mcts-heavy:width=3",
+        "mcts-heavy:model=light,use=eval",
+        "mcts-heavy:early_plies=8,early_seconds=1",
+        "mcts-net:model=net,mix=0.5",
+        "alphabeta:patterns=0",
+    ],
+)
+def test_a_removed_option_is_refused_naming_the_allowed_ones(text):
+    with pytest.raises(ValueError, match="bad option") as error:
+        parse_spec(text)
+    allowed = str(error.value).rpartition("key one of ")[2]
+    assert allowed.split(", ") == list(OPTIONS)
+    with pytest.raises(ValueError, match="bad option"):
+        find_player(text, find_game("gomoku"))
 
 
 def test_the_ladder_has_six_levels_from_weak_to_strong():
@@ -60,52 +99,46 @@ def test_find_player_builds_each_kind():
     heavy = find_player("mcts-heavy:sims=100", game)
     assert isinstance(light, MctsPlayer) and light.searcher.evaluator == "random"
     assert heavy.searcher.evaluator == "heavy"
-    assert (light.simulations, light.seconds) == (100, None)
+    assert light.level == Level(simulations=100)
 
 
 def test_a_level_sets_budget_and_temperature_and_explicit_options_win():
     game = find_game("reversi")
     player = find_player("mcts-heavy:level=1", game)
-    assert (player.simulations, player.seconds, player.temperature) == (10, None, 1.0)
-    assert player.random_moves == LEVELS[1].random_moves > 0
-    player = find_player("mcts-heavy:level=1,sims=80,t=0", game)
-    assert (player.simulations, player.temperature) == (80, 0.0)
+    assert player.level == LEVELS[1]
+    assert (player.level.simulations, player.level.seconds) == (10, None)
+    assert player.level.temperature == 1.0
+    assert player.level.random_moves == LEVELS[1].random_moves > 0
+    # An explicit budget replaces the level's; its temperature and random
+    # moves stay.
+    player = find_player("mcts-heavy:level=1,sims=80", game)
+    assert (player.level.simulations, player.level.seconds) == (80, None)
+    assert player.level.temperature == LEVELS[1].temperature
+    assert player.level.random_moves == LEVELS[1].random_moves
     player = find_player("mcts-heavy:level=5", game, simulations=10)
-    assert (player.seconds, player.simulations) == (0.5, None)
+    assert (player.level.seconds, player.level.simulations) == (0.5, None)
+    player = find_player("mcts-heavy:level=5,seconds=0.2", game)
+    assert (player.level.seconds, player.level.simulations) == (0.2, None)
 
 
 def test_budget_defaults_apply_when_the_spec_has_none():
     game = find_game("loa")
     player = find_player("mcts:c=0.7", game, seconds=0.05)
-    assert (player.seconds, player.simulations) == (0.05, None)
+    assert (player.level.seconds, player.level.simulations) == (0.05, None)
     assert player.searcher.c == 0.7
+    assert find_player("mcts", game).level == Level(seconds=1.0)
 
 
-def test_the_width_option_sets_the_searchers_focus_width():
-    player = find_player("mcts-heavy:width=3", find_game("gomoku"), seconds=0.05)
-    assert player.searcher.focus_width == 3
-    assert find_player("mcts", find_game("gomoku")).searcher.focus_width == 0
-
-
-def test_the_sharpness_option_reaches_the_searcher_and_is_off_by_default():
+def test_each_kind_searches_with_its_evaluators_game_settings():
     game = find_game("gomoku")
-    player = find_player("mcts-heavy:sharpness=2.5", game, seconds=0.05)
-    assert player.searcher.sharpness == 2.5
-    assert find_player("mcts-heavy", game).searcher.sharpness == 0.0
-    with pytest.raises(ValueError, match="sharpness"):
-        find_player("mcts-heavy:sharpness=-1", game)
-
-
-def test_the_strict_option_reaches_the_searcher_and_is_off_by_default():
-    game = find_game("gomoku")
-    assert find_player("mcts-heavy:strict=1", game, seconds=0.05).searcher.strict
-    assert not find_player("mcts-heavy", game).searcher.strict
-
-
-def test_the_recheck_option_reaches_the_searcher_and_is_on_by_default():
-    game = find_game("gomoku")
-    assert not find_player("mcts-heavy:recheck=0", game).searcher.recheck
-    assert find_player("mcts-heavy", game).searcher.recheck
+    heavy = find_player("mcts-heavy", game).searcher
+    assert heavy.config.game == game_settings(game, "heavy")
+    assert heavy.focus_width == GomokuSearch().focus_width > 0
+    assert heavy.threats and heavy.recheck and not heavy.strict
+    plain = find_player("mcts", game).searcher
+    assert plain.config.game == game_settings(game, "random")
+    assert plain.focus_width == 0 and not plain.threats
+    assert not plain.strict
 
 
 def test_a_model_that_is_not_on_disk_is_a_clear_error():
@@ -167,53 +200,44 @@ def test_a_model_is_used_only_where_it_studied_far_more_than_a_search():
     # search of 100 (the model must hold MODEL_STUDY_RATIO = 5 times that).
     game = find_game("reversi")
     start = game.initial_state()
-    searcher = Searcher(game, start, evaluator="random", seed=2)
+    random = SearchConfig(evaluator="random")
+    searcher = Searcher(game, start, config=random, seed=2)
     searcher.search(simulations=300)
     model = Model(game, searcher.tree, start)
+    level = Level(simulations=100)
 
-    fresh = MctsPlayer(game, evaluator="random", simulations=100, seed=1, model=model)
+    fresh = MctsPlayer(
+        game, Searcher(game, config=random, seed=1), level=level, model=model
+    )
     fresh.choose(start)
     assert int(fresh.searcher.tree.visits[0]) == 300 + 100
 
-    busy = MctsPlayer(game, evaluator="random", simulations=100, seed=1, model=model)
+    busy = MctsPlayer(
+        game, Searcher(game, config=random, seed=1), level=level, model=model
+    )
     busy.choose(game.play_all(["f5"]))  # a search of 100 elsewhere
     busy.choose(start)
     assert MODEL_STUDY_RATIO * 100 > 300
     assert int(busy.searcher.tree.visits[0]) == 100
 
 
-def test_early_plies_are_searched_for_early_seconds():
+def test_a_player_with_a_model_takes_its_book_and_its_evaluation():
     game = find_game("reversi")
-    player = find_player("mcts:sims=30,early_plies=1,early_seconds=0.2,seed=1", game)
-    state = game.initial_state()
-    move = player.choose(state)
-    assert player.last_result.elapsed >= 0.15
-    assert player.last_result.simulations > 30
-    player.observe(state, move)
-    state = game.apply(state, move)
-    player.choose(state)
-    assert player.last_result.simulations == 30
-
-
-def test_early_plies_without_early_seconds_is_an_error():
-    with pytest.raises(ValueError, match="early_plies and early_seconds go together"):
-        parse_spec("mcts-heavy:early_plies=8")
-
-
-@pytest.mark.parametrize(
-    ("use", "has_book", "has_evaluation"),
-    [("both", True, True), ("book", True, False), ("eval", False, True)],
-)
-def test_use_chooses_the_models_book_its_evaluation_or_both(
-    use, has_book, has_evaluation
-):
-    game = find_game("reversi")
-    searcher = Searcher(game, evaluator="random", seed=2)
+    searcher = Searcher(game, config=SearchConfig(evaluator="random"), seed=2)
     searcher.search(simulations=100)
     weights = (0.0,) * (STAGE_TERMS * len(FEATURE_NAMES["reversi"]))
     model = Model(game, searcher.tree, game.initial_state())
     model.evaluation = Evaluation("reversi", weights)
-    player = MctsPlayer(game, simulations=20, seed=1, model=model, use=use)
-    assert (player.model is model) == has_book
-    assert (player.searcher.evaluation is model.evaluation) == has_evaluation
+    player = MctsPlayer(
+        game, Searcher(game, seed=1), level=Level(simulations=20), model=model
+    )
+    assert player.model is model
+    assert player.searcher.evaluation is model.evaluation
     assert player.choose(game.initial_state()) in game.legal_moves(game.initial_state())
+
+
+def test_an_engine_protocol_lowers_a_searchers_think_time_through_seconds():
+    player = find_player("mcts-heavy", find_game("gomoku"), seconds=0.5)
+    assert player.seconds == 0.5
+    player.seconds = 0.2  # what piskvork's match clock does
+    assert player.level.seconds == 0.2 and player.seconds == 0.2

@@ -10,6 +10,8 @@ from mcts.games import find_game
 from mcts.lab.main import main
 from mcts.models import store
 from mcts.models.model import Model
+from mcts.search.config import SearchConfig
+from mcts.search.gomoku.config import GomokuSearch
 from mcts.search.gomoku.weights import HAND_WEIGHTS, LEARNT_SHAPES, from_bytes
 from mcts.search.searcher import Searcher
 from mcts.training import gomoku_shapes as sf
@@ -79,8 +81,9 @@ def test_fit_shapes_puts_the_weights_into_a_gomoku_model_with_its_command(
 ):
     game = find_game("gomoku")
     folder = tmp_path / "light"
+    config = SearchConfig(game=GomokuSearch(alphabeta=0.0))
     store.save(
-        Model(game, Searcher(game, alphabeta=0).tree, game.initial_state()), folder
+        Model(game, Searcher(game, config=config).tree, game.initial_state()), folder
     )
     code = main(
         [
