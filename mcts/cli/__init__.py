@@ -1,1 +1,2 @@
-"""``python -m mcts``: one module per group of subcommands (rules, search, models)."""
+"""``python -m mcts``: one module per group of subcommands (rules, search,
+solve, engine, models); :mod:`.main` builds the parser."""
