@@ -29,7 +29,7 @@ from numba import njit
 from ..games import gomoku, kernels
 from ..games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
 from ..search.tree import Tree
-from ..search.walk import level_states, preorder, state_at
+from ..search.walk import state_at, walk
 
 #: A move text is at most this many bytes (``b1xb3``, ``pass``, ``s19``).
 MOVE_ROOM = 8
@@ -224,15 +224,11 @@ def walk_states(
     size = tree.size
     width = state_width(game, root)
     arrays = tree.arrays.head(size)
-    order, levels = preorder(arrays)
-    states = level_states(root.array, levels)
     compare = data is not None
     text = np.empty(0 if compare else size * width, dtype=np.uint8)
     first_illegal, first_bad = _walk(
         game.game_id,
-        order,
-        levels,
-        states,
+        walk(arrays, root.array),
         arrays,
         data if data is not None else text,
         text,
@@ -243,10 +239,11 @@ def walk_states(
 
 
 @njit(cache=True, nogil=True)
-def _walk(game_id, order, levels, states, tree, data, text, width, compare):
-    """Walk the tree (see :mod:`mcts.search.walk`); compare each reached
+def _walk(game_id, way, tree, data, text, width, compare):
+    """Walk the tree (``way``, a :class:`~mcts.search.walk.Walk`); compare each reached
     node's state line with ``data`` or write it into ``text``; return the
     lowest illegal node and the lowest node whose line differs (or -1)."""
+    order, levels, states = way.order, way.levels, way.states
     first_child, n_children, move = tree.first_child, tree.n_children, tree.move
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty((3, STATE_STRING_ROOM), dtype=np.uint8)

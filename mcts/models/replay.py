@@ -21,7 +21,7 @@ from numba import njit
 from ..games import kernels
 from ..games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
 from ..search.tree import Tree
-from ..search.walk import level_states, preorder, state_at
+from ..search.walk import state_at, walk
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
@@ -44,9 +44,9 @@ def replay(game: Game, tree: Tree, root: State) -> Replay:
     digests = np.zeros(size, dtype=np.uint64)
     sides = np.zeros(size, dtype=np.int8)
     arrays = tree.arrays.head(size)
-    order, levels = preorder(arrays)
-    states = level_states(root.array, levels)
-    first_illegal = _replay(game.game_id, order, levels, states, arrays, digests, sides)
+    first_illegal = _replay(
+        game.game_id, walk(arrays, root.array), arrays, digests, sides
+    )
     return Replay(digests, sides, int(first_illegal))
 
 
@@ -72,10 +72,11 @@ def _state_digest(game_id, state, room):
 
 
 @njit(cache=True, nogil=True)
-def _replay(game_id, order, levels, states, tree, digests, sides):
-    """Walk the tree in ``order`` (see :mod:`mcts.search.walk`), filling
+def _replay(game_id, way, tree, digests, sides):
+    """Walk the tree (``way``, a :class:`~mcts.search.walk.Walk`), filling
     ``digests`` and ``sides`` of every node reached by legal moves; return
     the lowest illegal node or -1."""
+    order, levels, states = way.order, way.levels, way.states
     first_child, n_children, move = tree.first_child, tree.n_children, tree.move
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty(STATE_STRING_ROOM, dtype=np.uint8)

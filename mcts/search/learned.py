@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -27,7 +28,7 @@ from ..games import kernels
 from ..games.base import ONGOING, Game, State
 from .features import FEATURE_NAMES, STAGE_TERMS, feature_count, features
 from .tree import Tree
-from .walk import level_states, preorder, state_at
+from .walk import state_at, walk
 
 #: Nodes with fewer visits are too noisy to learn from.
 FIT_MIN_VISITS = 100
@@ -169,19 +170,32 @@ def training_data(
     targets = np.zeros(len(eligible), dtype=np.float64)
     weights = np.zeros(len(eligible), dtype=np.float64)
     arrays = tree.arrays.head(size)
-    order, levels = preorder(arrays)
-    states = level_states(root.array, levels)
     filled = _collect(
-        game.game_id, order, levels, states, arrays, wanted, rows, targets, weights
+        game.game_id,
+        walk(arrays, root.array),
+        arrays,
+        wanted,
+        Samples(rows, targets, weights),
     )
     return rows[:filled], targets[:filled], np.minimum(weights[:filled], FIT_WEIGHT_CAP)
 
 
+class Samples(NamedTuple):
+    """The fit's rows: features (by stage), targets and weights."""
+
+    rows: np.ndarray  # float64, one row a position
+    targets: np.ndarray  # float64
+    weights: np.ndarray  # float64
+
+
 @njit(cache=True, nogil=True)
-def _collect(game_id, order, levels, states, tree, wanted, rows, targets, weights):
-    """Walk the tree in ``order`` (see :mod:`mcts.search.walk`); for each
+def _collect(game_id, way, tree, wanted, samples):
+    """Walk the tree (``way``, a :class:`~mcts.search.walk.Walk`); for each
     wanted node whose position is quiet and not over, write its feature row,
-    target and weight. Return the number of rows written."""
+    target and weight into ``samples`` (:class:`Samples`). Return the number
+    of rows written."""
+    order, levels, states = way.order, way.levels, way.states
+    rows, targets, weights = samples.rows, samples.targets, samples.weights
     move, visits, value_sum = tree.move, tree.visits, tree.value_sum
     count = rows.shape[1] // STAGE_TERMS
     f = np.empty(count, dtype=np.float64)

@@ -9,13 +9,12 @@ applied. Two kernels here hold that walk once:
 - :func:`preorder` gives the visiting order and each node's level;
 - :func:`state_at` makes a node's state from its parent's, one level up.
 
-A walker loops over the order::
+A walker takes a :class:`Walk` (:func:`walk`) and loops over its order::
 
-    order, levels = preorder(tree.arrays.head(tree.size))
-    states = level_states(root, levels)
-    for i in range(order.shape[0]):
-        node, level = order[i], levels[i]
-        state = state_at(game_id, states, level, move[node])
+    way = walk(tree.arrays.head(tree.size), root)
+    for i in range(way.order.shape[0]):
+        node, level = way.order[i], way.levels[i]
+        state = state_at(game_id, way.states, level, move[node])
 
 The order is the one a stack gives (children pushed first to last, so the last
 child's subtree is walked first); when a node is reached, the state one level
@@ -23,6 +22,8 @@ up is always its parent's.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -54,6 +55,22 @@ def preorder(tree):
                 stack[top, 0], stack[top, 1] = child, level + 1
                 top += 1
     return order[:count], levels[:count]
+
+
+class Walk(NamedTuple):
+    """A depth-first walk of a tree: the visiting order, each node's level
+    and room for one state a level (the root's in row 0)."""
+
+    order: np.ndarray  # int64 node ids
+    levels: np.ndarray  # int64
+    states: np.ndarray  # one state vector a level
+
+
+def walk(tree, root: np.ndarray) -> Walk:
+    """Return the :class:`Walk` of ``tree`` (a :class:`~mcts.search.tree.TreeArrays`)
+    from the state vector ``root``."""
+    order, levels = preorder(tree)
+    return Walk(order, levels, level_states(root, levels))
 
 
 def level_states(root: np.ndarray, levels: np.ndarray) -> np.ndarray:

@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -79,16 +80,25 @@ _SOLVE_TABLE_BITS = 16
 _ZERO = np.uint64(0)
 
 
+class Positions(NamedTuple):
+    """Room for self-play positions, one row each."""
+
+    own: np.ndarray  # uint64: the mover's discs
+    opp: np.ndarray  # uint64: the opponent's
+    game_of: np.ndarray  # int64: the game it came from
+
+
 @njit(cache=True, nogil=True)
-def play_games(games, seed, first_game, own, opp, game_of, policy, temperature, share):
+def play_games(games, seed, first_game, out, policy, temperature, share):
     """Play ``games`` self-play games (numbered from ``first_game``) and write
-    every position where the side to move has a move into ``own``/``opp``
-    (from the mover's view) and its game number into ``game_of``, while room
-    lasts; return the number written.
+    every position where the side to move has a move into ``out``
+    (:class:`Positions`: its discs ``own``/``opp`` from the mover's view and
+    its game number ``game_of``), while room lasts; return the number written.
 
     After the random opening plies the moves are the rollout policy's, or
     with ``policy`` weights (rows: stages), in a ``share`` of the games,
     drawn by :func:`_policy_move` at ``temperature`` discs."""
+    own, opp, game_of = out.own, out.opp, out.game_of
     np.random.seed(seed)
     state = np.empty(3, dtype=np.uint64)
     moves = np.empty(64, dtype=np.int64)
@@ -409,9 +419,7 @@ def _self_play(positions: int, seed: int, progress, policy, temperature, share):
             100,
             seed * 1_000_003 + games,
             games,
-            own[count:],
-            opp[count:],
-            game_of[count:],
+            Positions(own[count:], opp[count:], game_of[count:]),
             policy,
             temperature,
             share,

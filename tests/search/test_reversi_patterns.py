@@ -101,7 +101,9 @@ def test_self_play_positions_are_legal_and_cover_the_whole_game(policy):
     opp = np.empty(size, dtype=np.uint64)
     game_of = np.empty(size, dtype=np.int64)
     table = rp.no_patterns() if policy == "rollouts" else _zero_weights()
-    count = training.play_games(40, 5, 0, own, opp, game_of, table, 2.0, 1.0)
+    count = training.play_games(
+        40, 5, 0, training.Positions(own, opp, game_of), table, 2.0, 1.0
+    )
     assert 40 * 40 < count <= 40 * 60
     assert not np.any(own[:count] & opp[:count])
     discs = [
@@ -118,7 +120,7 @@ def test_the_policy_at_temperature_0_plays_the_move_of_the_best_1_ply_value():
     opp = np.empty(12000, dtype=np.uint64)
     game_of = np.empty(12000, dtype=np.int64)
     count = training.play_games(
-        200, 9, 0, own, opp, game_of, rp.no_patterns(), 0.0, 1.0
+        200, 9, 0, training.Positions(own, opp, game_of), rp.no_patterns(), 0.0, 1.0
     )
     weights = _zero_weights()
     checked = 0
@@ -183,7 +185,7 @@ def test_the_light_model_carries_pattern_weights_that_say_who_is_winning(shipped
     opp = np.empty(20_000, dtype=np.uint64)
     game_of = np.empty(20_000, dtype=np.int64)
     count = training.play_games(
-        400, 11, 0, own, opp, game_of, rp.no_patterns(), 2.0, 1.0
+        400, 11, 0, training.Positions(own, opp, game_of), rp.no_patterns(), 2.0, 1.0
     )
     empties = training._empties(own[:count], opp[:count])
     pick = np.flatnonzero(empties == 14)[:150]
