@@ -50,17 +50,13 @@ from ..games.base import BLACK, BLACK_WINS, DRAW, MAX_MOVES, ONGOING
 from .gomoku.focus import focus_moves, replies_covered
 from .gomoku.shapes import quiet_leaf
 from .gomoku.threats.vct import wins_by_threats
-from .loa.search import UNVISITED, move_weight
-from .loa.search import bias as loa_bias
+from .loa.search import select as loa_select
 from .reversi.endgame import leaf_margin
 from .rollouts import HEAVY, evaluate, terminal_reward
 from .tree import Proven
 
 UCT = 0
 PUCT = 1
-#: UCT with Lines of Action's progressive bias (chosen by the kernel itself
-#: when the search has LOA's parameters).
-BIAS = 2
 #: Selection rules by name and their kernel ids.
 RULES = {"uct": UCT, "puct": PUCT}
 
@@ -127,29 +123,21 @@ def proven_reward(proven_value):
 
 
 @njit(cache=True, nogil=True)
-def _select(node, tree, state, c, rule, alpha, knowledge):
-    """Return ``(child, floored)``: the child of ``node`` (whose position is
-    ``state``) to descend into (-1 if every child is lost) and whether a
-    proven-draw sibling was passed over.
+def _select(node, tree, prior, c, rule, minimax, alpha):
+    """Return ``(child, floored)``: the child of ``node`` to descend into (-1 if
+    every child is lost) and whether a proven-draw sibling was passed over.
 
-    The rule scores the unproven children: UCT (an unvisited child first),
-    PUCT with ``knowledge.prior``, or UCT with Lines of Action's progressive
-    bias (:data:`BIAS`: a child's score gains ``W * p / (n + 1)``, ``p`` its
-    move weight over the best, :func:`mcts.search.loa.search.move_weight`,
-    ``W`` and an unvisited child's value from ``knowledge.learned``). With
-    ``alpha`` above 0, a child's mean is blended with its backed-up minimax
-    value (:func:`_back_up_minimax`): ``(1 - alpha) * mean + alpha *
+    With ``alpha`` above 0, a child's mean is blended with its backed-up
+    minimax value (:func:`_back_up_minimax`): ``(1 - alpha) * mean + alpha *
     minimax``.
 
-    The solver's rules hold for every rule: proven losses are never chosen,
-    a proven win is chosen at once, and a proven draw is skipped while an
-    unknown sibling is left: its exact value needs no more visits, and only
-    the unknown siblings can still prove or refute ``node``. The caller then
-    backs up at least a draw for the player to move here (``floored``),
-    since that player can always take the draw.
+    Proven losses are never chosen. A proven draw is skipped while an unknown
+    sibling is left: its exact value needs no more visits, and only the unknown
+    siblings can still prove or refute ``node``. The caller then backs up at
+    least a draw for the player to move here (``floored``), since that player
+    can always take the draw.
     """
     proven, visits, value_sum = tree.proven, tree.visits, tree.value_sum
-    prior, minimax, params = knowledge.prior, knowledge.minimax, knowledge.learned
     first = tree.first_child[node]
     count = tree.n_children[node]
     best = -1
@@ -158,16 +146,13 @@ def _select(node, tree, state, c, rule, alpha, knowledge):
     log_n = math.log(max(visits[node], 1))
     sqrt_n = math.sqrt(max(visits[node], 1))
     uniform = 1.0 / count
-    bias, enemy, com_r, com_c = 0.0, np.uint64(0), 0.0, 0.0
-    if rule == BIAS:
-        bias, enemy, com_r, com_c = loa_bias(tree, node, state, params)
     for child in range(first, first + count):
-        proof = proven[child]
-        if proof == Proven.LOSS:
+        state = proven[child]
+        if state == Proven.LOSS:
             continue
-        if proof == Proven.WIN:
+        if state == Proven.WIN:
             return child, False
-        if proof == Proven.DRAW:
+        if state == Proven.DRAW:
             draw = child
             continue
         n = visits[child]
@@ -176,18 +161,10 @@ def _select(node, tree, state, c, rule, alpha, knowledge):
                 return child, draw >= 0 or _has_draw(first, count, proven)
             score = _blend(child, value_sum[child] / n, minimax, alpha)
             score += c * math.sqrt(log_n / n)
-        elif rule == PUCT:  # Q + c * P * sqrt(N) / (1 + n), unvisited at 0.5
+        else:  # PUCT: Q + c * P * sqrt(N) / (1 + n), unvisited valued at 0.5
             q = 0.5 if n == 0 else _blend(child, value_sum[child] / n, minimax, alpha)
             p = prior[child] if prior.shape[0] > 0 else uniform
             score = q + c * p * sqrt_n / (1 + n)
-        else:  # BIAS
-            weight = bias * move_weight(tree.move[child], enemy, com_r, com_c)
-            if n == 0:
-                score = params[UNVISITED] + weight
-            else:
-                score = (
-                    value_sum[child] / n + c * math.sqrt(log_n / n) + weight / (n + 1)
-                )
         if score > best_score:
             best_score = score
             best = child
@@ -391,9 +368,7 @@ def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
     shapes, strict = params.shapes, params.strict
     alpha = params.alpha
     learned, patterns = knowledge.learned, knowledge.patterns
-    minimax = knowledge.minimax
-    if game_id == kernels.LOA_ID and learned.shape[0] > 0:
-        rule = BIAS  # LOA's parameters (mcts.search.loa.search): progressive bias
+    prior, minimax = knowledge.prior, knowledge.minimax
     work = np.empty_like(root)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -494,7 +469,13 @@ def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
             if depth >= MAX_DEPTH - 1:
                 at_leaf = True
                 break
-            child, floored[depth] = _select(node, tree, work, c, rule, alpha, knowledge)
+            if game_id == kernels.LOA_ID and learned.shape[0] > 0:
+                # LOA's parameters (mcts.search.loa.search): progressive bias
+                child, floored[depth] = loa_select(node, tree, work, c, learned)
+            else:
+                child, floored[depth] = _select(
+                    node, tree, prior, c, rule, minimax, alpha
+                )
             if child < 0:  # every child lost: cannot happen once proofs propagate
                 reward = 0.5
                 break

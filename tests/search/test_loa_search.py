@@ -3,9 +3,7 @@
 import numpy as np
 
 from mcts.games import find_game, kernels
-from mcts.search import kernel
 from mcts.search.config import SearchConfig
-from mcts.search.kernel import Knowledge, _select
 from mcts.search.loa.config import LoaSearch
 from mcts.search.loa.search import (
     BIAS,
@@ -13,8 +11,8 @@ from mcts.search.loa.search import (
     make_params,
     move_weight,
     rollout,
+    select,
 )
-from mcts.search.reversi.patterns import no_patterns
 from mcts.search.searcher import Searcher
 from mcts.search.tree import Proven, Tree
 
@@ -72,9 +70,6 @@ def test_moves_that_capture_centralise_and_join_weigh_more():
     assert move_weight(to_edge, enemy, *com) > 0
 
 
-NO_VALUES = np.empty(0, dtype=np.float32)
-
-
 def test_progressive_bias_sends_the_first_visit_to_the_best_ordered_move():
     state = GAME.initial_state()
     tree = Tree()
@@ -90,8 +85,7 @@ def test_progressive_bias_sends_the_first_visit_to_the_best_ordered_move():
         arrays.value_sum[1 + i] = 0.0
         arrays.proven[1 + i] = Proven.UNKNOWN
     tree.size = len(legal) + 1
-    knowledge = Knowledge(PARAMS, no_patterns(), np.empty(0, np.float32), NO_VALUES)
-    child, floored = _select(0, arrays, state.array, 1.0, kernel.BIAS, 0.0, knowledge)
+    child, floored = select(0, arrays, state.array, 1.0, PARAMS)
     chosen = GAME.format_move(state, int(arrays.move[child]))
     # b1-d3 / g1-e3 and their mirrors go off the edge toward the centre
     assert chosen in {"b1-d3", "g1-e3", "b8-d6", "g8-e6"}

@@ -10,13 +10,14 @@ without a recompile:
   (:func:`mcts.search.loa.evaluation.evaluation`) is decisive, checked every few
   plies (MC-LOA's evaluation cut-off), and else after a fixed number of
   plies, where a logistic of the evaluation scores it;
-- :func:`bias`: what UCT with **progressive bias** needs (the kernel's
-  selection rule :data:`mcts.search.kernel.BIAS`): a child's score gains
+- :func:`select`: UCT with **progressive bias**: a child's score gains
   ``W * p / (n + 1)``, ``p`` in [0, 1] from a cheap move ordering
   (:func:`move_weight`: captures, moves toward the centre and toward the
   mover's centre of mass, moves off the edge), so the first visits go to
   the likely moves and the bias fades as the child's own visits grow;
-- the MCTS-Solver's rules are the kernel's own (:func:`mcts.search.kernel._select`).
+- the MCTS-Solver stays as it is in :mod:`mcts.search.kernel` (proven losses
+  are never chosen, a proven win at once, proven draws skipped while an
+  unknown sibling is left): :func:`select` keeps those rules.
 
 An empty parameter vector (the random evaluator's) means plain UCT.
 """
@@ -30,6 +31,7 @@ from numba import njit
 
 from ...games import loa
 from ...games.base import BLACK_WINS, MAX_MOVES, ONGOING, WHITE_WINS
+from ..tree import Proven
 from .evaluation import FEATURE_COUNT, WEIGHTS, centre_of_mass, evaluation
 
 _ONE = np.uint64(1)
@@ -196,19 +198,44 @@ def move_weight(move, enemy, com_r, com_c):
 
 
 @njit(cache=True, nogil=True)
-def bias(tree, node, state, p):
-    """Return what the progressive bias at ``node`` (its position ``state``)
-    needs: ``(W / the best move weight, the opponent's pieces, the mover's
-    centre of mass row, column)``; the selection rule
-    (:func:`mcts.search.kernel._select`) scores each child with it."""
+def select(node, tree, state, c, p):
+    """Return ``(child, floored)`` like :func:`mcts.search.kernel._select`
+    (UCT, the same solver rules), with each unproven child's score raised by
+    the progressive bias ``p[BIAS] * weight / (max weight * (n + 1))``
+    (:func:`move_weight` in ``state``, the position at ``node``)."""
+    proven, visits, value_sum = tree.proven, tree.visits, tree.value_sum
+    first = tree.first_child[node]
+    count = tree.n_children[node]
     side = np.int64(state[2])
-    # Typed for every game's state (the kernel compiles one selection for
-    # all), read for Lines of Action's only.
-    own = np.uint64(state[side])
-    enemy = np.uint64(state[1 - side])
+    own = state[side]
+    enemy = state[1 - side]
     com_r, com_c = centre_of_mass(own)
     top = 0.0
-    first = tree.first_child[node]
-    for child in range(first, first + tree.n_children[node]):
+    for child in range(first, first + count):
         top = max(top, move_weight(tree.move[child], enemy, com_r, com_c))
-    return p[BIAS] / top, enemy, com_r, com_c
+    bias = p[BIAS] / top
+    log_n = math.log(max(visits[node], 1))
+    best = -1
+    best_score = -np.inf
+    draw = -1
+    for child in range(first, first + count):
+        proof = proven[child]
+        if proof == Proven.LOSS:
+            continue
+        if proof == Proven.WIN:
+            return child, False
+        if proof == Proven.DRAW:
+            draw = child
+            continue
+        n = visits[child]
+        prior = bias * move_weight(tree.move[child], enemy, com_r, com_c)
+        if n == 0:
+            score = p[UNVISITED] + prior
+        else:
+            score = value_sum[child] / n + c * math.sqrt(log_n / n) + prior / (n + 1)
+        if score > best_score:
+            best_score = score
+            best = child
+    if best < 0:
+        return draw, False
+    return best, draw >= 0
