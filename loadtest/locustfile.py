@@ -92,24 +92,34 @@ class Client(FastHttpUser):
     def call(self, method: str, path: str, name: str, body=None) -> dict | None:
         """Return the answer's JSON, or None if it failed (Locust counts it)."""
         response = self.client.request(method, path, name=name, json=body)
-        return response.json() if response.ok else None
+        return _json(response)
 
     def ai(self, path: str, name: str, body: dict) -> dict | None:
         """Return the AI request's answer once served, or None if it failed.
 
         503/429 with Retry-After is reported as ``<name> deferred <status>``
         and asked again after Retry-After (at least 1 s), as the page does.
+        A request sent on a kept-alive connection that the server closed
+        while the client waited (no answer at all) is sent again once, on a
+        new connection, and reported as ``<name> reconnect``.
         """
+        resent = False
         while True:
             with self.client.post(
                 path, json=body, name=name, catch_response=True
             ) as response:
                 status = response.status_code
+                if status == 0 and not resent:
+                    response.request_meta["name"] = f"{name} reconnect"
+                    response.success()
+                    resent = True
+                    continue
                 if status not in (429, 503):
-                    return response.json() if response.ok else None
+                    return _json(response)
                 response.request_meta["name"] = f"{name} deferred {status}"
                 response.success()
                 wait = float(response.headers.get("Retry-After") or 1)
+            resent = False
             time.sleep(max(1.0, wait))  # gevent's sleep: Locust patched time
 
 
@@ -254,3 +264,12 @@ def summary(environment) -> str:
             f"{hints.num_requests} served, {waited.num_requests} deferred"
         )
     return "\n".join(lines)
+
+
+def _json(response) -> dict | None:
+    """Return the answer's JSON, or None when there was none: an error
+    status, or no answer at all (status 0: the connection failed, which
+    Locust counts as a failure)."""
+    if not response.status_code or not response.ok or not response.text:
+        return None
+    return response.json()

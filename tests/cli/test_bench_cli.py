@@ -93,21 +93,3 @@ def test_the_gomoku_heavy_bench_times_the_tree_search_alone(capsys, monkeypatch)
     argv = ["bench", "gomoku", "--seconds", "0.05", "--runs", "1"]
     code, _ = run([*argv, "--evaluator", "heavy"], capsys)
     assert code == 0 and planned == []
-
-
-@pytest.mark.parametrize(
-    "option",
-    [
-        ["--mix", "0.5"],
-        ["--no-patterns"],
-        ["--minimax", "0.3"],
-        ["--vct", "200"],
-        ["--sharpness", "3"],
-        ["--loa-eval", "2026-11"],
-    ],
-)
-def test_bench_refuses_the_deleted_experiment_options(option, capsys):
-    with pytest.raises(SystemExit) as exit_:
-        run(["bench", "gomoku", "--runs", "1", *option], capsys)
-    assert exit_.value.code == 2
-    assert f"unrecognized arguments: {option[0]}" in capsys.readouterr().err
