@@ -10,6 +10,9 @@ PORT ?= 8000
 # gunicorn's threads in its one worker process: each waiting AI request holds
 # one (AI_MAX_PENDING, 64 a search thread), and the rest serve the others.
 THREADS ?= 128
+# Where collectstatic puts the files WhiteNoise serves (the settings read the
+# same environment variable).
+STATIC_ROOT ?= staticfiles
 # The load test: players for a while against the server at LOAD_URL, and HOG
 # games' long hints from one more client (0: none).
 LOAD_URL ?= http://127.0.0.1:8765
@@ -50,15 +53,26 @@ train-setup: $(VENV)/.installed-train
 # Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the
 # collected static files. One worker process with threads: without
 # AI_BACKEND=celery the AI's bookkeeping lives in that process (see
-# docs/deploy.md). `mcts warm` compiles the AI's kernels
-# before the server starts (once per checkout, cached after), not on the first
-# AI move, where numba's compiler would stall every request.
-run: setup
+# docs/deploy.md). The server compiles the AI's kernels in a process of its
+# own while it already serves (webgame/startup.py): a minute on the first
+# start, a few seconds after.
+run: setup $(STATIC_ROOT)/staticfiles.json
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/python -m mcts warm
 	$(BIN)/gunicorn webgame.wsgi --bind $(HOST):$(PORT) --workers 1 \
 		--threads $(THREADS) --access-logfile - --graceful-timeout 15
+
+# The static files, hashed and compressed for WhiteNoise: again only when a
+# source, the packages or the settings changed. The bootstrap package ships
+# every build of Bootstrap; the page loads bootstrap.min.css and
+# bootstrap.bundle.min.js, and leaving the other builds out keeps a first
+# start's collectstatic to a few seconds.
+STATIC_IGNORE := bootstrap.rtl* bootstrap-grid* bootstrap-reboot* \
+	bootstrap-utilities* bootstrap.esm* bootstrap.css bootstrap.js \
+	bootstrap.bundle.js jquery.slim* jquery.js
+$(STATIC_ROOT)/staticfiles.json: $(shell find static templates -type f) \
+		webgame/settings.py $(VENV)/.installed
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0 \
+		$(foreach pattern,$(STATIC_IGNORE),--ignore '$(pattern)')
 
 # For developers: Django's runserver (reloads on edits) with DEBUG's pages.
 dev: setup
@@ -82,4 +96,4 @@ lint: setup-test
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) $(STATIC_ROOT)

@@ -54,6 +54,8 @@ from .play.players import (  # noqa: E402
     find_player,
     spec_level,
 )
+from .play.warmup import GAMES as WARM_GAMES  # noqa: E402
+from .play.warmup import warm_game  # noqa: E402
 from .search.gomoku.net_search import NetSearcher  # noqa: E402
 from .search.proof_check import holding_proofs  # noqa: E402
 from .search.result import MoveStats, SearchResult  # noqa: E402
@@ -105,5 +107,7 @@ __all__ = [
     "run_selfplay",
     "unpack_model",
     "unpacked_is_stale",
+    "warm_game",
     "warm_tree",
+    "WARM_GAMES",
 ]

@@ -295,6 +295,24 @@ class ModelStatusSerializer(_ModelProgressSerializer):
     name = serializers.CharField()
 
 
+class GameReadinessSerializer(serializers.Serializer):
+    """One game's AI on its way to play after the server's start."""
+
+    ready = serializers.BooleanField(help_text="the AI plays at once")
+    progress = serializers.FloatField(help_text="0..1, of the first start's compiling")
+    seconds = serializers.FloatField(
+        allow_null=True,
+        help_text="seconds after the server's start the AI became ready",
+    )
+
+
+class ReadinessSerializer(serializers.Serializer):
+    """The AI's readiness, game by game (``/api/ai/``)."""
+
+    ready = serializers.BooleanField(help_text="every game's AI plays at once")
+    games = serializers.DictField(child=GameReadinessSerializer())
+
+
 class LevelSerializer(serializers.Serializer):
     """One rung of the AI's strength ladder."""
 

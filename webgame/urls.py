@@ -48,6 +48,7 @@ register_converter(GameNameConverter, "game")
 register_converter(ModelNameConverter, "modelname")
 
 api = [
+    path("ai/", views.ReadinessView.as_view(), name="ai-readiness"),
     path("games/kinds/", views.GameKindsView.as_view(), name="game-kinds"),
     path("games/", views.GameCreateView.as_view(), name="game-create"),
     path("games/import/", views.GameImportView.as_view(), name="game-import"),

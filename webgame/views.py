@@ -41,6 +41,16 @@ class GameKindsView(APIView):
         return Response(services.list_kinds())
 
 
+class ReadinessView(APIView):
+    """Whether each game's AI is ready: a server's first start compiles it
+    for a minute in the background; an AI move asked for meanwhile waits."""
+
+    @extend_schema(responses={200: s.ReadinessSerializer})
+    def get(self, request: Request) -> Response:
+        """Return each game's readiness and progress."""
+        return Response(services.ai_readiness())
+
+
 class GameCreateView(APIView):
     """Start a game."""
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 from ..games.arguments import add_game_arguments, game_from_args
 from ..play.arena import GameRecord, distinct_positions, run_match, write_records
 from ..play.players import find_player, parse_spec
-from ..play.warmup import warm_up
+from ..play.warmup import GAMES, GameProgress, warm_rules, warm_up, write_status
 
 
 def proven_mark(proven: str | None) -> str:
@@ -90,14 +91,31 @@ def add_commands(subparsers) -> None:
 
     warm = subparsers.add_parser(
         "warm",
-        help="compile the AI's kernels (or load them from the cache) by one quick "
-        "game in each game, as `make run` does before the server starts",
+        help="compile the AI's kernels (or load them from the cache) by playing "
+        "every path of each game, as a server does in the background at start",
     )
     warm.add_argument(
         "--model",
         default="light",
         help="the tree model the page's AI plays with (default light); "
         "'none' warms the search alone",
+    )
+    warm.add_argument(
+        "--jobs",
+        type=int,
+        default=min(len(GAMES), os.cpu_count() or 1),
+        help="games warmed at once, each in a process of its own "
+        "(default: one a core, at most one a game)",
+    )
+    warm.add_argument(
+        "--status",
+        type=Path,
+        metavar="FILE",
+        help="keep the progress in FILE as JSON (rewritten whole at each "
+        "change) for a server to show",
+    )
+    warm.add_argument(
+        "games", nargs="*", metavar="GAME", help=f"{', '.join(GAMES)} (default: all)"
     )
     warm.set_defaults(func=cmd_warm)
 
@@ -238,17 +256,46 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def cmd_warm(args: argparse.Namespace) -> int:
-    """Play one quick game of each game with the page's AI, printing how long
-    each took: the first run on a checkout compiles the kernels."""
+    """Compile the rules, then warm each game, printing when each is ready
+    (and keeping the progress in ``--status``); 1 if a game failed."""
+    started = time.time()
+    games = tuple(args.games) or GAMES
+    unknown = set(games) - set(GAMES)
+    if unknown:
+        print(f"no such game: {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    progress = {name: GameProgress() for name in games}
+    rules = False
+
+    def save() -> None:
+        if args.status is not None:
+            write_status(args.status, progress, started, rules=rules)
+
+    save()
+    warm_rules()
+    rules = True
+    save()
     print(
-        "preparing the AI: the first start compiles its kernels (a minute or "
-        "two), later starts load them from the cache",
+        f"getting the AI ready: {', '.join(games)} ({args.jobs} at once); the "
+        "first start compiles, later ones load the compiled code",
         flush=True,
     )
+    last_saved = [0.0]
 
-    def report(game: str, seconds: float) -> None:
-        print(f"  {game}: ready in {seconds:.1f} s", flush=True)
+    def report(game: str, entry: GameProgress) -> None:
+        progress[game] = entry
+        if entry.state in ("ready", "failed"):
+            if entry.error:
+                print(f"  {game}: failed after {entry.seconds:.1f} s: {entry.error}")
+            else:
+                print(f"  {game}: ready in {entry.seconds:.1f} s", flush=True)
+        elif time.monotonic() - last_saved[0] < 0.2:
+            return
+        last_saved[0] = time.monotonic()
+        save()
 
     model = None if args.model == "none" else args.model
-    warm_up(model=model, report=report)
-    return 0
+    final = warm_up(games=games, model=model, jobs=args.jobs, report=report)
+    progress.update(final)
+    save()
+    return 0 if all(entry.state == "ready" for entry in final.values()) else 1

@@ -10,6 +10,7 @@ import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strength
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, rememberPause, stepTarget } from "./history.js";
 import { announce, flash } from "./panel.js";
+import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
 import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, resultText, squaresOfMove, state } from "./state.js";
@@ -20,6 +21,7 @@ import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, resultTex
  *  else offer a new one (the first-minute dialog: the computer or two players). */
 export function start(offerNewGame) {
   $(".gomoku-only").toggle(chosenGame() === "gomoku");
+  checkReadiness();
   api
     .getKinds()
     .done(function (kinds) {
@@ -128,6 +130,7 @@ export function hint() {
   const g = state.game;
   if (!canClick()) return;
   if (slotWait() > 0) return flash("The AI is finishing an abandoned search: ask again in a moment.", "info");
+  if (!aiReady(g.game)) return whenAiReady(g.game).done(hint);
   const body = $.extend({ version: g.version }, strengthOf(g.to_move));
   const ply = g.ply,
     key = movesKey(g.moves, g.ply);

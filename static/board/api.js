@@ -103,6 +103,12 @@ export function explore(id, ply, line) {
   return request("GET", GAMES + id + "/explorer/?" + $.param({ ply: ply, line: line.join(" ") }));
 }
 
+/** Answers {ready, games: {name: {ready, progress, seconds}}}: whether each
+ *  game's AI is ready after the server's start (it compiles in the background). */
+export function aiReadiness() {
+  return request("GET", "/api/ai/");
+}
+
 const MODELS = "/api/models/";
 
 /** Answers {game, name, status, progress, detail}: where a tree model is on

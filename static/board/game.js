@@ -8,6 +8,7 @@ import * as api from "./api.js";
 import { syncControls } from "./controls.js";
 import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight } from "./history.js";
 import { modelReady, prepareModel } from "./models.js";
+import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { expectedSeconds, movesKey, resultText, state } from "./state.js";
@@ -212,6 +213,11 @@ export function maybeRunAi() {
         flash(detail);
         render();
       });
+    return;
+  }
+  if (!aiReady(g.game)) {
+    // The server's first start: its AI compiles meanwhile, with a bar.
+    whenAiReady(g.game).done(maybeRunAi);
     return;
   }
   const ply = g.ply,

@@ -12,6 +12,7 @@
  *   overlays.js  what the AI thinks, as a layer over the cells (heat map, LOA arrows)
  *   panel.js     around the board: analysis, move list, status, flash, progress
  *   models.js    tree models on their way to play: unpacked, loaded, with a bar
+ *   readiness.js the AI's readiness after a server's first start, with a bar
  *   game.js      take in the server's snapshots, run the AI's turns
  *   actions.js   what a player or the AI's turn does: request, take in, redraw
  *   dialogs.js   the first-minute dialog (new game) and the end-of-game dialog

@@ -129,14 +129,38 @@ def test_arena_rejects_a_bad_player_spec(capsys):
         parser.parse_args(["arena", "reversi", "--a", "deepblue", "--b", "random"])
 
 
-def test_warm_plays_each_game_with_the_pages_ai_and_says_how_long(capsys):
-    code, out = run(["warm"], capsys)
+def test_warm_compiles_the_rules_then_each_game_keeping_its_progress(capsys, tmp_path):
+    status = tmp_path / "status.json"
+    code, out = run(["warm", "--jobs", "1", "--status", str(status)], capsys)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("preparing the AI")
+    assert lines[0].startswith("getting the AI ready: gomoku, reversi, loa")
     assert [line.split(":")[0].strip() for line in lines[1:]] == [
-        "reversi",
         "gomoku",
+        "reversi",
         "loa",
     ]
-    assert all(line.endswith(" s") for line in lines[1:])
+    assert all(re.fullmatch(r"  \w+: ready in \d+\.\d s", line) for line in lines[1:])
+    saved = json.loads(status.read_text())
+    assert saved["rules"] and saved["finished"]
+    assert {
+        name: (g["state"], g["progress"]) for name, g in saved["games"].items()
+    } == {name: ("ready", 1.0) for name in ("gomoku", "reversi", "loa")}
+
+
+def test_warm_runs_games_in_processes_of_their_own(capsys, tmp_path):
+    status = tmp_path / "status.json"
+    code, out = run(
+        ["warm", "--jobs", "2", "--status", str(status), "loa", "reversi"], capsys
+    )
+    assert code == 0
+    assert sorted(line.split(":")[0].strip() for line in out.splitlines()[1:]) == [
+        "loa",
+        "reversi",
+    ]
+    assert set(json.loads(status.read_text())["games"]) == {"loa", "reversi"}
+
+
+def test_warm_refuses_an_unknown_game(capsys):
+    code, _ = run(["warm", "chess"], capsys)
+    assert code == 2

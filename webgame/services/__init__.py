@@ -19,6 +19,8 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.players`: who plays each side, checked and completed.
 - :mod:`.games`: a game's life: create, read, move, undo, change players.
 - :mod:`.records`: game records out and in.
+- :mod:`.readiness`: whether each game's AI is ready in this process, after
+  a server's start (the warm-up it follows).
 - :mod:`.workers`: the pool of threads that runs AI searches, clients in turn.
 - :mod:`.ai`: the AI's moves, hints and stops, and the searches behind them.
 - :mod:`.analysis`: looking back at a game: a position's evaluation (a short
@@ -47,9 +49,17 @@ from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
 from .games import create_game, get_game, play_move, undo, update_players
 from .positions import snapshot
+from .readiness import READINESS
 from .records import game_record, import_record
 from .rules import rules_for
 from .treemodels import list_models, model_status, prepare_model
+
+
+def ai_readiness() -> dict:
+    """Return whether each game's AI is ready in this process
+    (:meth:`.readiness.Readiness.status`)."""
+    return READINESS.status()
+
 
 __all__ = [
     "EXPLORER_MODEL",
@@ -57,6 +67,7 @@ __all__ = [
     "MAX_LEVEL",
     "PROVEN_RESULTS",
     "ai_move",
+    "ai_readiness",
     "analyse_ply",
     "create_game",
     "describe_options",

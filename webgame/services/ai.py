@@ -35,6 +35,7 @@ from . import livegrowth
 from .games import GameId, check_version, get_row, playable, write
 from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
+from .readiness import READINESS
 from .rules import options_key
 from .treemodels import ready_model
 from .workers import POOL
@@ -228,6 +229,7 @@ def _search(
             lambda: SEARCHES.stop_asked(row.pk),
         )
 
+    READINESS.wait(game.name)  # the first start's compiling: late, never refused
     with SEARCHES.slot(row.pk):
         return POOL.run(task, client=current_client(), expected_seconds=expected)
 
@@ -352,4 +354,5 @@ def evaluate(game: Game, state: State, *, seconds: float) -> dict:
         searcher = Searcher(game, state, max_nodes=settings.AI_MAX_NODES)
         return searcher.search(seconds=seconds).to_json()
 
+    READINESS.wait(game.name)
     return POOL.run(task, client=current_client(), expected_seconds=seconds)

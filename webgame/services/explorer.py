@@ -15,6 +15,7 @@ from mcts import Proven, holding_proofs, warm_tree
 from ..errors import ServiceError
 from .games import GameId, get_row, parse
 from .positions import board, replay
+from .readiness import READINESS
 from .rules import cached_rules, options_key
 from .treemodels import ready_model
 
@@ -49,6 +50,7 @@ def explore(
         move = parse(game, state, text)
         played.append(move)
         state = game.play(state, move)
+    READINESS.wait(row.game)
     loaded = ready_model(row.game, model)
     tree = None if game.is_terminal(state) else warm_tree(loaded, game, state)
     moves: list[dict] = []

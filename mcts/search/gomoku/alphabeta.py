@@ -52,10 +52,12 @@ them for a time (:func:`think`, which :func:`stop` ends early).
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
 from numba import njit, types
+from numba.core.dispatcher import Dispatcher
 
 from ...games import gomoku
 from .patterns import (
@@ -214,23 +216,22 @@ def _near(x, y, size):
     return (dr == 0 or dc == 0 or dr == dc) and max(dr, dc) <= 4
 
 
-# The recursive kernels declare their types, so that numba caches them;
+# The recursive kernels declare their types, so that numba caches them
+# (compiled on the first search, :func:`_compile_recursion`);
 # their calls pass np.int64(...) rather than a literal: numba types a literal
 # argument as a constant, and a cached recursion called so fails to load
 # ("Symbol not found" from LLVM) in the next process.
-@njit(
-    types.float64(
-        SEARCH_TYPE,
-        types.int64,
-        types.float64,
-        types.float64,
-        types.int64,
-        types.int64,
-        types.int64,
-    ),
-    cache=True,
-    nogil=True,
+_QUIESCENCE_TYPE = types.float64(
+    SEARCH_TYPE,
+    types.int64,
+    types.float64,
+    types.float64,
+    types.int64,
+    types.int64,
+    types.int64,
 )
+
+
 def _quiescence(board, colour, alpha, beta, ply, fours, last):
     """Return the value of the position for ``colour`` to move with its
     fours (a VCF) and the forced blocks played from a stand-pat value."""
@@ -356,20 +357,18 @@ def _moves(board, me, ply, defend, width, first):
     return n
 
 
-@njit(
-    types.float64(
-        SEARCH_TYPE,
-        types.int64,
-        types.int64,
-        types.float64,
-        types.float64,
-        types.int64,
-        types.int64,
-        types.int64,
-    ),
-    cache=True,
-    nogil=True,
+_NEGAMAX_TYPE = types.float64(
+    SEARCH_TYPE,
+    types.int64,
+    types.int64,
+    types.float64,
+    types.float64,
+    types.int64,
+    types.int64,
+    types.int64,
 )
+
+
 def _negamax(board, colour, depth, alpha, beta, ply, extensions, may_pass):
     """Return the value of the position for ``colour`` to move, searched
     ``depth`` plies (see the module's docstring)."""
@@ -569,6 +568,22 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions, may_pass):
     return best
 
 
+_RECURSION_LOCK = threading.Lock()
+
+
+def _compile_recursion() -> None:
+    """Compile (or load from numba's cache) the two recursive kernels before
+    the first search, not at import: numba compiles a kernel whose types are
+    declared as soon as it is decorated, and importing the package should
+    compile nothing (6 s on a fresh checkout)."""
+    global _quiescence, _negamax
+    with _RECURSION_LOCK:
+        if isinstance(_negamax, Dispatcher):
+            return
+        _quiescence = njit(_QUIESCENCE_TYPE, cache=True, nogil=True)(_quiescence)
+        _negamax = njit(_NEGAMAX_TYPE, cache=True, nogil=True)(_negamax)
+
+
 @njit(cache=True, nogil=True)
 def search_depth(board, colour, depth, budget):
     """Search the board's position for ``colour`` to move ``depth`` plies
@@ -623,6 +638,7 @@ def value_at_depth(
     """Return the value of the Gomoku ``state`` for the side to move by a
     ``depth``-ply search by ``weights`` from an empty table: the same for
     the same state, whatever ``board`` searched before."""
+    _compile_recursion()
     use_weights(board, weights)
     _, colour = _set_state(board, state)
     forget(board)
@@ -637,6 +653,7 @@ def think(
     """Search the Gomoku ``state`` by iterative deepening for about
     ``seconds``, ``max_depth`` plies at most; return (move, value for the
     mover, depth completed, nodes)."""
+    _compile_recursion()
     stones, colour = _set_state(board, state)
     stats = board[STATS]
     stats[_NODES] = 0

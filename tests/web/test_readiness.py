@@ -1,0 +1,78 @@
+"""A server's first start: the AI compiles in a process of its own while the
+page already works; ``/api/ai/`` tells how far each game is, and an AI move
+asked for meanwhile waits for its game and then plays, never an error."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from rest_framework.test import APIClient
+
+from .helpers import FAST_AI, HUMAN, create, url
+
+
+def _until(condition, seconds=30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.mark.django_db
+def test_without_a_warm_up_every_game_is_ready():
+    body = APIClient().get("/api/ai/").json()
+    assert body["ready"] is True
+    assert {name: g["ready"] for name, g in body["games"].items()} == {
+        "gomoku": True,
+        "reversi": True,
+        "loa": True,
+    }
+
+
+@pytest.mark.django_db
+def test_the_page_learns_each_games_progress_and_when_it_became_ready(warming):
+    readiness, write = warming
+    client = APIClient()
+    write(gomoku=("compiling", 0.4))
+    _until(lambda: client.get("/api/ai/").json()["games"]["gomoku"]["progress"] == 0.4)
+    body = client.get("/api/ai/").json()
+    assert body["ready"] is False
+    assert body["games"]["gomoku"] == {"ready": False, "progress": 0.4, "seconds": None}
+    write(gomoku=("compiling", 0.5), loa=("ready", 1.0))
+    _until(lambda: readiness.is_ready("loa"))
+    loa = client.get("/api/ai/").json()["games"]["loa"]
+    assert loa["ready"] is True and loa["progress"] == 1.0 and loa["seconds"] >= 0
+    assert not readiness.is_ready("gomoku")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_ai_move_asked_early_waits_for_its_game_then_plays(warming):
+    readiness, write = warming
+    client = APIClient()
+    game = create(client, "loa", black=FAST_AI, white=HUMAN).json()
+    # People play meanwhile: a human game needs only the rules.
+    other = create(client, "reversi").json()
+    moved = client.post(url("game-moves", other["id"]), {"move": "d3"}, format="json")
+    assert moved.status_code == 200, moved.content
+    answers = []
+    asked = threading.Thread(
+        target=lambda: answers.append(
+            APIClient().post(url("game-ai-move", game["id"]), format="json")
+        )
+    )
+    asked.start()
+    time.sleep(0.5)
+    assert asked.is_alive() and not answers  # waiting for Lines of Action's AI
+    write(loa=("ready", 1.0))
+    asked.join(timeout=60)
+    assert answers and answers[0].status_code == 200, answers and answers[0].content
+    assert answers[0].json()["game"]["ply"] == 1
+
+
+@pytest.mark.django_db
+def test_a_warm_up_that_dies_leaves_no_request_waiting_forever(warming):
+    readiness, _ = warming
+    readiness._warm.process.kill()
+    _until(lambda: readiness.status()["ready"])
