@@ -20,7 +20,7 @@ PLAYERS ?= 50
 HOG ?= 0
 RUN_TIME ?= 30s
 
-.PHONY: run dev test lint loadtest setup setup-test train-setup clean
+.PHONY: run dev test lint loadtest setup setup-test system-packages train-setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,7 +87,12 @@ loadtest: $(VENV)/.installed-load
 		-u $$(($(PLAYERS) + $(HOG))) -r 25 -t $(RUN_TIME) --hog $(HOG) \
 		--host $(LOAD_URL)
 
-test: setup-test
+# The tests need Chromium, Redis and PostgreSQL: installed first if missing
+# (apt-get, through sudo when not root; .ci/system-packages says which).
+system-packages:
+	bash .ci/system-packages
+
+test: system-packages setup-test
 	$(BIN)/python -m pytest
 
 lint: setup-test

@@ -26,6 +26,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import random
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -38,7 +39,7 @@ from numba.core import event
 from ..atomic import write_text_atomically
 from ..games import find_game
 from .arena import play_game
-from .players import find_player
+from .players import Level, MctsPlayer, find_player
 
 #: The games in the order they are warmed: the longest first, so that with
 #: two jobs the short ones fill in behind it.
@@ -52,6 +53,11 @@ GAMES = ("gomoku", "reversi", "loa")
 #: model loader.
 WARM_BUDGET = "sims=64,seconds=0.01,seed=1"
 WARM_SPEC = "mcts-heavy:model={model}," + WARM_BUDGET
+
+#: The late search (see :func:`warm_game`): this many plies before the warm
+#: game's end, for this many seconds (Reversi's root solve needs 0.05 s).
+LATE_PLIES = 12
+LATE_SECONDS = 0.3
 
 #: Compiles a cold warm-up of each game made when it was last measured:
 #: the progress's denominator until this checkout has its own count.
@@ -112,18 +118,18 @@ class _CompileCounter(event.Listener):
         self.on_count(self.count)
 
 
-def warm_rules() -> None:
-    """Compile the rules of every game (a random game of each, through the
-    :class:`~mcts.games.base.Game` API the server uses for people's moves)."""
-    import random
-
+def warm_rules(names: tuple[str, ...] = GAMES) -> None:
+    """Compile the rules of ``names``: a random game of each through the
+    :class:`~mcts.games.base.Game` API the server uses for people's moves
+    (legal moves, moves, the end, the state string and the board)."""
     chooser = random.Random(1)
-    for name in GAMES:
+    for name in names:
         game = find_game(name)
         state = game.initial_state()
         while not game.is_terminal(state):
-            moves = list(game.legal_moves(state))
-            state = game.apply(state, chooser.choice(moves))
+            game.state_string(state)
+            state = game.apply(state, chooser.choice(game.legal_moves(state)))
+        game.outcome(state)
         game.board_text(state)
 
 
@@ -142,8 +148,18 @@ def warm_game(
         f"mcts-heavy:{WARM_BUDGET}" if model is None else WARM_SPEC.format(model=model)
     )
     with event.install_listener("numba:compile", counter):
+        warm_rules((name,))
         game = find_game(name)
-        play_game(game, find_player(spec, game), find_player(spec, game))
+        _, moves, _ = play_game(game, find_player(spec, game), find_player(spec, game))
+        # A search with a think time near the end, as the higher levels make:
+        # Reversi's root solved exactly (mcts.search.reversi.endgame.solve).
+        late = game.initial_state()
+        for text in moves[: max(0, len(moves) - LATE_PLIES)]:
+            late = game.play(late, text)
+        player = find_player(spec, game)
+        assert isinstance(player, MctsPlayer)
+        player.prepare(late, None)
+        player.search(Level(seconds=LATE_SECONDS))
     return counter.count
 
 

@@ -1,0 +1,91 @@
+"""Run in a fresh process by ``test_no_compile.py``: warm up as a server does,
+then play through the web services, and print as JSON every numba kernel
+signature the play added (none, if the warm-up covers every path).
+
+In a fresh process a kernel lists only the signatures it has loaded or
+compiled, so what play adds beyond the warm-up is exactly what a server
+would have compiled (or loaded) in the middle of a game.
+
+Usage: python -m tests.web.no_compile  (DJANGO_SETTINGS_MODULE and
+DATABASE_URL set by the caller)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import django
+
+
+def dispatchers() -> dict[str, object]:
+    """Every numba dispatcher of the mcts package, by its qualified name."""
+    from numba.core.dispatcher import Dispatcher
+
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("mcts") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, Dispatcher):
+                func = value.py_func
+                found[f"{func.__module__}.{func.__qualname__}"] = value
+    return found
+
+
+def signatures() -> dict[str, set[str]]:
+    return {name: {str(s) for s in d.signatures} for name, d in dispatchers().items()}
+
+
+def play(services) -> None:
+    """Each game through the web services: AI moves at every level, a hint,
+    an analysis and the explorer; Reversi to its end (the endgame solver at
+    every depth)."""
+    for game, options, plies in (
+        ("reversi", None, 80),
+        ("gomoku", None, 24),
+        ("gomoku", {"size": 9, "row": 5}, 12),
+        ("loa", None, 24),
+    ):
+        ai = {"kind": "ai", "level": 1}
+        snap = services.create_game(
+            game=game, options=options, players={"black": ai, "white": ai}
+        )
+        gid = snap["id"]
+        for ply in range(plies):
+            if snap["status"] != "playing":
+                break
+            level = ply % 6 + 1
+            side = snap["to_move"]
+            services.update_players(gid, players={side: {"kind": "ai", "level": level}})
+            services.hint(gid, think_time=0.1)
+            snap = services.ai_move(gid)["game"]
+        services.analyse_ply(gid, ply=min(4, snap["ply"]))
+        services.explore(gid, ply=0, line=[])
+        services.explore(gid, ply=min(2, snap["ply"]), line=[])
+
+
+def main() -> int:
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from mcts import WARM_GAMES, warm_game
+
+    for name in WARM_GAMES:
+        warm_game(name)
+    before = signatures()
+    from webgame import services
+
+    play(services)
+    added = {
+        name: sorted(sigs - before.get(name, set()))
+        for name, sigs in signatures().items()
+        if sigs - before.get(name, set())
+    }
+    print(json.dumps(added, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
