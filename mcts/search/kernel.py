@@ -389,8 +389,10 @@ def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
         if proven[0] != Proven.UNKNOWN:
             return done, ROOT_PROVEN
         work[:] = root
-        node = 0
-        depth = 0
+        # np.int64(0), not 0: a literal would give the kernels called with
+        # them a compiled copy of their own (see mcts.play.warmup).
+        node = np.int64(0)
+        depth = np.int64(0)
         path[0] = 0
         movers[0] = root_mover
         newly_proven = False

@@ -142,7 +142,7 @@ def _left_out_replies_lose(game_id, state, tree, node, vcf_nodes):
         return True
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     legal = kernels.legal_moves(game_id, state, moves)
-    near = focus_moves(game_id, state, moves, legal, MAX_MOVES, 0)
+    near = focus_moves(game_id, state, moves, legal, np.int64(MAX_MOVES), np.int64(0))
     first = tree.first_child[node]
     for i in range(near):
         kept = False
@@ -156,7 +156,7 @@ def _left_out_replies_lose(game_id, state, tree, node, vcf_nodes):
         kernels.apply_move(game_id, after, moves[i])
         if kernels.status(game_id, after) != ONGOING:
             return False
-        if not wins_by_threats(after, vcf_nodes, LEFT_OUT_VCT_NODES):
+        if not wins_by_threats(after, vcf_nodes, np.int64(LEFT_OUT_VCT_NODES)):
             return False
     return True
 

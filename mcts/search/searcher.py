@@ -271,10 +271,12 @@ class Searcher:
         if self._expand_visits is not None:
             return max(1, int(self._expand_visits))
         moves = np.empty(MAX_MOVES, dtype=np.int64)
-        root = self._state.array
+        root = np.array(self._state.array)  # writable: the search's signature
         count = kernels.legal_moves(self.game.game_id, root, moves)
         if self.focus_width > 0:
-            count = focus_moves(self.game.game_id, root, moves, count, self.focus_width)
+            count = focus_moves(
+                self.game.game_id, root, moves, count, self.focus_width, 0
+            )
         return 1 + count // 32
 
     def set_state(self, state: State) -> None:
@@ -398,7 +400,7 @@ class Searcher:
         if self.game.name != "gomoku" or self.root_width <= self.focus_width:
             return
         moves = np.empty(MAX_MOVES, dtype=np.int64)
-        root = self._state.array
+        root = np.array(self._state.array)  # writable: the search's signature
         count = kernels.legal_moves(self.game.game_id, root, moves)
         count = focus_moves(
             self.game.game_id, root, moves, count, self.root_width, self.shapes

@@ -164,7 +164,9 @@ def replies_covered(game_id, state, kept):
         return True
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     count = gomoku.legal_moves(state, moves)
-    if kept >= focus_moves(game_id, state, moves, count, MAX_MOVES, 0):
+    if kept >= focus_moves(
+        game_id, state, moves, count, np.int64(MAX_MOVES), np.int64(0)
+    ):
         return True
     cells, size, row = cells_of(state)
     opponent = 2 - np.int64(state[gomoku.SIDE])  # colours: 1 black, 2 white

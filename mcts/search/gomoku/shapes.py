@@ -310,7 +310,7 @@ def quiet_leaf(state):
     """Return black's expected score of ``state``: the heavy rollout plays
     the wins and forced blocks until the position is quiet (``state`` ends
     there), which :func:`shape_value` then scores."""
-    code = gomoku_rollout(state, 0)
+    code = gomoku_rollout(state, np.int64(0))
     if code != ONGOING:
         return terminal_reward(code)
     mover_wins = shape_value(state)

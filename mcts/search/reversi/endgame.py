@@ -582,9 +582,22 @@ def _search(own, opp, wof, table, stats):
         np.zeros((_STACK, _BUFFER_MOVES), dtype=np.uint64),
         np.zeros((_STACK, _BUFFER_MOVES), dtype=np.int64),
     )
-    ply = 0
+    ply = np.int64(0)
+    # np.int64(...), not literals: numba compiles a kernel anew for each
+    # distinct constant argument (see mcts.play.warmup).
     done, value = _enter(
-        0, own, opp, _BELOW, _ABOVE, 0, wof, frames, ints, table, moves, stats
+        np.int64(0),
+        own,
+        opp,
+        np.int64(_BELOW),
+        np.int64(_ABOVE),
+        np.int64(0),
+        wof,
+        frames,
+        ints,
+        table,
+        moves,
+        stats,
     )
     if done:
         return value, _ZERO
@@ -610,7 +623,7 @@ def _search(own, opp, wof, table, stats):
                     frames[ply, _CHILD_OPP],
                     -beta,
                     -alpha,
-                    0,
+                    np.int64(0),
                     wof,
                     frames,
                     ints,
@@ -662,7 +675,7 @@ def _search(own, opp, wof, table, stats):
                 own,
                 -beta,
                 -alpha,
-                1,
+                np.int64(1),
                 wof,
                 frames,
                 ints,
@@ -687,7 +700,7 @@ def _search(own, opp, wof, table, stats):
             child_opp,
             -beta if first else -alpha - 1,
             -alpha,
-            0,
+            np.int64(0),
             wof,
             frames,
             ints,
@@ -742,7 +755,7 @@ def leaf_margin(state, max_empties):
     if 64 - popcount(black | white) > max_empties:
         return False, 0
     own, opp = (black, white) if state[reversi.SIDE] == _ZERO else (white, black)
-    margin, _, _ = solve_bitboards(own, opp, False, LEAF_TABLE_BITS)
+    margin, _, _ = solve_bitboards(own, opp, np.bool_(False), np.int64(LEAF_TABLE_BITS))
     return True, margin
 
 

@@ -63,6 +63,9 @@ def plan_root(
     ``tree`` unchanged. ``deep_budget`` VCF nodes (a move's time buys them)
     look for the mover's VCT deeper than ``vct_depth`` (:func:`~.vct.deep_vct`).
     """
+    # A writable copy: the kernels then share the compiled code the search's
+    # own calls use (a read-only array is another signature to numba).
+    state = np.array(state)
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
     length, _ = state_vcf(state, 0, VCF_MAX_DEPTH, budget, line)
     if length > 0:
@@ -93,7 +96,7 @@ def plan_root(
         if state[gomoku.HEADER + cell] == 0:
             candidates[legal] = cell
             legal += 1
-    count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES)
+    count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES, 0)
     lost = np.zeros(count, dtype=np.bool_)
     vct_losers(state, candidates, count, defence_vct_budget, lost)
     moves = candidates[:count][~lost]

@@ -152,7 +152,7 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
     slots = min(VCF_TABLE_SIZE, 1 << max(4, int(np.log2(max(budget, 1))) + 2))
     lost_keys = np.zeros(slots, dtype=np.int64)
     lost_left = np.zeros(slots, dtype=np.int64)
-    stamp = 1
+    stamp = np.int64(1)
     nodes = 0
     depth = 0
     while True:
@@ -280,7 +280,7 @@ def has_vcf(state, budget):
     cells, size, row = cells_of(state)
     colour = np.int64(state[gomoku.SIDE]) + 1
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, _ = vcf(cells, size, row, colour, VCF_MAX_DEPTH, budget, line)
+    length, _ = vcf(cells, size, row, colour, np.int64(VCF_MAX_DEPTH), budget, line)
     return length > 0
 
 
@@ -303,19 +303,25 @@ def defence_moves(state, budget, out):
     if wins > 0:  # a five now defeats everything
         return wins
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, _ = shortest_vcf(cells, size, row, opponent, VCF_MAX_DEPTH, budget, line)
+    length, _ = shortest_vcf(
+        cells, size, row, opponent, np.int64(VCF_MAX_DEPTH), budget, line
+    )
     if length == 0:
         return -1
     mark = np.zeros(n, dtype=np.int64)
     candidates = np.empty(n, dtype=np.int64)
-    count = four_moves(cells, size, row, mover, candidates, 0, mark, 1)
+    count = four_moves(
+        cells, size, row, mover, candidates, np.int64(0), mark, np.int64(1)
+    )
     count = line_neighbours(cells, size, row, line, length, candidates, count, mark, 1)
     kept = 0
     reply = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
     for i in range(count):
         cell = candidates[i]
         cells[cell] = mover
-        refuted, _ = vcf(cells, size, row, opponent, VCF_MAX_DEPTH, budget, reply)
+        refuted, _ = vcf(
+            cells, size, row, opponent, np.int64(VCF_MAX_DEPTH), budget, reply
+        )
         cells[cell] = 0
         if refuted == 0:
             out[kept] = cell

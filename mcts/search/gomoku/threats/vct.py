@@ -63,7 +63,9 @@ def _vct_zero(cells, size, row, attacker, budget):
     """Return the first move of a VCF for ``attacker`` (to move), or -1;
     ``budget[0]`` (VCF nodes) is spent."""
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    length, used = vcf(
+        cells, size, row, attacker, np.int64(VCF_MAX_DEPTH), budget[0], line
+    )
     budget[0] -= used
     return line[0] if length > 0 else -1
 
@@ -95,11 +97,13 @@ def _defences(cells, size, row, attacker, budget, out, mark, stamp):
     a defender pass (cells on a window through the VCF line, and the
     defender's fours), or -1 when there is no such VCF (not a threat)."""
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, used = vcf(cells, size, row, attacker, VCF_MAX_DEPTH, budget[0], line)
+    length, used = vcf(
+        cells, size, row, attacker, np.int64(VCF_MAX_DEPTH), budget[0], line
+    )
     budget[0] -= used
     if length == 0:
         return -1
-    total = four_moves(cells, size, row, 3 - attacker, out, 0, mark, stamp)
+    total = four_moves(cells, size, row, 3 - attacker, out, np.int64(0), mark, stamp)
     return line_neighbours(cells, size, row, line, length, out, total, mark, stamp)
 
 
@@ -151,7 +155,7 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
     keys = np.zeros(depth, dtype=np.int64)  # of the stones added above a level
     slots = lost_keys.shape[0] - 1
     defender = 3 - attacker
-    stamp = 1
+    stamp = np.int64(1)
     level = 0
     count[0] = _threats(cells, size, row, attacker, moves[0], mark, stamp)
     threat[0] = -1
@@ -240,7 +244,7 @@ def vct_losers(state, moves, count, budget, lost):
     for i in range(count):
         cells[moves[i]] = mover
         left[0] = budget
-        lost[i] = vct(cells, size, row, 3 - mover, VCT_DEPTH, left) >= 0
+        lost[i] = vct(cells, size, row, 3 - mover, np.int64(VCT_DEPTH), left) >= 0
         cells[moves[i]] = 0
 
 
@@ -279,4 +283,4 @@ def wins_by_threats(state, vcf_nodes, vct_nodes):
     the check that proves a new leaf of a tree search."""
     if has_vcf(state, vcf_nodes):
         return True
-    return vct_nodes > 0 and state_vct(state, 0, 1, vct_nodes) >= 0
+    return vct_nodes > 0 and state_vct(state, np.int64(0), np.int64(1), vct_nodes) >= 0
