@@ -281,10 +281,12 @@ def cmd_warm(args: argparse.Namespace) -> int:
         flush=True,
     )
     last_saved = [0.0]
+    told: set[str] = set()
 
     def report(game: str, entry: GameProgress) -> None:
         progress[game] = entry
-        if entry.state in ("ready", "failed"):
+        if entry.state in ("ready", "failed") and game not in told:
+            told.add(game)
             if entry.error:
                 print(f"  {game}: failed after {entry.seconds:.1f} s: {entry.error}")
             else:

@@ -34,12 +34,21 @@ from functools import partial
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba.core import event
 
 from ..atomic import write_text_atomically
 from ..games import find_game
+from ..games import kernels as game_kernels
+from ..games.base import MAX_MOVES
+from ..search.gomoku.focus import focus_moves
+from ..search.gomoku.threats.root import plan_root
+from ..search.gomoku.threats.vct import wins_by_threats
+from ..search.proof_check import strict_proofs
+from ..search.reversi.endgame import leaf_margin
+from ..search.tree import Tree
 from .arena import play_game
-from .players import Level, MctsPlayer, find_player
+from .players import Level, MctsPlayer, find_player, load_model
 
 #: The games in the order they are warmed: the longest first, so that with
 #: two jobs the short ones fill in behind it.
@@ -218,56 +227,160 @@ def _count(update: Callable[..., None], name: str, compiles: int) -> None:
     update(name, compiles=compiles)
 
 
+def warm_search(gomoku_parts=None) -> None:
+    """Compile the search's kernel (``mcts.search.kernel.run_simulations``,
+    one for every game, with each game's knowledge under it) by a bare search
+    of a few simulations; first Reversi's part of it (the endgame solver at
+    the leaves), then, once ``gomoku_parts`` (an Event) says Gomoku's part is
+    compiled in the other stage (:func:`warm_gomoku_parts`), the rest."""
+    state = np.array(find_game("reversi").initial_state().array)
+    leaf_margin(state, 10)
+    if gomoku_parts is not None:
+        gomoku_parts.wait(timeout=120)
+    game = find_game("reversi")
+    player = find_player("mcts-heavy:sims=16,seed=1", game)
+    assert isinstance(player, MctsPlayer)
+    player.prepare(game.initial_state(), None)
+    player.search(None)
+
+
+def warm_gomoku_parts() -> None:
+    """Compile Gomoku's part of the search's kernel with the argument types
+    the kernel passes (a writable state, int64 budgets): the threat search at
+    the leaves and the focus on the moves worth a node."""
+    game = find_game("gomoku")
+    state = np.array(game.play(game.initial_state(), "h8").array)
+    wins_by_threats(state, 100, 10)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    count = game_kernels.legal_moves(game.game_id, state, moves)
+    focus_moves(game.game_id, state, moves, count, 5, 2)
+
+
+def warm_beside_search(model: str | None = "light", gomoku_parts=None) -> None:
+    """Compile what the games need beside the search's kernel, after
+    Gomoku's part of that kernel (``gomoku_parts`` set once it is done):
+    Gomoku's alpha-beta (a quick game of it), root threat search and proof
+    check, and the tree models' loading."""
+    try:
+        warm_gomoku_parts()
+    finally:
+        if gomoku_parts is not None:
+            gomoku_parts.set()
+    game = find_game("gomoku")
+    spec = (
+        "alphabeta:seconds=0.01"
+        if model is None
+        else f"alphabeta:seconds=0.01,model={model}"
+    )
+    _, moves, _ = play_game(
+        game, find_player(spec, game), find_player(spec, game), max_plies=16
+    )
+    # The root's threat search (mcts.search.gomoku.threats.root), as the
+    # MCTS plans each Gomoku move, along that game.
+    state = game.initial_state()
+    for text in moves:
+        state = game.play(state, text)
+        if not game.is_terminal(state):
+            plan_root(Tree(), state.array, 5, deep_budget=1000)
+    # The check of the proofs a Gomoku result shows (mcts.search.proof_check).
+    tree = Tree()
+    given = np.array([], dtype=np.int64)
+    strict_proofs(game.game_id, state.array, tree.arrays, tree.size, given, 0, 0)
+    if model is not None:
+        for name in GAMES:
+            load_model(find_game(name), model)
+
+
+#: With two jobs or more, the warm-up starts with these two stages at once,
+#: and the games follow once the search's kernel is compiled: each game
+#: compiling that kernel for itself at the same time would do the longest
+#: part of the work twice.
+STAGES: dict[str, Callable[..., None]] = {
+    "search": lambda model, gomoku_parts: warm_search(gomoku_parts),
+    "beside": warm_beside_search,
+}
+
+
 def _warm_in_processes(games, model, jobs, update, finished) -> None:
-    """Warm ``games`` in ``jobs`` forked processes that send their progress
-    back on a queue: ``("compiles", game, n)``, ``("done", game, n, error)``."""
+    """Warm ``games`` in ``jobs`` forked processes, after the :data:`STAGES`
+    (the games wait for the ``search`` stage); the processes send progress
+    back on a queue: ``("compiles", task, n)``, ``("done", task, n, error)``.
+    A stage's compiles count for every game."""
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
-    waiting = list(games)
+    gomoku_parts = context.Event()
+    stages = list(STAGES)
+    waiting = stages + list(games)
     running: dict[str, multiprocessing.process.BaseProcess] = {}
+    shared = dict.fromkeys(stages, 0)
+    own = dict.fromkeys(games, 0)
+
+    def count(task: str, compiles: int) -> None:
+        if task in shared:
+            shared[task] = compiles
+            for name in games:
+                update(name, compiles=own[name] + sum(shared.values()))
+        else:
+            own[task] = compiles
+            update(task, compiles=compiles + sum(shared.values()))
+
+    for name in games:
+        update(name, state="compiling")
     while waiting or running:
         while waiting and len(running) < jobs:
-            name = waiting.pop(0)
-            update(name, state="compiling")
-            running[name] = context.Process(
-                target=_child, args=(name, model, queue), name=f"warm-{name}"
+            task = waiting[0]
+            if task in games and ("search" in running or "search" in waiting):
+                break  # the games wait for the search's kernel
+            waiting.pop(0)
+            running[task] = context.Process(
+                target=_child,
+                args=(task, model, queue, gomoku_parts),
+                name=f"warm-{task}",
             )
-            running[name].start()
+            running[task].start()
         try:
             message = queue.get(timeout=0.5)
         except Exception:  # queue.Empty: look for a child that died silently
-            for name, child in list(running.items()):
+            for task, child in list(running.items()):
                 if not child.is_alive() and child.exitcode != 0:
-                    running.pop(name)
-                    finished(
-                        name, 0, f"the warm-up process exited with {child.exitcode}"
-                    )
+                    running.pop(task)
+                    if task in games:
+                        finished(
+                            task, 0, f"the warm-up process exited with {child.exitcode}"
+                        )
             continue
         if message[0] == "compiles":
-            update(message[1], compiles=message[2])
+            count(message[1], message[2])
         else:
-            _, name, count, error = message
-            running.pop(name).join()
-            finished(name, count, error)
+            _, task, compiles, error = message
+            running.pop(task).join()
+            count(task, compiles)
+            if task in games:
+                finished(task, compiles + sum(shared.values()), error)
 
 
-def _child(name: str, model: str | None, queue) -> None:
-    """A warm-up process: warm one game, sending progress at most 5 times a
-    second."""
+def _child(task: str, model: str | None, queue, gomoku_parts) -> None:
+    """A warm-up process: run one stage or warm one game, sending progress
+    at most 5 times a second."""
     last = [0.0]
 
     def on_compile(count: int) -> None:
         now = time.monotonic()
         if now - last[0] >= 0.2:
             last[0] = now
-            queue.put(("compiles", name, count))
+            queue.put(("compiles", task, count))
 
+    counter = _CompileCounter(on_compile)
     try:
-        count = warm_game(name, model=model, on_compile=on_compile)
+        with event.install_listener("numba:compile", counter):
+            if task in STAGES:
+                STAGES[task](model, gomoku_parts)
+            else:
+                warm_game(task, model=model)
     except Exception as exc:
-        queue.put(("done", name, 0, f"{type(exc).__name__}: {exc}"))
+        queue.put(("done", task, counter.count, f"{type(exc).__name__}: {exc}"))
     else:
-        queue.put(("done", name, count, None))
+        queue.put(("done", task, counter.count, None))
     queue.close()
     queue.join_thread()
 

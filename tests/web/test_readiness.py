@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 from .helpers import FAST_AI, HUMAN, create, url
 
 
-def _until(condition, seconds=30.0) -> None:
+def _until(condition, seconds=300.0) -> None:
+    """Wait for ``condition`` (loading a game may compile it here: a cold cache)."""
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "timed out"
