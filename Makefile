@@ -20,7 +20,7 @@ PLAYERS ?= 50
 HOG ?= 0
 RUN_TIME ?= 30s
 
-.PHONY: run dev test lint loadtest setup setup-test system-packages train-setup clean
+.PHONY: run dev test lint loadtest bench-start setup setup-test system-packages train-setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +91,11 @@ loadtest: $(VENV)/.installed-load
 # (apt-get, through sudo when not root; .ci/system-packages says which).
 system-packages:
 	bash .ci/system-packages
+
+# A first start timed from a fresh clone (reusing this .venv): the page, each
+# game's AI, the first AI moves, the longest AI move of each game and level.
+bench-start: setup
+	$(BIN)/python loadtest/first_start.py --venv $(VENV)
 
 test: system-packages setup-test
 	$(BIN)/python -m pytest
