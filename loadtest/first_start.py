@@ -56,7 +56,8 @@ class Server:
             conn.request(method, path, body=data, headers=headers)
             response = conn.getresponse()
             text = response.read()
-            return response.status, (json.loads(text) if text else None)
+            is_json = "json" in (response.getheader("Content-Type") or "")
+            return response.status, (json.loads(text) if is_json else None)
         finally:
             conn.close()
 
