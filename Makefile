@@ -53,13 +53,17 @@ train-setup: $(VENV)/.installed-train
 # Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the
 # collected static files. One worker process with threads: without
 # AI_BACKEND=celery the AI's bookkeeping lives in that process (see
-# docs/deploy.md). The server compiles the AI's kernels in a process of its
-# own while it already serves (webgame/startup.py): a minute on the first
-# start, a few seconds after.
-run: setup $(STATIC_ROOT)/staticfiles.json
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/gunicorn webgame.wsgi --bind $(HOST):$(PORT) --workers 1 \
-		--threads $(THREADS) --access-logfile - --graceful-timeout 15
+# docs/deploy.md). The AI's kernels compile in a process of their own, started
+# first and followed by the server (webgame/startup.py), which serves as soon
+# as the rules are compiled: the AI is ready in under a minute on the first
+# start, in a few seconds after.
+run: setup
+	@status=$$(mktemp -d)/warm.json; \
+	$(BIN)/python -m mcts warm --status $$status & \
+	$(MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
+	$(BIN)/python manage.py migrate --noinput && \
+	AI_WARM_STATUS=$$status exec $(BIN)/gunicorn webgame.wsgi --bind $(HOST):$(PORT) \
+		--workers 1 --threads $(THREADS) --access-logfile - --graceful-timeout 15
 
 # The static files, hashed and compressed for WhiteNoise: again only when a
 # source, the packages or the settings changed. The bootstrap package ships

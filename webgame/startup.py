@@ -30,9 +30,11 @@ RULES_TIMEOUT = 120.0
 
 @dataclass
 class WarmUp:
-    """A warm-up process and the file where it keeps its progress."""
+    """A warm-up process and the file where it keeps its progress: one this
+    process launched (``process``), or one started before it (``make run``
+    starts it first; ``pid`` from its status file)."""
 
-    process: subprocess.Popen
+    process: subprocess.Popen | None
     status_file: Path
     launched: float
 
@@ -43,22 +45,48 @@ class WarmUp:
         except (OSError, ValueError):
             return {}
 
+    def exit_code(self) -> int | None:
+        """The warm-up process's exit code once it has exited (-1 when it was
+        not launched here), else None."""
+        if self.process is not None:
+            return self.process.poll()
+        pid = self.status().get("pid")
+        if pid is None:
+            return None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return -1
+        except PermissionError:
+            pass  # alive, another user's
+        return None
+
 
 def launch_warm_up() -> WarmUp | None:
-    """Run ``python -m mcts warm`` (unless ``AI_WARM_UP=0``) and return once
-    it has compiled the rules; None when switched off."""
+    """Return the warm-up once it has compiled the rules: the one running
+    with its status in ``AI_WARM_STATUS`` (``make run`` starts it before the
+    database migrations and the static files), else ``python -m mcts warm``
+    run now. None when switched off (``AI_WARM_UP=0``)."""
     if os.environ.get("AI_WARM_UP", "1").strip() in ("0", "false", "no", "off"):
         return None
-    launched = time.monotonic()
-    status_file = Path(tempfile.mkdtemp(prefix="mcts-warm-")) / "status.json"
-    command = [sys.executable, "-m", "mcts", "warm", "--status", str(status_file)]
-    if os.environ.get("AI_WARM_JOBS"):
-        command += ["--jobs", os.environ["AI_WARM_JOBS"]]
-    root = Path(__file__).resolve().parent.parent
-    warm = WarmUp(subprocess.Popen(command, cwd=root), status_file, launched)
-    deadline = launched + RULES_TIMEOUT
+    attached = os.environ.get("AI_WARM_STATUS", "").strip()
+    if attached:
+        warm = WarmUp(None, Path(attached), time.monotonic())
+        started = warm.status().get("started")
+        if started is not None:  # its seconds count from its own start
+            warm.launched -= max(0.0, time.time() - started)
+    else:
+        status_file = Path(tempfile.mkdtemp(prefix="mcts-warm-")) / "status.json"
+        command = [sys.executable, "-m", "mcts", "warm", "--status", str(status_file)]
+        if os.environ.get("AI_WARM_JOBS"):
+            command += ["--jobs", os.environ["AI_WARM_JOBS"]]
+        root = Path(__file__).resolve().parent.parent
+        warm = WarmUp(
+            subprocess.Popen(command, cwd=root), status_file, time.monotonic()
+        )
+    deadline = time.monotonic() + RULES_TIMEOUT
     while time.monotonic() < deadline:
-        if warm.status().get("rules") or warm.process.poll() is not None:
+        if warm.status().get("rules") or warm.exit_code() is not None:
             break
         time.sleep(0.05)
     else:

@@ -52,7 +52,7 @@ class Readiness:
     def _run(self, warm: WarmUp) -> None:
         waiting = list(WARM_GAMES)
         while waiting:
-            exited = warm.process.poll() is not None
+            exited = warm.exit_code() is not None
             games = warm.status().get("games", {})
             with self._lock:
                 for name, entry in games.items():
@@ -66,7 +66,7 @@ class Readiness:
                 log.error(
                     "the AI's warm-up exited with %s before %s was ready: "
                     "compiling on the first AI move instead",
-                    warm.process.returncode,
+                    warm.exit_code(),
                     ", ".join(waiting),
                 )
                 for name in waiting:
