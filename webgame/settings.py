@@ -30,6 +30,12 @@ environment here and only here:
   below.
 - ``AI_BACKEND`` (``local`` or ``celery``) and ``REDIS_URL``: where searches
   run and where their shared state lives (docs/deploy.md).
+
+Three settings act before these are read, when a serving process starts
+(:mod:`webgame.startup`, which launches the AI's warm-up before the app is
+imported): ``AI_WARM_UP`` (``0`` turns the warm-up off), ``AI_WARM_JOBS``
+(its processes; default one a core) and ``AI_WARM_STATUS`` (the status file
+of a warm-up already running, which ``make run`` starts first).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..games.arguments import add_game_arguments, game_from_args
 from ..play.arena import GameRecord, distinct_positions, run_match, write_records
 from ..play.players import find_player, parse_spec
-from ..play.warmup import GAMES, GameProgress, warm_rules, warm_up, write_status
+from ..play.warmup import GAMES, GameProgress, warm_up, write_status
 
 
 def proven_mark(proven: str | None) -> str:
@@ -272,9 +272,6 @@ def cmd_warm(args: argparse.Namespace) -> int:
             write_status(args.status, progress, started, rules=rules)
 
     save()
-    warm_rules()
-    rules = True
-    save()
     print(
         f"getting the AI ready: {', '.join(games)} ({args.jobs} at once); the "
         "first start compiles, later ones load the compiled code",
@@ -296,8 +293,15 @@ def cmd_warm(args: argparse.Namespace) -> int:
         last_saved[0] = time.monotonic()
         save()
 
+    def on_rules() -> None:
+        nonlocal rules
+        rules = True
+        save()
+
     model = None if args.model == "none" else args.model
-    final = warm_up(games=games, model=model, jobs=args.jobs, report=report)
+    final = warm_up(
+        games=games, model=model, jobs=args.jobs, report=report, on_rules=on_rules
+    )
     progress.update(final)
     save()
     return 0 if all(entry.state == "ready" for entry in final.values()) else 1

@@ -178,11 +178,13 @@ def warm_up(
     model: str | None = "light",
     jobs: int = 1,
     report: Callable[[str, GameProgress], None] | None = None,
+    on_rules: Callable[[], None] | None = None,
 ) -> dict[str, GameProgress]:
-    """Warm ``games`` (:func:`warm_game`), ``jobs`` of them at once in
-    processes of their own (1: here, one after another), and return each
-    game's final progress; ``report(game, progress)`` follows every change.
-    """
+    """Compile the rules of every game (:func:`warm_rules`, then
+    ``on_rules()``), and warm ``games`` (:func:`warm_game`), ``jobs`` at
+    once in processes of their own (1: here, one after another); return
+    each game's final progress. ``report(game, progress)`` follows every
+    change."""
     started = time.monotonic()
     expected = expected_compiles()
     progress = {name: GameProgress() for name in games}
@@ -208,6 +210,9 @@ def warm_up(
             update(name, state="failed", seconds=seconds, error=error)
 
     if jobs <= 1 or len(games) <= 1:
+        warm_rules()
+        if on_rules is not None:
+            on_rules()
         for name in games:
             update(name, state="compiling")
             try:
@@ -219,7 +224,7 @@ def warm_up(
             else:
                 finished(name, count, None)
         return progress
-    _warm_in_processes(games, model, min(jobs, len(games)), update, finished)
+    _warm_in_processes(games, model, min(jobs, len(games)), update, finished, on_rules)
     return progress
 
 
@@ -227,14 +232,24 @@ def _count(update: Callable[..., None], name: str, compiles: int) -> None:
     update(name, compiles=compiles)
 
 
-def warm_search(gomoku_parts=None) -> None:
-    """Compile the search's kernel (``mcts.search.kernel.run_simulations``,
-    one for every game, with each game's knowledge under it) by a bare search
-    of a few simulations; first Reversi's part of it (the endgame solver at
-    the leaves), then, once ``gomoku_parts`` (an Event) says Gomoku's part is
-    compiled in the other stage (:func:`warm_gomoku_parts`), the rest."""
+def warm_search(
+    model: str | None = "light", gomoku_parts=None, rules_done=None
+) -> None:
+    """Compile the rules (then call ``rules_done()``) and the search's kernel
+    (``mcts.search.kernel.run_simulations``, one for every game, with each
+    game's knowledge under it) by a bare search of a few simulations: first
+    Reversi's part of it (the endgame solver at the leaves), then, once
+    ``gomoku_parts`` (an Event) says Gomoku's part is compiled in the other
+    stage (:func:`warm_gomoku_parts`), the rest. The tree models' loading
+    meanwhile."""
+    warm_rules()
+    if rules_done is not None:
+        rules_done()
     state = np.array(find_game("reversi").initial_state().array)
     leaf_margin(state, 10)
+    if model is not None:  # while Gomoku's part compiles over there
+        for name in GAMES:
+            load_model(find_game(name), model)
     if gomoku_parts is not None:
         gomoku_parts.wait(timeout=120)
     game = find_game("reversi")
@@ -256,11 +271,13 @@ def warm_gomoku_parts() -> None:
     focus_moves(game.game_id, state, moves, count, 5, 2)
 
 
-def warm_beside_search(model: str | None = "light", gomoku_parts=None) -> None:
+def warm_beside_search(
+    model: str | None = "light", gomoku_parts=None, rules_done=None
+) -> None:
     """Compile what the games need beside the search's kernel, after
     Gomoku's part of that kernel (``gomoku_parts`` set once it is done):
     Gomoku's alpha-beta (a quick game of it), root threat search and proof
-    check, and the tree models' loading."""
+    check."""
     try:
         warm_gomoku_parts()
     finally:
@@ -286,9 +303,6 @@ def warm_beside_search(model: str | None = "light", gomoku_parts=None) -> None:
     tree = Tree()
     given = np.array([], dtype=np.int64)
     strict_proofs(game.game_id, state.array, tree.arrays, tree.size, given, 0, 0)
-    if model is not None:
-        for name in GAMES:
-            load_model(find_game(name), model)
 
 
 #: With two jobs or more, the warm-up starts with these two stages at once,
@@ -296,12 +310,12 @@ def warm_beside_search(model: str | None = "light", gomoku_parts=None) -> None:
 #: compiling that kernel for itself at the same time would do the longest
 #: part of the work twice.
 STAGES: dict[str, Callable[..., None]] = {
-    "search": lambda model, gomoku_parts: warm_search(gomoku_parts),
+    "search": warm_search,
     "beside": warm_beside_search,
 }
 
 
-def _warm_in_processes(games, model, jobs, update, finished) -> None:
+def _warm_in_processes(games, model, jobs, update, finished, on_rules) -> None:
     """Warm ``games`` in ``jobs`` forked processes, after the :data:`STAGES`
     (the games wait for the ``search`` stage); the processes send progress
     back on a queue: ``("compiles", task, n)``, ``("done", task, n, error)``.
@@ -327,10 +341,11 @@ def _warm_in_processes(games, model, jobs, update, finished) -> None:
     for name in games:
         update(name, state="compiling")
     while waiting or running:
-        while waiting and len(running) < jobs:
+        while waiting and (len(running) < jobs or waiting[0] in games):
             task = waiting[0]
             if task in games and ("search" in running or "search" in waiting):
-                break  # the games wait for the search's kernel
+                break  # the games wait for the search's kernel, then all
+                # start (a moment each, the longest part in the cache)
             waiting.pop(0)
             running[task] = context.Process(
                 target=_child,
@@ -349,7 +364,10 @@ def _warm_in_processes(games, model, jobs, update, finished) -> None:
                             task, 0, f"the warm-up process exited with {child.exitcode}"
                         )
             continue
-        if message[0] == "compiles":
+        if message[0] == "rules":
+            if on_rules is not None:
+                on_rules()
+        elif message[0] == "compiles":
             count(message[1], message[2])
         else:
             _, task, compiles, error = message
@@ -374,7 +392,7 @@ def _child(task: str, model: str | None, queue, gomoku_parts) -> None:
     try:
         with event.install_listener("numba:compile", counter):
             if task in STAGES:
-                STAGES[task](model, gomoku_parts)
+                STAGES[task](model, gomoku_parts, lambda: queue.put(("rules",)))
             else:
                 warm_game(task, model=model)
     except Exception as exc:
