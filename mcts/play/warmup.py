@@ -27,6 +27,7 @@ import json
 import multiprocessing
 import os
 import random
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -40,7 +41,9 @@ from numba.core import event
 from ..atomic import write_text_atomically
 from ..games import find_game
 from ..games import kernels as game_kernels
-from ..games.base import MAX_MOVES
+from ..games.base import MAX_MOVES, Game
+from ..models.live import LiveModel, search_gain
+from ..models.store import model_path
 from ..search.gomoku.focus import focus_moves
 from ..search.gomoku.threats.root import plan_root
 from ..search.gomoku.threats.vct import wins_by_threats
@@ -169,7 +172,20 @@ def warm_game(
         assert isinstance(player, MctsPlayer)
         player.prepare(late, None)
         player.search(Level(seconds=LATE_SECONDS))
+        if model is not None:
+            _warm_live_model(game, model)
     return counter.count
+
+
+def _warm_live_model(game: Game, model: str) -> None:
+    """Grow a live model as the server does (webgame.services.livegrowth),
+    in a temporary folder: seeded from ``model``, a gain (here the model's
+    own tree) folded in at the root, saved."""
+    gain = search_gain(Tree(), load_model(game, model).tree)
+    with tempfile.TemporaryDirectory(prefix="warm-live-") as folder:
+        seed = model_path(game.name, model)
+        live = LiveModel(game, Path(folder) / "live", seed=seed, save_every=1)
+        live.add_game([], {0: gain})
 
 
 def warm_up(
@@ -241,7 +257,7 @@ def warm_search(
     Reversi's part of it (the endgame solver at the leaves), then, once
     ``gomoku_parts`` (an Event) says Gomoku's part is compiled in the other
     stage (:func:`warm_gomoku_parts`), the rest. The tree models' loading
-    meanwhile."""
+    and the live model's growth meanwhile."""
     warm_rules()
     if rules_done is not None:
         rules_done()
@@ -250,6 +266,7 @@ def warm_search(
     if model is not None:  # while Gomoku's part compiles over there
         for name in GAMES:
             load_model(find_game(name), model)
+        _warm_live_model(find_game("reversi"), model)
     if gomoku_parts is not None:
         gomoku_parts.wait(timeout=120)
     game = find_game("reversi")
@@ -313,6 +330,12 @@ STAGES: dict[str, Callable[..., None]] = {
     "search": warm_search,
     "beside": warm_beside_search,
 }
+
+
+#: Stages that yield the processor (nice increments): off the critical path
+#: (the ``search`` stage's kernel), they leave the first seconds to it and to
+#: a server starting beside (the rules it waits for, ``collectstatic``).
+LOW_PRIORITY = {"beside": 5}
 
 
 def _warm_in_processes(games, model, jobs, update, finished, on_rules) -> None:
@@ -389,6 +412,8 @@ def _child(task: str, model: str | None, queue, gomoku_parts) -> None:
             queue.put(("compiles", task, count))
 
     counter = _CompileCounter(on_compile)
+    if task in LOW_PRIORITY:
+        os.nice(LOW_PRIORITY[task])
     try:
         with event.install_listener("numba:compile", counter):
             if task in STAGES:
