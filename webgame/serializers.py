@@ -412,6 +412,9 @@ class MoveStatsSerializer(serializers.Serializer):
         allow_null=True, help_text="win probability for the side to move"
     )
     proven = serializers.ChoiceField(choices=PROVEN, allow_null=True)
+    best = serializers.BooleanField(
+        help_text="the move the search chose: its result's move, which heads its pv"
+    )
 
 
 class SearchResultSerializer(serializers.Serializer):

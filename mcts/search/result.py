@@ -24,7 +24,8 @@ class MoveStats:
 
     ``value`` is the mean score for the side to move at the root (win 1,
     draw 0.5, loss 0), ``None`` while the move has no visit; ``proven`` is
-    ``"win"``, ``"loss"``, ``"draw"`` (for the side to move) or ``None``.
+    ``"win"``, ``"loss"``, ``"draw"`` (for the side to move) or ``None``;
+    ``best`` marks the move the search chose (its result's ``move``).
     """
 
     move: str
@@ -32,6 +33,7 @@ class MoveStats:
     visits: int
     value: float | None
     proven: str | None
+    best: bool = False
 
     def to_json(self) -> dict:
         """Return the statistics as a JSON-ready dict."""
@@ -41,6 +43,7 @@ class MoveStats:
             "visits": self.visits,
             "value": None if self.value is None else round(self.value, 4),
             "proven": self.proven,
+            "best": self.best,
         }
 
 
@@ -58,7 +61,9 @@ class SearchResult:
     - ``found``: the same as the search's tree has it, which ends the search:
       ``proven``, or a Gomoku result that a reply the search's focus left out
       might still refute (:mod:`mcts.search.proof_check`).
-    - ``pv``: the principal variation, up to 10 plies, in notation.
+    - ``pv``: the principal variation, up to 10 plies, in notation: the
+      chosen ``move`` first (whoever chose it: the tree, the exact solver or
+      the alpha-beta), then the tree's best replies below it.
     - ``simulations``: simulations run by this search; ``root_visits`` counts
       those kept from earlier searches too (tree reuse).
     - ``elapsed``: wall-clock seconds of the search; ``nodes``: tree size.
@@ -130,7 +135,8 @@ def read_result(
     for move in legal:
         child = by_code.get(move, -1)
         if child < 0:
-            stats.append(MoveStats(game.format_move(state, move), move, 0, None, None))
+            text = game.format_move(state, move)
+            stats.append(MoveStats(text, move, 0, None, None, move == code))
             continue
         stats.append(
             MoveStats(
@@ -139,6 +145,7 @@ def read_result(
                 int(tree.visits[child]),
                 tree.mean(child),
                 shown(child).text,
+                move == code,
             )
         )
     stats.sort(key=lambda s: (-s.visits, -(s.value or 0.0)))
@@ -158,7 +165,7 @@ def read_result(
         value=min(1.0, max(0.0, value)),
         proven=proven.text,
         found=Proven(tree.proven[0]).flipped.text,
-        pv=principal_variation(tree, game, state),
+        pv=principal_variation(tree, game, state, first=code),
         simulations=int(simulations),
         root_visits=int(tree.visits[0]),
         elapsed=float(elapsed),
@@ -167,13 +174,21 @@ def read_result(
 
 
 def principal_variation(
-    tree: Tree, game: Game, state: State, plies: int = 10
+    tree: Tree, game: Game, state: State, plies: int = 10, *, first: int | None = None
 ) -> tuple[str, ...]:
     """Return up to ``plies`` moves in notation following the best children
     of ``tree``, searched from ``state``, up to where the game ends (the tree
-    may go on past a repetition draw, which only the rules library sees)."""
+    may go on past a repetition draw, which only the rules library sees);
+    ``first`` (a move code) starts the line instead of the root's best child,
+    the line going on below it where the tree holds it."""
     line: list[str] = []
     node = 0
+    if first is not None and not game.is_terminal(state):
+        line.append(game.format_move(state, first))
+        state = game.apply(state, first)
+        node = tree.child_with_move(0, first) if tree.first_child[0] >= 0 else -1
+        if node < 0:
+            return tuple(line)
     while (
         len(line) < plies
         and tree.first_child[node] >= 0
