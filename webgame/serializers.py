@@ -14,6 +14,7 @@ from rest_framework import serializers
 from .services import (
     GAME_NAMES,
     MAX_LEVEL,
+    MODEL_NAME_PATTERN,
     PROVEN_RESULTS,
     describe_options,
     list_think_times,
@@ -73,12 +74,17 @@ class JSONFloatField(serializers.FloatField):
 
 
 class JSONIntegerField(serializers.IntegerField):
-    """An integer that must be a JSON number (DRF would take ``"2"``)."""
+    """An integer that must be a JSON integer (DRF would take ``"2"``,
+    ``2.0`` and ``true``)."""
 
     def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int | float):
+        if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class EmptyBodySerializer(StrictSerializer):
+    """The body of an endpoint that takes none: nothing, or ``{}``."""
 
 
 def _level_field() -> serializers.IntegerField:
@@ -472,7 +478,7 @@ class StopSerializer(serializers.Serializer):
 class AnalysisRequestSerializer(StrictSerializer):
     """The body of ``POST /api/games/{id}/analysis/``."""
 
-    ply = serializers.IntegerField(
+    ply = JSONIntegerField(
         min_value=0, help_text="the position after this many moves (0: the start)"
     )
 
@@ -513,7 +519,7 @@ class ExplorerQuerySerializer(StrictSerializer):
         help_text="moves stepped into from there, separated by spaces",
     )
     model = serializers.RegexField(
-        r"^[A-Za-z0-9_-]{1,64}$",
+        rf"^{MODEL_NAME_PATTERN}$",
         required=False,
         help_text="a model of the game (see kinds); default light",
     )

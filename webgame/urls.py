@@ -41,7 +41,7 @@ class GameNameConverter:
 class ModelNameConverter(GameNameConverter):
     """A tree model's name as the catalogue lists it (a folder name, no path)."""
 
-    regex = "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+    regex = services.MODEL_NAME_PATTERN
 
 
 register_converter(GameNameConverter, "game")

@@ -309,6 +309,7 @@ class ModelPrepareView(APIView):
     def post(self, request: Request, game: str, name: str) -> Response:
         """Start unpacking and loading the model in the background (once);
         return its status, to be followed at the model's address."""
+        _valid(s.EmptyBodySerializer, request)  # a body is a client's mistake
         return Response(
             services.prepare_model(game, name), status=status.HTTP_202_ACCEPTED
         )

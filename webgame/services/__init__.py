@@ -52,7 +52,7 @@ from .positions import snapshot
 from .readiness import READINESS
 from .records import game_record, import_record
 from .rules import rules_for
-from .treemodels import list_models, model_status, prepare_model
+from .treemodels import MODEL_NAME_PATTERN, list_models, model_status, prepare_model
 
 
 def ai_readiness() -> dict:
@@ -65,6 +65,7 @@ __all__ = [
     "EXPLORER_MODEL",
     "GAME_NAMES",
     "MAX_LEVEL",
+    "MODEL_NAME_PATTERN",
     "PROVEN_RESULTS",
     "ai_move",
     "ai_readiness",

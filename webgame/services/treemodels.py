@@ -43,7 +43,10 @@ from mcts import list_models as library_models
 
 from ..errors import ModelNotFound, ServiceError
 
-_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+#: A model's name: a folder name, no path (the API's model URLs, the
+#: explorer's query and the listing all use this one pattern).
+MODEL_NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+_MODEL_NAME = re.compile(MODEL_NAME_PATTERN)
 
 #: What a model's manifest says about its build that a client may see: the
 #: settings and counts, not the command line (it names the builder's folders).
@@ -89,14 +92,17 @@ def check_model(game: str, name: str | None) -> str | None:
     unless it is a model on disk, ``model_unavailable`` if it is damaged."""
     if name is None or name == "none":
         return None
-    _listed(game, name)
+    _listed(game, name, or_none=True)
     return name
 
 
-def _listed(game: str, name: str, *, missing: type | None = None) -> dict:
+def _listed(
+    game: str, name: str, *, missing: type | None = None, or_none: bool = False
+) -> dict:
     """Return the listing of model ``name`` of ``game``; if there is none,
     ``missing(game, name)`` when given, else ServiceError ``unknown_model``
-    naming the models there are; ``model_unavailable`` if it is damaged."""
+    naming the models there are (and, ``or_none``, that no model is a
+    choice too); ``model_unavailable`` if it is damaged."""
     models = {model["name"]: model for model in list_models(game)}
     if name not in models:
         if missing is not None:
@@ -104,8 +110,8 @@ def _listed(game: str, name: str, *, missing: type | None = None) -> dict:
         known = ", ".join(models) or "none on disk yet"
         raise ServiceError(
             "unknown_model",
-            f"unknown model {name!r} for {game}; models: {known} "
-            "(or null / 'none' for no model)",
+            f"unknown model {name!r} for {game}; models: {known}"
+            + (" (or null / 'none' for no model)" if or_none else ""),
         )
     if models[name]["damaged"]:
         raise ServiceError(
