@@ -332,13 +332,17 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    # Expected refusals (a bad Host, the AI busy) are one WARNING line, not
+    # an ERROR with a traceback (webgame/logfilters.py).
+    "filters": {"refusals": {"()": "webgame.logfilters.ExpectedRefusal"}},
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
         "django": {"level": "INFO"},
-        "django.request": {"level": "ERROR"},
+        "django.request": {"level": "ERROR", "filters": ["refusals"]},
+        "django.security.DisallowedHost": {"filters": ["refusals"]},
         "django.server": {"level": "INFO"},  # runserver's request lines (make dev)
         "webgame": {"level": os.environ.get("LOG_LEVEL", "INFO")},
     },

@@ -9,6 +9,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from webgame import services
+from webgame.errors import Busy
 from webgame.parsers import MAX_DEPTH, nesting_depth
 
 from .helpers import assert_error, create, url
@@ -82,3 +83,31 @@ def test_a_server_error_is_logged_with_its_traceback(client, monkeypatch, caplog
     text = writers[0].format(record)
     assert "Traceback (most recent call last)" in text
     assert "RuntimeError: the disk caught fire" in text
+
+
+# ---- quiet logs (issue 67, finding 6): a refusal is one line, not a fault ----
+def _records(caplog, name: str) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == name]
+
+
+@pytest.mark.django_db
+def test_a_request_for_another_host_is_one_warning_line(client, caplog):
+    client.raise_request_exception = False
+    response = client.get("/api/games/kinds/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    (record,) = _records(caplog, "django.security.DisallowedHost")
+    assert record.levelno == logging.WARNING and record.exc_info is None
+
+
+@pytest.mark.django_db
+def test_a_busy_ai_is_one_warning_line(client, monkeypatch, caplog):
+    def busy(game_id, **kwargs):
+        raise Busy("every AI worker is taken", retry_after=3)
+
+    monkeypatch.setattr(services, "ai_move", busy)
+    game_id = create(client, black={"kind": "ai", "level": 1}).json()["id"]
+    response = client.post(url("game-ai-move", game_id), {}, format="json")
+    assert_error(response, 503, "busy")
+    assert response["Retry-After"] == "3"
+    (record,) = _records(caplog, "django.request")
+    assert record.levelno == logging.WARNING and record.exc_info is None
