@@ -97,6 +97,7 @@ INSTALLED_APPS = [
 # with DEBUG on, runserver's staticfiles app serves them from the sources.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "webgame.bodies.LengthRequiredMiddleware",
     "csp.middleware.CSPMiddleware",
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.middleware.common.CommonMiddleware",

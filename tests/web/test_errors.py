@@ -111,3 +111,34 @@ def test_a_busy_ai_is_one_warning_line(client, monkeypatch, caplog):
     assert response["Retry-After"] == "3"
     (record,) = _records(caplog, "django.request")
     assert record.levelno == logging.WARNING and record.exc_info is None
+
+
+# ---- chunked bodies (issue 67, finding 3): refused, never read as empty ----
+@pytest.mark.django_db
+def test_a_chunked_patch_is_refused_and_changes_nothing(client):
+    game = create(client).json()
+    body = b'{"players": {"white": {"kind": "ai", "level": 6}}}'
+    response = client.generic(
+        "PATCH",
+        url("game-detail", game["id"]),
+        body,
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+    )
+    assert_error(response, 411, "length_required")
+    after = client.get(url("game-detail", game["id"])).json()
+    assert after["players"] == game["players"] and after["version"] == game["version"]
+
+
+@pytest.mark.django_db
+def test_a_chunked_ai_move_is_refused(client):
+    game = create(client, black={"kind": "ai", "level": 1}).json()
+    response = client.generic(
+        "POST",
+        url("game-ai-move", game["id"]),
+        b'{"version": 0}',
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+    )
+    assert_error(response, 411, "length_required")
+    assert client.get(url("game-detail", game["id"])).json()["ply"] == 0
