@@ -1,7 +1,9 @@
 """Who is asking: the client a request comes from, for the AI's fair sharing.
 
 A client is its address, as the throttles see it: the socket's peer, or the
-address ``NUM_PROXIES`` trusted reverse proxies put in X-Forwarded-For. Not
+address ``NUM_PROXIES`` trusted reverse proxies put in X-Forwarded-For; for
+IPv6, its /64 prefix (one host is commonly given a whole /64, so addresses
+inside it cost nothing: the prefix is the client, as for lichess). Not
 the session: there are no accounts, and a script that drops its cookies would
 be a new client on every request. (Players behind one NAT share a client;
 the limits are sized for that.)
@@ -14,6 +16,7 @@ signature passing it along.
 from __future__ import annotations
 
 import contextvars
+import ipaddress
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
@@ -24,9 +27,25 @@ CURRENT: contextvars.ContextVar[str] = contextvars.ContextVar("client", default=
 
 
 def client_of(request: HttpRequest) -> str:
-    """Return the client's name: its address, proxies accounted for."""
+    """Return the client's name: its address, proxies accounted for; an IPv6
+    address as its /64 prefix."""
     # get_ident reads only request.META, which a Django request has too.
-    return BaseThrottle().get_ident(request) or ""  # type: ignore[arg-type]
+    address = BaseThrottle().get_ident(request) or ""  # type: ignore[arg-type]
+    return client_name(address)
+
+
+def client_name(address: str) -> str:
+    """Return the client an address belongs to: the address (IPv4, or not an
+    address at all), or the /64 network of an IPv6 address."""
+    try:
+        parsed = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:  # ::ffff:a.b.c.d is that IPv4 host
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
 
 
 def current_client() -> str:

@@ -6,9 +6,12 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from .clients import client_of
+
 
 class AIRateThrottle(SimpleRateThrottle):
-    """At most ``settings.AI_THROTTLE_RATE`` AI requests per client address.
+    """At most ``settings.AI_THROTTLE_RATE`` AI requests per client
+    (:func:`webgame.clients.client_of`: an address, an IPv6 /64).
 
     The rate is read from the settings on every request rather than from
     DRF's class-level ``THROTTLE_RATES`` (bound once at import), so tests and
@@ -22,11 +25,9 @@ class AIRateThrottle(SimpleRateThrottle):
         return settings.AI_THROTTLE_RATE
 
     def get_cache_key(self, request, view) -> str:
-        """Return the cache key of the client's request history."""
-        return self.cache_format % {
-            "scope": self.scope,
-            "ident": self.get_ident(request),
-        }
+        """Return the cache key of the client's request history (the client
+        as the AI's sharing names it: an IPv6 address's /64)."""
+        return self.cache_format % {"scope": self.scope, "ident": client_of(request)}
 
 
 class GameCreateThrottle(AIRateThrottle):

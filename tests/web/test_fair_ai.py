@@ -12,10 +12,12 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from webgame.clients import client_name, client_of
 from webgame.errors import Busy
 from webgame.models import Game
 from webgame.services.workers import FairPool, retry_after
@@ -190,3 +192,20 @@ def test_expiregames_deletes_games_untouched_for_the_expiry_days(settings):
     assert out.getvalue().startswith("1 games")
     call_command("expiregames", stdout=out)
     assert [str(pk) for pk in Game.objects.values_list("pk", flat=True)] == [fresh]
+
+
+# ---- IPv6 (issue 67, finding 2): a /64 is one client ----
+def test_an_ipv6_address_counts_as_its_64_prefix():
+    assert client_name("2001:db8:1:2::5") == client_name("2001:db8:1:2:ffff::9")
+    assert client_name("2001:db8:1:2::5") == "2001:db8:1:2::/64"
+    assert client_name("2001:db8:1:3::5") != client_name("2001:db8:1:2::5")
+    assert client_name("10.0.0.1") == "10.0.0.1"
+    assert client_name("::ffff:10.0.0.1") == "10.0.0.1"
+    assert client_name("") == ""
+
+
+def test_a_requests_client_is_its_ipv6_prefix():
+    factory = RequestFactory()
+    one = factory.get("/", REMOTE_ADDR="2001:db8:1:2::1")
+    other = factory.get("/", REMOTE_ADDR="2001:db8:1:2:dead::beef")
+    assert client_of(one) == client_of(other) == "2001:db8:1:2::/64"
