@@ -4,20 +4,25 @@ play, with progress a server can show.
 numba compiles a kernel on its first call, and its compiler holds the GIL
 meanwhile: in a web server, a first AI move would stall every other request
 for as long as the compiling takes (a minute or more on a fresh checkout).
-So the compiling happens here, in a process of its own
-(``python -m mcts warm``), one game after another or several at once
-(``jobs``), and the compiled code lands in numba's on-disk cache; a server
-then loads it in a moment (:mod:`webgame.services.readiness`). Later starts
-find the cache filled and take a few seconds.
+So the compiling happens here, in processes of their own
+(``python -m mcts warm``), and the compiled code lands in numba's on-disk
+cache; a server then loads it in a moment (:mod:`webgame.services.readiness`).
+Later starts find the cache filled and take a few seconds.
+
+With one job the rules and then each game are warmed here, one after
+another. With two or more, two :data:`STAGES` run at once first (the search's
+kernel, shared by every game, in one; what the games need beside it in the
+other), then every game; see :func:`warm_search`.
 
 Each game is warmed by :func:`warm_game`, which plays every path the product
-uses (see :func:`warm_game`), so that no search meets a kernel signature the
-warm-up did not compile.
+uses, so that no search meets a kernel signature the warm-up did not compile
+(``tests/web/test_no_compile.py`` holds it to that).
 
 Progress is counted in compiles: numba reports each one
 (``numba:compile`` events), and a game's share done is its compiles so far
-over those of the last cold warm-up (kept beside the cache, :data:`COUNTS`),
-capped below 1 until the game is done.
+over those of the last cold warm-up (kept beside the cache,
+:func:`counts_path`; :data:`DEFAULT_COMPILES` until then), capped below 1
+until the game is done.
 """
 
 from __future__ import annotations
@@ -53,8 +58,7 @@ from ..search.tree import Tree
 from .arena import play_game
 from .players import Level, MctsPlayer, find_player, load_model
 
-#: The games in the order they are warmed: the longest first, so that with
-#: two jobs the short ones fill in behind it.
+#: The games, in the order a single job warms them.
 GAMES = ("gomoku", "reversi", "loa")
 
 #: The page's AI (heavy search with the light model's knowledge), on a
@@ -71,9 +75,10 @@ WARM_SPEC = "mcts-heavy:model={model}," + WARM_BUDGET
 LATE_PLIES = 12
 LATE_SECONDS = 0.3
 
-#: Compiles a cold warm-up of each game made when it was last measured:
+#: The compiles of a cold two-job warm-up of each game (2026-11-29, the
+#: shared stages counted in each):
 #: the progress's denominator until this checkout has its own count.
-DEFAULT_COMPILES = {"reversi": 370, "gomoku": 415, "loa": 365}
+DEFAULT_COMPILES = {"reversi": 360, "gomoku": 385, "loa": 360}
 
 
 @dataclass
