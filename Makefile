@@ -7,12 +7,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# gunicorn's threads in its one worker process: each waiting AI request holds
-# one (AI_MAX_PENDING, 64 a search thread), and the rest serve the others.
-THREADS ?= 128
 # Where collectstatic puts the files WhiteNoise serves (the settings read the
 # same environment variable).
 STATIC_ROOT ?= staticfiles
+# uvicorn's limits: idle keep-alive connections close after 5 s, a socket's
+# frame is at most 64 KiB, sockets are pinged every 20 s, and a stop waits
+# 15 s for requests. Proxies' headers are Django's business (NUM_PROXIES).
+UVICORN_FLAGS ?= --no-proxy-headers --timeout-keep-alive 5 --ws-max-size 65536 \
+	--ws-ping-interval 20 --ws-ping-timeout 20 --timeout-graceful-shutdown 15 \
+	--lifespan on
 # The load test: players for a while against the server at LOAD_URL, and HOG
 # games' long hints from one more client (0: none).
 LOAD_URL ?= http://127.0.0.1:8765
@@ -50,10 +53,11 @@ setup-test: $(VENV)/.installed-test
 # The optional training extra (PyTorch, CPU): `python -m mcts.lab train-net`.
 train-setup: $(VENV)/.installed-train
 
-# Production-shaped on one machine: gunicorn, DEBUG off, WhiteNoise serving the
-# collected static files. One worker process with threads: without
-# AI_BACKEND=celery the AI's bookkeeping lives in that process (see
-# docs/deploy.md). The AI's kernels compile in a process of their own, started
+# Production-shaped on one machine: uvicorn (ASGI: the page, the API and the
+# live games' sockets on one port), DEBUG off, WhiteNoise serving the
+# collected static files. One process: without AI_BACKEND=celery the AI's
+# bookkeeping and the live games' channel layer live in it (see
+# docs/deploy.md); each request runs in a thread of its own. The AI's kernels compile in a process of their own, started
 # first and followed by the server (webgame/startup.py), which serves as soon
 # as the rules are compiled: the AI is ready in under a minute on the first
 # start, in a few seconds after.
@@ -62,8 +66,8 @@ run: setup
 	$(BIN)/python -m mcts warm --status $$status & \
 	$(MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
 	$(BIN)/python manage.py migrate --noinput && \
-	AI_WARM_STATUS=$$status exec $(BIN)/gunicorn webgame.wsgi --bind $(HOST):$(PORT) \
-		--workers 1 --threads $(THREADS) --access-logfile - --graceful-timeout 15
+	AI_WARM_STATUS=$$status exec $(BIN)/uvicorn webgame.asgi:application \
+		--host $(HOST) --port $(PORT) $(UVICORN_FLAGS)
 
 # The static files, hashed and compressed for WhiteNoise: again only when a
 # source, the packages or the settings changed. The bootstrap package ships

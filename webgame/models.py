@@ -38,6 +38,26 @@ class Game(models.Model):
         max_length=8, choices=Status.choices, default=Status.PLAYING
     )
     result = models.JSONField(null=True, blank=True)
+    # A game between two browsers (play a friend): colour -> the SHA-256 of
+    # that seat's secret token, or None while the seat waits for its player;
+    # empty for the games played at one screen or against the AI, which
+    # anyone holding the id plays, as before seats existed. Only hashes are
+    # stored: the token itself exists in its holder's browser alone.
+    seats = models.JSONField(default=dict, blank=True)
+    # The SHA-256 of the invitation that takes the open seat ("" once taken).
+    invite = models.CharField(max_length=64, blank=True, default="")
+    # The clock (webgame/services/clocks.py): its time control and each
+    # side's time left; None for an untimed game.
+    clock = models.JSONField(null=True, blank=True)
+    # When the side to move runs out of time, while its clock runs: the flag
+    # watcher looks for the games past it.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Requests waiting for the other player's answer: {"draw": colour,
+    # "takeback": colour}, each absent when none is pending.
+    offers = models.JSONField(default=dict, blank=True)
+    # How the game ended when it was not on the board: a resignation, a loss
+    # on time or a draw agreed ({"winner", "reason", "score"} as ``result``).
+    ending = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

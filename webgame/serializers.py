@@ -22,6 +22,9 @@ from .services import (
 
 COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
+#: The side a friend's game seats you at.
+SEAT_CHOICES = (*COLORS, "random")
+GAME_STATUSES = ("playing", "finished")
 PROVEN = PROVEN_RESULTS
 #: The API's think times: the page's choices bound them (a longer search would
 #: hold a worker that other clients wait for).
@@ -166,8 +169,30 @@ class OptionsField(serializers.DictField):
         super().__init__(**kwargs)
 
 
-class CreateGameSerializer(StrictSerializer):
-    """The body of ``POST /api/games/``."""
+class ClockSerializer(StrictSerializer):
+    """A time control: Fischer (``initial`` and ``increment`` seconds) or
+    correspondence (``days`` per move)."""
+
+    initial = JSONIntegerField(required=False, help_text="seconds for each side")
+    increment = JSONIntegerField(required=False, help_text="seconds added a move")
+    days = JSONIntegerField(required=False, help_text="days per move")
+
+    def validate(self, attrs):
+        if set(attrs) not in ({"initial", "increment"}, {"days"}):
+            raise serializers.ValidationError(
+                {"non_field_errors": ["give initial and increment, or days"]}
+            )
+        return attrs
+
+
+class FriendSerializer(StrictSerializer):
+    """Play a friend: the side you take."""
+
+    side = serializers.ChoiceField(choices=SEAT_CHOICES, default="random")
+
+
+class NewGameSerializer(StrictSerializer):
+    """A new game's kind, options and players."""
 
     game = serializers.ChoiceField(
         choices=GAME_NAMES,
@@ -180,8 +205,32 @@ class CreateGameSerializer(StrictSerializer):
     players = PlayersSerializer(required=False)
 
 
-class ImportGameSerializer(CreateGameSerializer):
-    """The body of ``POST /api/games/import/``: a new game from a record."""
+class CreateGameSerializer(NewGameSerializer):
+    """The body of ``POST /api/games/``."""
+
+    clock = ClockSerializer(
+        required=False,
+        allow_null=True,
+        help_text="a time control; none: untimed",
+    )
+    friend = FriendSerializer(
+        required=False,
+        allow_null=True,
+        help_text="play a friend: both sides human, you seated at 'side'; the "
+        "answer holds your seat's token and the invitation for the other seat",
+    )
+
+    def validate(self, attrs):
+        if attrs.get("friend") and attrs.get("players"):
+            raise serializers.ValidationError(
+                {"players": ["a game with a friend has two human players"]}
+            )
+        return attrs
+
+
+class ImportGameSerializer(NewGameSerializer):
+    """The body of ``POST /api/games/import/``: a new game from a record (for
+    study: untimed, at one screen)."""
 
     record = JSONCharField(
         allow_blank=True,
@@ -192,6 +241,25 @@ class ImportGameSerializer(CreateGameSerializer):
         help_text="Reversi: an Othello transcript such as 'f5d6c3d3' (passes may be "
         "left out); others: moves separated by spaces, e.g. 'h8 h9' or 'b1-b3 a2xc4'",
     )
+
+
+class JoinSerializer(StrictSerializer):
+    """The body of ``POST /api/games/{id}/join/``: the invitation of the link."""
+
+    invite = JSONCharField(max_length=64, help_text="the invitation the link holds")
+
+
+class ShareSerializer(StrictSerializer):
+    """The body of ``POST /api/games/{id}/share/``."""
+
+    side = serializers.ChoiceField(choices=SEAT_CHOICES, default="random")
+    clock = ClockSerializer(required=False, allow_null=True)
+
+
+class OfferSerializer(StrictSerializer):
+    """The body of ``POST /api/games/{id}/draw/`` and ``takeback/``."""
+
+    action = serializers.ChoiceField(choices=("offer", "accept", "decline"))
 
 
 class EmptySerializer(StrictSerializer):
@@ -381,6 +449,29 @@ class PlayersOutSerializer(serializers.Serializer):
     white = PlayerOutSerializer()
 
 
+class SeatsOutSerializer(serializers.Serializer):
+    """Whether each seat is taken."""
+
+    black = serializers.BooleanField()
+    white = serializers.BooleanField()
+
+
+class ClockOutSerializer(serializers.Serializer):
+    """The clock: its control, each side's seconds left, the running side."""
+
+    control = serializers.DictField(child=serializers.IntegerField())
+    black = serializers.FloatField()
+    white = serializers.FloatField()
+    running = serializers.ChoiceField(choices=COLORS, allow_null=True)
+
+
+class OffersOutSerializer(serializers.Serializer):
+    """The side whose draw offer or takeback request waits for an answer."""
+
+    draw = serializers.ChoiceField(choices=COLORS, required=False)
+    takeback = serializers.ChoiceField(choices=COLORS, required=False)
+
+
 class GameSerializer(serializers.Serializer):
     """A game as the API shows it."""
 
@@ -401,11 +492,35 @@ class GameSerializer(serializers.Serializer):
     moves = serializers.ListField(child=serializers.CharField())
     last_move = serializers.CharField(allow_null=True)
     ply = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["playing", "finished"])
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     result = ResultSerializer(allow_null=True)
     version = serializers.IntegerField()
+    seats = SeatsOutSerializer(
+        allow_null=True,
+        help_text="a game between two browsers: which seats are taken; null: "
+        "anyone with the id plays",
+    )
+    clock = ClockOutSerializer(allow_null=True)
+    offers = OffersOutSerializer()
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
+
+
+class SeatOutSerializer(serializers.Serializer):
+    """Your seat: its side and its secret token (send it as X-Seat-Token)."""
+
+    side = serializers.ChoiceField(choices=COLORS)
+    token = serializers.CharField()
+
+
+class SeatedGameSerializer(GameSerializer):
+    """A game and the seat the request took, if it took one (only its taker
+    ever sees the token)."""
+
+    seat = SeatOutSerializer(required=False)
+    invite = serializers.CharField(
+        required=False, help_text="the invitation that takes the other seat"
+    )
 
 
 class MoveStatsSerializer(serializers.Serializer):

@@ -108,6 +108,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "webgame.urls"
 WSGI_APPLICATION = "webgame.wsgi.application"
+ASGI_APPLICATION = "webgame.asgi.application"
 
 TEMPLATES = [
     {
@@ -122,9 +123,12 @@ TEMPLATES = [
     }
 ]
 
+# No persistent connections: under ASGI each request runs in a thread of its
+# own, and a connection kept by a thread that ends would only leak (Django's
+# advice for ASGI).
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -213,6 +217,24 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
         }
     }
+# Live games (webgame/consumers.py): one process's memory carries each
+# change to the sockets it holds; with REDIS_URL, Redis carries it to every
+# web process's sockets.
+CHANNEL_LAYERS = {
+    "default": (
+        {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+        if REDIS_URL
+        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    )
+}
+#: A client's open sockets at most (a player's tabs, a family behind one NAT
+#: watching), and each socket's messages: a burst, then a rate.
+LIVE_SOCKETS_PER_CLIENT = int(os.environ.get("LIVE_SOCKETS_PER_CLIENT", "32"))
+LIVE_MESSAGES_BURST = 20
+LIVE_MESSAGES_PER_SECOND = 2.0
 CELERY_BROKER_URL = REDIS_URL
 # A search is worth nothing once its client gave up: no retries, no results
 # kept by Celery (the search's answer goes back through its own Redis key),
@@ -298,6 +320,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": "webgame.serializers.COLORS",
         "GameNameEnum": "webgame.serializers.GAME_NAMES",
+        "GameStatusEnum": "webgame.serializers.GAME_STATUSES",
+        "SeatChoiceEnum": "webgame.serializers.SEAT_CHOICES",
         "ModelStatusEnum": "webgame.serializers.MODEL_STATUSES",
         "PlayerKindEnum": "webgame.serializers.PLAYER_KINDS",
         "ProvenEnum": "webgame.serializers.PROVEN",

@@ -58,6 +58,15 @@ api = [
     path("games/<gameid:pk>/hint/", views.HintView.as_view(), name="game-hint"),
     path("games/<gameid:pk>/stop/", views.StopView.as_view(), name="game-stop"),
     path("games/<gameid:pk>/undo/", views.UndoView.as_view(), name="game-undo"),
+    path("games/<gameid:pk>/join/", views.JoinView.as_view(), name="game-join"),
+    path("games/<gameid:pk>/share/", views.ShareView.as_view(), name="game-share"),
+    path("games/<gameid:pk>/resign/", views.ResignView.as_view(), name="game-resign"),
+    path("games/<gameid:pk>/draw/", views.DrawView.as_view(), name="game-draw"),
+    path(
+        "games/<gameid:pk>/takeback/",
+        views.TakebackView.as_view(),
+        name="game-takeback",
+    ),
     path("games/<gameid:pk>/record/", views.RecordView.as_view(), name="game-record"),
     path(
         "games/<gameid:pk>/analysis/",

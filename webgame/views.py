@@ -25,6 +25,11 @@ def _errors(*codes: int) -> dict:
     return {code: OpenApiResponse(s.ErrorSerializer) for code in codes}
 
 
+def _token(request: Request) -> str | None:
+    """Return the seat token the request carries (X-Seat-Token), or None."""
+    return request.headers.get(services.TOKEN_HEADER)
+
+
 def _valid(serializer_class, request: Request) -> dict:
     """Return the validated body, or raise ValidationError (400)."""
     serializer = serializer_class(data=request.data)
@@ -58,7 +63,7 @@ class GameCreateView(APIView):
 
     @extend_schema(
         request=s.CreateGameSerializer,
-        responses={201: s.GameSerializer, **_errors(400, 413, 415, 429)},
+        responses={201: s.SeatedGameSerializer, **_errors(400, 413, 415, 429)},
         # The docs page's "Try it out" sends this; a generated one would name
         # a model "string" and options "additionalProp1" (400).
         examples=[
@@ -83,6 +88,8 @@ class GameCreateView(APIView):
             game=body["game"],
             options=body.get("options"),
             players=body.get("players"),
+            clock=body.get("clock"),
+            friend=body.get("friend"),
         )
         return Response(game, status=status.HTTP_201_CREATED)
 
@@ -144,14 +151,94 @@ class MoveView(APIView):
 
     @extend_schema(
         request=s.MoveSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 404, 409, 413, 415)},
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409, 413, 415)},
     )
     def post(self, request: Request, pk) -> Response:
-        """Return the game after the move."""
+        """Return the game after the move (a seat's move needs its token)."""
         body = _valid(s.MoveSerializer, request)
         return Response(
-            services.play_move(pk, move=body["move"], version=body.get("version"))
+            services.play_move(
+                pk,
+                move=body["move"],
+                version=body.get("version"),
+                token=_token(request),
+            )
         )
+
+
+class JoinView(APIView):
+    """Take the seat a friend's invitation offers."""
+
+    throttle_classes = [GameCreateThrottle]
+
+    @extend_schema(
+        request=s.JoinSerializer,
+        responses={200: s.SeatedGameSerializer, **_errors(400, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game and your seat (its token: keep it, send it as
+        X-Seat-Token with your moves)."""
+        body = _valid(s.JoinSerializer, request)
+        return Response(services.join(pk, invite=body["invite"]))
+
+
+class ShareView(APIView):
+    """Turn a game on the board into a game with a friend."""
+
+    throttle_classes = [GameCreateThrottle]
+
+    @extend_schema(
+        request=s.ShareSerializer,
+        responses={200: s.SeatedGameSerializer, **_errors(400, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game, your seat and the invitation for your friend."""
+        body = _valid(s.ShareSerializer, request)
+        return Response(services.share(pk, side=body["side"], clock=body.get("clock")))
+
+
+class ResignView(APIView):
+    """Resign (a seat's resignation needs its token)."""
+
+    @extend_schema(
+        request=s.EmptySerializer,
+        responses={200: s.GameSerializer, **_errors(400, 403, 404)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game, lost by the side that resigned."""
+        _valid(s.EmptySerializer, request)
+        return Response(services.resign(pk, token=_token(request)))
+
+
+class OfferView(APIView):
+    """A draw offer or a takeback request, and their answers (seats only)."""
+
+    offer = ""
+
+    @extend_schema(
+        request=s.OfferSerializer,
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game after the offer, its acceptance or its refusal."""
+        body = _valid(s.OfferSerializer, request)
+        return Response(
+            services.answer_offer(
+                pk, offer=self.offer, action=body["action"], token=_token(request)
+            )
+        )
+
+
+class DrawView(OfferView):
+    """Offer a draw, or accept or decline the other player's offer."""
+
+    offer = "draw"
+
+
+class TakebackView(OfferView):
+    """Ask to take your last move back, or answer the other player's request."""
+
+    offer = "takeback"
 
 
 class AIMoveView(APIView):

@@ -77,6 +77,16 @@ def stop(proc: subprocess.Popen, timeout: float = 15.0) -> None:
             proc.wait()
 
 
+def asgi_server(port: int) -> list[str]:
+    """Return the command of a web process (uvicorn, as ``make run`` starts
+    it) on the loopback ``port``."""
+    return [
+        venv_bin("uvicorn"), "webgame.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port), "--no-proxy-headers",
+        "--lifespan", "on",
+    ]  # fmt: skip
+
+
 def start(args, *, env=None, log: Path, cwd=ROOT, user: str | None = None):
     """Return a process started in its own session, logging into ``log``."""
     if user is not None:

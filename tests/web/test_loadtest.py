@@ -18,6 +18,7 @@ import pytest
 from .servers import (
     ROOT,
     app_env,
+    asgi_server,
     free_port,
     migrate,
     start,
@@ -46,7 +47,7 @@ def call(port: int, method: str, path: str, body=None) -> dict:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """Yield the URL of gunicorn serving as ``make run`` does, on a temporary
+    """Yield the URL of uvicorn serving as ``make run`` does, on a temporary
     database, trusting one proxy's X-Forwarded-For (NUM_PROXIES=1) and without
     throttles (the old load command's own server), each game's AI loaded."""
     tmp = tmp_path_factory.mktemp("load")
@@ -63,15 +64,12 @@ def server(tmp_path_factory):
     migrate(env)
     port = free_port()
     proc = start(
-        [
-            venv_bin("gunicorn"), "webgame.wsgi",
-            "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "32",
-        ],
+        asgi_server(port),
         env=env,
         log=tmp / "server.log",
     )  # fmt: skip
     try:
-        wait_for_port(port, proc, "gunicorn")
+        wait_for_port(port, proc, "uvicorn")
         # One AI reply in each game first, so that loading the AI's kernels
         # is not measured.
         for body in GAMES:

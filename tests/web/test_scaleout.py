@@ -1,4 +1,4 @@
-"""Scale-out with real servers: two web processes (gunicorn) and two Celery
+"""Scale-out with real servers: two web processes (uvicorn) and two Celery
 workers sharing Redis and PostgreSQL, as docs/deploy.md
 sets them up. AI games go through both web processes, a stop sent
 to the other process ends the search, two AI moves for one game through two
@@ -19,6 +19,7 @@ from mcts import find_game
 
 from .servers import (
     app_env,
+    asgi_server,
     free_port,
     migrate,
     postgres_url,  # noqa: F401 - fixture
@@ -81,18 +82,14 @@ def webs(redis_url, postgres_url, tmp_path_factory):  # noqa: F811 - fixtures
             )  # fmt: skip
             port = free_port()
             proc = start(
-                [
-                    venv_bin("gunicorn"), "webgame.wsgi",
-                    "--bind", f"127.0.0.1:{port}",
-                    "--workers", "1", "--threads", "8",
-                ],
+                asgi_server(port),
                 env=env,
                 log=tmp / f"web{n}.log",
             )  # fmt: skip
             procs.append(proc)
             ports.append((port, proc))
         for port, proc in ports:
-            wait_for_port(port, proc, "gunicorn")
+            wait_for_port(port, proc, "uvicorn")
         yield [port for port, _ in ports]
     finally:
         for proc in procs:

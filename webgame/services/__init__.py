@@ -17,7 +17,14 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.positions`: a stored game's position (replayed, cached) and its
   snapshot, the JSON the API shows.
 - :mod:`.players`: who plays each side, checked and completed.
-- :mod:`.games`: a game's life: create, read, move, undo, change players.
+- :mod:`.clocks`: the clocks the server keeps (Fischer, days per move).
+- :mod:`.seats`: the seats of a game between two browsers and their secret
+  tokens.
+- :mod:`.live`: every change of a game sent to the browsers showing it.
+- :mod:`.games`: a game's life: create, read, move, undo, change players,
+  the loss on time.
+- :mod:`.friends`: playing a friend: the invited seat, sharing a game,
+  resigning, draw offers and takebacks.
 - :mod:`.records`: game records out and in.
 - :mod:`.readiness`: whether each game's AI is ready in this process, after
   a server's start (the warm-up it follows).
@@ -45,13 +52,25 @@ from .catalog import (
     list_think_times,
     option_specs,
 )
+from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS
 from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
-from .games import create_game, get_game, play_move, undo, update_players
+from .friends import answer as answer_offer
+from .friends import join, resign, seat_in, share
+from .games import (
+    create_game,
+    flag_due_games,
+    get_game,
+    play_move,
+    undo,
+    update_players,
+)
+from .live import group as live_group
 from .positions import snapshot
 from .readiness import READINESS
 from .records import game_record, import_record
 from .rules import rules_for
+from .seats import TOKEN_HEADER
 from .treemodels import MODEL_NAME_PATTERN, list_models, model_status, prepare_model
 
 
@@ -62,6 +81,16 @@ def ai_readiness() -> dict:
 
 
 __all__ = [
+    "DAYS_CONTROLS",
+    "FISCHER_CONTROLS",
+    "TOKEN_HEADER",
+    "answer_offer",
+    "flag_due_games",
+    "join",
+    "live_group",
+    "resign",
+    "seat_in",
+    "share",
     "EXPLORER_MODEL",
     "GAME_NAMES",
     "MAX_LEVEL",

@@ -31,8 +31,16 @@ from mcts import (
 from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from . import livegrowth
-from .games import GameId, check_version, get_row, playable, write
+from . import clocks, livegrowth
+from .clocks import now_ms
+from .games import (
+    GameId,
+    check_version,
+    get_row,
+    no_help_between_seats,
+    playable,
+    write,
+)
 from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
 from .readiness import READINESS
@@ -166,6 +174,8 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
             f"it is {side}'s turn and {side} is human: play with POST moves/, "
             "ask for a hint, or make the side an AI with PATCH",
         )
+    if row.clock:  # the AI thinks within its clock
+        ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
     result = _search(row, game, state, ai)
     row = write(row, moves=[*row.moves, result["move"]])
     return {"game": snapshot(row), "search": result}
@@ -184,6 +194,7 @@ def hint(
     row = get_row(game_id)
     check_version(row, version)
     game, state = playable(row)
+    no_help_between_seats(row)
     side = game.to_move(state)
     if think_time is not None or level is not None:
         ai = {"think_time": think_time, "level": level}
@@ -237,6 +248,10 @@ def _search(
 def _search_budget(ai: dict, *, best: bool) -> Level:
     """Return the budget of a search for ``ai``; a hint (``best``) samples not."""
     budget = _budget(ai)
+    if ai.get("think_cap") is not None and budget.seconds is not None:
+        budget = dataclasses.replace(
+            budget, seconds=min(budget.seconds, float(ai["think_cap"]))
+        )
     if best:
         return dataclasses.replace(budget, temperature=0.0, random_moves=0.0)
     return budget

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import ServiceError
 from .ai import evaluate
-from .games import GameId, get_row
+from .games import GameId, get_row, no_help_between_seats
 from .positions import board, replay
 from .rules import cached_rules, options_key
 
@@ -32,6 +32,7 @@ def analyse_ply(game_id: GameId, *, ply: int) -> dict:
     A finished position is scored by its result without a search.
     """
     row = get_row(game_id)
+    no_help_between_seats(row)
     if not 0 <= ply <= len(row.moves):
         raise ServiceError(
             "invalid_ply", f"ply must be from 0 to {len(row.moves)} in this game"

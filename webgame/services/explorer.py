@@ -13,7 +13,7 @@ from __future__ import annotations
 from mcts import Proven, holding_proofs, warm_tree
 
 from ..errors import ServiceError
-from .games import GameId, get_row, parse
+from .games import GameId, get_row, no_help_between_seats, parse
 from .positions import board, replay
 from .readiness import READINESS
 from .rules import cached_rules, options_key
@@ -36,6 +36,7 @@ def explore(
     (only a proof that holds against every reply: a Gomoku model's tree
     also holds proofs against the replies its search kept)."""
     row = get_row(game_id)
+    no_help_between_seats(row)
     if not 0 <= ply <= len(row.moves):
         raise ServiceError(
             "invalid_ply", f"ply must be from 0 to {len(row.moves)} in this game"

@@ -8,6 +8,7 @@ another request wrote first, nothing is written and the client gets 409.
 
 from __future__ import annotations
 
+from typing import cast
 from uuid import UUID
 
 from django.utils import timezone
@@ -16,7 +17,7 @@ from mcts import Game, IllegalMoveError, InvalidMoveError, State
 
 from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
-from . import livegrowth
+from . import clocks, live, livegrowth, seats
 from .players import COLORS, normal_players
 from .positions import position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
@@ -27,11 +28,13 @@ GameId = UUID | str
 
 # ---- reading ----------------------------------------------------------------------
 def get_row(game_id: GameId) -> GameRow:
-    """Return the stored game with id ``game_id``, or raise GameNotFound."""
+    """Return the stored game with id ``game_id``, its clock settled (a side
+    out of time has lost), or raise GameNotFound."""
     try:
-        return GameRow.objects.get(pk=game_id)
+        row = GameRow.objects.get(pk=game_id)
     except (GameRow.DoesNotExist, ValueError):
         raise GameNotFound(game_id) from None
+    return settle_clock(row)
 
 
 def get_game(game_id: GameId) -> dict:
@@ -68,6 +71,25 @@ def _describe_result(result: dict | None) -> str:
     return f"{who}: {result.get('reason')}"
 
 
+def unseated(row: GameRow, what: str) -> None:
+    """Refuse (``seated_game``) what only a game without seats allows."""
+    if row.seats:
+        raise ServiceError(
+            "seated_game", f"this game is between two seats: no one can {what}"
+        )
+
+
+def no_help_between_seats(row: GameRow) -> None:
+    """Refuse (403 ``no_help``) the AI's help (hints, analysis, the explorer)
+    while a game between two seats is played: it would be a third player."""
+    if row.seats and row.status == GameRow.Status.PLAYING:
+        raise seats.NotYourSeat(
+            "no_help",
+            "a game between two players gets no help from the computer until it "
+            "is over",
+        )
+
+
 def parse(game: Game, state: State, move: str) -> str:
     """Return the canonical notation of the legal move ``move``; ServiceError
     ``invalid_move`` or ``illegal_move`` (naming the legal moves) otherwise."""
@@ -90,18 +112,53 @@ def result_of(game: Game, state: State) -> tuple[str, dict | None]:
 
 # ---- writing ----------------------------------------------------------------------
 def write(
-    row: GameRow, *, moves: list[str] | None = None, players: dict | None = None
+    row: GameRow,
+    *,
+    moves: list[str] | None = None,
+    players: dict | None = None,
+    ending: dict | None = None,
+    **columns: object,
 ) -> GameRow:
-    """Store new moves and/or players if nobody wrote since ``row`` was read;
-    return the updated row, or raise Conflict."""
-    fields: dict[str, object] = {}
+    """Store new moves, players, an ending off the board (resignation, time,
+    agreement) and/or other ``columns`` (seats, invite, offers, clock) if
+    nobody wrote since ``row`` was read; return the updated row, or raise
+    Conflict. The clock follows the moves; a change of moves answers every
+    pending offer; every browser showing the game is sent its new snapshot."""
+    fields: dict[str, object] = dict(columns)
+    at = clocks.now_ms()
+    key = options_key(row.options)
+    game = cached_rules(row.game, key)
+    finished = row.status == GameRow.Status.FINISHED
+    before = None if finished else game.to_move(replay(row.game, key, tuple(row.moves)))
+    after = before
     if moves is not None:
-        key = options_key(row.options)
         state = replay(row.game, key, tuple(moves))
-        status, result = result_of(cached_rules(row.game, key), state)
-        fields.update(moves=moves, status=status, result=result)
+        status, result = result_of(game, state)
+        after = game.to_move(state) if status == GameRow.Status.PLAYING else None
+        fields.update(moves=moves, status=status, result=result, ending=None)
+        fields.setdefault("offers", {})
+        if row.clock:
+            fields["clock"] = clocks.after_change(
+                row.clock,
+                before=before,
+                after=after,
+                moved=len(moves) > len(row.moves),
+                plies=len(moves),
+                at=at,
+            )
+    if ending is not None:
+        after = None
+        fields.update(
+            status=GameRow.Status.FINISHED,
+            result=ending,
+            ending=ending,
+            offers={},
+            clock=clocks.stopped(row.clock, before, at),
+        )
     if players is not None:
         fields["players"] = players
+    clock = cast(dict | None, fields.get("clock", row.clock))
+    fields["deadline"] = clocks.deadline(clock, after)
     now = timezone.now()
     written = GameRow.objects.filter(pk=row.pk, version=row.version).update(
         version=row.version + 1, updated=now, **fields
@@ -119,33 +176,92 @@ def write(
     row.updated = now
     if ended:
         livegrowth.game_finished(row)
+    live.publish(snapshot(row))
     return row
 
 
-def create_game(*, game: str, options: dict | None, players: dict | None) -> dict:
-    """Return the snapshot of a new game of ``game`` with ``options`` and
-    ``players`` (both human unless given)."""
+def settle_clock(row: GameRow) -> GameRow:
+    """Return ``row``, or the row after the loss on time of the side to move
+    if its time has run out (written once, whoever notices first)."""
+    if row.status != GameRow.Status.PLAYING or row.deadline is None:
+        return row
+    game, state = position(row)
+    side = game.to_move(state)
+    if not clocks.flagged(row.clock, side, clocks.now_ms()):
+        return row
+    other = "white" if side == "black" else "black"
+    try:
+        return write(row, ending={"winner": other, "reason": "time", "score": None})
+    except Conflict:  # another request or process wrote first: read theirs
+        return settle_clock(get_row(row.pk))
+
+
+def flag_due_games() -> int:
+    """End every game whose side to move has run out of time; return how many
+    (the server's flag watcher calls this every half second)."""
+    due = GameRow.objects.filter(
+        status=GameRow.Status.PLAYING, deadline__lte=timezone.now()
+    )
+    ended = 0
+    for row in due[:100]:
+        ended += settle_clock(row).status == GameRow.Status.FINISHED
+    return ended
+
+
+def create_game(
+    *,
+    game: str,
+    options: dict | None,
+    players: dict | None,
+    clock: dict | None = None,
+    friend: dict | None = None,
+) -> dict:
+    """Return the snapshot of a new game of ``game`` with ``options``,
+    ``players`` (both human unless given) and ``clock`` (a time control, or
+    None). With ``friend`` (``{"side": "black" | "white" | "random"}``) the
+    game is between two browsers: both sides human, the creator seated at
+    ``side``; the answer then also holds the creator's ``seat`` (side and
+    secret token) and the ``invite`` that takes the other seat."""
     rules = rules_for(game, options)
+    fields: dict = {"clock": clocks.new_clock(clock)}
+    seat = None
+    if friend is not None:
+        side = seats.pick_colour(friend.get("side", "random"))
+        fields["seats"], fields["invite"], token, invitation = seats.open_seats(side)
+        players = None  # both human
+        seat = {"side": side, "token": token}
     row = GameRow.objects.create(
         game=rules.name,
         options=rules.options,
         players=normal_players(rules.name, players),
         moves=[],
+        **fields,
     )
-    return snapshot(row)
+    view = snapshot(row)
+    if seat is not None:
+        view.update(seat=seat, invite=invitation)
+    return view
 
 
-def play_move(game_id: GameId, *, move: str, version: int | None = None) -> dict:
+def play_move(
+    game_id: GameId,
+    *,
+    move: str,
+    version: int | None = None,
+    token: str | None = None,
+) -> dict:
     """Return the snapshot after the human move ``move`` in game ``game_id``.
 
     Refuses (ServiceError) a move after the end (``game_over``), when the
-    side to move is an AI (``not_your_turn``), malformed (``invalid_move``)
-    or illegal (``illegal_move``, listing the legal moves).
+    side to move is an AI or another seat's (``not_your_turn``), without the
+    seat's ``token`` in a game between two browsers (403), malformed
+    (``invalid_move``) or illegal (``illegal_move``, listing the legal moves).
     """
     row = get_row(game_id)
     check_version(row, version)
     game, state = playable(row)
     side = game.to_move(state)
+    seats.require_seat(row, token, side=side)
     if row.players[side]["kind"] != "human":
         raise ServiceError(
             "not_your_turn",
@@ -162,6 +278,7 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     human is to move (so undo against the AI returns to the human's turn)."""
     row = get_row(game_id)
     check_version(row, version)
+    unseated(row, "take a move back: ask for a takeback (POST takeback/)")
     if not row.moves:
         raise ServiceError("nothing_to_undo", "no move has been played yet")
     moves = list(row.moves[:-1])
@@ -184,5 +301,6 @@ def update_players(
     ``players`` (the other side keeps its settings)."""
     row = get_row(game_id)
     check_version(row, version)
+    unseated(row, "change its players")
     merged = normal_players(row.game, players, base=row.players)
     return snapshot(write(row, players=merged))

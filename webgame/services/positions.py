@@ -13,7 +13,10 @@ from collections import OrderedDict
 from mcts import Game, State
 
 from ..models import Game as GameRow
+from .clocks import now_ms
+from .clocks import view as clock_view
 from .rules import cached_rules, options_key
+from .seats import seats_view
 
 PASS = "pass"
 
@@ -92,6 +95,7 @@ def snapshot(row: GameRow) -> dict:
         for text in legal:
             if text != PASS:
                 by_from.setdefault(text[:2], []).append(text)
+    to_move = None if finished else game.to_move(state)
     return {
         "id": str(row.id),
         "game": row.game,
@@ -100,7 +104,7 @@ def snapshot(row: GameRow) -> dict:
         "players": row.players,
         "board": board(game, game.state_string(state)),
         "state": game.state_string(state),
-        "to_move": None if finished else game.to_move(state),
+        "to_move": to_move,
         "legal_moves": legal,
         "legal_by_from": by_from,
         "moves": list(row.moves),
@@ -109,6 +113,9 @@ def snapshot(row: GameRow) -> dict:
         "status": row.status,
         "result": row.result,
         "version": row.version,
+        "seats": seats_view(row),
+        "clock": clock_view(row.clock, to_move, now_ms()),
+        "offers": row.offers,
         "created": row.created.isoformat(),
         "updated": row.updated.isoformat(),
     }

@@ -1,0 +1,247 @@
+"""Playing a friend through the API: seats bound to secret tokens, the
+invitation, 403 without the seat's token, resigning, draw offers, takebacks,
+the clock and the loss on time (issue 64)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import json
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from webgame.models import Game as GameRow
+from webgame.services import clocks, flag_due_games
+from webgame.services.seats import digest
+
+from .helpers import assert_error, url
+
+pytestmark = pytest.mark.django_db
+GOMOKU_3_2 = {"game": "gomoku", "clock": {"initial": 180, "increment": 2}}
+
+
+@pytest.fixture
+def client():
+    return APIClient()
+
+
+def post(client, name, game_id, body=None, token=None):
+    headers = {"HTTP_X_SEAT_TOKEN": token} if token else {}
+    return client.post(url(name, game_id), body or {}, format="json", **headers)
+
+
+@pytest.fixture
+def friends(client):
+    """Return (game id, black's token, white's token) of a Gomoku game at 3+2
+    between two seats, both taken."""
+    made = client.post(
+        "/api/games/", {**GOMOKU_3_2, "friend": {"side": "black"}}, format="json"
+    ).json()
+    joined = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
+    assert made["seat"]["side"] == "black" and joined["seat"]["side"] == "white"
+    return made["id"], made["seat"]["token"], joined["seat"]["token"]
+
+
+def test_tokens_are_256_bits_and_only_their_digests_are_stored(client):
+    made = client.post(
+        "/api/games/", {"game": "reversi", "friend": {"side": "random"}}, format="json"
+    ).json()
+    token, invite = made["seat"]["token"], made["invite"]
+    assert len(token) == len(invite) == 43  # 32 bytes, URL-safe base64
+    row = GameRow.objects.get(pk=made["id"])
+    stored = json.dumps(
+        [row.seats, row.invite, row.players, row.offers, row.clock, row.moves]
+    )
+    assert token not in stored and invite not in stored
+    assert hmac.compare_digest(row.seats[made["seat"]["side"]], digest(token))
+    # Nobody else's answer holds a token: the game as anyone reads it.
+    seen = client.get(url("game-detail", made["id"])).content.decode()
+    assert token not in seen and invite not in seen and digest(token) not in seen
+    assert made["seats"] == {
+        made["seat"]["side"]: True,
+        "white" if made["seat"]["side"] == "black" else "black": False,
+    }
+
+
+def test_the_invitation_takes_the_open_seat_once(client, friends):
+    game_id, black, white = friends
+    again = GameRow.objects.get(pk=game_id)
+    assert again.invite == ""
+    assert_error(
+        post(client, "game-join", game_id, {"invite": "x" * 43}), 409, "seat_taken"
+    )
+
+
+def test_a_wrong_invitation_is_refused(client):
+    made = client.post(
+        "/api/games/", {"game": "reversi", "friend": {"side": "black"}}, format="json"
+    ).json()
+    assert_error(
+        post(client, "game-join", made["id"], {"invite": "y" * 43}), 403, "bad_invite"
+    )
+    assert GameRow.objects.get(pk=made["id"]).seats["white"] is None
+
+
+def test_moves_need_the_seat_of_the_side_to_move(client, friends):
+    game_id, black, white = friends
+    assert_error(
+        post(client, "game-moves", game_id, {"move": "h8"}), 403, "not_your_seat"
+    )
+    assert_error(
+        post(client, "game-moves", game_id, {"move": "h8"}, token="z" * 43),
+        403,
+        "not_your_seat",
+    )
+    assert_error(
+        post(client, "game-moves", game_id, {"move": "h8"}, token=white),
+        403,
+        "not_your_turn",
+    )
+    assert GameRow.objects.get(pk=game_id).moves == []
+    answer = post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    assert answer.status_code == 200 and answer.json()["moves"] == ["h8"]
+    # What a spectator cannot do either: resign, offer, undo, change players.
+    assert_error(post(client, "game-resign", game_id), 403, "not_your_seat")
+    assert_error(
+        post(client, "game-draw", game_id, {"action": "offer"}), 403, "not_your_seat"
+    )
+    assert_error(post(client, "game-undo", game_id), 400, "seated_game")
+    assert_error(
+        client.patch(
+            url("game-detail", game_id),
+            {"players": {"white": {"kind": "ai", "level": 1}}},
+            format="json",
+        ),
+        400,
+        "seated_game",
+    )
+    assert_error(post(client, "game-hint", game_id), 403, "no_help")
+
+
+def test_a_draw_offer_is_accepted_or_declined_by_the_other_seat(client, friends):
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    offered = post(client, "game-draw", game_id, {"action": "offer"}, token=black)
+    assert offered.json()["offers"] == {"draw": "black"}
+    assert_error(
+        post(client, "game-draw", game_id, {"action": "accept"}, token=black),
+        409,
+        "no_offer",
+    )
+    declined = post(client, "game-draw", game_id, {"action": "decline"}, token=white)
+    assert declined.json()["offers"] == {} and declined.json()["status"] == "playing"
+    post(client, "game-draw", game_id, {"action": "offer"}, token=white)
+    agreed = post(
+        client, "game-draw", game_id, {"action": "accept"}, token=black
+    ).json()
+    assert agreed["status"] == "finished"
+    assert agreed["result"] == {"winner": None, "reason": "agreement", "score": None}
+    assert agreed["clock"]["running"] is None
+
+
+def test_a_takeback_returns_the_move_to_its_asker(client, friends):
+    game_id, black, white = friends
+    for move, token in (("h8", black), ("h9", white), ("j8", black)):
+        post(client, "game-moves", game_id, {"move": move}, token=token)
+    # White asks after Black replied: White's move and Black's reply go.
+    post(client, "game-takeback", game_id, {"action": "offer"}, token=white)
+    back = post(client, "game-takeback", game_id, {"action": "accept"}, token=black)
+    assert back.json()["moves"] == ["h8"] and back.json()["to_move"] == "white"
+    # A move answers a pending offer (it is dropped).
+    post(client, "game-takeback", game_id, {"action": "offer"}, token=black)
+    moved = post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    assert moved.json()["offers"] == {}
+
+
+def test_resigning_loses_for_the_token_seat(client, friends):
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    over = post(client, "game-resign", game_id, token=white).json()
+    assert over["result"] == {"winner": "black", "reason": "resignation", "score": None}
+    assert_error(
+        post(client, "game-moves", game_id, {"move": "h9"}, token=white),
+        400,
+        "game_over",
+    )
+
+
+def test_the_clock_runs_after_both_first_moves_and_adds_the_increment(client, friends):
+    game_id, black, white = friends
+    first = post(client, "game-moves", game_id, {"move": "h8"}, token=black).json()
+    assert first["clock"]["running"] is None  # no clock before each side moved
+    second = post(client, "game-moves", game_id, {"move": "h9"}, token=white).json()
+    assert second["clock"]["running"] == "black"
+    row = GameRow.objects.get(pk=game_id)
+    # Black thought 10 s (the clock started 10 s ago): 180 - 10 + 2.
+    row.clock = {**row.clock, "since": row.clock["since"] - 10_000}
+    row.save()
+    third = post(client, "game-moves", game_id, {"move": "j8"}, token=black).json()
+    assert 171.9 <= third["clock"]["black"] <= 172.0
+    assert third["clock"]["running"] == "white"
+
+
+def test_a_side_out_of_time_loses_when_the_watcher_looks(client, friends):
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    assert flag_due_games() == 0
+    row = GameRow.objects.get(pk=game_id)
+    row.clock = {**row.clock, "since": row.clock["since"] - 181_000}
+    row.deadline = timezone.now() - dt.timedelta(seconds=1)
+    row.save()
+    assert flag_due_games() == 1
+    over = client.get(url("game-detail", game_id)).json()
+    assert over["result"] == {"winner": "white", "reason": "time", "score": None}
+    assert over["clock"]["black"] == 0 and over["clock"]["running"] is None
+    assert flag_due_games() == 0
+
+
+def test_a_move_after_the_flag_fell_is_refused_even_before_the_watcher(client, friends):
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    row = GameRow.objects.get(pk=game_id)
+    row.clock = {**row.clock, "since": row.clock["since"] - 181_000}
+    row.save()
+    late = post(client, "game-moves", game_id, {"move": "j8"}, token=black)
+    assert_error(late, 400, "game_over")
+    assert GameRow.objects.get(pk=game_id).result["reason"] == "time"
+
+
+def test_clock_controls_are_checked(client):
+    for clock in ({"initial": 5, "increment": 0}, {"days": 0}, {"initial": 60}):
+        answer = client.post(
+            "/api/games/", {"game": "reversi", "clock": clock}, format="json"
+        )
+        assert answer.status_code == 400, clock
+    days = client.post(
+        "/api/games/", {"game": "reversi", "clock": {"days": 3}}, format="json"
+    ).json()
+    assert days["clock"]["black"] == 3 * 86400
+
+
+def test_the_ai_thinks_within_its_clock():
+    clock = clocks.new_clock({"initial": 60, "increment": 0})
+    assert clocks.think_budget(clock, "white", 10.0) == pytest.approx(2.0)
+    clock["white"] = 1_000
+    assert clocks.think_budget(clock, "white", 10.0) == pytest.approx(0.1)
+    assert clocks.think_budget(None, "white", 10.0) == 10.0
+
+
+def test_a_game_on_the_board_is_shared_with_a_friend(client):
+    made = client.post("/api/games/", {"game": "reversi"}, format="json").json()
+    shared = post(
+        client,
+        "game-share",
+        made["id"],
+        {"side": "white", "clock": {"initial": 300, "increment": 3}},
+    ).json()
+    assert shared["seat"]["side"] == "white" and shared["seats"]["black"] is False
+    assert shared["clock"]["control"] == {"initial": 300, "increment": 3}
+    assert_error(
+        post(client, "game-share", made["id"], {"side": "black"}), 409, "already_shared"
+    )
+    joined = post(client, "game-join", made["id"], {"invite": shared["invite"]}).json()
+    assert joined["seat"]["side"] == "black"

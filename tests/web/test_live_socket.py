@@ -1,0 +1,239 @@
+"""The live game socket (``/ws/games/<id>/``) through the ASGI application:
+every change pushed with its version, seats' presence, catching up after a
+reconnect, and the limits: origin, sockets per client, messages per socket
+(issue 64)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+from channels.db import database_sync_to_async
+from django.core.cache import cache
+
+from webgame import services
+from webgame.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://localhost:8000")
+
+
+class WebsocketCommunicator(ApplicationCommunicator):
+    """A browser's socket, talking ASGI to the application directly (as
+    Channels' own test communicator, which needs the Daphne server)."""
+
+    def __init__(self, app, path: str, headers=None) -> None:
+        super().__init__(
+            app,
+            {
+                "type": "websocket",
+                "path": path,
+                "headers": headers or [],
+                "subprotocols": [],
+                "client": ("127.0.0.1", 5000),
+            },
+        )
+
+    async def connect(self, timeout: float = 5) -> tuple[bool, int | None]:
+        await self.send_input({"type": "websocket.connect"})
+        answer = await self.receive_output(timeout)
+        return answer["type"] == "websocket.accept", answer.get("code")
+
+    async def send_to(self, text_data: str) -> None:
+        await self.send_input({"type": "websocket.receive", "text": text_data})
+
+    async def receive_from(self, timeout: float = 5) -> str:
+        answer = await self.receive_output(timeout)
+        assert answer["type"] == "websocket.send", answer
+        return answer["text"]
+
+    async def disconnect(self, code: int = 1000) -> None:
+        await self.send_input({"type": "websocket.disconnect", "code": code})
+        await self.wait(1)
+
+
+def sync(coroutine_function):
+    """Run an async test body to its end."""
+    return async_to_sync(coroutine_function)()
+
+
+def friends_game() -> dict:
+    made = services.create_game(
+        game="gomoku", options=None, players=None, friend={"side": "black"}
+    )
+    joined = services.join(made["id"], invite=made["invite"])
+    return {
+        "id": made["id"],
+        "black": made["seat"]["token"],
+        "white": joined["seat"]["token"],
+    }
+
+
+def socket(game_id: str, *, origin=ORIGIN, client=("127.0.0.1", 5000)):
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game_id}/", headers=[origin, (b"host", b"localhost")]
+    )
+    communicator.scope["client"] = client
+    return communicator
+
+
+async def receive(ws, kind: str) -> dict:
+    """Return the next message of ``kind``, skipping the others."""
+    while True:
+        message = json.loads(await ws.receive_from(timeout=5))
+        if message["type"] == kind:
+            return message
+
+
+def test_every_move_reaches_every_socket_once_in_version_order():
+    game = friends_game()
+    play = database_sync_to_async(services.play_move)
+
+    async def body():
+        watchers = [socket(game["id"], client=(f"10.0.0.{n}", 1)) for n in range(3)]
+        for ws in watchers:
+            assert (await ws.connect())[0]
+            assert (await receive(ws, "game"))["game"]["version"] == 1
+        await play(game["id"], move="h8", token=game["black"])
+        await play(game["id"], move="h9", token=game["white"])
+        for ws in watchers:
+            seen = [(await receive(ws, "game"))["game"] for _ in range(2)]
+            assert [g["version"] for g in seen] == [2, 3]
+            assert seen[-1]["moves"] == ["h8", "h9"]
+            await ws.disconnect()
+
+    sync(body)
+
+
+def test_a_seat_is_present_once_it_says_hello_with_its_token():
+    game = friends_game()
+
+    async def body():
+        black, watcher = socket(game["id"]), socket(game["id"], client=("10.1.1.1", 1))
+        await watcher.connect()
+        await black.connect()
+        await black.send_to(
+            text_data=json.dumps(
+                {"type": "hello", "token": game["black"], "version": 1}
+            )
+        )
+        while True:
+            presence = await receive(watcher, "presence")
+            if presence["black"]:
+                break
+        assert presence == {
+            "type": "presence",
+            "black": True,
+            "white": False,
+            "watchers": 1,
+        }
+        await black.disconnect()
+        presence = await receive(watcher, "presence")
+        assert presence["black"] is False
+        await watcher.disconnect()
+
+    sync(body)
+
+
+def test_a_reconnect_catches_up_from_its_version():
+    game = friends_game()
+    play = database_sync_to_async(services.play_move)
+
+    async def body():
+        ws = socket(game["id"])
+        await ws.connect()
+        first = (await receive(ws, "game"))["game"]
+        await ws.disconnect()
+        await play(game["id"], move="h8", token=game["black"])
+        await play(game["id"], move="h9", token=game["white"])
+        again = socket(game["id"])
+        await again.connect()
+        await again.send_to(
+            text_data=json.dumps(
+                {"type": "hello", "token": game["white"], "version": first["version"]}
+            )
+        )
+        latest = (await receive(again, "game"))["game"]
+        assert latest["moves"] == ["h8", "h9"] and latest["version"] == 3
+        await again.disconnect()
+
+    sync(body)
+
+
+def test_another_sites_page_cannot_open_a_socket():
+    game = friends_game()
+
+    async def body():
+        ws = socket(game["id"], origin=(b"origin", b"http://evil.example.com"))
+        connected, _ = await ws.connect()
+        assert not connected
+        missing = WebsocketCommunicator(application, f"/ws/games/{game['id']}/")
+        assert not (await missing.connect())[0]  # no Origin at all
+
+    sync(body)
+
+
+def test_a_client_holds_a_limited_number_of_sockets(settings):
+    settings.LIVE_SOCKETS_PER_CLIENT = 2
+    game = friends_game()
+    cache.clear()
+
+    async def body():
+        held = [socket(game["id"]) for _ in range(2)]
+        for ws in held:
+            assert (await ws.connect())[0]
+        third = socket(game["id"])
+        await third.connect()
+        closed = await third.receive_output(timeout=5)
+        while closed["type"] != "websocket.close":
+            closed = await third.receive_output(timeout=5)
+        assert closed["code"] == 4429
+        other = socket(game["id"], client=("10.2.2.2", 1))  # another client
+        assert (await other.connect())[0]
+        await other.disconnect()
+        for ws in held:
+            await ws.disconnect()
+
+    sync(body)
+
+
+def test_a_socket_that_floods_or_talks_nonsense_is_closed():
+    game = friends_game()
+
+    async def body():
+        ws = socket(game["id"])
+        await ws.connect()
+        for _ in range(40):
+            await ws.send_to(text_data='{"type": "ping"}')
+        codes = []
+        while True:
+            output = await ws.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                codes.append(output["code"])
+                break
+        assert codes == [1008]
+        bad = socket(game["id"])
+        await bad.connect()
+        await bad.send_to(text_data="not json")
+        while (output := await bad.receive_output(timeout=5))[
+            "type"
+        ] != "websocket.close":
+            pass
+        assert output["code"] == 1008
+
+    sync(body)
+
+
+def test_no_socket_for_a_game_that_does_not_exist():
+    async def body():
+        ws = socket("00000000-0000-0000-0000-000000000000")
+        await ws.connect()
+        while (output := await ws.receive_output(timeout=5))[
+            "type"
+        ] != "websocket.close":
+            pass
+        assert output["code"] == 4404
+
+    sync(body)

@@ -1,0 +1,203 @@
+"""The live game socket: ``/ws/games/<id>/`` (Django Channels).
+
+A browser showing a game opens one socket. It is sent the game's snapshot at
+once and again after every change (:mod:`webgame.services.live`), each with
+the game's version, never one it already has. It may say ``hello`` with its
+seat's token and the version it last drew: the server then counts it as
+that seat's player (presence) instead of a watcher, and sends the current
+snapshot if the browser is behind (a reconnect catches up). Every change of
+who is connected goes to all as ``presence``.
+
+Messages from the browser (JSON): ``{"type": "hello", "token": t | null,
+"version": n | null}`` and ``{"type": "ping"}`` (answered ``pong``). To the
+browser: ``{"type": "game", "game": snapshot}``, ``{"type": "presence",
+"black": bool, "white": bool, "watchers": n}``, ``{"type": "pong"}``.
+
+Limits: the origin must be one of the allowed hosts (:mod:`webgame.asgi`);
+a client (:func:`webgame.clients.client_of`) holds at most
+``LIVE_SOCKETS_PER_CLIENT`` sockets (4429 closes the next); a socket sends at
+most ``LIVE_MESSAGES_BURST`` messages at once and ``LIVE_MESSAGES_PER_SECOND``
+after (1008 closes it); a message is at most 4 KiB (uvicorn's ``--ws-max-size``
+caps frames as well).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+
+from . import services
+from .clients import client_of
+from .errors import GameNotFound
+
+#: Close codes: the socket's own (4000-4999) and the protocol's.
+NO_SUCH_GAME = 4404
+TOO_MANY_SOCKETS = 4429
+POLICY_VIOLATION = 1008
+MAX_MESSAGE = 4096
+#: How long a presence count is kept without change (a process killed
+#: without closing its sockets leaves counts that expire).
+COUNT_SECONDS = 24 * 3600
+
+
+def scope_client(scope: dict) -> str:
+    """Return the client of a socket, as the HTTP throttles name it."""
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+    meta = {"REMOTE_ADDR": (scope.get("client") or ("", 0))[0]}
+    if "x-forwarded-for" in headers:
+        meta["HTTP_X_FORWARDED_FOR"] = headers["x-forwarded-for"]
+    request = HttpRequest()
+    request.META = meta
+    return client_of(request)
+
+
+async def _count(key: str, step: int) -> int:
+    """Add ``step`` to the shared counter ``key`` and return its value."""
+    await cache.aadd(key, 0, COUNT_SECONDS)
+    try:
+        return await cache.aincr(key, step)
+    except ValueError:  # expired between the two calls
+        await cache.aset(key, max(step, 0), COUNT_SECONDS)
+        return max(step, 0)
+
+
+class Bucket:
+    """A token bucket: ``burst`` messages at once, ``rate`` a second after."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        """Return whether one more message is allowed now (and count it)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One browser's socket on one game."""
+
+    game_id = ""
+    group = ""
+    client = ""
+    seat: str | None = None
+    version = -1
+    counted = False
+    joined = False
+
+    async def connect(self) -> None:
+        """Accept the socket within the client's limit and send the game."""
+        self.game_id = self.scope["url_route"]["kwargs"]["pk"].lower()
+        self.group = services.live_group(self.game_id)
+        self.client = scope_client(self.scope)
+        self.bucket = Bucket(
+            settings.LIVE_MESSAGES_BURST, settings.LIVE_MESSAGES_PER_SECOND
+        )
+        try:
+            game = await database_sync_to_async(services.get_game)(self.game_id)
+        except GameNotFound:
+            await self._refuse(NO_SUCH_GAME)
+            return
+        self.counted = True
+        held = await _count(f"live:client:{self.client}", 1)
+        if held > settings.LIVE_SOCKETS_PER_CLIENT:
+            await self._refuse(TOO_MANY_SOCKETS)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.joined = True
+        await self.accept()
+        await self._send_game(game)
+        await self._present(None, 1)
+
+    async def _refuse(self, code: int) -> None:
+        """Close at once with ``code``: accepted first, so that the browser
+        sees the code (a refused handshake would only say 403)."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the game's group and the counts."""
+        if self.joined:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._present(self.seat, -1)
+        if self.counted:
+            await _count(f"live:client:{self.client}", -1)
+            self.counted = False
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """Answer a browser's message; close a socket that floods or talks
+        nonsense."""
+        if not self.bucket.take():
+            await self.close(code=POLICY_VIOLATION)
+            return
+        try:
+            if text_data is None or len(text_data) > MAX_MESSAGE:
+                raise ValueError("a text message of at most 4 KiB")
+            message = json.loads(text_data)
+            kind = message["type"]
+        except (ValueError, KeyError, TypeError):
+            await self.close(code=POLICY_VIOLATION)
+            return
+        if kind == "ping":
+            await self.send(text_data='{"type": "pong"}')
+        elif kind == "hello":
+            await self._hello(message.get("token"), message.get("version"))
+        else:
+            await self.close(code=POLICY_VIOLATION)
+
+    async def _hello(self, token: object, version: object) -> None:
+        """Take the seat the token holds (presence) and catch up."""
+        game = await database_sync_to_async(services.get_game)(self.game_id)
+        if isinstance(token, str) and self.seat is None:
+            seat = await database_sync_to_async(services.seat_in)(self.game_id, token)
+            if seat is not None:
+                await self._present(None, -1, announce=False)
+                self.seat = seat
+                await self._present(seat, 1)
+        if not isinstance(version, int) or version != game["version"]:
+            self.version = -1  # resend even what this socket sent before
+        await self._send_game(game)
+
+    async def game_changed(self, event: dict) -> None:
+        """A write of the game (the group's message): send it on if newer."""
+        await self._send_game(event["game"])
+
+    async def presence_changed(self, event: dict) -> None:
+        """Who is connected changed: tell the browser."""
+        await self.send(text_data=json.dumps({"type": "presence", **event["who"]}))
+
+    async def _send_game(self, game: dict) -> None:
+        if game["version"] <= self.version:
+            return  # already sent (a hello's answer and a broadcast can cross)
+        self.version = game["version"]
+        await self.send(text_data=json.dumps({"type": "game", "game": game}))
+
+    async def _present(self, seat: str | None, step: int, announce=True) -> None:
+        """Count this socket in (``step`` 1) or out (-1) as ``seat``'s player or
+        a watcher (None), and tell the group who is there."""
+        prefix = f"live:{self.game_id}:"
+        await _count(prefix + (seat or "watchers"), step)
+        if not announce:
+            return
+        counts = await cache.aget_many(
+            [prefix + s for s in ("black", "white", "watchers")]
+        )
+        who = {
+            "black": counts.get(prefix + "black", 0) > 0,
+            "white": counts.get(prefix + "white", 0) > 0,
+            "watchers": max(0, counts.get(prefix + "watchers", 0)),
+        }
+        await self.channel_layer.group_send(
+            self.group, {"type": "presence.changed", "who": who}
+        )

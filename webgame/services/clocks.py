@@ -1,0 +1,170 @@
+"""Clocks kept by the server: Fischer clocks and days per move.
+
+A game's ``clock`` column holds its time control and each side's time left,
+in milliseconds, as of ``since`` (the moment the side to move's clock
+started, in milliseconds since the epoch; None while no clock runs)::
+
+    {"control": {"initial": 180, "increment": 2},   # or {"days": 3}
+     "black": 180000, "white": 180000, "since": None}
+
+As on lichess for a casual game, no clock runs before each side has made its
+first move. Then the side to move's clock runs; a move takes the time used
+from the mover's clock and adds the increment (Fischer), or sets the mover's
+time back to the full days (correspondence). Taking moves back spends the
+time used by whoever was to move and starts the clock of whoever is to move
+after. A side whose time runs out loses on time: the game's ``deadline``
+column says when, and the flag watcher (:func:`flag_due_games`, run by the
+server every half second) ends the games past it, whether or not anyone is
+looking.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+from ..errors import ServiceError
+
+#: The Fischer controls the page offers (minutes, increment in seconds); the
+#: API takes any control within :data:`FISCHER_LIMITS`.
+FISCHER_CONTROLS = ((3, 2), (5, 3), (10, 5), (15, 10))
+#: Correspondence: the days per move the page offers.
+DAYS_CONTROLS = (1, 3, 7)
+#: (smallest, largest) initial seconds, largest increment, largest days.
+FISCHER_LIMITS = (15, 3 * 3600)
+MAX_INCREMENT = 180
+MAX_DAYS = 14
+SIDES = ("black", "white")
+
+
+def now_ms() -> int:
+    """Return the server's time in milliseconds since the epoch."""
+    return int(time.time() * 1000)
+
+
+def new_clock(control: dict | None) -> dict | None:
+    """Return the clock of a new game with ``control`` (checked), or None.
+
+    ``control`` is ``{"initial": seconds, "increment": seconds}`` or
+    ``{"days": n}``; ServiceError ``invalid_clock`` otherwise.
+    """
+    if control is None:
+        return None
+    if set(control) == {"days"}:
+        days = control["days"]
+        if not (isinstance(days, int) and 1 <= days <= MAX_DAYS):
+            raise ServiceError(
+                "invalid_clock", f"clock.days must be a whole number 1..{MAX_DAYS}"
+            )
+        full = days * 86_400_000
+        return {"control": {"days": days}, "black": full, "white": full, "since": None}
+    if set(control) == {"initial", "increment"}:
+        initial, increment = control["initial"], control["increment"]
+        low, high = FISCHER_LIMITS
+        if not (isinstance(initial, int) and low <= initial <= high):
+            raise ServiceError(
+                "invalid_clock",
+                f"clock.initial must be whole seconds {low}..{high}",
+            )
+        if not (isinstance(increment, int) and 0 <= increment <= MAX_INCREMENT):
+            raise ServiceError(
+                "invalid_clock",
+                f"clock.increment must be whole seconds 0..{MAX_INCREMENT}",
+            )
+        full = initial * 1000
+        return {
+            "control": {"initial": initial, "increment": increment},
+            "black": full,
+            "white": full,
+            "since": None,
+        }
+    raise ServiceError(
+        "invalid_clock",
+        'clock must be {"initial": seconds, "increment": seconds} or {"days": n}',
+    )
+
+
+def left_ms(clock: dict, side: str, to_move: str | None, at: int) -> int:
+    """Return ``side``'s time left at ``at`` (ms), its running time counted."""
+    left = clock[side]
+    if side == to_move and clock["since"] is not None:
+        left -= at - clock["since"]
+    return left
+
+
+def flagged(clock: dict | None, to_move: str | None, at: int) -> bool:
+    """Return whether the side to move has run out of time at ``at``."""
+    return bool(clock and to_move and left_ms(clock, to_move, to_move, at) <= 0)
+
+
+def after_change(
+    clock: dict,
+    *,
+    before: str | None,
+    after: str | None,
+    moved: bool,
+    plies: int,
+    at: int,
+) -> dict:
+    """Return the clock after the moves changed at ``at``.
+
+    ``before`` and ``after`` are the sides to move before and after (None:
+    the game is over), ``moved`` whether ``before`` played a move (else moves
+    were taken back), ``plies`` the number of moves now played.
+    """
+    clock = dict(clock)
+    control = clock["control"]
+    if before is not None and clock["since"] is not None:
+        clock[before] = max(0, left_ms(clock, before, before, at))
+    if moved and before is not None:
+        if "days" in control:
+            clock[before] = control["days"] * 86_400_000
+        elif clock["since"] is not None:
+            clock[before] += control["increment"] * 1000
+    # No clock runs until each side has moved once, nor after the end.
+    clock["since"] = at if after is not None and plies >= 2 else None
+    return clock
+
+
+def deadline(clock: dict | None, to_move: str | None) -> dt.datetime | None:
+    """Return when the side to move runs out of time, or None if no clock runs."""
+    if not clock or to_move is None or clock["since"] is None:
+        return None
+    ends = clock["since"] + clock[to_move]
+    return dt.datetime.fromtimestamp(ends / 1000, tz=dt.UTC)
+
+
+def stopped(clock: dict | None, to_move: str | None, at: int) -> dict | None:
+    """Return the clock stopped at ``at`` (the game ended off the board)."""
+    if not clock:
+        return clock
+    clock = dict(clock)
+    if to_move is not None and clock["since"] is not None:
+        clock[to_move] = max(0, left_ms(clock, to_move, to_move, at))
+    clock["since"] = None
+    return clock
+
+
+def view(clock: dict | None, to_move: str | None, at: int) -> dict | None:
+    """Return the clock as the API shows it: the control, each side's seconds
+    left at ``at``, and which clock runs."""
+    if not clock:
+        return None
+    running = to_move if clock["since"] is not None else None
+    return {
+        "control": clock["control"],
+        "black": max(0, left_ms(clock, "black", running, at)) / 1000,
+        "white": max(0, left_ms(clock, "white", running, at)) / 1000,
+        "running": running,
+    }
+
+
+def think_budget(clock: dict | None, side: str, seconds: float) -> float:
+    """Return the seconds the AI may think with ``seconds`` asked: within its
+    clock, a Fischer game's time left over 30 moves plus most of the increment
+    (always at least a tenth of a second)."""
+    if not clock or "days" in clock["control"]:
+        return seconds
+    left = clock[side] / 1000
+    share = left / 30 + 0.8 * clock["control"]["increment"]
+    return max(0.1, min(seconds, share, left / 2))

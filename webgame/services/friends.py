@@ -1,0 +1,146 @@
+"""Playing a friend: taking the invited seat, sharing a game already on the
+board, resigning, and the requests one player answers for the other (a draw
+offer, a takeback).
+
+As on lichess for a casual game with a friend: an offer waits until the
+other player answers it or a move is played; offering what the other side
+already offers accepts it; a takeback takes back the asker's last move (and
+the reply played after it, if any), so the asker is to move again.
+"""
+
+from __future__ import annotations
+
+from ..errors import Conflict, ServiceError
+from ..models import Game as GameRow
+from . import clocks, seats
+from .games import GameId, get_row, playable, write
+from .players import normal_players
+from .positions import replay, snapshot
+from .rules import cached_rules, options_key
+
+OFFERS = ("draw", "takeback")
+ACTIONS = ("offer", "accept", "decline")
+
+
+def _other(side: str) -> str:
+    return "white" if side == "black" else "black"
+
+
+def seat_in(game_id: GameId, token: str | None) -> str | None:
+    """Return the side whose seat ``token`` holds in the game, or None."""
+    return seats.seat_of(get_row(game_id), token)
+
+
+def join(game_id: GameId, *, invite: str) -> dict:
+    """Return the snapshot and ``seat`` (side, token) of the open seat that the
+    invitation ``invite`` takes; 403 for a wrong invitation, 409 once taken."""
+    row = get_row(game_id)
+    if not row.seats:
+        raise ServiceError(
+            "no_seats", "this game has no seats to take: anyone with its link plays it"
+        )
+    if not row.invite:
+        raise Conflict("seat_taken", "both seats are taken: you can watch this game")
+    if not seats.matches(invite, row.invite):
+        raise seats.NotYourSeat("bad_invite", "this invitation is not this game's")
+    side = next(side for side in seats.SIDES if row.seats.get(side) is None)
+    token = seats.new_secret()
+    row = write(row, seats={**row.seats, side: seats.digest(token)}, invite="")
+    return {**snapshot(row), "seat": {"side": side, "token": token}}
+
+
+def share(game_id: GameId, *, side: str, clock: dict | None = None) -> dict:
+    """Return the snapshot, the ``seat`` and the ``invite`` of a game at one
+    screen (or against the AI) turned into a game between two browsers: both
+    sides human, the asker seated at ``side``, with ``clock`` if given."""
+    row = get_row(game_id)
+    if row.seats:
+        raise Conflict("already_shared", "this game already has its two seats")
+    playable(row)
+    mine = seats.pick_colour(side)
+    seated, invite_digest, token, invitation = seats.open_seats(mine)
+    new_clock = clocks.new_clock(clock)
+    if new_clock and len(row.moves) >= 2:  # the clock runs from now
+        new_clock["since"] = clocks.now_ms()
+    row = write(
+        row,
+        players=normal_players(row.game, None),
+        seats=seated,
+        invite=invite_digest,
+        clock=new_clock,
+    )
+    return {
+        **snapshot(row),
+        "seat": {"side": mine, "token": token},
+        "invite": invitation,
+    }
+
+
+def resign(game_id: GameId, *, token: str | None = None) -> dict:
+    """Return the snapshot after a resignation: the token's seat's, in a game
+    between two browsers; else the human's against the AI, else the side to
+    move's."""
+    row = get_row(game_id)
+    game, state = playable(row)
+    side = seats.require_seat(row, token)
+    if not side:
+        humans = [s for s in seats.SIDES if row.players[s]["kind"] == "human"]
+        side = humans[0] if len(humans) == 1 else game.to_move(state)
+    ending = {"winner": _other(side), "reason": "resignation", "score": None}
+    return snapshot(write(row, ending=ending))
+
+
+def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> dict:
+    """Return the snapshot after the token's seat offers, accepts or declines
+    a draw or a takeback (``offer``, ``action``), in a game between two
+    browsers only (at one screen, undo takes a move back at once)."""
+    row = get_row(game_id)
+    if not row.seats:
+        unseated_help = "draw offers and takebacks are between two seats"
+        raise ServiceError("no_opponent", unseated_help + "; use undo/ here")
+    playable(row)
+    side = seats.require_seat(row, token)
+    pending = row.offers.get(offer)
+    if action == "offer":
+        if pending == _other(side):
+            action = "accept"  # both want it
+        elif offer == "takeback" and not _moves_of(row, side):
+            raise ServiceError("nothing_to_undo", "you have not moved yet")
+        else:
+            return snapshot(write(row, offers={**row.offers, offer: side}))
+    if pending != _other(side):
+        raise Conflict(
+            "no_offer", f"{_other(side)} has no {offer} offer waiting for you"
+        )
+    if action == "decline":
+        rest = {name: who for name, who in row.offers.items() if name != offer}
+        return snapshot(write(row, offers=rest))
+    if offer == "draw":
+        ending = {"winner": None, "reason": "agreement", "score": None}
+        return snapshot(write(row, ending=ending))
+    return snapshot(write(row, moves=_taken_back(row, asker=pending)))
+
+
+def _moves_of(row: GameRow, side: str) -> bool:
+    """Return whether ``side`` has played a move in ``row`` (after two plies
+    both have; after one, whoever was to move at the start)."""
+    if len(row.moves) != 1:
+        return len(row.moves) >= 2
+    return _to_move_after(row, 0) == side
+
+
+def _to_move_after(row: GameRow, plies: int) -> str:
+    key = options_key(row.options)
+    state = replay(row.game, key, tuple(row.moves[:plies]))
+    return cached_rules(row.game, key).to_move(state)
+
+
+def _taken_back(row: GameRow, *, asker: str) -> list[str]:
+    """Return the moves with the asker's last move (and any reply) taken back."""
+    plies = len(row.moves) - 1
+    while plies > 0 and _to_move_after(row, plies) != asker:
+        plies -= 1
+    return list(row.moves[:plies])
+
+
+__all__ = ["ACTIONS", "OFFERS", "answer", "join", "resign", "seat_in", "share"]

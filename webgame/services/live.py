@@ -1,0 +1,38 @@
+"""Live games: every change of a game goes out to every browser showing it.
+
+Each game has a group on the channel layer (Django Channels): the sockets of
+its players and watchers (:mod:`webgame.consumers`) join it, and every write
+of the game (:func:`webgame.services.games.write`) sends the new snapshot to
+it. On one machine the layer lives in the server's memory; with
+``REDIS_URL`` it is Redis, so a move written by one web process (or a Celery
+worker) reaches sockets held by another.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+
+def group(game_id: object) -> str:
+    """Return the channel group of a game's sockets."""
+    return f"game-{game_id}"
+
+
+def publish(snapshot: dict) -> None:
+    """Send a game's new snapshot to the sockets showing it. A layer that
+    cannot take it (Redis down) costs the live update, never the write:
+    the browsers catch up from the game's version when they reconnect."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            group(snapshot["id"]), {"type": "game.changed", "game": snapshot}
+        )
+    except Exception:  # the write is done; a socket's reconnect catches up
+        log.exception("could not send game %s's update", snapshot["id"])

@@ -1,0 +1,106 @@
+"""Seats of a game between two browsers, each bound to a secret token.
+
+A game played with a friend has two seats. The player who starts it takes
+one and gets its token; the invitation (a second secret, in the link sent to
+the friend) takes the other once. A token is 256 random bits in URL-safe
+base64; the server stores only its SHA-256 and compares digests in constant
+time, so neither the database nor any API answer can give a token away. The
+token travels in the ``X-Seat-Token`` header (the page keeps it in the
+browser's local storage), never in a URL that a spectator could see.
+
+A game without seats (at one screen, against the AI) is played by whoever
+holds its id, as before seats existed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from ..errors import ServiceError
+from ..models import Game as GameRow
+
+#: The header a seat's token comes in.
+TOKEN_HEADER = "X-Seat-Token"
+SIDES = ("black", "white")
+
+
+class NotYourSeat(ServiceError):
+    """The request needs a seat's token it did not give (403)."""
+
+    status_code = 403
+
+
+def new_secret() -> str:
+    """Return a fresh secret: 256 random bits, URL-safe base64 (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def digest(secret: str) -> str:
+    """Return the SHA-256 hex digest of ``secret``, as stored."""
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def matches(secret: str | None, stored: str | None) -> bool:
+    """Return whether ``secret`` is the one whose digest is ``stored``, in
+    time that does not depend on where they differ."""
+    if not secret or not stored:
+        return False
+    return hmac.compare_digest(digest(secret), stored)
+
+
+def seat_of(row: GameRow, token: str | None) -> str | None:
+    """Return the colour whose seat ``token`` holds in ``row``, or None."""
+    found = None
+    for side in SIDES:  # both compared, whichever matches
+        if matches(token, row.seats.get(side)):
+            found = side
+    return found
+
+
+def require_seat(row: GameRow, token: str | None, *, side: str | None = None) -> str:
+    """Return the colour of the seat ``token`` holds (or ``side`` in a game
+    without seats); NotYourSeat (403) when a seated game's token is missing,
+    wrong, or another side's than ``side``."""
+    if not row.seats:
+        return side or ""
+    mine = seat_of(row, token)
+    if mine is None:
+        raise NotYourSeat(
+            "not_your_seat",
+            "this game is played by two seats and the request gave no seat's "
+            f"token ({TOKEN_HEADER} header): only watching is open to you",
+        )
+    if side is not None and mine != side:
+        raise NotYourSeat(
+            "not_your_turn", f"it is {side}'s turn and your seat is {mine}'s"
+        )
+    return mine
+
+
+def open_seats(creator: str) -> tuple[dict, str, str, str]:
+    """Return (seats, invite digest, creator's token, invitation) for a new
+    game between two browsers whose creator sits at ``creator``."""
+    token, invitation = new_secret(), new_secret()
+    seats = {side: digest(token) if side == creator else None for side in SIDES}
+    return seats, digest(invitation), token, invitation
+
+
+def pick_colour(colour: str) -> str:
+    """Return ``colour``, or a random one for ``"random"``."""
+    if colour == "random":
+        return secrets.choice(SIDES)
+    if colour not in SIDES:
+        raise ServiceError(
+            "invalid_colour", "colour must be 'black', 'white' or 'random'"
+        )
+    return colour
+
+
+def seats_view(row: GameRow) -> dict | None:
+    """Return which seats are taken, as the API shows them (no digests), or
+    None for a game without seats."""
+    if not row.seats:
+        return None
+    return {side: row.seats.get(side) is not None for side in SIDES}
