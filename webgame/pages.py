@@ -38,6 +38,22 @@ def strengths() -> list[tuple[str, str]]:
     return choices
 
 
+#: The time control a game with a friend offers first.
+DEFAULT_TIME_CONTROL = "5+3"
+
+
+def time_controls() -> list[tuple[str, str]]:
+    """Return the time controls offered for a game with a friend as (value,
+    label) pairs: none, the Fischer controls ("5+3": 5 minutes and 3 s a
+    move), then days per move ("d3")."""
+    choices = [("", "No clock")]
+    for minutes, increment in services.FISCHER_CONTROLS:
+        choices.append((f"{minutes}+{increment}", f"{minutes} min + {increment} s"))
+    for days in services.DAYS_CONTROLS:
+        choices.append((f"d{days}", f"{days} day{'s' if days > 1 else ''} a move"))
+    return choices
+
+
 def board_page(request: HttpRequest) -> HttpResponse:
     """Return the board page: the games for the selector and the AI strengths;
     the board itself is drawn in the browser from ``/api/games/...``."""
@@ -54,6 +70,8 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "default_strength": DEFAULT_STRENGTH,
             "levels": [c for c in choices if c[0].startswith("level:")],
             "default_level": DEFAULT_LEVEL,
+            "time_controls": time_controls(),
+            "default_time_control": DEFAULT_TIME_CONTROL,
             "gomoku_sizes": range(size["min"], size["max"] + 1),
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
         },

@@ -8,12 +8,13 @@
 import * as api from "./api.js";
 import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
-import { cellsAt, forgetAddress, gameInAddress, gameToReopen, rememberPause, stepTarget } from "./history.js";
+import { joinFromLink } from "./friends.js";
+import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, rememberPause, stepTarget, watchInAddress } from "./history.js";
 import { announce, flash } from "./panel.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, resultText, squaresOfMove, state } from "./state.js";
+import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, onlyWatching, resultText, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -30,6 +31,9 @@ export function start(offerNewGame) {
       fillModels(chosenGame());
       const id = gameToReopen();
       if (!id) return firstVisit(offerNewGame);
+      state.watching = watchInAddress();
+      const invite = inviteInAddress();
+      if (invite && gameInAddress()) return joinFromLink(id, invite);
       api.getGame(id).done(setGame).fail(function () {
         // An old or foreign id: start afresh rather than show an error.
         forgetAddress();
@@ -82,6 +86,8 @@ export function clickSquare(square) {
   if (state.viewPly !== null) return flash("You are looking at an earlier position: press End to return.");
   if (g.status === "finished") return flash("The game is over: " + resultText(g.result));
   if (state.thinking || state.busy) return flash("Wait: the AI is thinking.");
+  if (onlyWatching()) return flash("You are watching this game: only its two players move.", "info");
+  if (g.seats && !humanToMove()) return flash("It is your friend's turn.", "info");
   if (!humanToMove()) return flash("It is the AI's turn (" + g.to_move + ").");
   if (!isLoa()) {
     if (g.legal_moves.indexOf(square) >= 0) tryMove(square);

@@ -7,6 +7,8 @@
  * path: the API's `detail`, or what went wrong on the way.
  */
 
+import { state } from "./state.js";
+
 const GAMES = "/api/games/";
 
 function csrfToken() {
@@ -14,15 +16,19 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-/** Send a JSON request to the API; returns the jqXHR. */
+/** Send a JSON request to the API; returns the jqXHR. A request about the
+ *  game this browser holds a seat in carries the seat's secret token. */
 function request(method, url, body) {
+  const headers = { "X-CSRFToken": csrfToken() };
+  const seat = state.seat;
+  if (seat && url.indexOf(GAMES + seat.id + "/") === 0) headers["X-Seat-Token"] = seat.token;
   return $.ajax({
     url: url,
     method: method,
     dataType: "json",
     contentType: "application/json",
     data: body === undefined ? undefined : JSON.stringify(body),
-    headers: { "X-CSRFToken": csrfToken() },
+    headers: headers,
   });
 }
 
@@ -74,6 +80,25 @@ export function stopSearch(id) {
 
 export function undoMove(id) {
   return request("POST", GAMES + id + "/undo/", {});
+}
+
+/** Takes the seat the invitation offers; answers the game and {seat: {side, token}}. */
+export function joinGame(id, invite) {
+  return request("POST", GAMES + id + "/join/", { invite: invite });
+}
+
+/** body: {side, clock?}; answers the game, this browser's seat and the invitation. */
+export function shareGame(id, body) {
+  return request("POST", GAMES + id + "/share/", body);
+}
+
+export function resign(id) {
+  return request("POST", GAMES + id + "/resign/", {});
+}
+
+/** offer: "draw" or "takeback"; action: "offer", "accept" or "decline". */
+export function answerOffer(id, offer, action) {
+  return request("POST", GAMES + id + "/" + offer + "/", { action: action });
 }
 
 /** players: {black?, white?} player settings; answers the game. */

@@ -6,9 +6,10 @@
  * (#end-dialog): who won and why, Rematch with the colours swapped, Analyse.
  */
 import { chooseGame, newGame } from "./actions.js";
+import { createFriendGame } from "./friends.js";
 import { whenGameEnds } from "./game.js";
 import { toggleReview } from "./review.js";
-import { SIDES, cap, state } from "./state.js";
+import { SIDES, cap, endedOffBoard, resultText, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -45,6 +46,14 @@ export function playComputer() {
   begin({ [you]: "human", [ai]: "ai" });
 }
 
+/** Play a friend: a game between this browser and the invitation's. */
+export function playFriend() {
+  chosen = true;
+  chooseGame($("#start-game").val());
+  modal("start-dialog").hide();
+  createFriendGame($("input[name=friend-side]:checked").val(), $("#friend-clock").val());
+}
+
 export function twoPlayers() {
   begin({ black: "human", white: "human" });
 }
@@ -58,7 +67,7 @@ export function startDialogClosed() {
 
 function showEnd(game, ending) {
   $("#end-title").text(ending.winner ? cap(ending.winner) + " wins" : "A draw");
-  let why = cap(ending.reason || "game over") + ".";
+  let why = endedOffBoard(game.result) ? resultText(game.result) + "." : cap(ending.reason || "game over") + ".";
   const score = game.result && game.result.score;
   if (score) why += " " + score.black + " to " + score.white + ".";
   $("#end-reason").text(why);

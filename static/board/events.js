@@ -6,6 +6,7 @@
 import * as actions from "./actions.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
+import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
 import { flash } from "./panel.js";
 import * as review from "./review.js";
@@ -36,6 +37,17 @@ export function bind() {
   on("click", "#new-game", () => dialogs.offerNewGame());
   on("click", "#play-computer", dialogs.playComputer);
   on("click", "#two-players", dialogs.twoPlayers);
+  on("click", "#play-friend", dialogs.playFriend);
+  on("click", "#share", friends.openShare);
+  on("click", "#share-create", friends.shareGame);
+  on("click", ".copy-link", function () {
+    friends.copyLink($(this).data("copy"));
+  });
+  on("click", "#resign", friends.resign);
+  on("click", "#offer-draw", () => friends.makeOffer("draw"));
+  on("click", "#ask-takeback", () => friends.makeOffer("takeback"));
+  on("click", "#offer-accept", () => friends.answerOffer("accept"));
+  on("click", "#offer-decline", () => friends.answerOffer("decline"));
   on("hidden.bs.modal", "#start-dialog", dialogs.startDialogClosed);
   on("click", "#rematch", dialogs.rematch);
   on("click", "#analyse", dialogs.analyse);

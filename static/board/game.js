@@ -6,7 +6,8 @@
  */
 import * as api from "./api.js";
 import { syncControls } from "./controls.js";
-import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight } from "./history.js";
+import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight, seatFor } from "./history.js";
+import { follow } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, flash, startProgress, stopProgress } from "./panel.js";
@@ -35,6 +36,8 @@ export function setGame(g) {
   const before = state.game;
   const sameGame = before && before.id === g.id;
   if (!sameGame) {
+    state.seat = seatFor(g.id);
+    state.presence = null;
     loadBoards(g.id);
     state.viewPly = null;
     state.analysis = null;
@@ -49,6 +52,7 @@ export function setGame(g) {
     }
   }
   state.game = g;
+  state.receivedAt = performance.now();
   state.selected = null;
   state.pending = null;
   if (state.viewPly !== null && state.viewPly >= g.ply) state.viewPly = null;
@@ -63,6 +67,7 @@ export function setGame(g) {
   }
   fetchRecord();
   if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");
+  follow(g.id, takeLive, takePresence);
   if (!sameGame) {
     // A reload during the AI's search: wait for that search, do not ask again.
     const search = searchInFlight(g.id, g.version);
@@ -71,6 +76,20 @@ export function setGame(g) {
   }
   // A short pause lets the browser paint the move before the next search.
   setTimeout(maybeRunAi, 60);
+}
+
+/** A snapshot pushed by the live socket (or a poll): drawn if it is newer
+ *  than the one on show (this page's own move comes back this way too). */
+function takeLive(g) {
+  const shown = state.game;
+  if (!shown || shown.id !== g.id || g.version <= shown.version) return;
+  setGame(g);
+}
+
+/** Who is connected changed. */
+function takePresence(who) {
+  state.presence = { black: who.black, white: who.white, watchers: who.watchers };
+  render();
 }
 
 /** Light the squares that won the game; `justEnded`: the game ended while
@@ -195,6 +214,7 @@ export function think(xhr, side, hint, seconds) {
 export function maybeRunAi() {
   const g = state.game;
   if (!g || g.status !== "playing" || state.paused || state.busy || state.thinking) return;
+  if (state.watching) return; // the game's own page drives its AI
   if (g.players[g.to_move].kind !== "ai") return;
   const wait = slotWait();
   if (wait > 0) {

@@ -10,6 +10,11 @@ import { movesKey, state } from "./state.js";
 const STORE_LAST = "webgame.last";
 const STORE_BOARDS = "webgame.boards";
 const STORE_PAUSED = "webgame.paused";
+/** Seats this browser holds in games between two browsers: id -> {side,
+ *  token, invite}. Only here: a seat's token is in no link and no page. */
+const STORE_SEATS = "webgame.seats";
+/** How many seats are kept (the oldest are dropped). */
+const SEATS_KEPT = 50;
 /** In the tab's session storage: the AI search this page was waiting for. */
 const STORE_SEARCH = "webgame.search";
 
@@ -33,14 +38,62 @@ export function rememberGame(game) {
     /* storage full or off: view mode just knows less */
   }
   try {
-    localStorage.setItem(STORE_LAST, game.id);
+    // A game watched through a link is not the one to reopen as one's own.
+    if (!state.watching) localStorage.setItem(STORE_LAST, game.id);
   } catch (e) {
     /* no storage: a reload starts afresh */
   }
   // Another game gets its own history entry, so Back returns to the one before.
   const shown = gameInAddress();
-  if (shown && shown !== game.id) history.pushState(null, "", "?game=" + game.id);
-  else if (!shown) history.replaceState(null, "", "?game=" + game.id);
+  const address = "?game=" + game.id + (state.watching ? "&watch" : "");
+  if (shown && shown !== game.id) history.pushState(null, "", address);
+  else if (!shown) history.replaceState(null, "", address);
+}
+
+function seats() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE_SEATS) || "{}") || {};
+  } catch (e) {
+    return {};
+  }
+}
+
+/** This browser's seat in game `id`: {id, side, token, invite}, or null. */
+export function seatFor(id) {
+  const seat = seats()[id];
+  return seat ? $.extend({ id: id }, seat) : null;
+}
+
+/** Keep the seat `seat` ({side, token, invite?}) taken in game `id`. */
+export function rememberSeat(id, seat) {
+  const all = seats();
+  delete all[id];
+  all[id] = { side: seat.side, token: seat.token, invite: seat.invite || null };
+  const ids = Object.keys(all);
+  ids.slice(0, Math.max(0, ids.length - SEATS_KEPT)).forEach((old) => delete all[old]);
+  try {
+    localStorage.setItem(STORE_SEATS, JSON.stringify(all));
+  } catch (e) {
+    /* no storage: the seat lasts as long as this page */
+  }
+}
+
+/** The invitation in the address (`#invite=...`: a fragment never reaches a
+ *  server's logs), or null. */
+export function inviteInAddress() {
+  const match = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
+  return match ? match[1] : null;
+}
+
+/** The page was opened by a watch link (`/?game=<id>&watch`). */
+export function watchInAddress() {
+  return new URLSearchParams(location.search).has("watch");
+}
+
+/** The links of game `id`: {invite (with the invitation, if given), watch}. */
+export function gameLinks(id, invite) {
+  const base = location.origin + location.pathname + "?game=" + id;
+  return { invite: invite ? base + "#invite=" + invite : null, watch: base + "&watch" };
 }
 
 /** Remember whether game `id` is paused (a reload keeps the pause). */
@@ -130,6 +183,11 @@ export function gameToReopen() {
 /** Drop an unknown game from the address. */
 export function forgetAddress() {
   history.replaceState(null, "", location.pathname);
+}
+
+/** Drop the invitation from the address once used (a reload must not try it). */
+export function forgetInvite() {
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 export function gameInAddress() {

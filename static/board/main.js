@@ -14,6 +14,9 @@
  *   models.js    tree models on their way to play: unpacked, loaded, with a bar
  *   readiness.js the AI's readiness after a server's first start, with a bar
  *   game.js      take in the server's snapshots, run the AI's turns
+ *   live.js      the game's live socket (every change pushed), polling without it
+ *   friends.js   playing a friend: invitation, sharing, resigning, offers
+ *   seated.js    drawn for a game between two browsers: seats, presence, clocks
  *   actions.js   what a player or the AI's turn does: request, take in, redraw
  *   dialogs.js   the first-minute dialog (new game) and the end-of-game dialog
  *   review.js    looking back: the game analysis and opening explorer requests
@@ -26,11 +29,12 @@
 import { start } from "./actions.js";
 import { offerNewGame } from "./dialogs.js";
 import { bind } from "./events.js";
+import { dropSocket } from "./live.js";
 import { cellClasses } from "./render.js";
 import { state } from "./state.js";
 
 // The browser tests (and a curious console) read the page's state here.
-window.BoardPage = { start: start, cellClasses: cellClasses, state: state };
+window.BoardPage = { start: start, cellClasses: cellClasses, state: state, dropSocket: dropSocket };
 
 $(function () {
   bind();

@@ -6,6 +6,7 @@
  */
 import { cellsAt } from "./history.js";
 import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { drawSeats } from "./seated.js";
 import { SIDES, canClick, cap, humanAgainstAi, resultText, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
@@ -150,4 +151,5 @@ export function drawPanel() {
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
   $(".gomoku-only").toggle($("#game-select").val() === "gomoku");
+  drawSeats();
 }

@@ -48,6 +48,17 @@ export const state = {
   ending: null,
   /** The game whose end dialog this page has shown (it shows once). */
   endShownFor: null,
+  /** This browser's seat in a game between two browsers: {id, side, token,
+   *  invite} (invite: the link's secret while the other seat is open), or null. */
+  seat: null,
+  /** The page was opened by a watch link: it shows the game and plays nothing. */
+  watching: false,
+  /** Who is connected to the game: {black, white, watchers}, or null. */
+  presence: null,
+  /** Whether the live socket is connected (else the page polls). */
+  live: false,
+  /** performance.now() when the last snapshot came (the clocks run from it). */
+  receivedAt: 0,
   /** The game analysis: {id, points: [{ply, black, to_move, best}], running,
    *  xhr}, or null. */
   review: null,
@@ -78,9 +89,25 @@ export function movesKey(moves, ply) {
   return moves.slice(0, ply).join(" ");
 }
 
+/** This browser may play the side to move: a human's turn, and in a game
+ *  between two browsers this browser's seat's (a watcher plays nothing). */
 export function humanToMove() {
   const g = state.game;
-  return g && g.status === "playing" && g.to_move && g.players[g.to_move].kind === "human";
+  if (!g || g.status !== "playing" || !g.to_move || g.players[g.to_move].kind !== "human") return false;
+  if (state.watching) return false;
+  return !g.seats || mySeat() === g.to_move;
+}
+
+/** The side this browser sits at in the game shown, or null. */
+export function mySeat() {
+  const g = state.game;
+  return g && state.seat && state.seat.id === g.id ? state.seat.side : null;
+}
+
+/** The game is between two browsers and this one only watches it. */
+export function onlyWatching() {
+  const g = state.game;
+  return state.watching || Boolean(g && g.seats && !mySeat());
 }
 
 /** A click on the board may play now: a human's turn, nothing in flight, live view. */
@@ -92,6 +119,7 @@ export function canClick() {
  *  else the side at the bottom of the board (Black unless flipped). */
 export function viewerSide() {
   const g = state.game;
+  if (mySeat()) return mySeat();
   const humans = SIDES.filter((s) => g && g.players[s].kind === "human");
   if (humans.length === 1) return humans[0];
   return state.flipped ? "white" : "black";
@@ -114,9 +142,20 @@ export function expectedSeconds(game, strength) {
   return (level && level.seconds) || null;
 }
 
-/** "Black wins: five in a row", "Draw: ...", or "" while playing. */
+/** How a game ended off the board, in words. */
+const REASONS = { time: "on time", resignation: "by resignation", agreement: "by agreement" };
+
+/** The game ended off the board: on time, by resignation or agreement. */
+export function endedOffBoard(result) {
+  return Boolean(result && REASONS[result.reason]);
+}
+
+/** "Black wins: five in a row", "White wins on time", "Draw by agreement",
+ *  or "" while playing. */
 export function resultText(result) {
   if (!result) return "";
   const why = result.reason || "game over";
+  const off = REASONS[why];
+  if (off) return (result.winner ? cap(result.winner) + " wins " : "Draw ") + off;
   return result.winner ? cap(result.winner) + " wins: " + why : "Draw: " + why;
 }

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from django.test.utils import modify_settings
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 #: Chromium flags for a closed, headless machine: no sandbox (root in CI), no
@@ -75,6 +79,58 @@ def browser():
             chromium.close()
     finally:
         env.undo()
+
+
+class AsgiLiveServer:
+    """uvicorn serving the ASGI application (the page, the API, the live
+    games' sockets and the flag watcher), as ``make run`` does, in a thread
+    of the test process on its test database; the static files come from
+    the sources. It stands in for pytest-django's WSGI live server, which
+    has no sockets."""
+
+    def __init__(self) -> None:
+        import uvicorn
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+        from django.core.asgi import get_asgi_application
+
+        from webgame.routing import application_for
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        app = application_for(ASGIStaticFilesHandler(get_asgi_application()))
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, lifespan="on", log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                pytest.fail("the test's ASGI server did not start")
+            time.sleep(0.05)
+        # pytest-django's helper turns this on for each test that uses it.
+        self._live_server_modified_settings = modify_settings(
+            ALLOWED_HOSTS={"append": "127.0.0.1"}
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, django_db_blocker):
+    """The live server of the browser tests: uvicorn with the sockets
+    (:class:`AsgiLiveServer`); each test that uses it has the database."""
+    server = AsgiLiveServer()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -11,12 +11,14 @@ import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from channels.db import database_sync_to_async
+from django.core.asgi import get_asgi_application
 from django.core.cache import cache
 
 from webgame import services
-from webgame.asgi import application
+from webgame.routing import application_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
+application = application_for(get_asgi_application())
 ORIGIN = (b"origin", b"http://localhost:8000")
 
 

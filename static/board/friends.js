@@ -1,0 +1,157 @@
+/*
+ * Playing a friend: a new game with a friend (the first-minute dialog), a
+ * game on the board shared (Share), the invitation taken from the link,
+ * resigning, and the offers one player answers for the other. The seat this
+ * browser takes is remembered in local storage (history.js) and its token
+ * goes with every request about that game (api.js).
+ */
+import * as api from "./api.js";
+import { newGameBody } from "./controls.js";
+import { changeGame, setGame, stopThinking } from "./game.js";
+import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
+import { sayHello } from "./live.js";
+import { announce, flash } from "./panel.js";
+import { mySeat, state } from "./state.js";
+
+function modal(id) {
+  return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
+}
+
+/** The time control of a selector's value: "5+3" (minutes + seconds),
+ *  "d3" (days a move) or "" (none). */
+export function clockOf(value) {
+  if (!value) return null;
+  if (value.charAt(0) === "d") return { days: parseInt(value.slice(1), 10) };
+  const parts = value.split("+");
+  return { initial: 60 * parseInt(parts[0], 10), increment: parseInt(parts[1], 10) };
+}
+
+/** Take the answer of a request that seated this browser: keep the seat,
+ *  show the game. */
+function seated(g) {
+  rememberSeat(g.id, { side: g.seat.side, token: g.seat.token, invite: g.invite });
+  state.seat = seatFor(g.id);
+  state.watching = false;
+  setGame(g);
+  sayHello();
+}
+
+/** A new game with a friend: `side` (black, white, random) and the time
+ *  control's selector value; the links dialog opens. */
+export function createFriendGame(side, clockValue) {
+  const base = newGameBody();
+  stopThinking();
+  state.busy = true;
+  api
+    .createGame({ game: base.game, options: base.options, friend: { side: side }, clock: clockOf(clockValue) })
+    .done(function (g) {
+      state.busy = false;
+      seated(g);
+      announce("New game with a friend: you play " + g.seat.side);
+      showLinks();
+    })
+    .fail(function (xhr) {
+      state.busy = false;
+      flash(api.errorText(xhr));
+    });
+}
+
+/** Share: the links of a game with seats, else the form that makes one. */
+export function openShare() {
+  if (!state.game) return;
+  if (state.game.seats || state.watching) return showLinks();
+  $("#share-form").prop("hidden", false);
+  $("#share-links").prop("hidden", true);
+  $("#share-title").text("Play a friend");
+  modal("share-dialog").show();
+}
+
+/** The form's choice: this game becomes a game with a friend. */
+export function shareGame() {
+  const g = state.game;
+  const body = { side: $("input[name=share-side]:checked").val(), clock: clockOf($("#share-clock").val()) };
+  stopThinking();
+  api
+    .shareGame(g.id, body)
+    .done(function (shared) {
+      seated(shared);
+      showLinks();
+    })
+    .fail((xhr) => flash(api.errorText(xhr)));
+}
+
+/** The links dialog: the invitation while the friend's seat is open (only
+ *  the browser that made it holds it), and the watch link. */
+function showLinks() {
+  const g = state.game;
+  const seat = state.seat && state.seat.id === g.id ? state.seat : null;
+  const open = g.seats && !(g.seats.black && g.seats.white);
+  const links = gameLinks(g.id, seat && open ? seat.invite : null);
+  $("#share-form").prop("hidden", true);
+  $("#share-links").prop("hidden", false);
+  $("#invite-part").prop("hidden", !links.invite);
+  $("#invite-link").val(links.invite || "");
+  $("#watch-link").val(links.watch);
+  $("#share-title").text(links.invite ? "Invite a friend" : "Watch link");
+  modal("share-dialog").show();
+}
+
+/** Copy the link of the input `selector` (select it where copying is not allowed). */
+export function copyLink(selector) {
+  const text = $(selector).val();
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(() => flash("Link copied.", "info"));
+  } else {
+    $(selector).trigger("select");
+    flash("Link selected: press Ctrl+C to copy.", "info");
+  }
+}
+
+/** The page was opened by an invitation to game `id`: take the seat (once;
+ *  a reload finds it in local storage), else watch. */
+export function joinFromLink(id, invite) {
+  forgetInvite();
+  if (seatFor(id)) return api.getGame(id).done(setGame);
+  api
+    .joinGame(id, invite)
+    .done(function (g) {
+      seated(g);
+      announce("You joined the game: you play " + g.seat.side);
+    })
+    .fail(function (xhr) {
+      flash(api.errorText(xhr));
+      api.getGame(id).done(setGame);
+    });
+}
+
+let resignAsked = 0;
+
+/** Resign: a second click within 3 s confirms. */
+export function resign() {
+  const g = state.game;
+  if (!g || !mySeat()) return;
+  if (Date.now() - resignAsked > 3000) {
+    resignAsked = Date.now();
+    $("#resign").text("Really resign?");
+    setTimeout(() => $("#resign").text("Resign"), 3000);
+    return;
+  }
+  resignAsked = 0;
+  $("#resign").text("Resign");
+  changeGame(api.resign(g.id));
+}
+
+/** Offer a draw or ask for a takeback (`offer`: draw, takeback). */
+export function makeOffer(offer) {
+  const g = state.game;
+  if (!g || !mySeat()) return;
+  changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(offer === "draw" ? "Draw offered" : "Takeback asked"));
+}
+
+/** Accept or decline the friend's offer shown in the offer bar. */
+export function answerOffer(action) {
+  const g = state.game;
+  const offer = $("#offer-bar").data("offer");
+  if (!g || !offer) return;
+  changeGame(api.answerOffer(g.id, offer, action));
+}

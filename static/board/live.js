@@ -1,0 +1,106 @@
+/*
+ * Live updates of the game on show: a WebSocket (/ws/games/<id>/) brings
+ * every change as the game's new snapshot, and who is connected. The socket
+ * says hello with this browser's seat token and the version it drew, so the
+ * server counts it as that seat's player and sends what it missed. A dropped
+ * socket reconnects (waiting longer each time, up to 10 s); meanwhile, and
+ * wherever sockets cannot connect at all, the page polls the game.
+ */
+import * as api from "./api.js";
+import { state } from "./state.js";
+
+/** Poll this often while the socket is down (ms). */
+const POLL_EVERY = 3000;
+/** Close codes after which reconnecting is pointless (no such game). */
+const FINAL = { 4404: true };
+
+let socket = null;
+let followed = null;
+let retries = 0;
+let retryTimer = null;
+let pollTimer = null;
+let handlers = { game: () => {}, presence: () => {} };
+
+/** Follow game `id`: `onGame(snapshot)` for each change (of any version:
+ *  the caller keeps only newer ones), `onPresence({black, white, watchers})`. */
+export function follow(id, onGame, onPresence) {
+  handlers = { game: onGame, presence: onPresence };
+  if (followed === id) return;
+  followed = id;
+  retries = 0;
+  closeSocket();
+  connect();
+}
+
+/** Say hello again (the seat was taken after the socket opened). */
+export function sayHello() {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    const g = state.game;
+    const seat = state.seat && state.seat.id === followed ? state.seat.token : null;
+    socket.send(JSON.stringify({ type: "hello", token: seat, version: g && g.id === followed ? g.version : null }));
+  }
+}
+
+/** Close the socket as a network would (the browser tests' dropped socket). */
+export function dropSocket() {
+  if (socket) socket.close(4000, "dropped");
+}
+
+function closeSocket() {
+  clearTimeout(retryTimer);
+  if (socket) {
+    const old = socket;
+    socket = null;
+    old.close(1000, "another game");
+  }
+}
+
+function connect() {
+  const id = followed;
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  let ws;
+  try {
+    ws = new WebSocket(scheme + location.host + "/ws/games/" + id + "/");
+  } catch (e) {
+    return startPolling();
+  }
+  socket = ws;
+  ws.onopen = function () {
+    retries = 0;
+    state.live = true;
+    stopPolling();
+    sayHello();
+  };
+  ws.onmessage = function (event) {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch (e) {
+      return;
+    }
+    if (message.type === "game" && message.game.id === followed) handlers.game(message.game);
+    else if (message.type === "presence") handlers.presence(message);
+  };
+  ws.onclose = function (event) {
+    if (socket !== ws) return; // replaced on purpose
+    socket = null;
+    state.live = false;
+    startPolling();
+    if (FINAL[event.code]) return;
+    retryTimer = setTimeout(connect, Math.min(10000, 500 * 2 ** retries));
+    retries += 1;
+  };
+}
+
+function startPolling() {
+  if (pollTimer) return;
+  pollTimer = setInterval(function () {
+    if (!followed || state.busy || state.thinking) return;
+    api.getGame(followed).done(handlers.game);
+  }, POLL_EVERY);
+}
+
+function stopPolling() {
+  clearInterval(pollTimer);
+  pollTimer = null;
+}

@@ -1,0 +1,131 @@
+/*
+ * Drawing a game between two browsers, or one with a clock: who sits where
+ * and whether they are connected, how many watch, the clocks (ticking here
+ * from the server's last reading), an offer waiting for an answer, and which
+ * of the players' buttons apply (resign, draw, takeback instead of undo).
+ */
+import { SIDES, cap, mySeat, onlyWatching, state } from "./state.js";
+
+let ticking = null;
+
+/** "4:05", "1:02:03", "2 d 3 h" (correspondence), from seconds left. */
+export function clockText(seconds, control) {
+  const s = Math.max(0, seconds);
+  if (control && control.days) {
+    const days = Math.floor(s / 86400),
+      hours = Math.floor((s % 86400) / 3600),
+      minutes = Math.floor((s % 3600) / 60);
+    return days ? days + " d " + hours + " h" : hours ? hours + " h " + minutes + " min" : minutes + " min";
+  }
+  const whole = s < 10 ? Math.floor(s * 10) / 10 : Math.floor(s);
+  const h = Math.floor(whole / 3600),
+    m = Math.floor((whole % 3600) / 60),
+    sec = whole % 60;
+  const secText = s < 10 ? sec.toFixed(1).padStart(4, "0") : String(Math.floor(sec)).padStart(2, "0");
+  return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + secText;
+}
+
+/** Seconds left on `side`'s clock now: the server's reading, less the time
+ *  since it came for the running side. */
+export function secondsLeft(side) {
+  const clock = state.game.clock;
+  const left = clock[side];
+  if (clock.running !== side) return left;
+  return left - (performance.now() - state.receivedAt) / 1000;
+}
+
+function drawClocks() {
+  const g = state.game;
+  SIDES.forEach(function (side) {
+    const $clock = $("#clock-" + side);
+    if (!g.clock) return $clock.prop("hidden", true);
+    const left = secondsLeft(side);
+    $clock
+      .prop("hidden", false)
+      .text(clockText(left, g.clock.control))
+      .toggleClass("running", g.clock.running === side)
+      .toggleClass("low", !g.clock.control.days && left < 20);
+  });
+  const running = g.clock && g.clock.running && g.status === "playing";
+  if (running && !ticking) ticking = setInterval(() => state.game && drawClocks(), 100);
+  if (!running && ticking) {
+    clearInterval(ticking);
+    ticking = null;
+  }
+}
+
+/** Who sits at `side`, in the words of this browser's player. */
+function seatName(side) {
+  const g = state.game;
+  const mine = mySeat();
+  if (mine) return mine === side ? "You" : "Your friend";
+  if (g.seats && !g.seats[side]) return cap(side) + " (open seat)";
+  if (g.players[side].kind === "ai") return cap(side) + " (computer)";
+  return cap(side);
+}
+
+function drawPresence() {
+  const g = state.game;
+  const who = state.presence || {};
+  SIDES.forEach(function (side) {
+    const on = Boolean(g.seats && who[side]);
+    $("#seat-name-" + side).text(seatName(side));
+    $("#presence-" + side)
+      .prop("hidden", !g.seats)
+      .toggleClass("on", on)
+      .attr("title", on ? "connected" : "not connected");
+    $("#seat-" + side).toggleClass("to-move", g.status === "playing" && g.to_move === side);
+  });
+  const watchers = who.watchers || 0;
+  $("#watchers")
+    .prop("hidden", !watchers)
+    .text(watchers + (watchers === 1 ? " watching" : " watching"));
+}
+
+const OFFER_WORDS = {
+  draw: (side) => cap(side) + " offers a draw",
+  takeback: (side) => cap(side) + " asks to take back their last move",
+};
+
+function drawOffers() {
+  const g = state.game;
+  const offers = g.offers || {};
+  const mine = mySeat();
+  const kind = ["draw", "takeback"].find((k) => offers[k]);
+  const $bar = $("#offer-bar");
+  if (!kind || g.status !== "playing") return $bar.prop("hidden", true);
+  const from = offers[kind];
+  const askingMe = mine && from !== mine;
+  let text = OFFER_WORDS[kind](from);
+  if (mine && from === mine) text = (kind === "draw" ? "Draw offered" : "Takeback asked") + ": waiting for your friend";
+  $bar.prop("hidden", false).data("offer", kind);
+  $("#offer-text").text(text);
+  $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
+}
+
+function drawButtons() {
+  const g = state.game;
+  const mine = mySeat();
+  const watching = onlyWatching();
+  const seated = Boolean(g.seats);
+  const playing = g.status === "playing";
+  $("#undo, #hint, #pause").prop("hidden", seated || watching);
+  $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
+  $("#offer-draw").prop("disabled", Boolean(g.offers && g.offers.draw));
+  $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || g.moves.length === 0);
+  $("#share").text(seated || watching ? "Links" : "Share");
+  $("#players").prop("hidden", seated || watching);
+  // No help from the computer while two people play (the server refuses it).
+  $("#review, #explorer").prop("hidden", seated && playing);
+  $("#board").toggleClass("watching", watching);
+}
+
+/** Draw everything about seats, clocks and offers for the game on show. */
+export function drawSeats() {
+  const g = state.game;
+  $("#seats-row").prop("hidden", !(g.seats || g.clock || state.watching));
+  drawPresence();
+  drawClocks();
+  drawOffers();
+  drawButtons();
+}

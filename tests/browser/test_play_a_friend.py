@@ -1,0 +1,119 @@
+"""Playing a friend in real Chromium, three browsers (issue 64): A invites,
+B joins by the link, C watches. Every move shows on the other boards within
+a second with no reload; C plays nothing and the API refuses a move without
+the seat's token (403); A keeps the seat over a reload; B's dropped socket
+reconnects and misses nothing; A's flag falls and all three boards say so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from webgame.models import Game as GameRow
+
+from .conftest import DESKTOP
+
+#: Gomoku moves near the centre, alternately A's (black) and B's (white),
+#: that end nothing.
+MOVES = ["h8", "h9", "j8", "g7", "g9", "k7", "f10", "e10", "j10", "l6"]
+
+
+def ply_is(tab, ply: int, timeout: float) -> None:
+    """Wait until the page shows the game at ``ply`` moves."""
+    tab.wait_for_function(
+        "n => BoardPage.state.game && BoardPage.state.game.ply === n",
+        arg=ply,
+        timeout=timeout,
+    )
+
+
+def click(tab, square: str) -> None:
+    tab.locator(f'#board [data-square="{square}"]').click()
+
+
+def test_two_friends_play_and_one_watches(new_page):
+    a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
+    a.goto(a.base_url + "/")
+    a.wait_for_selector("#start-dialog.show")
+    a.select_option("#start-game", "gomoku")
+    a.check("#friend-black", force=True)
+    a.select_option("#friend-clock", "3+2")
+    a.click("#play-friend")
+    a.wait_for_selector("#share-dialog.show")
+    invite, watch = a.input_value("#invite-link"), a.input_value("#watch-link")
+    game_id = a.evaluate("() => BoardPage.state.game.id")
+    # The invitation is in the link's fragment, the watch link holds only the id.
+    assert "#invite=" in invite and "invite" not in watch and game_id in watch
+    a.locator("#share-dialog .btn-close").click()
+    assert a.evaluate("() => BoardPage.state.game.clock.control") == {
+        "initial": 180,
+        "increment": 2,
+    }
+
+    b.goto(invite)
+    b.wait_for_function(
+        "() => BoardPage.state.seat && BoardPage.state.seat.side === 'white'"
+    )
+    assert "#invite" not in b.url  # used once, then dropped from the address
+    c.goto(watch)
+    c.wait_for_function("() => BoardPage.state.game !== null")
+    a.wait_for_function(
+        "() => BoardPage.state.presence && BoardPage.state.presence.white"
+        " && BoardPage.state.presence.watchers === 1"
+    )
+    assert a.locator("#watchers").inner_text() == "1 watching"
+    assert a.locator("#presence-white.on").count() == 1
+
+    players = {0: (a, b), 1: (b, a)}
+    for ply, move in enumerate(MOVES[:6]):
+        mover, other = players[ply % 2]
+        click(mover, move)
+        ply_is(other, ply + 1, timeout=1000)  # within a second, no reload
+        ply_is(c, ply + 1, timeout=1000)
+
+    # C watches: a click plays nothing, and the API refuses a move without
+    # a seat's token.
+    click(c, "a1")
+    c.wait_for_timeout(300)
+    assert c.evaluate("() => BoardPage.state.game.ply") == 6
+    assert "watching" in c.locator("#flash").inner_text()
+    refused = c.request.post(
+        f"{c.base_url}/api/games/{game_id}/moves/", data={"move": "a1"}
+    )
+    assert refused.status == 403 and refused.json()["error"] == "not_your_seat"
+
+    # A reloads and keeps the seat.
+    a.reload()
+    a.wait_for_function(
+        "() => BoardPage.state.game && BoardPage.state.seat"
+        " && BoardPage.state.seat.side === 'black'"
+    )
+    click(a, MOVES[6])
+    ply_is(b, 7, timeout=1000)
+
+    click(b, MOVES[7])
+    ply_is(a, 8, timeout=1000)
+    # B's socket drops; A's move meanwhile reaches B once it reconnects.
+    b.evaluate("() => BoardPage.dropSocket()")
+    click(a, MOVES[8])
+    ply_is(b, 9, timeout=5000)
+    click(b, MOVES[9])
+    for tab in (a, b, c):
+        ply_is(tab, 10, timeout=1000)
+    moves = [tab.evaluate("() => BoardPage.state.game.moves") for tab in (a, b, c)]
+    assert moves[0] == moves[1] == moves[2] == MOVES
+
+    # A's clock runs; A lets it run out (the test winds it on: 3 minutes
+    # pass for A's clock in the database, as they would in time).
+    row = GameRow.objects.get(pk=game_id)
+    assert row.deadline is not None
+    left = row.clock["black"]
+    row.clock = {**row.clock, "since": row.clock["since"] - left}
+    row.deadline = dt.datetime.now(dt.UTC)
+    row.save(update_fields=["clock", "deadline"])
+    for tab in (a, b, c):
+        tab.wait_for_function(
+            "() => BoardPage.state.game.status === 'finished'", timeout=3000
+        )
+        assert tab.locator("#result").inner_text() == "White wins on time"
+        assert tab.locator("#clock-black").inner_text() == "0:00.0"

@@ -1,0 +1,78 @@
+"""The ASGI application's three protocols: HTTP (Django: the page and the
+API), the live games' sockets (:mod:`webgame.consumers`), and the server's
+lifespan, which runs the flag watcher: every half second it ends the games
+whose side to move ran out of time (:func:`webgame.services.flag_due_games`).
+
+:mod:`webgame.asgi` builds the served application from this after starting
+the AI's warm-up; the tests build theirs from it without one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from channels.db import database_sync_to_async
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.urls import re_path
+
+from . import services
+from .consumers import GameConsumer
+
+log = logging.getLogger(__name__)
+
+#: How often the flag watcher looks for games out of time, in seconds.
+FLAG_EVERY = 0.5
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+
+async def watch_flags() -> None:
+    """End the games out of time, forever (each end reaches the sockets)."""
+    flag_due = database_sync_to_async(services.flag_due_games)
+    failing = False
+    while True:
+        await asyncio.sleep(FLAG_EVERY)
+        try:
+            await flag_due()
+        except Exception:  # the next round tries again; one report per outage
+            if not failing:
+                log.exception("the flag watcher failed (it keeps trying)")
+            failing = True
+        else:
+            failing = False
+
+
+async def lifespan(scope, receive, send) -> None:
+    """Run the flag watcher while the server runs (ASGI lifespan)."""
+    watcher = None
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            watcher = asyncio.create_task(watch_flags())
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            if watcher is not None:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def application_for(http):
+    """Return the ASGI application serving ``http`` (Django's), the sockets
+    and the lifespan."""
+    sockets = URLRouter(
+        [re_path(rf"^ws/games/(?P<pk>{UUID})/$", GameConsumer.as_asgi())]
+    )
+    return ProtocolTypeRouter(
+        {
+            "http": http,
+            # A page of another site cannot open a socket here (its Origin
+            # is not one of ALLOWED_HOSTS).
+            "websocket": AllowedHostsOriginValidator(sockets),
+            "lifespan": lifespan,
+        }
+    )
