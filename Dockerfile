@@ -10,4 +10,4 @@ RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput --ver
 # The AI's kernels compiled into the image (numba's cache), not on the first move.
 RUN python -m mcts warm
 EXPOSE 8000
-CMD ["gunicorn", "webgame.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "16"]
+CMD ["uvicorn", "webgame.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--lifespan", "on"]

@@ -17,7 +17,7 @@ def secret_key_from_file(path: Path) -> str:
     """Return the key stored in ``path``, creating the file (mode 0600) with a
     new random key first if it does not exist.
 
-    Processes starting at once (gunicorn workers, a test and its server) all
+    Processes starting at once (uvicorn workers, a test and its server) all
     read the one key: the file is created exclusively and the losers of the
     race read the winner's.
     """

@@ -347,7 +347,7 @@ elif LOOPBACK_ONLY:
         "security.W016",  # CSRF_COOKIE_SECURE
     ]
 
-# Errors reach the process's standard error (gunicorn's, the terminal's):
+# Errors reach the process's standard error (uvicorn's, the terminal's):
 # every 5xx with its traceback (django.request logs them at ERROR with the
 # exception), warnings and the app's own INFO messages; Django's 4xx warnings
 # (404, 409, ...) are the API working as documented and are not logged.

@@ -1,4 +1,4 @@
-"""WSGI entry point (gunicorn webgame.wsgi).
+"""WSGI entry point (`make dev`'s runserver; the served app is ASGI: webgame.asgi).
 
 The AI's warm-up starts first (:mod:`webgame.startup`), then the app, then
 the thread that makes each game's AI ready (:mod:`webgame.services.readiness`).

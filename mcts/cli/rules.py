@@ -92,7 +92,11 @@ def add_commands(subparsers) -> None:
     show.set_defaults(func=cmd_show)
 
     replay = subparsers.add_parser(
-        "replay", help='check JSON lines {"moves": [...]} from standard input'
+        "replay",
+        help='check JSON lines {"moves": [...]} from standard input',
+        description='Read lines {"moves": [...]} and print for each {"legal": '
+        '[[the legal moves before ply 1], ...], "result": "black" | "white" | '
+        '"draw" | null, "error": null | {"ply": i, "message": ...}}.',
     )
     add_game_arguments(replay)
     replay.set_defaults(func=cmd_replay)

@@ -8,13 +8,13 @@
 import * as api from "./api.js";
 import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
-import { joinFromLink } from "./friends.js";
+import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, rememberPause, stepTarget, watchInAddress } from "./history.js";
 import { announce, flash } from "./panel.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, onlyWatching, resultText, squaresOfMove, state } from "./state.js";
+import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, mySeat, onlyWatching, resultText, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -118,6 +118,8 @@ export function pass() {
 export function undo() {
   const g = state.game;
   if (!g || state.busy) return;
+  // Between two browsers a move is taken back when the other player agrees.
+  if (g.seats) return mySeat() && g.status === "playing" ? makeOffer("takeback") : flash("Only the players can ask to take a move back.", "info");
   if (!g.moves.length) return flash("Nothing to undo yet.");
   stopThinking();
   // With both sides on AI, undo would be replayed at once: pause instead.
@@ -135,6 +137,7 @@ export function undo() {
 export function hint() {
   const g = state.game;
   if (!canClick()) return;
+  if (g.seats) return flash("No hints while two people play: the computer helps once the game is over.", "info");
   if (slotWait() > 0) return flash("The AI is finishing an abandoned search: ask again in a moment.", "info");
   if (!aiReady(g.game)) return whenAiReady(g.game).done(hint);
   const body = $.extend({ version: g.version }, strengthOf(g.to_move));

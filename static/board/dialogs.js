@@ -6,10 +6,11 @@
  * (#end-dialog): who won and why, Rematch with the colours swapped, Analyse.
  */
 import { chooseGame, newGame } from "./actions.js";
-import { createFriendGame } from "./friends.js";
+import { newGameBody } from "./controls.js";
+import { clockOf, createFriendGame } from "./friends.js";
 import { whenGameEnds } from "./game.js";
 import { toggleReview } from "./review.js";
-import { SIDES, cap, endedOffBoard, resultText, state } from "./state.js";
+import { SIDES, cap, endedOffBoard, mySeat, resultText, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -28,14 +29,14 @@ export function offerNewGame(name) {
   modal("start-dialog").show();
 }
 
-function begin(players) {
+function begin(players, clock) {
   chosen = true;
   chooseGame($("#start-game").val());
   SIDES.forEach(function (side) {
     $("#" + side + "-ai").prop("checked", players[side] === "ai");
   });
   modal("start-dialog").hide();
-  newGame();
+  newGame(clock ? $.extend(newGameBody(), { clock: clock }) : undefined);
 }
 
 /** Play the computer: it takes the other colour, at the strength chosen. */
@@ -43,7 +44,7 @@ export function playComputer() {
   const you = $("input[name=you]:checked").val();
   const ai = you === "black" ? "white" : "black";
   $("#strength-" + ai).val($("#start-strength").val());
-  begin({ [you]: "human", [ai]: "ai" });
+  begin({ [you]: "human", [ai]: "ai" }, clockOf($("#start-clock").val()));
 }
 
 /** Play a friend: a game between this browser and the invitation's. */
@@ -51,7 +52,7 @@ export function playFriend() {
   chosen = true;
   chooseGame($("#start-game").val());
   modal("start-dialog").hide();
-  createFriendGame($("input[name=friend-side]:checked").val(), $("#friend-clock").val());
+  createFriendGame($("input[name=friend-side]:checked").val(), clockOf($("#friend-clock").val()));
 }
 
 export function twoPlayers() {
@@ -83,10 +84,15 @@ function playerBody(p) {
   return body;
 }
 
-/** The same game again with the colours swapped. */
+/** The same game again with the colours swapped; with a friend, a new
+ *  invitation to send (the same game and clock). */
 export function rematch() {
   const g = state.game;
   modal("end-dialog").hide();
+  if (g.seats && mySeat()) {
+    const other = mySeat() === "black" ? "white" : "black";
+    return createFriendGame(other, g.clock ? g.clock.control : null, { game: g.game, options: g.options });
+  }
   newGame({ game: g.game, options: g.options, players: { black: playerBody(g.players.white), white: playerBody(g.players.black) } });
 }
 

@@ -36,14 +36,15 @@ function seated(g) {
   sayHello();
 }
 
-/** A new game with a friend: `side` (black, white, random) and the time
- *  control's selector value; the links dialog opens. */
-export function createFriendGame(side, clockValue) {
-  const base = newGameBody();
+/** A new game with a friend: `side` (black, white, random) and `clock`
+ *  (the API's time control, or null); `base` the game and options (default:
+ *  the controls'). The links dialog opens. */
+export function createFriendGame(side, clock, base) {
+  base = base || newGameBody();
   stopThinking();
   state.busy = true;
   api
-    .createGame({ game: base.game, options: base.options, friend: { side: side }, clock: clockOf(clockValue) })
+    .createGame({ game: base.game, options: base.options, friend: { side: side }, clock: clock })
     .done(function (g) {
       state.busy = false;
       seated(g);

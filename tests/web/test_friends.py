@@ -245,3 +245,29 @@ def test_a_game_on_the_board_is_shared_with_a_friend(client):
     )
     joined = post(client, "game-join", made["id"], {"invite": shared["invite"]}).json()
     assert joined["seat"]["side"] == "black"
+
+
+def test_tokens_are_compared_in_constant_time(monkeypatch):
+    from webgame.services import seats
+
+    compared = []
+    real = hmac.compare_digest
+
+    def spy(a, b):
+        compared.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(seats.hmac, "compare_digest", spy)
+    stored = digest("right")
+    assert seats.matches("right", stored) and not seats.matches("wrong", stored)
+    assert len(compared) == 2 and all(b == stored for _, b in compared)
+
+
+def test_the_joiner_gets_only_its_own_token(client):
+    made = client.post(
+        "/api/games/", {"game": "gomoku", "friend": {"side": "white"}}, format="json"
+    ).json()
+    joined = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
+    text = json.dumps(joined)
+    assert made["seat"]["token"] not in text and made["invite"] not in text
+    assert joined["seat"]["side"] == "black" and "invite" not in joined

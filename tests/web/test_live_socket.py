@@ -104,6 +104,8 @@ def test_every_move_reaches_every_socket_once_in_version_order():
             seen = [(await receive(ws, "game"))["game"] for _ in range(2)]
             assert [g["version"] for g in seen] == [2, 3]
             assert seen[-1]["moves"] == ["h8", "h9"]
+            text = json.dumps(seen)  # no socket message holds a seat's token
+            assert game["black"] not in text and game["white"] not in text
             await ws.disconnect()
 
     sync(body)
