@@ -100,7 +100,12 @@ class AsgiLiveServer:
             self.port = probe.getsockname()[1]
         app = application_for(ASGIStaticFilesHandler(get_asgi_application()))
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, lifespan="on", log_level="warning"
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            lifespan="on",
+            log_level="warning",
+            http="webgame.serving:GuardedHttpProtocol",
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

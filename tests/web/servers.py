@@ -83,6 +83,7 @@ def asgi_server(port: int) -> list[str]:
     return [
         venv_bin("uvicorn"), "webgame.asgi:application",
         "--host", "127.0.0.1", "--port", str(port), "--no-proxy-headers",
+        "--http", "webgame.serving:GuardedHttpProtocol",
         "--lifespan", "on",
     ]  # fmt: skip
 

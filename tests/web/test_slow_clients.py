@@ -1,0 +1,134 @@
+"""Slow and malformed clients against the served protocol (issue 67, finding
+1; webgame/serving.py): hundreds of sockets that send a byte now and then
+hold no thread and stop nothing, each is dropped with a JSON 408 once its
+head or body is late, and the server's own refusals (400, 414, 431) are
+JSON too."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from webgame import serving
+
+from .servers import (
+    app_env,
+    asgi_server,
+    free_port,
+    migrate,
+    start,
+    stop,
+    wait_for_port,
+)
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory):
+    """Yield the port of a served process (uvicorn as make run starts it)."""
+    tmp = tmp_path_factory.mktemp("slow")
+    env = app_env(
+        DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+        SECRET_KEY="slow-clients-" + "k" * 40,
+        STATIC_ROOT=str(tmp / "static"),
+        AI_WARM_UP="0",
+    )
+    migrate(env)
+    number = free_port()
+    proc = start(asgi_server(number), env=env, log=tmp / "server.log")
+    try:
+        wait_for_port(number, proc, "uvicorn")
+        yield number
+    finally:
+        stop(proc)
+
+
+def answer_of(sock: socket.socket, timeout: float) -> tuple[int, dict]:
+    """Return (status, JSON body) the server sends on ``sock`` before closing."""
+    sock.settimeout(timeout)
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    assert b"content-type: application/json" in head.lower(), head
+    return status, json.loads(body)
+
+
+def test_slow_requests_are_dropped_with_408_and_hold_up_nobody(port):
+    hold = []
+    for _ in range(200):  # more than any thread pool: they hold no thread
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(b"G")
+        hold.append(sock)
+    body = socket.create_connection(("127.0.0.1", port))
+    body.sendall(
+        b"POST /api/games/ HTTP/1.1\r\nHost: localhost\r\n"
+        b'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"game": '
+    )
+    drip = socket.create_connection(("127.0.0.1", port))
+    stop_drip = threading.Event()
+
+    def trickle():  # a header byte a second
+        for byte in b"GET /api/games/kinds/ HTTP/1.1\r\nHost: localhost\r\nX-Slow: yes":
+            if stop_drip.wait(1.0):
+                return
+            try:
+                drip.sendall(bytes([byte]))
+            except OSError:
+                return
+
+    threading.Thread(target=trickle, daemon=True).start()
+    started = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("GET", "/api/games/kinds/")
+    assert conn.getresponse().status == 200
+    assert time.monotonic() - started < 2  # served at once beside 202 slow sockets
+    limit = serving.HEAD_SECONDS + 5
+    assert answer_of(body, limit) == (
+        408,
+        {
+            "error": "request_timeout",
+            "detail": "the request's body did not arrive within 10 s",
+        },
+    )
+    status, error = answer_of(drip, limit)
+    stop_drip.set()
+    assert status == 408 and error["error"] == "request_timeout"
+    assert answer_of(hold[0], limit)[0] == 408
+    assert time.monotonic() - started < limit
+    for sock in hold:
+        sock.close()
+
+
+def raw(port: int, request: bytes) -> tuple[int, dict]:
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(request)
+    try:
+        return answer_of(sock, 10)
+    finally:
+        sock.close()
+
+
+def test_the_servers_own_refusals_are_json(port):
+    huge = b"X-Big: " + b"a" * (serving.MAX_HEAD_BYTES + 1) + b"\r\n"
+    status, error = raw(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n" + huge + b"\r\n")
+    assert (status, error["error"]) == (431, "request_too_large")
+    long_url = b"/" + b"a" * (serving.MAX_URL_BYTES + 1)
+    status, error = raw(
+        port, b"GET " + long_url + b" HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    )
+    assert (status, error["error"]) == (414, "uri_too_long")
+    status, error = raw(port, b"\x00\x01 nonsense\r\n\r\n")
+    assert (status, error["error"]) == (400, "bad_request")
+
+
+def test_head_requests_are_answered_without_a_body(port):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("HEAD", "/api/games/kinds/")
+    response = conn.getresponse()
+    assert response.status == 200 and response.read() == b""
