@@ -10,10 +10,13 @@ PORT ?= 8000
 # Where collectstatic puts the files WhiteNoise serves (the settings read the
 # same environment variable).
 STATIC_ROOT ?= staticfiles
-# uvicorn's limits: idle keep-alive connections close after 5 s, a socket's
-# frame is at most 64 KiB, sockets are pinged every 20 s, and a stop waits
-# 15 s for requests. Proxies' headers are Django's business (NUM_PROXIES).
-UVICORN_FLAGS ?= --no-proxy-headers --timeout-keep-alive 5 --ws-max-size 65536 \
+# uvicorn's limits: a request's head and body each arrive within 10 s, else
+# 408 (webgame/serving.py), idle keep-alive connections close after 5 s, a
+# socket's frame is at most 64 KiB, sockets are pinged every 20 s, and a stop
+# waits 15 s for requests. Proxies' headers are Django's business (NUM_PROXIES).
+UVICORN_FLAGS ?= --http webgame.serving:GuardedHttpProtocol \
+	--no-proxy-headers --timeout-keep-alive 5 --ws-max-size 65536 \
+	--ws-per-message-deflate false \
 	--ws-ping-interval 20 --ws-ping-timeout 20 --timeout-graceful-shutdown 15 \
 	--lifespan on
 # The load test: players for a while against the server at LOAD_URL, and HOG
@@ -23,7 +26,7 @@ PLAYERS ?= 50
 HOG ?= 0
 RUN_TIME ?= 30s
 
-.PHONY: run dev test lint loadtest bench-start setup setup-test system-packages train-setup clean
+.PHONY: run dev test lint loadtest bench-start bench-live setup setup-test system-packages train-setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -104,6 +107,11 @@ system-packages:
 # game's AI, the first AI moves, the longest AI move of each game and level.
 bench-start: setup
 	$(BIN)/python loadtest/first_start.py --venv $(VENV)
+
+# The live games' benchmark: 200 spectators' sockets on one game and 20 pairs
+# playing, the latency from a move to each socket and any lost update.
+bench-live: setup
+	$(BIN)/python loadtest/live_bench.py
 
 test: system-packages setup-test
 	$(BIN)/python -m pytest

@@ -23,9 +23,11 @@ caps frames as well).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -41,6 +43,8 @@ NO_SUCH_GAME = 4404
 TOO_MANY_SOCKETS = 4429
 POLICY_VIOLATION = 1008
 MAX_MESSAGE = 4096
+#: Watchers coming and going are announced at most this often (seconds).
+WATCHERS_EVERY = 0.5
 #: How long a presence count is kept without change (a process killed
 #: without closing its sockets leaves counts that expire).
 COUNT_SECONDS = 24 * 3600
@@ -57,14 +61,20 @@ def scope_client(scope: dict) -> str:
     return client_of(request)
 
 
-async def _count(key: str, step: int) -> int:
-    """Add ``step`` to the shared counter ``key`` and return its value."""
-    await cache.aadd(key, 0, COUNT_SECONDS)
+def _count_now(key: str, step: int) -> int:
+    """Add ``step`` to the shared counter ``key`` and return its value: the
+    backend's own incr, atomic (a lock in memory, INCR in Redis); Django's
+    async ``aincr`` is a read and a write, and sockets opened at once lost
+    counts through it."""
+    cache.add(key, 0, COUNT_SECONDS)
     try:
-        return await cache.aincr(key, step)
+        return cache.incr(key, step)
     except ValueError:  # expired between the two calls
-        await cache.aset(key, max(step, 0), COUNT_SECONDS)
+        cache.add(key, max(step, 0), COUNT_SECONDS)
         return max(step, 0)
+
+
+_count = sync_to_async(_count_now, thread_sensitive=False)
 
 
 class Bucket:
@@ -165,13 +175,18 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._present(None, -1, announce=False)
                 self.seat = seat
                 await self._present(seat, 1)
-        if not isinstance(version, int) or version != game["version"]:
-            self.version = -1  # resend even what this socket sent before
+        # What the browser drew (by this socket or an answer to its own
+        # request) is not sent again; anything newer is.
+        if isinstance(version, int) and not isinstance(version, bool):
+            self.version = max(self.version, version)
         await self._send_game(game)
 
     async def game_changed(self, event: dict) -> None:
-        """A write of the game (the group's message): send it on if newer."""
-        await self._send_game(event["game"])
+        """A write of the game (the group's message, its JSON made once for
+        all the sockets): send it on if newer."""
+        if event["version"] > self.version:
+            self.version = event["version"]
+            await self.send(text_data=event["text"])
 
     async def presence_changed(self, event: dict) -> None:
         """Who is connected changed: tell the browser."""
@@ -185,19 +200,43 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _present(self, seat: str | None, step: int, announce=True) -> None:
         """Count this socket in (``step`` 1) or out (-1) as ``seat``'s player or
-        a watcher (None), and tell the group who is there."""
-        prefix = f"live:{self.game_id}:"
-        await _count(prefix + (seat or "watchers"), step)
+        a watcher (None), and tell the group who is there: at once for a seat;
+        for watchers, once per :data:`WATCHERS_EVERY` however many came or
+        went (each arrival told to all would be n² messages for n watchers)."""
+        await _count(f"live:{self.game_id}:{seat or 'watchers'}", step)
         if not announce:
             return
-        counts = await cache.aget_many(
-            [prefix + s for s in ("black", "white", "watchers")]
-        )
-        who = {
-            "black": counts.get(prefix + "black", 0) > 0,
-            "white": counts.get(prefix + "white", 0) > 0,
-            "watchers": max(0, counts.get(prefix + "watchers", 0)),
-        }
-        await self.channel_layer.group_send(
-            self.group, {"type": "presence.changed", "who": who}
-        )
+        if seat is not None:
+            await announce_presence(self.channel_layer, self.game_id)
+        elif self.game_id not in _ANNOUNCING:
+            _ANNOUNCING.add(self.game_id)
+            asyncio.get_running_loop().call_later(
+                WATCHERS_EVERY,
+                lambda: asyncio.ensure_future(
+                    _announce_later(self.channel_layer, self.game_id)
+                ),
+            )
+
+
+#: Games whose watchers' count is about to be announced by this process.
+_ANNOUNCING: set[str] = set()
+
+
+async def _announce_later(layer, game_id: str) -> None:
+    _ANNOUNCING.discard(game_id)
+    await announce_presence(layer, game_id)
+
+
+async def announce_presence(layer, game_id: str) -> None:
+    """Tell every socket on the game who is connected."""
+    prefix = f"live:{game_id}:"
+    keys = [prefix + name for name in ("black", "white", "watchers")]
+    counts = await cache.aget_many(keys)
+    who = {
+        "black": counts.get(prefix + "black", 0) > 0,
+        "white": counts.get(prefix + "white", 0) > 0,
+        "watchers": max(0, counts.get(prefix + "watchers", 0)),
+    }
+    await layer.group_send(
+        services.live_group(game_id), {"type": "presence.changed", "who": who}
+    )

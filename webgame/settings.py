@@ -220,14 +220,19 @@ if REDIS_URL:
 # Live games (webgame/consumers.py): one process's memory carries each
 # change to the sockets it holds; with REDIS_URL, Redis carries it to every
 # web process's sockets.
+# A socket's queue holds 1,000 messages (Channels' default of 100 dropped
+# updates when a crowd of watchers arrived at once: make bench-live).
 CHANNEL_LAYERS = {
     "default": (
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000},
         }
         if REDIS_URL
-        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        else {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": 1000},
+        }
     )
 }
 #: A client's open sockets at most (a player's tabs, a family behind one NAT

@@ -5,6 +5,7 @@ reconnect, and the limits: origin, sockets per client, messages per socket
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -239,5 +240,49 @@ def test_no_socket_for_a_game_that_does_not_exist():
         ] != "websocket.close":
             pass
         assert output["code"] == 4404
+
+    sync(body)
+
+
+def test_the_socket_limit_holds_for_sockets_opened_at_once(settings):
+    settings.LIVE_SOCKETS_PER_CLIENT = 8
+    game = friends_game()
+    cache.clear()
+
+    async def open_one():
+        ws = socket(game["id"])
+        accepted, _ = await ws.connect()
+        assert accepted  # accepted first, then closed if over the limit
+        first = await ws.receive_output(timeout=5)
+        return ws, first["type"] == "websocket.close" and first["code"] == 4429
+
+    async def body():
+        opened = await asyncio.gather(*(open_one() for _ in range(12)))
+        assert sum(refused for _, refused in opened) == 4
+        for ws, _ in opened:  # the server sends a closed socket's disconnect too
+            await ws.disconnect()
+        assert cache.get("live:client:127.0.0.1") == 0
+
+    sync(body)
+
+
+def test_a_crowd_of_watchers_is_announced_in_a_few_messages():
+    game = friends_game()
+
+    async def body():
+        crowd = [socket(game["id"], client=(f"10.3.0.{n}", 1)) for n in range(20)]
+        for ws in crowd:
+            assert (await ws.connect())[0]
+        await asyncio.sleep(1.2)  # two announcement periods
+        first = crowd[0]
+        seen = []
+        while not await first.receive_nothing(timeout=0.1):
+            seen.append(json.loads(await first.receive_from()))
+        presence = [m for m in seen if m["type"] == "presence"]
+        # Not one message per arrival (20): the count, once it settled.
+        assert 1 <= len(presence) <= 3
+        assert presence[-1]["watchers"] == 20
+        for ws in crowd:
+            await ws.disconnect()
 
     sync(body)

@@ -10,6 +10,7 @@ worker) reaches sockets held by another.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from asgiref.sync import async_to_sync
@@ -30,9 +31,13 @@ def publish(snapshot: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    # The message's JSON is made here once, not by each of the game's sockets.
+    message = {
+        "type": "game.changed",
+        "version": snapshot["version"],
+        "text": json.dumps({"type": "game", "game": snapshot}),
+    }
     try:
-        async_to_sync(layer.group_send)(
-            group(snapshot["id"]), {"type": "game.changed", "game": snapshot}
-        )
+        async_to_sync(layer.group_send)(group(snapshot["id"]), message)
     except Exception:  # the write is done; a socket's reconnect catches up
         log.exception("could not send game %s's update", snapshot["id"])
