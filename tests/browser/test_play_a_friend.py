@@ -117,3 +117,43 @@ def test_two_friends_play_and_one_watches(new_page):
         )
         assert tab.locator("#result").inner_text() == "White wins on time"
         assert tab.locator("#clock-black").inner_text() == "0:00.0"
+
+
+def test_offers_and_resigning_through_the_page(new_page):
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    a.goto(a.base_url + "/")
+    a.wait_for_selector("#start-dialog.show")
+    a.select_option("#start-game", "gomoku")
+    a.check("#friend-black", force=True)
+    a.select_option("#friend-clock", "")
+    a.click("#play-friend")
+    a.wait_for_selector("#share-dialog.show")
+    invite = a.input_value("#invite-link")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    assert a.locator("#clock-black").is_hidden()  # no clock chosen
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
+
+    a.click("#offer-draw")
+    b.wait_for_selector("#offer-bar:not([hidden])")
+    assert b.locator("#offer-text").inner_text() == "Black offers a draw"
+    assert a.locator("#offer-accept").is_hidden()  # the offerer only waits
+    b.click("#offer-decline")
+    a.wait_for_selector("#offer-bar", state="hidden")
+
+    a.click("#ask-takeback")
+    b.wait_for_selector("#offer-bar:not([hidden])")
+    assert "take back" in b.locator("#offer-text").inner_text()
+    b.click("#offer-accept")
+    ply_is(a, 0, timeout=1000)  # Black's h8 and White's reply taken back
+
+    a.click("#resign")
+    assert a.locator("#resign").inner_text() == "Really resign?"
+    a.click("#resign")
+    for tab in (a, b):
+        tab.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+        assert tab.locator("#result").inner_text() == "White wins by resignation"

@@ -271,3 +271,20 @@ def test_the_joiner_gets_only_its_own_token(client):
     text = json.dumps(joined)
     assert made["seat"]["token"] not in text and made["invite"] not in text
     assert joined["seat"]["side"] == "black" and "invite" not in joined
+
+
+def test_the_ai_of_a_game_with_a_clock_plays_within_it(client):
+    # 15 s for the game: the AI's 2 s a move become 15/30 = 0.5 s at most.
+    made = client.post(
+        "/api/games/",
+        {
+            "game": "reversi",
+            "players": {"black": {"kind": "ai", "think_time": 2.0}},
+            "clock": {"initial": 15, "increment": 0},
+        },
+        format="json",
+    ).json()
+    answer = post(client, "game-ai-move", made["id"], {"version": made["version"]})
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["search"]["elapsed"] < 1.0
+    assert answer.json()["game"]["ply"] == 1
