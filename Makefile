@@ -26,7 +26,7 @@ PLAYERS ?= 50
 HOG ?= 0
 RUN_TIME ?= 30s
 
-.PHONY: run dev test lint loadtest bench-start bench-live setup setup-test system-packages train-setup clean
+.PHONY: run dev test lint loadtest probe bench-start bench-live setup setup-test system-packages train-setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -107,6 +107,12 @@ system-packages:
 # game's AI, the first AI moves, the longest AI move of each game and level.
 bench-start: setup
 	$(BIN)/python loadtest/first_start.py --venv $(VENV)
+
+# Hostile clients (slow sockets, many addresses) against the server at
+# PROBE_URL, and what another client meets meanwhile.
+PROBE_URL ?= http://127.0.0.1:8000
+probe: setup
+	$(BIN)/python loadtest/probe.py --url $(PROBE_URL)
 
 # The live games' benchmark: 200 spectators' sockets on one game and 20 pairs
 # playing, the latency from a move to each socket and any lost update.

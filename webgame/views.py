@@ -356,11 +356,15 @@ class EndingView(APIView):
 
 
 class ExplorerView(APIView):
-    """The opening explorer: a tree model's moves in a position of a game."""
+    """The opening explorer: a tree model's moves in a position of a game. A
+    large or packed model is prepared first, as by ``prepare/`` (503 with
+    Retry-After meanwhile); both count against the AI throttle."""
+
+    throttle_classes = [AIRateThrottle]
 
     @extend_schema(
         parameters=[s.ExplorerQuerySerializer],
-        responses={200: s.ExplorerSerializer, **_errors(400, 404)},
+        responses={200: s.ExplorerSerializer, **_errors(400, 403, 404, 429, 503)},
     )
     def get(self, request: Request, pk) -> Response:
         """Return the model's moves with visits, win % and proven marks."""
@@ -389,9 +393,11 @@ class ModelStatusView(APIView):
 class ModelPrepareView(APIView):
     """Get a tree model ready for play ahead of the AI's first move."""
 
+    throttle_classes = [AIRateThrottle]
+
     @extend_schema(
         request=None,
-        responses={202: s.ModelStatusSerializer, **_errors(400, 404, 415)},
+        responses={202: s.ModelStatusSerializer, **_errors(400, 404, 415, 429)},
     )
     def post(self, request: Request, game: str, name: str) -> Response:
         """Start unpacking and loading the model in the background (once);

@@ -209,3 +209,71 @@ def test_a_requests_client_is_its_ipv6_prefix():
     one = factory.get("/", REMOTE_ADDR="2001:db8:1:2::1")
     other = factory.get("/", REMOTE_ADDR="2001:db8:1:2:dead::beef")
     assert client_of(one) == client_of(other) == "2001:db8:1:2::/64"
+
+
+def test_34_addresses_cannot_fill_the_queue_for_a_short_search(settings):
+    """The issue's finding: 34 addresses each asked for two 10 s hints, 64
+    were admitted, and then every other client got 503, even for 0.1 s. Now
+    the short search takes the place of the newest waiting search of the
+    client with the most seconds waiting; equals do not churn."""
+    settings.AI_WORKERS = 2
+    settings.AI_CLIENT_PENDING = 2
+    settings.AI_MAX_PENDING = 64
+    pool, order, gate = FairPool(), [], threading.Event()
+    outcome: dict[str, int] = {}
+
+    def ask(client: str, name: str, seconds: float) -> threading.Thread:
+        def go():
+            try:
+                pool.run(
+                    lambda: (gate.wait(10), order.append(name)),
+                    client=client,
+                    expected_seconds=seconds,
+                )
+                outcome[name] = 200
+            except Busy:
+                outcome[name] = 503
+
+        thread = threading.Thread(target=go)
+        thread.start()
+        return thread
+
+    threads = [
+        ask(f"10.0.0.{n}", f"hog{n}-{k}", 10.0) for n in range(34) for k in range(2)
+    ]
+    deadline = time.monotonic() + 10
+    while len(outcome) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.pending() == 64 and list(outcome.values()) == [503] * 4
+    threads.append(ask("10.9.9.9", "short", 0.1))
+    while "short" not in outcome and len(outcome) < 5 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.pending() == 64  # in: one hog's second search gave its place
+    assert list(outcome.values()).count(503) == 5
+    gate.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert outcome["short"] == 200
+    assert order.index("short") <= 3  # served among the first, not after 64
+
+
+def test_a_full_queue_of_equals_refuses_the_newcomer(settings):
+    settings.AI_WORKERS = 1
+    settings.AI_CLIENT_PENDING = 2
+    settings.AI_MAX_PENDING = 3
+    pool, order, gate = FairPool(), [], threading.Event()
+    threads = [
+        run_in_pool(pool, "a", "a1", order, gate, seconds=10.0),
+        run_in_pool(pool, "b", "b1", order, gate, seconds=10.0),
+        run_in_pool(pool, "c", "c1", order, gate, seconds=10.0),
+    ]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    # b and c have 10 s waiting each: a newcomer's 10 s would only swap equals.
+    with pytest.raises(Busy):
+        pool.run(lambda: None, client="d", expected_seconds=10.0)
+    gate.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert sorted(order) == ["a1", "b1", "c1"]

@@ -86,6 +86,39 @@ class PackedModelTests(APITestCase):
         assert response.json()["search"]["root_visits"] > 1000
         assert self.models()["big"]["status"] == "ready"
 
+    def test_an_explorer_storm_on_a_packed_model_costs_one_preparation(self):
+        """The issue's finding: twenty explorer GETs naming the full model
+        each loaded it. Now each answers at once, 503 with Retry-After, while
+        one preparation runs in the background; then the explorer answers."""
+        game = create(self.client, "reversi").json()["id"]
+        started = time.monotonic()
+        answers = [
+            self.client.get(url("game-explorer", game), {"ply": 0, "model": "big"})
+            for _ in range(20)
+        ]
+        assert time.monotonic() - started < 5
+        waiting = [a for a in answers if a.status_code == 503]
+        assert waiting, [a.status_code for a in answers]
+        body = assert_error(waiting[0], 503, "busy")
+        assert "being prepared" in body["detail"]
+        assert waiting[0]["Retry-After"] == "3"
+        assert wait_ready(self.client, "reversi", "big")[-1]["status"] == "ready"
+        ready = self.client.get(url("game-explorer", game), {"ply": 0, "model": "big"})
+        assert ready.status_code == 200 and ready.json()["known"] is True
+
+    def test_the_explorer_and_prepare_count_against_the_ai_throttle(self):
+        game = create(self.client, "reversi").json()["id"]
+        with override_settings(AI_THROTTLE_RATE="2/min"):
+            for _ in range(2):
+                ok = self.client.get(url("game-explorer", game), {"ply": 0})
+                assert ok.status_code == 200
+            refused = self.client.get(url("game-explorer", game), {"ply": 0})
+            assert_error(refused, 429, "throttled")
+            prepare = self.client.post(
+                reverse("model-prepare", args=["reversi", "big"])
+            )
+            assert_error(prepare, 429, "throttled")
+
     def test_a_folder_left_from_an_older_archive_is_unpacked_again(self):
         # As after a git pull of a rebuilt model: the folder is the old build.
         shutil.copytree(SHIPPED, self.games / "big")

@@ -12,18 +12,45 @@ from __future__ import annotations
 
 from mcts import Proven, holding_proofs, warm_tree
 
-from ..errors import ServiceError
+from ..errors import Busy, ServiceError
 from .games import GameId, get_row, no_help_between_seats, parse
 from .positions import board, replay
 from .readiness import READINESS
 from .rules import cached_rules, options_key
-from .treemodels import ready_model
+from .treemodels import PREPARATIONS, listed_model, prepare_model, ready_model
 
 #: The model the explorer reads unless another is named: the shipped one.
 DEFAULT_MODEL = "light"
 
 #: The most moves listed for one position.
 MAX_MOVES = 20
+#: A model up to this many nodes loads within the request (a light model
+#: loads in milliseconds); a larger or packed one is prepared in the
+#: background, once, as ``prepare/`` does, and the request answered 503
+#: until it is ready.
+INLINE_NODES = 200_000
+#: The seconds a client is told to wait for a model being prepared.
+PREPARING_RETRY = 3
+
+
+def explorable_model(game: str, name: str):
+    """Return the loaded model ``name`` of ``game`` for the explorer: loaded
+    now if it is small and unpacked, else its preparation started (once,
+    however many ask) and Busy (503, Retry-After) until it is ready. So a
+    storm of GETs naming a large model costs one background load, not a
+    request thread each."""
+    if not PREPARATIONS.is_ready(game, name):
+        listed = listed_model(game, name)
+        if listed["packed"] or (listed["nodes"] or 0) > INLINE_NODES:
+            status = prepare_model(game, name)
+            progress = status["progress"]
+            how_far = f" {round(100 * progress)}%" if progress is not None else ""
+            raise Busy(
+                f"model {name!r} is being prepared ({status['status']}{how_far}); "
+                f"ask again shortly, or follow GET /api/models/{game}/{name}/",
+                retry_after=PREPARING_RETRY,
+            )
+    return ready_model(game, name)
 
 
 def explore(
@@ -52,7 +79,7 @@ def explore(
         played.append(move)
         state = game.play(state, move)
     READINESS.wait(row.game)
-    loaded = ready_model(row.game, model)
+    loaded = explorable_model(row.game, model)
     tree = None if game.is_terminal(state) else warm_tree(loaded, game, state)
     moves: list[dict] = []
     if tree is not None:

@@ -136,6 +136,12 @@ def model_status(game: str, name: str) -> dict:
     return _status(game, model)
 
 
+def listed_model(game: str, name: str) -> dict:
+    """Return the listing of model ``name`` of ``game`` (nodes, packed ...);
+    ServiceError ``unknown_model`` or ``model_unavailable`` otherwise."""
+    return _listed(game, name)
+
+
 def prepare_model(game: str, name: str) -> dict:
     """Start getting model ``name`` of ``game`` ready (unpacked and loaded) in
     the background unless it is or is on its way; return its status."""

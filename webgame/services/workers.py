@@ -8,17 +8,25 @@ its address (:mod:`webgame.clients`). The rules, the same in one process
 - At most ``AI_WORKERS`` searches run at once, and at most
   ``AI_CLIENT_SEARCHES`` (1) of them for one client.
 - A search that cannot start yet waits in its client's queue; when a worker
-  frees up, the clients take turns by the search time they have had (fair
-  queueing: the waiting client given the fewest seconds, as measured, goes
-  first; a new client starts level with the least served one under way; all
-  is forgotten when the pool falls idle). So one client's backlog never
+  frees up, the clients take turns by the search time they will have had
+  once their next search ends (fair queueing by virtual finish time: the
+  waiting client that would then have had the fewest seconds, as measured,
+  goes first, so a short search goes before long ones; a new client starts
+  level with the least served one under way; all is forgotten when the pool
+  falls idle). So one client's backlog never
   delays another client by more than the searches already running, and a
   client of long hints waits while players of short moves are served.
 - A client may have ``AI_CLIENT_PENDING`` searches running or waiting, the
   whole server ``AI_MAX_PENDING`` (sized so that many clients reach their own
-  cap first). Beyond either the request is refused at once (503) with a
+  cap first). Beyond its own cap a request is refused at once (503) with a
   ``Retry-After`` computed from the real queue: the seconds of search ahead,
   spread over the workers.
+- When the whole server is full, a newcomer takes the place of the client
+  with the most seconds waiting, if that is more than the newcomer would
+  then have waiting: that client's newest waiting search is refused (503)
+  instead. So a client asking for 0.1 s is never refused because others
+  queued 10 s searches, and cheap addresses (a /64 is one client) cannot
+  fill the queue for everyone else.
 
 The search kernels are numba code that releases the GIL, so a few searches
 run truly in parallel on separate cores while the web threads keep serving.
@@ -67,13 +75,15 @@ class Limits:
 
 @dataclass
 class Ticket:
-    """One search waiting for, or holding, a worker."""
+    """One search waiting for, or holding, a worker (or refused while it
+    waited: ``evicted`` holds the Busy it gets)."""
 
     client: str
     seconds: float
     order: int
     started: float | None = None
     granted: threading.Event = field(default_factory=threading.Event)
+    evicted: Busy | None = None
 
 
 def retry_after(backlog_seconds: float, workers: int) -> int:
@@ -109,6 +119,8 @@ class FairPool:
         ticket = self._admit(client, expected_seconds, limits)
         try:
             ticket.granted.wait()
+            if ticket.evicted is not None:
+                raise ticket.evicted
             return self._threads(limits.workers).submit(task).result()
         finally:
             self._leave(ticket, limits)
@@ -127,13 +139,11 @@ class FairPool:
     def _admit(self, client: str, seconds: float, limits: Limits) -> Ticket:
         with self._lock:
             mine, everyone = self._pending(client), self._pending(None)
-            if mine >= limits.client_pending or everyone >= limits.max_pending:
-                raise Busy(
-                    f"{mine} of your AI searches and {everyone} in all are running "
-                    f"or waiting (at most {limits.client_pending} and "
-                    f"{limits.max_pending}); retry after the time given",
-                    retry_after=retry_after(self._backlog(), limits.workers),
-                )
+            full = everyone >= limits.max_pending
+            if mine >= limits.client_pending or (
+                full and not self._evict(client, seconds, limits)
+            ):
+                raise self._busy(mine, everyone, limits)
             ticket = Ticket(client, seconds, next(self._turns))
             if client not in self._usage:  # new: level with the least served
                 if len(self._usage) > 10_000:  # forget the clients long gone
@@ -142,6 +152,44 @@ class FairPool:
             self._waiting.setdefault(client, deque()).append(ticket)
             self._dispatch(limits)
             return ticket
+
+    def _busy(self, mine: int, everyone: int, limits: Limits) -> Busy:
+        """Return the refusal of a search, with the queue's Retry-After (lock held)."""
+        return Busy(
+            f"{mine} of your AI searches and {everyone} in all are running "
+            f"or waiting (at most {limits.client_pending} and "
+            f"{limits.max_pending}); retry after the time given",
+            retry_after=retry_after(self._backlog(), limits.workers),
+        )
+
+    def _evict(self, client: str, seconds: float, limits: Limits) -> bool:
+        """Make room for ``client``'s search of ``seconds`` in a full queue:
+        refuse the newest waiting search of the client with the most seconds
+        waiting, if it has more than ``client`` would then have; return
+        whether room was made (lock held)."""
+        queued = {
+            other: sum(t.seconds for t in queue)
+            for other, queue in self._waiting.items()
+            if queue and other != client
+        }
+        if not queued:
+            return False
+        victim = max(
+            queued, key=lambda other: (queued[other], len(self._waiting[other]))
+        )
+        mine = sum(t.seconds for t in self._waiting.get(client, ())) + seconds
+        if queued[victim] <= mine:
+            return False
+        evicted = self._waiting[victim].pop()  # its newest
+        if not self._waiting[victim]:
+            del self._waiting[victim]
+        evicted.evicted = Busy(
+            "the AI's queue is full and your searches waiting were the longest: "
+            "this one gave its place to a shorter one; retry after the time given",
+            retry_after=retry_after(self._backlog() + evicted.seconds, limits.workers),
+        )
+        evicted.granted.set()
+        return True
 
     def _leave(self, ticket: Ticket, limits: Limits) -> None:
         with self._lock:
@@ -173,9 +221,14 @@ class FairPool:
             ]
             if not eligible:
                 return
+            # Virtual finish time: the seconds a client will have had once its
+            # next search ends; a short search goes before long ones.
             client = min(
                 eligible,
-                key=lambda c: (self._usage.get(c, 0.0), self._waiting[c][0].order),
+                key=lambda c: (
+                    self._usage.get(c, 0.0) + self._waiting[c][0].seconds,
+                    self._waiting[c][0].order,
+                ),
             )
             ticket = self._waiting[client].popleft()
             if not self._waiting[client]:
