@@ -17,8 +17,8 @@ that a crashed process leaves nothing stuck for long:
 
 The throttles' counters are in Redis too (the cache, see settings). Celery's
 queue serves searches in arrival order; the per-client cap keeps one client
-from filling it (the round robin of the one-process pool is not repeated
-across processes).
+from filling it (the one-process pool's turns by virtual finish time and its
+making room in a full queue are not repeated across processes).
 """
 
 from __future__ import annotations

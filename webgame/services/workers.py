@@ -1,9 +1,9 @@
 """The AI's searches, shared fairly between clients.
 
 A search costs seconds of a core; a client is a browser or script, named by
-its address (:mod:`webgame.clients`). The rules, the same in one process
-(:class:`FairPool`, here) and across machines (the Redis scheduler of
-:mod:`webgame.backends`):
+its address (:mod:`webgame.clients`). The rules of one process
+(:class:`FairPool`, here; across machines :mod:`webgame.backends` keeps the
+caps, while Celery's queue serves in arrival order):
 
 - At most ``AI_WORKERS`` searches run at once, and at most
   ``AI_CLIENT_SEARCHES`` (1) of them for one client.
