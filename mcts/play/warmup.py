@@ -51,7 +51,7 @@ from ..models.live import LiveModel, search_gain
 from ..models.store import model_path
 from ..search.gomoku.focus import focus_moves
 from ..search.gomoku.threats.root import plan_root
-from ..search.gomoku.threats.vct import wins_by_threats
+from ..search.gomoku.threats.vct import vct_losers, wins_by_threats
 from ..search.proof_check import strict_proofs
 from ..search.reversi.endgame import leaf_margin
 from ..search.tree import Tree
@@ -78,7 +78,7 @@ LATE_SECONDS = 0.3
 #: The compiles of a cold two-job warm-up of each game (2026-11-29, the
 #: shared stages counted in each):
 #: the progress's denominator until this checkout has its own count.
-DEFAULT_COMPILES = {"reversi": 360, "gomoku": 385, "loa": 360}
+DEFAULT_COMPILES = {"reversi": 360, "gomoku": 386, "loa": 360}
 
 
 @dataclass
@@ -321,6 +321,11 @@ def warm_beside_search(
         state = game.play(state, text)
         if not game.is_terminal(state):
             plan_root(Tree(), state.array, 5, deep_budget=1000)
+    # Its defence against the opponent's threats, which that game may not
+    # reach: the moves after which the opponent has a VCT, as plan_root asks.
+    board = np.array(state.array)
+    candidates = np.zeros(MAX_MOVES, dtype=np.int64)
+    vct_losers(board, candidates, 1, 100, np.zeros(1, dtype=np.bool_))
     # The check of the proofs a Gomoku result shows (mcts.search.proof_check).
     tree = Tree()
     given = np.array([], dtype=np.int64)

@@ -59,7 +59,14 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
-  if (sameGame && g.ply > before.ply && g.last_move) {
+  if (sameGame && g.ply > before.ply && g.last_move === "pass") {
+    // The server plays a forced pass at once: say so, the record keeps it.
+    const passer = g.ply % 2 === 1 ? "Black" : "White";
+    const other = passer === "Black" ? "White" : "Black";
+    const words = passer + " has no move: " + other + " plays again";
+    flash(words, "info");
+    announce(words);
+  } else if (sameGame && g.ply > before.ply && g.last_move) {
     const mover = g.ply % 2 === 1 ? "Black" : "White";
     announce(mover + " played " + g.last_move + (g.status === "finished" ? ". " + resultText(g.result) : ""));
   } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {

@@ -31,7 +31,13 @@ function decodeCells(text) {
 
 /** Keep the snapshot's position, and the game as the one to reopen. */
 export function rememberGame(game) {
-  state.boards[movesKey(game.moves, game.ply)] = encodeCells(game.board.cells);
+  const cells = encodeCells(game.board.cells);
+  state.boards[movesKey(game.moves, game.ply)] = cells;
+  // A pass leaves the board as it was: the position before it is this one too
+  // (a forced pass comes in the same snapshot as the move before it).
+  for (let ply = game.ply; ply > 0 && game.moves[ply - 1] === "pass"; ply--) {
+    state.boards[movesKey(game.moves, ply - 1)] = cells;
+  }
   try {
     localStorage.setItem(STORE_BOARDS, JSON.stringify({ id: game.id, boards: state.boards }));
   } catch (e) {

@@ -19,7 +19,7 @@ from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
 from . import clocks, live, livegrowth, seats
 from .players import COLORS, normal_players
-from .positions import position, replay, snapshot
+from .positions import PASS, position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
 
 #: A game's id as the views pass it: the URL's UUID (or its text).
@@ -132,6 +132,8 @@ def write(
     before = None if finished else game.to_move(replay(row.game, key, tuple(row.moves)))
     after = before
     if moves is not None:
+        if len(moves) > len(row.moves):
+            moves = with_forced_passes(row.game, key, moves)
         state = replay(row.game, key, tuple(moves))
         status, result = result_of(game, state)
         after = game.to_move(state) if status == GameRow.Status.PLAYING else None
@@ -178,6 +180,21 @@ def write(
         livegrowth.game_finished(row)
     live.publish(snapshot(row))
     return row
+
+
+def with_forced_passes(name: str, key: str, moves: list[str]) -> list[str]:
+    """Return ``moves`` and the passes that follow by force: a side whose only
+    legal move is to pass (Reversi, Lines of Action) passes at once, whoever
+    plays it, and the record keeps the pass."""
+    game = cached_rules(name, key)
+    moves = list(moves)
+    while True:
+        state = replay(name, key, tuple(moves))
+        if game.outcome(state) is not None:
+            return moves
+        if game.legal_move_texts(state) != [PASS]:
+            return moves
+        moves.append(PASS)
 
 
 def settle_clock(row: GameRow) -> GameRow:
@@ -273,15 +290,19 @@ def play_move(
 
 
 def undo(game_id: GameId, *, version: int | None = None) -> dict:
-    """Return the snapshot after taking back the last move; when the side then
-    to move is an AI and the other side is human, keep taking back until a
-    human is to move (so undo against the AI returns to the human's turn)."""
+    """Return the snapshot after taking back the last move (and a forced pass
+    with the move before it); when the side then to move is an AI and the
+    other side is human, keep taking back until a human is to move (so undo
+    against the AI returns to the human's turn)."""
     row = get_row(game_id)
     check_version(row, version)
     unseated(row, "take a move back: ask for a takeback (POST takeback/)")
     if not row.moves:
         raise ServiceError("nothing_to_undo", "no move has been played yet")
-    moves = list(row.moves[:-1])
+    moves = list(row.moves)
+    taken = moves.pop()
+    while taken == PASS and moves:  # a forced pass goes with the move before
+        taken = moves.pop()
     kinds = {side: row.players[side]["kind"] for side in COLORS}
     if "human" in kinds.values() and "ai" in kinds.values():
         key = options_key(row.options)

@@ -1,0 +1,21 @@
+"""A forced Reversi pass needs no click (issue 65): the page says who passed
+and the pass is in the move list."""
+
+from __future__ import annotations
+
+from .helpers import open_board, plies, status, wait_idle
+
+
+def test_a_forced_pass_plays_itself_and_is_listed(page):
+    made = page.request.post(
+        page.base_url + "/api/games/import/",
+        data={"game": "reversi", "record": "d3c3e6d2d1e1b2"},
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    page.locator('#board [data-square="c1"]').click()  # White; Black has no move
+    page.wait_for_function("() => BoardPage.state.game.ply === 9")
+    wait_idle(page)
+    assert plies(page)[-2:] == ["c1", "pass"]
+    assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
+    assert status(page) == "White to move"
+    assert page.locator("#pass").is_hidden()
