@@ -9,7 +9,8 @@ DRF's per-field messages for clients that want to mark the form.
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -120,8 +121,13 @@ def _join(messages) -> str:
     return "; ".join(parts)
 
 
-def json_not_found(request, exception=None) -> JsonResponse:
-    """Return the 404 body for URLs no route matches (Django's handler404)."""
+def not_found(request, exception=None) -> HttpResponse:
+    """Return the 404 for URLs no route matches (Django's handler404): a page
+    for a browser (it asks for HTML), the API's JSON under ``/api/`` and for
+    every other client."""
+    wants_page = "text/html" in request.headers.get("Accept", "")
+    if wants_page and not request.path.startswith("/api/"):
+        return render(request, "404.html", {"path": request.path}, status=404)
     return JsonResponse(
         error_body("not_found", f"no such URL: {request.path}"),
         status=status.HTTP_404_NOT_FOUND,

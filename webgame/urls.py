@@ -105,5 +105,5 @@ urlpatterns = [
 ]
 
 handler400 = "webgame.exceptions.json_bad_request"
-handler404 = "webgame.exceptions.json_not_found"
+handler404 = "webgame.exceptions.not_found"
 handler500 = "webgame.exceptions.json_server_error"

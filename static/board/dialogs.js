@@ -10,7 +10,7 @@ import { newGameBody } from "./controls.js";
 import { clockOf, createFriendGame } from "./friends.js";
 import { whenGameEnds } from "./game.js";
 import { toggleReview } from "./review.js";
-import { SIDES, cap, endedOffBoard, mySeat, resultText, state } from "./state.js";
+import { SIDES, cap, endedOffBoard, humanSide, mySeat, resultText, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -67,10 +67,19 @@ export function startDialogClosed() {
 // ---- the end of a game ---------------------------------------------------------------
 
 function showEnd(game, ending) {
-  $("#end-title").text(ending.winner ? cap(ending.winner) + " wins" : "A draw");
-  let why = endedOffBoard(game.result) ? resultText(game.result) + "." : cap(ending.reason || "game over") + ".";
+  const me = humanSide();
   const score = game.result && game.result.score;
-  if (score) why += " " + score.black + " to " + score.white + ".";
+  let title = ending.winner ? cap(ending.winner) + " wins" : "A draw";
+  if (me && ending.winner) title = ending.winner === me ? "You won" : "You lost";
+  if (score) {
+    // From the player's side: "You won, 57–7"; else Black's count first.
+    const first = me || "black";
+    title += ", " + score[first] + "\u2013" + score[first === "black" ? "white" : "black"];
+  }
+  $("#end-title").text(title);
+  let why = cap(ending.reason || "game over") + ".";
+  if (endedOffBoard(game.result)) why = resultText(game.result) + ".";
+  else if (score) why = "Black " + score.black + " discs, White " + score.white + ".";
   $("#end-reason").text(why);
   modal("end-dialog").show();
 }

@@ -125,6 +125,15 @@ export function viewerSide() {
   return state.flipped ? "white" : "black";
 }
 
+/** The side this browser's player plays, when that is clear: its seat in a
+ *  game between two browsers, the one human against the AI; else null. */
+export function humanSide() {
+  const g = state.game;
+  if (mySeat()) return mySeat();
+  if (!g || !humanAgainstAi()) return null;
+  return g.players.black.kind === "human" ? "black" : "white";
+}
+
 /** Exactly one side is played by the AI and the other by a person. */
 export function humanAgainstAi() {
   const g = state.game;

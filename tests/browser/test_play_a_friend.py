@@ -154,6 +154,9 @@ def test_offers_and_resigning_through_the_page(new_page):
     a.click("#resign")
     assert a.locator("#resign").inner_text() == "Really resign?"
     a.click("#resign")
-    for tab in (a, b):
+    for tab, title in ((a, "You lost"), (b, "You won")):
         tab.wait_for_function("() => BoardPage.state.game.status === 'finished'")
         assert tab.locator("#result").inner_text() == "White wins by resignation"
+        tab.wait_for_selector("#end-dialog.show")  # from each player's side
+        assert tab.locator("#end-title").inner_text() == title
+        assert tab.locator("#end-reason").inner_text() == "White wins by resignation."
