@@ -13,29 +13,36 @@ from django.shortcuts import render
 
 from . import services
 
-#: The strength selected when the page opens.
-DEFAULT_STRENGTH = "time:1"
+#: The strength both selectors start on (the first-minute dialog and the
+#: panel show the same list).
+DEFAULT_STRENGTH = "level:3"
 
-#: The computer's strength the first-minute dialog offers first.
-DEFAULT_LEVEL = "level:3"
+#: The levels' names, weakest first: plain words, not numbers (the think time
+#: is each one's tooltip).
+LEVEL_NAMES = ("Beginner", "Casual", "Club", "Strong", "Expert", "Master")
 
 #: The longest winning row the Gomoku form offers: the rules allow up to the
 #: board size, but rows beyond seven make no game worth playing.
 GOMOKU_ROWS_OFFERED = 7
 
 
-def strengths() -> list[tuple[str, str]]:
-    """Return the AI selectors' choices as (value, label) pairs: the levels
-    (``("level:4", "Level 4 (0.15 s a move)")``), then the fixed think times
-    (``("time:0.1", "Think 0.1 s")``). The values are what the board script
-    sends to the API as ``level`` or ``think_time``."""
-    choices = []
-    for level in services.list_levels():
-        label = f"Level {level['level']} ({level['description']})"
-        choices.append((f"level:{level['level']}", label))
-    for seconds in services.list_think_times():
-        choices.append((f"time:{seconds:g}", f"Think {seconds:g} s"))
-    return choices
+def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Return the AI selectors' choices in two groups, as (group label,
+    [(value, label, tooltip)]): the levels by name (``("level:3", "Club",
+    "Level 3: 0.05 s a move")``), then the fixed think times under
+    "Custom…" (``("time:0.1", "Think 0.1 s", ...)``). The values are what the
+    board script sends to the API as ``level`` or ``think_time``."""
+    levels = services.list_levels()
+    assert len(levels) == len(LEVEL_NAMES), "a name for each level"
+    named = [
+        (f"level:{x['level']}", name, f"Level {x['level']}: {x['description']}")
+        for x, name in zip(levels, LEVEL_NAMES, strict=True)
+    ]
+    custom = [
+        (f"time:{s:g}", f"Think {s:g} s", f"Its best move after {s:g} s a move")
+        for s in services.list_think_times()
+    ]
+    return [("Strength", named), ("Custom\u2026", custom)]
 
 
 #: The time control a game with a friend offers first.
@@ -59,17 +66,14 @@ def board_page(request: HttpRequest) -> HttpResponse:
     the board itself is drawn in the browser from ``/api/games/...``."""
     gomoku = services.option_specs("gomoku")
     size, row = gomoku["size"], gomoku["row"]
-    choices = strengths()
     return render(
         request,
         "index.html",
         {
             "games": services.list_games(),
             "sides": [("black", "Black"), ("white", "White")],
-            "strengths": choices,
+            "strengths": strengths(),
             "default_strength": DEFAULT_STRENGTH,
-            "levels": [c for c in choices if c[0].startswith("level:")],
-            "default_level": DEFAULT_LEVEL,
             "time_controls": time_controls(),
             "default_time_control": DEFAULT_TIME_CONTROL,
             "gomoku_sizes": range(size["min"], size["max"] + 1),

@@ -13,7 +13,7 @@ export function chosenGame() {
 
 /** A side's strength selector as the API's budget: {level} or {think_time}. */
 export function strengthOf(side) {
-  const strength = String($("#strength-" + side).val() || "time:1").split(":");
+  const strength = String($("#strength-" + side).val() || "level:3").split(":");
   return strength[0] === "level" ? { level: parseInt(strength[1], 10) } : { think_time: parseFloat(strength[1]) };
 }
 
@@ -98,13 +98,16 @@ function otherBoard(name, model) {
   return options.size + "\u00d7" + options.size + ", " + row + " in a row";
 }
 
+/** The tree models' names for people; the size is the option's tooltip. */
+const MODEL_NAMES = { light: "Openings: light", full: "Openings: full", live: "Openings: learned here" };
+
 /** A model's label and, when it cannot be chosen, why (the option's title):
  *  a damaged model says what is wrong; a network trained for another board
  *  says which (its network plays only there). */
 function modelLabel(name, m) {
   if (m.damaged) return { text: m.name + " (damaged)", disabled: m.damaged };
-  const size = m.nodes ? COMPACT.format(m.nodes) + " nodes" + packedNote(m) : "";
-  if (!m.network) return { text: m.name + (size ? " (" + size + ")" : "") };
+  const size = m.nodes ? COMPACT.format(m.nodes) + " positions studied" + packedNote(m) : "";
+  if (!m.network) return { text: MODEL_NAMES[m.name] || "Openings: " + m.name, title: size };
   const board = otherBoard(name, m);
   // Short: the closed selector shows it.
   if (board === null) return { text: m.name + " (network)" };
@@ -123,13 +126,13 @@ export function fillModels(name) {
     const $sel = $("#model-" + side);
     // Only a model the player chose is kept; else the default below.
     const keep = $sel.data("chosen") ? $sel.val() : null;
-    $sel.empty().append(new Option("no model", "none"));
+    $sel.empty().append(new Option("No openings", "none"));
     models.forEach(function (m) {
       // A model that cannot be used here is shown, with why, but cannot be chosen.
       const label = modelLabel(name, m);
       const option = new Option(label.text, m.name);
       option.disabled = Boolean(label.disabled);
-      if (label.disabled) option.title = label.disabled;
+      option.title = label.disabled || label.title || "";
       $sel.append(option);
     });
     // The shipped light model makes the AI stronger at no cost: the default.

@@ -286,8 +286,10 @@ def test_a_damaged_model_is_listed_as_damaged_and_cannot_be_chosen(
     assert option.inner_text() == "broken (damaged)"
     assert option.is_disabled()
     assert "manifest.json" in option.get_attribute("title")
-    light = page.locator('#model-white option[value="light"]').inner_text()
-    assert re.fullmatch(r"light \(\d+(\.\d)?K nodes\)", light), light
+    light = page.locator('#model-white option[value="light"]')
+    assert light.inner_text() == "Openings: light"
+    size = light.get_attribute("title")
+    assert re.fullmatch(r"\d+(\.\d)?K positions studied", size), size
     assert page.locator("#model-white").input_value() == "light"
 
 
@@ -302,7 +304,7 @@ def test_switching_a_model_is_stored_and_survives_a_reload(
     settings.MODEL_DIR = tmp_path
     _start(page, game)
     options = page.locator("#model-white option").all_inner_texts()
-    assert options[0] == "no model" and any(o.startswith("light") for o in options)
+    assert options[0] == "No openings" and "Openings: light" in options
     page.select_option("#model-white", "light")
     set_ai(page, "white", True, "level:2")
     snap = game_json(page)

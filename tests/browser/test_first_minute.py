@@ -63,12 +63,21 @@ def test_a_new_player_is_offered_the_computer_with_the_light_model(page):
     page.wait_for_selector("#start-dialog.show")
     assert _in_view(page, "#play-computer") and _in_view(page, "#two-players")
     assert page.evaluate("() => BoardPage.state.game") is None
-    # Finding 9: the strengths offered say what each level does, as the
-    # library's ladder says it (budget, random moves), not "club" or "master".
-    offered = page.locator("#start-strength option").all_inner_texts()
+    # One strength scale with plain names (issue 65), the same in the dialog
+    # and the panel; each one's tooltip says what the level does, as the
+    # library's ladder says it; think times under "Custom…".
+    names = ["Beginner", "Casual", "Club", "Strong", "Expert", "Master"]
+    levels = page.locator("#start-strength optgroup[label=Strength] option")
+    assert levels.all_inner_texts() == names
+    tooltips = levels.evaluate_all("options => options.map(o => o.title)")
     ladder = services.list_levels()
-    assert offered == [f"Level {x['level']} ({x['description']})" for x in ladder]
-    assert all(" s a move" in text or "simulations" in text for text in offered)
+    assert tooltips == [f"Level {x['level']}: {x['description']}" for x in ladder]
+    custom = page.locator("#start-strength optgroup[label='Custom\u2026'] option")
+    assert custom.all_inner_texts()[0].startswith("Think ")
+    assert page.locator("#start-strength").input_value() == "level:3"
+    assert page.locator("#strength-black").input_value() == "level:3"
+    panel = page.locator("#strength-black option").all_inner_texts()
+    assert panel == page.locator("#start-strength option").all_inner_texts()
     # Finding 4: both model selectors start on the shipped light model.
     assert page.locator("#model-black").input_value() == "light"
     assert page.locator("#model-white").input_value() == "light"

@@ -40,8 +40,10 @@ def packed_model_dir(settings, tmp_path):
 
 def test_a_packed_model_unpacks_with_a_bar_and_then_plays(page, packed_model_dir):
     open_board(page)
-    label = page.locator('#model-white option[value="big"]').inner_text()
-    assert label.startswith("big (") and "packed" in label and "MB" in label
+    option = page.locator('#model-white option[value="big"]')
+    assert option.inner_text() == "Openings: big"  # its size in the tooltip
+    tooltip = option.get_attribute("title")
+    assert "positions studied" in tooltip and "packed" in tooltip and "MB" in tooltip
     page.select_option("#model-white", "big")
     # The bar says what happens while the server unpacks and loads it.
     page.wait_for_selector("#model-progress-row", state="visible")

@@ -27,23 +27,27 @@ def test_page_assets_come_from_installed_packages(client):
 def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
     from webgame.pages import strengths
 
-    assert strengths() == [
-        ("level:1", "Level 1 (10 simulations, a random move 1 in 2)"),
-        ("level:2", "Level 2 (100 simulations, a random move 1 in 10)"),
-        ("level:3", "Level 3 (0.05 s a move)"),
-        ("level:4", "Level 4 (0.15 s a move)"),
-        ("level:5", "Level 5 (0.5 s a move)"),
-        ("level:6", "Level 6 (2 s a move)"),
-        ("time:0.1", "Think 0.1 s"),
-        ("time:0.5", "Think 0.5 s"),
-        ("time:1", "Think 1 s"),
-        ("time:2", "Think 2 s"),
-        ("time:5", "Think 5 s"),
-        ("time:10", "Think 10 s"),
-    ]
+    named, custom = strengths()
+    assert named == (
+        "Strength",
+        [
+            ("level:1", "Beginner", "Level 1: 10 simulations, a random move 1 in 2"),
+            ("level:2", "Casual", "Level 2: 100 simulations, a random move 1 in 10"),
+            ("level:3", "Club", "Level 3: 0.05 s a move"),
+            ("level:4", "Strong", "Level 4: 0.15 s a move"),
+            ("level:5", "Expert", "Level 5: 0.5 s a move"),
+            ("level:6", "Master", "Level 6: 2 s a move"),
+        ],
+    )
+    assert custom[0] == "Custom\u2026"
+    assert [value for value, _, _ in custom[1]] == [
+        "time:0.1", "time:0.5", "time:1", "time:2", "time:5", "time:10"
+    ]  # fmt: skip
+    assert custom[1][0][1] == "Think 0.1 s"
     body = client.get(reverse("index")).content.decode()
-    assert '<option value="level:4">Level 4 (0.15 s a move)</option>' in body
-    assert '<option value="time:1" selected>Think 1 s</option>' in body
+    strong = '<option value="level:4" title="Level 4: 0.15 s a move">Strong</option>'
+    assert strong in body
+    assert '<option value="level:3" title="Level 3: 0.05 s a move" selected>' in body
 
 
 def test_the_gomoku_form_offers_the_sizes_and_rows_the_rules_accept(client):
