@@ -99,7 +99,7 @@ function otherBoard(name, model) {
 }
 
 /** The tree models' names for people; the size is the option's tooltip. */
-const MODEL_NAMES = { light: "Openings: light", full: "Openings: full", live: "Openings: learned here" };
+const MODEL_NAMES = { light: "Openings: light", full: "Openings: full", live: "Learned here" };
 
 /** A model's label and, when it cannot be chosen, why (the option's title):
  *  a damaged model says what is wrong; a network trained for another board

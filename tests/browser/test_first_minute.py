@@ -210,6 +210,24 @@ def test_a_reload_while_the_ai_thinks_waits_for_its_move(page):
 
 # ---- 7: phones -------------------------------------------------------------------
 @pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
+def test_a_phone_plays_an_8x8_board_with_one_tap(new_page, viewport):
+    """Issue 65: at 360-390 px the 8x8 cells (40-44 px) play with one tap;
+    the AI switches are a finger's size."""
+    page = new_page(**{**PHONE_CONTEXT, "viewport": viewport})
+    _first_visit(page)
+    two_players(page, "reversi")
+    page.wait_for_function("() => (BoardPage.state.game || {}).game === 'reversi'")
+    wait_idle(page)
+    assert not page.locator("#confirm-moves").is_checked()
+    page.locator('#board [data-square="f5"]').tap()
+    wait_plies(page, 1)
+    for switch in ("#black-ai", "#white-ai"):
+        box = page.locator(switch).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, (switch, box)
+
+
+
+@pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
 def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     page = new_page(**{**PHONE_CONTEXT, "viewport": viewport})
     _first_visit(page)
