@@ -39,6 +39,7 @@ export function bind() {
   on("click", "#two-players", dialogs.twoPlayers);
   on("click", "#play-friend", dialogs.playFriend);
   on("click", "#share", friends.openShare);
+  on("click", "#theme", toggleTheme);
   on("click", "#share-create", friends.shareGame);
   on("click", ".copy-link", function () {
     friends.copyLink($(this).data("copy"));
@@ -102,6 +103,18 @@ export function bind() {
   });
   $(document).on("keydown", onKey);
   $(window).on("popstate", actions.followAddress);
+}
+
+/** Switch between the dark and the light colours (theme.js keeps the choice). */
+function toggleTheme() {
+  window.BoardTheme.toggle();
+  showTheme();
+}
+
+/** The theme button says which scheme it switches to. */
+export function showTheme() {
+  const dark = window.BoardTheme.current() === "dark";
+  $("#theme").attr("aria-pressed", dark).text(dark ? "Light" : "Dark");
 }
 
 /** Inside the grid, arrow keys move between cells (the ARIA grid pattern);

@@ -28,7 +28,7 @@
  */
 import { start } from "./actions.js";
 import { offerNewGame } from "./dialogs.js";
-import { bind } from "./events.js";
+import { bind, showTheme } from "./events.js";
 import { dropSocket } from "./live.js";
 import { cellClasses } from "./render.js";
 import { state } from "./state.js";
@@ -38,5 +38,6 @@ window.BoardPage = { start: start, cellClasses: cellClasses, state: state, dropS
 
 $(function () {
   bind();
+  showTheme();
   start(offerNewGame);
 });
