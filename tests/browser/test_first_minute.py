@@ -226,7 +226,6 @@ def test_a_phone_plays_an_8x8_board_with_one_tap(new_page, viewport):
         assert box["height"] >= 44 and box["width"] >= 44, (switch, box)
 
 
-
 @pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
 def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     page = new_page(**{**PHONE_CONTEXT, "viewport": viewport})
