@@ -31,16 +31,22 @@ def click(tab, square: str) -> None:
     tab.locator(f'#board [data-square="{square}"]').click()
 
 
+def invite_a_friend(tab, clock: str) -> tuple[str, str]:
+    """In the first-minute dialog, play a friend at Gomoku as Black with
+    ``clock``; return the invitation and watch links the page shows."""
+    tab.goto(tab.base_url + "/")
+    tab.wait_for_selector("#start-dialog.show")
+    tab.select_option("#start-game", "gomoku")
+    tab.check("#friend-black", force=True)
+    tab.select_option("#friend-clock", clock)
+    tab.click("#play-friend")
+    tab.wait_for_selector("#share-dialog.show")
+    return tab.input_value("#invite-link"), tab.input_value("#watch-link")
+
+
 def test_two_friends_play_and_one_watches(new_page):
     a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
-    a.goto(a.base_url + "/")
-    a.wait_for_selector("#start-dialog.show")
-    a.select_option("#start-game", "gomoku")
-    a.check("#friend-black", force=True)
-    a.select_option("#friend-clock", "3+2")
-    a.click("#play-friend")
-    a.wait_for_selector("#share-dialog.show")
-    invite, watch = a.input_value("#invite-link"), a.input_value("#watch-link")
+    invite, watch = invite_a_friend(a, "3+2")
     game_id = a.evaluate("() => BoardPage.state.game.id")
     # The invitation is in the link's fragment, the watch link holds only the id.
     assert "#invite=" in invite and "invite" not in watch and game_id in watch
@@ -121,14 +127,7 @@ def test_two_friends_play_and_one_watches(new_page):
 
 def test_offers_and_resigning_through_the_page(new_page):
     a, b = (new_page(viewport=DESKTOP) for _ in range(2))
-    a.goto(a.base_url + "/")
-    a.wait_for_selector("#start-dialog.show")
-    a.select_option("#start-game", "gomoku")
-    a.check("#friend-black", force=True)
-    a.select_option("#friend-clock", "")
-    a.click("#play-friend")
-    a.wait_for_selector("#share-dialog.show")
-    invite = a.input_value("#invite-link")
+    invite, _ = invite_a_friend(a, "")
     a.locator("#share-dialog .btn-close").click()
     b.goto(invite)
     b.wait_for_function("() => BoardPage.state.seat !== null")
