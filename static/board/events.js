@@ -11,6 +11,7 @@ import { prepareModel } from "./models.js";
 import { flash } from "./panel.js";
 import * as review from "./review.js";
 import { render } from "./render.js";
+import { soundOn, toggleSound } from "./sound.js";
 import { SIDES, state } from "./state.js";
 
 /** Keys outside the board grid -> what they do (the ? help dialog lists them). */
@@ -40,6 +41,7 @@ export function bind() {
   on("click", "#play-friend", dialogs.playFriend);
   on("click", "#share", friends.openShare);
   on("click", "#theme", toggleTheme);
+  on("click", "#sound", () => $("#sound").attr("aria-pressed", toggleSound()));
   on("click", "#share-create", friends.shareGame);
   on("click", ".copy-link", function () {
     friends.copyLink($(this).data("copy"));
@@ -111,8 +113,9 @@ function toggleTheme() {
   showTheme();
 }
 
-/** The theme button says which scheme it switches to. */
+/** The bar's buttons say what they switch: the colours, the sounds. */
 export function showTheme() {
+  $("#sound").attr("aria-pressed", soundOn());
   const dark = window.BoardTheme.current() === "dark";
   $("#theme").attr("aria-pressed", dark).text(dark ? "Light" : "Dark");
 }

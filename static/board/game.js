@@ -12,6 +12,7 @@ import { modelReady, prepareModel } from "./models.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
+import { play } from "./sound.js";
 import { expectedSeconds, movesKey, resultText, state } from "./state.js";
 
 let slotTimer = null;
@@ -59,6 +60,10 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
+  if (sameGame && g.ply > before.ply) {
+    const move = g.moves[before.ply];
+    play(g.status === "finished" ? "end" : move && move.indexOf("x") > 0 ? "capture" : "move");
+  }
   if (sameGame && g.ply > before.ply && g.last_move === "pass") {
     // The server plays a forced pass at once: say so, the record keeps it.
     const passer = g.ply % 2 === 1 ? "Black" : "White";

@@ -102,7 +102,7 @@ function stoneNumbers() {
 }
 
 /** One cell: a grid button with its classes, screen-reader label and tooltip. */
-function cellHtml(square, piece, ctx, number) {
+function cellHtml(square, piece, ctx, number, moved) {
   const stats = ctx.stats[square];
   const notes = ctx.notes[square];
   let label = square + ", " + (piece || "empty");
@@ -117,10 +117,19 @@ function cellHtml(square, piece, ctx, number) {
     '<button type="button" role="gridcell" class="' + cellClasses(square, piece, ctx) + '" data-square="' + square +
     '" aria-label="' + label + '"' + (title ? ' title="' + title + '"' : "") + ' tabindex="-1">' +
     (stats ? '<span class="heat"></span>' : "") +
-    (piece ? '<span class="piece ' + piece + '">' + (number || "") + "</span>" : "") +
+    (piece ? pieceHtml(piece, number, moved) : "") +
     (stats && stats.value !== null && !piece ? '<span class="heat-label">' + Math.round(stats.value * 100) + "</span>" : "") +
     "</button>"
   );
+}
+
+/** A piece, with the animation its last move gives it (see changes()). */
+function pieceHtml(piece, number, moved) {
+  const kind = moved ? " " + moved.kind : "";
+  let style = "";
+  if (moved && moved.kind === "slid") style += "--dx: " + moved.dx + "; --dy: " + moved.dy + "; ";
+  if (moved && drawn && drawn.elapsed) style += "animation-delay: -" + Math.round(drawn.elapsed) + "ms; ";
+  return '<span class="piece ' + piece + kind + '"' + (style ? ' style="' + style + '"' : "") + ">" + (number || "") + "</span>";
 }
 
 /** The cells on show: the explorer's position, a viewed move, or the game's. */
@@ -130,11 +139,55 @@ function shownCells() {
   return state.viewPly === null ? b.cells : cellsAt(state.viewPly) || b.cells;
 }
 
+/** The live position drawn last: {id, ply, cells, moved, at, elapsed}, to
+ *  tell what a new move changed and animate only that, once. */
+let drawn = null;
+/** The longest piece animation, in ms (board.css). */
+const ANIMATION_MS = 400;
+
+/** Square -> the animation a piece gets in this drawing: "placed" (a stone
+ *  put down), "flipped" (a Reversi disc turned), "slid" (a Lines of Action
+ *  piece moved; with its offset from where it came). Only for the live
+ *  position, one or two plies (a forced pass) after the one drawn before. */
+function changes(g, cells, n) {
+  const before = drawn;
+  const live = state.viewPly === null && !state.explore;
+  if (live && before && before.id === g.id && before.ply === g.ply) {
+    // The same position drawn again (a redraw): its animations go on where
+    // they are, not from the start nor cut short.
+    before.elapsed = performance.now() - before.at;
+    return before.elapsed < ANIMATION_MS ? before.moved : {};
+  }
+  const moved = {};
+  drawn = live ? { id: g.id, ply: g.ply, cells: cells, moved: moved, at: performance.now(), elapsed: 0 } : null;
+  if (!live || !before || before.id !== g.id || g.ply <= before.ply || g.ply > before.ply + 2) return moved;
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const was = before.cells[r][c],
+        now = cells[r][c];
+      if (now && !was) moved[g.board.files[c] + g.board.ranks[r]] = { kind: "placed" };
+      else if (now && was && now !== was) moved[g.board.files[c] + g.board.ranks[r]] = { kind: "flipped" };
+    }
+  }
+  const move = g.moves[before.ply];
+  if (isLoa() && move && move !== "pass") {
+    // The piece slides from its square: its offset in cells, as drawn.
+    const [from, to] = squaresOfMove(move);
+    const at = (sq) => [g.board.ranks.indexOf(sq.slice(1)), g.board.files.indexOf(sq[0])];
+    const [r0, c0] = at(from),
+      [r1, c1] = at(to);
+    const sign = state.flipped ? -1 : 1;
+    moved[to] = { kind: "slid", dx: sign * (c0 - c1), dy: sign * (r0 - r1) };
+  }
+  return moved;
+}
+
 function drawBoard() {
   const g = state.game,
     b = g.board,
     n = b.size;
   const cells = shownCells();
+  const moved = changes(g, cells, n);
   const ctx = drawingContext();
   const numbers = stoneNumbers();
   const order = [...Array(n).keys()];
@@ -144,7 +197,7 @@ function drawBoard() {
     html.push('<div role="row">');
     rows.forEach(function (c) {
       const square = b.files[c] + b.ranks[r];
-      html.push(cellHtml(square, cells[r][c], ctx, numbers[square]));
+      html.push(cellHtml(square, cells[r][c], ctx, numbers[square], moved[square]));
     });
     html.push("</div>");
   });

@@ -1,0 +1,55 @@
+/*
+ * Sounds, off until the player turns them on (the bar's Sound button; the
+ * choice is remembered): a click for a move, a lower knock for a capture, two
+ * notes at the end of a game. Made with the Web Audio API: no files to load.
+ */
+const KEY = "webgame.sound";
+let context = null;
+
+/** Whether sounds are on. */
+export function soundOn() {
+  try {
+    return localStorage.getItem(KEY) === "on";
+  } catch (e) {
+    return false;
+  }
+}
+
+/** Turn sounds on or off; returns whether they are on now. */
+export function toggleSound() {
+  const on = !soundOn();
+  try {
+    localStorage.setItem(KEY, on ? "on" : "off");
+  } catch (e) {
+    /* no storage: the choice is forgotten on reload */
+  }
+  if (on) play("move");
+  return on;
+}
+
+/** The notes of each sound: [frequency Hz, start s, length s]. */
+const NOTES = {
+  move: [[660, 0, 0.05]],
+  capture: [[330, 0, 0.08]],
+  end: [
+    [523, 0, 0.12],
+    [784, 0.12, 0.2],
+  ],
+};
+
+/** Play the sound of `kind` (move, capture, end) if sounds are on. */
+export function play(kind) {
+  if (!soundOn() || !window.AudioContext) return;
+  context = context || new AudioContext();
+  const now = context.currentTime;
+  NOTES[kind].forEach(function ([frequency, start, length]) {
+    const tone = context.createOscillator();
+    const gain = context.createGain();
+    tone.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.15, now + start);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + start + length);
+    tone.connect(gain).connect(context.destination);
+    tone.start(now + start);
+    tone.stop(now + start + length);
+  });
+}

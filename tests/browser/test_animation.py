@@ -1,0 +1,49 @@
+"""Moves are animated once (issue 65, point 4): a stone is put down, a
+Reversi disc turns over, a Lines of Action piece slides; nothing moves with
+reduced motion."""
+
+from __future__ import annotations
+
+from .conftest import DESKTOP
+from .helpers import open_board, select_game, wait_plies
+
+#: The running animations of the board's pieces, by name.
+RUNNING = "() => document.getAnimations().map(a => a.animationName).filter(Boolean)"
+
+
+def test_a_move_animates_its_pieces(new_page):
+    page = new_page(viewport=DESKTOP)
+    open_board(page)
+    select_game(page, "reversi")
+    page.locator('#board [data-square="f5"]').click()
+    page.wait_for_function(
+        "() => document.getAnimations().some(a => a.animationName === 'piece-flipped')"
+    )
+    names = page.evaluate(RUNNING)
+    assert "piece-placed" in names and "piece-flipped" in names
+    page.wait_for_timeout(500)  # done, and not replayed by a redraw
+    page.click("#flip")  # a redraw
+    page.click("#flip")
+    assert page.evaluate(RUNNING) == []
+
+
+def test_nothing_moves_with_reduced_motion(new_page):
+    page = new_page(viewport=DESKTOP, reduced_motion="reduce")
+    open_board(page)
+    select_game(page, "gomoku")
+    page.locator('#board [data-square="h8"]').click()
+    wait_plies(page, 1)
+    assert page.evaluate(RUNNING) == []
+
+
+def test_a_lines_of_action_piece_slides_from_its_square(new_page):
+    page = new_page(viewport=DESKTOP)
+    open_board(page)
+    select_game(page, "loa")
+    page.locator('#board [data-square="b1"]').click()
+    page.locator('#board [data-square="b3"]').click()
+    page.wait_for_function(
+        "() => document.getAnimations().some(a => a.animationName === 'piece-slid')"
+    )
+    offset = page.locator('#board [data-square="b3"] .piece').get_attribute("style")
+    assert "--dx: 0" in offset and "--dy: 2" in offset  # from two rows below
