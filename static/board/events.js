@@ -10,6 +10,7 @@ import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
 import { flash } from "./panel.js";
 import * as review from "./review.js";
+import { showRules } from "./rules.js";
 import { render } from "./render.js";
 import { soundOn, toggleSound } from "./sound.js";
 import { SIDES, state } from "./state.js";
@@ -41,6 +42,14 @@ export function bind() {
   on("click", "#play-friend", dialogs.playFriend);
   on("click", "#share", friends.openShare);
   on("click", "#theme", toggleTheme);
+  on("click", "#rules", () => showRules());
+  on("click", "#start-rules", function () {
+    // From the first-minute dialog: the rules of the game chosen there.
+    bootstrap.Modal.getOrCreateInstance(document.getElementById("start-dialog")).hide();
+    showRules($("#start-game").val());
+  });
+  // Without a game to go back to, the rules lead back to the first choice.
+  on("hidden.bs.modal", "#rules-dialog", () => state.game || dialogs.offerNewGame($("#start-game").val()));
   on("click", "#sound", () => $("#sound").attr("aria-pressed", toggleSound()));
   on("click", "#share-create", friends.shareGame);
   on("click", ".copy-link", function () {

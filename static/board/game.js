@@ -12,6 +12,7 @@ import { modelReady, prepareModel } from "./models.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
+import { hintFirstLoa } from "./rules.js";
 import { play } from "./sound.js";
 import { expectedSeconds, movesKey, resultText, state } from "./state.js";
 
@@ -80,6 +81,7 @@ export function setGame(g) {
   fetchRecord();
   if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");
   follow(g.id, takeLive, takePresence);
+  if (!sameGame) hintFirstLoa(g);
   if (!sameGame) {
     // A reload during the AI's search: wait for that search, do not ask again.
     const search = searchInFlight(g.id, g.version);

@@ -1,0 +1,93 @@
+/*
+ * How to play: the rules dialog's diagrams, drawn with the board's own cells
+ * (render.js's cellClasses), and the one-line hint of a first Lines of
+ * Action game. The rules' words are in the page (templates/index.html).
+ */
+import { flash } from "./panel.js";
+import { cellClasses } from "./render.js";
+import { state } from "./state.js";
+
+/** Each diagram: the board's rows from the top of the picture (x black,
+ *  o white), its files and ranks as drawn, and the squares to mark. */
+const DIAGRAMS = {
+  reversi: {
+    rows: ["........", "........", "........", "...ox...", "...xxx..", "........", "........", "........"],
+    ranks: "12345678",
+    legal: ["f4", "d6", "f6"],
+    last: ["f5"],
+  },
+  gomoku: {
+    rows: [".........", ".........", "......o..", "..xxxxxo.", "...oo....", "....o....", ".........", ".........", "........."],
+    ranks: "987654321",
+    winning: ["c6", "d6", "e6", "f6", "g6"],
+  },
+  loa: {
+    rows: [".xxxxxx.", "o......o", "o......o", "o......o", "o......o", "o......o", "o......o", ".xxxxxx."],
+    ranks: "87654321",
+    selected: "b1",
+    targets: ["b3", "d3", "h1"],
+  },
+};
+
+/** Square -> true, for a list of squares. */
+function set(squares) {
+  const marks = {};
+  (squares || []).forEach((sq) => (marks[sq] = true));
+  return marks;
+}
+
+/** Draw the diagram of `name` into the element `el`. */
+function drawDiagram(el, name) {
+  const d = DIAGRAMS[name];
+  const n = d.rows.length;
+  const files = "abcdefghijklmnopqrs".slice(0, n);
+  const ctx = {
+    loa: name === "loa",
+    last: set(d.last),
+    legal: set((d.legal || []).concat(d.targets || [])),
+    targets: set(d.targets),
+    pending: {},
+    dark: {},
+    winning: set(d.winning),
+    stats: {},
+  };
+  const cells = [];
+  d.rows.forEach(function (row, r) {
+    row.split("").forEach(function (ch, c) {
+      const square = files[c] + d.ranks[r];
+      if (ctx.loa) ctx.dark[square] = (r + c) % 2 === 1;
+      const piece = ch === "x" ? "black" : ch === "o" ? "white" : null;
+      let classes = cellClasses(square, piece, ctx);
+      if (square === d.selected) classes += " selected";
+      cells.push('<span class="' + classes + '">' + (piece ? '<span class="piece ' + piece + '"></span>' : "") + "</span>");
+    });
+  });
+  $(el)
+    .attr({ class: "rules-diagram board game-" + name, role: "img", "aria-label": $(el).closest("figure").find("figcaption").text().trim() })
+    .css("--n", n)
+    .html(cells.join(""));
+}
+
+/** Open the rules, on the tab of `name` (default: the game on show). */
+export function showRules(name) {
+  const game = name || (state.game ? state.game.game : $("#start-game").val() || "reversi");
+  $("#rules-dialog .rules-diagram").each(function () {
+    drawDiagram(this, $(this).data("diagram"));
+  });
+  bootstrap.Tab.getOrCreateInstance(document.getElementById("rules-tab-" + game)).show();
+  bootstrap.Modal.getOrCreateInstance(document.getElementById("rules-dialog")).show();
+}
+
+const STORE_LOA_HINT = "webgame.loa-hint";
+
+/** A first Lines of Action game: say in one line how pieces move (once). */
+export function hintFirstLoa(g) {
+  if (g.game !== "loa" || g.ply !== 0) return;
+  try {
+    if (localStorage.getItem(STORE_LOA_HINT)) return;
+    localStorage.setItem(STORE_LOA_HINT, "shown");
+  } catch (e) {
+    return;
+  }
+  flash("A piece moves as many squares as there are pieces on its line: click one to see where it can go (Rules tells more).", "info");
+}

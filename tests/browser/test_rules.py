@@ -1,0 +1,45 @@
+"""How to play (issue 65, point 1): each game's rules with a diagram drawn by
+the board's own renderer, from the bar and from the first-minute dialog; a
+first Lines of Action game says how pieces move."""
+
+from __future__ import annotations
+
+from .conftest import DESKTOP
+from .helpers import LOADED, select_game
+
+
+def test_the_rules_of_each_game_with_their_diagrams(new_page):
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.select_option("#start-game", "gomoku")
+    page.click("#start-rules")  # a new player asks before choosing
+    page.wait_for_selector("#rules-dialog.show")
+    assert page.locator("#rules-gomoku.active").is_visible()
+    assert "row of five" in page.locator("#rules-gomoku").inner_text()
+    gomoku = page.locator("#rules-gomoku .rules-diagram")
+    assert gomoku.locator(".cell").count() == 81
+    assert gomoku.locator(".cell.winning .piece.black").count() == 5
+    page.click("#rules-tab-reversi")
+    reversi = page.locator("#rules-reversi .rules-diagram")
+    assert reversi.locator(".piece.black").count() == 4  # after f5
+    assert reversi.locator(".cell.legal").count() == 3
+    page.click("#rules-tab-loa")
+    loa = page.locator("#rules-loa .rules-diagram")
+    assert loa.locator(".piece").count() == 24
+    assert loa.locator(".cell.target").count() == 3
+    page.locator("#rules-dialog .btn-close").click()
+    page.wait_for_selector("#start-dialog.show")  # back to the first choice
+
+
+def test_a_first_lines_of_action_game_says_how_pieces_move(new_page):
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.click("#two-players")
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    select_game(page, "loa")
+    assert "as many squares as there are pieces" in page.locator("#flash").inner_text()
+    page.click("#rules")
+    page.wait_for_selector("#rules-dialog.show")
+    assert page.locator("#rules-loa.active").is_visible()  # the game on show
