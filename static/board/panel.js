@@ -83,7 +83,7 @@ export function drawAnalysis() {
     .attr("title", unproven ? doubt : null);
   $("#analysis").prop("hidden", false);
   $("#analysis-title").text((analysis.hint ? "Hint for " : "AI ") + cap(s.side) + (analysis.hint ? "" : " thought"));
-  $("#analysis-stats").text(s.simulations + " simulations, " + s.elapsed.toFixed(2) + " s, " + s.nodes + " nodes");
+  $("#analysis-stats").text(searchStats(s));
   $("#pv").text((s.pv || []).join(" ") || s.move);
   $("#candidates").html(topMoves(s, s.move).map((m) => "<li>" + m.move + " \u2013 " + statsText(m) + "</li>").join(""));
 }
@@ -126,6 +126,18 @@ function statusText() {
   if (g.players[g.to_move].kind === "ai") return who + " (AI) to move" + (state.paused ? " \u2013 paused" : "");
   if (g.legal_moves.length === 1 && g.legal_moves[0] === "pass") return who + " has no move and must pass";
   return who + " to move";
+}
+
+const COUNT = new Intl.NumberFormat("en");
+
+/** What the search did, and whose visits the candidates' counts are: this
+ *  search's simulations, and the opening knowledge's (the tree model's
+ *  studies of the position) when it knew the position. */
+export function searchStats(s) {
+  let text = "This search: " + COUNT.format(s.simulations) + " simulations in " + s.elapsed.toFixed(2) + " s";
+  const known = (s.root_visits || 0) - s.simulations;
+  if (known > 0) text += "; the visits below include " + COUNT.format(known) + " from the opening knowledge";
+  return text;
 }
 
 /** Status, disc counts, result, and which buttons can be used now. */

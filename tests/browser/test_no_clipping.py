@@ -1,0 +1,51 @@
+"""No label is cut off (issue 65, point 7): at 360, 390, 768 and 1280 px no
+visible button's text overflows it, and no select's chosen text is wider
+than the room its arrow leaves, in the first-minute dialog and on the page."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import LOADED, select_game, two_players
+
+#: The clipped controls on show: "id: text" for each.
+CLIPPED = """() => {
+  const pen = document.createElement("canvas").getContext("2d");
+  const out = [];
+  document.querySelectorAll("select, button").forEach((e) => {
+    if (e.offsetParent === null || e.closest("[hidden]")) return;
+    const style = getComputedStyle(e);
+    if (e.tagName === "SELECT") {
+      const option = e.options[e.selectedIndex];
+      if (!option) return;
+      pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      const room = e.clientWidth - padding;
+      const text = option.text;
+      if (pen.measureText(text).width > room + 1) out.push(e.id + ": " + text);
+    } else if (e.scrollWidth > e.clientWidth + 1) {
+      out.push(e.id + ": " + e.innerText);
+    }
+  });
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 390, 768, 1280])
+def test_no_label_is_cut_off(new_page, width):
+    page = new_page(viewport={"width": width, "height": 900})
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "loa")  # the longest name
+    assert page.evaluate(CLIPPED) == [], "the first-minute dialog"
+    two_players(page, "reversi")
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    assert page.evaluate(CLIPPED) == [], "Reversi"
+    select_game(page, "gomoku")
+    assert page.evaluate(CLIPPED) == [], "Gomoku"
+    # The check sees a label that is too long (as "Openings: ligh" was).
+    page.evaluate(
+        "() => $('#model-black option:selected').text('Openings: ' + 'x'.repeat(40))"
+    )
+    assert page.evaluate(CLIPPED)[0].startswith("model-black: Openings: xxx")
