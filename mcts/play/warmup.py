@@ -177,6 +177,8 @@ def warm_game(
         assert isinstance(player, MctsPlayer)
         player.prepare(late, None)
         player.search(Level(seconds=LATE_SECONDS))
+        if name == "gomoku":
+            warm_root_defence(late)
         if model is not None:
             _warm_live_model(game, model)
     return counter.count
@@ -293,6 +295,15 @@ def warm_gomoku_parts() -> None:
     focus_moves(game.game_id, state, moves, count, 5, 2)
 
 
+def warm_root_defence(state) -> None:
+    """Compile the root's defence against the opponent's threats
+    (``vct_losers``, as :func:`plan_root` calls it), which a short game may
+    not reach: the moves after which the opponent has a VCT."""
+    board = np.array(state.array)
+    candidates = np.zeros(MAX_MOVES, dtype=np.int64)
+    vct_losers(board, candidates, 1, 100, np.zeros(1, dtype=np.bool_))
+
+
 def warm_beside_search(
     model: str | None = "light", gomoku_parts=None, rules_done=None
 ) -> None:
@@ -321,11 +332,7 @@ def warm_beside_search(
         state = game.play(state, text)
         if not game.is_terminal(state):
             plan_root(Tree(), state.array, 5, deep_budget=1000)
-    # Its defence against the opponent's threats, which that game may not
-    # reach: the moves after which the opponent has a VCT, as plan_root asks.
-    board = np.array(state.array)
-    candidates = np.zeros(MAX_MOVES, dtype=np.int64)
-    vct_losers(board, candidates, 1, 100, np.zeros(1, dtype=np.bool_))
+    warm_root_defence(state)
     # The check of the proofs a Gomoku result shows (mcts.search.proof_check).
     tree = Tree()
     given = np.array([], dtype=np.int64)
