@@ -22,6 +22,7 @@ starts. Only the standard library: run it with any Python 3.11.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,7 +87,6 @@ def free_port() -> int:
 
 def first_start(clone: Path, venv: Path, levels: list[int], plies: int | None) -> int:
     port = free_port()
-    log = (clone.parent / "server.log").open("w")
     env = {
         k: v
         for k, v in os.environ.items()
@@ -93,27 +94,39 @@ def first_start(clone: Path, venv: Path, levels: list[int], plies: int | None) -
     }
     env.update(GAME_CREATE_RATE="", AI_THROTTLE_RATE="", LIVE_MODEL="")
     started = time.monotonic()
-    server_process = subprocess.Popen(
-        # -o: the packages count as installed (the clone's requirements files
-        # are newer than the venv's stamp, and pip would check them again).
-        ["make", "--no-print-directory", "-o", f"{venv}/.installed", "run"]
-        + [f"VENV={venv}", f"PORT={port}"],
-        cwd=clone,
+    # -o: the packages count as installed (the clone's requirements files
+    # are newer than the venv's stamp, and pip would check them again).
+    make = ["-o", f"{venv}/.installed", f"VENV={venv}", f"PORT={port}"]
+    with (
+        (clone.parent / "server.log").open("w") as log,
+        make_run(clone, make, env, log),
+    ):
+        return _measure(Server(port), started, levels, plies)
+
+
+@contextlib.contextmanager
+def make_run(folder: Path, arguments: list[str], env: dict, log) -> Iterator:
+    """Run ``make run`` with ``arguments`` in ``folder`` (its own process
+    session, output to ``log``) while the block runs; yield the process, and
+    stop it and its children after (SIGTERM, then SIGKILL after 30 s)."""
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "run", *arguments],
+        cwd=folder,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    server = Server(port)
     try:
-        return _measure(server, started, levels, plies)
+        yield process
     finally:
-        os.killpg(server_process.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # already gone
+            os.killpg(process.pid, signal.SIGTERM)
         try:
-            server_process.wait(timeout=30)
+            process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            os.killpg(server_process.pid, signal.SIGKILL)
-        log.close()
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def _measure(

@@ -57,7 +57,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -69,7 +68,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from first_start import ROOT, free_port
+from first_start import ROOT, free_port, make_run
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
@@ -499,27 +498,11 @@ def own_server(venv: Path, folder: Path) -> Iterator[tuple[Http, Path]]:
         AI_THROTTLE_RATE="off",
         LIVE_MODEL="",
     )
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            ["make", "--no-print-directory", "run", f"VENV={venv}", f"PORT={port}"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    arguments = [f"VENV={venv}", f"PORT={port}"]
+    with log_path.open("w") as log, make_run(ROOT, arguments, env, log) as process:
         http = Http(f"http://127.0.0.1:{port}")
-        try:
-            wait_for_server(http, process)
-            yield http, log_path
-        finally:
-            with contextlib.suppress(ProcessLookupError):  # already gone
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        wait_for_server(http, process)
+        yield http, log_path
 
 
 def suspect_lines(log_path: Path) -> list[str]:

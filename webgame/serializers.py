@@ -15,6 +15,7 @@ from .services import (
     GAME_NAMES,
     MAX_LEVEL,
     MODEL_NAME_PATTERN,
+    OFFER_ACTIONS,
     PROVEN_RESULTS,
     describe_options,
     list_think_times,
@@ -259,7 +260,7 @@ class ShareSerializer(StrictSerializer):
 class OfferSerializer(StrictSerializer):
     """The body of ``POST /api/games/{id}/draw/`` and ``takeback/``."""
 
-    action = serializers.ChoiceField(choices=("offer", "accept", "decline"))
+    action = serializers.ChoiceField(choices=OFFER_ACTIONS)
 
 
 class EmptySerializer(StrictSerializer):

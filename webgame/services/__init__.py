@@ -55,6 +55,7 @@ from .catalog import (
 from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS
 from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
+from .friends import ACTIONS as OFFER_ACTIONS
 from .friends import answer as answer_offer
 from .friends import join, resign, seat_in, share
 from .games import (
@@ -83,6 +84,7 @@ def ai_readiness() -> dict:
 __all__ = [
     "DAYS_CONTROLS",
     "FISCHER_CONTROLS",
+    "OFFER_ACTIONS",
     "TOKEN_HEADER",
     "answer_offer",
     "flag_due_games",

@@ -18,7 +18,7 @@ from .players import normal_players
 from .positions import replay, snapshot
 from .rules import cached_rules, options_key
 
-OFFERS = ("draw", "takeback")
+#: What a seat may do with a draw offer or a takeback request.
 ACTIONS = ("offer", "accept", "decline")
 
 
@@ -143,4 +143,4 @@ def _taken_back(row: GameRow, *, asker: str) -> list[str]:
     return list(row.moves[:plies])
 
 
-__all__ = ["ACTIONS", "OFFERS", "answer", "join", "resign", "seat_in", "share"]
+__all__ = ["ACTIONS", "answer", "join", "resign", "seat_in", "share"]
