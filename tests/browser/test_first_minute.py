@@ -291,7 +291,9 @@ def test_a_rematch_against_the_ai_swaps_the_colours(page):
             )
             continue
         human_move(page)
-        wait_plies(page, snap["ply"] + 1)
+        # The AI may answer before the page is polled again: wait for at
+        # least the human's move, not for exactly one more.
+        page.wait_for_function("n => BoardPage.state.game.ply > n", arg=snap["ply"])
     page.wait_for_selector("#end-dialog.show")
     page.click("#rematch")
     page.wait_for_function("id => BoardPage.state.game.id !== id", arg=game_id)
