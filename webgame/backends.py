@@ -33,6 +33,7 @@ from contextlib import contextmanager
 
 import redis
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from .errors import Busy, Conflict, ServiceError
 from .models import Game as GameRow
@@ -104,7 +105,7 @@ def _slot(game_id, seconds: float) -> Iterator[None]:
     ttl = int(seconds) + GRACE
     if not r.set(_key("search", game_id), token, nx=True, ex=ttl):
         raise Conflict(
-            "conflict", "the AI is already thinking in this game; wait for its move"
+            "conflict", _("the AI is already thinking in this game; wait for its move")
         )
     r.delete(_key("stop", game_id))
     try:
@@ -132,8 +133,11 @@ def _place(client: str, seconds: float) -> Iterator[None]:
     )
     if queued:
         raise Busy(
-            f"all AI search places are taken (at most {settings.AI_CLIENT_PENDING} "
-            f"a client, {settings.AI_MAX_PENDING} in all); retry after the time given",
+            _(
+                "all AI search places are taken (at most %(client)s a client, "
+                "%(all)s in all); retry after the time given"
+            )
+            % {"client": settings.AI_CLIENT_PENDING, "all": settings.AI_MAX_PENDING},
             retry_after=max(1, math.ceil(queued / max(1, settings.AI_WORKERS))),
         )
     try:
@@ -170,7 +174,7 @@ def search_on_workers(
     if waited is None:
         raise _error(
             "ai_unavailable",
-            "no AI worker answered in time; the search was given up",
+            _("no AI worker answered in time; the search was given up"),
             503,
         )
     answer = json.loads(waited[1])

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from .exceptions import error_body
 
@@ -26,12 +28,12 @@ class LengthRequiredMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.META.get("HTTP_TRANSFER_ENCODING"):
-            return JsonResponse(
-                error_body(
-                    "length_required",
+            # This runs before LocaleMiddleware: the refusal picks the
+            # request's language itself (cookie, Accept-Language).
+            with translation.override(translation.get_language_from_request(request)):
+                detail = _(
                     "send the body with a Content-Length: a chunked (or otherwise "
-                    "transfer-encoded) request body is not accepted",
-                ),
-                status=411,
-            )
+                    "transfer-encoded) request body is not accepted"
+                )
+            return JsonResponse(error_body("length_required", detail), status=411)
         return self.get_response(request)

@@ -7,6 +7,7 @@ import the game library.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework import status
 
 
@@ -33,7 +34,10 @@ class GameNotFound(ServiceError):
     status_code = status.HTTP_404_NOT_FOUND
 
     def __init__(self, game_id):
-        super().__init__("not_found", f"no game has the id {str(game_id)!r}")
+        super().__init__(
+            "not_found",
+            _("no game has the id %(id)s") % {"id": repr(str(game_id))},
+        )
 
 
 class ModelNotFound(ServiceError):
@@ -42,7 +46,11 @@ class ModelNotFound(ServiceError):
     status_code = status.HTTP_404_NOT_FOUND
 
     def __init__(self, game: str, name: str):
-        super().__init__("unknown_model", f"no model {name!r} for {game} on disk")
+        super().__init__(
+            "unknown_model",
+            _("no model %(name)s for %(game)s on disk")
+            % {"name": repr(name), "game": game},
+        )
 
 
 class Conflict(ServiceError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -60,7 +61,7 @@ def api_exception_handler(exc, context) -> Response | None:
         return Response(
             error_body(
                 "payload_too_large",
-                "the request body is larger than the 64 KiB accepted",
+                _("the request body is larger than the 64 KiB accepted"),
             ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
@@ -82,7 +83,7 @@ def api_exception_handler(exc, context) -> Response | None:
     )
     detail = str(exc.detail)
     if isinstance(exc, exceptions.UnsupportedMediaType):
-        detail += " Send a JSON body with Content-Type: application/json."
+        detail += " " + _("Send a JSON body with Content-Type: application/json.")
     response.data = error_body(code, detail)
     return response
 
@@ -129,7 +130,7 @@ def not_found(request, exception=None) -> HttpResponse:
     if wants_page and not request.path.startswith("/api/"):
         return render(request, "404.html", {"path": request.path}, status=404)
     return JsonResponse(
-        error_body("not_found", f"no such URL: {request.path}"),
+        error_body("not_found", _("no such URL: %(path)s") % {"path": request.path}),
         status=status.HTTP_404_NOT_FOUND,
     )
 
@@ -137,7 +138,7 @@ def not_found(request, exception=None) -> HttpResponse:
 def json_server_error(request) -> JsonResponse:
     """Return the 500 body (Django's handler500); the tests prove it unused."""
     return JsonResponse(
-        error_body("server_error", "the server failed; the error was logged"),
+        error_body("server_error", _("the server failed; the error was logged")),
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )
 
@@ -146,6 +147,6 @@ def json_bad_request(request, exception=None) -> JsonResponse:
     """Return the 400 body for requests Django refuses before any view
     (handler400: e.g. a Host header not in ALLOWED_HOSTS)."""
     return JsonResponse(
-        error_body("bad_request", "the request was refused: check the Host header"),
+        error_body("bad_request", _("the request was refused: check the Host header")),
         status=status.HTTP_400_BAD_REQUEST,
     )

@@ -16,6 +16,7 @@ from itertools import accumulate
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -48,6 +49,7 @@ class BoundedJSONParser(JSONParser):
             raise RequestDataTooBig("the request body is too large")
         if nesting_depth(text) > MAX_DEPTH:
             raise ParseError(
-                f"JSON parse error - the body nests deeper than {MAX_DEPTH} levels"
+                _("JSON parse error - the body nests deeper than %(max)s levels")
+                % {"max": MAX_DEPTH}
             )
         return super().parse(io.BytesIO(text), media_type, parser_context)

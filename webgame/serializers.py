@@ -9,6 +9,10 @@ schema it generates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from .services import (
@@ -32,6 +36,13 @@ PROVEN = PROVEN_RESULTS
 THINK_MIN, THINK_MAX = 0.1, float(max(list_think_times()))
 
 
+def lazy_text(message: Callable[[], str]) -> str:
+    """Return the text ``message()`` made when it is used, not now: a field's
+    error message is set once, at import, and ``message`` then translates it
+    (``_``) in the language of the request it refuses."""
+    return lazy(message, str)()
+
+
 class StrictSerializer(serializers.Serializer):
     """A serializer that refuses fields it does not know (a typo such as
     ``thinktime`` should be an error, not silently ignored)."""
@@ -41,7 +52,8 @@ class StrictSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {
                     "non_field_errors": [
-                        "expected a JSON object, got " + type(data).__name__
+                        _("expected a JSON object, got %(type)s")
+                        % {"type": type(data).__name__}
                     ]
                 }
             )
@@ -50,8 +62,11 @@ class StrictSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {
                     "non_field_errors": [
-                        f"unknown field(s) {', '.join(map(repr, unknown))}; "
-                        f"accepted: {', '.join(self.fields)}"
+                        _("unknown field(s) %(unknown)s; accepted: %(accepted)s")
+                        % {
+                            "unknown": ", ".join(map(repr, unknown)),
+                            "accepted": ", ".join(self.fields),
+                        }
                     ]
                 }
             )
@@ -92,6 +107,9 @@ class EmptyBodySerializer(StrictSerializer):
 
 
 def _level_field() -> serializers.IntegerField:
+    message = lazy_text(
+        lambda: _("level must be an integer from 1 to %(max)s") % {"max": MAX_LEVEL}
+    )
     return JSONIntegerField(
         min_value=1,
         max_value=MAX_LEVEL,
@@ -100,15 +118,20 @@ def _level_field() -> serializers.IntegerField:
         help_text=f"strength level 1 (weak) .. {MAX_LEVEL} (strong); "
         "or give think_time",
         error_messages={
-            "min_value": f"level must be an integer from 1 to {MAX_LEVEL}",
-            "max_value": f"level must be an integer from 1 to {MAX_LEVEL}",
-            "invalid": f"level must be an integer from 1 to {MAX_LEVEL}",
+            "min_value": message,
+            "max_value": message,
+            "invalid": message,
         },
     )
 
 
 def _think_time_field() -> serializers.FloatField:
-    message = f"think_time must be a number of seconds from {THINK_MIN} to {THINK_MAX}"
+    message = lazy_text(
+        lambda: (
+            _("think_time must be a number of seconds from %(min)s to %(max)s")
+            % {"min": THINK_MIN, "max": THINK_MAX}
+        )
+    )
     return JSONFloatField(
         min_value=THINK_MIN,
         max_value=THINK_MAX,
@@ -149,7 +172,12 @@ class PlayerSerializer(StrictSerializer):
         ]
         if attrs["kind"] == "human" and given:
             raise serializers.ValidationError(
-                {"kind": [f"a human side takes no {', '.join(given)}"]}
+                {
+                    "kind": [
+                        _("a human side takes no %(fields)s")
+                        % {"fields": ", ".join(given)}
+                    ]
+                }
             )
         return attrs
 
@@ -181,7 +209,7 @@ class ClockSerializer(StrictSerializer):
     def validate(self, attrs):
         if set(attrs) not in ({"initial", "increment"}, {"days"}):
             raise serializers.ValidationError(
-                {"non_field_errors": ["give initial and increment, or days"]}
+                {"non_field_errors": [_("give initial and increment, or days")]}
             )
         return attrs
 
@@ -198,8 +226,13 @@ class NewGameSerializer(StrictSerializer):
     game = serializers.ChoiceField(
         choices=GAME_NAMES,
         error_messages={
-            "invalid_choice": "unknown game {input!r}; known games: "
-            + ", ".join(GAME_NAMES)
+            # DRF fills in {input!r}, the game asked for, when it fails.
+            "invalid_choice": lazy_text(
+                lambda: (
+                    _("unknown game %(game)s; known games: %(games)s")
+                    % {"game": "{input!r}", "games": ", ".join(GAME_NAMES)}
+                )
+            )
         },
     )
     options = OptionsField()
@@ -224,7 +257,7 @@ class CreateGameSerializer(NewGameSerializer):
     def validate(self, attrs):
         if attrs.get("friend") and attrs.get("players"):
             raise serializers.ValidationError(
-                {"players": ["a game with a friend has two human players"]}
+                {"players": [_("a game with a friend has two human players")]}
             )
         return attrs
 
@@ -299,7 +332,7 @@ class HintSerializer(VersionedSerializer):
     def validate(self, attrs):
         if attrs.get("level") is not None and attrs.get("think_time") is not None:
             raise serializers.ValidationError(
-                {"think_time": ["give a level or a think_time, not both"]}
+                {"think_time": [_("give a level or a think_time, not both")]}
             )
         return attrs
 

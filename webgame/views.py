@@ -8,6 +8,7 @@ built here: :mod:`webgame.exceptions` shapes them.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
@@ -325,7 +326,9 @@ class ApiNotFoundView(APIView):
     schema = None  # not part of the documented API
 
     def _not_found(self, request: Request, *args, **kwargs) -> Response:
-        raise NotFound(f"no API endpoint at {request.path}; see /api/docs/")
+        raise NotFound(
+            _("no API endpoint at %(path)s; see /api/docs/") % {"path": request.path}
+        )
 
     get = post = put = patch = delete = _not_found
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mcts import (
     Game,
@@ -79,7 +80,7 @@ class SearchRegistry:
             if game_id in self._busy:
                 raise Conflict(
                     "conflict",
-                    "the AI is already thinking in this game; wait for its move",
+                    _("the AI is already thinking in this game; wait for its move"),
                 )
             self._busy.add(game_id)
         try:
@@ -171,8 +172,11 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
     if ai["kind"] != "ai":
         raise ServiceError(
             "not_ai_turn",
-            f"it is {side}'s turn and {side} is human: play with POST moves/, "
-            "ask for a hint, or make the side an AI with PATCH",
+            _(
+                "it is %(side)s's turn and %(side)s is human: play with POST "
+                "moves/, ask for a hint, or make the side an AI with PATCH"
+            )
+            % {"side": side},
         )
     if row.clock:  # the AI thinks within its clock
         ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}

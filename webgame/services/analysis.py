@@ -9,6 +9,8 @@ game's analysis shares the pool fairly with the AI's moves and hints.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from ..errors import ServiceError
 from .ai import evaluate
 from .games import GameId, get_row, no_help_between_seats
@@ -35,7 +37,9 @@ def analyse_ply(game_id: GameId, *, ply: int) -> dict:
     no_help_between_seats(row)
     if not 0 <= ply <= len(row.moves):
         raise ServiceError(
-            "invalid_ply", f"ply must be from 0 to {len(row.moves)} in this game"
+            "invalid_ply",
+            _("ply must be from 0 to %(plies)s in this game")
+            % {"plies": len(row.moves)},
         )
     key = options_key(row.options)
     game = cached_rules(row.game, key)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import datetime as dt
 import time
 
+from django.utils.translation import gettext as _
+
 from ..errors import ServiceError
 
 #: The Fischer controls the page offers (minutes, increment in seconds); the
@@ -54,7 +56,8 @@ def new_clock(control: dict | None) -> dict | None:
         days = control["days"]
         if not (isinstance(days, int) and 1 <= days <= MAX_DAYS):
             raise ServiceError(
-                "invalid_clock", f"clock.days must be a whole number 1..{MAX_DAYS}"
+                "invalid_clock",
+                _("clock.days must be a whole number 1..%(max)s") % {"max": MAX_DAYS},
             )
         full = days * 86_400_000
         return {"control": {"days": days}, "black": full, "white": full, "since": None}
@@ -64,12 +67,14 @@ def new_clock(control: dict | None) -> dict | None:
         if not (isinstance(initial, int) and low <= initial <= high):
             raise ServiceError(
                 "invalid_clock",
-                f"clock.initial must be whole seconds {low}..{high}",
+                _("clock.initial must be whole seconds %(low)s..%(high)s")
+                % {"low": low, "high": high},
             )
         if not (isinstance(increment, int) and 0 <= increment <= MAX_INCREMENT):
             raise ServiceError(
                 "invalid_clock",
-                f"clock.increment must be whole seconds 0..{MAX_INCREMENT}",
+                _("clock.increment must be whole seconds 0..%(max)s")
+                % {"max": MAX_INCREMENT},
             )
         full = initial * 1000
         return {
@@ -80,7 +85,7 @@ def new_clock(control: dict | None) -> dict | None:
         }
     raise ServiceError(
         "invalid_clock",
-        'clock must be {"initial": seconds, "increment": seconds} or {"days": n}',
+        _('clock must be {"initial": seconds, "increment": seconds} or {"days": n}'),
     )
 
 

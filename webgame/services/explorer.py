@@ -10,6 +10,8 @@ a position it never studied is answered with no moves, not an error.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from mcts import Proven, holding_proofs, warm_tree
 
 from ..errors import Busy, ServiceError
@@ -46,8 +48,16 @@ def explorable_model(game: str, name: str):
             progress = status["progress"]
             how_far = f" {round(100 * progress)}%" if progress is not None else ""
             raise Busy(
-                f"model {name!r} is being prepared ({status['status']}{how_far}); "
-                f"ask again shortly, or follow GET /api/models/{game}/{name}/",
+                _(
+                    "model %(name)s is being prepared (%(status)s%(progress)s); "
+                    "ask again shortly, or follow GET %(url)s"
+                )
+                % {
+                    "name": repr(name),
+                    "status": status["status"],
+                    "progress": how_far,
+                    "url": f"/api/models/{game}/{name}/",
+                },
                 retry_after=PREPARING_RETRY,
             )
     return ready_model(game, name)
@@ -66,7 +76,9 @@ def explore(
     no_help_between_seats(row)
     if not 0 <= ply <= len(row.moves):
         raise ServiceError(
-            "invalid_ply", f"ply must be from 0 to {len(row.moves)} in this game"
+            "invalid_ply",
+            _("ply must be from 0 to %(plies)s in this game")
+            % {"plies": len(row.moves)},
         )
     key = options_key(row.options)
     game = cached_rules(row.game, key)
@@ -74,7 +86,10 @@ def explore(
     played = []
     for text in line:
         if game.is_terminal(state):
-            raise ServiceError("game_over", f"the game is over before {text!r}")
+            raise ServiceError(
+                "game_over",
+                _("the game is over before %(move)s") % {"move": repr(text)},
+            )
         move = parse(game, state, text)
         played.append(move)
         state = game.play(state, move)

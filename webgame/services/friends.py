@@ -10,6 +10,8 @@ the reply played after it, if any), so the asker is to move again.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
 from . import clocks, seats
@@ -37,12 +39,13 @@ def join(game_id: GameId, *, invite: str) -> dict:
     row = get_row(game_id)
     if not row.seats:
         raise ServiceError(
-            "no_seats", "this game has no seats to take: anyone with its link plays it"
+            "no_seats",
+            _("this game has no seats to take: anyone with its link plays it"),
         )
     if not row.invite:
-        raise Conflict("seat_taken", "both seats are taken: you can watch this game")
+        raise Conflict("seat_taken", _("both seats are taken: you can watch this game"))
     if not seats.matches(invite, row.invite):
-        raise seats.NotYourSeat("bad_invite", "this invitation is not this game's")
+        raise seats.NotYourSeat("bad_invite", _("this invitation is not this game's"))
     side = next(side for side in seats.SIDES if row.seats.get(side) is None)
     token = seats.new_secret()
     row = write(row, seats={**row.seats, side: seats.digest(token)}, invite="")
@@ -55,7 +58,7 @@ def share(game_id: GameId, *, side: str, clock: dict | None = None) -> dict:
     sides human, the asker seated at ``side``, with ``clock`` if given."""
     row = get_row(game_id)
     if row.seats:
-        raise Conflict("already_shared", "this game already has its two seats")
+        raise Conflict("already_shared", _("this game already has its two seats"))
     playable(row)
     mine = seats.pick_colour(side)
     seated, invite_digest, token, invitation = seats.open_seats(mine)
@@ -96,8 +99,10 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
     browsers only (at one screen, undo takes a move back at once)."""
     row = get_row(game_id)
     if not row.seats:
-        unseated_help = "draw offers and takebacks are between two seats"
-        raise ServiceError("no_opponent", unseated_help + "; use undo/ here")
+        raise ServiceError(
+            "no_opponent",
+            _("draw offers and takebacks are between two seats; use undo/ here"),
+        )
     playable(row)
     side = seats.require_seat(row, token)
     pending = row.offers.get(offer)
@@ -105,12 +110,14 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         if pending == _other(side):
             action = "accept"  # both want it
         elif offer == "takeback" and not _moves_of(row, side):
-            raise ServiceError("nothing_to_undo", "you have not moved yet")
+            raise ServiceError("nothing_to_undo", _("you have not moved yet"))
         else:
             return snapshot(write(row, offers={**row.offers, offer: side}))
     if pending != _other(side):
         raise Conflict(
-            "no_offer", f"{_other(side)} has no {offer} offer waiting for you"
+            "no_offer",
+            _("%(side)s has no %(offer)s offer waiting for you")
+            % {"side": _other(side), "offer": offer},
         )
     if action == "decline":
         rest = {name: who for name, who in row.offers.items() if name != offer}

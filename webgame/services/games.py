@@ -12,6 +12,7 @@ from typing import cast
 from uuid import UUID
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from mcts import Game, IllegalMoveError, InvalidMoveError, State
 
@@ -47,8 +48,11 @@ def check_version(row: GameRow, version: int | None) -> None:
     if version is not None and version != row.version:
         raise Conflict(
             "conflict",
-            f"the game is at version {row.version}, not {version}: it changed "
-            "since you loaded it; reload it and try again",
+            _(
+                "the game is at version %(version)s, not %(asked)s: it changed "
+                "since you loaded it; reload it and try again"
+            )
+            % {"version": row.version, "asked": version},
         )
 
 
@@ -58,25 +62,28 @@ def playable(row: GameRow) -> tuple[Game, State]:
     if row.status == GameRow.Status.FINISHED:
         raise ServiceError(
             "game_over",
-            f"the game is over ({_describe_result(row.result)}); undo a move or "
-            "start a new game",
+            _("the game is over (%(result)s); undo a move or start a new game")
+            % {"result": _describe_result(row.result)},
         )
     return game, state
 
 
 def _describe_result(result: dict | None) -> str:
     if not result:
-        return "finished"
-    who = f"{result['winner']} won" if result.get("winner") else "a draw"
-    return f"{who}: {result.get('reason')}"
+        return _("finished")
+    if result.get("winner"):
+        return _("%(winner)s won: %(reason)s") % {
+            "winner": result["winner"],
+            "reason": result.get("reason"),
+        }
+    return _("a draw: %(reason)s") % {"reason": result.get("reason")}
 
 
-def unseated(row: GameRow, what: str) -> None:
-    """Refuse (``seated_game``) what only a game without seats allows."""
+def unseated(row: GameRow, refusal: str) -> None:
+    """Refuse (``seated_game``, saying ``refusal``) what only a game without
+    seats allows."""
     if row.seats:
-        raise ServiceError(
-            "seated_game", f"this game is between two seats: no one can {what}"
-        )
+        raise ServiceError("seated_game", refusal)
 
 
 def no_help_between_seats(row: GameRow) -> None:
@@ -85,8 +92,10 @@ def no_help_between_seats(row: GameRow) -> None:
     if row.seats and row.status == GameRow.Status.PLAYING:
         raise seats.NotYourSeat(
             "no_help",
-            "a game between two players gets no help from the computer until it "
-            "is over",
+            _(
+                "a game between two players gets no help from the computer until "
+                "it is over"
+            ),
         )
 
 
@@ -168,8 +177,10 @@ def write(
     if not written:
         raise Conflict(
             "conflict",
-            "the game changed while this request was handled (another move, "
-            "undo or settings change won the race); reload it and try again",
+            _(
+                "the game changed while this request was handled (another move, "
+                "undo or settings change won the race); reload it and try again"
+            ),
         )
     ended = row.status != GameRow.Status.FINISHED == fields.get("status")
     for name, value in fields.items():
@@ -282,8 +293,11 @@ def play_move(
     if row.players[side]["kind"] != "human":
         raise ServiceError(
             "not_your_turn",
-            f"it is {side}'s turn and {side} is played by the AI: ask for "
-            "POST ai-move/, or make the side human with PATCH",
+            _(
+                "it is %(side)s's turn and %(side)s is played by the AI: ask for "
+                "POST ai-move/, or make the side human with PATCH"
+            )
+            % {"side": side},
         )
     text = parse(game, state, move)
     return snapshot(write(row, moves=[*row.moves, text]))
@@ -296,9 +310,15 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     against the AI returns to the human's turn)."""
     row = get_row(game_id)
     check_version(row, version)
-    unseated(row, "take a move back: ask for a takeback (POST takeback/)")
+    unseated(
+        row,
+        _(
+            "this game is between two seats: no one can take a move back: ask "
+            "for a takeback (POST takeback/)"
+        ),
+    )
     if not row.moves:
-        raise ServiceError("nothing_to_undo", "no move has been played yet")
+        raise ServiceError("nothing_to_undo", _("no move has been played yet"))
     moves = list(row.moves)
     taken = moves.pop()
     while taken == PASS and moves:  # a forced pass goes with the move before
@@ -322,6 +342,6 @@ def update_players(
     ``players`` (the other side keeps its settings)."""
     row = get_row(game_id)
     check_version(row, version)
-    unseated(row, "change its players")
+    unseated(row, _("this game is between two seats: no one can change its players"))
     merged = normal_players(row.game, players, base=row.players)
     return snapshot(write(row, players=merged))

@@ -7,6 +7,8 @@ None}`` (exactly one of level and think time set).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from ..errors import ServiceError
 from .catalog import MAX_LEVEL
 from .treemodels import check_model
@@ -25,14 +27,18 @@ def normal_player(game: str, side: str, spec: dict | None) -> dict:
         return {"kind": "human"}
     if kind != "ai":
         raise ServiceError(
-            "invalid_players", f"players.{side}.kind must be 'human' or 'ai'"
+            "invalid_players",
+            _("players.%(side)s.kind must be 'human' or 'ai'") % {"side": side},
         )
     level, think_time = spec.get("level"), spec.get("think_time")
     if level is not None and think_time is not None:
         raise ServiceError(
             "invalid_players",
-            f"players.{side}: give a level (1..{MAX_LEVEL}) or a think_time "
-            "in seconds, not both",
+            _(
+                "players.%(side)s: give a level (1..%(max)s) or a think_time in "
+                "seconds, not both"
+            )
+            % {"side": side, "max": MAX_LEVEL},
         )
     if level is None and think_time is None:
         think_time = DEFAULT_THINK_TIME

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext as _
+
 from ..errors import ServiceError
 from ..models import Game as GameRow
 from .games import GameId, get_row, parse, result_of
@@ -68,7 +70,8 @@ def import_record(
     tokens = _record_tokens(rules.name, record)
     if len(tokens) > MAX_RECORD_PLIES:
         raise ServiceError(
-            "invalid_record", f"records are limited to {MAX_RECORD_PLIES} moves"
+            "invalid_record",
+            _("records are limited to %(max)s moves") % {"max": MAX_RECORD_PLIES},
         )
     state = rules.initial_state()
     moves: list[str] = []
@@ -76,8 +79,11 @@ def import_record(
         if rules.is_terminal(state):
             raise ServiceError(
                 "invalid_record",
-                f"the game ended after {len(moves)} plies but the record goes on "
-                f"with {token!r} (move {number})",
+                _(
+                    "the game ended after %(plies)s plies but the record goes on "
+                    "with %(move)s (move %(number)s)"
+                )
+                % {"plies": len(moves), "move": repr(token), "number": number},
             )
         if token.lower() != PASS and rules.legal_moves(state) == [rules.PASS]:
             moves.append(PASS)
@@ -86,7 +92,9 @@ def import_record(
             text = parse(rules, state, token)
         except ServiceError as exc:
             raise ServiceError(
-                "invalid_record", f"move {number} ({token!r}): {exc.detail}"
+                "invalid_record",
+                _("move %(number)s (%(move)s): %(error)s")
+                % {"number": number, "move": repr(token), "error": exc.detail},
             ) from None
         moves.append(text)
         state = rules.play(state, text)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from django.utils.translation import gettext as _
+
 from mcts import Game, InvalidOptionsError, UnknownGameError, find_game
 
 from ..errors import ServiceError
@@ -32,7 +34,7 @@ def rules_for(name: str, options: dict | None = None) -> Game:
     Raises ServiceError ``unknown_game`` or ``invalid_options``.
     """
     if not isinstance(options, dict | None):
-        raise ServiceError("invalid_options", "options must be a JSON object")
+        raise ServiceError("invalid_options", _("options must be a JSON object"))
     try:
         return cached_rules(name, options_key(options or {}))
     except UnknownGameError as exc:
@@ -40,4 +42,6 @@ def rules_for(name: str, options: dict | None = None) -> Game:
     except InvalidOptionsError as exc:
         raise ServiceError("invalid_options", str(exc)) from None
     except TypeError as exc:  # an option named like a parameter, e.g. "name"
-        raise ServiceError("invalid_options", f"bad options: {exc}") from None
+        raise ServiceError(
+            "invalid_options", _("bad options: %(error)s") % {"error": exc}
+        ) from None

@@ -18,6 +18,8 @@ import hashlib
 import hmac
 import secrets
 
+from django.utils.translation import gettext as _
+
 from ..errors import ServiceError
 from ..models import Game as GameRow
 
@@ -69,12 +71,17 @@ def require_seat(row: GameRow, token: str | None, *, side: str | None = None) ->
     if mine is None:
         raise NotYourSeat(
             "not_your_seat",
-            "this game is played by two seats and the request gave no seat's "
-            f"token ({TOKEN_HEADER} header): only watching is open to you",
+            _(
+                "this game is played by two seats and the request gave no seat's "
+                "token (%(header)s header): only watching is open to you"
+            )
+            % {"header": TOKEN_HEADER},
         )
     if side is not None and mine != side:
         raise NotYourSeat(
-            "not_your_turn", f"it is {side}'s turn and your seat is {mine}'s"
+            "not_your_turn",
+            _("it is %(side)s's turn and your seat is %(mine)s's")
+            % {"side": side, "mine": mine},
         )
     return mine
 
@@ -93,7 +100,7 @@ def pick_colour(colour: str) -> str:
         return secrets.choice(SIDES)
     if colour not in SIDES:
         raise ServiceError(
-            "invalid_colour", "colour must be 'black', 'white' or 'random'"
+            "invalid_colour", _("colour must be 'black', 'white' or 'random'")
         )
     return colour
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from mcts import (
     ModelError,
@@ -107,16 +108,23 @@ def _listed(
     if name not in models:
         if missing is not None:
             raise missing(game, name)
-        known = ", ".join(models) or "none on disk yet"
+        if or_none:
+            message = _(
+                "unknown model %(name)s for %(game)s; models: %(models)s (or null "
+                "/ 'none' for no model)"
+            )
+        else:
+            message = _("unknown model %(name)s for %(game)s; models: %(models)s")
+        known = ", ".join(models) or _("none on disk yet")
         raise ServiceError(
             "unknown_model",
-            f"unknown model {name!r} for {game}; models: {known}"
-            + (" (or null / 'none' for no model)" if or_none else ""),
+            message % {"name": repr(name), "game": game, "models": known},
         )
     if models[name]["damaged"]:
         raise ServiceError(
             "model_unavailable",
-            f"model {name!r} for {game} is damaged: {models[name]['damaged']}",
+            _("model %(name)s for %(game)s is damaged: %(fault)s")
+            % {"name": repr(name), "game": game, "fault": models[name]["damaged"]},
         )
     return models[name]
 
@@ -245,7 +253,9 @@ class Preparations:
                 detail = model_fault(error)
                 self._set(game, name, _Progress("damaged", detail=detail))
                 raise ServiceError(
-                    "model_unavailable", f"model {name!r} cannot be used: {detail}"
+                    "model_unavailable",
+                    _("model %(name)s cannot be used: %(fault)s")
+                    % {"name": repr(name), "fault": detail},
                 ) from None
             self._set(game, name, _Progress("ready", 1.0))
             return model

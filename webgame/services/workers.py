@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from ..errors import Busy
 
@@ -76,14 +78,15 @@ class Limits:
 @dataclass
 class Ticket:
     """One search waiting for, or holding, a worker (or refused while it
-    waited: ``evicted`` holds the Busy it gets)."""
+    waited: ``evicted`` holds the Retry-After of the Busy it gets, which its
+    own request words in its own language)."""
 
     client: str
     seconds: float
     order: int
     started: float | None = None
     granted: threading.Event = field(default_factory=threading.Event)
-    evicted: Busy | None = None
+    evicted: int | None = None
 
 
 def retry_after(backlog_seconds: float, workers: int) -> int:
@@ -117,11 +120,19 @@ class FairPool:
         as many searches pending as allowed."""
         limits = Limits.from_settings()
         ticket = self._admit(client, expected_seconds, limits)
+        # The worker thread speaks the request's language (a ServiceError the
+        # task raises, such as a damaged model, reaches the client).
+        language = translation.get_language()
+
+        def in_language() -> T:
+            with translation.override(language):
+                return task()
+
         try:
             ticket.granted.wait()
             if ticket.evicted is not None:
-                raise ticket.evicted
-            return self._threads(limits.workers).submit(task).result()
+                raise _evicted(ticket.evicted)
+            return self._threads(limits.workers).submit(in_language).result()
         finally:
             self._leave(ticket, limits)
 
@@ -156,9 +167,17 @@ class FairPool:
     def _busy(self, mine: int, everyone: int, limits: Limits) -> Busy:
         """Return the refusal of a search, with the queue's Retry-After (lock held)."""
         return Busy(
-            f"{mine} of your AI searches and {everyone} in all are running "
-            f"or waiting (at most {limits.client_pending} and "
-            f"{limits.max_pending}); retry after the time given",
+            _(
+                "%(mine)s of your AI searches and %(everyone)s in all are running "
+                "or waiting (at most %(client_pending)s and %(max_pending)s); "
+                "retry after the time given"
+            )
+            % {
+                "mine": mine,
+                "everyone": everyone,
+                "client_pending": limits.client_pending,
+                "max_pending": limits.max_pending,
+            },
             retry_after=retry_after(self._backlog(), limits.workers),
         )
 
@@ -183,11 +202,7 @@ class FairPool:
         evicted = self._waiting[victim].pop()  # its newest
         if not self._waiting[victim]:
             del self._waiting[victim]
-        evicted.evicted = Busy(
-            "the AI's queue is full and your searches waiting were the longest: "
-            "this one gave its place to a shorter one; retry after the time given",
-            retry_after=retry_after(self._backlog() + evicted.seconds, limits.workers),
-        )
+        evicted.evicted = retry_after(self._backlog() + evicted.seconds, limits.workers)
         evicted.granted.set()
         return True
 
@@ -275,6 +290,18 @@ class FairPool:
                     initargs=(settings.AI_NICE,),
                 )
             return self._executor
+
+
+def _evicted(retry: int) -> Busy:
+    """Return the refusal of a search that gave its place in a full queue to
+    a shorter one (worded by the request refused, in its language)."""
+    return Busy(
+        _(
+            "the AI's queue is full and your searches waiting were the longest: "
+            "this one gave its place to a shorter one; retry after the time given"
+        ),
+        retry_after=retry,
+    )
 
 
 def _lower_priority(nice: int) -> None:
