@@ -26,7 +26,7 @@ PLAYERS ?= 50
 HOG ?= 0
 RUN_TIME ?= 30s
 
-.PHONY: run dev test lint loadtest probe bench-start bench-live setup setup-test system-packages train-setup clean
+.PHONY: run dev messages test lint loadtest probe bench-start bench-live setup setup-test system-packages train-setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -118,6 +118,19 @@ probe: setup
 # playing, the latency from a move to each socket and any lost update.
 bench-live: setup
 	$(BIN)/python loadtest/live_bench.py
+
+# The translations (locale/, docs/translating.md): gather the page's and the
+# API's strings into the catalogs (needs GNU gettext), then compile them. The
+# compiled .mo files are committed, so running the site needs no gettext.
+MESSAGES_IGNORE := --ignore=staticfiles --ignore=mcts --ignore=tests \
+	--ignore=loadtest --ignore=model --ignore=docs
+messages: setup
+	$(BIN)/python manage.py makemessages --locale zh_Hans --no-obsolete \
+		--no-location $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages --domain djangojs --locale zh_Hans \
+		--no-obsolete --no-location $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages --locale zh_Hans --ignore=.venv \
+		--ignore=staticfiles
 
 test: system-packages setup-test
 	$(BIN)/python -m pytest

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from . import services
 
@@ -19,7 +20,14 @@ DEFAULT_STRENGTH = "level:3"
 
 #: The levels' names, weakest first: plain words, not numbers (the think time
 #: is each one's tooltip).
-LEVEL_NAMES = ("Beginner", "Casual", "Club", "Strong", "Expert", "Master")
+LEVEL_NAMES = (
+    gettext_lazy("Beginner"),
+    gettext_lazy("Casual"),
+    gettext_lazy("Club"),
+    gettext_lazy("Strong"),
+    gettext_lazy("Expert"),
+    gettext_lazy("Master"),
+)
 
 #: The longest winning row the Gomoku form offers: the rules allow up to the
 #: board size, but rows beyond seven make no game worth playing.
@@ -35,14 +43,22 @@ def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
     levels = services.list_levels()
     assert len(levels) == len(LEVEL_NAMES), "a name for each level"
     named = [
-        (f"level:{x['level']}", name, f"Level {x['level']}: {x['description']}")
+        (
+            f"level:{x['level']}",
+            str(name),
+            gettext("Level %(level)s: %(description)s") % x,
+        )
         for x, name in zip(levels, LEVEL_NAMES, strict=True)
     ]
     custom = [
-        (f"time:{s:g}", f"Think {s:g} s", f"Its best move after {s:g} s a move")
+        (
+            f"time:{s:g}",
+            gettext("Think %(seconds)s s") % {"seconds": f"{s:g}"},
+            gettext("Its best move after %(seconds)s s a move") % {"seconds": f"{s:g}"},
+        )
         for s in services.list_think_times()
     ]
-    return [("Strength", named), ("Custom\u2026", custom)]
+    return [(gettext("Strength"), named), (gettext("Custom…"), custom)]
 
 
 #: The time control a game with a friend offers first.
@@ -53,11 +69,18 @@ def time_controls() -> list[tuple[str, str]]:
     """Return the time controls offered for a game with a friend as (value,
     label) pairs: none, the Fischer controls ("5+3": 5 minutes and 3 s a
     move), then days per move ("d3")."""
-    choices = [("", "No clock")]
+    choices = [("", gettext("No clock"))]
     for minutes, increment in services.FISCHER_CONTROLS:
-        choices.append((f"{minutes}+{increment}", f"{minutes} min + {increment} s"))
+        label = gettext("%(minutes)s min + %(increment)s s")
+        choices.append(
+            (
+                f"{minutes}+{increment}",
+                label % {"minutes": minutes, "increment": increment},
+            )
+        )
     for days in services.DAYS_CONTROLS:
-        choices.append((f"d{days}", f"{days} day{'s' if days > 1 else ''} a move"))
+        label = ngettext("%(days)s day a move", "%(days)s days a move", days)
+        choices.append((f"d{days}", label % {"days": days}))
     return choices
 
 
@@ -71,7 +94,7 @@ def board_page(request: HttpRequest) -> HttpResponse:
         "index.html",
         {
             "games": services.list_games(),
-            "sides": [("black", "Black"), ("white", "White")],
+            "sides": [("black", gettext("Black")), ("white", gettext("White"))],
             "strengths": strengths(),
             "default_strength": DEFAULT_STRENGTH,
             "time_controls": time_controls(),

@@ -3,6 +3,7 @@
 import uuid
 
 from django.urls import include, path, re_path, register_converter
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import pages, services, views
@@ -100,6 +101,10 @@ api = [
 
 urlpatterns = [
     path("", pages.board_page, name="index"),
+    # The page's strings for its scripts, in the request's language, and the
+    # language switch (Django's set_language: a POST that sets the cookie).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include(api)),
     re_path(r"^api/", views.ApiNotFoundView.as_view(), name="api-not-found"),
 ]

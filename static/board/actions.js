@@ -14,7 +14,7 @@ import { announce, flash } from "./panel.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { canClick, cap, expectedSeconds, humanToMove, isLoa, movesKey, mySeat, onlyWatching, resultText, squaresOfMove, state } from "./state.js";
+import { canClick, expectedSeconds, humanToMove, isLoa, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -44,7 +44,7 @@ export function start(offerNewGame) {
 }
 
 function firstVisit(offerNewGame) {
-  $("#status").text("Choose a game to start");
+  $("#status").text(gettext("Choose a game to start"));
   offerNewGame();
 }
 
@@ -71,7 +71,7 @@ function tryMove(move) {
   if ($("#confirm-moves").prop("checked") && state.pending !== move) {
     state.pending = move;
     render();
-    flash("Tap " + squaresOfMove(move).slice(-1)[0] + " again to play " + move, "info");
+    flash(interpolate(gettext("Tap %(square)s again to play %(move)s"), { square: squaresOfMove(move).slice(-1)[0], move: moveText(move) }, true), "info");
     return;
   }
   sendMove(move);
@@ -83,15 +83,15 @@ export function clickSquare(square) {
   const g = state.game;
   if (!g) return;
   if (state.explore) return exploreSquare(square);
-  if (state.viewPly !== null) return flash("You are looking at an earlier position: press End to return.");
-  if (g.status === "finished") return flash("The game is over: " + resultText(g.result));
-  if (state.thinking || state.busy) return flash("Wait: the AI is thinking.");
-  if (onlyWatching()) return flash("You are watching this game: only its two players move.", "info");
-  if (g.seats && !humanToMove()) return flash("It is your friend's turn.", "info");
-  if (!humanToMove()) return flash("It is the AI's turn (" + g.to_move + ").");
+  if (state.viewPly !== null) return flash(gettext("You are looking at an earlier position: press End to return."));
+  if (g.status === "finished") return flash(interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true));
+  if (state.thinking || state.busy) return flash(gettext("Wait: the AI is thinking."));
+  if (onlyWatching()) return flash(gettext("You are watching this game: only its two players move."), "info");
+  if (g.seats && !humanToMove()) return flash(gettext("It is your friend's turn."), "info");
+  if (!humanToMove()) return flash(g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white)."));
   if (!isLoa()) {
     if (g.legal_moves.indexOf(square) >= 0) tryMove(square);
-    else flash(square + " is not a legal move.");
+    else flash(interpolate(gettext("%(square)s is not a legal move."), { square: square }, true));
     return;
   }
   const byFrom = g.legal_by_from || {};
@@ -108,7 +108,8 @@ export function clickSquare(square) {
     return render();
   }
   const piece = $('#board [data-square="' + square + '"] .piece');
-  flash(piece.hasClass(g.to_move) ? square + ": this piece cannot move." : square + ": pick one of " + cap(g.to_move) + "'s pieces.");
+  const words = piece.hasClass(g.to_move) ? gettext("%(square)s: this piece cannot move.") : gettext("%(square)s: pick one of %(side)s's pieces.");
+  flash(interpolate(words, { square: square, side: sideName(g.to_move) }, true));
 }
 
 export function pass() {
@@ -119,8 +120,8 @@ export function undo() {
   const g = state.game;
   if (!g || state.busy) return;
   // Between two browsers a move is taken back when the other player agrees.
-  if (g.seats) return mySeat() && g.status === "playing" ? makeOffer("takeback") : flash("Only the players can ask to take a move back.", "info");
-  if (!g.moves.length) return flash("Nothing to undo yet.");
+  if (g.seats) return mySeat() && g.status === "playing" ? makeOffer("takeback") : flash(gettext("Only the players can ask to take a move back."), "info");
+  if (!g.moves.length) return flash(gettext("Nothing to undo yet."));
   stopThinking();
   // With both sides on AI, undo would be replayed at once: pause instead.
   if (g.players.black.kind === "ai" && g.players.white.kind === "ai") {
@@ -128,7 +129,7 @@ export function undo() {
     rememberPause(g.id, true);
   }
   state.viewPly = null;
-  changeGame(api.undoMove(g.id), () => announce("Move taken back"));
+  changeGame(api.undoMove(g.id), () => announce(gettext("Move taken back")));
 }
 
 // ---- the AI: hint, stop, pause --------------------------------------------------------
@@ -137,8 +138,8 @@ export function undo() {
 export function hint() {
   const g = state.game;
   if (!canClick()) return;
-  if (g.seats) return flash("No hints while two people play: the computer helps once the game is over.", "info");
-  if (slotWait() > 0) return flash("The AI is finishing an abandoned search: ask again in a moment.", "info");
+  if (g.seats) return flash(gettext("No hints while two people play: the computer helps once the game is over."), "info");
+  if (slotWait() > 0) return flash(gettext("The AI is finishing an abandoned search: ask again in a moment."), "info");
   if (!aiReady(g.game)) return whenAiReady(g.game).done(hint);
   const body = $.extend({ version: g.version }, strengthOf(g.to_move));
   const ply = g.ply,
@@ -151,9 +152,13 @@ export function hint() {
       state.analysis = { search: resp.search, ply: ply, key: key, hint: true };
       // The hinted move's own figure (a proven move may have fewer visits).
       const best = (resp.search.moves || []).find((m) => m.move === resp.search.move);
-      const win = best && best.value !== null ? " (win " + Math.round(best.value * 100) + "%)" : "";
-      flash("Hint: " + resp.search.move + win, "info");
-      announce("Hint: " + resp.search.move);
+      const move = moveText(resp.search.move);
+      const words =
+        best && best.value !== null
+          ? interpolate(gettext("Hint: %(move)s (win %(pct)s%)"), { move: move, pct: Math.round(best.value * 100) }, true)
+          : interpolate(gettext("Hint: %(move)s"), { move: move }, true);
+      flash(words, "info");
+      announce(interpolate(gettext("Hint: %(move)s"), { move: move }, true));
       setGame(resp.game);
     })
     .fail(function (x) {
@@ -211,7 +216,7 @@ export function newGame(body) {
     .done(function (g) {
       state.busy = false;
       setGame(g);
-      announce("New game of " + g.title);
+      announce(interpolate(gettext("New game of %(title)s"), { title: g.title }, true));
     })
     .fail(function (xhr) {
       state.busy = false;
@@ -238,7 +243,9 @@ export function importRecord() {
     .done(function (g) {
       state.recordEdited = false;
       setGame(g);
-      announce("Imported a game of " + g.title + ", " + g.ply + " moves");
+      // English says "moves" for any number; other languages may not.
+      const words = ngettext("Imported a game of %(title)s, %(n)s moves", "Imported a game of %(title)s, %(n)s moves", g.ply);
+      announce(interpolate(words, { title: g.title, n: g.ply }, true));
     })
     .fail((xhr) => flash(api.errorText(xhr)));
 }
@@ -246,10 +253,10 @@ export function importRecord() {
 export function copyRecord() {
   const text = $("#record").val();
   if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(text).then(() => flash("Record copied.", "info"));
+    navigator.clipboard.writeText(text).then(() => flash(gettext("Record copied."), "info"));
   } else {
     $("#record").trigger("select");
-    flash("Record selected: press Ctrl+C to copy.", "info");
+    flash(gettext("Record selected: press Ctrl+C to copy."), "info");
   }
 }
 
@@ -259,7 +266,7 @@ export function copyRecord() {
 export function viewPly(ply) {
   const g = state.game;
   if (ply !== g.ply && !cellsAt(ply)) {
-    return flash("This browser has not seen the position after move " + ply + " (it was played elsewhere).", "info");
+    return flash(interpolate(gettext("This browser has not seen the position after move %(ply)s (it was played elsewhere)."), { ply: ply }, true), "info");
   }
   state.viewPly = ply === g.ply ? null : ply;
   state.selected = null;

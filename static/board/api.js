@@ -36,8 +36,8 @@ function request(method, url, body) {
 export function errorText(xhr) {
   const body = xhr && xhr.responseJSON;
   if (body && body.detail) return body.detail;
-  if (xhr && xhr.status === 0) return "The server cannot be reached.";
-  return "Something went wrong (" + (xhr ? xhr.status : "?") + ").";
+  if (xhr && xhr.status === 0) return gettext("The server cannot be reached.");
+  return interpolate(gettext("Something went wrong (%(status)s)."), { status: xhr ? xhr.status : "?" }, true);
 }
 
 /** The game kinds: [{name, title, options, option_specs, levels, models}]. */

@@ -83,9 +83,12 @@ export function limitOptions() {
 /** Node counts as the selectors show them: "18K", so the label fits. */
 const COMPACT = new Intl.NumberFormat("en", { notation: "compact" });
 
-/** A packed model's size, for its label: ", packed 18 MB". */
-function packedNote(model) {
-  return model.packed ? ", packed " + Math.max(1, Math.round(model.bytes / 1e6)) + " MB" : "";
+/** A model's size, for its tooltip: "18K positions studied", and a packed
+ *  model's size on disk: "18K positions studied, packed 18 MB". */
+function sizeNote(model) {
+  const numbers = { n: COMPACT.format(model.nodes), mb: Math.max(1, Math.round(model.bytes / 1e6)) };
+  const words = model.packed ? gettext("%(n)s positions studied, packed %(mb)s MB") : gettext("%(n)s positions studied");
+  return interpolate(words, numbers, true);
 }
 
 /** The board a model's network was trained for, as the page names it
@@ -94,26 +97,36 @@ function otherBoard(name, model) {
   const options = model.options || {};
   const keys = Object.keys(optionSelectors(name));
   if (keys.every((key) => !(key in options) || options[key] === optionValue(name, key))) return null;
-  const row = { 4: "four", 5: "five", 6: "six" }[options.row] || options.row;
-  return options.size + "\u00d7" + options.size + ", " + row + " in a row";
+  const words = {
+    4: () => gettext("%(size)s\u00d7%(size)s, four in a row"),
+    5: () => gettext("%(size)s\u00d7%(size)s, five in a row"),
+    6: () => gettext("%(size)s\u00d7%(size)s, six in a row"),
+  }[options.row];
+  const board = words ? words() : gettext("%(size)s\u00d7%(size)s, %(row)s in a row");
+  return interpolate(board, { size: options.size, row: options.row }, true);
 }
 
 /** The tree models' names for people; the size is the option's tooltip. */
-const MODEL_NAMES = { light: "Openings: light", full: "Openings: full", live: "Learned here" };
+function modelName(name) {
+  if (name === "light") return gettext("Openings: light");
+  if (name === "full") return gettext("Openings: full");
+  if (name === "live") return gettext("Learned here");
+  return interpolate(gettext("Openings: %(name)s"), { name: name }, true);
+}
 
 /** A model's label and, when it cannot be chosen, why (the option's title):
  *  a damaged model says what is wrong; a network trained for another board
  *  says which (its network plays only there). */
 function modelLabel(name, m) {
-  if (m.damaged) return { text: m.name + " (damaged)", disabled: m.damaged };
-  const size = m.nodes ? COMPACT.format(m.nodes) + " positions studied" + packedNote(m) : "";
-  if (!m.network) return { text: MODEL_NAMES[m.name] || "Openings: " + m.name, title: size };
+  if (m.damaged) return { text: interpolate(gettext("%(name)s (damaged)"), { name: m.name }, true), disabled: m.damaged };
+  const size = m.nodes ? sizeNote(m) : "";
+  if (!m.network) return { text: modelName(m.name), title: size };
   const board = otherBoard(name, m);
   // Short: the closed selector shows it.
-  if (board === null) return { text: m.name + " (network)" };
+  if (board === null) return { text: interpolate(gettext("%(name)s (network)"), { name: m.name }, true) };
   return {
-    text: m.name + " (network for " + board + ")",
-    disabled: "Its network was trained for " + board + "; choose that board to play it.",
+    text: interpolate(gettext("%(name)s (network for %(board)s)"), { name: m.name, board: board }, true),
+    disabled: interpolate(gettext("Its network was trained for %(board)s; choose that board to play it."), { board: board }, true),
   };
 }
 
@@ -126,7 +139,7 @@ export function fillModels(name) {
     const $sel = $("#model-" + side);
     // Only a model the player chose is kept; else the default below.
     const keep = $sel.data("chosen") ? $sel.val() : null;
-    $sel.empty().append(new Option("No openings", "none"));
+    $sel.empty().append(new Option(gettext("No openings"), "none"));
     models.forEach(function (m) {
       // A model that cannot be used here is shown, with why, but cannot be chosen.
       const label = modelLabel(name, m);
@@ -160,7 +173,7 @@ export function syncControls(g) {
     const strength = p.level ? "level:" + p.level : "time:" + p.think_time;
     const $strength = $("#strength-" + side);
     if (!$strength.find('option[value="' + strength + '"]').length) {
-      $strength.append(new Option("Think " + p.think_time + " s", strength));
+      $strength.append(new Option(interpolate(gettext("Think %(seconds)s s"), { seconds: p.think_time }, true), strength));
     }
     $strength.val(strength);
   });

@@ -10,7 +10,7 @@ import { newGameBody } from "./controls.js";
 import { clockOf, createFriendGame } from "./friends.js";
 import { whenGameEnds } from "./game.js";
 import { toggleReview } from "./review.js";
-import { SIDES, cap, endedOffBoard, humanSide, mySeat, resultText, state } from "./state.js";
+import { SIDES, cap, endedOffBoard, humanSide, mySeat, reasonText, resultText, sideName, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -69,17 +69,20 @@ export function startDialogClosed() {
 function showEnd(game, ending) {
   const me = humanSide();
   const score = game.result && game.result.score;
-  let title = ending.winner ? cap(ending.winner) + " wins" : "A draw";
-  if (me && ending.winner) title = ending.winner === me ? "You won" : "You lost";
+  let title = ending.winner ? interpolate(gettext("%(side)s wins"), { side: sideName(ending.winner) }, true) : gettext("A draw");
+  if (me && ending.winner) title = ending.winner === me ? gettext("You won") : gettext("You lost");
   if (score) {
     // From the player's side: "You won, 57–7"; else Black's count first.
     const first = me || "black";
-    title += ", " + score[first] + "\u2013" + score[first === "black" ? "white" : "black"];
+    const counts = { outcome: title, first: score[first], second: score[first === "black" ? "white" : "black"] };
+    // Translators: the end dialog's title: "You won, 57–7", "Black wins, 40–24".
+    title = interpolate(gettext("%(outcome)s, %(first)s\u2013%(second)s"), counts, true);
   }
   $("#end-title").text(title);
-  let why = cap(ending.reason || "game over") + ".";
-  if (endedOffBoard(game.result)) why = resultText(game.result) + ".";
-  else if (score) why = "Black " + score.black + " discs, White " + score.white + ".";
+  // Translators: a sentence's full stop after how the game ended: "Five in a row."
+  let why = interpolate(gettext("%(sentence)s."), { sentence: ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over") }, true);
+  if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
+  else if (score) why = interpolate(gettext("Black %(black)s discs, White %(white)s."), score, true);
   $("#end-reason").text(why);
   modal("end-dialog").show();
 }

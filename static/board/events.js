@@ -51,6 +51,9 @@ export function bind() {
   // Without a game to go back to, the rules lead back to the first choice.
   on("hidden.bs.modal", "#rules-dialog", () => state.game || dialogs.offerNewGame($("#start-game").val()));
   on("click", "#sound", () => $("#sound").attr("aria-pressed", toggleSound()));
+  // The language switch comes back to the game on the board (the address
+  // changes as games do), not to the one the page was opened on.
+  on("submit", "#language-form", () => $("#language-next").val(location.pathname + location.search));
   on("click", "#share-create", friends.shareGame);
   on("click", ".copy-link", function () {
     friends.copyLink($(this).data("copy"));
@@ -126,7 +129,7 @@ function toggleTheme() {
 export function showTheme() {
   $("#sound").attr("aria-pressed", soundOn());
   const dark = window.BoardTheme.current() === "dark";
-  $("#theme").attr("aria-pressed", dark).text(dark ? "Light" : "Dark");
+  $("#theme").attr("aria-pressed", dark).text(dark ? pgettext("colour scheme", "Light") : pgettext("colour scheme", "Dark"));
 }
 
 /** Inside the grid, arrow keys move between cells (the ARIA grid pattern);

@@ -48,7 +48,7 @@ export function createFriendGame(side, clock, base) {
     .done(function (g) {
       state.busy = false;
       seated(g);
-      announce("New game with a friend: you play " + g.seat.side);
+      announce(g.seat.side === "black" ? gettext("New game with a friend: you play black") : gettext("New game with a friend: you play white"));
       showLinks();
     })
     .fail(function (xhr) {
@@ -63,7 +63,7 @@ export function openShare() {
   if (state.game.seats || state.watching) return showLinks();
   $("#share-form").prop("hidden", false);
   $("#share-links").prop("hidden", true);
-  $("#share-title").text("Play a friend");
+  $("#share-title").text(gettext("Play a friend"));
   modal("share-dialog").show();
 }
 
@@ -93,7 +93,7 @@ function showLinks() {
   $("#invite-part").prop("hidden", !links.invite);
   $("#invite-link").val(links.invite || "");
   $("#watch-link").val(links.watch);
-  $("#share-title").text(links.invite ? "Invite a friend" : "Watch link");
+  $("#share-title").text(links.invite ? gettext("Invite a friend") : gettext("Watch link"));
   modal("share-dialog").show();
 }
 
@@ -101,10 +101,10 @@ function showLinks() {
 export function copyLink(selector) {
   const text = $(selector).val();
   if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(text).then(() => flash("Link copied.", "info"));
+    navigator.clipboard.writeText(text).then(() => flash(gettext("Link copied."), "info"));
   } else {
     $(selector).trigger("select");
-    flash("Link selected: press Ctrl+C to copy.", "info");
+    flash(gettext("Link selected: press Ctrl+C to copy."), "info");
   }
 }
 
@@ -117,7 +117,7 @@ export function joinFromLink(id, invite) {
     .joinGame(id, invite)
     .done(function (g) {
       seated(g);
-      announce("You joined the game: you play " + g.seat.side);
+      announce(g.seat.side === "black" ? gettext("You joined the game: you play black") : gettext("You joined the game: you play white"));
     })
     .fail(function (xhr) {
       flash(api.errorText(xhr));
@@ -133,12 +133,12 @@ export function resign() {
   if (!g || !mySeat()) return;
   if (Date.now() - resignAsked > 3000) {
     resignAsked = Date.now();
-    $("#resign").text("Really resign?");
-    setTimeout(() => $("#resign").text("Resign"), 3000);
+    $("#resign").text(gettext("Really resign?"));
+    setTimeout(() => $("#resign").text(gettext("Resign")), 3000);
     return;
   }
   resignAsked = 0;
-  $("#resign").text("Resign");
+  $("#resign").text(gettext("Resign"));
   changeGame(api.resign(g.id));
 }
 
@@ -146,7 +146,7 @@ export function resign() {
 export function makeOffer(offer) {
   const g = state.game;
   if (!g || !mySeat()) return;
-  changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(offer === "draw" ? "Draw offered" : "Takeback asked"));
+  changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(offer === "draw" ? gettext("Draw offered") : gettext("Takeback asked")));
 }
 
 /** Accept or decline the friend's offer shown in the offer bar. */

@@ -14,7 +14,7 @@ import { announce, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { hintFirstLoa } from "./rules.js";
 import { play } from "./sound.js";
-import { expectedSeconds, movesKey, resultText, state } from "./state.js";
+import { expectedSeconds, moveText, movesKey, resultText, sideName, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
@@ -67,14 +67,15 @@ export function setGame(g) {
   }
   if (sameGame && g.ply > before.ply && g.last_move === "pass") {
     // The server plays a forced pass at once: say so, the record keeps it.
-    const passer = g.ply % 2 === 1 ? "Black" : "White";
-    const other = passer === "Black" ? "White" : "Black";
-    const words = passer + " has no move: " + other + " plays again";
+    const passer = g.ply % 2 === 1 ? "black" : "white";
+    const other = passer === "black" ? "white" : "black";
+    const words = interpolate(gettext("%(side)s has no move: %(other)s plays again"), { side: sideName(passer), other: sideName(other) }, true);
     flash(words, "info");
     announce(words);
   } else if (sameGame && g.ply > before.ply && g.last_move) {
-    const mover = g.ply % 2 === 1 ? "Black" : "White";
-    announce(mover + " played " + g.last_move + (g.status === "finished" ? ". " + resultText(g.result) : ""));
+    const played = { side: sideName(g.ply % 2 === 1 ? "black" : "white"), move: moveText(g.last_move), result: resultText(g.result) };
+    const words = g.status === "finished" ? gettext("%(side)s played %(move)s. %(result)s") : gettext("%(side)s played %(move)s");
+    announce(interpolate(words, played, true));
   } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {
     announce(resultText(g.result));
   }
@@ -270,7 +271,7 @@ export function maybeRunAi() {
       if (!wanted()) return; // aborted on purpose
       const wait = parseFloat(x.getResponseHeader("Retry-After") || "0");
       if (x.status === 429 || x.status === 503) {
-        flash("The server is busy; the AI tries again in " + Math.max(1, wait) + " s.", "info");
+        flash(interpolate(gettext("The server is busy; the AI tries again in %(seconds)s s."), { seconds: Math.max(1, wait) }, true), "info");
         setTimeout(reload, Math.max(1, wait) * 1000);
       } else if (x.status === 409) {
         // The game changed, or a search still runs on it: look again, later each time.

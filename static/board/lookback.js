@@ -4,7 +4,7 @@
  * opening explorer's table. The numbers come from the server (review.js asks
  * for them); what is computed here is arithmetic on them, no rule of a game.
  */
-import { cap, state } from "./state.js";
+import { moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** How many mistakes are listed, and the least drop (in win probability of
@@ -50,7 +50,7 @@ export function drawReview() {
   const known = r ? r.points.filter(Boolean).length : 0;
   $("#analyse-game")
     .prop("disabled", !running && g.ply === 0)
-    .text(running ? "Stop" : known ? "Analyse again" : "Analyse the game");
+    .text(running ? gettext("Stop") : known ? gettext("Analyse again") : gettext("Analyse the game"));
   const pct = r ? Math.round((100 * known) / r.points.length) : 0;
   $("#review-progress").prop("hidden", !running).attr("aria-valuenow", pct);
   $("#review-progress .progress-bar").css("width", pct + "%");
@@ -85,42 +85,71 @@ export function drawReview() {
     chart.appendChild(svg("line", { x1: shown, x2: shown, y1: 0, y2: 100, class: "cursor", "vector-effect": "non-scaling-stroke" }));
   }
   $("#mistakes").html(
-    (found.length ? "<div class='fw-semibold'>Mistakes</div>" : running ? "" : "<div class='text-muted'>No move lost much.</div>") +
+    (found.length
+      ? "<div class='fw-semibold'>" + gettext("Mistakes") + "</div>"
+      : running
+        ? ""
+        : "<div class='text-muted'>" + gettext("No move lost much.") + "</div>") +
       found
         .map(
           (m) =>
             '<button type="button" class="btn btn-link btn-sm p-0 d-block text-start mistake-link" data-ply="' + m.ply + '">' +
-            m.ply + ". " + m.move + " (" + cap(m.side) + "): " + Math.round(m.before * 100) + "% \u2192 " + Math.round(m.after * 100) + "%" +
-            (m.best ? ", best was " + m.best : "") + "</button>"
+            mistakeText(m) + "</button>"
         )
         .join("")
   );
 }
 
+/** One mistake, as listed: "12. d3 (Black): 80% → 40%, best was c4". */
+function mistakeText(m) {
+  const words = m.best
+    ? gettext("%(ply)s. %(move)s (%(side)s): %(before)s% \u2192 %(after)s%, best was %(best)s")
+    : gettext("%(ply)s. %(move)s (%(side)s): %(before)s% \u2192 %(after)s%");
+  const numbers = {
+    ply: m.ply,
+    move: moveText(m.move),
+    side: sideName(m.side),
+    before: Math.round(m.before * 100),
+    after: Math.round(m.after * 100),
+    best: moveText(m.best),
+  };
+  return interpolate(words, numbers, true);
+}
+
+/** A move's proven result in the explorer's table: the API's win, loss or
+ *  draw in words (another word as it is); "" for none. */
+function provenWord(proven) {
+  if (proven === "win") return pgettext("proven result", "win");
+  if (proven === "loss") return pgettext("proven result", "loss");
+  if (proven === "draw") return pgettext("proven result", "draw");
+  return proven || "";
+}
+
 /** The explorer card: the line stepped into and the model's moves there. */
 export function drawExplorer() {
   const e = state.explore;
-  $("#explore").attr("aria-pressed", Boolean(e)).toggleClass("active", Boolean(e)).text(e ? "Back to the game" : "Explore");
+  $("#explore").attr("aria-pressed", Boolean(e)).toggleClass("active", Boolean(e)).text(e ? gettext("Back to the game") : gettext("Explore"));
   $("#explorer-back").prop("hidden", !(e && e.line.length));
   $("#explorer-body").prop("hidden", !e);
   if (!e) return;
   const d = e.data;
   if (!d) {
-    $("#explorer-line").text("Asking the model\u2026");
+    $("#explorer-line").text(gettext("Asking the model\u2026"));
     $("#explorer-moves").empty();
     return;
   }
-  let about = "Model " + d.model + ", after move " + d.ply + (d.line.length ? " then " + d.line.join(" ") : "");
-  if (d.to_move) about += "; " + cap(d.to_move) + " to move";
-  if (!d.known) about += ". The model has not studied this position.";
+  const where = { model: d.model, ply: d.ply, line: d.line.map(moveText).join(" ") };
+  let about = interpolate(d.line.length ? gettext("Model %(model)s, after move %(ply)s then %(line)s") : gettext("Model %(model)s, after move %(ply)s"), where, true);
+  if (d.to_move) about = interpolate(gettext("%(about)s; %(side)s to move"), { about: about, side: sideName(d.to_move) }, true);
+  if (!d.known) about = interpolate(gettext("%(about)s. The model has not studied this position."), { about: about }, true);
   $("#explorer-line").text(about);
   $("#explorer-moves").html(
     d.moves
       .map(
         (m) =>
-          '<tr><td><button type="button" class="btn btn-link btn-sm p-0 explorer-move" data-move="' + m.move + '">' + m.move + "</button></td>" +
+          '<tr><td><button type="button" class="btn btn-link btn-sm p-0 explorer-move" data-move="' + m.move + '">' + moveText(m.move) + "</button></td>" +
           '<td class="text-end">' + m.visits.toLocaleString() + '</td><td class="text-end">' +
-          (m.value === null ? "" : Math.round(m.value * 100) + "%") + "</td><td>" + (m.proven || "") + "</td></tr>"
+          (m.value === null ? "" : Math.round(m.value * 100) + "%") + "</td><td>" + provenWord(m.proven) + "</td></tr>"
       )
       .join("")
   );

@@ -43,7 +43,7 @@ export function prepareModel(game, name) {
   };
   const follow = function (status) {
     if (status.status === "ready") return finish(true);
-    if (status.status === "damaged") return finish(false, "Model " + name + " cannot be used: " + status.detail);
+    if (status.status === "damaged") return finish(false, interpolate(gettext("Model %(name)s cannot be used: %(detail)s"), { name: name, detail: status.detail }, true));
     showProgress(key, name, status);
     setTimeout(function () {
       api
@@ -66,7 +66,9 @@ function showProgress(key, name, status) {
   const pct = unpacking ? Math.round(100 * (status.progress || 0)) : 100;
   $("#model-progress-row").prop("hidden", false).data("key", key);
   $("#model-progress-label").text(
-    unpacking ? "Unpacking the " + name + " model\u2026 " + pct + "%" : "Loading the " + name + " model\u2026",
+    unpacking
+      ? interpolate(gettext("Unpacking the %(name)s model\u2026 %(pct)s%"), { name: name, pct: pct }, true)
+      : interpolate(gettext("Loading the %(name)s model\u2026"), { name: name }, true),
   );
   $("#model-progress").attr("aria-valuenow", pct);
   $("#model-progress .progress-bar")

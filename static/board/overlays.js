@@ -4,7 +4,7 @@
  * square, heat-0..9); Lines of Action gets SVG arrows from piece to
  * destination, width by visits, because a move there is two squares.
  */
-import { isLoa, movesKey, squaresOfMove, state } from "./state.js";
+import { isLoa, moveText, movesKey, squaresOfMove, state } from "./state.js";
 
 /** How many candidates the arrows and the analysis panel show. */
 const TOP_MOVES = 8;
@@ -44,12 +44,23 @@ function humanPlays() {
   return g.players.black.kind === "human" || g.players.white.kind === "human";
 }
 
-/** "120 visits, win 55%, proven win" for one move of a search. */
+/** "120 visits, win 55%, proven win" for one move of a search: its
+ *  numbers, each told in words, as a list. */
 export function statsText(m) {
-  let text = m.visits + " visits";
-  if (m.value !== null && m.value !== undefined) text += ", win " + Math.round(m.value * 100) + "%";
-  if (m.proven) text += ", proven " + m.proven;
-  return text;
+  // English says "visits" for any number; other languages may not.
+  const parts = [interpolate(ngettext("%(n)s visits", "%(n)s visits", m.visits), { n: m.visits }, true)];
+  if (m.value !== null && m.value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(m.value * 100) }, true));
+  if (m.proven) parts.push(provenText(m.proven));
+  return parts.join(", ");
+}
+
+/** "proven win", "proven loss", "proven draw" (the API's win, loss, draw;
+ *  another word is shown as it is). */
+function provenText(proven) {
+  if (proven === "win") return gettext("proven win");
+  if (proven === "loss") return gettext("proven loss");
+  if (proven === "draw") return gettext("proven draw");
+  return proven;
 }
 
 /** The searched moves worth drawing, most visited first, and the move
@@ -86,7 +97,7 @@ export function arrowNotes() {
   if (!layer) return notes;
   topMoves(layer, layer.best).forEach(function (m) {
     const to = squaresOfMove(m.move)[1];
-    if (to) (notes[to] = notes[to] || []).push(m.move + ": " + statsText(m));
+    if (to) (notes[to] = notes[to] || []).push(moveText(m.move) + ": " + statsText(m));
   });
   return notes;
 }

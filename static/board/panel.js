@@ -7,7 +7,7 @@
 import { cellsAt } from "./history.js";
 import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, cap, humanAgainstAi, resultText, state, viewerSide } from "./state.js";
+import { SIDES, canClick, humanAgainstAi, moveText, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -65,27 +65,53 @@ export function drawAnalysis() {
   const viewer = viewerSide(),
     other = viewer === "black" ? "white" : "black";
   const share = { black: Math.round(black * 100), white: 100 - Math.round(black * 100) };
-  const you = humanAgainstAi() ? "You (" + cap(viewer) + ") " : cap(viewer) + " ";
   $("#win-bar")
     .prop("hidden", false)
     .toggleClass("flipped", viewer === "white")
-    .attr("title", "The AI's estimate: Black " + share.black + "%, White " + share.white + "%");
+    .attr("title", interpolate(gettext("The AI's estimate: Black %(black)s%, White %(white)s%"), share, true));
   $("#win-bar .win-black").css("width", black * 100 + "%");
-  let label = you + share[viewer] + "% \u2013 " + cap(other) + " " + share[other] + "%";
+  const shares = { side: sideName(viewer), mine: share[viewer], other: sideName(other), theirs: share[other] };
+  let label = humanAgainstAi()
+    ? interpolate(gettext("You (%(side)s) %(mine)s% \u2013 %(other)s %(theirs)s%"), shares, true)
+    : interpolate(gettext("%(side)s %(mine)s% \u2013 %(other)s %(theirs)s%"), shares, true);
   // A Gomoku win the search found against the replies it considered is
   // not called proven: a reply it left out may refute it.
   const unproven = !s.proven && s.found;
-  if (s.proven) label += " (" + cap(s.side) + " proven " + s.proven + ")";
-  else if (unproven) label += " (" + cap(s.side) + ": " + s.found + " found)";
-  const doubt = "Found against the replies the AI considered: one it left out may refute it";
+  const note = s.proven ? provenNote(s.side, s.proven) : unproven ? foundNote(s.side, s.found) : "";
+  // Translators: the win bar's label and a note on it: "Black 58% – White 42% (Black proven win)".
+  if (note) label = interpolate(gettext("%(estimate)s (%(note)s)"), { estimate: label, note: note }, true);
+  const doubt = gettext("Found against the replies the AI considered: one it left out may refute it");
   $("#win-label")
     .text(label)
     .attr("title", unproven ? doubt : null);
   $("#analysis").prop("hidden", false);
-  $("#analysis-title").text((analysis.hint ? "Hint for " : "AI ") + cap(s.side) + (analysis.hint ? "" : " thought"));
+  const title = analysis.hint ? gettext("Hint for %(side)s") : gettext("AI %(side)s thought");
+  $("#analysis-title").text(interpolate(title, { side: sideName(s.side) }, true));
   $("#analysis-stats").text(searchStats(s));
-  $("#pv").text((s.pv || []).join(" ") || s.move);
-  $("#candidates").html(topMoves(s, s.move).map((m) => "<li>" + m.move + " \u2013 " + statsText(m) + "</li>").join(""));
+  $("#pv").text((s.pv || []).map(moveText).join(" ") || moveText(s.move));
+  $("#candidates").html(topMoves(s, s.move).map((m) => "<li>" + moveText(m.move) + " \u2013 " + statsText(m) + "</li>").join(""));
+}
+
+/** "Black proven win": the search proved `side`'s result (the API's win,
+ *  loss or draw; another word is shown as it is). */
+function provenNote(side, proven) {
+  const words = {
+    win: () => gettext("%(side)s proven win"),
+    loss: () => gettext("%(side)s proven loss"),
+    draw: () => gettext("%(side)s proven draw"),
+  }[proven];
+  return words ? interpolate(words(), { side: sideName(side) }, true) : proven;
+}
+
+/** "Black: win found": the result the search found for `side`, against
+ *  the replies it considered (not proven); as provenNote. */
+function foundNote(side, found) {
+  const words = {
+    win: () => gettext("%(side)s: win found"),
+    loss: () => gettext("%(side)s: loss found"),
+    draw: () => gettext("%(side)s: draw found"),
+  }[found];
+  return words ? interpolate(words(), { side: sideName(side) }, true) : found;
 }
 
 /** The numbered move list, scrolled to the newest move or the one viewed. */
@@ -99,9 +125,11 @@ export function drawMoveList() {
       if (k >= g.moves.length) return;
       const ply = k + 1;
       const cls = "ply" + (state.viewPly === ply ? " viewed" : "") + (state.viewPly === null && ply === g.ply ? " current" : "");
+      const move = moveText(g.moves[k]);
+      const label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
       html.push(
-        '<button type="button" class="' + cls + '" data-ply="' + ply + '" aria-label="move ' + ply + ", " +
-          (k % 2 ? "white" : "black") + " " + g.moves[k] + '">' + g.moves[k] + "</button>"
+        '<button type="button" class="' + cls + '" data-ply="' + ply + '" aria-label="' +
+          interpolate(label, { ply: ply, move: move }, true) + '">' + move + "</button>"
       );
     });
     html.push("</li>");
@@ -117,15 +145,19 @@ export function drawMoveList() {
 
 function statusText() {
   const g = state.game;
-  if (state.explore) return "Exploring the model's tree (Back to the game returns)";
-  if (state.viewPly !== null) return "Viewing move " + state.viewPly + " of " + g.ply + " (End returns to the game)";
-  if (g.status === "finished") return "Game over. " + resultText(g.result);
-  const who = cap(g.to_move);
-  if (state.thinking && !state.thinking.hint) return who + " (AI) is thinking\u2026";
-  if (state.thinking) return "Looking for a hint for " + who + "\u2026";
-  if (g.players[g.to_move].kind === "ai") return who + " (AI) to move" + (state.paused ? " \u2013 paused" : "");
-  if (g.legal_moves.length === 1 && g.legal_moves[0] === "pass") return who + " has no move and must pass";
-  return who + " to move";
+  if (state.explore) return gettext("Exploring the model's tree (Back to the game returns)");
+  if (state.viewPly !== null) {
+    return interpolate(gettext("Viewing move %(ply)s of %(plies)s (End returns to the game)"), { ply: state.viewPly, plies: g.ply }, true);
+  }
+  if (g.status === "finished") return interpolate(gettext("Game over. %(result)s"), { result: resultText(g.result) }, true);
+  const who = { side: sideName(g.to_move) };
+  if (state.thinking && !state.thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
+  if (state.thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
+  if (g.players[g.to_move].kind === "ai") {
+    return interpolate(state.paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);
+  }
+  if (g.legal_moves.length === 1 && g.legal_moves[0] === "pass") return interpolate(gettext("%(side)s has no move and must pass"), who, true);
+  return interpolate(gettext("%(side)s to move"), who, true);
 }
 
 const COUNT = new Intl.NumberFormat("en");
@@ -134,10 +166,18 @@ const COUNT = new Intl.NumberFormat("en");
  *  search's simulations, and the opening knowledge's (the tree model's
  *  studies of the position) when it knew the position. */
 export function searchStats(s) {
-  let text = "This search: " + COUNT.format(s.simulations) + " simulations in " + s.elapsed.toFixed(2) + " s";
   const known = (s.root_visits || 0) - s.simulations;
-  if (known > 0) text += "; the visits below include " + COUNT.format(known) + " from the opening knowledge";
-  return text;
+  const numbers = { n: COUNT.format(s.simulations), seconds: s.elapsed.toFixed(2), known: COUNT.format(known) };
+  // English says "simulations" for any number; other languages may not.
+  const text =
+    known > 0
+      ? ngettext(
+          "This search: %(n)s simulations in %(seconds)s s; the visits below include %(known)s from the opening knowledge",
+          "This search: %(n)s simulations in %(seconds)s s; the visits below include %(known)s from the opening knowledge",
+          s.simulations
+        )
+      : ngettext("This search: %(n)s simulations in %(seconds)s s", "This search: %(n)s simulations in %(seconds)s s", s.simulations);
+  return interpolate(text, numbers, true);
 }
 
 /** Status, disc counts, result, and which buttons can be used now. */
@@ -157,7 +197,7 @@ export function drawPanel() {
   $("#count-white").text(counts.white);
   $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
   const anyAi = SIDES.some((s) => g.players[s].kind === "ai");
-  $("#pause").prop("disabled", !anyAi).text(state.paused ? "Resume" : "Pause").attr("aria-pressed", state.paused);
+  $("#pause").prop("disabled", !anyAi).text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
   $("#undo").prop("disabled", g.moves.length === 0 || state.busy);
   $("#hint").prop("disabled", !canClick());
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));

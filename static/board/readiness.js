@@ -61,7 +61,7 @@ export function whenAiReady(game) {
 function show(progress) {
   const pct = Math.round(100 * (progress || 0));
   $("#ai-ready-row").prop("hidden", false);
-  $("#ai-ready-label").text("Getting the computer ready, first start only: " + pct + "%");
+  $("#ai-ready-label").text(interpolate(gettext("Getting the computer ready, first start only: %(pct)s%"), { pct: pct }, true));
   $("#ai-ready-progress").attr("aria-valuenow", pct);
   $("#ai-ready-progress .progress-bar").css("width", pct + "%");
 }

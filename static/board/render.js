@@ -105,13 +105,15 @@ function stoneNumbers() {
 function cellHtml(square, piece, ctx, number, moved) {
   const stats = ctx.stats[square];
   const notes = ctx.notes[square];
-  let label = square + ", " + (piece || "empty");
-  if (ctx.legal[square]) label += ", legal";
-  if (square === state.selected) label += ", selected";
-  if (ctx.last[square]) label += ", last move";
-  if (ctx.winning[square]) label += ", winning";
-  if (stats) label += ", AI: " + statsText(stats);
-  if (notes) label += ", AI: " + notes.join("; ");
+  // The label lists what is on and about the square: "d3, empty, legal".
+  const about = [square, pieceWord(piece)];
+  if (ctx.legal[square]) about.push(pgettext("square", "legal"));
+  if (square === state.selected) about.push(pgettext("square", "selected"));
+  if (ctx.last[square]) about.push(pgettext("square", "last move"));
+  if (ctx.winning[square]) about.push(pgettext("square", "winning"));
+  if (stats) about.push(interpolate(gettext("AI: %(stats)s"), { stats: statsText(stats) }, true));
+  if (notes) about.push(interpolate(gettext("AI: %(stats)s"), { stats: notes.join("; ") }, true));
+  const label = about.join(", ");
   const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : "";
   return (
     '<button type="button" role="gridcell" class="' + cellClasses(square, piece, ctx) + '" data-square="' + square +
@@ -121,6 +123,13 @@ function cellHtml(square, piece, ctx, number, moved) {
     (stats && stats.value !== null && !piece ? '<span class="heat-label">' + Math.round(stats.value * 100) + "</span>" : "") +
     "</button>"
   );
+}
+
+/** What is on a square, for its label: "black", "white" or "empty". */
+function pieceWord(piece) {
+  if (piece === "black") return pgettext("square", "black");
+  if (piece === "white") return pgettext("square", "white");
+  return pgettext("square", "empty");
 }
 
 /** A piece, with the animation its last move gives it (see changes()). */
@@ -205,7 +214,7 @@ function drawBoard() {
   const focused = $board.find(":focus").data("square");
   const busy = Boolean(state.busy || state.thinking);
   $board.attr("class", "board game-" + g.game).css("--n", n).html(html.join(""));
-  $board.attr("aria-label", g.title + " board, " + n + " by " + n);
+  $board.attr("aria-label", interpolate(gettext("%(title)s board, %(n)s by %(n)s"), { title: g.title, n: n }, true));
   $board.toggleClass("busy", busy).attr("aria-busy", busy);
   $board.toggleClass("viewing", state.viewPly !== null || Boolean(state.explore));
   $board.toggleClass("hide-legal", !$("#show-legal").prop("checked"));

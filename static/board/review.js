@@ -22,7 +22,7 @@ export function toggleReview() {
     if (r.xhr) r.xhr.abort();
     return render();
   }
-  if (!g.ply) return flash("No move to analyse yet.", "info");
+  if (!g.ply) return flash(gettext("No move to analyse yet."), "info");
   state.review = { id: g.id, points: new Array(g.ply + 1).fill(null), running: true, xhr: null };
   render();
   analyseNext(state.review);
@@ -90,7 +90,7 @@ export function exploreSquare(square) {
   if (!e || !e.data) return;
   const known = e.data.moves.some((m) => m.move === square);
   if (!isLoa() && known) return exploreMove(square);
-  flash("Exploring: pick one of the model's moves (Back to the game ends it).", "info");
+  flash(gettext("Exploring: pick one of the model's moves (Back to the game ends it)."), "info");
 }
 
 function fetchExplorer(line) {

@@ -4,7 +4,7 @@
  * from the server's last reading), an offer waiting for an answer, and which
  * of the players' buttons apply (resign, draw, takeback instead of undo).
  */
-import { SIDES, cap, mySeat, onlyWatching, state } from "./state.js";
+import { SIDES, mySeat, onlyWatching, sideName, state } from "./state.js";
 
 let ticking = null;
 
@@ -15,7 +15,9 @@ export function clockText(seconds, control) {
     const days = Math.floor(s / 86400),
       hours = Math.floor((s % 86400) / 3600),
       minutes = Math.floor((s % 3600) / 60);
-    return days ? days + " d " + hours + " h" : hours ? hours + " h " + minutes + " min" : minutes + " min";
+    const left = { days: days, hours: hours, minutes: minutes };
+    if (days) return interpolate(gettext("%(days)s d %(hours)s h"), left, true);
+    return interpolate(hours ? gettext("%(hours)s h %(minutes)s min") : gettext("%(minutes)s min"), left, true);
   }
   const whole = s < 10 ? Math.floor(s * 10) / 10 : Math.floor(s);
   const h = Math.floor(whole / 3600),
@@ -58,10 +60,11 @@ function drawClocks() {
 function seatName(side) {
   const g = state.game;
   const mine = mySeat();
-  if (mine) return mine === side ? "You" : "Your friend";
-  if (g.seats && !g.seats[side]) return cap(side) + " (open seat)";
-  if (g.players[side].kind === "ai") return cap(side) + " (computer)";
-  return cap(side);
+  if (mine) return mine === side ? gettext("You") : gettext("Your friend");
+  const name = { side: sideName(side) };
+  if (g.seats && !g.seats[side]) return interpolate(gettext("%(side)s (open seat)"), name, true);
+  if (g.players[side].kind === "ai") return interpolate(gettext("%(side)s (computer)"), name, true);
+  return sideName(side);
 }
 
 function drawPresence() {
@@ -73,18 +76,18 @@ function drawPresence() {
     $("#presence-" + side)
       .prop("hidden", !g.seats)
       .toggleClass("on", on)
-      .attr("title", on ? "connected" : "not connected");
+      .attr("title", on ? gettext("connected") : gettext("not connected"));
     $("#seat-" + side).toggleClass("to-move", g.status === "playing" && g.to_move === side);
   });
   const watchers = who.watchers || 0;
   $("#watchers")
     .prop("hidden", !watchers)
-    .text(watchers + (watchers === 1 ? " watching" : " watching"));
+    .text(interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true));
 }
 
 const OFFER_WORDS = {
-  draw: (side) => cap(side) + " offers a draw",
-  takeback: (side) => cap(side) + " asks to take back their last move",
+  draw: (side) => interpolate(gettext("%(side)s offers a draw"), { side: sideName(side) }, true),
+  takeback: (side) => interpolate(gettext("%(side)s asks to take back their last move"), { side: sideName(side) }, true),
 };
 
 function drawOffers() {
@@ -97,7 +100,7 @@ function drawOffers() {
   const from = offers[kind];
   const askingMe = mine && from !== mine;
   let text = OFFER_WORDS[kind](from);
-  if (mine && from === mine) text = (kind === "draw" ? "Draw offered" : "Takeback asked") + ": waiting for your friend";
+  if (mine && from === mine) text = kind === "draw" ? gettext("Draw offered: waiting for your friend") : gettext("Takeback asked: waiting for your friend");
   $bar.prop("hidden", false).data("offer", kind);
   $("#offer-text").text(text);
   $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
@@ -113,7 +116,7 @@ function drawButtons() {
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
   $("#offer-draw").prop("disabled", Boolean(g.offers && g.offers.draw));
   $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || g.moves.length === 0);
-  $("#share").text(seated || watching ? "Links" : "Share");
+  $("#share").text(seated || watching ? gettext("Links") : gettext("Share"));
   $("#players").prop("hidden", seated || watching);
   // No help from the computer while two people play (the server refuses it).
   $("#review, #explorer").prop("hidden", seated && playing);

@@ -72,6 +72,20 @@ export function cap(word) {
   return word ? word.charAt(0).toUpperCase() + word.slice(1) : "";
 }
 
+/** A side's name as the page shows it: "black" -> "Black" (translated);
+ *  "" for none. The API's value ("black", "white") is never translated. */
+export function sideName(side) {
+  if (side === "black") return gettext("Black");
+  if (side === "white") return gettext("White");
+  return "";
+}
+
+/** A move as the page shows it: the notation as it is, but the API's "pass"
+ *  in the player's language. */
+export function moveText(move) {
+  return move === "pass" ? pgettext("a move", "pass") : move;
+}
+
 export function isLoa() {
   return Boolean(state.game) && state.game.game === "loa";
 }
@@ -151,20 +165,58 @@ export function expectedSeconds(game, strength) {
   return (level && level.seconds) || null;
 }
 
-/** How a game ended off the board, in words. */
-const REASONS = { time: "on time", resignation: "by resignation", agreement: "by agreement" };
+/** How a game ended off the board, in words: with a winner (its name is
+ *  `side`) and as a draw. */
+const REASONS = {
+  time: { win: () => gettext("%(side)s wins on time"), draw: () => gettext("Draw on time") },
+  resignation: { win: () => gettext("%(side)s wins by resignation"), draw: () => gettext("Draw by resignation") },
+  agreement: { win: () => gettext("%(side)s wins by agreement"), draw: () => gettext("Draw by agreement") },
+};
 
 /** The game ended off the board: on time, by resignation or agreement. */
 export function endedOffBoard(result) {
   return Boolean(result && REASONS[result.reason]);
 }
 
+/** The reasons a game ends on the board, as the API words them (the games'
+ *  end_reason), marked for the translators; Reversi's disc count is worded
+ *  from the score. */
+const BOARD_REASONS = [
+  gettext_noop("three in a row"),
+  gettext_noop("four in a row"),
+  gettext_noop("five in a row"),
+  gettext_noop("six in a row"),
+  gettext_noop("seven in a row"),
+  gettext_noop("eight in a row"),
+  gettext_noop("board full"),
+  gettext_noop("connected group"),
+  gettext_noop("both sides connected at once"),
+  gettext_noop("no legal move"),
+  gettext_noop("third repetition"),
+  gettext_noop("repetition"),
+];
+
+/** Why a game ended on the board, in the page's language: "five in a row",
+ *  "disc count 40-24" (the winner's count first); "" without a reason. */
+export function reasonText(result) {
+  if (!result || !result.reason) return "";
+  if (result.score && result.reason.indexOf("disc count") !== -1) {
+    const counts = Object.values(result.score);
+    const high = Math.max(...counts);
+    const low = Math.min(...counts);
+    const words = high === low ? gettext("equal disc count %(high)s-%(low)s") : gettext("disc count %(high)s-%(low)s");
+    return interpolate(words, { high: high, low: low }, true);
+  }
+  return BOARD_REASONS.indexOf(result.reason) !== -1 ? gettext(result.reason) : result.reason;
+}
+
 /** "Black wins: five in a row", "White wins on time", "Draw by agreement",
  *  or "" while playing. */
 export function resultText(result) {
   if (!result) return "";
-  const why = result.reason || "game over";
-  const off = REASONS[why];
-  if (off) return (result.winner ? cap(result.winner) + " wins " : "Draw ") + off;
-  return result.winner ? cap(result.winner) + " wins: " + why : "Draw: " + why;
+  const off = REASONS[result.reason];
+  if (off) return result.winner ? interpolate(off.win(), { side: sideName(result.winner) }, true) : off.draw();
+  const why = reasonText(result) || gettext("game over");
+  if (result.winner) return interpolate(gettext("%(side)s wins: %(reason)s"), { side: sideName(result.winner), reason: why }, true);
+  return interpolate(gettext("Draw: %(reason)s"), { reason: why }, true);
 }

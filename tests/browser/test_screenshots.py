@@ -2,7 +2,8 @@
 test-artifacts/screenshots/ (the README's pictures in docs/screenshots/ are
 copies, looked at before they are committed): the first-minute landing, a
 game against the computer in progress, the end dialog, the game analysis
-chart and the opening explorer. Each step asserts what the picture shows."""
+chart and the opening explorer; in English with the light colours, and in
+Chinese with the dark ones. Each step asserts what the picture shows."""
 
 from __future__ import annotations
 
@@ -12,7 +13,13 @@ from .conftest import DESKTOP, PHONE_CONTEXT
 from .helpers import AI_TIMEOUT, LOADED, game_json, start_game, wait_idle, wait_plies
 
 GOMOKU_WIN = ["a1", "a2", "b1", "b2", "c1", "c2", "d1"]
-SIZES = {"desktop": {"viewport": DESKTOP}, "phone": PHONE_CONTEXT}
+CHINESE_DARK = {"locale": "zh-CN", "color_scheme": "dark"}
+SIZES = {
+    "desktop": {"viewport": DESKTOP, "locale": "en-US"},
+    "phone": {**PHONE_CONTEXT, "locale": "en-US"},
+    "desktop-zh-dark": {"viewport": DESKTOP, **CHINESE_DARK},
+    "phone-zh-dark": {**PHONE_CONTEXT, **CHINESE_DARK},
+}
 
 
 def _long_shot(page, screenshot, name: str) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 
-from mcts import GAMES, LEVELS, THINK_TIMES, Proven, find_game
+from django.utils.translation import gettext, gettext_noop, ngettext
+
+from mcts import GAMES, LEVELS, THINK_TIMES, Level, Proven, find_game
 
 from .treemodels import list_models
 
@@ -14,6 +16,14 @@ GAME_NAMES = tuple(GAMES)
 
 #: The highest strength level a client may ask for.
 MAX_LEVEL = max(LEVELS)
+
+#: The games' titles for the translators: the library names each game in
+#: English (its ``title``); the site shows it in the request's language.
+TITLES = (
+    gettext_noop("Reversi"),
+    gettext_noop("Gomoku"),
+    gettext_noop("Lines of Action"),
+)
 
 #: The words a search result uses for a proven move: "win", "loss", "draw".
 PROVEN_RESULTS = tuple(p.text for p in Proven if p.text is not None)
@@ -25,7 +35,7 @@ def list_kinds() -> list[dict]:
     return [
         {
             "name": name,
-            "title": rules.title,
+            "title": gettext(rules.title),
             "options": find_game(name).options,
             "option_specs": rules.option_specs,
             "levels": list_levels(),
@@ -37,7 +47,9 @@ def list_kinds() -> list[dict]:
 
 def list_games() -> list[dict]:
     """Return each game's name and title, for the start page."""
-    return [{"name": name, "title": rules.title} for name, rules in GAMES.items()]
+    return [
+        {"name": name, "title": gettext(rules.title)} for name, rules in GAMES.items()
+    ]
 
 
 def option_specs(game: str) -> dict[str, dict]:
@@ -69,9 +81,27 @@ def list_levels() -> list[dict]:
     """Return the AI's strength ladder: each level's number, description and
     think time in seconds (None for a level with a simulation budget)."""
     return [
-        {"level": n, "description": level.description, "seconds": level.seconds}
+        {"level": n, "description": describe_level(level), "seconds": level.seconds}
         for n, level in sorted(LEVELS.items())
     ]
+
+
+def describe_level(level: Level) -> str:
+    """Return what a level does in the request's language, as the library's
+    ``Level.description`` says it in English: its budget a move and, for the
+    sampling levels, how often it plays a random move ("10 simulations, a
+    random move 1 in 2")."""
+    if level.simulations is not None:
+        n = level.simulations
+        words = ngettext("%(n)s simulation", "%(n)s simulations", n) % {"n": f"{n:,}"}
+    else:
+        words = gettext("%(seconds)s s a move") % {"seconds": f"{level.seconds:g}"}
+    if level.random_moves:
+        words = gettext("%(budget)s, a random move 1 in %(n)s") % {
+            "budget": words,
+            "n": round(1 / level.random_moves),
+        }
+    return words
 
 
 def list_think_times() -> list[float]:

@@ -1,0 +1,138 @@
+"""English and Simplified Chinese in the browser (issue 65, point 6): a
+zh-CN browser sees no English word in the first-minute dialog, the page and
+its panel, the end dialog or the rules (apart from move notation, the board's
+coordinates and the API button); an en-US one sees English; the switch is
+remembered across visits. At desktop and phone size."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import DESKTOP, PHONE_CONTEXT
+from .helpers import LOADED, game_json, start_game, two_players, wait_idle, wait_plies
+
+SIZES = {"desktop": {"viewport": DESKTOP}, "phone": PHONE_CONTEXT}
+GOMOKU_WIN = ["a1", "a2", "b1", "b2", "c1", "c2", "d1"]
+
+#: The words a person sees in `selector`: its rendered text nodes, the
+#: titles, labels and placeholders of its visible elements, and every choice
+#: of its visible selectors; nothing inside an element marked lang="en"
+#: (the switch that offers English names it in English).
+VISIBLE_TEXT = """(selector) => {
+  const root = document.querySelector(selector);
+  const texts = [];
+  const shown = (el) => el.checkVisibility() && !el.closest('[lang="en"]');
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (el.closest('select, script, style')) continue;
+    if (shown(el) && node.textContent.trim()) texts.push(node.textContent.trim());
+  }
+  for (const el of root.querySelectorAll('*')) {
+    if (!shown(el)) continue;
+    for (const name of ['title', 'aria-label', 'placeholder']) {
+      if (el.getAttribute(name)) texts.push(el.getAttribute(name));
+    }
+    if (el.tagName === 'SELECT') {
+      for (const choice of el.querySelectorAll('option, optgroup')) {
+        texts.push(choice.label || choice.textContent);
+        if (choice.title) texts.push(choice.title);
+      }
+    }
+  }
+  return texts;
+}"""
+
+#: Move notation and coordinates ("f5", "h10", "b1-b3"), and the API
+#: button, which names the programmers' interface.
+ALLOWED = re.compile(r"\b[a-s](?:1[0-9]|[1-9])?\b|\bAPI\b")
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def english_words(page, selector: str) -> list[str]:
+    """Return the English words visible in ``selector``, each with its text."""
+    found = []
+    for text in page.evaluate(VISIBLE_TEXT, selector):
+        words = WORD.findall(ALLOWED.sub(" ", text))
+        found += [f"{word} (in {text!r})" for word in words]
+    return found
+
+
+def open_chinese(new_page, size: str):
+    page = new_page(locale="zh-CN", **SIZES[size])
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    return page
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_chinese_browser_sees_no_english(new_page, size):
+    page = open_chinese(new_page, size)
+    assert page.evaluate("() => document.documentElement.lang") == "zh-hans"
+    page.wait_for_selector("#start-dialog.show")
+    assert page.inner_text("#start-title") == "新对局"
+    assert english_words(page, "#start-dialog") == []
+
+    # The rules of each game, from the first-minute dialog.
+    page.click("#start-rules")
+    for game in ("reversi", "gomoku", "loa"):
+        page.click(f"#rules-tab-{game}")
+        page.wait_for_selector(f"#rules-{game}.active.show")
+        page.wait_for_function(
+            "g => document.querySelector(`#rules-${g} .rules-diagram .cell`)", arg=game
+        )
+        assert english_words(page, "#rules-dialog") == [], game
+    page.click("#rules-dialog .btn-close")
+    page.wait_for_selector("#rules-dialog", state="hidden")
+
+    # A game of Gomoku between two people: the page around the board.
+    two_players(page, "gomoku")
+    wait_idle(page)
+    start_game(page, "gomoku", size=7, row=4)
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")  # 7x7 cells are finger-sized
+    for count, move in enumerate(GOMOKU_WIN[:3], 1):
+        wait_idle(page)
+        page.click(f'#board [data-square="{move}"]')
+        wait_plies(page, count)
+    assert english_words(page, "header") == []
+    assert english_words(page, "#app") == []
+
+    # The end of the game, and what the page says of it.
+    for count, move in enumerate(GOMOKU_WIN[3:], 4):
+        wait_idle(page)
+        page.click(f'#board [data-square="{move}"]')
+        wait_plies(page, count)
+    page.wait_for_selector("#end-dialog.show")
+    assert game_json(page)["result"]["winner"] == "black"
+    assert page.inner_text("#end-title") == "黑方胜"
+    assert english_words(page, "#end-dialog") == []
+    assert english_words(page, "#app") == []
+
+
+def test_an_english_browser_gets_english_and_the_switch_is_remembered(new_page):
+    page = new_page(locale="en-US", viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    assert page.inner_text("#start-title") == "New game"
+    assert page.inner_text("#language") == "中文"
+
+    chinese = open_chinese(new_page, "desktop")
+    chinese.wait_for_selector("#start-dialog.show")
+    two_players(chinese)
+    wait_idle(chinese)
+    game_id = game_json(chinese)["id"]
+    # English, chosen on the Chinese page: the same game, in English ...
+    chinese.click("#language")
+    chinese.wait_for_function("() => document.documentElement.lang === 'en'")
+    wait_idle(chinese)
+    assert game_json(chinese)["id"] == game_id
+    assert chinese.inner_text("#new-game") == "New game"
+    # ... and on the next visit, although the browser asks for Chinese.
+    chinese.goto(chinese.base_url + "/")
+    chinese.wait_for_function(LOADED)
+    assert chinese.evaluate("() => document.documentElement.lang") == "en"
+    assert chinese.inner_text("#language") == "中文"

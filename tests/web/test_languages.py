@@ -1,0 +1,155 @@
+"""English and Simplified Chinese (issue 65, point 6): the language follows
+the browser until the page's switch is used, which a cookie remembers; the
+page, its scripts' catalog and the API's messages speak it; and the committed
+catalogs hold every string of the sources, each translated, compiled as
+committed."""
+
+from __future__ import annotations
+
+import gettext
+import json
+import shutil
+import uuid
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import override_settings
+from django.urls import reverse
+
+LOCALE = Path(settings.BASE_DIR) / "locale"
+CATALOGS = ("django", "djangojs")
+
+
+def _page(client, **headers) -> str:
+    response = client.get(reverse("index"), **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_page_follows_the_browsers_language(client):
+    english = _page(client, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
+    assert '<html lang="en">' in english and ">New game<" in english
+    for accept in ("zh-CN,zh;q=0.9", "zh-Hans", "zh-SG"):
+        chinese = _page(client, HTTP_ACCEPT_LANGUAGE=accept)
+        assert '<html lang="zh-hans">' in chinese, accept
+        assert ">新对局<" in chinese and ">黑白棋<" in chinese
+        assert ">New game<" not in chinese
+    # A language the page does not speak gets English.
+    assert '<html lang="en">' in _page(client, HTTP_ACCEPT_LANGUAGE="de-DE")
+
+
+@pytest.mark.django_db
+def test_the_switch_is_remembered_for_a_year(client):
+    response = client.post(
+        reverse("set_language"),
+        {"language": "en", "next": "/?game=x"},
+        HTTP_ACCEPT_LANGUAGE="zh-CN",
+    )
+    assert response.status_code == 302 and response["Location"] == "/?game=x"
+    cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie.value == "en" and int(cookie["max-age"]) >= 360 * 24 * 3600
+    # A Chinese browser that chose English keeps it.
+    assert '<html lang="en">' in _page(client, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+    assert '<html lang="zh-hans">' in _page(client, HTTP_ACCEPT_LANGUAGE="en-US")
+
+
+@pytest.mark.django_db
+def test_the_switch_offers_the_other_language_in_its_own_words(client):
+    english = _page(client, HTTP_ACCEPT_LANGUAGE="en")
+    assert 'value="zh-hans" lang="zh-Hans"' in english and ">中文<" in english
+    chinese = _page(client, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert 'value="en" lang="en"' in chinese and ">English<" in chinese
+
+
+def test_the_scripts_catalog_is_in_the_requests_language(client):
+    chinese = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert chinese.status_code == 200
+    black = json.dumps("黑方")  # the catalog is JSON, its text escaped
+    assert black in chinese.content.decode()
+    english = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="en")
+    assert black not in english.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_apis_messages_and_names_are_in_the_requests_language(client):
+    missing = f"/api/games/{uuid.uuid4()}/"
+    english = client.get(missing, HTTP_ACCEPT_LANGUAGE="en").json()
+    chinese = client.get(missing, HTTP_ACCEPT_LANGUAGE="zh-CN").json()
+    assert english["error"] == chinese["error"] == "not_found"
+    assert english["detail"].startswith("no game has the id")
+    assert "对局" in chinese["detail"]
+    kinds = client.get("/api/games/kinds/", HTTP_ACCEPT_LANGUAGE="zh-CN").json()
+    titles = {kind["name"]: kind["title"] for kind in kinds}
+    assert titles == {"reversi": "黑白棋", "gomoku": "五子棋", "loa": "集结棋"}
+    assert "秒" in kinds[0]["levels"][-1]["description"]
+
+
+@pytest.mark.django_db
+def test_the_404_page_speaks_the_language(client):
+    response = client.get(
+        "/nope", HTTP_ACCEPT_LANGUAGE="zh-CN", HTTP_ACCEPT="text/html"
+    )
+    assert response.status_code == 404
+    assert '<html lang="zh-hans">' in response.content.decode()
+
+
+def _entries(path: Path) -> dict[tuple[str | None, str], polib.POEntry]:
+    return {(e.msgctxt, e.msgid): e for e in polib.pofile(str(path)) if not e.obsolete}
+
+
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_every_string_is_translated(domain):
+    entries = _entries(LOCALE / "zh_Hans" / "LC_MESSAGES" / f"{domain}.po")
+    assert len(entries) > 20
+    untranslated = [
+        key
+        for key, e in entries.items()
+        if "fuzzy" in e.flags
+        or not (e.msgstr or all(e.msgstr_plural.values()) and e.msgstr_plural)
+    ]
+    assert untranslated == []
+
+
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_the_compiled_catalogs_are_the_committed_ones(domain):
+    folder = LOCALE / "zh_Hans" / "LC_MESSAGES"
+    with open(folder / f"{domain}.mo", "rb") as mo:
+        compiled = gettext.GNUTranslations(mo)._catalog  # type: ignore[attr-defined]
+    for (context, msgid), entry in _entries(folder / f"{domain}.po").items():
+        key = msgid if context is None else f"{context}\x04{msgid}"
+        if entry.msgid_plural:
+            for n, text in entry.msgstr_plural.items():
+                assert compiled[(key, int(n))] == text
+        else:
+            assert compiled[key] == entry.msgstr, msgid
+
+
+def test_the_catalogs_hold_every_string_of_the_sources(tmp_path, monkeypatch):
+    """``make messages`` would change nothing: Django's makemessages, run
+    over the sources into a copy of the catalogs, finds no string missing
+    and none left over."""
+    copy = tmp_path / "locale"
+    shutil.copytree(LOCALE, copy)
+    monkeypatch.chdir(settings.BASE_DIR)
+    ignore = ["staticfiles", "mcts", "tests", "loadtest", "model", "docs", ".*"]
+    with override_settings(LOCALE_PATHS=[copy]):
+        for domain in CATALOGS:
+            call_command(
+                "makemessages",
+                locale=["zh_Hans"],
+                domain=domain,
+                no_obsolete=True,
+                no_location=True,
+                ignore_patterns=ignore,
+                verbosity=0,
+            )
+    for domain in CATALOGS:
+        committed = _entries(LOCALE / "zh_Hans" / "LC_MESSAGES" / f"{domain}.po")
+        gathered = _entries(copy / "zh_Hans" / "LC_MESSAGES" / f"{domain}.po")
+        assert sorted(set(gathered) - set(committed)) == [], f"new in {domain}"
+        assert sorted(set(committed) - set(gathered)) == [], f"gone from {domain}"
