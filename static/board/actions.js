@@ -14,7 +14,7 @@ import { announce, flash } from "./panel.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { canClick, expectedSeconds, humanToMove, isLoa, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
+import { canClick, expectedSeconds, gameTitle, humanToMove, isLoa, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -216,7 +216,7 @@ export function newGame(body) {
     .done(function (g) {
       state.busy = false;
       setGame(g);
-      announce(interpolate(gettext("New game of %(title)s"), { title: g.title }, true));
+      announce(interpolate(gettext("New game of %(title)s"), { title: gameTitle(g) }, true));
     })
     .fail(function (xhr) {
       state.busy = false;
@@ -245,7 +245,7 @@ export function importRecord() {
       setGame(g);
       // English says "moves" for any number; other languages may not.
       const words = ngettext("Imported a game of %(title)s, %(n)s moves", "Imported a game of %(title)s, %(n)s moves", g.ply);
-      announce(interpolate(words, { title: g.title, n: g.ply }, true));
+      announce(interpolate(words, { title: gameTitle(g), n: g.ply }, true));
     })
     .fail((xhr) => flash(api.errorText(xhr)));
 }

@@ -8,7 +8,7 @@ import { cellsAt } from "./history.js";
 import { arrowNotes, drawArrows, heatBySquare, statsText } from "./overlays.js";
 import { drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel } from "./panel.js";
-import { canClick, isLoa, squaresOfMove, state } from "./state.js";
+import { canClick, gameTitle, isLoa, squaresOfMove, state } from "./state.js";
 
 /** Redraw everything from the state (nothing to draw before the first game). */
 export function render() {
@@ -214,7 +214,7 @@ function drawBoard() {
   const focused = $board.find(":focus").data("square");
   const busy = Boolean(state.busy || state.thinking);
   $board.attr("class", "board game-" + g.game).css("--n", n).html(html.join(""));
-  $board.attr("aria-label", interpolate(gettext("%(title)s board, %(n)s by %(n)s"), { title: g.title, n: n }, true));
+  $board.attr("aria-label", interpolate(gettext("%(title)s board, %(n)s by %(n)s"), { title: gameTitle(g), n: n }, true));
   $board.toggleClass("busy", busy).attr("aria-busy", busy);
   $board.toggleClass("viewing", state.viewPly !== null || Boolean(state.explore));
   $board.toggleClass("hide-legal", !$("#show-legal").prop("checked"));

@@ -178,6 +178,14 @@ export function endedOffBoard(result) {
   return Boolean(result && REASONS[result.reason]);
 }
 
+/** The game's name in the page's language (the kinds endpoint's, fetched by
+ *  this page; a snapshot's own title is the library's English, as it is
+ *  pushed alike to every watcher). */
+export function gameTitle(g) {
+  const kind = state.kinds[g.game];
+  return kind ? kind.title : g.title;
+}
+
 /** The reasons a game ends on the board, as the API words them (the games'
  *  end_reason), marked for the translators; Reversi's disc count is worded
  *  from the score. */

@@ -2,7 +2,8 @@
 zh-CN browser sees no English word in the first-minute dialog, the page and
 its panel, the end dialog or the rules (apart from move notation, the board's
 coordinates and the API button); an en-US one sees English; the switch is
-remembered across visits. At desktop and phone size."""
+remembered across visits. At desktop and phone size. The tree models' names
+(file names on the server) are shown as they are."""
 
 from __future__ import annotations
 
@@ -52,9 +53,17 @@ WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def english_words(page, selector: str) -> list[str]:
-    """Return the English words visible in ``selector``, each with its text."""
+    """Return the English words visible in ``selector``, each with its text.
+    The tree models' names ("net-8x5") are names of files on the server, as
+    an operator chose them: shown as they are."""
+    models = page.evaluate(
+        "() => Object.values(BoardPage.state.kinds)"
+        ".flatMap(k => k.models.map(m => m.name))"
+    )
     found = []
     for text in page.evaluate(VISIBLE_TEXT, selector):
+        for name in sorted(models, key=len, reverse=True):
+            text = text.replace(name, " ")
         words = WORD.findall(ALLOWED.sub(" ", text))
         found += [f"{word} (in {text!r})" for word in words]
     return found
