@@ -221,11 +221,20 @@ class Game(ABC):
         """
         legal = self.legal_moves(state)
         if move not in legal:
+            why = self._illegal_reason(state, move)
+            if why:
+                raise IllegalMoveError(f"move code {move} is not legal here: {why}")
             raise IllegalMoveError(
                 f"move code {move} is not legal here; legal moves: "
                 + self._describe_legal(state, legal)
             )
         return self._apply_unchecked(state, move)
+
+    def _illegal_reason(self, state: State, move: int) -> str | None:
+        """Return why the move code ``move``, which is not legal in ``state``,
+        is refused when the rules name a reason (renju's forbidden points),
+        else None (the refusal then lists the legal moves)."""
+        return None
 
     def _apply_unchecked(self, state: State, move: int) -> State:
         array = state.array.copy()
@@ -254,6 +263,9 @@ class Game(ABC):
         if move not in legal:
             if not legal:
                 raise IllegalMoveError(f"{text!r} is not legal: the game is over")
+            why = self._illegal_reason(state, move)
+            if why:
+                raise IllegalMoveError(f"{text!r} is not legal here: {why}")
             raise IllegalMoveError(
                 f"{text!r} is not legal here; legal moves: "
                 + self._describe_legal(state, legal)

@@ -1,18 +1,44 @@
-"""Gomoku (freestyle): rules, notation and numba kernels.
+"""Gomoku (freestyle, standard and renju): rules, notation and numba kernels.
 
 Rules
 -----
-Freestyle gomoku on a ``size`` x ``size`` board (options ``size``, 5..19,
-default 15, and ``row``, 3..size, default 5):
+Gomoku on a ``size`` x ``size`` board (options ``size``, 5..19, default 15,
+``row``, 3..size, default 5, and ``rule``, default ``freestyle``):
 
 - The board starts empty. Black moves first; the players alternate, each move
   placing one stone of the mover's colour on an empty intersection.
-- A player who makes ``row`` **or more** stones of their colour in an unbroken
-  line -- horizontal, vertical or either diagonal -- wins at once. Overlines
-  count (six in a row wins when ``row`` is 5), for both colours.
-- A full board without such a line is a draw.
-- There are no passes (``PASS`` is -1) and no other restrictions (no renju
-  fouls, no swap opening).
+- A line is an unbroken run of stones of one colour, horizontal, vertical or
+  along either diagonal. A player whose stone makes a winning line wins at
+  once. Which lines win depends on the rule:
+
+  - ``freestyle``: ``row`` **or more** stones, for both colours (six in a
+    row wins when ``row`` is 5).
+  - ``standard``: exactly ``row`` stones, for both colours; an overline (more
+    than ``row``) does not win, and play goes on.
+  - ``renju`` (the Renju International Federation's rules; ``row`` must be
+    5): white wins with five or more; black wins with exactly five, and may
+    not play a *forbidden point* (it is not a legal move):
+
+    - an **overline**: a point that makes six or more black stones in a row;
+    - a **double four**: a point that makes two or more fours at once. A
+      *four* is a line of five points holding four black stones and one
+      empty point where one more black stone makes exactly five (no black
+      stone just beyond). Two fours may share one line (``x.xxx.x``: the
+      middle point); a *straight four* (four in a row with both ends five
+      points) counts as one four;
+    - a **double three**: a point that makes two or more threes at once. A
+      *three* is a line where one more black stone, on a point that is
+      itself not forbidden, makes a straight four; a line with a four is not
+      also a three. Whether that point is forbidden is asked the same way,
+      with the stones placed so far (threes within threes, to any depth);
+    - a point that makes exactly five is never forbidden: a five wins even
+      if the same stone also makes a double three, a double four or, on
+      another line, an overline.
+
+    White has no forbidden points. When black is to move and every empty
+    point is forbidden, the game is drawn.
+- A full board without a winning line is a draw.
+- There are no passes (``PASS`` is -1) and no opening rule (no swap).
 
 Notation
 --------
@@ -33,7 +59,8 @@ A flat ``numpy.uint64`` array of ``HEADER + size * size`` entries::
     [2] ROW      winning row length
     [3] STONES   stones on the board
     [4] RESULT   ONGOING, BLACK_WINS, WHITE_WINS or DRAW
-    [5 + code]   the intersection of that move code: 0 empty, 1 black, 2 white
+    [5] RULE     FREESTYLE (0), STANDARD (1) or RENJU (4): piskvork's codes
+    [6 + code]   the intersection of that move code: 0 empty, 1 black, 2 white
 
 ``apply_move`` keeps RESULT up to date by looking only at the four lines
 through the stone just placed, so ``status`` is a single read. The vector holds
@@ -42,16 +69,18 @@ same position give the same :meth:`State.key`.
 
 State string
 ------------
-``"<size>:<row>:<cells> <b|w>"``: the cells in move-code order (``a1``, ``b1``,
-..., then row 2, ...) as ``x`` black, ``o`` white, ``.`` empty, then the side to
-move. On 5x5 with row 4, after black ``c3`` and white ``b2``::
+``"<size>:<row>:[<rule>:]<cells> <b|w>"``: the rule's name for ``standard``
+and ``renju`` (none for freestyle), the cells in move-code order (``a1``,
+``b1``, ..., then row 2, ...) as ``x`` black, ``o`` white, ``.`` empty, then
+the side to move. On 5x5 with row 4, after black ``c3`` and white ``b2``::
 
     5:4:......o.....x............ b
 
 Parsing accepts a position only if it could arise in a game: black has as many
 stones as white (black to move) or one more (white to move); at most one colour
 has a winning line, and if one does, that colour made the last move and one of
-its stones completes every such line (the board without it has none).
+its stones completes every such line (the board without it has none). Under
+renju it does not check that black's earlier stones avoided forbidden points.
 
 A game's rules, notation and kernels are one fact each, and the docstring
 above states the rules they implement.
@@ -93,7 +122,26 @@ SIZE = 1
 ROW = 2
 STONES = 3
 RESULT = 4
-HEADER = 5
+RULE = 5
+HEADER = 6
+
+#: The rules, coded as the piskvork protocol's ``INFO rule`` numbers them.
+FREESTYLE = 0
+STANDARD = 1
+RENJU = 4
+RULES = {"freestyle": FREESTYLE, "standard": STANDARD, "renju": RENJU}
+RULE_NAMES = {code: name for name, code in RULES.items()}
+
+#: Why a point is forbidden to black under renju (:func:`forbidden`).
+NOT_FORBIDDEN = 0
+DOUBLE_THREE = 1
+DOUBLE_FOUR = 2
+OVERLINE = 3
+FORBIDDEN_NAMES = {
+    DOUBLE_THREE: "double three",
+    DOUBLE_FOUR: "double four",
+    OVERLINE: "overline",
+}
 
 EMPTY = 0
 BLACK_STONE = 1
@@ -120,12 +168,15 @@ def side_to_move(state):
 
 _CELL_CODES = np.array([ord(ch) for ch in CELL_CHARS], dtype=np.uint8)
 _SIDE_CODES = np.array([ord(ch) for ch in SIDE_CHARS], dtype=np.uint8)
+_STANDARD_CODES = np.array([ord(ch) for ch in "standard:"], dtype=np.uint8)
+_RENJU_CODES = np.array([ord(ch) for ch in "renju:"], dtype=np.uint8)
 
 
 @njit(cache=True, nogil=True)
 def render_state(state, out):
-    """Write the state string ``<size>:<row>:<cells> <b|w>`` (cells row by row
-    as '.', 'x' or 'o') as bytes into ``out``; return its length."""
+    """Write the state string ``<size>:<row>:[<rule>:]<cells> <b|w>`` (cells
+    row by row as '.', 'x' or 'o'; no rule word for freestyle) as bytes into
+    ``out``; return its length."""
     n = 0
     for number in (state[SIZE], state[ROW]):
         if number >= 10:
@@ -134,6 +185,15 @@ def render_state(state, out):
         out[n] = ord("0") + number % 10
         out[n + 1] = ord(":")
         n += 2
+    rule = np.int64(state[RULE])
+    if rule == STANDARD:
+        for ch in _STANDARD_CODES:
+            out[n] = ch
+            n += 1
+    elif rule == RENJU:
+        for ch in _RENJU_CODES:
+            out[n] = ch
+            n += 1
     for cell in range(HEADER, state.shape[0]):
         out[n] = _CELL_CODES[state[cell]]
         n += 1
@@ -150,14 +210,32 @@ def status(state):
 
 @njit(cache=True, nogil=True)
 def legal_moves(state, out):
-    """Write the empty intersections' codes into ``out`` in ascending order;
-    return their count (zero once the game is over)."""
+    """Write the legal moves' codes into ``out`` in ascending order: the empty
+    intersections, less black's forbidden points under renju; return their
+    count (zero once the game is over)."""
     if np.int64(state[RESULT]) != ONGOING:
         return np.int64(0)
+    if np.int64(state[RULE]) == RENJU and state[SIDE] == np.uint64(0):
+        return _black_renju_moves(state.copy(), out)
     size = np.int64(state[SIZE])
     count = np.int64(0)
     for code in range(size * size):
         if state[HEADER + code] == np.uint64(EMPTY):
+            out[count] = code
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _black_renju_moves(board, out):
+    """:func:`legal_moves` for black under renju, on a copy of the state
+    (``board``: the forbidden-point check places stones and takes them back,
+    and states may be read-only)."""
+    size = np.int64(board[SIZE])
+    count = np.int64(0)
+    for code in range(size * size):
+        empty = board[HEADER + code] == np.uint64(EMPTY)
+        if empty and forbidden(board, code) == NOT_FORBIDDEN:
             out[count] = code
             count += 1
     return count
@@ -195,55 +273,231 @@ def window_stones(state, start, step, row, colour):
 
 
 @njit(cache=True, nogil=True)
-def _completes_row(state, code, colour):
-    """Return True if the ``colour`` stone on ``code`` lies on a line of at least
-    ``row`` stones of that colour."""
-    size = np.int64(state[SIZE])
-    row = np.int64(state[ROW])
+def _line_length(state, size, code, d, colour):
+    """Return the length of the unbroken ``colour`` line through the stone on
+    ``code`` in direction ``d`` (0..3 of DIRECTIONS), that stone included."""
     r = code // size
     c = code % size
+    dr = DIRECTIONS[d, 0]
+    dc = DIRECTIONS[d, 1]
+    return (
+        1
+        + _run_from(state, size, r, c, dr, dc, colour, size)
+        + _run_from(state, size, r, c, -dr, -dc, colour, size)
+    )
+
+
+@njit(cache=True, nogil=True)
+def _wins(rule, row, colour, length):
+    """Return True if a line of ``length`` stones of ``colour`` wins under
+    ``rule``: exactly ``row`` always; longer only in freestyle, and for white
+    under renju."""
+    if length == row:
+        return True
+    if length < row:
+        return False
+    return rule == FREESTYLE or (rule == RENJU and colour == np.uint64(WHITE_STONE))
+
+
+@njit(cache=True, nogil=True)
+def _completes_row(state, code, colour):
+    """Return True if the ``colour`` stone on ``code`` lies on a winning line
+    under the game's rule."""
+    size = np.int64(state[SIZE])
+    row = np.int64(state[ROW])
+    rule = np.int64(state[RULE])
     for d in range(4):
-        dr = DIRECTIONS[d, 0]
-        dc = DIRECTIONS[d, 1]
-        # Only row - 1 neighbours are needed to decide, so long lines stop early.
-        ahead = _run_from(state, size, r, c, dr, dc, colour, row - 1)
-        behind = _run_from(state, size, r, c, -dr, -dc, colour, row - 1 - ahead)
-        if 1 + ahead + behind >= row:
+        if _wins(rule, row, colour, _line_length(state, size, code, d, colour)):
+            return True
+    return False
+
+
+# ---- renju's forbidden points ------------------------------------------------------
+#
+# Black, and only black, may not play a double three, a double four or an
+# overline, unless the same stone makes a five (RIF rules, article 9). The
+# checks place the stone, look along each line within four points of it, and
+# take it back; a three's straight four is real only where its own point is
+# not forbidden, so the three check asks again, with one more stone placed.
+
+_BLACK = np.uint64(BLACK_STONE)
+
+
+@njit(cache=True, nogil=True)
+def _step(size, code, d, k):
+    """Return the code ``k`` points from ``code`` along direction ``d``, or -1
+    off the board."""
+    r = code // size + k * DIRECTIONS[d, 0]
+    c = code % size + k * DIRECTIONS[d, 1]
+    if 0 <= r < size and 0 <= c < size:
+        return r * size + c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _five_points(state, size, code, d):
+    """Return (how many, the first, the last) of the empty points along
+    direction ``d``, within four of the black stone on ``code``, where one more
+    black stone makes exactly five with it."""
+    count = 0
+    first = 0
+    last = 0
+    for k in range(-4, 5):
+        point = _step(size, code, d, k)
+        if k == 0 or point < 0 or state[HEADER + point] != np.uint64(EMPTY):
+            continue
+        state[HEADER + point] = _BLACK
+        if _line_length(state, size, code, d, _BLACK) == 5:
+            count += 1
+            if count == 1:
+                first = k
+            last = k
+        state[HEADER + point] = np.uint64(EMPTY)
+    return count, first, last
+
+
+@njit(cache=True, nogil=True)
+def _fours(state, size, code, d):
+    """Return how many fours the black stone on ``code`` is part of along
+    direction ``d``: a straight four (two five points with the four between
+    them) counts once, two fours on one line twice."""
+    count, first, last = _five_points(state, size, code, d)
+    if count == 2 and last - first == 5:
+        return 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _near_black(state, size, code):
+    """Return the most black stones within four points of ``code`` on any one
+    of its lines (a three needs two besides the new stone)."""
+    most = 0
+    for d in range(4):
+        count = 0
+        for k in range(-4, 5):
+            point = _step(size, code, d, k)
+            if k != 0 and point >= 0 and state[HEADER + point] == _BLACK:
+                count += 1
+        most = max(most, count)
+    return most
+
+
+@njit(cache=True, nogil=True)
+def _forbidden_at(state, size, code):
+    """:func:`forbidden` on a board of side ``size``. The three check asks it
+    again of each straight four's point, with one more stone on the board
+    (one recursive function: numba's cache mishandles mutual recursion)."""
+    if _near_black(state, size, code) < 2:
+        return NOT_FORBIDDEN
+    state[HEADER + code] = _BLACK
+    reason = NOT_FORBIDDEN
+    five = False
+    for d in range(4):
+        length = _line_length(state, size, code, d, _BLACK)
+        if length == 5:
+            five = True
+        elif length > 5:
+            reason = OVERLINE
+    if not five and reason == NOT_FORBIDDEN:
+        fours = 0
+        threes = 0
+        for d in range(4):
+            found = _fours(state, size, code, d)
+            if found:
+                fours += found
+                continue
+            # A three: one more black stone on this line, on a point that is
+            # not itself forbidden, makes a straight four with this one.
+            for k in range(-4, 5):
+                point = _step(size, code, d, k)
+                if k == 0 or point < 0 or state[HEADER + point] != np.uint64(EMPTY):
+                    continue
+                state[HEADER + point] = _BLACK
+                count, first, last = _five_points(state, size, code, d)
+                state[HEADER + point] = np.uint64(EMPTY)
+                straight = count == 2 and last - first == 5
+                if straight and _forbidden_at(state, size, point) == NOT_FORBIDDEN:
+                    threes += 1
+                    break
+        if fours >= 2:
+            reason = DOUBLE_FOUR
+        elif threes >= 2:
+            reason = DOUBLE_THREE
+    if five:
+        reason = NOT_FORBIDDEN
+    state[HEADER + code] = np.uint64(EMPTY)
+    return reason
+
+
+@njit(cache=True, nogil=True)
+def forbidden(state, code):
+    """Return why the empty point ``code`` is forbidden to black under renju:
+    NOT_FORBIDDEN, DOUBLE_THREE, DOUBLE_FOUR or OVERLINE (whatever the game's
+    rule). ``state`` must be writable: stones are placed and taken back."""
+    return _forbidden_at(state, np.int64(state[SIZE]), code)
+
+
+@njit(cache=True, nogil=True)
+def _black_can_move(state):
+    """Return True if black has a point that is not forbidden."""
+    size = np.int64(state[SIZE])
+    for code in range(size * size):
+        empty = state[HEADER + code] == np.uint64(EMPTY)
+        if empty and forbidden(state, code) == NOT_FORBIDDEN:
             return True
     return False
 
 
 @njit(cache=True, nogil=True)
 def apply_move(state, move):
-    """Place the side to move's stone on the empty intersection ``move`` in place,
-    update the result and pass the turn."""
+    """Place the side to move's stone on the legal point ``move`` in place,
+    update the result and pass the turn. The game is drawn when the board is
+    full, or when black is to move under renju and every empty point is
+    forbidden."""
     colour = state[SIDE] + np.uint64(1)
     state[HEADER + move] = colour
     state[STONES] += np.uint64(1)
     size = np.int64(state[SIZE])
+    state[SIDE] = np.uint64(1) - state[SIDE]
+    black_next = state[SIDE] == np.uint64(0)
     if _completes_row(state, move, colour):
         if colour == np.uint64(BLACK_STONE):
             state[RESULT] = np.uint64(BLACK_WINS)
         else:
             state[RESULT] = np.uint64(WHITE_WINS)
-    elif np.int64(state[STONES]) == size * size:
+    elif np.int64(state[STONES]) == size * size or (
+        np.int64(state[RULE]) == RENJU and black_next and not _black_can_move(state)
+    ):
         state[RESULT] = np.uint64(DRAW)
-    state[SIDE] = np.uint64(1) - state[SIDE]
 
 
 @njit(cache=True, nogil=True)
 def random_playout(state):
-    """Play uniformly random moves on ``state`` in place until the game ends;
-    return the final status."""
+    """Play uniformly random legal moves on ``state`` in place until the game
+    ends; return the final status."""
     if np.int64(state[RESULT]) != ONGOING:
         return np.int64(state[RESULT])
     size = np.int64(state[SIZE])
+    fouls = np.int64(state[RULE]) == RENJU
     # One list of empty intersections, shrunk by swap-remove, so a ply costs
     # O(1) instead of a board scan.
     empties = np.empty(size * size, dtype=np.int64)
-    count = legal_moves(state, empties)
+    count = np.int64(0)
+    for code in range(size * size):
+        if state[HEADER + code] == np.uint64(EMPTY):
+            empties[count] = code
+            count += 1
     while np.int64(state[RESULT]) == ONGOING:
         pick = np.random.randint(0, count)
+        if fouls and state[SIDE] == np.uint64(0):
+            # A forbidden point goes to the end of the list for this ply
+            # (it may be allowed later); apply_move saw that one is not.
+            tried = 0
+            while forbidden(state, empties[pick]) != NOT_FORBIDDEN:
+                tried += 1
+                last = count - tried
+                empties[pick], empties[last] = empties[last], empties[pick]
+                pick = np.random.randint(0, last)
         move = empties[pick]
         count -= 1
         empties[pick] = empties[count]
@@ -253,9 +507,10 @@ def random_playout(state):
 
 @njit(cache=True, nogil=True)
 def _has_row(state, colour):
-    """Return True if ``colour`` has a line of at least ``row`` stones anywhere."""
+    """Return True if ``colour`` has a winning line anywhere under the rule."""
     size = np.int64(state[SIZE])
     row = np.int64(state[ROW])
+    rule = np.int64(state[RULE])
     for code in range(size * size):
         if state[HEADER + code] != colour:
             continue
@@ -265,9 +520,10 @@ def _has_row(state, colour):
             dr = DIRECTIONS[d, 0]
             dc = DIRECTIONS[d, 1]
             # Count each line once, from its first stone.
-            first = _run_from(state, size, r, c, -dr, -dc, colour, 1) == 0
-            if first and 1 + _run_from(state, size, r, c, dr, dc, colour, row) >= row:
-                return True
+            if _run_from(state, size, r, c, -dr, -dc, colour, 1) == 0:
+                length = 1 + _run_from(state, size, r, c, dr, dc, colour, size)
+                if _wins(rule, row, colour, length):
+                    return True
     return False
 
 
@@ -319,7 +575,9 @@ _MOVE_RE = re.compile(r"([a-z])([1-9][0-9]?)")
 
 
 class Gomoku(Game):
-    """Freestyle gomoku on a ``size`` x ``size`` board, ``row`` or more to win.
+    """Gomoku on a ``size`` x ``size`` board under ``rule``: freestyle (``row``
+    or more to win), standard (exactly ``row``) or renju (five; black's
+    forbidden points).
 
     >>> game = Gomoku(size=15, row=5)
     >>> state = game.play_all(["h8", "h9"])
@@ -334,22 +592,35 @@ class Gomoku(Game):
     option_specs = {
         "size": {"type": "integer", "min": MIN_SIZE, "max": MAX_SIZE},
         "row": {"type": "integer", "min": MIN_ROW, "max": "size"},
+        "rule": {"type": "choice", "choices": list(RULES)},
     }
 
     @classmethod
     def check_options(cls, **options) -> dict:
-        """Return ``{"size": ..., "row": ...}`` with defaults filled in; raise
-        InvalidOptionsError for an unknown name, a non-integer or a value out of
-        range."""
-        unknown = sorted(set(options) - {"size", "row"})
+        """Return ``{"size": ..., "row": ..., "rule": ...}`` with defaults
+        filled in; raise InvalidOptionsError for an unknown name, a
+        non-integer or a value out of range, an unknown rule, or renju with a
+        row other than five."""
+        unknown = sorted(set(options) - {"size", "row", "rule"})
         if unknown:
             raise InvalidOptionsError(
                 f"gomoku has no option {unknown[0]!r}; its options are 'size' "
-                f"({MIN_SIZE}..{MAX_SIZE}) and 'row' ({MIN_ROW}..size)"
+                f"({MIN_SIZE}..{MAX_SIZE}), 'row' ({MIN_ROW}..size) and 'rule' "
+                f"({', '.join(map(repr, RULES))})"
             )
         size = _check_int("size", options.get("size", DEFAULT_SIZE), MIN_SIZE, MAX_SIZE)
         row = _check_int("row", options.get("row", DEFAULT_ROW), MIN_ROW, size)
-        return {"size": size, "row": row}
+        rule = options.get("rule", "freestyle")
+        if not isinstance(rule, str) or rule not in RULES:
+            raise InvalidOptionsError(
+                f"gomoku option 'rule' must be one of "
+                f"{', '.join(map(repr, RULES))}, got {rule!r}"
+            )
+        if rule == "renju" and row != 5:
+            raise InvalidOptionsError(
+                f"renju is played with five in a row, not {row}: leave 'row' at 5"
+            )
+        return {"size": size, "row": row, "rule": rule}
 
     @property
     def size(self) -> int:
@@ -361,12 +632,52 @@ class Gomoku(Game):
         """Return the winning row length."""
         return self.options["row"]
 
+    @property
+    def rule(self) -> str:
+        """Return the rule's name: "freestyle", "standard" or "renju"."""
+        return self.options["rule"]
+
     def initial_array(self) -> np.ndarray:
         """Return the state vector of the empty board, black to move."""
         array = np.zeros(HEADER + self.size * self.size, dtype=np.uint64)
         array[SIZE] = self.size
         array[ROW] = self.row
+        array[RULE] = RULES[self.rule]
         return array
+
+    def forbidden_reason(self, state: State, move: int) -> str | None:
+        """Return why the move code ``move`` is forbidden to black here
+        ("double three", "double four", "overline"), or None: under renju,
+        with black to move, on an empty point; else always None."""
+        array = state.array
+        if (
+            array[RULE] != RENJU
+            or array[SIDE] != 0
+            or array[RESULT] != ONGOING
+            or array[HEADER + move] != EMPTY
+        ):
+            return None
+        return FORBIDDEN_NAMES.get(int(forbidden(array.copy(), move)))
+
+    def forbidden_points(self, state: State) -> dict[int, str]:
+        """Return black's forbidden points here with why (move code ->
+        "double three", ...): empty when the rule is not renju, white is to
+        move or the game is over."""
+        array = state.array
+        if array[RULE] != RENJU or array[SIDE] != 0 or array[RESULT] != ONGOING:
+            return {}
+        legal = set(self.legal_moves(state))
+        board = array.copy()
+        return {
+            move: FORBIDDEN_NAMES[int(forbidden(board, move))]
+            for move in range(self.size * self.size)
+            if array[HEADER + move] == EMPTY and move not in legal
+        }
+
+    def _illegal_reason(self, state: State, move: int) -> str | None:
+        """Say why a forbidden point is not legal (base class hook)."""
+        why = self.forbidden_reason(state, move)
+        return f"a forbidden point for black under renju ({why})" if why else None
 
     def _kernels(self):
         """Return this module, whose numba kernels the base class calls."""
@@ -433,12 +744,22 @@ class Gomoku(Game):
     def _split_state(self, text: str) -> tuple[str, str]:
         """Return (cells, side) of a state string after checking its form and
         that its size and row are this game's."""
-        form = "expected '<size>:<row>:<cells> <b|w>'"
+        form = "expected '<size>:<row>:[<rule>:]<cells> <b|w>'"
         parts = text.split()
-        if len(parts) != 2 or parts[0].count(":") != 2:
+        if len(parts) != 2 or parts[0].count(":") not in (2, 3):
             raise InvalidStateError(f"{text!r} is not a gomoku state: {form}")
-        size_text, row_text, cells = parts[0].split(":")
+        size_text, row_text, *rule_word, cells = parts[0].split(":")
+        rule = rule_word[0] if rule_word else "freestyle"
         side = parts[1]
+        if rule not in ("standard", "renju") and rule_word:
+            raise InvalidStateError(
+                f"rule {rule!r} is not 'standard' or 'renju' (freestyle has no "
+                f"rule word): {form}"
+            )
+        if rule != self.rule:
+            raise InvalidStateError(
+                f"state is for the {rule} rule, but this game plays {self.rule}"
+            )
         if not (size_text.isascii() and size_text.isdigit()):
             raise InvalidStateError(f"board size {size_text!r} is not a number: {form}")
         if not (row_text.isascii() and row_text.isdigit()):
@@ -487,7 +808,10 @@ class Gomoku(Game):
             raise InvalidStateError("both black and white have a winning row")
         if not winners:
             full = black + white == len(array) - HEADER
-            return DRAW if full else ONGOING
+            stuck = (
+                array[RULE] == RENJU and side == "black" and not _black_can_move(array)
+            )
+            return DRAW if full or stuck else ONGOING
         winner = winners[0]
         name = "black" if winner == BLACK_STONE else "white"
         if (winner == BLACK_STONE) != (side == "white"):
@@ -517,8 +841,10 @@ class Gomoku(Game):
         return "\n".join(lines)
 
     def end_reason(self, state: State, code: int) -> str:
-        """Return "five in a row" (or the row length in force) for a win and
-        "board full" for a draw."""
+        """Return "five in a row" (or the row length in force) for a win,
+        "board full" for a draw, and "no legal move" when black had only
+        forbidden points left (renju)."""
         if code == DRAW:
-            return "board full"
+            full = int(state.array[STONES]) == self.size * self.size
+            return "board full" if full else "no legal move"
         return row_name(int(state.array[ROW]))

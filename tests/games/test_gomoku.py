@@ -111,8 +111,9 @@ def random_games(draw, max_size: int = 19):
 
 
 def test_default_options_are_15x15_five_in_a_row():
-    assert Gomoku().options == {"size": 15, "row": 5}
-    assert find_game("gomoku").options == {"size": 15, "row": 5}
+    default = {"size": 15, "row": 5, "rule": "freestyle"}
+    assert Gomoku().options == default
+    assert find_game("gomoku").options == default
 
 
 @pytest.mark.parametrize(
@@ -123,10 +124,12 @@ def test_default_options_are_15x15_five_in_a_row():
         ({"size": 10, "row": 10}, {"size": 10, "row": 10}),
         ({"row": 4}, {"size": 15, "row": 4}),
         ({"size": np.int64(9)}, {"size": 9, "row": 5}),
+        ({"rule": "standard", "row": 4}, {"size": 15, "row": 4, "rule": "standard"}),
+        ({"rule": "renju", "size": 19}, {"size": 19, "row": 5, "rule": "renju"}),
     ],
 )
 def test_valid_options_are_accepted(options, expected):
-    assert Gomoku.check_options(**options) == expected
+    assert Gomoku.check_options(**options) == {"rule": "freestyle", **expected}
 
 
 @pytest.mark.parametrize(
@@ -139,7 +142,13 @@ def test_valid_options_are_accepted(options, expected):
         ({"size": "15"}, ["'size'", "integer", "'15'"]),
         ({"size": 15.0}, ["'size'", "integer"]),
         ({"row": True}, ["'row'", "integer", "True"]),
-        ({"colour": "x"}, ["'colour'", "'size'", "'row'"]),
+        ({"colour": "x"}, ["'colour'", "'size'", "'row'", "'rule'"]),
+        (
+            {"rule": "swap2"},
+            ["'rule'", "'freestyle'", "'standard'", "'renju'", "'swap2'"],
+        ),
+        ({"rule": 4}, ["'rule'", "4"]),
+        ({"rule": "renju", "row": 6}, ["renju", "five", "6"]),
     ],
 )
 def test_bad_options_raise_naming_the_option_and_range(options, words):
@@ -523,7 +532,9 @@ def test_apply_leaves_the_given_state_alone():
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("", ["expected '<size>:<row>:<cells> <b|w>'"]),
+        ("", ["expected '<size>:<row>:[<rule>:]<cells> <b|w>'"]),
+        ("5:3:renju:" + "." * 25 + " b", ["for the renju rule", "plays freestyle"]),
+        ("5:3:swap:" + "." * 25 + " b", ["rule 'swap'"]),
         ("5:3:" + "." * 25, ["expected"]),
         ("5:3:" + "." * 25 + " b extra", ["expected"]),
         ("5:3" + "." * 25 + " b", ["expected"]),
