@@ -27,6 +27,10 @@ DEFAULT_PLAYERS = {
     "gomoku": "alphabeta:model=light",
 }
 PROTOCOL_OF = {"reversi": "nboard", "gomoku": "piskvork"}
+#: Gomoku under the standard and renju rules (piskvork's ``INFO rule``): the
+#: tree search, whose kernels know the rule; the alpha-beta and the light
+#: model know freestyle only.
+OTHER_RULES_PLAYER = "mcts-heavy"
 
 
 def add_commands(subparsers) -> None:
@@ -75,7 +79,10 @@ def cmd_engine(args: argparse.Namespace) -> int:
         raise ValueError("the engine command plays one of our players, not an engine")
 
     def make_player(game: Game, seconds: float) -> Player:
-        return find_player(spec, game, seconds=seconds, seed=args.seed)
+        chosen = spec
+        if not args.player and game.options.get("rule", "freestyle") != "freestyle":
+            chosen = parse_spec(OTHER_RULES_PLAYER)
+        return find_player(chosen, game, seconds=seconds, seed=args.seed)
 
     if protocol == "nboard":
         player = make_player(game, args.seconds)

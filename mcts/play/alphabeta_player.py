@@ -1,5 +1,5 @@
-"""The alpha-beta player (spec ``alphabeta``, Gomoku with rows of at most
-:data:`~mcts.search.gomoku.alphabeta.MAX_ROW`): plays the move
+"""The alpha-beta player (spec ``alphabeta``, freestyle Gomoku with rows of
+at most :data:`~mcts.search.gomoku.alphabeta.MAX_ROW`): plays the move
 :func:`mcts.search.gomoku.alphabeta.think` finds in its think time, by a
 tree model's fitted shape weights or the hand-set ones."""
 
@@ -29,6 +29,8 @@ class AlphaBetaPlayer(Player):
             raise ValueError("the alphabeta player plays Gomoku only")
         if game.options["row"] > MAX_ROW:
             raise ValueError(f"the alphabeta player plays rows of at most {MAX_ROW}")
+        if game.options["rule"] != "freestyle":
+            raise ValueError("the alphabeta player plays freestyle only")
         self.game = game
         self.name = name
         self.seconds = seconds

@@ -10,9 +10,12 @@ corner, while our renju notation counts rows upward from ``a1`` at the
 bottom-left: on 15x15, ``0,0`` is ``a15`` and ``7,7`` is ``h8``.
 
 Choices where the protocol leaves room (our engine): ``START n`` accepts the
-sizes our Gomoku has (5..19, five in a row, freestyle); ``INFO rule`` other
-than 0 (freestyle) gets a ``MESSAGE`` saying we play freestyle only (INFO
-lines take no answer, so an ``ERROR`` would be read as the next command's);
+sizes our Gomoku has (5..19, five in a row); ``INFO rule`` is a bit mask
+(1 exactly five, 2 a continuous game, 4 renju, 8 caro): 4 plays renju, else
+1 standard, else freestyle; the continuous bit is ignored, and caro gets a
+``MESSAGE`` saying we do not play it (INFO lines take no answer, so an
+``ERROR`` would be read as the next command's). A rule that changes during a
+game applies to the stones on the board;
 ``INFO timeout_turn`` sets the think time a little under it, and with a
 match clock (``INFO timeout_match`` above 0) a move spends at most
 :data:`MATCH_SHARE` of ``INFO time_left`` (:class:`Clock`); other INFO keys
@@ -33,10 +36,14 @@ from ..games.base import Game, InvalidOptionsError, State
 from .base import Forfeit, History, Player
 from .process import EngineProcess
 
-#: Gomocup freestyle: five or more in a row win.
+#: Gomocup's games are five in a row.
 ROW = 5
-#: Rule value of freestyle in ``INFO rule``.
-FREESTYLE = 0
+#: ``INFO rule`` bits: exactly five, renju, caro.
+EXACT_FIVE = 1
+RENJU = 4
+CARO = 8
+#: What ``INFO rule`` sends for each of our rules.
+RULE_CODES = {"freestyle": 0, "standard": EXACT_FIVE, "renju": RENJU}
 #: Our think time is the turn's time less this share (and at least
 #: MIN_MARGIN seconds): the margin covers the protocol and process overhead.
 MARGIN_SHARE = 0.1
@@ -128,12 +135,14 @@ def position(game: Game, own: list[int], opponent: list[int]) -> State:
         cells[code] = "x"
     for code in white:
         cells[code] = "o"
-    return game.parse_state(f"{size}:{ROW}:{''.join(cells)} {side}")
+    rule = game.options["rule"]
+    word = "" if rule == "freestyle" else f"{rule}:"
+    return game.parse_state(f"{size}:{ROW}:{word}{''.join(cells)} {side}")
 
 
 def _stones(game: Game, state: State) -> tuple[list[int], list[int]]:
     """Return the (black, white) stone codes of a position."""
-    cells = game.state_string(state).split()[0].split(":")[2]
+    cells = game.state_string(state).split()[0].split(":")[-1]
     black = [code for code, ch in enumerate(cells) if ch == "x"]
     white = [code for code, ch in enumerate(cells) if ch == "o"]
     return black, white
@@ -154,6 +163,7 @@ def serve(
     match clock allow (:class:`Clock`). Returns the exit code."""
     game: Game | None = None
     state: State | None = None
+    rule = "freestyle"
     player: Player | None = None
     built_for: tuple[Game, float] | None = None
     own_seconds: float | None = None  # the player's think time as built
@@ -196,7 +206,7 @@ def serve(
             say(ABOUT)
         elif command == "START":
             try:
-                game = find_game("gomoku", size=int(rest), row=ROW)
+                game = find_game("gomoku", size=int(rest), row=ROW, rule=rule)
             except (InvalidOptionsError, ValueError) as error:
                 say(f"ERROR unsupported size {rest!r}: {error}")
                 continue
@@ -205,7 +215,12 @@ def serve(
         elif command == "RECTSTART":
             say("ERROR rectangular boards are not supported")
         elif command == "INFO":
-            _info(rest, clock, say)
+            told = _info(rest, clock, say)
+            if told is not None and told != rule:
+                rule = told
+                if game is not None and state is not None:
+                    game, state = _with_rule(game, state, rule)
+                    player = None
         elif game is None or state is None:
             say(f"ERROR {command} before START")
         elif command == "RESTART":
@@ -243,8 +258,9 @@ def serve(
             say(f"UNKNOWN command {command}")
 
 
-def _info(rest: str, clock: Clock, say: Callable[[str], None]) -> None:
-    """Apply one ``INFO key value`` to ``clock`` (or say what we do not play)."""
+def _info(rest: str, clock: Clock, say: Callable[[str], None]) -> str | None:
+    """Apply one ``INFO key value`` to ``clock`` (or say what we do not
+    play); return the rule's name when the line sets one."""
     key, _, value = rest.strip().partition(" ")
     key, value = key.lower(), value.strip()
     if value.isdigit() and key in ("timeout_turn", "timeout_match", "time_left"):
@@ -255,8 +271,22 @@ def _info(rest: str, clock: Clock, say: Callable[[str], None]) -> None:
             clock.match = number
         else:
             clock.left = number
-    if key == "rule" and value.lstrip("-").isdigit() and int(value) != FREESTYLE:
-        say(f"MESSAGE rule {value} is not supported: this engine plays freestyle only")
+    if key != "rule" or not value.isdigit():
+        return None
+    bits = int(value)
+    if bits & CARO:
+        say(f"MESSAGE rule {value}: caro is not supported, playing without it")
+    if bits & RENJU:
+        return "renju"
+    return "standard" if bits & EXACT_FIVE else "freestyle"
+
+
+def _with_rule(game: Game, state: State, rule: str) -> tuple[Game, State]:
+    """Return the game under ``rule`` and the position of ``state``'s stones."""
+    ruled = find_game("gomoku", size=game.options["size"], row=ROW, rule=rule)
+    black, white = _stones(game, state)
+    own, opponent = (black, white) if game.to_move(state) == "black" else (white, black)
+    return ruled, position(ruled, own, opponent)
 
 
 def _read_board(game: Game, lines: TextIO) -> State:
@@ -300,7 +330,7 @@ class PiskvorkEngine(Player):
     """A Player that asks an external piskvork engine for each move.
 
     The engine starts at the first move (``START``, then ``INFO`` with the
-    turn time in ``milliseconds`` and freestyle rules). A move is asked with
+    turn time in ``milliseconds`` and the game's rule). A move is asked with
     ``BEGIN`` on the empty board, ``TURN x,y`` when the engine knows the game
     but the last move, else ``BOARD``; the answer is checked with our rules:
     a malformed or illegal answer, or none within ``timeout`` seconds, is a
@@ -352,7 +382,7 @@ class PiskvorkEngine(Player):
                 ("timeout_turn", self.milliseconds),
                 ("timeout_match", 0),
                 ("time_left", 2147483647),
-                ("rule", FREESTYLE),
+                ("rule", RULE_CODES[self.game.options["rule"]]),
                 ("thread_num", 1),
                 ("pondering", 0),
             ):

@@ -47,6 +47,7 @@ from ..atomic import write_text_atomically
 from ..games import find_game
 from ..games import kernels as game_kernels
 from ..games.base import MAX_MOVES, Game
+from ..games.gomoku import Gomoku
 from ..models.live import LiveModel, search_gain
 from ..models.store import model_path
 from ..search.gomoku.focus import focus_moves
@@ -138,7 +139,8 @@ class _CompileCounter(event.Listener):
 def warm_rules(names: tuple[str, ...] = GAMES) -> None:
     """Compile the rules of ``names``: a random game of each through the
     :class:`~mcts.games.base.Game` API the server uses for people's moves
-    (legal moves, moves, the end, the state string and the board)."""
+    (legal moves, moves, the end, the state string and the board), and
+    Gomoku's renju forbidden points."""
     chooser = random.Random(1)
     for name in names:
         game = find_game(name)
@@ -148,6 +150,11 @@ def warm_rules(names: tuple[str, ...] = GAMES) -> None:
             state = game.apply(state, chooser.choice(game.legal_moves(state)))
         game.outcome(state)
         game.board_text(state)
+    if "gomoku" in names:
+        # Renju's forbidden points, as a snapshot lists them for the page.
+        renju = Gomoku(rule="renju")
+        crossing = renju.play_all(["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"])
+        assert renju.forbidden_points(crossing)
 
 
 def warm_game(

@@ -69,7 +69,7 @@ def game_settings(game: Game, evaluator: str) -> GameSettings:
         return ReversiSearch()
     if game.name == "gomoku":
         settings = GomokuSearch() if heavy else GomokuSearch.plain()
-        return settings.for_board(game.options["row"])
+        return settings.for_board(game.options["row"], game.options["rule"])
     if game.name == "loa":
         return LoaSearch()
     raise ValueError(f"no search settings for {game.name}")

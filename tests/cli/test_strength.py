@@ -124,7 +124,10 @@ def test_a_bout_plays_on_its_board_at_its_time(tmp_path, monkeypatch):
     monkeypatch.setattr(strength, "run_match", match)
     bout = Bout("gomoku", "small", "random", "random", (("size", 6), ("row", 4)), 0.02)
     (row,) = run_suite(_args(tmp_path / "r.jsonl", seconds=9.0), (bout,))
-    assert played == {"options": {"size": 6, "row": 4}, "seconds": 0.02}
+    assert played == {
+        "options": {"size": 6, "row": 4, "rule": "freestyle"},
+        "seconds": 0.02,
+    }
     assert row["seconds"] == 0.02
 
 

@@ -57,7 +57,7 @@ def test_the_shipped_8x8_network_loads_and_opens_in_the_centre():
     from mcts.search.gomoku import network
 
     model = store.load(store.model_path("gomoku", "net-8x5"))
-    assert model.game.options == {"size": 8, "row": 5}
+    assert model.game.options == {"size": 8, "row": 5, "rule": "freestyle"}
     assert model.network is not None and model.network.size == 8
     trained = model.manifest["network"]["built"]
     assert trained["command"].startswith("python -m mcts train-net gomoku --size 8")
@@ -76,7 +76,7 @@ def test_the_shipped_15x15_network_learnt_the_full_models_searches():
 
     model = store.load(store.model_path("gomoku", "net-15x5"))
     game = model.game
-    assert game.options == {"size": 15, "row": 5}
+    assert game.options == {"size": 15, "row": 5, "rule": "freestyle"}
     assert model.network is not None and model.network.size == 15
     trained = model.manifest["network"]["built"]
     assert trained["command"].startswith("python -m mcts train-net gomoku --size 15")
@@ -103,7 +103,7 @@ def test_the_shipped_10x10_network_takes_a_win_and_knows_black_wins():
 
     model = store.load(store.model_path("gomoku", "net-10x4"))
     game = model.game
-    assert game.options == {"size": 10, "row": 4}
+    assert game.options == {"size": 10, "row": 4, "rule": "freestyle"}
     trained = model.manifest["network"]["built"]
     assert trained["command"].startswith("python -m mcts train-net gomoku --size 10")
     # No gate can pass on a board black always wins: each kept the newest.

@@ -193,7 +193,7 @@ def test_piskvork_start_about_info_and_refusals():
             "BEGIN",
             "START 9",
             "INFO timeout_turn 500",
-            "INFO rule 4",
+            "INFO rule 12",
             "INFO time_left 10000",
             "INFO max_memory 0",
             "FROBNICATE",
@@ -206,9 +206,49 @@ def test_piskvork_start_about_info_and_refusals():
     assert out[1].startswith("ERROR unsupported size")
     assert out[2].startswith("ERROR") and out[3] == "ERROR BEGIN before START"
     assert out[4] == "OK"
-    assert out[5].startswith("MESSAGE") and "freestyle" in out[5]
+    assert out[5].startswith("MESSAGE") and "caro is not supported" in out[5]
     assert out[6].startswith("UNKNOWN")
     assert len(out) == 7  # nothing after END
+
+
+@pytest.mark.parametrize(
+    ("bits", "rule"),
+    [("0", "freestyle"), ("1", "standard"), ("4", "renju"), ("5", "renju")],
+)
+def test_piskvork_info_rule_sets_the_rule_for_the_game_and_the_stones_on_it(bits, rule):
+    code, out, players = _piskvork(
+        [
+            "START 15",
+            "BOARD",
+            "7,7,1",
+            "8,8,2",
+            "DONE",
+            f"INFO rule {bits}",
+            "TURN 9,9",
+            "END",
+        ]
+    )
+    assert code == 0 and len(out) == 3
+    asked = players[-1].asked[-1]
+    game = find_game("gomoku", size=15, rule=rule)
+    assert game.state_string(asked).startswith(
+        f"15:5:{'' if rule == 'freestyle' else rule + ':'}"
+    )
+    assert len(game.state_string(asked).split()[0].replace(".", "")) > 3
+
+
+def test_piskvork_under_renju_never_plays_a_forbidden_point():
+    # Black (we) to move with j8 a double three: the only point we must avoid.
+    stones = ["7,7,1", "8,7,1", "9,6,1", "9,5,1", "0,0,2", "2,0,2", "4,0,2", "6,0,2"]
+    code, out, players = _piskvork(
+        ["START 15", "INFO rule 4", "BOARD", *stones, "DONE", "END"]
+    )
+    game = find_game("gomoku", size=15, rule="renju")
+    asked = players[0].asked[0]
+    j8 = game.parse_move_text(asked, "j8")
+    assert game.forbidden_reason(asked, j8) == "double three"
+    assert j8 not in game.legal_moves(asked)
+    assert piskvork.from_xy(game, out[-1]) in game.legal_moves(asked)
 
 
 def test_piskvork_begin_and_turn_answer_moves_and_follow_the_game():
