@@ -61,6 +61,19 @@ def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
     return [(gettext("Strength"), named), (gettext("Custom…"), custom)]
 
 
+def gomoku_rules() -> list[tuple[str, str, str]]:
+    """Return Gomoku's rules as (value, label, tooltip), the default first."""
+    return [
+        ("freestyle", gettext("Freestyle"), gettext("Five or more in a row wins")),
+        ("standard", gettext("Standard"), gettext("Exactly five in a row wins")),
+        (
+            "renju",
+            gettext("Renju"),
+            gettext("Black may not make two threes, two fours or six in a row"),
+        ),
+    ]
+
+
 #: The time control a game with a friend offers first.
 DEFAULT_TIME_CONTROL = "5+3"
 
@@ -101,5 +114,6 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "default_time_control": DEFAULT_TIME_CONTROL,
             "gomoku_sizes": range(size["min"], size["max"] + 1),
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
+            "gomoku_rules": gomoku_rules(),
         },
     )

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from .services import (
+    FORBIDDEN_KINDS,
     GAME_NAMES,
     MAX_LEVEL,
     MODEL_NAME_PATTERN,
@@ -522,6 +523,12 @@ class GameSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         allow_null=True,
         help_text="loa only: the legal moves grouped by from-square",
+    )
+    forbidden = serializers.DictField(
+        child=serializers.ChoiceField(choices=FORBIDDEN_KINDS),
+        allow_null=True,
+        help_text="gomoku under renju, black to move: the empty points black "
+        "may not play and why (double three, double four, overline)",
     )
     moves = serializers.ListField(child=serializers.CharField())
     last_move = serializers.CharField(allow_null=True)

@@ -66,6 +66,16 @@ function sendMove(move) {
   changeGame(api.playMove(state.game.id, move, state.game.version));
 }
 
+/** Why black may not play `square` under renju, in a sentence. */
+function forbiddenText(square, why) {
+  const words = {
+    "double three": () => gettext("%(square)s is forbidden to black: it makes two threes at once (renju)."),
+    "double four": () => gettext("%(square)s is forbidden to black: it makes two fours at once (renju)."),
+    overline: () => gettext("%(square)s is forbidden to black: it makes six or more in a row (renju)."),
+  }[why];
+  return interpolate(words ? words() : gettext("%(square)s is forbidden to black (renju)."), { square: square }, true);
+}
+
 function tryMove(move) {
   // On touch screens a second tap confirms, so a slip of the finger costs nothing.
   if ($("#confirm-moves").prop("checked") && state.pending !== move) {
@@ -91,6 +101,7 @@ export function clickSquare(square) {
   if (!humanToMove()) return flash(g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white)."));
   if (!isLoa()) {
     if (g.legal_moves.indexOf(square) >= 0) tryMove(square);
+    else if (g.forbidden && g.forbidden[square]) flash(forbiddenText(square, g.forbidden[square]));
     else flash(interpolate(gettext("%(square)s is not a legal move."), { square: square }, true));
     return;
   }

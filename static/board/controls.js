@@ -40,21 +40,28 @@ export function newGameBody() {
   return body;
 }
 
-/** An option's selector as a number. (Not jQuery's .val(): it answers null
- *  when the selected option is disabled, which limitOptions() is about to fix.) */
+/** An option's selector's value: a number, or the choice's text. (Not
+ *  jQuery's .val(): it answers null when the selected option is disabled,
+ *  which limitOptions() is about to fix.) */
 function optionValue(name, key) {
-  return parseInt($("#" + name + "-" + key).prop("value"), 10);
+  const value = $("#" + name + "-" + key).prop("value");
+  const spec = optionSelectors(name)[key];
+  return spec && spec.type === "choice" ? value : parseInt(value, 10);
 }
 
-/** The kind's integer options that have a selector on the page: key -> spec. */
+/** The kind's options that have a selector on the page: key -> spec. */
 function optionSelectors(name) {
   const specs = (state.kinds[name] && state.kinds[name].option_specs) || {};
   const found = {};
   Object.keys(specs).forEach(function (key) {
-    if (specs[key].type === "integer" && $("#" + name + "-" + key).length) found[key] = specs[key];
+    if ($("#" + name + "-" + key).length) found[key] = specs[key];
   });
   return found;
 }
+
+/** Renju is played with five in a row: each option's spec stands alone, and
+ *  this is the one pair the API refuses (the page does not offer it). */
+const FIXED_ROW = { renju: 5 };
 
 /** Offer only the option values the kinds' option_specs allow: a bound is a
  *  number or the name of another option (Gomoku: a row no longer than the
@@ -66,8 +73,11 @@ export function limitOptions() {
     const bound = (b) => (typeof b === "string" ? optionValue(name, b) : b);
     Object.keys(specs).forEach(function (key) {
       const spec = specs[key];
-      const low = spec.min === undefined ? -Infinity : bound(spec.min);
-      const high = spec.max === undefined ? Infinity : bound(spec.max);
+      if (spec.type !== "integer") return;
+      let low = spec.min === undefined ? -Infinity : bound(spec.min);
+      let high = spec.max === undefined ? Infinity : bound(spec.max);
+      const fixed = key === "row" && specs.rule ? FIXED_ROW[optionValue(name, "rule")] : undefined;
+      if (fixed !== undefined) low = high = fixed;
       const $select = $("#" + name + "-" + key);
       $select.find("option").each(function () {
         const value = parseInt(this.value, 10);

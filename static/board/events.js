@@ -95,7 +95,7 @@ export function bind() {
   on("change", "#game-select", function () {
     dialogs.offerNewGame(this.value);
   });
-  on("change", "#gomoku-size, #gomoku-row", function () {
+  on("change", "#gomoku-size, #gomoku-row, #gomoku-rule", function () {
     limitOptions();
     fillModels(chosenGame()); // a network plays only on the board it learned
   });

@@ -34,6 +34,7 @@ export function cellClasses(square, piece, ctx) {
   if (ctx.targets[square]) classes.push("target");
   if (square === state.selected || ctx.pending[square]) classes.push("selected");
   if (ctx.winning[square]) classes.push("winning");
+  if (ctx.forbidden && ctx.forbidden[square]) classes.push("forbidden");
   const stats = ctx.stats[square];
   if (stats) {
     classes.push("heat-" + stats.heat);
@@ -43,12 +44,14 @@ export function cellClasses(square, piece, ctx) {
   return classes.join(" ");
 }
 
-/** Square sets for one drawing: {loa, last, legal, targets, pending, dark, winning}
+/** Square sets for one drawing: {loa, last, legal, targets, pending, dark, winning, forbidden}
  *  (square -> true), `stats` (the heat map) and `notes` (LOA arrow numbers). */
 function drawingContext() {
   const g = state.game;
   const live = state.viewPly === null;
   const ctx = { loa: isLoa(), last: {}, legal: {}, targets: {}, pending: {}, dark: {}, winning: {} };
+  // Renju: black's forbidden points, marked while black is to move.
+  ctx.forbidden = live && !state.explore ? g.forbidden || {} : {};
   const line = state.explore && state.explore.data ? state.explore.data.line : [];
   const lastMove = line.length ? line[line.length - 1] : live ? g.last_move : g.moves[state.viewPly - 1];
   squaresOfMove(lastMove).forEach(function (sq) {

@@ -420,7 +420,7 @@ def test_gomoku_offers_only_the_rows_its_option_specs_allow(page):
     two_players(page)
     page.wait_for_function("() => BoardPage.state.game.board.size === 5")
     wait_idle(page)
-    assert game_json(page)["options"] == {"size": 5, "row": 5}
+    assert game_json(page)["options"] == {"size": 5, "row": 5, "rule": "freestyle"}
     page.reload()  # the reopened game's size limits the rows again
     wait_idle(page)
     assert page.locator("#gomoku-row option:disabled").all_inner_texts() == ["6", "7"]

@@ -55,7 +55,7 @@ class KindsTests(APITestCase):
         assert response.status_code == status.HTTP_200_OK
         kinds = {kind["name"]: kind for kind in response.json()}
         assert set(kinds) == {"reversi", "gomoku", "loa"}
-        assert kinds["gomoku"]["options"] == {"size": 15, "row": 5}
+        assert kinds["gomoku"]["options"] == {"size": 15, "row": 5, "rule": "freestyle"}
         assert kinds["gomoku"]["option_specs"]["size"] == {
             "type": "integer",
             "min": 5,
@@ -131,7 +131,7 @@ class CreateTests(APITestCase):
 
     def test_gomoku_board_has_a1_bottom_left_and_the_options_asked(self):
         game = create(self.client, "gomoku", options={"size": 7, "row": 4}).json()
-        assert game["options"] == {"size": 7, "row": 4}
+        assert game["options"] == {"size": 7, "row": 4, "rule": "freestyle"}
         assert game["board"]["ranks"] == ["7", "6", "5", "4", "3", "2", "1"]
         assert len(game["legal_moves"]) == 49
         after = self.client.post(

@@ -127,7 +127,7 @@ class NetworkModelInPlayTests(APITestCase):
         kinds = {kind["name"]: kind for kind in response.json()}
         (listed,) = kinds["gomoku"]["models"]
         assert listed["name"] == "net7" and listed["network"] is True
-        assert listed["options"] == {"size": 7, "row": 4}
+        assert listed["options"] == {"size": 7, "row": 4, "rule": "freestyle"}
 
     def test_on_another_board_the_usual_search_plays(self):
         searcher, _ = self.ai_searcher({"size": 9, "row": 5})

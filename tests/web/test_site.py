@@ -60,7 +60,8 @@ def test_the_schema_describes_the_options_from_the_games_option_specs():
     from webgame.services import describe_options
 
     assert describe_options() == (
-        'gomoku: {"size": 5..19, "row": 3..size}; loa: {"double_connection": '
+        'gomoku: {"size": 5..19, "row": 3..size, "rule": '
+        '"freestyle"|"standard"|"renju"}; loa: {"double_connection": '
         '"draw"|"mover_wins", "no_move": "pass"|"lose", "repetition": 3|2}; '
         "reversi: {}"
     )

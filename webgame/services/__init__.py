@@ -42,6 +42,7 @@ from __future__ import annotations
 from .ai import ai_move, hint, stop_search
 from .analysis import analyse_ply, ending
 from .catalog import (
+    FORBIDDEN_KINDS,
     GAME_NAMES,
     MAX_LEVEL,
     PROVEN_RESULTS,
@@ -84,6 +85,7 @@ def ai_readiness() -> dict:
 __all__ = [
     "DAYS_CONTROLS",
     "FISCHER_CONTROLS",
+    "FORBIDDEN_KINDS",
     "OFFER_ACTIONS",
     "TOKEN_HEADER",
     "answer_offer",

@@ -8,6 +8,7 @@ import json
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from mcts import GAMES, LEVELS, THINK_TIMES, Level, Proven, find_game
+from mcts.games.gomoku import FORBIDDEN_NAMES
 
 from .treemodels import list_models
 
@@ -24,6 +25,9 @@ TITLES = (
     gettext_noop("Gomoku"),
     gettext_noop("Lines of Action"),
 )
+
+#: Why a point is forbidden to black under renju, as a snapshot says it.
+FORBIDDEN_KINDS = tuple(FORBIDDEN_NAMES.values())
 
 #: The words a search result uses for a proven move: "win", "loss", "draw".
 PROVEN_RESULTS = tuple(p.text for p in Proven if p.text is not None)

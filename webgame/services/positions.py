@@ -11,6 +11,7 @@ import threading
 from collections import OrderedDict
 
 from mcts import Game, State
+from mcts.games.gomoku import Gomoku
 
 from ..models import Game as GameRow
 from .clocks import now_ms
@@ -95,6 +96,12 @@ def snapshot(row: GameRow) -> dict:
         for text in legal:
             if text != PASS:
                 by_from.setdefault(text[:2], []).append(text)
+    forbidden = None
+    if isinstance(game, Gomoku) and game.rule == "renju":
+        forbidden = {
+            game.format_move(state, move): why
+            for move, why in game.forbidden_points(state).items()
+        }
     to_move = None if finished else game.to_move(state)
     return {
         "id": str(row.id),
@@ -107,6 +114,7 @@ def snapshot(row: GameRow) -> dict:
         "to_move": to_move,
         "legal_moves": legal,
         "legal_by_from": by_from,
+        "forbidden": forbidden,
         "moves": list(row.moves),
         "last_move": row.moves[-1] if row.moves else None,
         "ply": len(row.moves),

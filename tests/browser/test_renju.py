@@ -1,0 +1,52 @@
+"""Renju on the page (issue 66): the rule is chosen beside the board's size,
+black's forbidden points are marked, and a click on one is refused with the
+reason, changing nothing."""
+
+from __future__ import annotations
+
+from .helpers import (
+    game_json,
+    open_board,
+    select_game,
+    two_players,
+    wait_idle,
+    wait_plies,
+)
+
+#: Black's h8 i8 and j9 j10: j8 would make two open threes.
+MOVES = ["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"]
+
+
+def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reason(
+    page, screenshot
+):
+    open_board(page)
+    select_game(page, "gomoku")
+    page.select_option("#gomoku-rule", "renju")
+    # Renju is five in a row: the page offers no other row.
+    assert page.input_value("#gomoku-row") == "5"
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('#gomoku-row option')]"
+        ".filter(o => !o.disabled).map(o => o.value)"
+    ) == ["5"]
+    page.click("#new-game")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.options.rule === 'renju'")
+    for count, move in enumerate(MOVES, 1):
+        wait_idle(page)
+        page.click(f'#board [data-square="{move}"]')
+        wait_plies(page, count)
+    wait_idle(page)
+    assert game_json(page)["forbidden"] == {"j8": "double three"}
+    assert page.locator('#board [data-square="j8"].forbidden').count() == 1
+    assert page.locator("#board .cell.forbidden").count() == 1
+    page.click('#board [data-square="j8"]')
+    assert "forbidden to black" in page.inner_text("#flash")
+    assert "two threes" in page.inner_text("#flash")
+    screenshot(page, "renju-forbidden")
+    assert game_json(page)["ply"] == len(MOVES)
+    # White has no forbidden points: after black's g8, nothing is marked.
+    page.click('#board [data-square="g8"]')
+    wait_plies(page, len(MOVES) + 1)
+    wait_idle(page)
+    assert page.locator("#board .cell.forbidden").count() == 0
