@@ -41,8 +41,10 @@ def enabled(game: str, options: dict) -> bool:
     the live model."""
     if not settings.LIVE_MODEL or settings.AI_BACKEND == "celery":
         return False
+    # Both through the rules, so a game stored before an option existed
+    # (its default then filled in) compares as the default it plays.
     defaults = cached_rules(game, options_key({})).options
-    return options_key(options) == options_key(defaults)
+    return cached_rules(game, options_key(options)).options == defaults
 
 
 def record_search(game_id, ply: int, before: Tree, after: Tree) -> None:
