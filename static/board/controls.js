@@ -105,7 +105,7 @@ function sizeNote(model) {
  *  ("8×8, five in a row"), or null if that is the board chosen now. */
 function otherBoard(name, model) {
   const options = model.options || {};
-  const keys = Object.keys(optionSelectors(name));
+  const keys = Object.keys(optionSelectors(name)).filter((key) => key !== "rule");
   if (keys.every((key) => !(key in options) || options[key] === optionValue(name, key))) return null;
   const words = {
     4: () => gettext("%(size)s\u00d7%(size)s, four in a row"),
@@ -114,6 +114,15 @@ function otherBoard(name, model) {
   }[options.row];
   const board = words ? words() : gettext("%(size)s\u00d7%(size)s, %(row)s in a row");
   return interpolate(board, { size: options.size, row: options.row }, true);
+}
+
+/** The rule a model learned, as the page names it, or null if it is the
+ *  rule chosen now (or the kind has no rules). */
+function otherRule(name, model) {
+  if (!("rule" in optionSelectors(name))) return null;
+  const learned = (model.options || {}).rule || state.kinds[name].options.rule;
+  if (learned === optionValue(name, "rule")) return null;
+  return $("#" + name + '-rule option[value="' + learned + '"]').text() || learned;
 }
 
 /** The tree models' names for people; the size is the option's tooltip. */
@@ -130,6 +139,11 @@ function modelName(name) {
 function modelLabel(name, m) {
   if (m.damaged) return { text: interpolate(gettext("%(name)s (damaged)"), { name: m.name }, true), disabled: m.damaged };
   const size = m.nodes ? sizeNote(m) : "";
+  const rule = otherRule(name, m);
+  if (rule !== null) {
+    const why = interpolate(gettext("It learned the %(rule)s rule; choose that rule to play it."), { rule: rule }, true);
+    return { text: m.network ? interpolate(gettext("%(name)s (network)"), { name: m.name }, true) : modelName(m.name), disabled: why };
+  }
   if (!m.network) return { text: modelName(m.name), title: size };
   const board = otherBoard(name, m);
   // Short: the closed selector shows it.
