@@ -122,12 +122,19 @@ function otherRule(name, model) {
   if (!("rule" in optionSelectors(name))) return null;
   const learned = (model.options || {}).rule || state.kinds[name].options.rule;
   if (learned === optionValue(name, "rule")) return null;
-  return $("#" + name + '-rule option[value="' + learned + '"]').text() || learned;
+  return ruleName(name, learned);
+}
+
+/** A rule's name as the page's selector shows it ("Renju"). */
+function ruleName(name, rule) {
+  return $("#" + name + '-rule option[value="' + rule + '"]').text() || rule;
 }
 
 /** The tree models' names for people; the size is the option's tooltip. */
-function modelName(name) {
+function modelName(name, game) {
   if (name === "light") return gettext("Openings: light");
+  // A rule's own light model (model/gomoku/light-renju).
+  if (name.indexOf("light-") === 0) return interpolate(gettext("Openings: light, %(rule)s"), { rule: ruleName(game, name.slice(6)) }, true);
   if (name === "full") return gettext("Openings: full");
   if (name === "live") return gettext("Learned here");
   return interpolate(gettext("Openings: %(name)s"), { name: name }, true);
@@ -142,9 +149,9 @@ function modelLabel(name, m) {
   const rule = otherRule(name, m);
   if (rule !== null) {
     const why = interpolate(gettext("It learned the %(rule)s rule; choose that rule to play it."), { rule: rule }, true);
-    return { text: m.network ? interpolate(gettext("%(name)s (network)"), { name: m.name }, true) : modelName(m.name), disabled: why };
+    return { text: m.network ? interpolate(gettext("%(name)s (network)"), { name: m.name }, true) : modelName(m.name, name), disabled: why };
   }
-  if (!m.network) return { text: modelName(m.name), title: size };
+  if (!m.network) return { text: modelName(m.name, name), title: size };
   const board = otherBoard(name, m);
   // Short: the closed selector shows it.
   if (board === null) return { text: interpolate(gettext("%(name)s (network)"), { name: m.name }, true) };
@@ -172,9 +179,11 @@ export function fillModels(name) {
       option.title = label.disabled || label.title || "";
       $sel.append(option);
     });
-    // The shipped light model makes the AI stronger at no cost: the default.
+    // The shipped light model makes the AI stronger at no cost: the default
+    // (under a rule of its own, that rule's: light-renju).
     const has = (value) => $sel.find('option[value="' + value + '"]:not(:disabled)').length > 0;
-    $sel.val(has(keep) ? keep : has("light") ? "light" : "none");
+    const ruled = "rule" in optionSelectors(name) ? "light-" + optionValue(name, "rule") : null;
+    $sel.val(has(keep) ? keep : has("light") ? "light" : has(ruled) ? ruled : "none");
   });
 }
 

@@ -29,10 +29,14 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
         "() => [...document.querySelectorAll('#gomoku-row option')]"
         ".filter(o => !o.disabled).map(o => o.value)"
     ) == ["5"]
-    # The shipped models learned freestyle: not offered for renju.
-    assert page.input_value("#model-black") == "none"
+    # The freestyle models are not offered for renju; renju's own light model
+    # is the default.
     light = page.locator('#model-black option[value="light"]')
     assert light.is_disabled() and "freestyle" in light.get_attribute("title").lower()
+    assert page.input_value("#model-black") == "light-renju"
+    assert page.locator('#model-black option[value="light-renju"]').inner_text() == (
+        "Openings: light, Renju"
+    )
     page.click("#new-game")
     two_players(page)
     page.wait_for_function("() => BoardPage.state.game.options.rule === 'renju'")

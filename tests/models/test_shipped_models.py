@@ -25,6 +25,17 @@ def test_a_shipped_light_model_is_checked_small_and_says_how_it_was_built(game_n
     assert built["pruned"]["min_visits"] >= built["config"]["min_visits"]
 
 
+def test_renju_has_a_light_model_of_its_own():
+    path = store.model_path("gomoku", "light-renju")
+    renju = find_game("gomoku", rule="renju")
+    model = store.load(path, game=renju, check="full")
+    assert model.game.options["rule"] == "renju"
+    assert treemodel.info(model)["bytes"] <= MAX_LIGHT_BYTES
+    built = model.manifest["built"]
+    assert built["by"] == "selfplay" and built["selfplay_games"] >= 200
+    assert built["command"].startswith("python -m mcts selfplay gomoku -o rule=renju")
+
+
 @pytest.mark.parametrize("game_name", ["reversi", "gomoku"])
 def test_a_shipped_light_model_carries_a_well_fitted_evaluation(game_name):
     model = store.load(store.model_path(game_name, "light"), check="fast")
