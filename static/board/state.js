@@ -208,7 +208,7 @@ const BOARD_REASONS = [
  *  "disc count 40-24" (the winner's count first); "" without a reason. */
 export function reasonText(result) {
   if (!result || !result.reason) return "";
-  if (result.score && result.reason.indexOf("disc count") !== -1) {
+  if (result.score) {
     const counts = Object.values(result.score);
     const high = Math.max(...counts);
     const low = Math.min(...counts);
