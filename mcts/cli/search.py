@@ -69,6 +69,12 @@ def add_commands(subparsers) -> None:
         help="random opening plies (default: reversi 4, loa 2, gomoku 2, "
         "except 15x15 five in a row: a balanced opening of 3 stones)",
     )
+    arena.add_argument(
+        "--swap2",
+        action="store_true",
+        help="Gomoku: open by Swap2 instead, A and B opening in turn "
+        "(MCTS players: their search makes the choices)",
+    )
     arena.add_argument("--quiet", action="store_true", help="print the summary only")
     arena.add_argument(
         "--variety",
@@ -236,6 +242,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         workers=args.workers,
         seed=args.seed,
         opening_plies=args.opening_plies,
+        swap2_opening=args.swap2,
         on_game=report,
     )
     budget = f"{args.sims} sims" if args.sims is not None else f"{seconds} s"

@@ -3,7 +3,9 @@
 Colours alternate: the games come in pairs that start from the same opening
 (:func:`~.openings.match_opening`: a few random plies, standard Gomoku's
 balanced), once with each player as black, so an unbalanced opening
-favours neither player.
+favours neither player. With ``swap2`` (Gomoku) the players open by the
+Swap2 rule instead (:mod:`.swap2`), each opening every other game, and the
+colours are what their choices made them.
 
 Every move a player chooses is checked by the rules: a player that gives no
 legal move (an external engine's garbage, illegal move or silence: a
@@ -28,9 +30,10 @@ import numpy as np
 from ..atomic import write_text_atomically
 from ..games import find_game
 from ..games.base import Game, State
+from . import swap2
 from .base import Forfeit, Player
 from .openings import match_opening
-from .players import find_player, parse_spec
+from .players import MctsPlayer, find_player, parse_spec
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,8 @@ class _Task:
     seconds: float | None
     simulations: int | None
     seed: int
+    # Open by Swap2, A the opener when ``a_black`` (and ``opening`` empty).
+    swap2: bool = False
 
 
 class _Timed(Player):
@@ -245,21 +250,32 @@ def _run_task(task: _Task) -> GameRecord:
         )
         for spec, seed in ((task.spec_a, seeds[0]), (task.spec_b, seeds[1]))
     )
-    black, white = (a, b) if task.a_black else (b, a)
+    a_black, opening = task.a_black, task.opening
     try:
-        winner, moves, reason = play_game(game, black, white, task.opening)
+        if task.swap2:
+            opener, second = (a, b) if task.a_black else (b, a)
+            codes, colour = swap2.play_opening(
+                game,
+                _thinker(opener.player),
+                _thinker(second.player),
+                np.random.default_rng(task.seed),
+            )
+            a_black = (colour == "black") == task.a_black
+            opening = tuple(codes)
+        black, white = (a, b) if a_black else (b, a)
+        winner, moves, reason = play_game(game, black, white, opening)
     finally:
         a.close()
         b.close()
-    a_colour = "black" if task.a_black else "white"
+    a_colour = "black" if a_black else "white"
     score = 0.5 if winner is None else (1.0 if winner == a_colour else 0.0)
     return GameRecord(
         task.index,
-        task.a_black,
+        a_black,
         winner,
         score,
         tuple(moves),
-        len(task.opening),
+        len(opening),
         reason,
         a.spent,
         a.moves,
@@ -268,13 +284,31 @@ def _run_task(task: _Task) -> GameRecord:
     )
 
 
+def _thinker(player: Player) -> swap2.Think:
+    """Return the search a player makes its Swap2 decisions with."""
+    if not isinstance(player, MctsPlayer):
+        raise ValueError(
+            f"{player.name} cannot open by Swap2: only the MCTS players decide "
+            "its choices (with their search)"
+        )
+    return player.think
+
+
 def _tasks(
-    game: Game, spec_a, spec_b, games, seconds, simulations, seed, opening_plies
+    game: Game,
+    spec_a,
+    spec_b,
+    games,
+    seconds,
+    simulations,
+    seed,
+    opening_plies,
+    swap2_opening=False,
 ) -> Iterator[_Task]:
     rng = np.random.default_rng(seed)
     opening: list[int] = []
     for index in range(games):
-        if index % 2 == 0:
+        if index % 2 == 0 and not swap2_opening:
             opening = match_opening(game, rng, opening_plies)
         yield _Task(
             index=index,
@@ -287,6 +321,7 @@ def _tasks(
             seconds=seconds,
             simulations=simulations,
             seed=int(seed) * 100_003 + index,
+            swap2=swap2_opening,
         )
 
 
@@ -301,6 +336,7 @@ def run_match(
     workers: int = 1,
     seed: int = 0,
     opening_plies: int | None = None,
+    swap2_opening: bool = False,
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games of A against B and return the tally.
@@ -308,12 +344,25 @@ def run_match(
     ``seconds``/``simulations`` are the budget per move of players whose spec
     sets none. ``workers`` > 1 plays games in that many processes. ``on_game``
     is called with each record as it finishes (in game order).
+    ``swap2_opening`` opens Gomoku games by Swap2, A and B opening in turn.
     """
     parse_spec(spec_a), parse_spec(spec_b)  # fail fast on a bad spec
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    if swap2_opening and game.name != "gomoku":
+        raise ValueError("only Gomoku opens by Swap2")
     tasks = list(
-        _tasks(game, spec_a, spec_b, games, seconds, simulations, seed, opening_plies)
+        _tasks(
+            game,
+            spec_a,
+            spec_b,
+            games,
+            seconds,
+            simulations,
+            seed,
+            opening_plies,
+            swap2_opening,
+        )
     )
     records = []
     if workers <= 1:

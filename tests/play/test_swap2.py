@@ -1,0 +1,143 @@
+"""Swap2's steps, its choices and the AI's decisions (mcts.play.swap2)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from mcts import find_game
+from mcts.play import swap2
+from mcts.play.arena import run_match
+from mcts.play.swap2 import (
+    CHOOSE,
+    CHOOSE_AGAIN,
+    DONE,
+    PLACE2,
+    PLACE3,
+    Swap2Error,
+    check_choice,
+    opener_colour,
+    step,
+    swaps,
+)
+
+
+@pytest.mark.parametrize(
+    ("stones", "choices", "phase", "opener"),
+    [
+        (0, [], PLACE3, True),
+        (2, [], PLACE3, True),
+        (3, [], CHOOSE, False),
+        (3, ["white"], DONE, False),
+        (9, ["black"], DONE, False),
+        (3, ["place2"], PLACE2, False),
+        (4, ["place2"], PLACE2, False),
+        (5, ["place2"], CHOOSE_AGAIN, True),
+        (5, ["place2", "black"], DONE, False),
+    ],
+)
+def test_the_steps_follow_the_stones_and_the_choices(stones, choices, phase, opener):
+    assert step(stones, choices) == swap2.Step(phase, opener)
+
+
+@pytest.mark.parametrize(
+    ("stones", "choices"),
+    [(4, []), (2, ["white"]), (6, ["place2"]), (5, ["place2", "place2"])],
+)
+def test_an_impossible_opening_is_refused(stones, choices):
+    with pytest.raises(Swap2Error):
+        step(stones, choices)
+
+
+def test_only_the_choices_of_the_step_are_allowed():
+    check_choice(3, [], "place2")
+    check_choice(5, ["place2"], "white")
+    with pytest.raises(Swap2Error, match="places three stones"):
+        check_choice(2, [], "white")
+    with pytest.raises(Swap2Error, match="black, white"):
+        check_choice(5, ["place2"], "place2")
+    with pytest.raises(Swap2Error, match="already chosen"):
+        check_choice(3, ["white"], "black")
+
+
+def test_the_colours_follow_the_choices():
+    # Before a colour is chosen, black's side is the opener's.
+    assert opener_colour([]) is None
+    assert opener_colour(["place2"]) is None
+    assert opener_colour(["white"]) == "black"
+    assert opener_colour(["black"]) == "white"
+    assert opener_colour(["place2", "white"]) == "white"
+    assert not swaps(3, [], "white")  # the second player keeps white's side
+    assert swaps(3, [], "black")
+    assert not swaps(3, [], "place2")
+    assert not swaps(5, ["place2"], "black")  # the opener keeps black's side
+    assert swaps(5, ["place2"], "white")
+
+
+def _thinker(game, value):
+    """A search stand-in: ``value`` for white, its move the first legal one."""
+    calls = []
+
+    def think(state):
+        calls.append(state)
+        return SimpleNamespace(value=value, code=game.legal_moves(state)[0])
+
+    think.calls = calls
+    return think
+
+
+@pytest.mark.parametrize(
+    ("value", "choice", "placed"),
+    [(0.9, "white", 0), (0.1, "black", 0), (0.52, "place2", 2)],
+)
+def test_the_second_player_takes_the_colour_its_search_prefers(value, choice, placed):
+    game = find_game("gomoku")
+    state = game.initial_state()
+    for move in ("h8", "h9", "i8"):
+        state = game.play(state, move)
+    moves, chosen = swap2.ai_turn(
+        game, state, 3, [], _thinker(game, value), np.random.default_rng(0)
+    )
+    assert (chosen, len(moves)) == (choice, placed)
+    for move in moves:  # white then black, both legal
+        assert move in game.legal_moves(state)
+        state = game.apply(state, move)
+
+
+def test_the_opener_places_three_stones_near_the_centre():
+    game = find_game("gomoku")
+    think = _thinker(game, 0.5)
+    moves, choice = swap2.ai_turn(
+        game, game.initial_state(), 0, [], think, np.random.default_rng(1)
+    )
+    assert choice is None and len(set(moves)) == 3
+    assert len(think.calls) == swap2.CANDIDATES  # one search per candidate
+    for move in moves:
+        assert max(abs(move // 15 - 7), abs(move % 15 - 7)) <= swap2.RADIUS
+
+
+def test_a_whole_opening_between_two_searches():
+    game = find_game("gomoku", rule="renju")
+    even, white_wins = _thinker(game, 0.5), _thinker(game, 0.8)
+    moves, colour = swap2.play_opening(game, white_wins, even, np.random.default_rng(2))
+    # The second player found it even and placed two; the opener took white.
+    assert (len(moves), colour) == (5, "white")
+
+
+def test_the_arena_opens_by_swap2_and_each_player_opens_in_turn():
+    game = find_game("gomoku", size=9, row=4)
+    result = run_match(
+        game, "mcts-heavy", "mcts-heavy", games=2, simulations=30, swap2_opening=True
+    )
+    assert [record.opening_plies in (3, 5) for record in result.records] == [
+        True,
+        True,
+    ]
+    with pytest.raises(ValueError, match="Swap2"):
+        run_match(
+            game, "mcts-heavy", "random", games=2, simulations=30, swap2_opening=True
+        )
+    with pytest.raises(ValueError, match="only Gomoku"):
+        run_match(find_game("reversi"), "random", "random", games=2, swap2_opening=True)
