@@ -45,6 +45,7 @@ from .models.packed import pack as pack_model  # noqa: E402
 from .models.packed import unpack as unpack_model  # noqa: E402
 from .models.selfplay_run import add_selfplay_arguments, run_selfplay  # noqa: E402
 from .models.store import load_shared, model_path  # noqa: E402
+from .play import swap2  # noqa: E402
 from .play.players import (  # noqa: E402
     LEVELS,
     THINK_TIMES,
@@ -68,6 +69,7 @@ __all__ = [
     "ai_spec",
     "find_player",
     "spec_level",
+    "swap2",
     "LiveModel",
     "search_gain",
     "Tree",

@@ -58,6 +58,9 @@ class Game(models.Model):
     # How the game ended when it was not on the board: a resignation, a loss
     # on time or a draw agreed ({"winner", "reason", "score"} as ``result``).
     ending = models.JSONField(null=True, blank=True)
+    # The opening rule (webgame/services/openings.py): Gomoku's Swap2, its
+    # choices so far and whether they swapped the sides; None without one.
+    opening = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

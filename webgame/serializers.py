@@ -21,6 +21,9 @@ from .services import (
     MAX_LEVEL,
     MODEL_NAME_PATTERN,
     OFFER_ACTIONS,
+    OPENING_CHOICES,
+    OPENING_NAMES,
+    OPENING_STEPS,
     PROVEN_RESULTS,
     describe_options,
     list_think_times,
@@ -255,6 +258,14 @@ class CreateGameSerializer(NewGameSerializer):
         "answer holds your seat's token and the invitation for the other seat",
     )
 
+    opening = serializers.ChoiceField(
+        choices=OPENING_NAMES,
+        required=False,
+        allow_null=True,
+        help_text="gomoku: 'swap2' opens by Swap2 (black's side opens: "
+        "three stones, then choices); none: black begins",
+    )
+
     def validate(self, attrs):
         if attrs.get("friend") and attrs.get("players"):
             raise serializers.ValidationError(
@@ -321,6 +332,17 @@ class MoveSerializer(VersionedSerializer):
         max_length=16,
         trim_whitespace=True,
         help_text="reversi 'd3' or 'pass'; gomoku 'h8'; loa 'b1-b3' / 'b1xb3'",
+    )
+
+
+class ChoiceSerializer(VersionedSerializer):
+    """The body of ``POST /api/games/{id}/choice/``: a Swap2 choice."""
+
+    choice = serializers.ChoiceField(
+        choices=OPENING_CHOICES,
+        help_text="after the opener's three stones: 'white', 'black' or "
+        "'place2' (two more stones, and the opener chooses); after those: "
+        "'black' or 'white'",
     )
 
 
@@ -507,6 +529,30 @@ class OffersOutSerializer(serializers.Serializer):
     takeback = serializers.ChoiceField(choices=COLORS, required=False)
 
 
+class OpeningOutSerializer(serializers.Serializer):
+    """An opening rule under way or played: Gomoku's Swap2."""
+
+    name = serializers.ChoiceField(choices=OPENING_NAMES)
+    choices = serializers.ListField(
+        child=serializers.ChoiceField(choices=OPENING_CHOICES)
+    )
+    swapped = serializers.BooleanField(
+        help_text="whether the choices swapped the sides: black's side "
+        "(players, seat) was the opener's until then"
+    )
+    step = serializers.ChoiceField(
+        choices=OPENING_STEPS,
+        help_text="place3: the opener places black, white, black; choose: the "
+        "second player chooses; place2: it places white, black; choose-again: "
+        "the opener chooses; done",
+    )
+    opener = serializers.ChoiceField(choices=COLORS)
+    choices_now = serializers.ListField(
+        child=serializers.ChoiceField(choices=OPENING_CHOICES),
+        help_text="the choices POST choice/ accepts now (none: stones or moves)",
+    )
+
+
 class GameSerializer(serializers.Serializer):
     """A game as the API shows it."""
 
@@ -543,6 +589,12 @@ class GameSerializer(serializers.Serializer):
     )
     clock = ClockOutSerializer(allow_null=True)
     offers = OffersOutSerializer()
+    opening = OpeningOutSerializer(
+        allow_null=True,
+        help_text="gomoku opened by Swap2; during it, to_move is the side that "
+        "acts (black's side is the opener's), and legal_moves is empty while "
+        "a choice is awaited",
+    )
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
 

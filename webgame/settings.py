@@ -339,6 +339,8 @@ SPECTACULAR_SETTINGS = {
         "ModelStatusEnum": "webgame.serializers.MODEL_STATUSES",
         "PlayerKindEnum": "webgame.serializers.PLAYER_KINDS",
         "ProvenEnum": "webgame.serializers.PROVEN",
+        "OpeningNameEnum": "webgame.serializers.OPENING_NAMES",
+        "OpeningChoiceEnum": "webgame.serializers.OPENING_CHOICES",
     },
 }
 

@@ -55,6 +55,7 @@ api = [
     path("games/import/", views.GameImportView.as_view(), name="game-import"),
     path("games/<gameid:pk>/", views.GameDetailView.as_view(), name="game-detail"),
     path("games/<gameid:pk>/moves/", views.MoveView.as_view(), name="game-moves"),
+    path("games/<gameid:pk>/choice/", views.ChoiceView.as_view(), name="game-choice"),
     path("games/<gameid:pk>/ai-move/", views.AIMoveView.as_view(), name="game-ai-move"),
     path("games/<gameid:pk>/hint/", views.HintView.as_view(), name="game-hint"),
     path("games/<gameid:pk>/stop/", views.StopView.as_view(), name="game-stop"),

@@ -91,6 +91,7 @@ class GameCreateView(APIView):
             players=body.get("players"),
             clock=body.get("clock"),
             friend=body.get("friend"),
+            opening=body.get("opening"),
         )
         return Response(game, status=status.HTTP_201_CREATED)
 
@@ -161,6 +162,26 @@ class MoveView(APIView):
             services.play_move(
                 pk,
                 move=body["move"],
+                version=body.get("version"),
+                token=_token(request),
+            )
+        )
+
+
+class ChoiceView(APIView):
+    """A Swap2 choice: the colour you play, or two more stones."""
+
+    @extend_schema(
+        request=s.ChoiceSerializer,
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409, 413, 415)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game after the choice (a seat's choice needs its token)."""
+        body = _valid(s.ChoiceSerializer, request)
+        return Response(
+            services.choose(
+                pk,
+                choice=body["choice"],
                 version=body.get("version"),
                 token=_token(request),
             )

@@ -58,6 +58,13 @@ export function followAddress() {
 
 // ---- moves ---------------------------------------------------------------------
 
+/** A Swap2 choice of this browser's player ("white", "black", "place2"). */
+export function chooseOpening(choice) {
+  state.busy = true;
+  render();
+  changeGame(api.choose(state.game.id, choice, state.game.version));
+}
+
 function sendMove(move) {
   state.selected = null;
   state.pending = null;
@@ -99,6 +106,7 @@ export function clickSquare(square) {
   if (onlyWatching()) return flash(gettext("You are watching this game: only its two players move."), "info");
   if (g.seats && !humanToMove()) return flash(gettext("It is your friend's turn."), "info");
   if (!humanToMove()) return flash(g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white)."));
+  if (g.opening && g.opening.choices_now.length) return flash(gettext("Swap2: choose first, with the buttons above the board."), "info");
   if (!isLoa()) {
     if (g.legal_moves.indexOf(square) >= 0) tryMove(square);
     else if (g.forbidden && g.forbidden[square]) flash(forbiddenText(square, g.forbidden[square]));

@@ -63,6 +63,11 @@ export function playMove(id, move, version) {
   return request("POST", GAMES + id + "/moves/", { move: move, version: version });
 }
 
+/** A Swap2 choice: "white", "black" or "place2"; answers the game. */
+export function choose(id, choice, version) {
+  return request("POST", GAMES + id + "/choice/", { choice: choice, version: version });
+}
+
 /** Answers {game, search} once the AI has moved. */
 export function aiMove(id, version) {
   return request("POST", GAMES + id + "/ai-move/", { version: version });

@@ -37,6 +37,9 @@ export function newGameBody() {
       body.options[key] = optionValue(name, key);
     });
   }
+  // An opening rule (Gomoku's Swap2): not a rule of the board, a body field.
+  const opening = $("#" + name + "-opening").val();
+  if (opening && opening !== "none") body.opening = opening;
   return body;
 }
 
@@ -193,6 +196,7 @@ export function syncControls(g) {
   Object.keys(g.options || {}).forEach(function (key) {
     $("#" + g.game + "-" + key).val(String(g.options[key]));
   });
+  $("#" + g.game + "-opening").val(g.opening ? g.opening.name : "none");
   limitOptions();
   fillModels(g.game);
   SIDES.forEach(function (side) {

@@ -63,6 +63,9 @@ export function bind() {
   on("click", "#ask-takeback", () => friends.makeOffer("takeback"));
   on("click", "#offer-accept", () => friends.answerOffer("accept"));
   on("click", "#offer-decline", () => friends.answerOffer("decline"));
+  on("click", "#swap2-choices button", function () {
+    actions.chooseOpening(String($(this).data("choice")));
+  });
   on("hidden.bs.modal", "#start-dialog", dialogs.startDialogClosed);
   on("click", "#rematch", dialogs.rematch);
   on("click", "#analyse", dialogs.analyse);

@@ -29,7 +29,8 @@ export function clockOf(value) {
 /** Take the answer of a request that seated this browser: keep the seat,
  *  show the game. */
 function seated(g) {
-  rememberSeat(g.id, { side: g.seat.side, token: g.seat.token, invite: g.invite });
+  const swapped = Boolean(g.opening && g.opening.swapped);
+  rememberSeat(g.id, { side: g.seat.side, token: g.seat.token, invite: g.invite, swapped: swapped });
   state.seat = seatFor(g.id);
   state.watching = false;
   setGame(g);
@@ -44,7 +45,7 @@ export function createFriendGame(side, clock, base) {
   stopThinking();
   state.busy = true;
   api
-    .createGame({ game: base.game, options: base.options, friend: { side: side }, clock: clock })
+    .createGame({ game: base.game, options: base.options, opening: base.opening, friend: { side: side }, clock: clock })
     .done(function (g) {
       state.busy = false;
       seated(g);

@@ -70,11 +70,12 @@ export function seatFor(id) {
   return seat ? $.extend({ id: id }, seat) : null;
 }
 
-/** Keep the seat `seat` ({side, token, invite?}) taken in game `id`. */
+/** Keep the seat `seat` ({side, token, invite?, swapped?}) taken in game
+ *  `id`; `swapped`: whether a Swap2 choice had swapped the sides by then. */
 export function rememberSeat(id, seat) {
   const all = seats();
   delete all[id];
-  all[id] = { side: seat.side, token: seat.token, invite: seat.invite || null };
+  all[id] = { side: seat.side, token: seat.token, invite: seat.invite || null, swapped: Boolean(seat.swapped) };
   const ids = Object.keys(all);
   ids.slice(0, Math.max(0, ids.length - SEATS_KEPT)).forEach((old) => delete all[old]);
   try {

@@ -17,6 +17,7 @@
  *   live.js      the game's live socket (every change pushed), polling without it
  *   friends.js   playing a friend: invitation, sharing, resigning, offers
  *   seated.js    drawn for a game between two browsers: seats, presence, clocks
+ *   opening.js   Gomoku's Swap2 opening, guided: its step and its choices
  *   actions.js   what a player or the AI's turn does: request, take in, redraw
  *   dialogs.js   the first-minute dialog (new game) and the end-of-game dialog
  *   review.js    looking back: the game analysis and opening explorer requests

@@ -6,6 +6,7 @@
  */
 import { cellsAt } from "./history.js";
 import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { SIDES, canClick, humanAgainstAi, moveText, resultText, sideName, state, viewerSide } from "./state.js";
 
@@ -153,6 +154,7 @@ function statusText() {
   const who = { side: sideName(g.to_move) };
   if (state.thinking && !state.thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
   if (state.thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
+  if (openingStep()) return gettext("Swap2 opening");
   if (g.players[g.to_move].kind === "ai") {
     return interpolate(state.paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);
   }
@@ -198,10 +200,11 @@ export function drawPanel() {
   $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
   const anyAi = SIDES.some((s) => g.players[s].kind === "ai");
   $("#pause").prop("disabled", !anyAi).text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
-  $("#undo").prop("disabled", g.moves.length === 0 || state.busy);
-  $("#hint").prop("disabled", !canClick());
+  $("#undo").prop("disabled", g.moves.length <= openingStones(g) || state.busy);
+  $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
   $(".gomoku-only").toggle($("#game-select").val() === "gomoku");
   drawSeats();
+  drawOpening();
 }

@@ -112,10 +112,18 @@ export function humanToMove() {
   return !g.seats || mySeat() === g.to_move;
 }
 
-/** The side this browser sits at in the game shown, or null. */
+/** The side this browser sits at in the game shown, or null. A Swap2
+ *  choice that swapped the sides since the seat was taken moved it. */
 export function mySeat() {
   const g = state.game;
-  return g && state.seat && state.seat.id === g.id ? state.seat.side : null;
+  if (!(g && state.seat && state.seat.id === g.id)) return null;
+  const swapped = Boolean(g.opening && g.opening.swapped) !== Boolean(state.seat.swapped);
+  return swapped ? otherSide(state.seat.side) : state.seat.side;
+}
+
+/** The other side than `side`. */
+export function otherSide(side) {
+  return side === "black" ? "white" : "black";
 }
 
 /** The game is between two browsers and this one only watches it. */

@@ -14,6 +14,8 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.catalog`: the games offered and their facts, with the models.
 - :mod:`.livegrowth`: the live model, grown from the AI's searches in
   finished games.
+- :mod:`.openings`: an opening rule (Gomoku's Swap2) in a stored game: who
+  acts, the choices, what the sides become.
 - :mod:`.positions`: a stored game's position (replayed, cached) and its
   snapshot, the JSON the API shows.
 - :mod:`.players`: who plays each side, checked and completed.
@@ -60,6 +62,7 @@ from .friends import ACTIONS as OFFER_ACTIONS
 from .friends import answer as answer_offer
 from .friends import join, resign, seat_in, share
 from .games import (
+    choose,
     create_game,
     flag_due_games,
     get_game,
@@ -68,6 +71,9 @@ from .games import (
     update_players,
 )
 from .live import group as live_group
+from .openings import CHOICES as OPENING_CHOICES
+from .openings import NAMES as OPENING_NAMES
+from .openings import STEPS as OPENING_STEPS
 from .positions import snapshot
 from .readiness import READINESS
 from .records import game_record, import_record
@@ -87,6 +93,9 @@ __all__ = [
     "FISCHER_CONTROLS",
     "FORBIDDEN_KINDS",
     "OFFER_ACTIONS",
+    "OPENING_CHOICES",
+    "OPENING_NAMES",
+    "OPENING_STEPS",
     "TOKEN_HEADER",
     "answer_offer",
     "flag_due_games",
@@ -103,6 +112,7 @@ __all__ = [
     "ai_move",
     "ai_readiness",
     "analyse_ply",
+    "choose",
     "create_game",
     "describe_options",
     "ending",

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import numpy as np
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -27,12 +28,13 @@ from mcts import (
     ai_spec,
     find_player,
     spec_level,
+    swap2,
 )
 
 from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from . import clocks, livegrowth
+from . import clocks, livegrowth, openings
 from .clocks import now_ms
 from .games import (
     GameId,
@@ -167,7 +169,7 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
     row = get_row(game_id)
     check_version(row, version)
     game, state = playable(row)
-    side = game.to_move(state)
+    side = openings.acting_side(row, game, state)
     ai = row.players[side]
     if ai["kind"] != "ai":
         raise ServiceError(
@@ -178,11 +180,48 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
             )
             % {"side": side},
         )
+    if openings.under_way(row) is not None:
+        return _opening_turn(row, game, state, ai)
     if row.clock:  # the AI thinks within its clock
         ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
     result = _search(row, game, state, ai)
     row = write(row, moves=[*row.moves, result["move"]])
     return {"game": snapshot(row), "search": result}
+
+
+def _opening_turn(row: GameRow, game: Game, state: State, ai: dict) -> dict:
+    """Return ``{"game": snapshot, "search": None}`` after the AI's turn in a
+    Swap2 opening: its stones, its choice or both, decided by
+    :func:`mcts.swap2.ai_turn` with searches of its budget (as the opener,
+    one for each candidate opening). They run on the worker pool, in this
+    process even with ``AI_BACKEND=celery``: a few short searches."""
+    budget = _search_budget(ai, best=False)
+
+    def task() -> tuple[list[int], str | None]:
+        player = ai_player(game, ai.get("model"))
+        return swap2.ai_turn(
+            game,
+            state,
+            len(row.moves),
+            openings.choices(row),
+            lambda position: player.think(position, budget),
+            np.random.default_rng(),
+        )
+
+    READINESS.wait(game.name)
+    with SEARCHES.slot(row.pk):
+        codes, choice = POOL.run(
+            task,
+            client=current_client(),
+            expected_seconds=(budget.seconds or 1.0) * swap2.CANDIDATES,
+        )
+    texts, position = [], state
+    for code in codes:
+        texts.append(game.format_move(position, code))
+        position = game.apply(position, code)
+    columns = openings.choice_columns(row, choice) if choice else {}
+    row = write(row, moves=[*row.moves, *texts], **columns)
+    return {"game": snapshot(row), "search": None}
 
 
 def hint(

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from . import clocks, seats
+from . import clocks, openings, seats
 from .games import GameId, get_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
@@ -112,6 +112,8 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         elif offer == "takeback" and not _moves_of(row, side):
             raise ServiceError("nothing_to_undo", _("you have not moved yet"))
         else:
+            if offer == "takeback":
+                _taken_back(row, asker=side)  # refused now if it would be then
             return snapshot(write(row, offers={**row.offers, offer: side}))
     if pending != _other(side):
         raise Conflict(
@@ -143,10 +145,17 @@ def _to_move_after(row: GameRow, plies: int) -> str:
 
 
 def _taken_back(row: GameRow, *, asker: str) -> list[str]:
-    """Return the moves with the asker's last move (and any reply) taken back."""
+    """Return the moves with the asker's last move (and any reply) taken back;
+    refuse (``nothing_to_undo``) to take back a Swap2 opening's stones."""
+    floor = openings.first_undoable(row)
     plies = len(row.moves) - 1
-    while plies > 0 and _to_move_after(row, plies) != asker:
+    while plies > floor and _to_move_after(row, plies) != asker:
         plies -= 1
+    if floor and _to_move_after(row, plies) != asker:
+        raise ServiceError(
+            "nothing_to_undo",
+            _("the Swap2 opening's stones are not taken back"),
+        )
     return list(row.moves[:plies])
 
 

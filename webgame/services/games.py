@@ -18,7 +18,7 @@ from mcts import Game, IllegalMoveError, InvalidMoveError, State
 
 from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
-from . import clocks, live, livegrowth, seats
+from . import clocks, live, livegrowth, openings, seats
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
@@ -138,14 +138,20 @@ def write(
     key = options_key(row.options)
     game = cached_rules(row.game, key)
     finished = row.status == GameRow.Status.FINISHED
-    before = None if finished else game.to_move(replay(row.game, key, tuple(row.moves)))
+    # No clock runs while an opening rule settles the colours.
+    opening = cast(dict | None, fields.get("opening", row.opening))
+    before = None
+    if not finished and openings.under_way(row) is None:
+        before = game.to_move(replay(row.game, key, tuple(row.moves)))
     after = before
     if moves is not None:
         if len(moves) > len(row.moves):
             moves = with_forced_passes(row.game, key, moves)
         state = replay(row.game, key, tuple(moves))
         status, result = result_of(game, state)
-        after = game.to_move(state) if status == GameRow.Status.PLAYING else None
+        after = None
+        if status == GameRow.Status.PLAYING and not openings.step(opening, len(moves)):
+            after = game.to_move(state)
         fields.update(moves=moves, status=status, result=result, ending=None)
         fields.setdefault("offers", {})
         if row.clock:
@@ -157,6 +163,11 @@ def write(
                 plies=len(moves),
                 at=at,
             )
+    elif before is None and not finished and not openings.step(opening, len(row.moves)):
+        # A choice settled the colours: the clock of the side to move starts.
+        after = game.to_move(replay(row.game, key, tuple(row.moves)))
+        if row.clock:
+            fields["clock"] = {**row.clock, "since": at}
     if ending is not None:
         after = None
         fields.update(
@@ -243,15 +254,21 @@ def create_game(
     players: dict | None,
     clock: dict | None = None,
     friend: dict | None = None,
+    opening: str | None = None,
 ) -> dict:
     """Return the snapshot of a new game of ``game`` with ``options``,
-    ``players`` (both human unless given) and ``clock`` (a time control, or
-    None). With ``friend`` (``{"side": "black" | "white" | "random"}``) the
-    game is between two browsers: both sides human, the creator seated at
-    ``side``; the answer then also holds the creator's ``seat`` (side and
-    secret token) and the ``invite`` that takes the other seat."""
+    ``players`` (both human unless given), ``clock`` (a time control, or
+    None) and ``opening`` (Gomoku's ``"swap2"``, or None: black begins).
+    With ``friend`` (``{"side": "black" | "white" | "random"}``) the game is
+    between two browsers: both sides human, the creator seated at ``side``
+    (under Swap2, black's side opens); the answer then also holds the
+    creator's ``seat`` (side and secret token) and the ``invite`` that takes
+    the other seat."""
     rules = rules_for(game, options)
-    fields: dict = {"clock": clocks.new_clock(clock)}
+    fields: dict = {
+        "clock": clocks.new_clock(clock),
+        "opening": openings.new_opening(rules.name, opening),
+    }
     seat = None
     if friend is not None:
         side = seats.pick_colour(friend.get("side", "random"))
@@ -288,8 +305,9 @@ def play_move(
     row = get_row(game_id)
     check_version(row, version)
     game, state = playable(row)
-    side = game.to_move(state)
+    side = openings.acting_side(row, game, state)
     seats.require_seat(row, token, side=side)
+    openings.refuse_move_when_choosing(row)
     if row.players[side]["kind"] != "human":
         raise ServiceError(
             "not_your_turn",
@@ -317,7 +335,8 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
             "for a takeback (POST takeback/)"
         ),
     )
-    if not row.moves:
+    floor = openings.first_undoable(row)
+    if len(row.moves) <= floor:
         raise ServiceError("nothing_to_undo", _("no move has been played yet"))
     moves = list(row.moves)
     taken = moves.pop()
@@ -327,12 +346,41 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     if "human" in kinds.values() and "ai" in kinds.values():
         key = options_key(row.options)
         game = cached_rules(row.game, key)
-        while moves:
+        while len(moves) > floor:
             state = replay(row.game, key, tuple(moves))
             if kinds[game.to_move(state)] == "human":
                 break
             moves.pop()
     return snapshot(write(row, moves=moves))
+
+
+def choose(
+    game_id: GameId,
+    *,
+    choice: str,
+    version: int | None = None,
+    token: str | None = None,
+) -> dict:
+    """Return the snapshot after the human whose side acts makes a Swap2
+    ``choice`` (``white``, ``black``, ``place2``): refused (``invalid_choice``)
+    when no choice is awaited or this one is not allowed, when that side is
+    the AI's (``not_your_turn``) or another seat's (403)."""
+    row = get_row(game_id)
+    check_version(row, version)
+    game, state = playable(row)
+    side = openings.acting_side(row, game, state)
+    seats.require_seat(row, token, side=side)
+    columns = openings.choice_columns(row, choice)
+    if row.players[side]["kind"] != "human":
+        raise ServiceError(
+            "not_your_turn",
+            _(
+                "the choice is %(side)s's, and %(side)s is played by the AI: ask "
+                "for POST ai-move/"
+            )
+            % {"side": side},
+        )
+    return snapshot(write(row, **columns))
 
 
 def update_players(

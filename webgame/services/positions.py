@@ -14,6 +14,7 @@ from mcts import Game, State
 from mcts.games.gomoku import Gomoku
 
 from ..models import Game as GameRow
+from . import openings
 from .clocks import now_ms
 from .clocks import view as clock_view
 from .rules import cached_rules, options_key
@@ -89,7 +90,9 @@ def snapshot(row: GameRow) -> dict:
     """Return the JSON-ready view of a stored game, as the API shows it."""
     game, state = position(row)
     finished = row.status == GameRow.Status.FINISHED
-    legal = [] if finished else game.legal_move_texts(state)
+    opening = openings.under_way(row)
+    waits = finished or (opening is not None and opening.choosing)
+    legal = [] if waits else game.legal_move_texts(state)
     by_from: dict[str, list[str]] | None = None
     if row.game == "loa":
         by_from = {}
@@ -102,7 +105,8 @@ def snapshot(row: GameRow) -> dict:
             game.format_move(state, move): why
             for move, why in game.forbidden_points(state).items()
         }
-    to_move = None if finished else game.to_move(state)
+    # During an opening rule, the side that acts (see .openings).
+    to_move = None if finished else openings.acting_side(row, game, state)
     return {
         "id": str(row.id),
         "game": row.game,
@@ -124,6 +128,7 @@ def snapshot(row: GameRow) -> dict:
         "seats": seats_view(row),
         "clock": clock_view(row.clock, to_move, now_ms()),
         "offers": row.offers,
+        "opening": openings.view(row),
         "created": row.created.isoformat(),
         "updated": row.updated.isoformat(),
     }

@@ -1,0 +1,69 @@
+/*
+ * Gomoku's Swap2 opening, guided step by step: a bar above the board says
+ * who does what now (the opener's three stones, the second player's choice,
+ * two more stones, the opener's choice) and, when this browser's player is
+ * the one to choose, offers the choices as buttons. The server keeps the
+ * opening (the snapshot's `opening`); during it `to_move` is the side that
+ * acts: black's side is the opener's until a colour is chosen.
+ */
+import { humanToMove, mySeat, sideName, state } from "./state.js";
+
+/** The opening's step while it is under way, else null. */
+export function openingStep() {
+  const g = state.game;
+  const o = g && g.status === "playing" && g.opening;
+  return o && o.step !== "done" ? o.step : null;
+}
+
+/** Who acts now, in this browser's words. */
+function actor(g) {
+  const side = g.to_move;
+  const mine = mySeat();
+  if (mine) return mine === side ? gettext("You") : gettext("Your friend");
+  if (g.players[side].kind === "ai") return gettext("The computer");
+  return side === g.opening.opener ? gettext("The opener") : gettext("The second player");
+}
+
+/** The colour of the stone placed next. */
+function stoneColour(g) {
+  return g.ply % 2 === 0 ? sideName("black") : sideName("white");
+}
+
+/** The sentence of the opening's step. */
+function stepText(g) {
+  const words = { who: actor(g), colour: stoneColour(g) };
+  switch (g.opening.step) {
+    case "place3":
+      words.n = g.ply + 1;
+      return interpolate(gettext("Swap2: %(who)s places three stones, black, white, black. Stone %(n)s of 3: %(colour)s."), words, true);
+    case "choose":
+      return interpolate(gettext("Swap2: %(who)s chooses: play white (and move next), play black, or place two more stones and let the opener choose."), words, true);
+    case "place2":
+      words.n = g.ply - 2;
+      return interpolate(gettext("Swap2: %(who)s places two more stones, white then black. Stone %(n)s of 2: %(colour)s."), words, true);
+    default:
+      return interpolate(gettext("Swap2: %(who)s chooses a colour; white moves next."), words, true);
+  }
+}
+
+/** Draw the opening's bar: its step, and the choices when they are ours. */
+export function drawOpening() {
+  const g = state.game;
+  const step = openingStep();
+  $("#swap2-bar").prop("hidden", !step);
+  if (!step) return;
+  $("#swap2-text").text(stepText(g));
+  const ours = humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
+  const offered = ours ? g.opening.choices_now : [];
+  $("#swap2-choices button").each(function () {
+    $(this).prop("hidden", offered.indexOf($(this).data("choice")) < 0);
+  });
+}
+
+/** How many of the moves nothing takes back: during the opening all of
+ *  them, after it its stones (3, or 5 after two more), else none. */
+export function openingStones(g) {
+  if (!g.opening) return 0;
+  if (g.opening.step !== "done") return g.moves.length;
+  return g.opening.choices[0] === "place2" ? 5 : 3;
+}

@@ -1,0 +1,103 @@
+"""Swap2 on the page (issue 66): the opening is chosen beside the rule, a bar
+above the board guides each step, the choices are buttons, and against the
+computer its choices come by themselves."""
+
+from __future__ import annotations
+
+from .helpers import game_json, open_board, select_game, set_ai, two_players, wait_idle
+
+
+def _new_swap2_game(page, rule: str) -> None:
+    open_board(page)
+    select_game(page, "gomoku")
+    page.select_option("#gomoku-rule", rule)
+    page.select_option("#gomoku-opening", "swap2")
+    page.click("#new-game")
+    two_players(page)
+    page.wait_for_function(
+        "() => { const g = BoardPage.state.game;"
+        " return g.opening && g.opening.step === 'place3' && g.ply === 0; }"
+    )
+    wait_idle(page)
+
+
+def _place(page, square: str, ply: int) -> None:
+    wait_idle(page)
+    page.click(f'#board [data-square="{square}"]')
+    page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
+    wait_idle(page)
+
+
+def _bar(page) -> str:
+    return page.inner_text("#swap2-text")
+
+
+def _buttons(page) -> list[str]:
+    return page.evaluate(
+        "() => [...document.querySelectorAll('#swap2-choices button')]"
+        ".filter(b => !b.hidden).map(b => b.dataset.choice)"
+    )
+
+
+def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
+    _new_swap2_game(page, "renju")
+    assert "Stone 1 of 3: Black" in _bar(page) and _buttons(page) == []
+    _place(page, "h8", 1)
+    assert "Stone 2 of 3: White" in _bar(page)
+    _place(page, "h9", 2)
+    _place(page, "i8", 3)
+    # The stones went down black, white, black.
+    cells = game_json(page)["board"]
+    assert cells["cells"][cells["ranks"].index("9")][7] == "white"
+    assert "second player chooses" in _bar(page)
+    assert _buttons(page) == ["black", "white", "place2"]
+    # A click on the board now asks for the choice first.
+    page.click('#board [data-square="j8"]')
+    assert "choose first" in page.inner_text("#flash")
+    assert game_json(page)["ply"] == 3
+    screenshot(page, "swap2-choose")
+    page.click('#swap2-choices button[data-choice="place2"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
+    wait_idle(page)
+    assert "Stone 1 of 2: White" in _bar(page) and _buttons(page) == []
+    _place(page, "g7", 4)
+    _place(page, "j10", 5)
+    assert "opener" in _bar(page) and "chooses a colour" in _bar(page)
+    assert _buttons(page) == ["black", "white"]
+    assert page.is_disabled("#undo")
+    page.click('#swap2-choices button[data-choice="white"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    wait_idle(page)
+    assert page.locator("#swap2-bar").is_hidden()
+    game = game_json(page)
+    assert game["opening"]["swapped"] and game["to_move"] == "white"
+    assert page.inner_text("#status") == "White to move"
+    # The stones of the opening stay: undo has nothing to take back yet.
+    assert page.is_disabled("#undo")
+    _place(page, "k11", 6)
+    assert page.is_enabled("#undo")
+
+
+def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
+    _new_swap2_game(page, "freestyle")
+    set_ai(page, "white", True, "level:1")  # the second player: the computer
+    for ply, square in enumerate(("h8", "h9", "i8"), 1):
+        _place(page, square, ply)
+    # The computer chooses (and may place two stones); the opener then
+    # chooses if it handed the choice back.
+    page.wait_for_function(
+        "() => ['done', 'choose-again'].includes(BoardPage.state.game.opening.step)",
+        timeout=120_000,
+    )
+    wait_idle(page)
+    if game_json(page)["opening"]["step"] == "choose-again":
+        assert _buttons(page) == ["black", "white"]
+        page.click('#swap2-choices button[data-choice="black"]')
+        page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    wait_idle(page)
+    game = game_json(page)
+    assert page.locator("#swap2-bar").is_hidden()
+    # The computer plays whichever colour the choices gave it.
+    kinds = {side: game["players"][side]["kind"] for side in ("black", "white")}
+    assert sorted(kinds.values()) == ["ai", "human"]
+    assert game["status"] == "playing"

@@ -1,0 +1,183 @@
+"""Gomoku's Swap2 opening through the API: who acts at each step, the
+choices, the sides swapped with their players and seats, the AI's turns,
+the clock waiting and nothing taken back (issue 66, point 3)."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from webgame.models import Game as GameRow
+
+from .helpers import FAST_AI, HUMAN, assert_error, url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client():
+    return APIClient()
+
+
+def new(client, black=HUMAN, white=HUMAN, **extra):
+    body = {"game": "gomoku", "opening": "swap2", **extra}
+    if "friend" not in extra:
+        body["players"] = {"black": black, "white": white}
+    made = client.post("/api/games/", body, format="json")
+    assert made.status_code == 201, made.content
+    return made.json()
+
+
+def move(client, game, text, token=None):
+    headers = {"HTTP_X_SEAT_TOKEN": token} if token else {}
+    return client.post(
+        url("game-moves", game["id"]), {"move": text}, format="json", **headers
+    )
+
+
+def choose(client, game, choice, token=None):
+    headers = {"HTTP_X_SEAT_TOKEN": token} if token else {}
+    return client.post(
+        url("game-choice", game["id"]), {"choice": choice}, format="json", **headers
+    )
+
+
+def placed(client, game, *texts):
+    for text in texts:
+        answer = move(client, game, text)
+        assert answer.status_code == 200, answer.content
+        game = answer.json()
+    return game
+
+
+def test_the_opener_places_three_stones_then_the_second_player_chooses(client):
+    game = new(client)
+    assert game["opening"] == {
+        "name": "swap2",
+        "choices": [],
+        "swapped": False,
+        "step": "place3",
+        "opener": "black",
+        "choices_now": [],
+    }
+    game = placed(client, game, "h8")
+    assert game["to_move"] == "black"  # the opener places white's stone too
+    game = placed(client, game, "h9", "i8")
+    assert game["opening"]["step"] == "choose"
+    assert game["opening"]["choices_now"] == ["white", "black", "place2"]
+    assert (game["to_move"], game["legal_moves"]) == ("white", [])
+    assert_error(move(client, game, "j8"), 400, "choose_first")
+    assert_error(choose(client, game, "sideways"), 400, "invalid_request")
+    game = choose(client, game, "white").json()
+    assert game["opening"]["step"] == "done"
+    assert game["to_move"] == "white" and "j8" in game["legal_moves"]
+    assert_error(choose(client, game, "black"), 400, "invalid_choice")
+
+
+def test_taking_black_swaps_the_sides_players(client):
+    game = new(client, white=FAST_AI)
+    game = placed(client, game, "h8", "h9", "i8")
+    row = GameRow.objects.get(pk=game["id"])
+    row.players = {"black": FAST_AI, "white": HUMAN}  # the second player: human
+    row.save()
+    game = choose(client, game, "black").json()
+    assert game["opening"]["swapped"] is True
+    assert game["opening"]["opener"] == "white"
+    assert game["players"]["black"]["kind"] == "human"
+    assert game["players"]["white"]["kind"] == "ai"
+    assert game["to_move"] == "white"
+
+
+def test_two_more_stones_hand_the_choice_back(client):
+    game = new(client)
+    game = placed(client, game, "h8", "h9", "i8")
+    game = choose(client, game, "place2").json()
+    assert game["opening"]["step"] == "place2" and game["to_move"] == "white"
+    game = placed(client, game, "g7", "j10")
+    assert game["opening"]["step"] == "choose-again"
+    assert game["to_move"] == "black"  # the opener chooses
+    assert_error(choose(client, game, "place2"), 400, "invalid_choice")
+    game = choose(client, game, "white").json()
+    assert game["opening"]["swapped"] is True and game["ply"] == 5
+    # Nothing of the opening is taken back.
+    assert_error(
+        client.post(url("game-undo", game["id"]), {}, format="json"),
+        400,
+        "nothing_to_undo",
+    )
+    game = placed(client, game, "k11")
+    undone = client.post(url("game-undo", game["id"]), {}, format="json").json()
+    assert undone["ply"] == 5
+
+
+def test_the_ai_plays_every_step_of_its_side(client):
+    game = new(client, black=FAST_AI, white=HUMAN)
+    assert_error(move(client, game, "h8"), 400, "not_your_turn")
+    assert_error(
+        client.post(url("game-undo", game["id"]), {}, format="json"),
+        400,
+        "opening_under_way",
+    )
+    answer = client.post(url("game-ai-move", game["id"]), {}, format="json").json()
+    game = answer["game"]
+    assert game["ply"] == 3 and game["opening"]["step"] == "choose"
+    # The human second player hands the choice back: the AI opener chooses.
+    # (Its stones lie within 3 points of the centre.)
+    game = choose(client, game, "place2").json()
+    game = placed(client, game, "b2", "n14")
+    answer = client.post(url("game-ai-move", game["id"]), {}, format="json").json()
+    game = answer["game"]
+    assert game["opening"]["step"] == "done" and game["ply"] == 5
+    assert game["players"][game["opening"]["opener"]]["kind"] == "ai"
+
+
+def test_the_ai_as_second_player_chooses_and_maybe_places(client):
+    game = new(client, black=HUMAN, white=FAST_AI)
+    game = placed(client, game, "h8", "h9", "i8")
+    assert_error(choose(client, game, "white"), 400, "not_your_turn")
+    game = client.post(url("game-ai-move", game["id"]), {}, format="json").json()[
+        "game"
+    ]
+    assert game["opening"]["choices"][0] in ("white", "black", "place2")
+    assert game["opening"]["step"] in ("done", "choose-again")
+    assert game["ply"] == (5 if game["opening"]["choices"] == ["place2"] else 3)
+
+
+def test_seats_swap_with_the_colours_and_the_clock_waits(client):
+    made = new(client, friend={"side": "black"}, clock={"initial": 60, "increment": 1})
+    opener = made["seat"]["token"]
+    joined = client.post(
+        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
+    ).json()
+    second = joined["seat"]["token"]
+    game = made
+    for text in ("h8", "h9", "i8"):
+        assert_error(move(client, game, text, second), 403, "not_your_turn")
+        answer = move(client, game, text, opener)
+        assert answer.status_code == 200, answer.content
+        game = answer.json()
+        assert game["clock"]["running"] is None
+    assert_error(choose(client, game, "black", opener), 403, "not_your_turn")
+    game = choose(client, game, "black", second).json()
+    # The second player now sits at black's seat; white (the opener) moves,
+    # and its clock runs.
+    assert game["clock"]["running"] == "white"
+    assert_error(move(client, game, "j8", second), 403, "not_your_turn")
+    assert move(client, game, "j8", opener).status_code == 200
+    assert_error(
+        client.post(
+            url("game-takeback", game["id"]),
+            {"action": "offer"},
+            format="json",
+            HTTP_X_SEAT_TOKEN=second,
+        ),
+        400,
+        "nothing_to_undo",
+    )
+
+
+def test_only_gomoku_opens_by_swap2(client):
+    answer = client.post(
+        "/api/games/", {"game": "reversi", "opening": "swap2"}, format="json"
+    )
+    assert_error(answer, 400, "invalid_opening")

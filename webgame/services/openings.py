@@ -1,0 +1,152 @@
+"""A stored game's opening rule: Gomoku's Swap2 (:mod:`mcts.swap2` has the
+rule itself).
+
+A game opened by Swap2 keeps ``{"name": "swap2", "choices": [...],
+"swapped": bool}`` in its ``opening`` column. Until a colour is chosen,
+black's side (its player settings, its seat) is the opener's and white's the
+second player's: the side that acts is the one the step names, whatever the
+colour of the stone it places. A choice that gives a player the other colour
+swaps the two sides' settings and seats (``swapped`` says so), so that after
+the opening each side is a colour again, as in every other game. No clock
+runs, and nothing is taken back, until the colours are settled.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.utils.translation import gettext as _
+
+from mcts import Game, State, swap2
+
+from ..errors import ServiceError
+from ..models import Game as GameRow
+
+#: The opening rules a game may be created with, by game.
+OPENINGS = {"gomoku": (swap2.NAME,)}
+#: Every opening rule's name, the choices it knows and its steps (the API's).
+NAMES = (swap2.NAME,)
+CHOICES = ("white", "black", "place2")
+STEPS = (swap2.PLACE3, swap2.CHOOSE, swap2.PLACE2, swap2.CHOOSE_AGAIN, swap2.DONE)
+
+
+def new_opening(game: str, name: str | None) -> dict | None:
+    """Return the ``opening`` column of a new game of ``game`` opened by
+    ``name`` (None: as the rules start it), or refuse ``invalid_opening``."""
+    if name in (None, "", "none"):
+        return None
+    if name not in OPENINGS.get(game, ()):
+        raise ServiceError(
+            "invalid_opening",
+            _("%(game)s has no opening rule %(name)s (Gomoku has swap2)")
+            % {"game": game, "name": repr(name)},
+        )
+    return {"name": name, "choices": [], "swapped": False}
+
+
+def step(opening: dict | None, stones: int) -> swap2.Step | None:
+    """Return the Swap2 step after ``stones`` moves, or None once the colours
+    are settled (or for a game without an opening rule)."""
+    if not opening:
+        return None
+    now = swap2.step(stones, opening["choices"])
+    return None if now.phase == swap2.DONE else now
+
+
+def under_way(row: GameRow) -> swap2.Step | None:
+    """Return the step of the row's opening while it is under way, else None."""
+    return step(row.opening, len(row.moves))
+
+
+def choices(row: GameRow) -> list[str]:
+    """Return the opening's choices so far (none without an opening)."""
+    return list(row.opening["choices"]) if row.opening else []
+
+
+def acting_side(row: GameRow, game: Game, state: State) -> str:
+    """Return the side whose player acts now: during the opening the one its
+    step names (black's side is the opener's), after it the colour to move."""
+    now = under_way(row)
+    if now is None:
+        return game.to_move(state)
+    return "black" if now.opener else "white"
+
+
+def refuse_move_when_choosing(row: GameRow) -> None:
+    """Refuse (``choose_first``) a move while a Swap2 choice is awaited."""
+    now = under_way(row)
+    if now is not None and now.choosing:
+        raise ServiceError(
+            "choose_first",
+            _("the Swap2 opening awaits a choice (%(choices)s), not a move")
+            % {"choices": ", ".join(swap2.CHOICES[now.phase])},
+        )
+
+
+def choice_columns(row: GameRow, choice: str) -> dict:
+    """Return the columns to write for ``choice`` (its opening, and the
+    players and seats swapped when the chooser takes the other colour), or
+    refuse ``invalid_choice``."""
+    now = under_way(row)
+    if now is None or not now.choosing:
+        raise ServiceError(
+            "invalid_choice",
+            _("nothing is to be chosen in this game now")
+            if now is None
+            else _("the Swap2 opening awaits stones, not a choice"),
+        )
+    if choice not in swap2.CHOICES[now.phase]:
+        raise ServiceError(
+            "invalid_choice",
+            _("choose one of %(choices)s")
+            % {"choices": ", ".join(swap2.CHOICES[now.phase])},
+        )
+    opening = cast(dict, row.opening)
+    stones, choices = len(row.moves), opening["choices"]
+    swapped = swap2.swaps(stones, choices, choice)
+    columns: dict = {
+        "opening": {
+            **opening,
+            "choices": [*choices, choice],
+            "swapped": opening["swapped"] != swapped,
+        }
+    }
+    if swapped:
+        columns["players"] = {
+            "black": row.players["white"],
+            "white": row.players["black"],
+        }
+        if row.seats:
+            columns["seats"] = {
+                "black": row.seats["white"],
+                "white": row.seats["black"],
+            }
+    return columns
+
+
+def first_undoable(row: GameRow) -> int:
+    """Return how many moves nothing may take back: the opening's stones,
+    once settled; refuse ``opening_under_way`` while it is not."""
+    if not row.opening:
+        return 0
+    if under_way(row) is not None:
+        raise ServiceError(
+            "opening_under_way",
+            _("nothing is taken back during the Swap2 opening"),
+        )
+    return 3 if row.opening["choices"][0] != "place2" else 5
+
+
+def view(row: GameRow) -> dict | None:
+    """Return the opening as the API shows it: its rule, choices, step and
+    whether the sides were swapped; None for a game without one."""
+    if not row.opening:
+        return None
+    now = under_way(row)
+    return {
+        **row.opening,
+        "step": swap2.DONE if now is None else now.phase,
+        # The opener's side: black's until a colour is chosen.
+        "opener": swap2.opener_colour(row.opening["choices"]) or "black",
+        "choices_now": list(swap2.CHOICES.get(now.phase, ())) if now else [],
+    }
