@@ -20,6 +20,7 @@ _numba_cache.configure()  # before any @njit(cache=True) function is defined
 from .games import (  # noqa: E402
     GAMES,
     Game,
+    Gomoku,
     IllegalMoveError,
     InvalidMoveError,
     InvalidOptionsError,
@@ -30,6 +31,7 @@ from .games import (  # noqa: E402
     find_game,
 )
 from .games.arguments import add_game_arguments, game_from_args  # noqa: E402
+from .games.gomoku import FORBIDDEN_NAMES  # noqa: E402
 from .models.catalog import ModelSummary, list_models, model_info  # noqa: E402
 from .models.live import LiveModel, search_gain  # noqa: E402
 from .models.model import (  # noqa: E402
@@ -74,6 +76,8 @@ __all__ = [
     "search_gain",
     "Tree",
     "GAMES",
+    "FORBIDDEN_NAMES",
+    "Gomoku",
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",

@@ -7,7 +7,7 @@
 import * as api from "./api.js";
 import { syncControls } from "./controls.js";
 import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight, seatFor } from "./history.js";
-import { follow } from "./live.js";
+import { follow, reconnect } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, flash, startProgress, stopProgress } from "./panel.js";
@@ -61,6 +61,8 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
+  const swapped = (game) => Boolean(game.opening && game.opening.swapped);
+  if (sameGame && state.seat && swapped(g) !== swapped(before)) reconnect();
   if (sameGame && g.ply > before.ply) {
     const move = g.moves[before.ply];
     play(g.status === "finished" ? "end" : move && move.indexOf("x") > 0 ? "capture" : "move");

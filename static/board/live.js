@@ -41,6 +41,15 @@ export function sayHello() {
   }
 }
 
+/** Connect again: a Swap2 choice moved this browser's seat to the other
+ *  colour, and the server counts a socket's presence by the seat it had
+ *  when it said hello. */
+export function reconnect() {
+  if (!followed) return;
+  closeSocket();
+  connect();
+}
+
 /** Close the socket as a network would (the browser tests' dropped socket). */
 export function dropSocket() {
   if (socket) socket.close(4000, "dropped");

@@ -7,8 +7,7 @@ import json
 
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from mcts import GAMES, LEVELS, THINK_TIMES, Level, Proven, find_game
-from mcts.games.gomoku import FORBIDDEN_NAMES
+from mcts import FORBIDDEN_NAMES, GAMES, LEVELS, THINK_TIMES, Level, Proven, find_game
 
 from .treemodels import list_models
 

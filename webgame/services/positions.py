@@ -10,8 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from mcts import Game, State
-from mcts.games.gomoku import Gomoku
+from mcts import Game, Gomoku, State
 
 from ..models import Game as GameRow
 from . import openings
