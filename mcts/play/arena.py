@@ -22,7 +22,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -295,20 +295,12 @@ def _thinker(player: Player) -> swap2.Think:
 
 
 def _tasks(
-    game: Game,
-    spec_a,
-    spec_b,
-    games,
-    seconds,
-    simulations,
-    seed,
-    opening_plies,
-    swap2_opening=False,
+    game: Game, spec_a, spec_b, games, seconds, simulations, seed, opening_plies
 ) -> Iterator[_Task]:
     rng = np.random.default_rng(seed)
     opening: list[int] = []
     for index in range(games):
-        if index % 2 == 0 and not swap2_opening:
+        if index % 2 == 0:
             opening = match_opening(game, rng, opening_plies)
         yield _Task(
             index=index,
@@ -321,7 +313,6 @@ def _tasks(
             seconds=seconds,
             simulations=simulations,
             seed=int(seed) * 100_003 + index,
-            swap2=swap2_opening,
         )
 
 
@@ -351,19 +342,12 @@ def run_match(
         raise ValueError(f"games must be at least 1, got {games}")
     if swap2_opening and game.name != "gomoku":
         raise ValueError("only Gomoku opens by Swap2")
+    if swap2_opening:
+        opening_plies = 0  # the players open: A in the games where A was black
     tasks = list(
-        _tasks(
-            game,
-            spec_a,
-            spec_b,
-            games,
-            seconds,
-            simulations,
-            seed,
-            opening_plies,
-            swap2_opening,
-        )
+        _tasks(game, spec_a, spec_b, games, seconds, simulations, seed, opening_plies)
     )
+    tasks = [replace(task, swap2=swap2_opening) for task in tasks]
     records = []
     if workers <= 1:
         for task in tasks:
