@@ -221,14 +221,11 @@ def test_the_fours_after_a_four_and_its_block_are_those_a_board_scan_finds():
                 stamp += 1
                 end = next_fours(
                     cells,
-                    size,
-                    row,
+                    (size, row),
                     black,
                     out,
-                    0,
-                    fours,
-                    attack,
-                    found[0],
+                    (0, fours),
+                    (attack, found[0]),
                     mark,
                     stamp,
                 )

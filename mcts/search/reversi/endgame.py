@@ -452,10 +452,26 @@ def _slot(own, opp, shift):
     return np.int64(((own * _HASH_OWN) ^ (opp * _HASH_OPP)) >> shift)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _push(ply, own, opp, alpha, beta, passed, frames, ints):
+    """Write the position, the window and whether the side before passed of
+    the frame at ``ply``, which :func:`_enter` then opens."""
+    frames[ply, _OWN] = own
+    frames[ply, _OPP] = opp
+    ints[ply, _ALPHA] = alpha
+    ints[ply, _BETA] = beta
+    ints[ply, _PASSED] = passed
+
+
 @njit(cache=True, nogil=True)
-def _enter(ply, own, opp, alpha, beta, passed, wof, frames, ints, table, moves, stats):
-    """Open the frame of a position at ``ply``; return (done, value): done
-    when the value is known at once (one or no empty square, a table hit)."""
+def _enter(ply, wof, frames, ints, table, moves, stats):
+    """Open the frame of the position :func:`_push` wrote at ``ply``; return
+    (done, value): done when the value is known at once (one or no empty
+    square, a table hit)."""
+    own = frames[ply, _OWN]
+    opp = frames[ply, _OPP]
+    alpha = ints[ply, _ALPHA]
+    beta = ints[ply, _BETA]
     empty = ~(own | opp)
     count = popcount(empty)
     stats[0] += 1
@@ -474,11 +490,8 @@ def _enter(ply, own, opp, alpha, beta, passed, wof, frames, ints, table, moves, 
         if count == 5:
             return True, _solve_5(own, opp, alpha, beta, wof, stats)
         return True, _solve_6(own, opp, alpha, beta, wof, stats)
-    frames[ply, _OWN] = own
-    frames[ply, _OPP] = opp
     frames[ply, _BEST_BIT] = _ZERO
     ints[ply, _BEST] = _BELOW
-    ints[ply, _PASSED] = passed
     ints[ply, _NULL] = 0
     ints[ply, _TRIED] = 0
     keys_own, keys_opp, bounds, shift = table
@@ -585,20 +598,17 @@ def _search(own, opp, wof, table, stats):
     ply = np.int64(0)
     # np.int64(...), not literals: numba compiles a kernel anew for each
     # distinct constant argument (see mcts.play.warmup).
-    done, value = _enter(
+    _push(
         np.int64(0),
         own,
         opp,
         np.int64(_BELOW),
         np.int64(_ABOVE),
         np.int64(0),
-        wof,
         frames,
         ints,
-        table,
-        moves,
-        stats,
     )
+    done, value = _enter(np.int64(0), wof, frames, ints, table, moves, stats)
     if done:
         return value, _ZERO
     while True:
@@ -617,20 +627,17 @@ def _search(own, opp, wof, table, stats):
             if ints[ply, _NULL] and alpha < score < beta:
                 # the null window failed high: search the move again, full window
                 ints[ply, _NULL] = 0
-                done, value = _enter(
+                _push(
                     ply + 1,
                     frames[ply, _CHILD_OWN],
                     frames[ply, _CHILD_OPP],
                     -beta,
                     -alpha,
                     np.int64(0),
-                    wof,
                     frames,
                     ints,
-                    table,
-                    moves,
-                    stats,
                 )
+                done, value = _enter(ply + 1, wof, frames, ints, table, moves, stats)
                 if not done:
                     ply += 1
                 continue
@@ -669,20 +676,8 @@ def _search(own, opp, wof, table, stats):
                     return value, _ZERO
                 continue
             ints[ply, _KIND] = _PASSING
-            done, value = _enter(
-                ply + 1,
-                opp,
-                own,
-                -beta,
-                -alpha,
-                np.int64(1),
-                wof,
-                frames,
-                ints,
-                table,
-                moves,
-                stats,
-            )
+            _push(ply + 1, opp, own, -beta, -alpha, np.int64(1), frames, ints)
+            done, value = _enter(ply + 1, wof, frames, ints, table, moves, stats)
             if not done:
                 ply += 1
             continue
@@ -694,20 +689,17 @@ def _search(own, opp, wof, table, stats):
         first = ints[ply, _TRIED] == 0
         ints[ply, _TRIED] += 1
         ints[ply, _NULL] = 0 if first else 1
-        done, value = _enter(
+        _push(
             ply + 1,
             child_own,
             child_opp,
             -beta if first else -alpha - 1,
             -alpha,
             np.int64(0),
-            wof,
             frames,
             ints,
-            table,
-            moves,
-            stats,
         )
+        done, value = _enter(ply + 1, wof, frames, ints, table, moves, stats)
         if not done:
             ply += 1
 

@@ -126,7 +126,7 @@ def four_moves(cells, size, row, colour, out, start_at, mark, stamp):
             first, step = window(size, row, start, d, 0)
             if first >= 0:
                 n = window_cells(
-                    cells, first, step, row, colour, row - 2, out, n, mark, stamp
+                    cells, (first, step, row), colour, row - 2, out, n, mark, stamp
                 )
     return n
 
@@ -134,12 +134,13 @@ def four_moves(cells, size, row, colour, out, start_at, mark, stamp):
 # The three window helpers below are inlined into their callers: called, they
 # cost the threat search about a tenth of its nodes a second.
 @njit(cache=True, nogil=True, inline="always")
-def window_cells(cells, first, step, row, colour, stones, out, n, mark, stamp):
-    """Append to ``out`` (from ``n``) the empty cells of the window at
-    ``first`` along ``step`` if it holds ``stones`` stones of ``colour`` and
+def window_cells(cells, line, colour, stones, out, n, mark, stamp):
+    """Append to ``out`` (from ``n``) the empty cells of the window ``line``,
+    (first cell, step, row), if it holds ``stones`` stones of ``colour`` and
     no other (``row`` - 2: each cell is a four move; ``row`` - 3: a three),
     skipping cells whose ``mark`` is ``stamp`` and marking the others;
     return the new count."""
+    first, step, row = line
     own, empties = own_and_empty(cells, first, step, row, colour)
     if own != stones or empties != row - stones:
         return n
@@ -194,17 +195,19 @@ def _makes_four(cells, size, row, colour, cell):
 
 
 @njit(cache=True, nogil=True)
-def next_fours(
-    cells, size, row, colour, out, before, start_at, attack, reply, mark, stamp
-):
+def next_fours(cells, board, colour, out, span, moves, mark, stamp):
     """Append to ``out`` from ``start_at`` the cells where ``colour`` makes a
-    four after its four at ``attack`` and the block at ``reply``, given the
-    ones before them, ``out[before:start_at]``; return the new end. The same
+    four after its four at ``attack`` and the block at ``reply`` (``moves``),
+    given the ones before them, ``out[before:start_at]`` (``span``), on a
+    board of (``size``, ``row``); return the new end. The same
     cells as :func:`four_moves`, without reading the whole board: a four
     move before stays one unless it is taken or a window through ``reply``
     made it (else ``attack`` made a second win cell, which ends the line
     before this is asked), and the new ones lie on windows through
     ``attack``."""
+    size, row = board
+    before, start_at = span
+    attack, reply = moves
     n = start_at
     reply_r = reply // size
     reply_c = reply % size
@@ -229,7 +232,7 @@ def next_fours(
             first, step = window(size, row, attack, d, back)
             if first >= 0:
                 n = window_cells(
-                    cells, first, step, row, colour, row - 2, out, n, mark, stamp
+                    cells, (first, step, row), colour, row - 2, out, n, mark, stamp
                 )
     return n
 
@@ -247,15 +250,17 @@ def threat_moves(cells, size, row, colour, out, mark, stamp):
             first, step = window(size, row, start, d, 0)
             if first >= 0:
                 n = window_cells(
-                    cells, first, step, row, colour, row - 3, out, n, mark, stamp
+                    cells, (first, step, row), colour, row - 3, out, n, mark, stamp
                 )
     return n
 
 
 @njit(cache=True, nogil=True)
-def line_neighbours(cells, size, row, line, length, out, n, mark, stamp):
+def line_neighbours(cells, board, line, length, out, n, mark, stamp):
     """Append to ``out`` (from ``n``) the empty cells on a window through a
-    cell of ``line[:length]``; return the new count."""
+    cell of ``line[:length]``, on a board of (``size``, ``row``); return the
+    new count."""
+    size, row = board
     for i in range(length):
         for d in range(4):
             for back in range(row):

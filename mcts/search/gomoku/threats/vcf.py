@@ -171,14 +171,11 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
             stamp += 1
             end[depth] = next_fours(
                 cells,
-                size,
-                row,
+                (size, row),
                 attacker,
                 candidates,
-                first[depth - 1],
-                first[depth],
-                attacks[depth - 1],
-                replies[depth - 1],
+                (first[depth - 1], first[depth]),
+                (attacks[depth - 1], replies[depth - 1]),
                 mark,
                 stamp,
             )
@@ -313,7 +310,9 @@ def defence_moves(state, budget, out):
     count = four_moves(
         cells, size, row, mover, candidates, np.int64(0), mark, np.int64(1)
     )
-    count = line_neighbours(cells, size, row, line, length, candidates, count, mark, 1)
+    count = line_neighbours(
+        cells, (size, row), line, length, candidates, count, mark, 1
+    )
     kept = 0
     reply = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
     for i in range(count):

@@ -104,7 +104,7 @@ def _defences(cells, size, row, attacker, budget, out, mark, stamp):
     if length == 0:
         return -1
     total = four_moves(cells, size, row, 3 - attacker, out, np.int64(0), mark, stamp)
-    return line_neighbours(cells, size, row, line, length, out, total, mark, stamp)
+    return line_neighbours(cells, (size, row), line, length, out, total, mark, stamp)
 
 
 @njit(cache=True, nogil=True)
