@@ -25,15 +25,15 @@ def test_a_shipped_light_model_is_checked_small_and_says_how_it_was_built(game_n
     assert built["pruned"]["min_visits"] >= built["config"]["min_visits"]
 
 
-def test_renju_has_a_light_model_of_its_own():
-    path = store.model_path("gomoku", "light-renju")
-    renju = find_game("gomoku", rule="renju")
-    model = store.load(path, game=renju, check="full")
-    assert model.game.options["rule"] == "renju"
+@pytest.mark.parametrize("rule", ["renju", "standard"])
+def test_each_gomoku_rule_has_a_light_model_of_its_own(rule):
+    path = store.model_path("gomoku", f"light-{rule}")
+    model = store.load(path, game=find_game("gomoku", rule=rule), check="full")
+    assert model.game.options["rule"] == rule
     assert treemodel.info(model)["bytes"] <= MAX_LIGHT_BYTES
     built = model.manifest["built"]
     assert built["by"] == "selfplay" and built["selfplay_games"] >= 200
-    assert built["command"].startswith("python -m mcts selfplay gomoku -o rule=renju")
+    assert built["command"].startswith(f"python -m mcts selfplay gomoku -o rule={rule}")
 
 
 @pytest.mark.parametrize("game_name", ["reversi", "gomoku"])
