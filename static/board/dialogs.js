@@ -23,10 +23,18 @@ let chosen = false;
 export function offerNewGame(name) {
   const current = state.game ? state.game.game : $("#game-select").val();
   $("#start-game").val(name || current);
+  noteOpening();
   // Without a game to go back to, the dialog has no way out but a choice.
   $("#start-cancel").prop("hidden", !state.game);
   chosen = false;
   modal("start-dialog").show();
+}
+
+/** Under Swap2 (chosen in the panel) the colour picked here is the
+ *  opener's side: say so in the dialog. */
+export function noteOpening() {
+  const swap2 = $("#start-game").val() === "gomoku" && $("#gomoku-opening").val() === "swap2";
+  $("#start-swap2-note").prop("hidden", !swap2);
 }
 
 function begin(players, clock) {

@@ -13,6 +13,9 @@ def _new_swap2_game(page, rule: str) -> None:
     page.select_option("#gomoku-rule", rule)
     page.select_option("#gomoku-opening", "swap2")
     page.click("#new-game")
+    # The first-minute dialog says what a colour means under Swap2.
+    page.wait_for_selector("#start-dialog.show")
+    assert "opens with three stones" in page.inner_text("#start-swap2-note")
     two_players(page)
     page.wait_for_function(
         "() => { const g = BoardPage.state.game;"
