@@ -12,6 +12,7 @@ import sys
 import time
 
 import pytest
+from django.utils import translation
 
 from webgame.services.readiness import Readiness
 from webgame.startup import WarmUp
@@ -24,6 +25,15 @@ def pytest_runtest_makereport(item, call):
     if report.skipped and os.environ.get("CI") and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, which is not allowed: {report.longrepr}"
+
+
+@pytest.fixture(autouse=True)
+def _the_default_language_after_each_test():
+    """Django keeps a thread's language after a request (the test client's
+    requests run in the test's thread): each test starts in the default one,
+    whatever language the test before asked for."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
