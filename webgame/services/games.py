@@ -302,21 +302,8 @@ def play_move(
     seat's ``token`` in a game between two browsers (403), malformed
     (``invalid_move``) or illegal (``illegal_move``, listing the legal moves).
     """
-    row = get_row(game_id)
-    check_version(row, version)
-    game, state = playable(row)
-    side = openings.acting_side(row, game, state)
-    seats.require_seat(row, token, side=side)
+    row, game, state = _human_acting(game_id, version, token)
     openings.refuse_move_when_choosing(row)
-    if row.players[side]["kind"] != "human":
-        raise ServiceError(
-            "not_your_turn",
-            _(
-                "it is %(side)s's turn and %(side)s is played by the AI: ask for "
-                "POST ai-move/, or make the side human with PATCH"
-            )
-            % {"side": side},
-        )
     text = parse(game, state, move)
     return snapshot(write(row, moves=[*row.moves, text]))
 
@@ -365,22 +352,32 @@ def choose(
     ``choice`` (``white``, ``black``, ``place2``): refused (``invalid_choice``)
     when no choice is awaited or this one is not allowed, when that side is
     the AI's (``not_your_turn``) or another seat's (403)."""
+    row, _game, _state = _human_acting(game_id, version, token)
+    return snapshot(write(row, **openings.choice_columns(row, choice)))
+
+
+def _human_acting(
+    game_id: GameId, version: int | None, token: str | None
+) -> tuple[GameRow, Game, State]:
+    """Return (row, rules, state) of a game still played whose side to act
+    (the side to move, or the one an opening rule names) is a human, and the
+    token's seat in a game between two browsers; refuse (``not_your_turn``,
+    403) otherwise."""
     row = get_row(game_id)
     check_version(row, version)
     game, state = playable(row)
     side = openings.acting_side(row, game, state)
     seats.require_seat(row, token, side=side)
-    columns = openings.choice_columns(row, choice)
     if row.players[side]["kind"] != "human":
         raise ServiceError(
             "not_your_turn",
             _(
-                "the choice is %(side)s's, and %(side)s is played by the AI: ask "
-                "for POST ai-move/"
+                "it is %(side)s's turn and %(side)s is played by the AI: ask for "
+                "POST ai-move/, or make the side human with PATCH"
             )
             % {"side": side},
         )
-    return snapshot(write(row, **columns))
+    return row, game, state
 
 
 def update_players(
