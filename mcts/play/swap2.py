@@ -47,8 +47,6 @@ PLACE3, CHOOSE, PLACE2, CHOOSE_AGAIN, DONE = (
 )
 #: The choices each choosing step allows.
 CHOICES = {CHOOSE: ("white", "black", "place2"), CHOOSE_AGAIN: ("black", "white")}
-#: The stones on the board when each choosing step comes.
-STONES_AT = {CHOOSE: 3, CHOOSE_AGAIN: 5}
 #: The second player places two more stones when its search's value of the
 #: three-stone position, for white, lies this close to 0.5: neither colour
 #: is worth taking, so it hands the choice back.
@@ -123,6 +121,12 @@ def check_choice(stones: int, choices: Sequence[str], choice: str) -> None:
         raise Swap2Error(
             f"choose one of {', '.join(CHOICES[now.phase])}, not {choice!r}"
         )
+
+
+def opening_stones_placed(choices: Sequence[str]) -> int:
+    """Return how many stones the opening places once the colours are
+    settled by ``choices``: 3, or 5 after ``place2``."""
+    return 5 if choices and choices[0] == "place2" else 3
 
 
 def opener_colour(choices: Sequence[str]) -> str | None:

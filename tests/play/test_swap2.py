@@ -141,3 +141,8 @@ def test_the_arena_opens_by_swap2_and_each_player_opens_in_turn():
         )
     with pytest.raises(ValueError, match="only Gomoku"):
         run_match(find_game("reversi"), "random", "random", games=2, swap2_opening=True)
+
+
+def test_the_stones_of_a_settled_opening():
+    assert swap2.opening_stones_placed(["white"]) == 3
+    assert swap2.opening_stones_placed(["place2", "black"]) == 5

@@ -25,7 +25,7 @@ from ..models import Game as GameRow
 #: The opening rules a game may be created with, by game.
 OPENINGS = {"gomoku": (swap2.NAME,)}
 #: Every opening rule's name, the choices it knows and its steps (the API's).
-NAMES = (swap2.NAME,)
+NAMES = tuple(sorted({name for names in OPENINGS.values() for name in names}))
 CHOICES = ("white", "black", "place2")
 STEPS = (swap2.PLACE3, swap2.CHOOSE, swap2.PLACE2, swap2.CHOOSE_AGAIN, swap2.DONE)
 
@@ -134,7 +134,7 @@ def first_undoable(row: GameRow) -> int:
             "opening_under_way",
             _("nothing is taken back during the Swap2 opening"),
         )
-    return 3 if row.opening["choices"][0] != "place2" else 5
+    return swap2.opening_stones_placed(row.opening["choices"])
 
 
 def view(row: GameRow) -> dict | None:
