@@ -10,7 +10,8 @@ def position(game, black, white):
         for name in names.split():
             cells[game.parse_move(empty, name)] = char
     side = "b" if len(black.split()) == len(white.split()) else "w"
-    return game.parse_state(f"{game.size}:{game.row}:{''.join(cells)} {side}")
+    rule = "" if game.rule == "freestyle" else f"{game.rule}:"
+    return game.parse_state(f"{game.size}:{game.row}:{rule}{''.join(cells)} {side}")
 
 
 #: Positions with a known VCF for the side to move, and its length in plies.

@@ -57,28 +57,40 @@ def _after(array, move):
     return out
 
 
+def _legal(array):
+    """Return the legal moves of the side to move (less black's forbidden
+    points under renju)."""
+    out = np.empty(gomoku.MAX_SIZE * gomoku.MAX_SIZE, dtype=np.int64)
+    return [int(move) for move in out[: gomoku.legal_moves(array.copy(), out)]]
+
+
 def _wins_now(array):
     """Return whether the side to move can complete a row at once."""
-    empties = np.flatnonzero(array[gomoku.HEADER :] == 0)
-    return any(gomoku.status(_after(array, int(m))) != ONGOING for m in empties)
+    return any(gomoku.status(_after(array, m)) != ONGOING for m in _legal(array))
 
 
 def forced_win(game, state, names):
     """Return whether the line ``names`` wins for the side to move against
-    every defence: each defender reply other than the line's loses to a row
-    at once, and the last attacker move leaves no defence at all."""
+    every defence under the game's rule: each defender reply other than the
+    line's loses to a winning row at once, and the last attacker move leaves
+    no defence at all."""
     array = state.array
     winner = gomoku.BLACK_WINS if int(array[gomoku.SIDE]) == 0 else gomoku.WHITE_WINS
     moves = [game.parse_move_text(state, name) for name in names]
     for i in range(0, len(moves), 2):
+        if moves[i] not in _legal(array):
+            return False
         array = _after(array, moves[i])
         if gomoku.status(array) != ONGOING:
             return gomoku.status(array) == winner
         forced = moves[i + 1] if i + 1 < len(moves) else -1
-        for reply in np.flatnonzero(array[gomoku.HEADER :] == 0):
-            if int(reply) == forced:
+        replies = _legal(array)
+        if not replies or (forced >= 0 and forced not in replies):
+            return False  # a draw (black has only forbidden points), or no block
+        for reply in replies:
+            if reply == forced:
                 continue
-            after = _after(array, int(reply))
+            after = _after(array, reply)
             if gomoku.status(after) != ONGOING or not _wins_now(after):
                 return False
         if forced < 0:
@@ -190,7 +202,7 @@ def test_a_vcf_search_meets_each_position_once():
     state = GAME.play_all([*moves.split(), "l10", "e7"])
     cells = state.array[gomoku.HEADER :].astype(np.int64)
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, nodes = vcf(cells, 15, 5, 1, VCF_MAX_DEPTH, BUDGET, line)
+    length, nodes = vcf(cells, (15, 5, 0), 1, VCF_MAX_DEPTH, BUDGET, line)
     assert length == 0
     assert 0 < nodes < 1_000
     assert (cells == state.array[gomoku.HEADER :]).all()  # the board is restored
@@ -216,7 +228,7 @@ def test_the_fours_after_a_four_and_its_block_are_those_a_board_scan_finds():
         fours = four_moves(cells, size, row, black, out, 0, mark, stamp)
         for attack in out[:fours].copy():
             cells[attack] = black
-            if win_cells_through(cells, size, row, black, attack, found) == 1:
+            if win_cells_through(cells, (size, row), black, attack, found, False) == 1:
                 cells[found[0]] = 3 - black
                 stamp += 1
                 end = next_fours(
@@ -443,8 +455,8 @@ def test_the_vct_remembers_the_positions_it_found_lost():
     cells, size, row = cells_of(GAME.play_all(["h8", "h9", "i8", "i9"]).array)
     lost_keys, lost_left = lost_table(200_000)
     first, second = np.array([200_000]), np.array([200_000])
-    assert search_vct(cells, size, row, 1, 3, first, lost_keys, lost_left) < 0
-    assert search_vct(cells, size, row, 1, 3, second, lost_keys, lost_left) < 0
+    assert search_vct(cells, (size, row, 0), 1, 3, first, lost_keys, lost_left) < 0
+    assert search_vct(cells, (size, row, 0), 1, 3, second, lost_keys, lost_left) < 0
     assert 0 < 200_000 - second[0] < (200_000 - first[0]) // 2
     assert lost_left.max() >= 1
 

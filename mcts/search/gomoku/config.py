@@ -57,14 +57,14 @@ class GomokuSearch(NamedTuple):
 
     def for_board(self, row: int, rule: str = "freestyle") -> GomokuSearch:
         """Return these settings for a game of ``row`` in a row under
-        ``rule``: the alpha-beta only plays rows of at most six; the threat
-        search and the alpha-beta know freestyle only (an overline wins, no
-        point is forbidden), so the standard and renju rules search without
-        them. Focus and the shapes only rank the kernels' legal moves and
-        score leaves, so they stay."""
-        if rule != "freestyle":
-            return self._replace(threats=False, vct_nodes=0, deep_vct=0, alphabeta=0.0)
-        return self if row <= ALPHABETA_MAX_ROW else self._replace(alphabeta=0.0)
+        ``rule``: the alpha-beta only plays rows of at most six, and knows
+        freestyle only (an overline wins, no point is forbidden), so the
+        standard and renju rules search without it. The threat search reads
+        each rule (:mod:`.threats`); focus and the shapes only rank the
+        kernels' legal moves and score leaves."""
+        if rule != "freestyle" or row > ALPHABETA_MAX_ROW:
+            return self._replace(alphabeta=0.0)
+        return self
 
     def check(self, row: int) -> None:
         """Raise ValueError naming the setting that is out of range."""

@@ -16,7 +16,7 @@ from ...games import gomoku
 from ...games.base import MAX_MOVES
 from ..rollouts import window_start
 from .shapes import board_cells, shape_move_score
-from .threats.lines import cells_of, win_cells
+from .threats.lines import cells_of, exact_five, win_cells
 
 #: Gomoku tree moves are kept to this Chebyshev distance of a stone...
 GOMOKU_FOCUS_DISTANCE = 2
@@ -170,4 +170,5 @@ def replies_covered(game_id, state, kept):
         return True
     cells, size, row = cells_of(state)
     opponent = 2 - np.int64(state[gomoku.SIDE])  # colours: 1 black, 2 white
-    return win_cells(cells, size, row, opponent, moves) > 0
+    exact = exact_five(np.int64(state[gomoku.RULE]), opponent)
+    return win_cells(cells, (size, row), opponent, moves, exact) > 0

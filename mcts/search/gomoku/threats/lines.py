@@ -1,12 +1,19 @@
 """The board's lines as the Gomoku threat search reads them: windows, win
 cells, fours and threes, in numba.
 
-Freestyle rules and any row length ``row`` (the game's option). A *window*
-is ``row`` cells in a line on the board. A *win cell* of a colour is an
-empty cell that completes a window holding only that colour's stones, so
-playing it makes ``row`` or more in a line. A *four* is a move after which
-its player has a win cell; a *three* one after which a window holds
-``row`` - 2 of its stones and none of the other's.
+Any row length ``row`` (the game's option). A *window* is ``row`` cells in
+a line on the board. A *win cell* of a colour is an empty cell that
+completes a window holding only that colour's stones, so playing it makes
+``row`` or more in a line. Where an overline does not win (the standard
+rule, and black under renju: :func:`exact_five`), an *exact* win cell also
+has no stone of that colour just beyond either end of the window, so the
+line it makes is exactly ``row`` long. A *four* is a move after which its
+player has a win cell; a *three* one after which a window holds ``row`` - 2
+of its stones and none of the other's.
+
+The threat searches count the attacker's win cells exactly (a false one
+would make a false win) and the defender's freestyle (a false one only
+makes the attacker block it: a win missed, never a false one).
 
 Cells are an int64 array of 0 (empty), 1 (black) and 2 (white), one entry
 a point (:func:`cells_of` reads them from a state vector). Lists of cells
@@ -38,6 +45,68 @@ def cells_of(state):
     for i in range(size * size):
         cells[i] = np.int64(state[gomoku.HEADER + i])
     return cells, size, np.int64(state[gomoku.ROW])
+
+
+@njit(cache=True, nogil=True)
+def board_of(state):
+    """Return (size, row, rule) of a state vector: what the threat searches
+    read of the board besides its cells."""
+    return (
+        np.int64(state[gomoku.SIZE]),
+        np.int64(state[gomoku.ROW]),
+        np.int64(state[gomoku.RULE]),
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def exact_five(rule, colour):
+    """Return whether only an exact row wins for ``colour`` (1 black, 2
+    white) under ``rule``: the standard rule, and black under renju."""
+    return rule == gomoku.STANDARD or (rule == gomoku.RENJU and colour == 1)
+
+
+@njit(cache=True, nogil=True)
+def flanked(cells, size, line, colour):
+    """Return whether a stone of ``colour`` lies just beyond either end of the
+    window ``line``, (first cell, direction, row): then filling the window
+    makes an overline, not an exact row."""
+    first, d, row = line
+    dr = gomoku.DIRECTIONS[d, 0]
+    dc = gomoku.DIRECTIONS[d, 1]
+    r = first // size
+    c = first % size
+    for k in (-1, row):
+        rk = r + k * dr
+        ck = c + k * dc
+        if 0 <= rk < size and 0 <= ck < size and cells[rk * size + ck] == colour:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def forbidden_on(cells, scratch, cell):
+    """Return whether the empty ``cell`` is a forbidden point for black
+    under renju (:func:`~mcts.games.gomoku.forbidden`), the board being
+    ``cells``: they are copied into ``scratch``, a state vector of the same
+    size whose header the caller set (:func:`scratch_state`)."""
+    for i in range(cells.shape[0]):
+        scratch[gomoku.HEADER + i] = cells[i]
+    return gomoku.forbidden(scratch, cell) != gomoku.NOT_FORBIDDEN
+
+
+@njit(cache=True, nogil=True)
+def scratch_state(board):
+    """Return an empty state vector of ``board`` (size, row, rule), for
+    :func:`forbidden_on`; under a rule with no forbidden point, an array of
+    none (the searches that ask make many calls, most of them small)."""
+    size, row, rule = board
+    if rule != gomoku.RENJU:
+        return np.empty(0, dtype=np.uint64)
+    scratch = np.zeros(gomoku.HEADER + size * size, dtype=np.uint64)
+    scratch[gomoku.SIZE] = size
+    scratch[gomoku.ROW] = row
+    scratch[gomoku.RULE] = rule
+    return scratch
 
 
 @njit(cache=True, nogil=True)
@@ -78,10 +147,12 @@ def window_win_cell(cells, first, step, row, colour):
 
 
 @njit(cache=True, nogil=True)
-def win_cells_through(cells, size, row, colour, cell, out):
+def win_cells_through(cells, board, colour, cell, out, exact):
     """Write into ``out`` the distinct win cells of ``colour`` on windows
-    through ``cell``; return how many (at most 2 are collected: more tell
+    through ``cell``, on a board of (``size``, ``row``); only exact ones
+    when ``exact``. Return how many (at most 2 are collected: more tell
     nothing more)."""
+    size, row = board
     n = 0
     for d in range(4):
         for back in range(row):
@@ -89,7 +160,9 @@ def win_cells_through(cells, size, row, colour, cell, out):
             if start < 0:
                 continue
             empty = window_win_cell(cells, start, step, row, colour)
-            if empty >= 0:
+            if empty >= 0 and not (
+                exact and flanked(cells, size, (start, d, row), colour)
+            ):
                 n = add_unique(out, n, empty)
                 if n >= 2:
                     return n
@@ -97,9 +170,11 @@ def win_cells_through(cells, size, row, colour, cell, out):
 
 
 @njit(cache=True, nogil=True)
-def win_cells(cells, size, row, colour, out):
+def win_cells(cells, board, colour, out, exact):
     """Write into ``out`` the distinct win cells of ``colour`` anywhere on the
-    board; return how many (at most 2 are collected)."""
+    board of (``size``, ``row``), only exact ones when ``exact``; return how
+    many (at most 2 are collected)."""
+    size, row = board
     n = 0
     for start in range(size * size):
         for d in range(4):
@@ -107,7 +182,9 @@ def win_cells(cells, size, row, colour, out):
             if first < 0:
                 continue
             empty = window_win_cell(cells, first, step, row, colour)
-            if empty >= 0:
+            if empty >= 0 and not (
+                exact and flanked(cells, size, (first, d, row), colour)
+            ):
                 n = add_unique(out, n, empty)
                 if n >= 2:
                     return n

@@ -91,11 +91,7 @@ def plan_root(
     if state_vct(state, 1, vct_depth, vct_budget) < 0:
         return tree  # the opponent has no threat
     candidates = np.empty(size * size, dtype=np.int64)
-    legal = 0
-    for cell in range(size * size):
-        if state[gomoku.HEADER + cell] == 0:
-            candidates[legal] = cell
-            legal += 1
+    legal = gomoku.legal_moves(state, candidates)
     count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES, 0)
     lost = np.zeros(count, dtype=np.bool_)
     vct_losers(state, candidates, count, defence_vct_budget, lost)

@@ -4,13 +4,19 @@ one, in numba.
 :func:`vcf` looks for a win by continuous fours for the attacker, who
 moves: every attacker move makes a four, and the defender's reply is
 forced to its single win cell (a move with two or more win cells wins:
-the defender cannot block both). It is sound under freestyle rules:
+the defender cannot block both). It is sound under each rule:
 
 - the defender's win cells are tracked at every node: when the defender
   has one (his forced block made a four), the attacker's only move is to
   block it, and that block must itself be a four; with two the line fails;
 - a defender's forced block can never make a five: after an attacker's
-  four the defender has no win cell (it had none, or the four blocked it).
+  four the defender has no win cell (it had none, or the four blocked it);
+- the attacker's win cells are exact where an overline does not win
+  (:func:`~.lines.exact_five`), the defender's are counted freestyle (a
+  false one only forces a block);
+- under renju, black as the attacker never plays a forbidden point, and
+  white's four wins at once when black's forced block is one (black has no
+  five to play instead: he has no win cell).
 
 Depth (attacker moves) and nodes are budgeted; the search returns the
 winning line (attacker, defender, attacker, ... ending on the attacker's
@@ -40,10 +46,15 @@ from ....games import gomoku
 from .lines import (
     STONE_KEYS,
     add_unique,
+    board_of,
     cells_of,
+    exact_five,
+    flanked,
+    forbidden_on,
     four_moves,
     line_neighbours,
     next_fours,
+    scratch_state,
     win_cells,
     win_cells_through,
     window,
@@ -60,11 +71,14 @@ VCF_TABLE_SIZE = 4096
 
 
 @njit(cache=True, nogil=True)
-def _root_scan(cells, size, row, attacker, wins, blocks, out, mark):
-    """Read every window near the stones once: write the attacker's win
-    cells into ``wins``, the defender's into ``blocks`` (at most 2 each) and
-    the attacker's four moves into ``out`` (``mark`` entries set to 1 drop
-    repeats). Return (attacker wins, defender wins, four moves)."""
+def _root_scan(cells, board, attacker, wins, blocks, out, mark):
+    """Read every window near the stones once, on a board of (``size``,
+    ``row``, ``rule``): write the attacker's win cells (exact ones where the
+    rule asks) into ``wins``, the defender's into ``blocks`` (at most 2
+    each) and the attacker's four moves into ``out`` (``mark`` entries set
+    to 1 drop repeats). Return (attacker wins, defender wins, four moves)."""
+    size, row, rule = board
+    exact = exact_five(rule, attacker)
     defender = 3 - attacker
     low_r = size
     high_r = -1
@@ -94,6 +108,14 @@ def _root_scan(cells, size, row, attacker, wins, blocks, out, mark):
                         own += 1
                     elif value == defender:
                         other += 1
+                overline = (
+                    exact
+                    and other == 0
+                    and own == row - 1
+                    and flanked(cells, size, (first, d, row), attacker)
+                )
+                if overline:
+                    continue  # it does not win under this rule
                 if other == 0 and own >= row - 2:
                     for k in range(row):
                         cell = first + k * step
@@ -115,9 +137,10 @@ def _root_scan(cells, size, row, attacker, wins, blocks, out, mark):
 
 
 @njit(cache=True, nogil=True)
-def vcf(cells, size, row, attacker, max_depth, budget, line):
+def vcf(cells, board, attacker, max_depth, budget, line):
     """Search a win by continuous fours for ``attacker`` (1 black, 2 white),
-    who is to move on ``cells`` (restored on return).
+    who is to move on ``cells`` (restored on return), on a board of
+    (``size``, ``row``, ``rule``).
 
     Returns ``(length, nodes)``: ``line[:length]`` is the winning line
     (attacker, defender, ..., attacker), 0 if none was found within
@@ -125,7 +148,14 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
     number of attacker moves tried. A line of length 1 is a five now or a
     double threat now.
     """
+    size, row, rule = board
     defender = 3 - attacker
+    exact = exact_five(rule, attacker)
+    # Under renju: black may not play a forbidden point, as the attacker or
+    # as the defender (then white's four wins when the block is one).
+    black_attacks = rule == gomoku.RENJU and attacker == 1
+    black_defends = rule == gomoku.RENJU and defender == 1
+    scratch = scratch_state(board)
     n = size * size
     found = np.empty(2, dtype=np.int64)
     candidates = np.empty(max_depth * n + 1, dtype=np.int64)
@@ -134,7 +164,7 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
     # only the defender's last reply can have made him win cells (the
     # attacker's four left him none), and the attacker has none.
     wins, blocks, fours = _root_scan(
-        cells, size, row, attacker, line, found, candidates, mark
+        cells, board, attacker, line, found, candidates, mark
     )
     if wins > 0:
         return 1, 0
@@ -188,7 +218,9 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
         for i in range(first[depth], end[depth]):
             move = candidates[i]
             cells[move] = attacker
-            threats = win_cells_through(cells, size, row, attacker, move, found)
+            threats = win_cells_through(
+                cells, (size, row), attacker, move, found, exact
+            )
             cells[move] = 0
             if threats >= 2:
                 candidates[i] = candidates[first[depth]]
@@ -212,8 +244,19 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
                 continue
             move = candidates[index[depth]]
             nodes += 1
+            if black_attacks and forbidden_on(cells, scratch, move):
+                index[depth] += 1
+                continue
             cells[move] = attacker
-            threats = win_cells_through(cells, size, row, attacker, move, found)
+            threats = win_cells_through(
+                cells, (size, row), attacker, move, found, exact
+            )
+            if (
+                threats == 1
+                and black_defends
+                and forbidden_on(cells, scratch, found[0])
+            ):
+                threats = 2  # black cannot block: white's five comes
             if threats >= 2:
                 attacks[depth] = move
                 for i in range(depth):
@@ -240,18 +283,20 @@ def vcf(cells, size, row, attacker, max_depth, budget, line):
             attacks[depth] = move
             replies[depth] = reply
             keys[depth + 1] = key
-            blocks = win_cells_through(cells, size, row, defender, reply, found)
+            blocks = win_cells_through(
+                cells, (size, row), defender, reply, found, False
+            )
             depth += 1
             break
 
 
 @njit(cache=True, nogil=True)
-def shortest_vcf(cells, size, row, attacker, max_depth, budget, line):
+def shortest_vcf(cells, board, attacker, max_depth, budget, line):
     """Return :func:`vcf` deepened one attacker move at a time, so the line
     found is a shortest one; ``budget`` bounds the nodes of all the passes."""
     used = 0
     for depth in range(1, max_depth + 1):
-        length, nodes = vcf(cells, size, row, attacker, depth, budget - used, line)
+        length, nodes = vcf(cells, board, attacker, depth, budget - used, line)
         used += nodes
         if length > 0 or used >= budget:
             return length, used
@@ -263,21 +308,23 @@ def state_vcf(state, attacker, max_depth, budget, line):
     """Return :func:`shortest_vcf` for ``attacker`` (0 the side to move, 1
     the other side, as if the side to move passed) on the state vector
     ``state``."""
-    cells, size, row = cells_of(state)
+    cells, _, _ = cells_of(state)
     colour = np.int64(state[gomoku.SIDE]) + 1
     if attacker == 1:
         colour = 3 - colour
-    return shortest_vcf(cells, size, row, colour, max_depth, budget, line)
+    return shortest_vcf(cells, board_of(state), colour, max_depth, budget, line)
 
 
 @njit(cache=True, nogil=True)
 def has_vcf(state, budget):
     """Return whether the side to move in the ongoing ``state`` wins by a VCF
     found within ``budget`` nodes."""
-    cells, size, row = cells_of(state)
+    cells, _, _ = cells_of(state)
     colour = np.int64(state[gomoku.SIDE]) + 1
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, _ = vcf(cells, size, row, colour, np.int64(VCF_MAX_DEPTH), budget, line)
+    length, _ = vcf(
+        cells, board_of(state), colour, np.int64(VCF_MAX_DEPTH), budget, line
+    )
     return length > 0
 
 
@@ -289,19 +336,26 @@ def defence_moves(state, budget, out):
 
     A five of the mover's is the answer when he has one. Else the
     candidates are the empty cells on a window through a cell of the
-    opponent's line, and the mover's fours; each is kept when the
-    opponent's VCF search after it (same budget) finds none.
+    opponent's line, and the mover's fours (less black's forbidden points
+    under renju); each is kept when the opponent's VCF search after it
+    (same budget) finds none.
+
+    Under renju the set may miss a defence, rarely: a stone five or more
+    points from the line that changes whether one of black's points in it
+    is forbidden (through a three's straight-four point).
     """
     cells, size, row = cells_of(state)
+    board = board_of(state)
+    rule = board[2]
     n = size * size
     mover = np.int64(state[gomoku.SIDE]) + 1
     opponent = 3 - mover
-    wins = win_cells(cells, size, row, mover, out)
+    wins = win_cells(cells, (size, row), mover, out, exact_five(rule, mover))
     if wins > 0:  # a five now defeats everything
         return wins
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
     length, _ = shortest_vcf(
-        cells, size, row, opponent, np.int64(VCF_MAX_DEPTH), budget, line
+        cells, board, opponent, np.int64(VCF_MAX_DEPTH), budget, line
     )
     if length == 0:
         return -1
@@ -315,12 +369,13 @@ def defence_moves(state, budget, out):
     )
     kept = 0
     reply = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    scratch = scratch_state(board)
     for i in range(count):
         cell = candidates[i]
+        if rule == gomoku.RENJU and mover == 1 and forbidden_on(cells, scratch, cell):
+            continue
         cells[cell] = mover
-        refuted, _ = vcf(
-            cells, size, row, opponent, np.int64(VCF_MAX_DEPTH), budget, reply
-        )
+        refuted, _ = vcf(cells, board, opponent, np.int64(VCF_MAX_DEPTH), budget, reply)
         cells[cell] = 0
         if refuted == 0:
             out[kept] = cell

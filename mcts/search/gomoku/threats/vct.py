@@ -25,9 +25,12 @@ from ....games import gomoku
 from ..shapes import shape_move_score
 from .lines import (
     STONE_KEYS,
+    board_of,
     cells_of,
+    forbidden_on,
     four_moves,
     line_neighbours,
+    scratch_state,
     threat_moves,
     win_cells,
 )
@@ -59,24 +62,23 @@ def lost_table(budget):
 
 
 @njit(cache=True, nogil=True)
-def _vct_zero(cells, size, row, attacker, budget):
+def _vct_zero(cells, board, attacker, budget):
     """Return the first move of a VCF for ``attacker`` (to move), or -1;
     ``budget[0]`` (VCF nodes) is spent."""
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, used = vcf(
-        cells, size, row, attacker, np.int64(VCF_MAX_DEPTH), budget[0], line
-    )
+    length, used = vcf(cells, board, attacker, np.int64(VCF_MAX_DEPTH), budget[0], line)
     budget[0] -= used
     return line[0] if length > 0 else -1
 
 
 @njit(cache=True, nogil=True)
-def _threats(cells, size, row, attacker, moves, mark, stamp):
+def _threats(cells, board, attacker, moves, mark, stamp):
     """Write into ``moves`` the attacker's candidate threes (only the block
     when the defender has one win cell), the best shapes first; return how
     many (0 with two)."""
+    size, row, _ = board
     found = np.empty(2, dtype=np.int64)
-    blocks = win_cells(cells, size, row, 3 - attacker, found)
+    blocks = win_cells(cells, (size, row), 3 - attacker, found, False)
     if blocks >= 2:
         return 0
     if blocks == 1:
@@ -91,15 +93,14 @@ def _threats(cells, size, row, attacker, moves, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
-def _defences(cells, size, row, attacker, budget, out, mark, stamp):
+def _defences(cells, board, attacker, budget, out, mark, stamp):
     """With the attacker's three on the board, return how many defender
     moves are written into ``out`` that could stop the attacker's VCF after
     a defender pass (cells on a window through the VCF line, and the
     defender's fours), or -1 when there is no such VCF (not a threat)."""
+    size, row, _ = board
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, used = vcf(
-        cells, size, row, attacker, np.int64(VCF_MAX_DEPTH), budget[0], line
-    )
+    length, used = vcf(cells, board, attacker, np.int64(VCF_MAX_DEPTH), budget[0], line)
     budget[0] -= used
     if length == 0:
         return -1
@@ -108,16 +109,17 @@ def _defences(cells, size, row, attacker, budget, out, mark, stamp):
 
 
 @njit(cache=True, nogil=True)
-def vct(cells, size, row, attacker, depth, budget):
+def vct(cells, board, attacker, depth, budget):
     """:func:`search_vct` with a table of its own."""
     lost_keys, lost_left = lost_table(budget[0])
-    return search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left)
+    return search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left)
 
 
 @njit(cache=True, nogil=True)
-def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
+def search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left):
     """Search a win by continuous threats for ``attacker``, who is to move
-    on ``cells`` (restored on return): a VCF, or a move making a three after
+    on ``cells`` (restored on return), on a board of (``size``, ``row``,
+    ``rule``): a VCF, or a move making a three after
     which the attacker has a VCF if the defender passes, such that every
     defence leaves a VCT of ``depth`` - 1 threes. Return the first move, or
     -1 if none was found; ``budget[0]`` (VCF nodes) is spent as it goes.
@@ -126,7 +128,10 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
     and that makes no four for the defender leaves that line winning (see
     :func:`~.vcf.defence_moves`); the others are all searched. A four of the
     defender's refutes the threat unless the attacker's forced block wins
-    on its own (this loses some wins, never makes a false one).
+    on its own (this loses some wins, never makes a false one). Under renju
+    black plays no forbidden point, as the attacker or as a defence; the
+    defences may then miss one, rarely, as :func:`~.vcf.defence_moves`
+    says.
 
     Depth first with an explicit stack, one level per three (numba cannot
     cache a recursive function): level ``L`` tries its threes in turn, and
@@ -141,9 +146,13 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
     remembers nothing). The table may be shared by searches of the same
     ``cells``.
     """
-    first = _vct_zero(cells, size, row, attacker, budget)
+    first = _vct_zero(cells, board, attacker, budget)
     if first >= 0 or depth <= 0 or budget[0] <= 0:
         return first
+    size, _, rule = board
+    black_attacks = rule == gomoku.RENJU and attacker == 1
+    black_defends = rule == gomoku.RENJU and attacker == 2
+    scratch = scratch_state(board)
     n = size * size
     moves = np.empty((depth, n), dtype=np.int64)
     defences = np.empty((depth, n), dtype=np.int64)
@@ -157,7 +166,7 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
     defender = 3 - attacker
     stamp = np.int64(1)
     level = 0
-    count[0] = _threats(cells, size, row, attacker, moves[0], mark, stamp)
+    count[0] = _threats(cells, board, attacker, moves[0], mark, stamp)
     threat[0] = -1
     while True:
         # Level ``level``: its next three.
@@ -173,10 +182,12 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
             cells[defences[level, answer[level]]] = 0
             cells[moves[level, threat[level]]] = 0
             continue
+        if black_attacks and forbidden_on(cells, scratch, moves[level, threat[level]]):
+            continue
         cells[moves[level, threat[level]]] = attacker
         stamp += 1
         total[level] = _defences(
-            cells, size, row, attacker, budget, defences[level], mark, stamp
+            cells, board, attacker, budget, defences[level], mark, stamp
         )
         answer[level] = -1
         # Its defences, each answered by a VCF or by the next level.
@@ -193,6 +204,8 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
                 cells[defences[level, answer[level]]] = 0
                 continue
             defence = defences[level, answer[level]]
+            if black_defends and forbidden_on(cells, scratch, defence):
+                continue  # not a move black may play
             key = (
                 keys[level]
                 ^ STONE_KEYS[attacker, moves[level, threat[level]]]
@@ -203,7 +216,7 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
                 and lost_left[key & slots] >= depth - level - 1
             )
             cells[defence] = defender
-            if not known_lost and _vct_zero(cells, size, row, attacker, budget) >= 0:
+            if not known_lost and _vct_zero(cells, board, attacker, budget) >= 0:
                 cells[defence] = 0
                 continue
             if not known_lost and level + 1 < depth and budget[0] > 0:
@@ -211,7 +224,7 @@ def search_vct(cells, size, row, attacker, depth, budget, lost_keys, lost_left):
                 keys[level] = key
                 stamp += 1
                 count[level] = _threats(
-                    cells, size, row, attacker, moves[level], mark, stamp
+                    cells, board, attacker, moves[level], mark, stamp
                 )
                 threat[level] = -1
                 break
@@ -226,30 +239,31 @@ def state_vct(state, attacker, depth, budget):
     """Return :func:`vct`'s first move (or -1) for ``attacker`` (0 the side
     to move, 1 the other side, as if the side to move passed) on the state
     vector ``state``, spending at most ``budget`` VCF nodes."""
-    cells, size, row = cells_of(state)
+    cells, _, _ = cells_of(state)
     colour = np.int64(state[gomoku.SIDE]) + 1
     if attacker == 1:
         colour = 3 - colour
     left = np.array([budget], dtype=np.int64)
-    return vct(cells, size, row, colour, depth, left)
+    return vct(cells, board_of(state), colour, depth, left)
 
 
 @njit(cache=True, nogil=True)
 def vct_losers(state, moves, count, budget, lost):
     """Set ``lost[i]`` for each of ``moves[:count]`` after which the
     opponent wins by a VCT (:data:`VCT_DEPTH`, ``budget`` VCF nodes each)."""
-    cells, size, row = cells_of(state)
+    cells, _, _ = cells_of(state)
+    board = board_of(state)
     mover = np.int64(state[gomoku.SIDE]) + 1
     left = np.zeros(1, dtype=np.int64)
     for i in range(count):
         cells[moves[i]] = mover
         left[0] = budget
-        lost[i] = vct(cells, size, row, 3 - mover, np.int64(VCT_DEPTH), left) >= 0
+        lost[i] = vct(cells, board, 3 - mover, np.int64(VCT_DEPTH), left) >= 0
         cells[moves[i]] = 0
 
 
 @njit(cache=True, nogil=True)
-def _deepening(cells, size, row, colour, depth, left):
+def _deepening(cells, board, colour, depth, left):
     """Return (the first move of a VCT for ``colour``, to move on ``cells``,
     or -1; its threes): :func:`vct` at ``depth`` threes, then one more while
     ``left[0]`` VCF nodes last, up to :data:`DEEP_VCT_MAX_DEPTH` (deepening
@@ -257,7 +271,7 @@ def _deepening(cells, size, row, colour, depth, left):
     missing)."""
     lost_keys, lost_left = lost_table(left[0])
     while depth <= DEEP_VCT_MAX_DEPTH and left[0] > 0:
-        move = search_vct(cells, size, row, colour, depth, left, lost_keys, lost_left)
+        move = search_vct(cells, board, colour, depth, left, lost_keys, lost_left)
         if move >= 0:
             return move, depth
         depth += 1
@@ -269,10 +283,10 @@ def deep_vct(state, depth, budget):
     """Return (the first move of a VCT for the side to move on the state
     vector ``state``, or -1; the VCF nodes left of ``budget``), searching
     ``depth`` threes and deeper (:func:`_deepening`)."""
-    cells, size, row = cells_of(state)
+    cells, _, _ = cells_of(state)
     mover = np.int64(state[gomoku.SIDE]) + 1
     left = np.array([budget], dtype=np.int64)
-    move, _ = _deepening(cells, size, row, mover, depth, left)
+    move, _ = _deepening(cells, board_of(state), mover, depth, left)
     return move, left[0]
 
 
