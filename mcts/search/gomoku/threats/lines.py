@@ -95,6 +95,34 @@ def forbidden_on(cells, scratch, cell):
 
 
 @njit(cache=True, nogil=True)
+def mirror_of(cells, board):
+    """Return :func:`scratch_state` holding ``cells``: a mirror that
+    :func:`put` keeps in step, so that black's forbidden points are read
+    without copying the board for each."""
+    scratch = scratch_state(board)
+    if scratch.shape[0] > 0:
+        for i in range(cells.shape[0]):
+            scratch[gomoku.HEADER + i] = cells[i]
+    return scratch
+
+
+@njit(cache=True, nogil=True, inline="always")
+def put(cells, mirror, cell, value):
+    """Set ``cell`` to ``value`` (0 empty, 1 black, 2 white) on ``cells`` and
+    on its ``mirror`` (:func:`mirror_of`; empty when no rule needs one)."""
+    cells[cell] = value
+    if mirror.shape[0] > 0:
+        mirror[gomoku.HEADER + cell] = value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def forbidden_in(mirror, cell):
+    """Return whether the empty ``cell`` is a forbidden point for black on
+    the board ``mirror`` holds (:func:`mirror_of`)."""
+    return gomoku.forbidden(mirror, cell) != gomoku.NOT_FORBIDDEN
+
+
+@njit(cache=True, nogil=True)
 def scratch_state(board):
     """Return an empty state vector of ``board`` (size, row, rule), for
     :func:`forbidden_on`; under a rule with no forbidden point, an array of

@@ -50,10 +50,13 @@ from .lines import (
     cells_of,
     exact_five,
     flanked,
+    forbidden_in,
     forbidden_on,
     four_moves,
     line_neighbours,
+    mirror_of,
     next_fours,
+    put,
     scratch_state,
     win_cells,
     win_cells_through,
@@ -155,7 +158,7 @@ def vcf(cells, board, attacker, max_depth, budget, line):
     # as the defender (then white's four wins when the block is one).
     black_attacks = rule == gomoku.RENJU and attacker == 1
     black_defends = rule == gomoku.RENJU and defender == 1
-    scratch = scratch_state(board)
+    mirror = mirror_of(cells, board)
     n = size * size
     found = np.empty(2, dtype=np.int64)
     candidates = np.empty(max_depth * n + 1, dtype=np.int64)
@@ -230,7 +233,7 @@ def vcf(cells, board, attacker, max_depth, budget, line):
         while True:
             if index[depth] >= end[depth] or nodes >= budget:
                 if depth == 0 or nodes >= budget:
-                    for i in range(depth):  # restore the board
+                    for i in range(depth):  # restore the board (not the mirror)
                         cells[attacks[i]] = 0
                         cells[replies[i]] = 0
                     return 0, nodes
@@ -238,24 +241,20 @@ def vcf(cells, board, attacker, max_depth, budget, line):
                 lost_keys[slot] = keys[depth]
                 lost_left[slot] = max_depth - depth
                 depth -= 1
-                cells[attacks[depth]] = 0
-                cells[replies[depth]] = 0
+                put(cells, mirror, attacks[depth], 0)
+                put(cells, mirror, replies[depth], 0)
                 index[depth] += 1
                 continue
             move = candidates[index[depth]]
             nodes += 1
-            if black_attacks and forbidden_on(cells, scratch, move):
+            if black_attacks and forbidden_in(mirror, move):
                 index[depth] += 1
                 continue
-            cells[move] = attacker
+            put(cells, mirror, move, attacker)
             threats = win_cells_through(
                 cells, (size, row), attacker, move, found, exact
             )
-            if (
-                threats == 1
-                and black_defends
-                and forbidden_on(cells, scratch, found[0])
-            ):
+            if threats == 1 and black_defends and forbidden_in(mirror, found[0]):
                 threats = 2  # black cannot block: white's five comes
             if threats >= 2:
                 attacks[depth] = move
@@ -263,23 +262,23 @@ def vcf(cells, board, attacker, max_depth, budget, line):
                     line[2 * i] = attacks[i]
                     line[2 * i + 1] = replies[i]
                 line[2 * depth] = move
-                cells[move] = 0
+                put(cells, mirror, move, 0)
                 for i in range(depth):
                     cells[attacks[i]] = 0
                     cells[replies[i]] = 0
                 return 2 * depth + 1, nodes
             if threats == 0 or depth + 1 >= max_depth:
-                cells[move] = 0
+                put(cells, mirror, move, 0)
                 index[depth] += 1
                 continue
             reply = found[0]
             key = keys[depth] ^ STONE_KEYS[attacker, move] ^ STONE_KEYS[defender, reply]
             slot = key & (slots - 1)
             if lost_keys[slot] == key and lost_left[slot] >= max_depth - depth - 1:
-                cells[move] = 0  # met before, and lost
+                put(cells, mirror, move, 0)  # met before, and lost
                 index[depth] += 1
                 continue
-            cells[reply] = defender
+            put(cells, mirror, reply, defender)
             attacks[depth] = move
             replies[depth] = reply
             keys[depth + 1] = key
