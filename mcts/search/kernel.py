@@ -53,7 +53,7 @@ from .gomoku.threats.vct import wins_by_threats
 from .loa.search import select as loa_select
 from .reversi.endgame import leaf_margin
 from .rollouts import HEAVY, evaluate, terminal_reward
-from .tree import Proven
+from .tree import DRAWN, SCORE, TAKE, Proven, proof_choice, proof_step
 
 UCT = 0
 PUCT = 1
@@ -131,11 +131,10 @@ def _select(node, tree, prior, c, rule, minimax, alpha):
     minimax value (:func:`_back_up_minimax`): ``(1 - alpha) * mean + alpha *
     minimax``.
 
-    Proven losses are never chosen. A proven draw is skipped while an unknown
-    sibling is left: its exact value needs no more visits, and only the unknown
-    siblings can still prove or refute ``node``. The caller then backs up at
-    least a draw for the player to move here (``floored``), since that player
-    can always take the draw.
+    Proofs decide first, as every selection rule's do
+    (:func:`~mcts.search.tree.proof_step`): never a proven loss, a proven win
+    at once, a proven draw only when no unknown sibling is left, and then the
+    caller backs up at least a draw (``floored``).
     """
     proven, visits, value_sum = tree.proven, tree.visits, tree.value_sum
     first = tree.first_child[node]
@@ -147,13 +146,12 @@ def _select(node, tree, prior, c, rule, minimax, alpha):
     sqrt_n = math.sqrt(max(visits[node], 1))
     uniform = 1.0 / count
     for child in range(first, first + count):
-        state = proven[child]
-        if state == Proven.LOSS:
-            continue
-        if state == Proven.WIN:
+        step = proof_step(proven[child])
+        if step == TAKE:
             return child, False
-        if state == Proven.DRAW:
+        if step == DRAWN:
             draw = child
+        if step != SCORE:
             continue
         n = visits[child]
         if rule == UCT:
@@ -168,9 +166,7 @@ def _select(node, tree, prior, c, rule, minimax, alpha):
         if score > best_score:
             best_score = score
             best = child
-    if best < 0:
-        return draw, False
-    return best, draw >= 0
+    return proof_choice(best, draw)
 
 
 @njit(cache=True, nogil=True)

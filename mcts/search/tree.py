@@ -81,6 +81,44 @@ _PROVEN_FLIPPED = {
 }
 
 
+#: What a selection does with a child, by its proof (:func:`proof_step`).
+SCORE = 0
+SKIP = 1
+TAKE = 2
+DRAWN = 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def proof_step(proof):
+    """Return what the MCTS-Solver's selection does with a child proven
+    ``proof`` (for the player who moved into it): a proven loss is never
+    chosen (SKIP), a proven win at once (TAKE); a proven draw is passed over
+    while an unknown sibling is left (DRAWN: the caller remembers it, see
+    :func:`proof_choice`), since its exact value needs no more visits and
+    only the unknown siblings can still prove or refute the node; an unknown
+    child is chosen by its score (SCORE). Every selection rule shares these
+    (inlined into each)."""
+    if proof == Proven.LOSS:
+        return SKIP
+    if proof == Proven.WIN:
+        return TAKE
+    if proof == Proven.DRAW:
+        return DRAWN
+    return SCORE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def proof_choice(best, draw):
+    """Return ``(child, floored)`` once a selection scored every unknown
+    child: the best-scored one (``best``), else the proven draw (``draw``),
+    or -1 when every child is lost; ``floored`` says a proven-draw sibling
+    was passed over, so the caller backs up at least a draw for the player
+    to move (he can always take it)."""
+    if best < 0:
+        return draw, False
+    return best, draw >= 0
+
+
 class TreeArrays(NamedTuple):
     """The tree's per-node arrays, one row per node (see the module docstring).
 

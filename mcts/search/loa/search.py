@@ -15,9 +15,10 @@ without a recompile:
   (:func:`move_weight`: captures, moves toward the centre and toward the
   mover's centre of mass, moves off the edge), so the first visits go to
   the likely moves and the bias fades as the child's own visits grow;
-- the MCTS-Solver stays as it is in :mod:`mcts.search.kernel` (proven losses
-  are never chosen, a proven win at once, proven draws skipped while an
-  unknown sibling is left): :func:`select` keeps those rules.
+- the MCTS-Solver's rules are the kernel's own, shared through
+  :func:`~mcts.search.tree.proof_step` (proven losses are never chosen, a
+  proven win at once, proven draws skipped while an unknown sibling is
+  left).
 
 An empty parameter vector (the random evaluator's) means plain UCT.
 """
@@ -31,7 +32,7 @@ from numba import njit
 
 from ...games import loa
 from ...games.base import BLACK_WINS, MAX_MOVES, ONGOING, WHITE_WINS
-from ..tree import Proven
+from ..tree import DRAWN, SCORE, TAKE, proof_choice, proof_step
 from .evaluation import FEATURE_COUNT, WEIGHTS, centre_of_mass, evaluation
 
 _ONE = np.uint64(1)
@@ -200,9 +201,10 @@ def move_weight(move, enemy, com_r, com_c):
 @njit(cache=True, nogil=True)
 def select(node, tree, state, c, p):
     """Return ``(child, floored)`` like :func:`mcts.search.kernel._select`
-    (UCT, the same solver rules), with each unproven child's score raised by
-    the progressive bias ``p[BIAS] * weight / (max weight * (n + 1))``
-    (:func:`move_weight` in ``state``, the position at ``node``)."""
+    (UCT, the same solver rules: :func:`~mcts.search.tree.proof_step`), with
+    each unproven child's score raised by the progressive bias
+    ``p[BIAS] * weight / (max weight * (n + 1))`` (:func:`move_weight` in
+    ``state``, the position at ``node``)."""
     proven, visits, value_sum = tree.proven, tree.visits, tree.value_sum
     first = tree.first_child[node]
     count = tree.n_children[node]
@@ -219,13 +221,12 @@ def select(node, tree, state, c, p):
     best_score = -np.inf
     draw = -1
     for child in range(first, first + count):
-        proof = proven[child]
-        if proof == Proven.LOSS:
-            continue
-        if proof == Proven.WIN:
+        step = proof_step(proven[child])
+        if step == TAKE:
             return child, False
-        if proof == Proven.DRAW:
+        if step == DRAWN:
             draw = child
+        if step != SCORE:
             continue
         n = visits[child]
         prior = bias * move_weight(tree.move[child], enemy, com_r, com_c)
@@ -236,6 +237,4 @@ def select(node, tree, state, c, p):
         if score > best_score:
             best_score = score
             best = child
-    if best < 0:
-        return draw, False
-    return best, draw >= 0
+    return proof_choice(best, draw)
