@@ -28,9 +28,10 @@ DEFAULT_PLAYERS = {
 }
 PROTOCOL_OF = {"reversi": "nboard", "gomoku": "piskvork"}
 #: Gomoku under the standard and renju rules (piskvork's ``INFO rule``): the
-#: tree search, whose kernels know the rule; the alpha-beta and the light
-#: model know freestyle only.
-OTHER_RULES_PLAYER = "mcts-heavy"
+#: tree search, whose kernels and threat search know the rule, with the
+#: rule's own light model, as the page plays it; the alpha-beta knows
+#: freestyle only.
+OTHER_RULES_PLAYER = "mcts-heavy:model=light-{rule}"
 
 
 def add_commands(subparsers) -> None:
@@ -81,7 +82,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
     def make_player(game: Game, seconds: float) -> Player:
         chosen = spec
         if not args.player and game.options.get("rule", "freestyle") != "freestyle":
-            chosen = parse_spec(OTHER_RULES_PLAYER)
+            chosen = parse_spec(OTHER_RULES_PLAYER.format(rule=game.options["rule"]))
         return find_player(chosen, game, seconds=seconds, seed=args.seed)
 
     if protocol == "nboard":
