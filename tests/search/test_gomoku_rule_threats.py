@@ -12,6 +12,7 @@ from mcts.games import gomoku
 from mcts.games.gomoku import Gomoku
 from mcts.search.gomoku.threats.vcf import VCF_MAX_DEPTH, defence_moves, state_vcf
 from mcts.search.gomoku.threats.vct import state_vct
+from mcts.search.searcher import Searcher
 
 from .gomoku_helpers import position
 from .test_gomoku_threats import THREE_PLIES, forced_win, vcf_line
@@ -106,3 +107,16 @@ def test_every_line_found_in_crowded_random_positions_wins(game):
         vct = state_vct(state.array.copy(), 0, 1, 2_000)
         assert vct < 0 or vct in game.legal_moves(state)
     assert long_lines >= 5
+
+
+def test_the_searcher_under_renju_plays_white_s_win_by_a_forbidden_block():
+    result = Searcher(RENJU, position(RENJU, *FORBIDDEN_BLOCK), seed=1).search(
+        simulations=200
+    )
+    assert (result.move, result.proven) == ("l12", "win")
+
+
+def test_the_searcher_under_standard_does_not_take_an_overline_for_a_five():
+    state = position(STANDARD, *OVERLINE)
+    result = Searcher(STANDARD, state, seed=1).search(simulations=200)
+    assert result.move != "l8" and result.proven != "win"
