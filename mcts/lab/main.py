@@ -3,8 +3,9 @@
 Strength suites and matches against engines (strength), the conversion and
 threat benchmarks (conversion, threats, lost-moves), benches (bench,
 bench-playouts, bench-model), random games (random), fitting and training
-(train-patterns, fit-shapes, train-net, net-chart, net-export) and opening
-books (book). What a player or an operator runs is ``python -m mcts``.
+(train-patterns, fit-shapes, train-net, net-chart, net-export), opening
+books (book) and matches between two builds (versus). What a player or an
+operator runs is ``python -m mcts``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .commands import (
     shapes,
     strength,
     training,
+    versus,
 )
 
 #: The registrars of the lab's subcommands, in the order ``--help`` lists.
@@ -33,6 +35,7 @@ REGISTRARS = (
     shapes,
     training,
     book,
+    versus,
 )
 
 
