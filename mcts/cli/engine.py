@@ -13,6 +13,7 @@ import sys
 
 from ..games import find_game
 from ..games.base import Game
+from ..models.store import model_path
 from ..play import nboard, piskvork
 from ..play.base import Player
 from ..play.players import find_player, parse_spec
@@ -29,9 +30,9 @@ DEFAULT_PLAYERS = {
 PROTOCOL_OF = {"reversi": "nboard", "gomoku": "piskvork"}
 #: Gomoku under the standard and renju rules (piskvork's ``INFO rule``): the
 #: tree search, whose kernels and threat search know the rule, with the
-#: rule's own light model, as the page plays it; the alpha-beta knows
-#: freestyle only.
-OTHER_RULES_PLAYER = "mcts-heavy:model=light-{rule}"
+#: rule's own light model where one is shipped (``light-renju``), as the
+#: page plays it; the alpha-beta knows freestyle only.
+OTHER_RULES_PLAYER = "mcts-heavy"
 
 
 def add_commands(subparsers) -> None:
@@ -65,6 +66,14 @@ def add_commands(subparsers) -> None:
     engine.set_defaults(func=cmd_engine)
 
 
+def _rule_player(rule: str) -> str:
+    """Return the spec the engine plays under ``rule`` (not freestyle)."""
+    model = f"light-{rule}"
+    if model_path("gomoku", model).is_dir():
+        return f"{OTHER_RULES_PLAYER}:model={model}"
+    return OTHER_RULES_PLAYER
+
+
 def cmd_engine(args: argparse.Namespace) -> int:
     """Serve the protocol until its quit command or the end of stdin."""
     game = find_game(args.game)
@@ -82,7 +91,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
     def make_player(game: Game, seconds: float) -> Player:
         chosen = spec
         if not args.player and game.options.get("rule", "freestyle") != "freestyle":
-            chosen = parse_spec(OTHER_RULES_PLAYER.format(rule=game.options["rule"]))
+            chosen = parse_spec(_rule_player(game.options["rule"]))
         return find_player(chosen, game, seconds=seconds, seed=args.seed)
 
     if protocol == "nboard":
