@@ -31,7 +31,7 @@ from .games import (  # noqa: E402
     find_game,
 )
 from .games.arguments import add_game_arguments, game_from_args  # noqa: E402
-from .games.gomoku import FORBIDDEN_NAMES  # noqa: E402
+from .games.renju import FORBIDDEN_NAMES  # noqa: E402
 from .models.catalog import ModelSummary, list_models, model_info  # noqa: E402
 from .models.live import LiveModel, search_gain  # noqa: E402
 from .models.model import (  # noqa: E402

@@ -83,7 +83,9 @@ its stones completes every such line (the board without it has none). Under
 renju it does not check that black's earlier stones avoided forbidden points.
 
 A game's rules, notation and kernels are one fact each, and the docstring
-above states the rules they implement.
+above states the rules they implement. The state vector's fields and the
+lines through a stone are :mod:`.gomoku_board`'s; black's forbidden points
+under renju are :mod:`.renju`'s.
 """
 
 from __future__ import annotations
@@ -106,6 +108,26 @@ from .base import (
     InvalidStateError,
     State,
 )
+from .gomoku_board import (
+    BLACK_STONE,
+    DIRECTIONS,
+    EMPTY,
+    FREESTYLE,
+    HEADER,
+    RENJU,
+    RESULT,
+    ROW,
+    RULE,
+    RULES,
+    SIDE,
+    SIZE,
+    STANDARD,
+    STONES,
+    WHITE_STONE,
+    line_length,
+    run_from,
+)
+from .renju import FORBIDDEN_NAMES, NOT_FORBIDDEN, black_can_move, forbidden
 from .symmetry import square_maps
 
 GAME_ID = 1
@@ -116,40 +138,6 @@ MAX_SIZE = 19
 MIN_ROW = 3
 DEFAULT_SIZE = 15
 DEFAULT_ROW = 5
-
-SIDE = 0
-SIZE = 1
-ROW = 2
-STONES = 3
-RESULT = 4
-RULE = 5
-HEADER = 6
-
-#: The rules, coded as the piskvork protocol's ``INFO rule`` numbers them.
-FREESTYLE = 0
-STANDARD = 1
-RENJU = 4
-RULES = {"freestyle": FREESTYLE, "standard": STANDARD, "renju": RENJU}
-RULE_NAMES = {code: name for name, code in RULES.items()}
-
-#: Why a point is forbidden to black under renju (:func:`forbidden`).
-NOT_FORBIDDEN = 0
-DOUBLE_THREE = 1
-DOUBLE_FOUR = 2
-OVERLINE = 3
-FORBIDDEN_NAMES = {
-    DOUBLE_THREE: "double three",
-    DOUBLE_FOUR: "double four",
-    OVERLINE: "overline",
-}
-
-EMPTY = 0
-BLACK_STONE = 1
-WHITE_STONE = 2
-
-#: The four line directions as (row step, column step); each line is walked
-#: both ways from a stone.
-DIRECTIONS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
 
 CELL_CHARS = ".xo"
 SIDE_CHARS = "bw"
@@ -242,22 +230,6 @@ def _black_renju_moves(board, out):
 
 
 @njit(cache=True, nogil=True)
-def _run_from(state, size, r, c, dr, dc, colour, limit):
-    """Return how many ``colour`` stones follow (r, c) in direction (dr, dc),
-    not counting (r, c) itself and stopping at ``limit``."""
-    count = np.int64(0)
-    r += dr
-    c += dc
-    while 0 <= r < size and 0 <= c < size and count < limit:
-        if state[HEADER + r * size + c] != colour:
-            break
-        count += 1
-        r += dr
-        c += dc
-    return count
-
-
-@njit(cache=True, nogil=True)
 def window_stones(state, start, step, row, colour):
     """Return (stones of ``colour``, stones of the other colour) in the
     window of ``row`` cells from the cell ``start`` by ``step`` cells."""
@@ -270,21 +242,6 @@ def window_stones(state, start, step, row, colour):
         elif value != EMPTY:
             other += 1
     return own, other
-
-
-@njit(cache=True, nogil=True)
-def _line_length(state, size, code, d, colour):
-    """Return the length of the unbroken ``colour`` line through the stone on
-    ``code`` in direction ``d`` (0..3 of DIRECTIONS), that stone included."""
-    r = code // size
-    c = code % size
-    dr = DIRECTIONS[d, 0]
-    dc = DIRECTIONS[d, 1]
-    return (
-        1
-        + _run_from(state, size, r, c, dr, dc, colour, size)
-        + _run_from(state, size, r, c, -dr, -dc, colour, size)
-    )
 
 
 @njit(cache=True, nogil=True)
@@ -307,143 +264,7 @@ def _completes_row(state, code, colour):
     row = np.int64(state[ROW])
     rule = np.int64(state[RULE])
     for d in range(4):
-        if _wins(rule, row, colour, _line_length(state, size, code, d, colour)):
-            return True
-    return False
-
-
-# ---- renju's forbidden points ------------------------------------------------------
-#
-# Black, and only black, may not play a double three, a double four or an
-# overline, unless the same stone makes a five (RIF rules, article 9). The
-# checks place the stone, look along each line within four points of it, and
-# take it back; a three's straight four is real only where its own point is
-# not forbidden, so the three check asks again, with one more stone placed.
-
-_BLACK = np.uint64(BLACK_STONE)
-
-
-@njit(cache=True, nogil=True)
-def _step(size, code, d, k):
-    """Return the code ``k`` points from ``code`` along direction ``d``, or -1
-    off the board."""
-    r = code // size + k * DIRECTIONS[d, 0]
-    c = code % size + k * DIRECTIONS[d, 1]
-    if 0 <= r < size and 0 <= c < size:
-        return r * size + c
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def _five_points(state, size, code, d):
-    """Return (how many, the first, the last) of the empty points along
-    direction ``d``, within four of the black stone on ``code``, where one more
-    black stone makes exactly five with it."""
-    count = 0
-    first = 0
-    last = 0
-    for k in range(-4, 5):
-        point = _step(size, code, d, k)
-        if k == 0 or point < 0 or state[HEADER + point] != np.uint64(EMPTY):
-            continue
-        state[HEADER + point] = _BLACK
-        if _line_length(state, size, code, d, _BLACK) == 5:
-            count += 1
-            if count == 1:
-                first = k
-            last = k
-        state[HEADER + point] = np.uint64(EMPTY)
-    return count, first, last
-
-
-@njit(cache=True, nogil=True)
-def _fours(state, size, code, d):
-    """Return how many fours the black stone on ``code`` is part of along
-    direction ``d``: a straight four (two five points with the four between
-    them) counts once, two fours on one line twice."""
-    count, first, last = _five_points(state, size, code, d)
-    if count == 2 and last - first == 5:
-        return 1
-    return count
-
-
-@njit(cache=True, nogil=True)
-def _near_black(state, size, code):
-    """Return the most black stones within four points of ``code`` on any one
-    of its lines (a three needs two besides the new stone)."""
-    most = 0
-    for d in range(4):
-        count = 0
-        for k in range(-4, 5):
-            point = _step(size, code, d, k)
-            if k != 0 and point >= 0 and state[HEADER + point] == _BLACK:
-                count += 1
-        most = max(most, count)
-    return most
-
-
-@njit(cache=True, nogil=True)
-def _forbidden_at(state, size, code):
-    """:func:`forbidden` on a board of side ``size``. The three check asks it
-    again of each straight four's point, with one more stone on the board
-    (one recursive function: numba's cache mishandles mutual recursion)."""
-    if _near_black(state, size, code) < 2:
-        return NOT_FORBIDDEN
-    state[HEADER + code] = _BLACK
-    reason = NOT_FORBIDDEN
-    five = False
-    for d in range(4):
-        length = _line_length(state, size, code, d, _BLACK)
-        if length == 5:
-            five = True
-        elif length > 5:
-            reason = OVERLINE
-    if not five and reason == NOT_FORBIDDEN:
-        fours = 0
-        threes = 0
-        for d in range(4):
-            found = _fours(state, size, code, d)
-            if found:
-                fours += found
-                continue
-            # A three: one more black stone on this line, on a point that is
-            # not itself forbidden, makes a straight four with this one.
-            for k in range(-4, 5):
-                point = _step(size, code, d, k)
-                if k == 0 or point < 0 or state[HEADER + point] != np.uint64(EMPTY):
-                    continue
-                state[HEADER + point] = _BLACK
-                count, first, last = _five_points(state, size, code, d)
-                state[HEADER + point] = np.uint64(EMPTY)
-                straight = count == 2 and last - first == 5
-                if straight and _forbidden_at(state, size, point) == NOT_FORBIDDEN:
-                    threes += 1
-                    break
-        if fours >= 2:
-            reason = DOUBLE_FOUR
-        elif threes >= 2:
-            reason = DOUBLE_THREE
-    if five:
-        reason = NOT_FORBIDDEN
-    state[HEADER + code] = np.uint64(EMPTY)
-    return reason
-
-
-@njit(cache=True, nogil=True)
-def forbidden(state, code):
-    """Return why the empty point ``code`` is forbidden to black under renju:
-    NOT_FORBIDDEN, DOUBLE_THREE, DOUBLE_FOUR or OVERLINE (whatever the game's
-    rule). ``state`` must be writable: stones are placed and taken back."""
-    return _forbidden_at(state, np.int64(state[SIZE]), code)
-
-
-@njit(cache=True, nogil=True)
-def _black_can_move(state):
-    """Return True if black has a point that is not forbidden."""
-    size = np.int64(state[SIZE])
-    for code in range(size * size):
-        empty = state[HEADER + code] == np.uint64(EMPTY)
-        if empty and forbidden(state, code) == NOT_FORBIDDEN:
+        if _wins(rule, row, colour, line_length(state, size, code, d, colour)):
             return True
     return False
 
@@ -466,7 +287,7 @@ def apply_move(state, move):
         else:
             state[RESULT] = np.uint64(WHITE_WINS)
     elif np.int64(state[STONES]) == size * size or (
-        np.int64(state[RULE]) == RENJU and black_next and not _black_can_move(state)
+        np.int64(state[RULE]) == RENJU and black_next and not black_can_move(state)
     ):
         state[RESULT] = np.uint64(DRAW)
 
@@ -520,8 +341,8 @@ def _has_row(state, colour):
             dr = DIRECTIONS[d, 0]
             dc = DIRECTIONS[d, 1]
             # Count each line once, from its first stone.
-            if _run_from(state, size, r, c, -dr, -dc, colour, 1) == 0:
-                length = 1 + _run_from(state, size, r, c, dr, dc, colour, size)
+            if run_from(state, size, r, c, -dr, -dc, colour, 1) == 0:
+                length = 1 + run_from(state, size, r, c, dr, dc, colour, size)
                 if _wins(rule, row, colour, length):
                     return True
     return False
@@ -809,7 +630,7 @@ class Gomoku(Game):
         if not winners:
             full = black + white == len(array) - HEADER
             stuck = (
-                array[RULE] == RENJU and side == "black" and not _black_can_move(array)
+                array[RULE] == RENJU and side == "black" and not black_can_move(array)
             )
             return DRAW if full or stuck else ONGOING
         winner = winners[0]

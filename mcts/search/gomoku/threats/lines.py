@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ....games import gomoku
+from ....games import gomoku, renju
 from ...rollouts import window_start
 
 #: A random key per colour (1 black, 2 white) and intersection of the
@@ -86,12 +86,12 @@ def flanked(cells, size, line, colour):
 @njit(cache=True, nogil=True)
 def forbidden_on(cells, scratch, cell):
     """Return whether the empty ``cell`` is a forbidden point for black
-    under renju (:func:`~mcts.games.gomoku.forbidden`), the board being
+    under renju (:func:`~mcts.games.renju.forbidden`), the board being
     ``cells``: they are copied into ``scratch``, a state vector of the same
     size whose header the caller set (:func:`scratch_state`)."""
     for i in range(cells.shape[0]):
         scratch[gomoku.HEADER + i] = cells[i]
-    return gomoku.forbidden(scratch, cell) != gomoku.NOT_FORBIDDEN
+    return renju.forbidden(scratch, cell) != renju.NOT_FORBIDDEN
 
 
 @njit(cache=True, nogil=True)
@@ -119,7 +119,7 @@ def put(cells, mirror, cell, value):
 def forbidden_in(mirror, cell):
     """Return whether the empty ``cell`` is a forbidden point for black on
     the board ``mirror`` holds (:func:`mirror_of`)."""
-    return gomoku.forbidden(mirror, cell) != gomoku.NOT_FORBIDDEN
+    return renju.forbidden(mirror, cell) != renju.NOT_FORBIDDEN
 
 
 @njit(cache=True, nogil=True)
