@@ -1,5 +1,5 @@
 """Plain-Python reference rules of standard gomoku and renju, to check the
-numba kernels (mcts/games/gomoku.py).
+numba kernels (mcts/games/gomoku.py, renju.py).
 
 Written from the rules, not from the kernels: a line through a point is read
 as a string of 11 characters (``x`` black, ``o`` white, ``.`` empty, ``#``
