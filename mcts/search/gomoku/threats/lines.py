@@ -84,26 +84,22 @@ def flanked(cells, size, line, colour):
 
 
 @njit(cache=True, nogil=True)
-def forbidden_on(cells, scratch, cell):
-    """Return whether the empty ``cell`` is a forbidden point for black
-    under renju (:func:`~mcts.games.renju.forbidden`), the board being
-    ``cells``: they are copied into ``scratch``, a state vector of the same
-    size whose header the caller set (:func:`scratch_state`)."""
-    for i in range(cells.shape[0]):
-        scratch[gomoku.HEADER + i] = cells[i]
-    return renju.forbidden(scratch, cell) != renju.NOT_FORBIDDEN
-
-
-@njit(cache=True, nogil=True)
 def mirror_of(cells, board):
-    """Return :func:`scratch_state` holding ``cells``: a mirror that
-    :func:`put` keeps in step, so that black's forbidden points are read
-    without copying the board for each."""
-    scratch = scratch_state(board)
-    if scratch.shape[0] > 0:
-        for i in range(cells.shape[0]):
-            scratch[gomoku.HEADER + i] = cells[i]
-    return scratch
+    """Return a state vector of ``board`` (size, row, rule) holding
+    ``cells``, for :func:`forbidden_in`: a mirror that :func:`put` keeps in
+    step, so that black's forbidden points are read without copying the
+    board for each. Under a rule with no forbidden point, an array of none
+    (the searches that make one are many, most of them small)."""
+    size, row, rule = board
+    if rule != gomoku.RENJU:
+        return np.empty(0, dtype=np.uint64)
+    mirror = np.zeros(gomoku.HEADER + size * size, dtype=np.uint64)
+    mirror[gomoku.SIZE] = size
+    mirror[gomoku.ROW] = row
+    mirror[gomoku.RULE] = rule
+    for i in range(cells.shape[0]):
+        mirror[gomoku.HEADER + i] = cells[i]
+    return mirror
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -120,21 +116,6 @@ def forbidden_in(mirror, cell):
     """Return whether the empty ``cell`` is a forbidden point for black on
     the board ``mirror`` holds (:func:`mirror_of`)."""
     return renju.forbidden(mirror, cell) != renju.NOT_FORBIDDEN
-
-
-@njit(cache=True, nogil=True)
-def scratch_state(board):
-    """Return an empty state vector of ``board`` (size, row, rule), for
-    :func:`forbidden_on`; under a rule with no forbidden point, an array of
-    none (the searches that ask make many calls, most of them small)."""
-    size, row, rule = board
-    if rule != gomoku.RENJU:
-        return np.empty(0, dtype=np.uint64)
-    scratch = np.zeros(gomoku.HEADER + size * size, dtype=np.uint64)
-    scratch[gomoku.SIZE] = size
-    scratch[gomoku.ROW] = row
-    scratch[gomoku.RULE] = rule
-    return scratch
 
 
 @njit(cache=True, nogil=True)

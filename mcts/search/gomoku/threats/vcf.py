@@ -51,13 +51,11 @@ from .lines import (
     exact_five,
     flanked,
     forbidden_in,
-    forbidden_on,
     four_moves,
     line_neighbours,
     mirror_of,
     next_fours,
     put,
-    scratch_state,
     win_cells,
     win_cells_through,
     window,
@@ -368,14 +366,14 @@ def defence_moves(state, budget, out):
     )
     kept = 0
     reply = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    scratch = scratch_state(board)
+    mirror = mirror_of(cells, board)
     for i in range(count):
         cell = candidates[i]
-        if rule == gomoku.RENJU and mover == 1 and forbidden_on(cells, scratch, cell):
+        if rule == gomoku.RENJU and mover == 1 and forbidden_in(mirror, cell):
             continue
-        cells[cell] = mover
+        put(cells, mirror, cell, mover)
         refuted, _ = vcf(cells, board, opponent, np.int64(VCF_MAX_DEPTH), budget, reply)
-        cells[cell] = 0
+        put(cells, mirror, cell, 0)
         if refuted == 0:
             out[kept] = cell
             kept += 1

@@ -27,10 +27,11 @@ from .lines import (
     STONE_KEYS,
     board_of,
     cells_of,
-    forbidden_on,
+    forbidden_in,
     four_moves,
     line_neighbours,
-    scratch_state,
+    mirror_of,
+    put,
     threat_moves,
     win_cells,
 )
@@ -152,7 +153,7 @@ def search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left):
     size, _, rule = board
     black_attacks = rule == gomoku.RENJU and attacker == 1
     black_defends = rule == gomoku.RENJU and attacker == 2
-    scratch = scratch_state(board)
+    mirror = mirror_of(cells, board)
     n = size * size
     moves = np.empty((depth, n), dtype=np.int64)
     defences = np.empty((depth, n), dtype=np.int64)
@@ -179,12 +180,12 @@ def search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left):
                 lost_keys[keys[level] & slots] = keys[level]
                 lost_left[keys[level] & slots] = depth - level
             level -= 1
-            cells[defences[level, answer[level]]] = 0
-            cells[moves[level, threat[level]]] = 0
+            put(cells, mirror, defences[level, answer[level]], 0)
+            put(cells, mirror, moves[level, threat[level]], 0)
             continue
-        if black_attacks and forbidden_on(cells, scratch, moves[level, threat[level]]):
+        if black_attacks and forbidden_in(mirror, moves[level, threat[level]]):
             continue
-        cells[moves[level, threat[level]]] = attacker
+        put(cells, mirror, moves[level, threat[level]], attacker)
         stamp += 1
         total[level] = _defences(
             cells, board, attacker, budget, defences[level], mark, stamp
@@ -193,18 +194,18 @@ def search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left):
         # Its defences, each answered by a VCF or by the next level.
         while True:
             if total[level] < 0:  # not a threat
-                cells[moves[level, threat[level]]] = 0
+                put(cells, mirror, moves[level, threat[level]], 0)
                 break
             answer[level] += 1
             if answer[level] >= total[level]:  # every defence loses
-                cells[moves[level, threat[level]]] = 0
+                put(cells, mirror, moves[level, threat[level]], 0)
                 if level == 0:
                     return moves[0, threat[0]]
                 level -= 1
-                cells[defences[level, answer[level]]] = 0
+                put(cells, mirror, defences[level, answer[level]], 0)
                 continue
             defence = defences[level, answer[level]]
-            if black_defends and forbidden_on(cells, scratch, defence):
+            if black_defends and forbidden_in(mirror, defence):
                 continue  # not a move black may play
             key = (
                 keys[level]
@@ -215,9 +216,9 @@ def search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left):
                 lost_keys[key & slots] == key
                 and lost_left[key & slots] >= depth - level - 1
             )
-            cells[defence] = defender
+            put(cells, mirror, defence, defender)
             if not known_lost and _vct_zero(cells, board, attacker, budget) >= 0:
-                cells[defence] = 0
+                put(cells, mirror, defence, 0)
                 continue
             if not known_lost and level + 1 < depth and budget[0] > 0:
                 level += 1
@@ -229,8 +230,8 @@ def search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left):
                 threat[level] = -1
                 break
             # This defence holds: the three fails.
-            cells[defences[level, answer[level]]] = 0
-            cells[moves[level, threat[level]]] = 0
+            put(cells, mirror, defences[level, answer[level]], 0)
+            put(cells, mirror, moves[level, threat[level]], 0)
             break
 
 
