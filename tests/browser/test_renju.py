@@ -58,3 +58,16 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
     wait_plies(page, len(MOVES) + 1)
     wait_idle(page)
     assert page.locator("#board .cell.forbidden").count() == 0
+
+
+def test_standard_plays_without_a_model_by_default(page, screenshot):
+    # No standard build scored above no model, so none ships; the freestyle
+    # ones are shown but cannot be chosen.
+    open_board(page)
+    select_game(page, "gomoku")
+    page.select_option("#gomoku-rule", "standard")
+    for side in ("black", "white"):
+        assert page.input_value(f"#model-{side}") == "none"
+    light = page.locator('#model-black option[value="light"]')
+    assert light.is_disabled() and "freestyle" in light.get_attribute("title").lower()
+    screenshot(page, "standard-models")
