@@ -24,7 +24,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..games import kernels
+from ..games import gomoku, kernels
 from ..games.base import MAX_MOVES, ONGOING, Game, State
 from ..games.reversi import BLACK_DISCS, WHITE_DISCS
 from .config import SearchConfig, game_settings
@@ -173,7 +173,11 @@ class Searcher:
         #: false root proof is searched on (:meth:`_search_on_strictly`).
         self.strict = False
         self._planner = (
-            AlphaBetaPlanner(game.options["size"], game.options["row"])
+            AlphaBetaPlanner(
+                game.options["size"],
+                game.options["row"],
+                gomoku.RULES[game.options["rule"]],
+            )
             if self.alphabeta
             else None
         )

@@ -249,7 +249,7 @@ def stand_pat_values(shapes, empty, me, weights):
             if not empty[p, x]:
                 continue
             for q in range(2):
-                value, _level = cell_worth(shapes[p], weights, q, x)
+                value, _level = cell_worth(shapes[p], weights, q, x, False)
                 sums[q] += value
                 best[q] = max(best[q], value)
         mine, theirs = me[p], 1 - me[p]

@@ -107,7 +107,7 @@ def test_a_cells_worth_and_level_are_its_shapes_summed_by_the_boards_weights():
     shapes, worth, level = board[3], board[4], board[5]
     for x in np.flatnonzero(stones == 0):
         for q in (0, 1):
-            value, lvl = patterns.cell_worth(shapes, weights, q, int(x))
+            value, lvl = patterns.cell_worth(shapes, weights, q, int(x), False)
             assert worth[q, x] == pytest.approx(value)
             assert level[q, x] == lvl
     assert board[6][0] == pytest.approx(worth[0].sum())

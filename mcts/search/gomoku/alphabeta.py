@@ -59,11 +59,12 @@ import numpy as np
 from numba import njit, types
 from numba.core.dispatcher import Dispatcher
 
-from ...games import gomoku
+from ...games import gomoku, renju
 from .patterns import (
     BOARD_TYPES,
     LEVEL_DOUBLE_THREE,
     LEVEL_FIVE,
+    LEVEL_FORBIDDEN,
     LEVEL_FOUR,
     LEVEL_FOUR_THREE,
     LEVEL_THREE,
@@ -131,8 +132,9 @@ REDUCTIONS = np.array(
 TIME_SHARE = 0.9
 
 #: The numba type of a search (:func:`new_search`): the board's arrays,
-#: then killers, each ply's moves and their ordering scores, the statistics
-#: and the transposition table's keys, moves, values, depths and kinds.
+#: then killers, each ply's moves and their ordering scores, the statistics,
+#: the transposition table's keys, moves, values, depths and kinds, and the
+#: root's legal cells.
 SEARCH_TYPE = types.Tuple(
     BOARD_TYPES
     + (
@@ -144,6 +146,7 @@ SEARCH_TYPE = types.Tuple(
         types.int64[::1],
         types.float64[::1],
         types.int64[::1],
+        types.int8[::1],
         types.int8[::1],
     )
 )
@@ -159,6 +162,7 @@ TABLE_MOVES = KILLERS + 5
 TABLE_VALUES = KILLERS + 6
 TABLE_DEPTHS = KILLERS + 7
 TABLE_KINDS = KILLERS + 8
+ROOT_MOVES = KILLERS + 9
 
 # ``stats`` entries.
 _NODES = 0
@@ -251,6 +255,8 @@ def _quiescence(board, colour, alpha, beta, ply, fours, last):
     if ply >= MAX_PLY - 2:
         return _stand_pat(board, me, best_me, best_op)
     if their_fives == 1:
+        if level[me, their_five_at] == LEVEL_FORBIDDEN:
+            return -(WIN - ply - 1)
         place(board, their_five_at, colour)
         value = -_quiescence(board, 3 - colour, -beta, -alpha, ply + 1, fours, last)
         lift(board, their_five_at, colour)
@@ -319,14 +325,18 @@ def _moves(board, me, ply, defend, width, first):
     """Fill ``board``'s move list of ``ply`` and return how many: with
     ``defend`` every cell where either side makes a four or better, else
     the ``width`` best cells by ordering score; ``first`` (the table's
-    move) and the ply's killers lead."""
+    move) and the ply's killers lead. Points forbidden to the mover are
+    left out, and at the root the cells the rules forbid."""
     cells, worth, level = board[0], board[4], board[5]
     killers, moves, scores = board[KILLERS], board[MOVES], board[SCORES]
+    root_moves = board[ROOT_MOVES]
     op = 1 - me
     keep = cells.shape[0] if defend else width
     n = 0
     for x in range(cells.shape[0]):
-        if cells[x] != 0:
+        if cells[x] != 0 or level[me, x] == LEVEL_FORBIDDEN:
+            continue
+        if ply == 0 and root_moves[x] == 0:
             continue
         if defend:
             if level[me, x] < LEVEL_FOUR and level[op, x] < LEVEL_FOUR:
@@ -408,6 +418,10 @@ def _negamax(board, colour, depth, alpha, beta, ply, extensions, may_pass):
     if ply >= MAX_PLY - 2:
         return _stand_pat(board, me, best_me, best_op)
     if their_fives == 1:
+        # Black's only block may be a point forbidden to him (renju): then
+        # white's four wins.
+        if level[me, their_five_at] == LEVEL_FORBIDDEN:
+            return -(WIN - ply - 1)
         if ply == 0:
             stats[_BEST] = their_five_at
         place(board, their_five_at, colour)
@@ -599,13 +613,14 @@ def search_depth(board, colour, depth, budget):
     return value, stats[_BEST], stats[_ABORTED] == 1, stats[_ROOT_DONE]
 
 
-def new_search(size: int, row: int) -> tuple:
-    """Return a board (:func:`~mcts.search.gomoku.patterns.new_board`) with
-    the search's arrays after it: killers, each ply's moves and their
-    ordering scores, the statistics and the transposition table."""
+def new_search(size: int, row: int, rule: int = gomoku.FREESTYLE) -> tuple:
+    """Return a board (:func:`~mcts.search.gomoku.patterns.new_board`) for
+    ``rule`` with the search's arrays after it: killers, each ply's moves
+    and their ordering scores, the statistics, the transposition table and
+    the root's legal cells."""
     n = size * size
     table_size = 1 << TABLE_BITS
-    return new_board(size, row) + (
+    return new_board(size, row, rule) + (
         np.full((MAX_PLY, 2), -1, dtype=np.int64),  # KILLERS
         np.zeros((MAX_PLY, n), dtype=np.int64),  # MOVES
         np.zeros((MAX_PLY, n), dtype=np.float64),  # SCORES
@@ -615,18 +630,28 @@ def new_search(size: int, row: int) -> tuple:
         np.zeros(table_size, dtype=np.float64),  # TABLE_VALUES
         np.zeros(table_size, dtype=np.int64),  # TABLE_DEPTHS
         np.zeros(table_size, dtype=np.int8),  # TABLE_KINDS
+        np.ones(n, dtype=np.int8),  # ROOT_MOVES
     )
 
 
 def _set_state(board: tuple, state: np.ndarray) -> tuple[np.ndarray, int]:
-    """Set ``board`` to the Gomoku ``state``; return its stones and the
-    colour to move (1 black, 2 white)."""
+    """Set ``board`` to the Gomoku ``state`` and its root's legal cells
+    (under renju, black's forbidden points are not); return its stones and
+    the colour to move (1 black, 2 white)."""
     size = int(state[gomoku.SIZE])
     stones = np.asarray(
         state[gomoku.HEADER : gomoku.HEADER + size * size], dtype=np.int64
     )
     set_position(board, stones)
-    return stones, int(state[gomoku.SIDE]) + 1
+    colour = int(state[gomoku.SIDE]) + 1
+    root_moves = board[ROOT_MOVES]
+    root_moves[:] = stones == 0
+    if colour == 1 and int(state[gomoku.RULE]) == gomoku.RENJU:
+        scratch = np.array(state, dtype=np.uint64)
+        for x in np.flatnonzero(root_moves):
+            if renju.forbidden(scratch, np.int64(x)) != renju.NOT_FORBIDDEN:
+                root_moves[x] = 0
+    return stones, colour
 
 
 def value_at_depth(
@@ -654,7 +679,7 @@ def think(
     ``seconds``, ``max_depth`` plies at most; return (move, value for the
     mover, depth completed, nodes)."""
     _compile_recursion()
-    stones, colour = _set_state(board, state)
+    _, colour = _set_state(board, state)
     stats = board[STATS]
     stats[_NODES] = 0
     start = time.perf_counter()
@@ -681,9 +706,9 @@ def think(
             break
     if best < 0:
         size = int(state[gomoku.SIZE])
-        empties = np.flatnonzero(stones == 0)
+        legal = board[ROOT_MOVES]
         centre = (size // 2) * size + size // 2
-        best = centre if stones[centre] == 0 else int(empties[0])
+        best = centre if legal[centre] else int(np.flatnonzero(legal)[0])
     return best, value, done, int(stats[_NODES])
 
 

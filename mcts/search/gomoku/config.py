@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 from .alphabeta import MAX_ROW as ALPHABETA_MAX_ROW
 from .focus import GOMOKU_FOCUS_WIDTH, GOMOKU_ROOT_WIDTH
+from .patterns import MAX_EXACT_ROW
 from .threats.root import DEEP_VCT_NODES_PER_SECOND
 from .threats.vct import LEAF_VCT_NODES
 
@@ -57,12 +58,13 @@ class GomokuSearch(NamedTuple):
 
     def for_board(self, row: int, rule: str = "freestyle") -> GomokuSearch:
         """Return these settings for a game of ``row`` in a row under
-        ``rule``: the alpha-beta only plays rows of at most six, and knows
-        freestyle only (an overline wins, no point is forbidden), so the
-        standard and renju rules search without it. The threat search reads
-        each rule (:mod:`.threats`); focus and the shapes only rank the
-        kernels' legal moves and score leaves."""
-        if rule != "freestyle" or row > ALPHABETA_MAX_ROW:
+        ``rule``: the alpha-beta plays rows of at most six in freestyle and
+        of at most five under the standard rule and renju, whose exact rows
+        its pattern board reads with a wider window (:mod:`.patterns`). The
+        threat search reads each rule (:mod:`.threats`); focus and the
+        shapes only rank the kernels' legal moves and score leaves."""
+        longest = ALPHABETA_MAX_ROW if rule == "freestyle" else MAX_EXACT_ROW
+        if row > longest:
             return self._replace(alphabeta=0.0)
         return self
 

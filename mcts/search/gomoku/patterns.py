@@ -37,8 +37,17 @@ import numpy as np
 from numba import njit, types
 
 from ...games import gomoku
-from .shapes import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, shape_at
-from .weights import FOUR_FORK_AT, HAND_WEIGHTS, SHAPES, THREE_FORK_AT
+from .shapes import (
+    DOUBLE_FOUR,
+    FIVE,
+    FOUR,
+    OPEN_FOUR,
+    OPEN_THREE,
+    OVERLINE,
+    exact_shape_at,
+    shape_at,
+)
+from .weights import FOUR_FORK_AT, HAND_WEIGHTS, THREE_FORK_AT
 
 #: Threat levels of a cell for a colour.
 LEVEL_THREE = 1
@@ -47,6 +56,11 @@ LEVEL_FOUR = 3
 LEVEL_FOUR_THREE = 4
 LEVEL_WIN_FOUR = 5
 LEVEL_FIVE = 6
+#: A point forbidden to black under renju (a double three, a double four or
+#: an overline that makes no five), read from its four shapes.
+LEVEL_FORBIDDEN = -1
+#: Shape codes a pattern table holds (:mod:`.shapes`, NONE to DOUBLE_FOUR).
+CODES = DOUBLE_FOUR + 1
 #: A cell's worth to a colour is capped here (an open four to make is a win
 #: the threat levels see; in sums and bests it would swamp the rest).
 VALUE_CAP = 300.0
@@ -58,18 +72,18 @@ VALUE_CAP = 300.0
 BOARD_TYPES = (
     types.int64[::1],  # 0 cells
     types.int64[:, :, ::1],  # 1 neighbour table
-    types.int8[::1],  # 2 pattern table
+    types.int8[:, ::1],  # 2 pattern table of each colour
     types.int8[:, :, ::1],  # 3 shapes
     types.float64[:, ::1],  # 4 worth
     types.int8[:, ::1],  # 5 level
     types.float64[::1],  # 6 sums
-    types.int64[::1],  # 7 digits
+    types.int64[::1],  # 7 digits of a line code, and renju or not
     types.uint64[:, ::1],  # 8 keys
     types.uint64[::1],  # 9 hash
     types.int64[:, :, ::1],  # 10 line codes
     types.float64[::1],  # 11 shape weights
-    types.float64[::1],  # 12 worth by the four shapes
-    types.int8[::1],  # 13 threat level by the four shapes
+    types.float64[:, ::1],  # 12 each colour's worth by the four shapes
+    types.int8[:, ::1],  # 13 each colour's threat level by the four shapes
 )
 #: Where the board tuple keeps its shape weights (:mod:`.gomoku_weights`).
 WEIGHTS = 11
@@ -81,13 +95,15 @@ LEVEL_TABLE = 13
 
 
 @njit(cache=True)
-def pattern_table(row):
+def pattern_table(row, reach, exact):
     """Return the shape code of a stone on a cell for each pattern of the
-    ``row`` - 1 cells either side of it along a line: 2 bits a cell, nearest
-    last on each side... precisely, digit ``k`` (bits 2k) is the cell at
-    offset ``k - (row - 1)`` for k < row - 1 and ``k - row + 2`` after: 0
-    empty, 1 the colour's own stone, 2 the other's or off the board."""
-    reach = row - 1
+    ``reach`` cells either side of it along a line: 2 bits a cell...
+    precisely, digit ``k`` (bits 2k) is the cell at offset ``k - reach``
+    for k < reach and ``k - reach + 1`` after: 0 empty, 1 the colour's own
+    stone, 2 the other's or off the board. With ``exact`` only exactly
+    ``row`` in a row wins (:func:`~.shapes.exact_shape_at`); that needs a
+    ``reach`` of ``row`` (the cells beyond a row's ends), freestyle ``row``
+    - 1."""
     span = 2 * reach + 1
     count = 4 ** (2 * reach)
     table = np.zeros(count, dtype=np.int8)
@@ -104,15 +120,17 @@ def pattern_table(row):
             cells[k if k < reach else k + 1] = digit
         if valid:
             cells[reach] = 0
-            table[code] = shape_at(cells, span, row, 1, reach, 0)
+            if exact:
+                table[code] = exact_shape_at(cells, span, row, 1, reach, 0)
+            else:
+                table[code] = shape_at(cells, span, row, 1, reach, 0)
     return table
 
 
 @njit(cache=True)
-def neighbour_table(size, row):
+def neighbour_table(size, reach):
     """Return, for each cell and direction, the cells at the table's offsets
     (see :func:`pattern_table`), -1 off the board."""
-    reach = row - 1
     out = np.full((size * size, 4, 2 * reach), -1, dtype=np.int64)
     for cell in range(size * size):
         r0 = cell // size
@@ -157,17 +175,29 @@ def _line_codes(cells, nbr, x, d, digits):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def cell_worth(shapes, weights, q, x):
+def cell_worth(shapes, weights, q, x, forbid):
     """Return a ``q`` (0 black, 1 white) stone's worth and threat level on
     the empty ``x`` from its four stored line shapes and the ``weights``
-    (:meth:`~.gomoku_weights.ShapeWeights.array`)."""
+    (:meth:`~.gomoku_weights.ShapeWeights.array`). With ``forbid`` (black
+    under renju) a double three, a double four or an overline that makes no
+    five is LEVEL_FORBIDDEN, worth nothing; else an overline is no shape,
+    and two fours on one line are as an open four."""
     score = 0.0
     fours = 0
     threes = 0
     five = False
     open_four = False
+    overline = False
     for d in range(4):
         s = shapes[q, x, d]
+        if s == OVERLINE:
+            overline = True
+            continue
+        if s == DOUBLE_FOUR:
+            score += weights[OPEN_FOUR]
+            open_four = True
+            fours += 2
+            continue
         score += weights[s]
         if s == FIVE:
             five = True
@@ -180,6 +210,8 @@ def cell_worth(shapes, weights, q, x):
             threes += 1
     if five:
         return VALUE_CAP, LEVEL_FIVE
+    if forbid and (overline or fours >= 2 or threes >= 2):
+        return 0.0, LEVEL_FORBIDDEN
     four_fork = weights[FOUR_FORK_AT]
     if open_four or fours >= 2:
         return min(VALUE_CAP, score + four_fork), LEVEL_WIN_FOUR
@@ -198,22 +230,26 @@ def cell_worth(shapes, weights, q, x):
 def combined_index(shapes, q, x):
     """Return the index of the ``q`` colour's four line shapes on ``x`` in
     the board's worth and level tables."""
-    return shapes[q, x, 0] + SHAPES * (
-        shapes[q, x, 1] + SHAPES * (shapes[q, x, 2] + SHAPES * shapes[q, x, 3])
+    return shapes[q, x, 0] + CODES * (
+        shapes[q, x, 1] + CODES * (shapes[q, x, 2] + CODES * shapes[q, x, 3])
     )
 
 
 @njit(cache=True, nogil=True)
-def _fill_tables(weights, worth_table, level_table):
-    """Fill the worth and level tables by :func:`cell_worth` for every
-    combination of four shapes."""
+def _fill_tables(weights, worth_table, level_table, renju):
+    """Fill each colour's worth and level tables by :func:`cell_worth` for
+    every combination of four shapes (black's points forbidden if
+    ``renju``)."""
     shapes = np.zeros((1, 1, 4), dtype=np.int8)
-    for i in range(worth_table.shape[0]):
-        rest = i
-        for d in range(4):
-            shapes[0, 0, d] = rest % SHAPES
-            rest //= SHAPES
-        worth_table[i], level_table[i] = cell_worth(shapes, weights, 0, 0)
+    for q in range(2):
+        for i in range(worth_table.shape[1]):
+            rest = i
+            for d in range(4):
+                shapes[0, 0, d] = rest % CODES
+                rest //= CODES
+            worth_table[q, i], level_table[q, i] = cell_worth(
+                shapes, weights, 0, 0, renju and q == 0
+            )
 
 
 def set_weights(board: tuple, values: np.ndarray) -> None:
@@ -221,7 +257,8 @@ def set_weights(board: tuple, values: np.ndarray) -> None:
     (:meth:`~.gomoku_weights.ShapeWeights.array`) and their tables; the
     cells' worth follows at the next :func:`set_position`."""
     board[WEIGHTS][:] = values
-    _fill_tables(board[WEIGHTS], board[WORTH_TABLE], board[LEVEL_TABLE])
+    renju = bool(board[7][1])
+    _fill_tables(board[WEIGHTS], board[WORTH_TABLE], board[LEVEL_TABLE], renju)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -230,10 +267,10 @@ def _set_worth(shapes, worth_table, level_table, worth, level, sums, x):
     its stored shapes."""
     for q in range(2):
         at = combined_index(shapes, q, x)
-        value = worth_table[at]
+        value = worth_table[q, at]
         sums[q] += value - worth[q, x]
         worth[q, x] = value
-        level[q, x] = level_table[at]
+        level[q, x] = level_table[q, at]
 
 
 # _mark is inlined into place and lift: a kernel of its own called with the
@@ -271,8 +308,8 @@ def _mark(board, m, colour, sign):
             codes[1, y, d] += white << shift
             if cells[y] != 0:
                 continue
-            shape_black = table[codes[0, y, d]]
-            shape_white = table[codes[1, y, d]]
+            shape_black = table[0, codes[0, y, d]]
+            shape_white = table[1, codes[1, y, d]]
             if shape_black != shapes[0, y, d] or shape_white != shapes[1, y, d]:
                 shapes[0, y, d] = shape_black
                 shapes[1, y, d] = shape_white
@@ -314,8 +351,8 @@ def lift(board, m, colour):
     hashed[0] ^= keys[colour - 1, m]
     _mark(board, m, colour, -1)
     for d in range(4):
-        shapes[0, m, d] = table[codes[0, m, d]]
-        shapes[1, m, d] = table[codes[1, m, d]]
+        shapes[0, m, d] = table[0, codes[0, m, d]]
+        shapes[1, m, d] = table[1, codes[1, m, d]]
     _set_worth(
         shapes,
         board[WORTH_TABLE],
@@ -350,8 +387,8 @@ def set_position(board, stones):
             black, white = _line_codes(cells, nbr, x, d, digits[0])
             codes[0, x, d] = black
             codes[1, x, d] = white
-            shapes[0, x, d] = table[black]
-            shapes[1, x, d] = table[white]
+            shapes[0, x, d] = table[0, black]
+            shapes[1, x, d] = table[1, white]
         if cells[x] == 0:
             _set_worth(
                 shapes, board[WORTH_TABLE], board[LEVEL_TABLE], worth, level, sums, x
@@ -407,37 +444,65 @@ def read_threats(board, me):
     )
 
 
-_TABLES: dict[int, np.ndarray] = {}
+#: The longest row the pattern board reads exactly (the standard rule and
+#: renju): its exact tables have 4 ** (2 * row) entries, a million for five.
+MAX_EXACT_ROW = 5
+# Each colour's pattern tables by (row, rule), made once a process.
+_TABLES: dict[tuple[int, int], np.ndarray] = {}
 
 
-def new_board(size: int, row: int) -> tuple:
+def _pattern_tables(row: int, rule: int) -> np.ndarray:
+    """Return black's and white's pattern tables for ``rule``: freestyle
+    for both in freestyle, exact for both under the standard rule, exact for
+    black and freestyle for white under renju."""
+    if (row, rule) in _TABLES:
+        return _TABLES[row, rule]
+    if rule == gomoku.FREESTYLE:
+        exact = (False, False)
+    elif rule == gomoku.STANDARD:
+        exact = (True, True)
+    else:
+        exact = (True, False)
+    if any(exact) and row > MAX_EXACT_ROW:
+        raise ValueError(
+            f"the pattern board reads exact rows of at most {MAX_EXACT_ROW}, not {row}"
+        )
+    reach = row if any(exact) else row - 1
+    made = {each: pattern_table(row, reach, each) for each in set(exact)}
+    _TABLES[row, rule] = np.stack([made[each] for each in exact])
+    return _TABLES[row, rule]
+
+
+def new_board(size: int, row: int, rule: int = gomoku.FREESTYLE) -> tuple:
     """Return the arrays of an empty ``size`` x ``size`` board for rows of
-    ``row``: cells, the neighbour table, the pattern table, shapes, worth,
-    level, the two colours' sums of worth, the digits of a line pattern,
-    the Zobrist keys, the position's hash, every cell's line codes, the
-    shape weights (:data:`~.gomoku_weights.HAND_WEIGHTS` until a search
-    is given others, :func:`set_weights`) and their worth and level
-    tables."""
-    if row not in _TABLES:
-        _TABLES[row] = pattern_table(row)
+    ``row`` under ``rule`` (:data:`~mcts.games.gomoku.RULES`' codes): cells,
+    the neighbour table, each colour's pattern table, shapes, worth,
+    level, the two colours' sums of worth, the digits of a line pattern
+    (and 1 under renju), the Zobrist keys, the position's hash, every
+    cell's line codes, the shape weights
+    (:data:`~.gomoku_weights.HAND_WEIGHTS` until a search is given others,
+    :func:`set_weights`) and their worth and level tables."""
+    tables = _pattern_tables(row, rule)
+    reach = row if rule != gomoku.FREESTYLE else row - 1
     n = size * size
     rng = np.random.default_rng(20261127)
     hand = HAND_WEIGHTS.array()
+    renju = 1 if rule == gomoku.RENJU else 0
     board = (
         np.zeros(n, dtype=np.int64),  # 0 cells
-        neighbour_table(size, row),  # 1
-        _TABLES[row],  # 2
+        neighbour_table(size, reach),  # 1
+        tables,  # 2
         np.zeros((2, n, 4), dtype=np.int8),  # 3 shapes
         np.zeros((2, n), dtype=np.float64),  # 4 worth
         np.zeros((2, n), dtype=np.int8),  # 5 level
         np.zeros(2, dtype=np.float64),  # 6 sums
-        np.array([2 * (row - 1)], dtype=np.int64),  # 7 digits
+        np.array([2 * reach, renju], dtype=np.int64),  # 7 digits, renju
         rng.integers(1, 2**63, size=(2, n), dtype=np.uint64),  # 8 keys
         np.zeros(1, dtype=np.uint64),  # 9 hash
         np.zeros((2, n, 4), dtype=np.int64),  # 10 line codes
         np.empty_like(hand),  # 11 shape weights (set below)
-        np.zeros(SHAPES**4),  # 12 worth table
-        np.zeros(SHAPES**4, dtype=np.int8),  # 13 level table
+        np.zeros((2, CODES**4)),  # 12 worth tables
+        np.zeros((2, CODES**4), dtype=np.int8),  # 13 level tables
     )
     set_weights(board, hand)
     return board

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ...games import gomoku
 from .alphabeta import (
     clear_stop,
     forget,
@@ -37,22 +38,24 @@ from .weights import HAND_WEIGHTS, ShapeWeights
 #: owner had: two, one for each player of an arena's game.
 KEPT_SEARCHES = 2
 
-# Free searches by (size, row), each with the owner it was last lent to,
-# and how many were made.
-_FREE: dict[tuple[int, int], list[tuple[tuple, object]]] = {}
-_MADE: dict[tuple[int, int], int] = {}
+# Free searches by (size, row, rule), each with the owner it was last lent
+# to, and how many were made.
+_FREE: dict[tuple[int, int, int], list[tuple[tuple, object]]] = {}
+_MADE: dict[tuple[int, int, int], int] = {}
 _FREE_LOCK = threading.Lock()
 
 
 @contextmanager
-def borrowed_search(size: int, row: int, owner: object = None) -> Iterator[tuple]:
-    """Lend a search (:func:`~.gomoku_alphabeta.new_search`) for the
-    duration of the block: the one ``owner`` had last if it is free, else
+def borrowed_search(
+    size: int, row: int, owner: object = None, rule: int = gomoku.FREESTYLE
+) -> Iterator[tuple]:
+    """Lend a search (:func:`~.gomoku_alphabeta.new_search`) of ``rule`` for
+    the duration of the block: the one ``owner`` had last if it is free, else
     a new one while fewer than :data:`KEPT_SEARCHES` were made (or none is
     free), else another owner's, which first forgets what it found
     (:func:`~.gomoku_alphabeta.forget`): two players do not share their
     tables. ``owner`` None borrows a search that forgets."""
-    board = (size, row)
+    board = (size, row, rule)
     with _FREE_LOCK:
         free = _FREE.setdefault(board, [])
         mine = [
@@ -66,7 +69,7 @@ def borrowed_search(size: int, row: int, owner: object = None) -> Iterator[tuple
         else:
             _MADE[board] = _MADE.get(board, 0) + 1
     if search is None:
-        search = new_search(size, row)
+        search = new_search(size, row, rule)
     elif last is not owner or owner is None:
         forget(search)
     try:
@@ -79,9 +82,10 @@ def borrowed_search(size: int, row: int, owner: object = None) -> Iterator[tuple
 class AlphaBetaPlanner:
     """Finds a Gomoku move with the alpha-beta, for one searcher."""
 
-    def __init__(self, size: int, row: int) -> None:
+    def __init__(self, size: int, row: int, rule: int = gomoku.FREESTYLE) -> None:
         self.size = size
         self.row = row
+        self.rule = rule
         # The search thinking now (for stop()), else None.
         self._running: tuple | None = None
 
@@ -117,7 +121,7 @@ class AlphaBetaPlanner:
             except BaseException as error:  # raised again in plan's thread
                 failed.append(error)
 
-        with borrowed_search(self.size, self.row, owner=self) as search:
+        with borrowed_search(self.size, self.row, owner=self, rule=self.rule) as search:
             clear_stop(search)
             use_weights(search, weights)
             self._running = search

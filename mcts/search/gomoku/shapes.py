@@ -13,6 +13,12 @@ any row length ``row`` (a "four" is one stone short of a row):
   none of the other's;
 - NONE otherwise.
 
+Where only an exact row wins (the standard rule, and black under renju),
+:func:`exact_shape_at` reads the same shapes with exact rows, and two more
+that only it makes: OVERLINE (more than ``row`` in a row: no win) and
+DOUBLE_FOUR (two cells complete a row, but not at the two ends of one
+straight four: two fours on one line).
+
 :func:`shape_move_score` ranks a move by the shapes it makes for the mover
 and the ones it takes from the opponent (the same shapes, a little
 discounted), with the forks that win (two fours, a four and an open three,
@@ -41,6 +47,10 @@ OPEN_THREE = 3
 FOUR = 4
 OPEN_FOUR = 5
 FIVE = 6
+#: Shapes only :func:`exact_shape_at` makes (they have no weights of their
+#: own: the pattern board, :mod:`.patterns`, reads them).
+OVERLINE = 7
+DOUBLE_FOUR = 8
 #: The worth of each shape a move makes, by shape code.
 SHAPE_WEIGHTS = np.array([0.0, 2.0, 10.0, 40.0, 50.0, 1000.0, 100000.0])
 #: Taking a shape from the opponent counts this fraction of making it.
@@ -142,6 +152,104 @@ def shape_at(cells, size, row, colour, cell, d):
                 shape = THREE
     elif most == row - 3 and most > 0:
         shape = TWO
+    cells[cell] = 0
+    return shape
+
+
+@njit(cache=True, nogil=True)
+def _run_through(cells, size, colour, cell, dr, dc):
+    """Return how many ``colour`` stones lie in a row along (dr, dc) through
+    the ``colour`` stone on ``cell``."""
+    r0 = cell // size
+    c0 = cell % size
+    run = 1
+    for sign in (-1, 1):
+        r = r0 + sign * dr
+        c = c0 + sign * dc
+        while 0 <= r < size and 0 <= c < size and cells[r * size + c] == colour:
+            run += 1
+            r += sign * dr
+            c += sign * dc
+    return run
+
+
+@njit(cache=True, nogil=True)
+def _exact_wins(cells, size, row, colour, cell, dr, dc):
+    """Return how many empty cells along (dr, dc), within ``row`` - 1 of
+    ``cell``, make exactly ``row`` ``colour`` stones in a row through
+    ``cell`` (at most two are counted), and whether two such cells are the
+    two ends of one straight four."""
+    r0 = cell // size
+    c0 = cell % size
+    count = 0
+    first = 0
+    for off in range(1 - row, row):
+        r = r0 + off * dr
+        c = c0 + off * dc
+        if off == 0 or r < 0 or c < 0 or r >= size or c >= size:
+            continue
+        at = r * size + c
+        if cells[at] != 0:
+            continue
+        cells[at] = colour
+        run = _run_through(cells, size, colour, cell, dr, dc)
+        cells[at] = 0
+        if run == row:
+            count += 1
+            if count == 1:
+                first = off
+            else:
+                return count, off - first == row
+    return count, False
+
+
+@njit(cache=True, nogil=True)
+def exact_shape_at(cells, size, row, colour, cell, d):
+    """Return the shape code a ``colour`` stone on the empty ``cell`` makes
+    along direction ``d`` where only exactly ``row`` in a row wins: FIVE,
+    OVERLINE, OPEN_FOUR (a straight four), DOUBLE_FOUR, FOUR, OPEN_THREE
+    (some next stone on the line makes a straight four with this one: the
+    renju rules' three, but for a forbidden point of that straight four),
+    THREE, TWO or NONE, as :func:`shape_at` reads them with rows exact.
+    ``cells`` is left as it was."""
+    dr = gomoku.DIRECTIONS[d, 0]
+    dc = gomoku.DIRECTIONS[d, 1]
+    cells[cell] = colour
+    run = _run_through(cells, size, colour, cell, dr, dc)
+    shape = NONE
+    if run == row:
+        shape = FIVE
+    elif run > row:
+        shape = OVERLINE
+    else:
+        wins, straight = _exact_wins(cells, size, row, colour, cell, dr, dc)
+        if wins >= 2:
+            shape = OPEN_FOUR if straight else DOUBLE_FOUR
+        elif wins == 1:
+            shape = FOUR
+        else:
+            most = max(0, _most_of_each(cells, size, row, cell, dr, dc)[colour - 1])
+            if most >= row - 2:
+                r0 = cell // size
+                c0 = cell % size
+                for off in range(1 - row, row):
+                    r = r0 + off * dr
+                    c = c0 + off * dc
+                    if off == 0 or r < 0 or c < 0 or r >= size or c >= size:
+                        continue
+                    other = r * size + c
+                    if cells[other] != 0:
+                        continue
+                    cells[other] = colour
+                    wins, straight = _exact_wins(cells, size, row, colour, cell, dr, dc)
+                    cells[other] = 0
+                    if straight:
+                        shape = OPEN_THREE
+                        break
+                    if wins >= 1:
+                        shape = THREE
+            elif most == row - 3 and most > 0:
+                shape = TWO
     cells[cell] = 0
     return shape
 
