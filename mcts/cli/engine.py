@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..games import find_game
+from ..games import find_game, gomoku
 from ..games.base import Game
 from ..models.store import model_path
 from ..play import nboard, piskvork
@@ -29,10 +29,13 @@ DEFAULT_PLAYERS = {
 }
 PROTOCOL_OF = {"reversi": "nboard", "gomoku": "piskvork"}
 #: Gomoku under the standard and renju rules (piskvork's ``INFO rule``): the
-#: tree search, whose kernels and threat search know the rule, with the
-#: rule's own light model where one is shipped (``light-renju``), as the
-#: page plays it; the alpha-beta knows freestyle only.
+#: tree search with its alpha-beta planner and threat search, which read the
+#: rule, and the rule's own light model where one is shipped
+#: (``light-renju``), as the page plays it.
 OTHER_RULES_PLAYER = "mcts-heavy"
+#: The think time of the move each rule's player makes before the engine
+#: serves (:func:`cmd_engine`).
+WARM_SECONDS = 0.05
 
 
 def add_commands(subparsers) -> None:
@@ -97,7 +100,13 @@ def cmd_engine(args: argparse.Namespace) -> int:
     if protocol == "nboard":
         player = make_player(game, args.seconds)
         return nboard.serve(game, player, sys.stdin, sys.stdout, sys.stderr)
-    # Build a player once before serving, so that what it compiles or loads
-    # from numba's cache is not charged to the first move's time.
-    make_player(game, args.seconds).close()
+    # Build a player for each rule and let it think once before serving, so
+    # that what it loads (a rule's model, numba's cache) is charged to the
+    # start, not to the first move: the rule comes after START, with the
+    # first move close behind.
+    for rule in gomoku.RULES:
+        ruled = find_game("gomoku", rule=rule)
+        player = make_player(ruled, WARM_SECONDS)
+        player.choose(ruled.initial_state())
+        player.close()
     return piskvork.serve(make_player, sys.stdin, sys.stdout, seconds=args.seconds)

@@ -1,12 +1,16 @@
-"""The alpha-beta player (spec ``alphabeta``, freestyle Gomoku with rows of
-at most :data:`~mcts.search.gomoku.alphabeta.MAX_ROW`): plays the move
+"""The alpha-beta player (spec ``alphabeta``, Gomoku with rows of at most
+:data:`~mcts.search.gomoku.alphabeta.MAX_ROW` in freestyle, and of at most
+:data:`~mcts.search.gomoku.patterns.MAX_EXACT_ROW` under the standard rule
+and renju): plays the move
 :func:`mcts.search.gomoku.alphabeta.think` finds in its think time, by a
 tree model's fitted shape weights or the hand-set ones."""
 
 from __future__ import annotations
 
+from ..games import gomoku
 from ..games.base import Game, State
 from ..search.gomoku.alphabeta import MAX_ROW, new_search, think, use_weights
+from ..search.gomoku.patterns import MAX_EXACT_ROW
 from ..search.gomoku.weights import HAND_WEIGHTS, ShapeWeights
 from .base import Player
 
@@ -27,15 +31,17 @@ class AlphaBetaPlayer(Player):
     ) -> None:
         if game.name != "gomoku":
             raise ValueError("the alphabeta player plays Gomoku only")
-        if game.options["row"] > MAX_ROW:
-            raise ValueError(f"the alphabeta player plays rows of at most {MAX_ROW}")
-        if game.options["rule"] != "freestyle":
-            raise ValueError("the alphabeta player plays freestyle only")
+        rule = game.options["rule"]
+        longest = MAX_ROW if rule == "freestyle" else MAX_EXACT_ROW
+        if game.options["row"] > longest:
+            raise ValueError(
+                f"the alphabeta player plays rows of at most {longest} in {rule}"
+            )
         self.game = game
         self.name = name
         self.seconds = seconds
         size, row = game.options["size"], game.options["row"]
-        self._board = new_search(size, row)
+        self._board = new_search(size, row, gomoku.RULES[rule])
         use_weights(self._board, weights)
         # Compile the search (or load it from numba's cache) now, not in
         # the first move's time.

@@ -8,6 +8,7 @@ import pytest
 
 from mcts.games import gomoku, renju
 from mcts.games.gomoku import Gomoku
+from mcts.play.alphabeta_player import AlphaBetaPlayer
 from mcts.search.gomoku import alphabeta as ab
 from mcts.search.gomoku import patterns
 from mcts.search.gomoku.config import GomokuSearch
@@ -177,3 +178,13 @@ def test_the_alphabeta_plays_every_rule_with_rows_of_five():
         assert settings.for_board(5, rule).alphabeta == settings.alphabeta
     assert settings.for_board(6, "freestyle").alphabeta == settings.alphabeta
     assert settings.for_board(6, "standard").alphabeta == 0.0
+
+
+def test_the_alphabeta_player_plays_each_rule_legally():
+    for game in (STANDARD, RENJU):
+        player = AlphaBetaPlayer(game, seconds=0.05)
+        state = position(game, *DOUBLE_FOUR)
+        move = player.choose(state)
+        assert move in game.legal_moves(state)
+    with pytest.raises(ValueError, match="rows of at most 5"):
+        AlphaBetaPlayer(Gomoku(row=6, rule="standard"), seconds=0.05)

@@ -22,6 +22,13 @@ A node reads the threats of the side to move before searching
   makes an open three is searched a ply deeper (:data:`THREAT_EXTENSIONS`
   times in a line), since the opponent's replies are then the few blocks.
 
+The board reads the game's rule (:mod:`.patterns`): under the standard
+rule and renju only exact rows win where the rule says so, and under renju
+a point forbidden to black is never among his moves, so white's five whose
+only block is forbidden wins. The root's moves are checked by the rules
+themselves (:func:`mcts.games.renju.forbidden`), since the board marks a
+few points forbidden that are not, never the other way.
+
 A null-window node with nothing of the opponent's to meet is pruned three
 ways: one or two plies from the leaves it returns its quiet value when that
 beats beta by :data:`FUTILITY_MARGIN` a ply (reverse futility pruning; it

@@ -24,6 +24,18 @@ shape weights, :mod:`mcts.search.gomoku.weights`; capped at
 :data:`LEVEL_DOUBLE_THREE`, :data:`LEVEL_THREE` (an open three);
 :func:`read_threats` sums up what the side to move faces.
 
+Each colour reads its shapes by its own pattern table, so that the board
+knows the game's rule. In freestyle both tables are :func:`shape_at`'s.
+Where only an exact row wins (the standard rule for both colours, renju
+for black) the table is :func:`~mcts.search.gomoku.shapes.exact_shape_at`'s
+and sees ``row`` cells either side, one more: the cells just beyond a row's
+ends. Under renju a cell that gives black a double three, a double four or
+an overline and no five is :data:`LEVEL_FORBIDDEN` to black, worth
+nothing. The shapes do not read the rules' recursive case (a three whose
+straight four needs a forbidden point is no three), so a few such points
+are marked forbidden that are not; none that is forbidden is missed
+(tests/search/test_gomoku_rule_alphabeta.py).
+
 The board is a tuple of arrays (:func:`new_board`), so that numba kernels
 can take it whole; a search appends its own arrays to it. The module is
 one data structure: its tables (patterns, neighbours, worth by shapes), the
