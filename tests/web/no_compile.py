@@ -45,6 +45,8 @@ def play(services) -> None:
         ("reversi", None, 80),
         ("gomoku", None, 24),
         ("gomoku", {"size": 9, "row": 5}, 12),
+        ("gomoku", {"rule": "renju"}, 12),
+        ("gomoku", {"rule": "standard"}, 12),
         ("loa", None, 24),
     ):
         ai = {"kind": "ai", "level": 1}
