@@ -47,7 +47,6 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import write_text_atomically
-from ..games import gomoku
 from ..games.base import BLACK_WINS, DRAW, Game, State
 from ..models.model import graft
 from ..search.gomoku.shapes import board_cells, shape_move_score
@@ -101,7 +100,6 @@ def ranked_moves(game: Game, state: State) -> list[int]:
             key=lambda m: (m // size - centre) ** 2 + (m % size - centre) ** 2,
         )
     mover = 1 if game.to_move(state) == "black" else 2
-    rule = gomoku.RULES[game.options.get("rule", "freestyle")]
     scored = []
     for move in game.legal_moves(state):
         r, c = divmod(move, size)
@@ -109,8 +107,7 @@ def ranked_moves(game: Game, state: State) -> list[int]:
             max(0, r - 2) : r + 3, max(0, c - 2) : c + 3
         ].any()
         if near:
-            score = shape_move_score(cells, size, row, mover, move, rule)
-            scored.append((-score, move))
+            scored.append((-shape_move_score(cells, size, row, mover, move), move))
     return [move for _, move in sorted(scored)]
 
 

@@ -1,8 +1,7 @@
-"""The alpha-beta's pattern board and search, and the tree search's shapes,
-under the standard and renju rules: exact rows, black's forbidden points,
-and white's win where black's only block is one. The rules' own kernels
-(:mod:`mcts.games.renju`) and the exact shapes read on the whole board are
-the references."""
+"""The alpha-beta's pattern board and search under the standard and renju
+rules: exact rows, black's forbidden points, and white's win where black's
+only block is one. The rules' own kernels (:mod:`mcts.games.renju`) and the
+exact shapes read on the whole board are the references."""
 
 import numpy as np
 import pytest
@@ -13,14 +12,7 @@ from mcts.play.alphabeta_player import AlphaBetaPlayer
 from mcts.search.gomoku import alphabeta as ab
 from mcts.search.gomoku import patterns
 from mcts.search.gomoku.config import GomokuSearch
-from mcts.search.gomoku.shapes import (
-    FIVE,
-    SHAPE_WEIGHTS,
-    board_cells,
-    exact_shape_at,
-    shape_at,
-    side_scores,
-)
+from mcts.search.gomoku.shapes import exact_shape_at, shape_at
 
 from .gomoku_helpers import position
 from .test_gomoku_rule_threats import FORBIDDEN_BLOCK, OVERLINE
@@ -196,24 +188,3 @@ def test_the_alphabeta_player_plays_each_rule_legally():
         assert move in game.legal_moves(state)
     with pytest.raises(ValueError, match="rows of at most 5"):
         AlphaBetaPlayer(Gomoku(row=6, rule="standard"), seconds=0.05)
-
-
-def _scores(game, stones_text, name):
-    state = position(game, *stones_text)
-    cells = board_cells(state.array)
-    cell = game.parse_move_text(state, name)
-    return side_scores(cells, 15, 5, cell, gomoku.RULES[game.rule])
-
-
-def test_the_tree_searchs_shapes_read_the_rule_too():
-    # The MCTS's focus and leaf values (side_scores): two fours are worth
-    # their fork in freestyle and under the standard rule, nothing to black
-    # under renju (forbidden); an overline is a five in freestyle only.
-    free_black, _ = _scores(FREESTYLE, DOUBLE_FOUR, "h8")
-    assert _scores(STANDARD, DOUBLE_FOUR, "h8")[0] == free_black
-    assert _scores(RENJU, DOUBLE_FOUR, "h8")[0] == 0.0
-    assert _scores(FREESTYLE, OVERLINE, "l8")[0] >= SHAPE_WEIGHTS[FIVE]
-    assert _scores(STANDARD, OVERLINE, "l8")[0] < SHAPE_WEIGHTS[FIVE]
-    assert _scores(RENJU, OVERLINE, "l8")[0] == 0.0
-    black, white = OVERLINE
-    assert _scores(RENJU, (white + " b2", black), "l8")[1] >= SHAPE_WEIGHTS[FIVE]

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from mcts.games.gomoku import FREESTYLE as FREE
 from mcts.games.gomoku import Gomoku
 from mcts.search.gomoku.shapes import (
     FIVE,
@@ -80,22 +79,22 @@ def test_an_open_four_outscores_a_closed_four_and_a_fork_its_parts():
     state = GAME.initial_state()
     open_four = cells_of(GAME, "h8 i8 j8 c3", "a1 o15 o14")
     g8 = GAME.parse_move(state, "g8")
-    assert shape_move_score(open_four, size, row, 1, g8, FREE) > shape_move_score(
-        cells, size, row, 1, g8, FREE
+    assert shape_move_score(open_four, size, row, 1, g8) > shape_move_score(
+        cells, size, row, 1, g8
     )
     # g8 on a row three and a column three (open): a double open three
     fork = cells_of(GAME, "h8 i8 g9 g10", "a1 o15 o14 a15")
     single = cells_of(GAME, "h8 i8 a9 a11", "a1 o15 o14 a15")
-    assert shape_move_score(fork, size, row, 1, g8, FREE) > 2 * shape_move_score(
-        single, size, row, 1, g8, FREE
+    assert shape_move_score(fork, size, row, 1, g8) > 2 * shape_move_score(
+        single, size, row, 1, g8
     )
 
 
 def test_blocking_counts_a_little_less_than_building():
     cells = cells_of(GAME, "h8 i8 j8", "a1 o1 a15")
     g8 = GAME.parse_move(GAME.initial_state(), "g8")
-    build = shape_move_score(cells, GAME.size, GAME.row, 1, g8, FREE)
-    block = shape_move_score(cells, GAME.size, GAME.row, 2, g8, FREE)
+    build = shape_move_score(cells, GAME.size, GAME.row, 1, g8)
+    block = shape_move_score(cells, GAME.size, GAME.row, 2, g8)
     assert 0 < block < build
 
 
@@ -107,10 +106,8 @@ def test_mirrored_positions_score_alike():
         cells, mapped_cells = board_cells(state.array), board_cells(mapped.array)
         for cell in np.flatnonzero(cells == 0)[:40]:
             assert shape_move_score(
-                mapped_cells, GAME.size, GAME.row, 2, image[cell], FREE
-            ) == pytest.approx(
-                shape_move_score(cells, GAME.size, GAME.row, 2, cell, FREE)
-            )
+                mapped_cells, GAME.size, GAME.row, 2, image[cell]
+            ) == pytest.approx(shape_move_score(cells, GAME.size, GAME.row, 2, cell))
 
 
 def _worth_by_definition(cells, size, row, colour, cell):
@@ -135,7 +132,7 @@ def test_side_scores_read_both_colours_as_shape_at_defines_them(size, row):
     for _ in range(12):
         cells = rng.choice([0, 0, 0, 1, 2], size=size * size).astype(np.int64)
         for cell in np.flatnonzero(cells == 0):
-            black, white = side_scores(cells, size, row, cell, FREE)
+            black, white = side_scores(cells, size, row, cell)
             assert black == _worth_by_definition(cells, size, row, 1, cell)
             assert white == _worth_by_definition(cells, size, row, 2, cell)
 

@@ -111,12 +111,11 @@ def _best_scored(state, moves, count, width, shapes):
         cells = board_cells(state)
         size = np.int64(state[gomoku.SIZE])
         row = np.int64(state[gomoku.ROW])
-        rule = np.int64(state[gomoku.RULE])
         mover = np.int64(state[gomoku.SIDE]) + 1
         for i in range(count):
             # The window score breaks ties between equal shapes.
             scores[i] = (
-                shape_move_score(cells, size, row, mover, moves[i], rule)
+                shape_move_score(cells, size, row, mover, moves[i])
                 + 0.001 * gomoku_move_score(state, moves[i])
                 + 0.0001 * np.random.random()
             )

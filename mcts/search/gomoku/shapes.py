@@ -284,14 +284,11 @@ def _most_of_each(cells, size, row, cell, dr, dc):
 
 
 @njit(cache=True, nogil=True)
-def _shape_given_most(cells, size, row, colour, cell, d, most, exact):
-    """Return :func:`shape_at` (:func:`exact_shape_at` if ``exact``) knowing
-    ``most``, the most ``colour`` stones in a window through ``cell`` free of
-    the other colour's once the stone is placed: a two or less needs no more
-    reading."""
+def _shape_given_most(cells, size, row, colour, cell, d, most):
+    """Return :func:`shape_at` knowing ``most``, the most ``colour`` stones
+    in a window through ``cell`` free of the other colour's once the stone
+    is placed: a two or less needs no more reading."""
     if most >= row - 2:
-        if exact:
-            return exact_shape_at(cells, size, row, colour, cell, d)
         return shape_at(cells, size, row, colour, cell, d)
     if most == row - 3 and most > 0:
         return TWO
@@ -300,13 +297,7 @@ def _shape_given_most(cells, size, row, colour, cell, d, most, exact):
 
 @njit(cache=True, nogil=True, inline="always")
 def _tally(shape, score, fours, threes):
-    """Return (score, fours, open threes) with one line's ``shape`` added:
-    an overline adds nothing, two fours on the line are an open four that
-    counts twice."""
-    if shape == OVERLINE:
-        return score, fours, threes
-    if shape == DOUBLE_FOUR:
-        return score + SHAPE_WEIGHTS[OPEN_FOUR], fours + 2, threes
+    """Return (score, fours, open threes) with one line's ``shape`` added."""
     score += SHAPE_WEIGHTS[shape]
     if FOUR <= shape <= OPEN_FOUR:
         fours += 1
@@ -326,20 +317,15 @@ def _with_forks(score, fours, threes):
 
 
 @njit(cache=True, nogil=True)
-def side_scores(cells, size, row, cell, rule):
+def side_scores(cells, size, row, cell):
     """Return the worth of the shapes a black and a white stone on the empty
     ``cell`` would make over the four lines, forks included: the sum of
-    SHAPE_WEIGHTS of their :func:`shape_at` codes (:func:`exact_shape_at`'s
-    where ``rule`` wants exact rows), plus FOUR_FORK or THREE_FORK; under
-    renju nothing for black where the shapes make the point forbidden to
-    him. Both colours are read in one pass, and a line's shape is worked
-    out in full only where it may be a three or more (the leaves'
+    SHAPE_WEIGHTS of their :func:`shape_at` codes, plus FOUR_FORK or
+    THREE_FORK. Both colours are read in one pass, and a line's shape is
+    worked out in full only where it may be a three or more (the leaves'
     :func:`shape_value` spends most of its time here)."""
-    exact_black = rule != gomoku.FREESTYLE
-    exact_white = rule == gomoku.STANDARD
     black, black_fours, black_threes = 0.0, 0, 0
     white, white_fours, white_threes = 0.0, 0, 0
-    black_five = black_overline = False
     for d in range(4):
         most_black, most_white = _most_of_each(
             cells, size, row, cell, gomoku.DIRECTIONS[d, 0], gomoku.DIRECTIONS[d, 1]
@@ -347,34 +333,29 @@ def side_scores(cells, size, row, cell, rule):
         # The stone placed on the empty cell adds one to a free window.
         most_black = most_black + 1 if most_black >= 0 else 0
         most_white = most_white + 1 if most_white >= 0 else 0
-        shape = _shape_given_most(cells, size, row, 1, cell, d, most_black, exact_black)
-        black_five = black_five or shape == FIVE
-        black_overline = black_overline or shape == OVERLINE
         black, black_fours, black_threes = _tally(
-            shape, black, black_fours, black_threes
+            _shape_given_most(cells, size, row, 1, cell, d, most_black),
+            black,
+            black_fours,
+            black_threes,
         )
         white, white_fours, white_threes = _tally(
-            _shape_given_most(cells, size, row, 2, cell, d, most_white, exact_white),
+            _shape_given_most(cells, size, row, 2, cell, d, most_white),
             white,
             white_fours,
             white_threes,
         )
-    black_worth = _with_forks(black, black_fours, black_threes)
-    if (
-        rule == gomoku.RENJU
-        and not black_five
-        and (black_overline or black_fours >= 2 or black_threes >= 2)
-    ):
-        black_worth = 0.0
-    return black_worth, _with_forks(white, white_fours, white_threes)
+    return (
+        _with_forks(black, black_fours, black_threes),
+        _with_forks(white, white_fours, white_threes),
+    )
 
 
 @njit(cache=True, nogil=True)
-def shape_move_score(cells, size, row, mover, cell, rule):
+def shape_move_score(cells, size, row, mover, cell):
     """Return how much a ``mover`` stone on the empty ``cell`` makes for the
-    mover plus BLOCK_WEIGHT times what it takes from the opponent, under
-    ``rule``."""
-    black, white = side_scores(cells, size, row, cell, rule)
+    mover plus BLOCK_WEIGHT times what it takes from the opponent."""
+    black, white = side_scores(cells, size, row, cell)
     if mover == 1:
         return black + BLOCK_WEIGHT * white
     return white + BLOCK_WEIGHT * black
@@ -399,7 +380,6 @@ def shape_value(state):
     first) minus the opponent's best."""
     size = np.int64(state[gomoku.SIZE])
     row = np.int64(state[gomoku.ROW])
-    rule = np.int64(state[gomoku.RULE])
     black_moves = np.int64(state[gomoku.SIDE]) == BLACK
     cells = board_cells(state)
     near = _near_stones(cells, size)
@@ -408,7 +388,7 @@ def shape_value(state):
     for cell in range(size * size):
         if cells[cell] != 0 or not near[cell]:
             continue
-        black, white = side_scores(cells, size, row, cell, rule)
+        black, white = side_scores(cells, size, row, cell)
         best_black = max(best_black, black)
         best_white = max(best_white, white)
     if black_moves:

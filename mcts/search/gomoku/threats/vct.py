@@ -77,7 +77,7 @@ def _threats(cells, board, attacker, moves, mark, stamp):
     """Write into ``moves`` the attacker's candidate threes (only the block
     when the defender has one win cell), the best shapes first; return how
     many (0 with two)."""
-    size, row, rule = board
+    size, row, _ = board
     found = np.empty(2, dtype=np.int64)
     blocks = win_cells(cells, (size, row), 3 - attacker, found, False)
     if blocks >= 2:
@@ -88,7 +88,7 @@ def _threats(cells, board, attacker, moves, mark, stamp):
     count = threat_moves(cells, size, row, attacker, moves, mark, stamp)
     scores = np.empty(count)
     for i in range(count):
-        scores[i] = -shape_move_score(cells, size, row, attacker, moves[i], rule)
+        scores[i] = -shape_move_score(cells, size, row, attacker, moves[i])
     moves[:count] = moves[:count][np.argsort(scores, kind="mergesort")]
     return count
 
