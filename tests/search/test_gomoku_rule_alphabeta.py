@@ -44,6 +44,16 @@ def _random_position(game, plies, rng):
     return stones, state
 
 
+def _set_positions(game, board, games, plies, rng):
+    """Yield the stones and state of up to ``games`` random positions of
+    ``plies`` (low, high) plies, each set on ``board`` first."""
+    for _ in range(games):
+        found = _random_position(game, int(rng.integers(*plies)), rng)
+        if found is not None:
+            patterns.set_position(board, found[0])
+            yield found
+
+
 @pytest.mark.parametrize("game", [STANDARD, RENJU], ids=["standard", "renju"])
 def test_the_board_stores_each_rules_shapes(game):
     # Exact rows for both colours under the standard rule and for black
@@ -54,12 +64,7 @@ def test_the_board_stores_each_rules_shapes(game):
     board = patterns.new_board(15, 5, gomoku.RULES[game.rule])
     exact_colours = (1, 2) if game is STANDARD else (1,)
     same = total = 0
-    for _ in range(12):
-        found = _random_position(game, int(rng.integers(8, 50)), rng)
-        if found is None:
-            continue
-        stones, _state = found
-        patterns.set_position(board, stones)
+    for stones, _state in _set_positions(game, board, 12, (8, 50), rng):
         for x in np.flatnonzero(stones == 0):
             for colour in (1, 2):
                 for d in range(4):
@@ -104,12 +109,7 @@ def test_the_boards_forbidden_points_cover_the_rules():
     rng = np.random.default_rng(7)
     board = patterns.new_board(15, 5, gomoku.RENJU)
     marked = agreed = ruled = 0
-    for _ in range(120):
-        found = _random_position(RENJU, int(rng.integers(20, 70)), rng)
-        if found is None:
-            continue
-        stones, state = found
-        patterns.set_position(board, stones)
+    for stones, state in _set_positions(RENJU, board, 120, (20, 70), rng):
         scratch = state.array.copy()
         for x in np.flatnonzero(stones == 0):
             forbidden = renju.forbidden(scratch, np.int64(x)) != renju.NOT_FORBIDDEN

@@ -173,23 +173,28 @@ def _run_through(cells, size, colour, cell, dr, dc):
     return run
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _along(size, cell, dr, dc, off):
+    """Return the cell ``off`` steps from ``cell`` along (dr, dc), or -1
+    off the board."""
+    r = cell // size + off * dr
+    c = cell % size + off * dc
+    if r < 0 or c < 0 or r >= size or c >= size:
+        return -1
+    return r * size + c
+
+
 @njit(cache=True, nogil=True)
 def _exact_wins(cells, size, row, colour, cell, dr, dc):
     """Return how many empty cells along (dr, dc), within ``row`` - 1 of
     ``cell``, make exactly ``row`` ``colour`` stones in a row through
     ``cell`` (at most two are counted), and whether two such cells are the
     two ends of one straight four."""
-    r0 = cell // size
-    c0 = cell % size
     count = 0
     first = 0
     for off in range(1 - row, row):
-        r = r0 + off * dr
-        c = c0 + off * dc
-        if off == 0 or r < 0 or c < 0 or r >= size or c >= size:
-            continue
-        at = r * size + c
-        if cells[at] != 0:
+        at = _along(size, cell, dr, dc, off)
+        if off == 0 or at < 0 or cells[at] != 0:
             continue
         cells[at] = colour
         run = _run_through(cells, size, colour, cell, dr, dc)
@@ -230,15 +235,9 @@ def exact_shape_at(cells, size, row, colour, cell, d):
         else:
             most = max(0, _most_of_each(cells, size, row, cell, dr, dc)[colour - 1])
             if most >= row - 2:
-                r0 = cell // size
-                c0 = cell % size
                 for off in range(1 - row, row):
-                    r = r0 + off * dr
-                    c = c0 + off * dc
-                    if off == 0 or r < 0 or c < 0 or r >= size or c >= size:
-                        continue
-                    other = r * size + c
-                    if cells[other] != 0:
+                    other = _along(size, cell, dr, dc, off)
+                    if off == 0 or other < 0 or cells[other] != 0:
                         continue
                     cells[other] = colour
                     wins, straight = _exact_wins(cells, size, row, colour, cell, dr, dc)
