@@ -14,9 +14,9 @@ import sys
 from ..games import find_game, gomoku
 from ..games.base import Game
 from ..models.store import model_path
-from ..play import nboard, piskvork
+from ..play import nboard, piskvork, swap2
 from ..play.base import Player
-from ..play.players import find_player, parse_spec
+from ..play.players import MctsPlayer, PlayerSpec, find_player, parse_spec
 
 #: Our strongest player of each game, the engine's unless ``--player`` says
 #: otherwise: in Gomoku the alpha-beta, which scored 73.8% against the MCTS at
@@ -36,6 +36,12 @@ OTHER_RULES_PLAYER = "mcts-heavy"
 #: The think time of the move each rule's player makes before the engine
 #: serves (:func:`cmd_engine`).
 WARM_SECONDS = 0.05
+#: The Swap2 decisions (``SWAP2BOARD``) are a tree search's
+#: (:mod:`mcts.play.swap2`): the engine's player's, else (the freestyle
+#: engine's alpha-beta) this one, the page's AI.
+SWAP2_PLAYER = "mcts-heavy:model=light"
+#: The player kinds that are a tree search.
+SEARCH_KINDS = ("mcts", "mcts-heavy", "mcts-net")
 
 
 def add_commands(subparsers) -> None:
@@ -91,11 +97,22 @@ def cmd_engine(args: argparse.Namespace) -> int:
     if spec.kind == "engine":
         raise ValueError("the engine command plays one of our players, not an engine")
 
+    def spec_for(game: Game) -> PlayerSpec:
+        rule = game.options.get("rule", "freestyle")
+        if args.player or rule == "freestyle":
+            return spec
+        return parse_spec(_rule_player(rule))
+
     def make_player(game: Game, seconds: float) -> Player:
-        chosen = spec
-        if not args.player and game.options.get("rule", "freestyle") != "freestyle":
-            chosen = parse_spec(_rule_player(game.options["rule"]))
-        return find_player(chosen, game, seconds=seconds, seed=args.seed)
+        return find_player(spec_for(game), game, seconds=seconds, seed=args.seed)
+
+    def make_think(game: Game, seconds: float) -> swap2.Think:
+        chosen = spec_for(game)
+        if chosen.kind not in SEARCH_KINDS:
+            chosen = parse_spec(SWAP2_PLAYER)
+        player = find_player(chosen, game, seconds=seconds, seed=args.seed)
+        assert isinstance(player, MctsPlayer)
+        return player.think
 
     if protocol == "nboard":
         player = make_player(game, args.seconds)
@@ -109,4 +126,11 @@ def cmd_engine(args: argparse.Namespace) -> int:
         player = make_player(ruled, WARM_SECONDS)
         player.choose(ruled.initial_state())
         player.close()
-    return piskvork.serve(make_player, sys.stdin, sys.stdout, seconds=args.seconds)
+    return piskvork.serve(
+        make_player,
+        sys.stdin,
+        sys.stdout,
+        seconds=args.seconds,
+        make_think=make_think,
+        seed=args.seed,
+    )

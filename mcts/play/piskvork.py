@@ -22,6 +22,18 @@ match clock (``INFO timeout_match`` above 0) a move spends at most
 are accepted and ignored; ``RECTSTART`` and unknown commands are refused
 (``ERROR`` / ``UNKNOWN``). In ``BOARD``, ``3`` marks (continuous-game
 winning-line marks) are ignored.
+
+``SWAP2BOARD`` (Gomocup's Swap2 opening: the stones so far, ``x,y`` lines
+in the order played, black first, then ``DONE``) is answered as Gomocup's
+engines answer it, with the decisions of :mod:`.swap2` (our search's):
+
+- no stone: the opener's three, ``x1,y1 x2,y2 x3,y3`` (black, white, black);
+- three stones: ``SWAP`` to take black, one ``x,y`` to play white's move
+  now, or two, ``x1,y1 x2,y2`` (white, black), to hand the choice back;
+- five stones: ``SWAP`` to take black, or ``x,y`` to play white's move.
+
+The search's think time for each decision is a third of the turn's (the
+opener's choice of three openings searches three positions).
 """
 
 from __future__ import annotations
@@ -31,8 +43,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
+import numpy as np
+
 from ..games import find_game
 from ..games.base import Game, InvalidOptionsError, State
+from . import swap2
 from .base import Forfeit, History, Player
 from .process import EngineProcess
 
@@ -155,12 +170,17 @@ def serve(
     out: TextIO,
     *,
     seconds: float = 1.0,
+    make_think: Callable[[Game, float], swap2.Think] | None = None,
+    seed: int | None = None,
 ) -> int:
     """Answer piskvork commands from ``lines`` on ``out`` until ``END`` or the
     end of input. ``make_player(game, seconds)`` builds our player (again
     when the board size or the turn time changes); a player that thinks
     for a time (its ``seconds`` set) thinks no longer than the turn and the
-    match clock allow (:class:`Clock`). Returns the exit code."""
+    match clock allow (:class:`Clock`). ``make_think(game, seconds)`` gives
+    the search that makes the Swap2 decisions (None: ``SWAP2BOARD`` is
+    refused); ``seed`` seeds the opener's random stones. Returns the exit
+    code."""
     game: Game | None = None
     state: State | None = None
     rule = "freestyle"
@@ -169,9 +189,24 @@ def serve(
     own_seconds: float | None = None  # the player's think time as built
     clock = Clock()
 
+    rng = np.random.default_rng(seed)
+
     def say(text: str) -> None:
         out.write(text + "\n")
         out.flush()
+
+    def answer_swap2(stones: list[int]) -> None:
+        nonlocal state
+        assert game is not None and make_think is not None
+        think = make_think(game, clock.turn_seconds(seconds) / 3)
+        opening = game.initial_state()
+        for move in stones:
+            opening = game.apply(opening, move)
+        reply, moves = swap2_reply(game, opening, len(stones), think, rng)
+        state = opening
+        for move in moves:
+            state = game.apply(state, move)
+        say(reply)
 
     def answer() -> None:
         nonlocal player, built_for, own_seconds, state
@@ -247,6 +282,16 @@ def serve(
                 say(f"ERROR bad board: {error}")
                 continue
             answer()
+        elif command == "SWAP2BOARD":
+            try:
+                stones = _read_swap2(game, lines)
+            except ValueError as error:
+                say(f"ERROR bad swap2 board: {error}")
+                continue
+            if make_think is None:
+                say("ERROR this player does not open by swap2")
+            else:
+                answer_swap2(stones)
         elif command == "TAKEBACK":
             try:
                 state = _take_back(game, state, from_xy(game, rest))
@@ -311,6 +356,49 @@ def _read_board(game: Game, lines: TextIO) -> State:
             opponent.append(move)
         elif who.strip() != "3":
             raise ValueError(f"{text!r}: expected x,y,1 (own) or x,y,2 (opponent)")
+
+
+def _read_swap2(game: Game, lines: TextIO) -> list[int]:
+    """Read a ``SWAP2BOARD``'s ``x,y`` lines up to ``DONE``; return the
+    stones' move codes, in the order played (0, 3 or 5 legal ones)."""
+    texts: list[str] = []
+    while True:  # read up to DONE first: a bad line leaves no lines behind
+        line = lines.readline()
+        if not line:
+            raise ValueError("input ended before DONE")
+        if line.strip().upper() == "DONE":
+            break
+        texts.append(line.strip())
+    stones: list[int] = []
+    state = game.initial_state()
+    for text in texts:
+        move = from_xy(game, text)
+        if move not in game.legal_moves(state):
+            raise ValueError(f"{text} is not free")
+        stones.append(move)
+        state = game.apply(state, move)
+    if len(stones) not in (0, 3, 5):
+        raise ValueError(f"{len(stones)} stones: a swap2 board has 0, 3 or 5")
+    return stones
+
+
+def swap2_reply(
+    game: Game,
+    state: State,
+    stones: int,
+    think: swap2.Think,
+    rng: np.random.Generator,
+) -> tuple[str, list[int]]:
+    """Return our ``SWAP2BOARD`` answer in ``state`` (``stones`` placed) and
+    the moves it plays: the stones we place, or white's move when we take
+    white; none for ``SWAP``, which takes black."""
+    choices = [] if stones < 5 else ["place2"]
+    moves, choice = swap2.ai_turn(game, state, stones, choices, think, rng)
+    if choice == "black":
+        return "SWAP", []
+    if choice == "white":
+        moves = [think(state).code]
+    return " ".join(to_xy(game, move) for move in moves), moves
 
 
 def _take_back(game: Game, state: State, move: int) -> State:

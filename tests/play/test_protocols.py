@@ -366,11 +366,81 @@ def test_engine_command_plays_gomoku_with_the_alphabeta_player_by_default(
     assert main(["engine", "gomoku"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "OK" and len(lines) == 2
-    # One built before serving (to compile), one for the game.
-    assert [type(player).__name__ for player in made] == ["AlphaBetaPlayer"] * 2
+    # One for each rule built before serving (to compile and load the rule's
+    # model: freestyle's alpha-beta, the tree search under standard and
+    # renju), then one for the game.
+    assert [type(player).__name__ for player in made] == [
+        "AlphaBetaPlayer",
+        "MctsPlayer",
+        "MctsPlayer",
+        "AlphaBetaPlayer",
+    ]
     # It evaluates by the shape weights of the light model, if it has any.
     light = store.load(store.model_path("gomoku", "light"), check="fast")
     weights = light.shape_weights or HAND_WEIGHTS
     assert np.array_equal(made[-1]._board[BOARD_WEIGHTS], weights.array())
     game = find_game("gomoku")
     assert piskvork.from_xy(game, lines[1]) in game.legal_moves(game.initial_state())
+
+
+def _swap2(stones, seed=5):
+    """Answer ``SWAP2BOARD`` with ``stones`` (renju notation) by a quick search;
+    return the output lines and the game."""
+    game = find_game("gomoku", size=15)
+    state = game.initial_state()
+    lines = ["START 15", "SWAP2BOARD"]
+    for name in stones:
+        move = game.parse_move(state, name)
+        lines.append(piskvork.to_xy(game, move))
+        state = game.apply(state, move)
+    lines += ["DONE", "END"]
+
+    def make_think(game, seconds):
+        return find_player("mcts-heavy:sims=200,seed=1", game).think
+
+    out = io.StringIO()
+    code = piskvork.serve(
+        lambda game, seconds: Recorder(game),
+        io.StringIO("\n".join(lines) + "\n"),
+        out,
+        make_think=make_think,
+        seed=seed,
+    )
+    assert code == 0
+    return out.getvalue().splitlines(), game, state
+
+
+def test_piskvork_swap2board_places_three_stones_on_an_empty_board():
+    out, game, state = _swap2([])
+    stones = [piskvork.from_xy(game, xy) for xy in out[1].split()]
+    assert len(stones) == 3
+    for move in stones:  # black, white, black: each legal in turn
+        assert move in game.legal_moves(state)
+        state = game.apply(state, move)
+
+
+@pytest.mark.parametrize(
+    "stones", [["h8", "i9", "h10"], ["h8", "i9", "h10", "g9", "j8"]]
+)
+def test_piskvork_swap2board_answers_a_choice_gomocup_reads(stones):
+    # SWAP takes black; one move plays white's now; after three stones two
+    # moves (white, black) hand the choice back.
+    out, game, state = _swap2(stones)
+    answer = out[1].split()
+    if answer == ["SWAP"]:
+        return
+    allowed = (1, 2) if len(stones) == 3 else (1,)
+    assert len(answer) in allowed
+    for xy in answer:
+        move = piskvork.from_xy(game, xy)
+        assert move in game.legal_moves(state)
+        state = game.apply(state, move)
+
+
+def test_piskvork_swap2board_refuses_a_bad_board_and_reads_it_whole():
+    out, _game, _state = _swap2(["h8"])
+    assert out[1].startswith("ERROR bad swap2 board: 1 stones")
+    script = ["START 15", "SWAP2BOARD", "7,7", "7,7", "8,8", "DONE", "ABOUT", "END"]
+    code, lines, _players = _piskvork(script)
+    assert lines[1].startswith("ERROR bad swap2 board") and "not free" in lines[1]
+    assert lines[2].startswith("name=")  # the next command, not a leftover line
