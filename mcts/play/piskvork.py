@@ -32,8 +32,8 @@ engines answer it, with the decisions of :mod:`.swap2` (our search's):
   now, or two, ``x1,y1 x2,y2`` (white, black), to hand the choice back;
 - five stones: ``SWAP`` to take black, or ``x,y`` to play white's move.
 
-The search's think time for each decision is a third of the turn's (the
-opener's choice of three openings searches three positions).
+The search's think time for each decision is the turn's divided by
+:data:`SWAP2_SEARCHES`.
 """
 
 from __future__ import annotations
@@ -63,6 +63,10 @@ RULE_CODES = {"freestyle": 0, "standard": EXACT_FIVE, "renju": RENJU}
 #: MIN_MARGIN seconds): the margin covers the protocol and process overhead.
 MARGIN_SHARE = 0.1
 MIN_MARGIN = 0.05
+#: A ``SWAP2BOARD`` answer searches at most three positions (the opener's
+#: three candidate openings), each for the turn's time divided by this: a
+#: 1 s turn answered in 0.94 s with three, too close to the limit.
+SWAP2_SEARCHES = 4
 #: With a match clock, a move thinks at most this share of the match time
 #: left (less the margin above), so the share shrinks with the clock: a
 #: 180 s match gives our first move 10.8 s, the 30th 1.75 s, and lasts 90
@@ -198,7 +202,7 @@ def serve(
     def answer_swap2(stones: list[int]) -> None:
         nonlocal state
         assert game is not None and make_think is not None
-        think = make_think(game, clock.turn_seconds(seconds) / 3)
+        think = make_think(game, clock.turn_seconds(seconds) / SWAP2_SEARCHES)
         opening = game.initial_state()
         for move in stones:
             opening = game.apply(opening, move)
