@@ -44,7 +44,7 @@ import numpy as np
 from numba.core import event
 
 from ..atomic import write_text_atomically
-from ..games import find_game
+from ..games import find_game, gomoku
 from ..games import kernels as game_kernels
 from ..games.base import MAX_MOVES, Game
 from ..games.gomoku import Gomoku
@@ -308,6 +308,7 @@ def warm_root_defence(state) -> None:
     not reach: the moves after which the opponent has a VCT."""
     board = np.array(state.array)
     candidates = np.zeros(MAX_MOVES, dtype=np.int64)
+    gomoku.legal_moves(board, candidates)  # as plan_root lists the candidates
     vct_losers(board, candidates, 1, 100, np.zeros(1, dtype=np.bool_))
 
 
