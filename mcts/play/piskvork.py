@@ -199,14 +199,11 @@ def serve(
         out.write(text + "\n")
         out.flush()
 
-    def answer_swap2(stones: list[int]) -> None:
+    def answer_swap2(opening: State, stones: int) -> None:
         nonlocal state
         assert game is not None and make_think is not None
         think = make_think(game, clock.turn_seconds(seconds) / SWAP2_SEARCHES)
-        opening = game.initial_state()
-        for move in stones:
-            opening = game.apply(opening, move)
-        reply, moves = swap2_reply(game, opening, len(stones), think, rng)
+        reply, moves = swap2_reply(game, opening, stones, think, rng)
         state = opening
         for move in moves:
             state = game.apply(state, move)
@@ -288,14 +285,14 @@ def serve(
             answer()
         elif command == "SWAP2BOARD":
             try:
-                stones = _read_swap2(game, lines)
+                opening, stones = _read_swap2(game, lines)
             except ValueError as error:
                 say(f"ERROR bad swap2 board: {error}")
                 continue
             if make_think is None:
                 say("ERROR this player does not open by swap2")
             else:
-                answer_swap2(stones)
+                answer_swap2(opening, stones)
         elif command == "TAKEBACK":
             try:
                 state = _take_back(game, state, from_xy(game, rest))
@@ -362,9 +359,9 @@ def _read_board(game: Game, lines: TextIO) -> State:
             raise ValueError(f"{text!r}: expected x,y,1 (own) or x,y,2 (opponent)")
 
 
-def _read_swap2(game: Game, lines: TextIO) -> list[int]:
-    """Read a ``SWAP2BOARD``'s ``x,y`` lines up to ``DONE``; return the
-    stones' move codes, in the order played (0, 3 or 5 legal ones)."""
+def _read_swap2(game: Game, lines: TextIO) -> tuple[State, int]:
+    """Read a ``SWAP2BOARD``'s ``x,y`` lines up to ``DONE`` (stones in the
+    order played); return the position and how many stones (0, 3 or 5)."""
     texts: list[str] = []
     while True:  # read up to DONE first: a bad line leaves no lines behind
         line = lines.readline()
@@ -373,17 +370,15 @@ def _read_swap2(game: Game, lines: TextIO) -> list[int]:
         if line.strip().upper() == "DONE":
             break
         texts.append(line.strip())
-    stones: list[int] = []
     state = game.initial_state()
     for text in texts:
         move = from_xy(game, text)
         if move not in game.legal_moves(state):
             raise ValueError(f"{text} is not free")
-        stones.append(move)
         state = game.apply(state, move)
-    if len(stones) not in (0, 3, 5):
-        raise ValueError(f"{len(stones)} stones: a swap2 board has 0, 3 or 5")
-    return stones
+    if len(texts) not in (0, 3, 5):
+        raise ValueError(f"{len(texts)} stones: a swap2 board has 0, 3 or 5")
+    return state, len(texts)
 
 
 def swap2_reply(
