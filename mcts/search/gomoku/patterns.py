@@ -463,6 +463,13 @@ MAX_EXACT_ROW = 5
 _TABLES: dict[tuple[int, int], np.ndarray] = {}
 
 
+def _reach(row: int, rule: int) -> int:
+    """Return how many cells either side of a point the board reads under
+    ``rule``: ``row`` where a row must be exact (to see the cells beyond
+    its ends), else ``row`` - 1."""
+    return row - 1 if rule == gomoku.FREESTYLE else row
+
+
 def _pattern_tables(row: int, rule: int) -> np.ndarray:
     """Return black's and white's pattern tables for ``rule``: freestyle
     for both in freestyle, exact for both under the standard rule, exact for
@@ -479,7 +486,7 @@ def _pattern_tables(row: int, rule: int) -> np.ndarray:
         raise ValueError(
             f"the pattern board reads exact rows of at most {MAX_EXACT_ROW}, not {row}"
         )
-    reach = row if any(exact) else row - 1
+    reach = _reach(row, rule)
     made = {each: pattern_table(row, reach, each) for each in set(exact)}
     _TABLES[row, rule] = np.stack([made[each] for each in exact])
     return _TABLES[row, rule]
@@ -495,7 +502,7 @@ def new_board(size: int, row: int, rule: int = gomoku.FREESTYLE) -> tuple:
     (:data:`~.gomoku_weights.HAND_WEIGHTS` until a search is given others,
     :func:`set_weights`) and their worth and level tables."""
     tables = _pattern_tables(row, rule)
-    reach = row if rule != gomoku.FREESTYLE else row - 1
+    reach = _reach(row, rule)
     n = size * size
     rng = np.random.default_rng(20261127)
     hand = HAND_WEIGHTS.array()
