@@ -72,8 +72,8 @@ def add_commands(subparsers) -> None:
     arena.add_argument(
         "--swap2",
         action="store_true",
-        help="Gomoku: open by Swap2 instead, A and B opening in turn "
-        "(MCTS players: their search makes the choices)",
+        help="Gomoku: open by Swap2 instead, A and B opening in turn (MCTS "
+        "players decide by their search, piskvork engines by SWAP2BOARD)",
     )
     arena.add_argument("--quiet", action="store_true", help="print the summary only")
     arena.add_argument(

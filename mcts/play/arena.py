@@ -5,7 +5,9 @@ Colours alternate: the games come in pairs that start from the same opening
 balanced), once with each player as black, so an unbalanced opening
 favours neither player. With ``swap2`` (Gomoku) the players open by the
 Swap2 rule instead (:mod:`.swap2`), each opening every other game, and the
-colours are what their choices made them.
+colours are what their choices made them: an MCTS player's search decides,
+an external engine answers the protocol's ``SWAP2BOARD``, and a turn the
+opening does not allow loses the game.
 
 Every move a player chooses is checked by the rules: a player that gives no
 legal move (an external engine's garbage, illegal move or silence: a
@@ -33,6 +35,7 @@ from ..games.base import Game, State
 from . import swap2
 from .base import Forfeit, Player
 from .openings import match_opening
+from .piskvork import PiskvorkEngine
 from .players import MctsPlayer, find_player, parse_spec
 
 
@@ -254,12 +257,19 @@ def _run_task(task: _Task) -> GameRecord:
     try:
         if task.swap2:
             opener, second = (a, b) if task.a_black else (b, a)
-            codes, colour = swap2.play_opening(
-                game,
-                _thinker(opener.player),
-                _thinker(second.player),
-                np.random.default_rng(task.seed),
-            )
+            rng = np.random.default_rng(task.seed)
+            try:
+                codes, colour = swap2.play_opening(
+                    game,
+                    _swap2_turn(opener.player, game, rng),
+                    _swap2_turn(second.player, game, rng),
+                )
+            except swap2.OpeningForfeit as error:
+                # Black's side is the opener's until a colour is chosen.
+                loser = opener if error.opener else second
+                side, other = ("black", "white") if error.opener else ("white", "black")
+                reason = f"{side} ({loser.name}) forfeits the Swap2 opening: {error}"
+                return _record(task, a, b, task.a_black, other, (), 0, reason)
             a_black = (colour == "black") == task.a_black
             opening = tuple(codes)
         black, white = (a, b) if a_black else (b, a)
@@ -267,6 +277,21 @@ def _run_task(task: _Task) -> GameRecord:
     finally:
         a.close()
         b.close()
+    return _record(task, a, b, a_black, winner, moves, len(opening), reason)
+
+
+def _record(
+    task: _Task,
+    a: _Timed,
+    b: _Timed,
+    a_black: bool,
+    winner: str | None,
+    moves: Iterable[str],
+    opening_plies: int,
+    reason: str,
+) -> GameRecord:
+    """Return a finished game's record: A's score from the winner and A's
+    colour, and the time each player spent."""
     a_colour = "black" if a_black else "white"
     score = 0.5 if winner is None else (1.0 if winner == a_colour else 0.0)
     return GameRecord(
@@ -275,7 +300,7 @@ def _run_task(task: _Task) -> GameRecord:
         winner,
         score,
         tuple(moves),
-        len(opening),
+        opening_plies,
         reason,
         a.spent,
         a.moves,
@@ -284,14 +309,17 @@ def _run_task(task: _Task) -> GameRecord:
     )
 
 
-def _thinker(player: Player) -> swap2.Think:
-    """Return the search a player makes its Swap2 decisions with."""
-    if not isinstance(player, MctsPlayer):
-        raise ValueError(
-            f"{player.name} cannot open by Swap2: only the MCTS players decide "
-            "its choices (with their search)"
-        )
-    return player.think
+def _swap2_turn(player: Player, game: Game, rng: np.random.Generator) -> swap2.Turn:
+    """Return how a player takes its turns in a Swap2 opening: an MCTS
+    player's search decides; an external engine is asked by the protocol."""
+    if isinstance(player, MctsPlayer):
+        return swap2.search_turn(game, player.think, rng)
+    if isinstance(player, PiskvorkEngine):
+        return player.swap2_turn
+    raise ValueError(
+        f"{player.name} cannot open by Swap2: only the MCTS players (with "
+        "their search) and piskvork engines (by SWAP2BOARD) make its choices"
+    )
 
 
 def _tasks(

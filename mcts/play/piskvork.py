@@ -39,7 +39,7 @@ The search's think time for each decision is the turn's divided by
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -360,8 +360,10 @@ def _read_board(game: Game, lines: TextIO) -> State:
 
 
 def _read_swap2(game: Game, lines: TextIO) -> tuple[State, int]:
-    """Read a ``SWAP2BOARD``'s ``x,y`` lines up to ``DONE`` (stones in the
-    order played); return the position and how many stones (0, 3 or 5)."""
+    """Read a ``SWAP2BOARD``'s lines up to ``DONE``: its stones in the order
+    played, black first, each ``x,y`` or, as ``BOARD`` writes them (Rapfi
+    reads only these), ``x,y,who`` (the order alone gives the colours);
+    return the position and how many stones (0, 3 or 5)."""
     texts: list[str] = []
     while True:  # read up to DONE first: a bad line leaves no lines behind
         line = lines.readline()
@@ -372,7 +374,10 @@ def _read_swap2(game: Game, lines: TextIO) -> tuple[State, int]:
         texts.append(line.strip())
     state = game.initial_state()
     for text in texts:
-        move = from_xy(game, text)
+        where, _, who = text.rpartition(",")
+        if who.strip() not in ("1", "2"):  # no side given: x,y
+            where = text
+        move = from_xy(game, where)
         if move not in game.legal_moves(state):
             raise ValueError(f"{text} is not free")
         state = game.apply(state, move)
@@ -421,7 +426,8 @@ class PiskvorkEngine(Player):
     ``BEGIN`` on the empty board, ``TURN x,y`` when the engine knows the game
     but the last move, else ``BOARD``; the answer is checked with our rules:
     a malformed or illegal answer, or none within ``timeout`` seconds, is a
-    :class:`Forfeit`.
+    :class:`Forfeit`. Its turns in a Swap2 opening are asked by
+    ``SWAP2BOARD`` (:meth:`swap2_turn`).
     """
 
     def __init__(
@@ -476,12 +482,17 @@ class PiskvorkEngine(Player):
                 engine.send(f"INFO {key} {value}")
         return self._process
 
+    def _settle(self) -> EngineProcess:
+        """Return the engine, started, once it may take the next command."""
+        engine = self._engine()
+        time.sleep(max(0.0, self._answered_at + SETTLE - time.monotonic()))
+        return engine
+
     def choose(self, state: State) -> int:
         """Return the engine's move in ``state``; Forfeit if it gives none."""
         history = self.history
         history.sync(state)
-        engine = self._engine()
-        time.sleep(max(0.0, self._answered_at + SETTLE - time.monotonic()))
+        engine = self._settle()
         moves = history.moves
         known = history.base == self.game.initial_state()
         if known and not moves:
@@ -502,6 +513,39 @@ class PiskvorkEngine(Player):
             raise Forfeit(f"engine answered {reply!r}: {where} is not legal here")
         self._told = moves + [move] if known else None
         return move
+
+    def swap2_turn(
+        self, state: State, stones: int, choices: Sequence[str]
+    ) -> tuple[list[int], str | None]:
+        """Ask the engine for its turn in a Swap2 opening by ``SWAP2BOARD``:
+        the stones of ``state`` (``stones`` of them, black and white in
+        turn) as ``BOARD`` lines. Return what it places and its choice
+        (:data:`.swap2.Turn`); Forfeit if the answer is none of the
+        protocol's. Whether the turn is one the opening allows is for
+        :func:`.swap2.play_opening` to judge."""
+        engine = self._settle()
+        black, white = _stones(self.game, state)
+        mover_black = self.game.to_move(state) == "black"
+        engine.send("SWAP2BOARD")
+        for index in range(stones):
+            is_black = index % 2 == 0
+            move = (black if is_black else white)[index // 2]
+            who = 1 if is_black == mover_black else 2
+            engine.send(f"{to_xy(self.game, move)},{who}")
+        engine.send("DONE")
+        self.messages = []
+        reply = _answer(engine, self.timeout, self.messages)
+        self._answered_at = time.monotonic()
+        self._told = None  # the engine's board is the opening's now
+        if reply.upper() == "SWAP":
+            return [], "black"
+        try:
+            moves = [from_xy(self.game, text) for text in reply.split()]
+        except ValueError as error:
+            raise Forfeit(f"engine answered {reply!r} to SWAP2BOARD: {error}") from None
+        if swap2.step(stones, choices).placing:
+            return moves, None
+        return moves, "place2" if len(moves) == 2 else "white"
 
     def _send_board(self, state: State) -> None:
         """Send the position as ``BOARD``: the base's stones, then the moves

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..games.base import Game, State
 from ..search.result import SearchResult
+from .base import Forfeit
 from .openings import opening_moves
 
 NAME = "swap2"
@@ -150,6 +151,11 @@ def swaps(stones: int, choices: Sequence[str], choice: str) -> bool:
 #: The search an AI decides with: a position's result, its value for the side
 #: to move (white, at every choice).
 Think = Callable[[State], SearchResult]
+#: A player's part in the opening: given the position, how many stones it
+#: holds and the choices made so far, the move codes the player places and
+#: its choice (None when it only places). An AI's is :func:`search_turn`;
+#: an external engine's asks it by the protocol's ``SWAP2BOARD``.
+Turn = Callable[[State, int, Sequence[str]], tuple[list[int], str | None]]
 
 
 def opening_stones(
@@ -211,17 +217,71 @@ def ai_turn(
     raise Swap2Error("the opening is over: the AI plays its moves as usual")
 
 
-def play_opening(
-    game: Game, opener: Think, second: Think, rng: np.random.Generator
-) -> tuple[list[int], str]:
-    """Play a whole Swap2 opening between two AIs (the arena's): return its
-    move codes and the opener's colour."""
+def search_turn(game: Game, think: Think, rng: np.random.Generator) -> Turn:
+    """Return the :data:`Turn` of an AI that decides with ``think``
+    (:func:`ai_turn`)."""
+    return lambda state, stones, choices: ai_turn(
+        game, state, stones, choices, think, rng
+    )
+
+
+def _check_turn(
+    game: Game,
+    state: State,
+    stones: int,
+    choices: Sequence[str],
+    placed: Sequence[int],
+    choice: str | None,
+) -> None:
+    """Raise Swap2Error unless placing ``placed`` and choosing ``choice`` is
+    a whole turn at this step: the stones the step places, or with a choice
+    the stones that go with it (two for ``place2``; white's move, or none,
+    with ``white``; none with ``black``), each legal in turn."""
+    now = step(stones, choices)
+    if now.choosing:
+        if choice is None:
+            raise Swap2Error(f"a choice is due: one of {', '.join(CHOICES[now.phase])}")
+        check_choice(stones, choices, choice)
+        counts = {"place2": (2,), "white": (0, 1), "black": (0,)}[choice]
+    else:
+        if choice is not None:
+            raise Swap2Error(f"nothing is to be chosen now, not {choice!r}")
+        counts = ((3 if now.phase == PLACE3 else 5) - stones,)
+    if len(placed) not in counts:
+        raise Swap2Error(
+            f"{len(placed)} stones placed with {choice or now.phase!r}, "
+            f"not {' or '.join(map(str, counts))}"
+        )
+    for move in placed:
+        if move not in game.legal_moves(state):
+            raise Swap2Error(f"{game.format_move(state, move)} is not legal here")
+        state = game.apply(state, move)
+
+
+class OpeningForfeit(Forfeit):
+    """A player's turn in the opening that Swap2 does not allow: the player
+    (the opener when ``opener``) loses the game."""
+
+    def __init__(self, message: str, *, opener: bool) -> None:
+        super().__init__(message)
+        self.opener = opener
+
+
+def play_opening(game: Game, opener: Turn, second: Turn) -> tuple[list[int], str]:
+    """Play a whole Swap2 opening between two players (the arena's): return
+    its move codes and the opener's colour. Each turn is checked
+    (:func:`_check_turn`): a player whose turn fails, or is not one the
+    opening allows, forfeits (:class:`OpeningForfeit`)."""
     state = game.initial_state()
     moves: list[int] = []
     choices: list[str] = []
     while (now := step(len(moves), choices)).phase != DONE:
-        think = opener if now.opener else second
-        placed, choice = ai_turn(game, state, len(moves), choices, think, rng)
+        turn = opener if now.opener else second
+        try:
+            placed, choice = turn(state, len(moves), choices)
+            _check_turn(game, state, len(moves), choices, placed, choice)
+        except (Forfeit, Swap2Error) as error:
+            raise OpeningForfeit(str(error), opener=now.opener) from None
         for move in placed:
             moves.append(move)
             state = game.apply(state, move)

@@ -94,6 +94,23 @@ for line in lines:
     elif command == "BOARD":
         taken = read_board(lines)
         answer()
+    elif command == "SWAP2BOARD":  # logs its stones; places or swaps at once
+        rows = []
+        for row in lines:
+            if row.strip() == "DONE":
+                break
+            rows.append(row.strip())
+        open(pidfile + ".swap2", "a").write(" ".join(rows) + "\\n")
+        taken = {tuple(int(v) for v in row.split(",")[:2]) for row in rows}
+        if mode == "garbage":
+            print("e5 please", flush=True)
+        elif len(rows) == 5:
+            print("SWAP", flush=True)
+        else:  # three stones on the empty board, else two (hand it back)
+            free = [(x, y) for y in range(size) for x in range(size)
+                    if (x, y) not in taken]
+            count = 3 if not rows else 2
+            print(" ".join(f"{x},{y}" for x, y in free[:count]), flush=True)
 """
 )
 
@@ -236,6 +253,49 @@ def test_a_piskvork_engine_that_answers_badly_loses(tmp_path, mode, why):
         engine.close()
     assert winner == "black"
     assert reason.startswith("white (engine:piskvork:") and why in reason
+    assert _all_ended(pids)
+
+
+def test_a_piskvork_engine_opens_by_swap2_in_the_arena(tmp_path):
+    # The engine is asked each of its turns by SWAP2BOARD, the stones as
+    # BOARD lines (1: the side to move's, white at every choice); it places
+    # three, hands the choice back with two, and swaps at five.
+    command, pids = _fake(tmp_path, PISKVORK_FAKE, "legal")
+    game = find_game("gomoku", size=9, rule="renju")
+    result = run_match(
+        game,
+        f"engine:piskvork:cmd={command},ms=100",
+        "mcts-heavy",
+        games=2,
+        simulations=30,
+        swap2_opening=True,
+    )
+    for record in result.records:
+        assert "forfeits" not in record.reason and record.opening_plies in (3, 5, 6)
+        assert game.is_terminal(game.play_all(record.moves))
+    asked = Path(f"{pids}.swap2").read_text().splitlines()
+    assert "" in asked  # the opener's turn: the empty board
+    for line in asked:
+        whose = [row.split(",")[2] for row in line.split()]
+        assert whose == ["2", "1", "2", "1", "2"][: len(whose)]
+    assert _all_ended(pids)
+
+
+def test_a_piskvork_engine_that_answers_swap2board_badly_loses(tmp_path):
+    command, pids = _fake(tmp_path, PISKVORK_FAKE, "garbage")
+    game = find_game("gomoku", size=9)
+    result = run_match(
+        game,
+        f"engine:piskvork:cmd={command},ms=100",
+        "mcts-heavy",
+        games=2,
+        simulations=30,
+        swap2_opening=True,
+    )
+    assert [record.a_score for record in result.records] == [0.0, 0.0]
+    for record in result.records:
+        assert "forfeits the Swap2 opening" in record.reason
+        assert "e5 please" in record.reason and record.moves == ()
     assert _all_ended(pids)
 
 

@@ -383,15 +383,18 @@ def test_engine_command_plays_gomoku_with_the_alphabeta_player_by_default(
     assert piskvork.from_xy(game, lines[1]) in game.legal_moves(game.initial_state())
 
 
-def _swap2(stones, seed=5):
-    """Answer ``SWAP2BOARD`` with ``stones`` (renju notation) by a quick search;
-    return the output lines and the game."""
+def _swap2(stones, seed=5, who=False):
+    """Answer ``SWAP2BOARD`` with ``stones`` (renju notation; with ``who`` as
+    ``x,y,who`` lines, as Rapfi reads them) by a quick search; return the
+    output lines and the game."""
     game = find_game("gomoku", size=15)
     state = game.initial_state()
     lines = ["START 15", "SWAP2BOARD"]
-    for name in stones:
+    for index, name in enumerate(stones):
         move = game.parse_move(state, name)
-        lines.append(piskvork.to_xy(game, move))
+        mover = (len(stones) - index) % 2 == 0  # the side to move's stone
+        side = ("1" if mover else "2") if who else ""
+        lines.append(",".join(filter(None, (piskvork.to_xy(game, move), side))))
         state = game.apply(state, move)
     lines += ["DONE", "END"]
 
@@ -422,10 +425,12 @@ def test_piskvork_swap2board_places_three_stones_on_an_empty_board():
 @pytest.mark.parametrize(
     "stones", [["h8", "i9", "h10"], ["h8", "i9", "h10", "g9", "j8"]]
 )
-def test_piskvork_swap2board_answers_a_choice_gomocup_reads(stones):
+@pytest.mark.parametrize("who", [False, True])
+def test_piskvork_swap2board_answers_a_choice_gomocup_reads(stones, who):
     # SWAP takes black; one move plays white's now; after three stones two
-    # moves (white, black) hand the choice back.
-    out, game, state = _swap2(stones)
+    # moves (white, black) hand the choice back. The stones may say whose
+    # they are (1: the side to move's), as BOARD's lines do.
+    out, game, state = _swap2(stones, who=who)
     answer = out[1].split()
     if answer == ["SWAP"]:
         return

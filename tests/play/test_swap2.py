@@ -120,10 +120,53 @@ def test_the_opener_places_three_stones_near_the_centre():
 
 def test_a_whole_opening_between_two_searches():
     game = find_game("gomoku", rule="renju")
-    even, white_wins = _thinker(game, 0.5), _thinker(game, 0.8)
-    moves, colour = swap2.play_opening(game, white_wins, even, np.random.default_rng(2))
+    rng = np.random.default_rng(2)
+    even = swap2.search_turn(game, _thinker(game, 0.5), rng)
+    white_wins = swap2.search_turn(game, _thinker(game, 0.8), rng)
+    moves, colour = swap2.play_opening(game, white_wins, even)
     # The second player found it even and placed two; the opener took white.
     assert (len(moves), colour) == (5, "white")
+
+
+def _scripted(*turns):
+    """A Turn that gives ``turns`` in order: (move names, choice)."""
+    given = iter(turns)
+
+    def turn(state, stones, choices):
+        names, choice = next(given)  # on 15x15: a1 is 0, b1 1, a2 15
+        return [(int(n[1:]) - 1) * 15 + ord(n[0]) - ord("a") for n in names], choice
+
+    return turn
+
+
+@pytest.mark.parametrize(
+    ("opener", "second", "opener_loses", "why"),
+    [
+        ((["h8", "h9"], None), None, True, "2 stones placed with 'place3', not 3"),
+        ((["h8", "h9", "h8"], None), None, True, "h8 is not legal here"),
+        ((["h8", "h9", "i8"], None), ([], None), False, "a choice is due"),
+        ((["h8", "h9", "i8"], None), ([], "place3"), False, "choose one of"),
+        ((["h8", "h9", "i8"], None), (["j8"], "place2"), False, "1 stones placed"),
+        ((["h8", "h9", "i8"], None), (["j8"], "black"), False, "not 0"),
+    ],
+)
+def test_a_turn_the_opening_does_not_allow_forfeits(opener, second, opener_loses, why):
+    # What an external engine answers is checked as any other turn.
+    game = find_game("gomoku")
+    with pytest.raises(swap2.OpeningForfeit, match=why) as raised:
+        swap2.play_opening(game, _scripted(opener), _scripted(second))
+    assert raised.value.opener == opener_loses
+
+
+def test_taking_white_may_come_with_whites_move():
+    # As Gomocup's engines answer: one stone after three is white's move.
+    game = find_game("gomoku")
+    moves, colour = swap2.play_opening(
+        game,
+        _scripted((["h8", "h9", "i8"], None)),
+        _scripted((["j8"], "white")),
+    )
+    assert (len(moves), colour) == (4, "black")
 
 
 def test_the_arena_opens_by_swap2_and_each_player_opens_in_turn():
