@@ -34,17 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.base import Game, State
-from ..search.gomoku.alphabeta import value_at_depth
-from ..search.gomoku.planner import borrowed_search
 from ..search.result import SearchResult
 from .base import Forfeit
-from .openings import (
-    BALANCED_DEPTH,
-    BALANCED_VALUES,
-    balanced_opening,
-    opening_moves,
-    opens_balanced,
-)
+from .openings import opening_moves
 
 NAME = "swap2"
 PLACE3, CHOOSE, PLACE2, CHOOSE_AGAIN, DONE = (
@@ -166,16 +158,6 @@ Think = Callable[[State], SearchResult]
 Turn = Callable[[State, int, Sequence[str]], tuple[list[int], str | None]]
 
 
-def _white_value(game: Game, state: State) -> float | None:
-    """Return white's (the side to move's) alpha-beta value of ``state`` as
-    the balanced openings read it (:data:`.openings.BALANCED_VALUES`), on the
-    board they were measured on; None on another board."""
-    if not opens_balanced(game):
-        return None
-    with borrowed_search(game.options["size"], game.options["row"]) as search:
-        return value_at_depth(search, state.array, BALANCED_DEPTH)
-
-
 def opening_stones(
     game: Game, state: State, stones: int, think: Think, rng: np.random.Generator
 ) -> list[int]:
@@ -184,8 +166,6 @@ def opening_stones(
     white, black): of :data:`CANDIDATES` random completions within
     :data:`RADIUS` of the centre, the one whose value ``think`` finds the
     closest to even."""
-    if stones == 0 and opens_balanced(game):
-        return balanced_opening(game, rng)
     best: tuple[float, list[int]] | None = None
     for _ in range(CANDIDATES):
         position, moves = state, []
@@ -203,14 +183,6 @@ def opening_stones(
 def decide(game: Game, state: State, phase: str, think: Think) -> tuple[str, list[int]]:
     """Return a chooser's choice at ``phase`` in ``state`` (white to move) and
     the stones that go with it (two for ``place2``, else none)."""
-    banded = _white_value(game, state)
-    if banded is not None:
-        low, high = BALANCED_VALUES
-        if phase == CHOOSE and low <= banded <= high:
-            white = think(state).code
-            after = game.apply(state, white)
-            return "place2", [white, think(after).code]
-        return ("white" if banded >= (low + high) / 2 else "black"), []
     result = think(state)
     value = result.value  # white's: the side to move
     if phase == CHOOSE and abs(value - 0.5) <= EVEN_BAND:
