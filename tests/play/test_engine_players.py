@@ -256,13 +256,10 @@ def test_a_piskvork_engine_that_answers_badly_loses(tmp_path, mode, why):
     assert _all_ended(pids)
 
 
-def test_a_piskvork_engine_opens_by_swap2_in_the_arena(tmp_path):
-    # The engine is asked each of its turns by SWAP2BOARD, the stones as
-    # BOARD lines (1: the side to move's, white at every choice); it places
-    # three, hands the choice back with two, and swaps at five.
-    command, pids = _fake(tmp_path, PISKVORK_FAKE, "legal")
-    game = find_game("gomoku", size=9, rule="renju")
-    result = run_match(
+def _swap2_match(game, command):
+    """Two games opened by Swap2 of the fake engine against a quick search,
+    each opening one."""
+    return run_match(
         game,
         f"engine:piskvork:cmd={command},ms=100",
         "mcts-heavy",
@@ -270,6 +267,15 @@ def test_a_piskvork_engine_opens_by_swap2_in_the_arena(tmp_path):
         simulations=30,
         swap2_opening=True,
     )
+
+
+def test_a_piskvork_engine_opens_by_swap2_in_the_arena(tmp_path):
+    # The engine is asked each of its turns by SWAP2BOARD, the stones as
+    # BOARD lines (1: the side to move's, white at every choice); it places
+    # three, hands the choice back with two, and swaps at five.
+    command, pids = _fake(tmp_path, PISKVORK_FAKE, "legal")
+    game = find_game("gomoku", size=9, rule="renju")
+    result = _swap2_match(game, command)
     for record in result.records:
         assert "forfeits" not in record.reason and record.opening_plies in (3, 5, 6)
         assert game.is_terminal(game.play_all(record.moves))
@@ -284,14 +290,7 @@ def test_a_piskvork_engine_opens_by_swap2_in_the_arena(tmp_path):
 def test_a_piskvork_engine_that_answers_swap2board_badly_loses(tmp_path):
     command, pids = _fake(tmp_path, PISKVORK_FAKE, "garbage")
     game = find_game("gomoku", size=9)
-    result = run_match(
-        game,
-        f"engine:piskvork:cmd={command},ms=100",
-        "mcts-heavy",
-        games=2,
-        simulations=30,
-        swap2_opening=True,
-    )
+    result = _swap2_match(game, command)
     assert [record.a_score for record in result.records] == [0.0, 0.0]
     for record in result.records:
         assert "forfeits the Swap2 opening" in record.reason
