@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, PHONE_CONTEXT
+from .conftest import DESKTOP, PHONE, PHONE_CONTEXT
 from .helpers import LOADED, game_json, start_game, two_players, wait_idle, wait_plies
 
 SIZES = {"desktop": {"viewport": DESKTOP}, "phone": PHONE_CONTEXT}
@@ -146,3 +146,24 @@ def test_an_english_browser_gets_english_and_the_switch_is_remembered(new_page):
     chinese.wait_for_function(LOADED)
     assert chinese.evaluate("() => document.documentElement.lang") == "en"
     assert chinese.inner_text("#language") == "中文"
+
+
+#: The header buttons whose label text runs over more than one line.
+WRAPPED_LABELS = """() => [...document.querySelectorAll('header .btn')].filter(button =>
+  [...button.childNodes].some(node => {
+    if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim()) return false;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return range.getClientRects().length > 1;
+  })).map(button => button.textContent.trim())"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_a_narrow_window_keeps_each_header_label_on_one_line(new_page, locale):
+    # A window as narrow as a phone, with a keyboard (so the Keys button
+    # shows too): the labels once wrapped a character a line (中文, 声音).
+    page = new_page(locale=locale, viewport=PHONE)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    assert page.locator("#help").is_visible()
+    assert page.evaluate(WRAPPED_LABELS) == []
