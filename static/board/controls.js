@@ -133,11 +133,18 @@ function ruleName(name, rule) {
   return $("#" + name + '-rule option[value="' + rule + '"]').text() || rule;
 }
 
+/** A rule's short name, for a label the closed selector must show whole
+ *  (Chinese names renju "连珠（有禁手）" in the rule selector, "连珠" here). */
+function shortRuleName(game, rule) {
+  const short = { freestyle: pgettext("rule, short", "Freestyle"), standard: pgettext("rule, short", "Standard"), renju: pgettext("rule, short", "Renju") };
+  return short[rule] || ruleName(game, rule);
+}
+
 /** The tree models' names for people; the size is the option's tooltip. */
 function modelName(name, game) {
   if (name === "light") return gettext("Openings: light");
   // A rule's own light model (model/gomoku/light-renju).
-  if (name.indexOf("light-") === 0) return interpolate(gettext("Openings: light, %(rule)s"), { rule: ruleName(game, name.slice(6)) }, true);
+  if (name.indexOf("light-") === 0) return interpolate(gettext("Openings: light, %(rule)s"), { rule: shortRuleName(game, name.slice(6)) }, true);
   if (name === "full") return gettext("Openings: full");
   if (name === "live") return gettext("Learned here");
   return interpolate(gettext("Openings: %(name)s"), { name: name }, true);

@@ -195,6 +195,8 @@ export function drawPanel() {
     });
   });
   $("#counts").prop("hidden", g.game !== "reversi");
+  // Gomoku draws no legal dots: every empty point is legal.
+  $("#show-legal-switch").prop("hidden", g.game === "gomoku");
   $("#count-black").text(counts.black);
   $("#count-white").text(counts.white);
   $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));

@@ -35,6 +35,7 @@ export function cellClasses(square, piece, ctx) {
   if (square === state.selected || ctx.pending[square]) classes.push("selected");
   if (ctx.winning[square]) classes.push("winning");
   if (ctx.forbidden && ctx.forbidden[square]) classes.push("forbidden");
+  if (ctx.stars && ctx.stars[square]) classes.push("star");
   const stats = ctx.stats[square];
   if (stats) {
     classes.push("heat-" + stats.heat);
@@ -44,8 +45,8 @@ export function cellClasses(square, piece, ctx) {
   return classes.join(" ");
 }
 
-/** Square sets for one drawing: {loa, last, legal, targets, pending, dark, winning, forbidden}
- *  (square -> true), `stats` (the heat map) and `notes` (LOA arrow numbers). */
+/** Square sets for one drawing: {loa, last, legal, targets, pending, dark, winning, forbidden,
+ *  stars} (square -> true), `stats` (the heat map) and `notes` (LOA arrow numbers). */
 function drawingContext() {
   const g = state.game;
   const live = state.viewPly === null;
@@ -79,6 +80,7 @@ function drawingContext() {
       ctx.winning[sq] = true;
     });
   }
+  ctx.stars = g.game === "gomoku" ? starPoints(g.board) : {};
   ctx.stats = heatBySquare();
   ctx.notes = arrowNotes();
   if (ctx.loa) {
@@ -89,6 +91,18 @@ function drawingContext() {
     });
   }
   return ctx;
+}
+
+/** A Gomoku board's star points, as on a wooden one: the centre, and from
+ *  9x9 up the four points on the third line (the fourth from 13x13 up). */
+function starPoints(board) {
+  const n = board.files.length,
+    stars = {};
+  const mark = (c, r) => (stars[board.files[c] + board.ranks[r]] = true);
+  if (n % 2) mark((n - 1) / 2, (n - 1) / 2);
+  const edge = n >= 13 ? 3 : n >= 9 ? 2 : -1;
+  if (edge >= 0) [edge, n - 1 - edge].forEach((c) => [edge, n - 1 - edge].forEach((r) => mark(c, r)));
+  return stars;
 }
 
 /** Square -> move number, for Gomoku and Reversi (where a move is a square). */

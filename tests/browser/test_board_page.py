@@ -426,6 +426,35 @@ def test_gomoku_offers_only_the_rows_its_option_specs_allow(page):
     assert page.locator("#gomoku-row option:disabled").all_inner_texts() == ["6", "7"]
 
 
+def _after(page, square: str, prop: str) -> str:
+    """A computed style of the ``::after`` of the cell at ``square``."""
+    return page.evaluate(
+        "([sq, prop]) => getComputedStyle("
+        "document.querySelector(`#board [data-square='${sq}']`), '::after')[prop]",
+        [square, prop],
+    )
+
+
+def test_a_gomoku_board_shows_its_star_points_and_no_legal_dots(page):
+    # Every empty point is legal in Gomoku: a dot on each of them only
+    # clutters the board, which shows the star points a real one has.
+    open_board(page)
+    start_game(page, "gomoku", size=15, row=5)
+    stars = page.evaluate(
+        "() => [...document.querySelectorAll('#board .cell.star')]"
+        ".map(c => c.dataset.square).sort()"
+    )
+    assert stars == ["d12", "d4", "h8", "l12", "l4"]
+    assert "legal" in page.get_attribute('#board [data-square="a1"]', "class")
+    assert _after(page, "a1", "display") == "none"
+    assert page.locator("#show-legal").is_hidden()
+    # Reversi keeps its dots and the switch that hides them.
+    start_game(page, "reversi")
+    assert page.locator("#board .cell.star").count() == 0
+    assert _after(page, "d3", "display") != "none"
+    assert page.locator("#show-legal").is_visible()
+
+
 def test_the_progress_bar_runs_to_the_think_time_of_the_level(page):
     # The page sizes the bar from the kind's level ladder that the API serves.
     _start(page, UNSOLVED)
