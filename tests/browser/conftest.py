@@ -192,6 +192,12 @@ def screenshot():
 
     def take(tab, name: str) -> Path:
         path = SCREENSHOTS / f"{name}.png"
+        # A stone still dropping would show half drawn: let the finite
+        # animations end (a running progress bar's stripes never do).
+        tab.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running'"
+            " || a.effect.getComputedTiming().iterations === Infinity)"
+        )
         tab.screenshot(path=str(path))
         return path
 
