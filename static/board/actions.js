@@ -10,7 +10,7 @@ import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strength
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, flash } from "./panel.js";
+import { announce, clearFlash, flash } from "./panel.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
@@ -66,6 +66,8 @@ export function chooseOpening(choice) {
 }
 
 function sendMove(move) {
+  // "Tap again to play" and any refusal before it are answered by the move.
+  clearFlash();
   state.selected = null;
   state.pending = null;
   state.busy = true;

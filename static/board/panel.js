@@ -22,6 +22,12 @@ export function flash(text, kind) {
   flashTimer = setTimeout(() => $f.text(""), 3500);
 }
 
+/** Take down the flash message: what it said no longer holds. */
+export function clearFlash() {
+  clearTimeout(flashTimer);
+  $("#flash").text("");
+}
+
 /** Tell screen readers (the aria-live #announce). */
 export function announce(text) {
   // Clearing first makes screen readers repeat an identical announcement.

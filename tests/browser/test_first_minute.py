@@ -248,8 +248,11 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     assert page.locator("#confirm-moves").is_checked()
     cell.tap()
     assert "selected" in cell.get_attribute("class") and plies(page) == []
+    assert "again to play" in page.inner_text("#flash")
     cell.tap()
     wait_plies(page, 1)
+    # The move is played: the invitation to tap again goes with it.
+    assert page.inner_text("#flash") == ""
 
 
 # ---- 8: the end of a game ----------------------------------------------------------
