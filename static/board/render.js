@@ -95,7 +95,7 @@ function drawingContext() {
 
 /** A Gomoku board's star points, as on a wooden one: the centre, and from
  *  9x9 up the four points on the third line (the fourth from 13x13 up). */
-function starPoints(board) {
+export function starPoints(board) {
   const n = board.files.length,
     stars = {};
   const mark = (c, r) => (stars[board.files[c] + board.ranks[r]] = true);

@@ -4,7 +4,7 @@
  * Action game. The rules' words are in the page (templates/index.html).
  */
 import { flash } from "./panel.js";
-import { cellClasses } from "./render.js";
+import { cellClasses, starPoints } from "./render.js";
 import { state } from "./state.js";
 
 /** Each diagram: the board's rows from the top of the picture (x black,
@@ -20,6 +20,12 @@ const DIAGRAMS = {
     rows: [".........", ".........", "......o..", "..xxxxxo.", "...oo....", "....o....", ".........", ".........", "........."],
     ranks: "987654321",
     winning: ["c6", "d6", "e6", "f6", "g6"],
+  },
+  // Black's e5 would make two open threes (checked in tests/browser/test_rules.py).
+  renju: {
+    rows: [".........", ".........", ".........", "...o..o..", "..xx.....", "....xo...", "..o.x....", ".........", "........."],
+    ranks: "987654321",
+    forbidden: ["e5"],
   },
   loa: {
     rows: [".xxxxxx.", "o......o", "o......o", "o......o", "o......o", "o......o", "o......o", ".xxxxxx."],
@@ -41,6 +47,8 @@ function drawDiagram(el, name) {
   const d = DIAGRAMS[name];
   const n = d.rows.length;
   const files = "abcdefghijklmnopqrs".slice(0, n);
+  // The renju diagram is drawn on a Gomoku board.
+  const board = name === "renju" ? "gomoku" : name;
   const ctx = {
     loa: name === "loa",
     last: set(d.last),
@@ -49,6 +57,8 @@ function drawDiagram(el, name) {
     pending: {},
     dark: {},
     winning: set(d.winning),
+    forbidden: set(d.forbidden),
+    stars: board === "gomoku" ? starPoints({ files: files.split(""), ranks: d.ranks.split("") }) : {},
     stats: {},
   };
   const cells = [];
@@ -63,7 +73,7 @@ function drawDiagram(el, name) {
     });
   });
   $(el)
-    .attr({ class: "rules-diagram board game-" + name, role: "img", "aria-label": $(el).closest("figure").find("figcaption").text().trim() })
+    .attr({ class: "rules-diagram board game-" + board, role: "img", "aria-label": $(el).closest("figure").find("figcaption").text().trim() })
     .css("--n", n)
     .html(cells.join(""));
 }

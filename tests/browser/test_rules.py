@@ -4,8 +4,39 @@ first Lines of Action game says how pieces move."""
 
 from __future__ import annotations
 
+from mcts.games import find_game
+
 from .conftest import DESKTOP
 from .helpers import LOADED, select_game
+
+
+def _forbidden_in(diagram) -> dict[str, str]:
+    """The renju forbidden points of a 9x9 diagram's position, by the rules
+    library, the diagram's stones set in the middle of a 15x15 board."""
+    rows = diagram.evaluate(
+        "d => [...d.querySelectorAll('.cell')].map(c =>"
+        " c.querySelector('.piece.black') ? 'x'"
+        " : c.querySelector('.piece.white') ? 'o' : '.')"
+    )
+    game = find_game("gomoku", rule="renju")
+    state = game.initial_state()
+    stones = {"x": [], "o": []}
+    for index, stone in enumerate(rows):
+        if stone != ".":
+            # Row 0 is rank 9; shifted by three files and three ranks.
+            file, rank = index % 9, 9 - index // 9
+            stones[stone].append(f"{chr(ord('a') + file + 3)}{rank + 3}")
+    assert len(stones["x"]) == len(stones["o"])  # black to move
+    for black, white in zip(stones["x"], stones["o"], strict=True):
+        state = game.apply(state, game.parse_move(state, black))
+        state = game.apply(state, game.parse_move(state, white))
+    return {
+        f"{chr(ord(text[0]) - 3)}{int(text[1:]) - 3}": why
+        for text, why in (
+            (game.format_move(state, code), why)
+            for code, why in game.forbidden_points(state).items()
+        )
+    }
 
 
 def test_the_rules_of_each_game_with_their_diagrams(new_page):
@@ -17,9 +48,15 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     page.wait_for_selector("#rules-dialog.show")
     assert page.locator("#rules-gomoku.active").is_visible()
     assert "row of five" in page.locator("#rules-gomoku").inner_text()
-    gomoku = page.locator("#rules-gomoku .rules-diagram")
+    gomoku = page.locator('#rules-gomoku .rules-diagram[data-diagram="gomoku"]')
     assert gomoku.locator(".cell").count() == 81
     assert gomoku.locator(".cell.winning .piece.black").count() == 5
+    assert gomoku.locator(".cell.star").count() == 5  # as on a wooden board
+    # Renju's forbidden point, crossed as on the board: the rules library
+    # agrees that black's stone there makes two threes.
+    renju = page.locator('#rules-gomoku .rules-diagram[data-diagram="renju"]')
+    assert renju.locator(".cell.forbidden").count() == 1
+    assert _forbidden_in(renju) == {"e5": "double three"}
     page.click("#rules-tab-reversi")
     reversi = page.locator("#rules-reversi .rules-diagram")
     assert reversi.locator(".piece.black").count() == 4  # after f5
