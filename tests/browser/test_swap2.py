@@ -4,6 +4,7 @@ computer its choices come by themselves."""
 
 from __future__ import annotations
 
+from .conftest import PHONE_CONTEXT
 from .helpers import game_json, open_board, select_game, set_ai, two_players, wait_idle
 
 
@@ -104,3 +105,22 @@ def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
     kinds = {side: game["players"][side]["kind"] for side in ("black", "white")}
     assert sorted(kinds.values()) == ["ai", "human"]
     assert game["status"] == "playing"
+
+
+def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
+    page = new_page(**PHONE_CONTEXT)
+    _new_swap2_game(page, "renju")
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")  # one tap a stone, to be quick
+    for ply, square in enumerate(("h8", "h9", "i8"), 1):
+        _place(page, square, ply)
+    assert _buttons(page) == ["black", "white", "place2"]
+    boxes = [
+        page.locator(f'#swap2-choices button[data-choice="{choice}"]').bounding_box()
+        for choice in _buttons(page)
+    ]
+    assert min(box["height"] for box in boxes) >= 44
+    # Under the bar's words, and within the screen.
+    words = page.locator("#swap2-text").bounding_box()
+    assert min(box["y"] for box in boxes) >= words["y"] + words["height"]
+    assert max(box["x"] + box["width"] for box in boxes) <= 390
