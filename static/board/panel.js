@@ -39,7 +39,8 @@ export function announce(text) {
  *  default now; unknown seconds: a full striped bar). */
 export function startProgress(seconds, since) {
   const $bar = $("#think-progress .progress-bar");
-  $("#thinking").prop("hidden", false);
+  $("#thinking").data("running", true);
+  placeThinkingRow();
   clearInterval(progressTimer);
   if (!seconds) {
     $bar.css("width", "100%");
@@ -56,7 +57,18 @@ export function startProgress(seconds, since) {
 
 export function stopProgress() {
   clearInterval(progressTimer);
-  $("#thinking").prop("hidden", true);
+  $("#thinking").data("running", false);
+  placeThinkingRow();
+}
+
+/** The thinking row shows while a search runs. While the computer plays in
+ *  the game it keeps its place between searches, unseen, so that the board
+ *  below it does not jump down and back up at every move of the AI. */
+function placeThinkingRow() {
+  const g = state.game,
+    running = Boolean($("#thinking").data("running"));
+  const aiPlays = Boolean(g) && g.status !== "finished" && SIDES.some((s) => g.players[s].kind === "ai");
+  $("#thinking").toggleClass("idle", !running).prop("hidden", !running && !aiPlays);
 }
 
 /** The win bar and the analysis card (best line, top candidates). The
@@ -207,6 +219,7 @@ export function drawPanel() {
   $("#count-white").text(counts.white);
   $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
   const anyAi = SIDES.some((s) => g.players[s].kind === "ai");
+  placeThinkingRow();
   $("#pause").prop("disabled", !anyAi).text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
   $("#undo").prop("disabled", g.moves.length <= openingStones(g) || state.busy);
   $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));

@@ -349,6 +349,28 @@ def test_switching_the_ai_off_while_it_thinks_hands_the_side_over(page):
     wait_plies(page, 2)
 
 
+def test_the_board_stays_put_while_the_ai_thinks(page):
+    # The thinking row above the board keeps its place between the AI's
+    # searches: a board that jumped at each of its moves would move a cell
+    # from under a finger.
+    _start(page, "reversi")
+    set_ai(page, "white", True, "time:1")
+    wait_idle(page)
+    before = page.locator("#board").bounding_box()["y"]
+    assert page.locator("#thinking").is_hidden()  # unseen, in its place
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.thinking !== null")
+    assert page.locator("#think-progress").is_visible()
+    assert page.locator("#board").bounding_box()["y"] == before
+    wait_plies(page, 2)
+    wait_idle(page)
+    assert page.locator("#board").bounding_box()["y"] == before
+    # Two people at one screen: no room kept for a search that never comes.
+    set_ai(page, "white", False)
+    wait_idle(page)
+    assert page.locator("#board").bounding_box()["y"] < before
+
+
 def test_stop_plays_the_best_move_found_so_far(page):
     _start(page, UNSOLVED)
     set_ai(page, "white", True, "time:10")
