@@ -137,9 +137,13 @@ def test_offers_and_resigning_through_the_page(new_page):
     click(b, "h9")
     ply_is(a, 2, timeout=1000)
 
+    # The friend's offer comes when it comes: the board and the buttons do
+    # not move under B's pointer when it does.
+    before = [b.locator(s).bounding_box() for s in ("#board", "#resign")]
     a.click("#offer-draw")
     b.wait_for_selector("#offer-bar:not([hidden])")
     assert b.locator("#offer-text").inner_text() == "Black offers a draw"
+    assert [b.locator(s).bounding_box() for s in ("#board", "#resign")] == before
     assert a.locator("#offer-accept").is_hidden()  # the offerer only waits
     b.click("#offer-decline")
     a.wait_for_selector("#offer-bar", state="hidden")
