@@ -137,6 +137,8 @@ function cellHtml(square, piece, ctx, number, moved) {
     '" aria-label="' + label + '"' + (title ? ' title="' + title + '"' : "") + ' tabindex="-1">' +
     (stats ? '<span class="heat"></span>' : "") +
     (piece ? pieceHtml(piece, number, moved) : "") +
+    // Reversi and Gomoku: the stone a first tap proposes, half drawn (a second tap plays it).
+    (!piece && !ctx.loa && ctx.pending[square] ? '<span class="ghost ' + state.game.to_move + '"></span>' : "") +
     (stats && stats.value !== null && !piece ? '<span class="heat-label">' + Math.round(stats.value * 100) + "</span>" : "") +
     "</button>"
   );

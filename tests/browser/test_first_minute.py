@@ -249,8 +249,10 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     cell.tap()
     assert "selected" in cell.get_attribute("class") and plies(page) == []
     assert "again to play" in page.inner_text("#flash")
+    assert cell.locator(".ghost.black").count() == 1  # the stone it would be
     cell.tap()
     wait_plies(page, 1)
+    assert page.locator("#board .ghost").count() == 0
     # The move is played: the invitation to tap again goes with it.
     assert page.inner_text("#flash") == ""
 
