@@ -11,6 +11,7 @@ import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThi
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, rememberPause, stepTarget, watchInAddress } from "./history.js";
 import { announce, clearFlash, flash } from "./panel.js";
+import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
@@ -175,8 +176,8 @@ export function hint() {
       const best = (resp.search.moves || []).find((m) => m.move === resp.search.move);
       const move = moveText(resp.search.move);
       const words =
-        best && best.value !== null
-          ? interpolate(gettext("Hint: %(move)s (win %(pct)s%)"), { move: move, pct: Math.round(best.value * 100) }, true)
+        best && shownValue(best) !== null
+          ? interpolate(gettext("Hint: %(move)s (win %(pct)s%)"), { move: move, pct: Math.round(shownValue(best) * 100) }, true)
           : interpolate(gettext("Hint: %(move)s"), { move: move }, true);
       flash(words, "info");
       announce(interpolate(gettext("Hint: %(move)s"), { move: move }, true));

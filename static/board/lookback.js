@@ -4,6 +4,7 @@
  * opening explorer's table. The numbers come from the server (review.js asks
  * for them); what is computed here is arithmetic on them, no rule of a game.
  */
+import { shownValue } from "./overlays.js";
 import { moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -149,7 +150,7 @@ export function drawExplorer() {
         (m) =>
           '<tr><td><button type="button" class="btn btn-link btn-sm p-0 explorer-move" data-move="' + m.move + '">' + moveText(m.move) + "</button></td>" +
           '<td class="text-end">' + m.visits.toLocaleString() + '</td><td class="text-end">' +
-          (m.value === null ? "" : Math.round(m.value * 100) + "%") + "</td><td>" + provenWord(m.proven) + "</td></tr>"
+          (shownValue(m) === null ? "" : Math.round(shownValue(m) * 100) + "%") + "</td><td>" + provenWord(m.proven) + "</td></tr>"
       )
       .join("")
   );

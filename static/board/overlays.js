@@ -49,9 +49,20 @@ function humanPlays() {
 export function statsText(m) {
   // English says "visits" for any number; other languages may not.
   const parts = [interpolate(ngettext("%(n)s visits", "%(n)s visits", m.visits), { n: m.visits }, true)];
-  if (m.value !== null && m.value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(m.value * 100) }, true));
+  const value = shownValue(m);
+  if (value !== null && value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(value * 100) }, true));
   if (m.proven) parts.push(provenText(m.proven));
   return parts.join(", ");
+}
+
+/** A move's chance to win as the page shows it: a proven result's own
+ *  (a proven loss is 0%, whatever the search's average said before the
+ *  proof), else the search's estimate (null or undefined: none). */
+export function shownValue(m) {
+  if (m.proven === "win") return 1;
+  if (m.proven === "loss") return 0;
+  if (m.proven === "draw") return 0.5;
+  return m.value;
 }
 
 /** "proven win", "proven loss", "proven draw" (the API's win, loss, draw;

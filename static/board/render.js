@@ -5,7 +5,7 @@
  * separate layer (overlays.js); the panels around the board are panel.js.
  */
 import { cellsAt } from "./history.js";
-import { arrowNotes, drawArrows, heatBySquare, statsText } from "./overlays.js";
+import { arrowNotes, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel } from "./panel.js";
 import { canClick, gameTitle, isLoa, squaresOfMove, state } from "./state.js";
@@ -139,7 +139,7 @@ function cellHtml(square, piece, ctx, number, moved) {
     (piece ? pieceHtml(piece, number, moved) : "") +
     // Reversi and Gomoku: the stone a first tap proposes, half drawn (a second tap plays it).
     (!piece && !ctx.loa && ctx.pending[square] ? '<span class="ghost ' + state.game.to_move + '"></span>' : "") +
-    (stats && stats.value !== null && !piece ? '<span class="heat-label">' + Math.round(stats.value * 100) + "</span>" : "") +
+    (stats && shownValue(stats) !== null && !piece ? '<span class="heat-label">' + Math.round(shownValue(stats) * 100) + "</span>" : "") +
     "</button>"
   );
 }

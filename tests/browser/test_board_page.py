@@ -509,7 +509,10 @@ def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
     search = page.evaluate("() => BoardPage.state.analysis.search")
     assert search["found"] == search["proven"]  # nothing beyond what holds
     hinted = next(m for m in search["moves"] if m["move"] == search["move"])
-    win = math.floor(hinted["value"] * 100 + 0.5)  # JavaScript's Math.round
+    # A proven move's chance is its proof's; else the search's estimate.
+    proven = {"win": 1.0, "loss": 0.0, "draw": 0.5}
+    value = proven.get(hinted["proven"], hinted["value"])
+    win = math.floor(value * 100 + 0.5)  # JavaScript's Math.round
     assert f"Hint: {search['move']} (win {win}%)" in page.inner_text("#flash")
     assert "found)" not in page.inner_text("#win-label")
     # A win found against the kept replies only (the API's ``found`` without
@@ -526,3 +529,22 @@ def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
     screenshot(page, "gomoku-win-found")
     page.set_viewport_size(PHONE)
     screenshot(page, "gomoku-win-found-phone")
+
+
+def test_a_proven_move_shows_its_proofs_chance_not_the_searchs_average(page):
+    # A search's average for a move (42%) says nothing once the move is
+    # proven lost: the candidates, the cell's label and the tooltip say 0%.
+    _start(page, "gomoku")
+    page.keyboard.press("h")
+    wait_idle(page)
+    square = page.evaluate(
+        "() => { const s = BoardPage.state.analysis.search;"
+        " Object.assign(s.moves[0], {proven: 'loss', value: 0.42});"
+        " return s.moves[0].move; }"
+    )
+    page.dispatch_event("#stone-numbers", "change")  # redraws the page
+    first = page.locator("#candidates li").first.inner_text()
+    assert "win 0%, proven loss" in first, first
+    cell = page.locator(f'#board [data-square="{square}"]')
+    assert cell.locator(".heat-label").inner_text() == "0"
+    assert "win 0%" in cell.get_attribute("title")
