@@ -12,6 +12,8 @@ import { SIDES, canClick, humanAgainstAi, moveText, resultText, sideName, state,
 
 let flashTimer = null;
 let progressTimer = null;
+/** Whether a search's progress is on show (startProgress until stopProgress). */
+let progressRunning = false;
 
 /** Show a short message under the board that fades after a few seconds;
  *  kind "info" is not an error. */
@@ -39,7 +41,7 @@ export function announce(text) {
  *  default now; unknown seconds: a full striped bar). */
 export function startProgress(seconds, since) {
   const $bar = $("#think-progress .progress-bar");
-  $("#thinking").data("running", true);
+  progressRunning = true;
   placeThinkingRow();
   clearInterval(progressTimer);
   if (!seconds) {
@@ -57,7 +59,7 @@ export function startProgress(seconds, since) {
 
 export function stopProgress() {
   clearInterval(progressTimer);
-  $("#thinking").data("running", false);
+  progressRunning = false;
   placeThinkingRow();
 }
 
@@ -65,10 +67,9 @@ export function stopProgress() {
  *  the game it keeps its place between searches, unseen, so that the board
  *  below it does not jump down and back up at every move of the AI. */
 function placeThinkingRow() {
-  const g = state.game,
-    running = Boolean($("#thinking").data("running"));
+  const g = state.game;
   const aiPlays = Boolean(g) && g.status !== "finished" && SIDES.some((s) => g.players[s].kind === "ai");
-  $("#thinking").toggleClass("idle", !running).prop("hidden", !running && !aiPlays);
+  $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !aiPlays);
 }
 
 /** The win bar and the analysis card (best line, top candidates). The
