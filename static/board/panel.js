@@ -134,7 +134,10 @@ function foundNote(side, found) {
   return words ? interpolate(words(), { side: sideName(side) }, true) : found;
 }
 
-/** The numbered move list, scrolled to the newest move or the one viewed. */
+/** The move list, scrolled to the newest move or the one viewed: Black's
+ *  and White's moves side by side, each numbered as the page numbers moves
+ *  everywhere else (the stones, "Viewing move 30", the mistakes): one
+ *  number a move, as Reversi and Gomoku records count them. */
 export function drawMoveList() {
   const g = state.game,
     $list = $("#move-list"),
@@ -144,6 +147,7 @@ export function drawMoveList() {
     [i, i + 1].forEach(function (k) {
       if (k >= g.moves.length) return;
       const ply = k + 1;
+      html.push('<span class="ply-number" aria-hidden="true">' + ply + "</span>");
       const cls = "ply" + (state.viewPly === ply ? " viewed" : "") + (state.viewPly === null && ply === g.ply ? " current" : "");
       const move = moveText(g.moves[k]);
       const label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
@@ -221,7 +225,8 @@ export function drawPanel() {
   $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
   const anyAi = SIDES.some((s) => g.players[s].kind === "ai");
   placeThinkingRow();
-  $("#pause").prop("disabled", !anyAi).text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
+  // Nothing to pause in a finished game (an undo brings Pause back).
+  $("#pause").prop("disabled", !anyAi || g.status === "finished").text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
   $("#undo").prop("disabled", g.moves.length <= openingStones(g) || state.busy);
   $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));

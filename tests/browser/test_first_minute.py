@@ -300,6 +300,7 @@ def test_a_rematch_against_the_ai_swaps_the_colours(page):
         # least the human's move, not for exactly one more.
         page.wait_for_function("n => BoardPage.state.game.ply > n", arg=snap["ply"])
     page.wait_for_selector("#end-dialog.show")
+    assert page.locator("#pause").is_disabled()  # nothing left to pause
     page.click("#rematch")
     page.wait_for_function("id => BoardPage.state.game.id !== id", arg=game_id)
     wait_idle(page)
@@ -321,12 +322,23 @@ def test_move_numbers_counts_and_the_win_label_fit(page):
     assert page.inner_text("#count-black") != str(
         sum(1 for row in game_json(page)["board"]["cells"] for c in row if c == "black")
     )
-    # Room for "104." before a move: the list's indent holds four characters.
+    # Each move is numbered as the stones and the status count it, one
+    # number a move, and the numbers' column holds three digits.
+    numbers = page.locator("#move-list .ply-number").all_inner_texts()
+    assert numbers == ["1", "2"]
+    assert page.locator("#move-list li").first.inner_text().split() == [
+        "1",
+        plies(page)[0],
+        "2",
+        plies(page)[1],
+    ]
     room = page.evaluate(
-        "() => { const s = getComputedStyle(document.getElementById('move-list'));"
-        " return parseFloat(s.paddingLeft) / parseFloat(s.fontSize); }"
+        "() => { const n = document.querySelector('#move-list .ply-number');"
+        " n.textContent = '104'; const fits = n.scrollWidth <= n.clientWidth"
+        " && n.getBoundingClientRect().right <= n.nextElementSibling"
+        ".getBoundingClientRect().left; n.textContent = '1'; return fits; }"
     )
-    assert room >= 3.2
+    assert room
     page.keyboard.press("End")
     page.select_option("#strength-white", "time:0.1")
     page.click("#hint")
@@ -360,6 +372,11 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     plies = [int(p) for p in mistakes.evaluate_all("ls => ls.map(l => l.dataset.ply)")]
     assert any(ply % 2 == 0 for ply in plies)  # a White move among them
     target = plies[0]
+    # The mistake's number is the one the move list shows beside that move.
+    number = page.locator(f'#move-list [data-ply="{target}"]').evaluate(
+        "b => b.previousElementSibling.textContent"
+    )
+    assert mistakes.first.inner_text().startswith(f"{number}. ")
     mistakes.first.click()
     assert page.evaluate("() => BoardPage.state.viewPly") == target
     # A click on the chart jumps to the move under it.
