@@ -14,6 +14,12 @@ const ready = new Set();
 const following = {};
 /** How often the page asks how far a preparation has got. */
 const POLL_MS = 300;
+/** A model that loads within this long shows no bar: a light model takes
+ *  milliseconds, and a bar that flashes once says nothing. Unpacking, which
+ *  takes seconds, shows its bar at once. */
+const QUIET_MS = 600;
+/** How soon the page asks again while it keeps quiet. */
+const QUIET_POLL_MS = 50;
 
 /** True if an AI with `name` (null: no model) can move at once: the
  *  server has that model loaded. */
@@ -41,16 +47,18 @@ export function prepareModel(game, name) {
       done.resolve();
     } else done.reject(detail);
   };
+  const started = Date.now();
   const follow = function (status) {
     if (status.status === "ready") return finish(true);
     if (status.status === "damaged") return finish(false, interpolate(gettext("Model %(name)s cannot be used: %(detail)s"), { name: name, detail: status.detail }, true));
-    showProgress(key, name, status);
+    const quiet = !isUnpacking(status) && Date.now() - started < QUIET_MS;
+    if (!quiet) showProgress(key, name, status);
     setTimeout(function () {
       api
         .modelStatus(game, name)
         .done(follow)
         .fail((x) => finish(false, api.errorText(x)));
-    }, POLL_MS);
+    }, quiet ? QUIET_POLL_MS : POLL_MS);
   };
   api
     .prepareModel(game, name)
@@ -59,10 +67,15 @@ export function prepareModel(game, name) {
   return done.promise();
 }
 
+/** True while the server unpacks the model (or is about to). */
+function isUnpacking(status) {
+  return status.status === "unpacking" || status.status === "packed";
+}
+
 /** The bar under the model selectors: how far the unpacking is, or a
  *  running bar while the model loads. */
 function showProgress(key, name, status) {
-  const unpacking = status.status === "unpacking" || status.status === "packed";
+  const unpacking = isUnpacking(status);
   const pct = unpacking ? Math.round(100 * (status.progress || 0)) : 100;
   $("#model-progress-row").prop("hidden", false).data("key", key);
   $("#model-progress-label").text(

@@ -101,3 +101,25 @@ def test_a_network_model_can_be_chosen_only_on_its_board(page, network_model_dir
     human_move(page)
     page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
     assert game_json(page)["players"]["white"]["model"] == "net7"
+
+
+def test_a_light_model_loads_without_flashing_a_bar(page, monkeypatch):
+    """The light model loads in milliseconds at the AI's first move: the bar,
+    which would show for one poll, stays hidden."""
+    from webgame.services import explorer, treemodels
+
+    fresh = treemodels.Preparations()  # this process has no model loaded yet
+    monkeypatch.setattr(treemodels, "PREPARATIONS", fresh)
+    monkeypatch.setattr(explorer, "PREPARATIONS", fresh)
+    open_board(page)
+    page.evaluate(
+        """() => { window.barShown = false;
+        const row = document.getElementById('model-progress-row');
+        new MutationObserver(() => { if (!row.hidden) window.barShown = true; })
+            .observe(row, { attributes: true }); }"""
+    )
+    set_ai(page, "white", True, "level:1")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
+    assert fresh.is_ready("reversi", "light")
+    assert page.evaluate("() => window.barShown") is False
