@@ -7,7 +7,7 @@
  */
 import * as api from "./api.js";
 import { newGameBody } from "./controls.js";
-import { changeGame, setGame, stopThinking } from "./game.js";
+import { changeGame, setGame, stopThinking, whenFriendJoins } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash } from "./panel.js";
@@ -97,6 +97,18 @@ function showLinks() {
   $("#share-title").text(links.invite ? gettext("Invite a friend") : gettext("Watch link"));
   modal("share-dialog").show();
 }
+
+/** The friend took the other seat: the invitation has done its work, so
+ *  its dialog closes (the watch link stays under Links) and the player
+ *  hears it. */
+function friendJoined() {
+  if ($("#share-dialog").hasClass("show") && !$("#invite-part").prop("hidden")) modal("share-dialog").hide();
+  const words = mySeat() === "white" ? gettext("Your friend joined: they play black") : gettext("Your friend joined: they play white");
+  flash(words, "info");
+  announce(words);
+}
+
+whenFriendJoins(friendJoined);
 
 /** Copy the link of the input `selector` (select it where copying is not allowed). */
 export function copyLink(selector) {

@@ -33,6 +33,22 @@ export function whenGameEnds(handler) {
   onGameEnd = handler;
 }
 
+/** What to do when the friend takes the other seat of the game this
+ *  browser invited them to (friends.js registers it). */
+let onFriendJoin = null;
+
+/** Register what to do when the friend joins this player's game. */
+export function whenFriendJoins(handler) {
+  onFriendJoin = handler;
+}
+
+/** True if `g`, the same game as `before`, has both seats taken where
+ *  `before` had one open. */
+function seatTaken(before, g) {
+  const full = (game) => Boolean(game.seats && game.seats.black && game.seats.white);
+  return Boolean(before.seats) && !full(before) && full(g);
+}
+
 /** Draw the server's snapshot `g`, remember it, and let the AI move if it is its turn. */
 export function setGame(g) {
   const before = state.game;
@@ -61,6 +77,8 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
+  // Only the inviter holds the invitation: the friend's own join is no news to them.
+  if (sameGame && state.seat && state.seat.invite && onFriendJoin && seatTaken(before, g)) onFriendJoin();
   const swapped = (game) => Boolean(game.opening && game.opening.swapped);
   if (sameGame && state.seat && swapped(g) !== swapped(before)) reconnect();
   if (sameGame && g.ply > before.ply) {

@@ -163,3 +163,23 @@ def test_offers_and_resigning_through_the_page(new_page):
         tab.wait_for_selector("#end-dialog.show")  # from each player's side
         assert tab.locator("#end-title").inner_text() == title
         assert tab.locator("#end-reason").inner_text() == "White wins by resignation."
+
+
+def test_the_invitation_closes_when_the_friend_joins(new_page):
+    """A waits with the invitation open; once B takes the seat it closes on
+    A's page and A reads that the friend joined, as on lichess the challenge
+    turns into the game. B, who joined, is not told of their own arrival."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    b.goto(invite)
+    b.wait_for_function(
+        "() => BoardPage.state.seat && BoardPage.state.seat.side === 'white'"
+    )
+    a.wait_for_selector("#share-dialog", state="hidden", timeout=2000)
+    assert a.locator("#flash").inner_text() == "Your friend joined: they play white"
+    assert "friend joined" not in b.locator("#flash").inner_text()
+    # The watch link is still one click away, under Links.
+    a.click("#share")
+    a.wait_for_selector("#share-dialog.show")
+    assert a.locator("#invite-part").is_hidden()
+    assert a.input_value("#watch-link")
