@@ -8,7 +8,7 @@ import { cellsAt } from "./history.js";
 import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, humanAgainstAi, moveText, resultText, sideName, state, viewerSide } from "./state.js";
+import { SIDES, canClick, humanAgainstAi, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -178,6 +178,9 @@ function statusText() {
   if (state.thinking && !state.thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
   if (state.thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
   if (openingStep()) return gettext("Swap2 opening");
+  // Between two browsers each player reads whose turn it is in their words.
+  const mine = mySeat();
+  if (mine) return interpolate(mine === g.to_move ? gettext("Your move (%(side)s)") : gettext("Your friend's move (%(side)s)"), who, true);
   if (g.players[g.to_move].kind === "ai") {
     return interpolate(state.paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);
   }

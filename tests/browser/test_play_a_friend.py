@@ -178,6 +178,9 @@ def test_the_invitation_closes_when_the_friend_joins(new_page):
     a.wait_for_selector("#share-dialog", state="hidden", timeout=2000)
     assert a.locator("#flash").inner_text() == "Your friend joined: they play white"
     assert "friend joined" not in b.locator("#flash").inner_text()
+    # Each reads whose turn it is in their own words.
+    assert a.locator("#status").inner_text() == "Your move (Black)"
+    assert b.locator("#status").inner_text() == "Your friend's move (Black)"
     # The watch link is still one click away, under Links.
     a.click("#share")
     a.wait_for_selector("#share-dialog.show")
