@@ -22,7 +22,6 @@ import { canClick, expectedSeconds, gameTitle, humanToMove, isLoa, moveText, mov
 /** Load the game kinds, then reopen the game of the address or of last time,
  *  else offer a new one (the first-minute dialog: the computer or two players). */
 export function start(offerNewGame) {
-  $(".gomoku-only").toggle(chosenGame() === "gomoku");
   checkReadiness();
   api
     .getKinds()
@@ -252,7 +251,6 @@ export function newGame(body) {
 export function chooseGame(name) {
   $("#game-select").val(name);
   fillModels(name);
-  $(".gomoku-only").toggle(name === "gomoku");
 }
 
 /** Start a new game of the chosen kind from the record typed in the box. */

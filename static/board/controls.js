@@ -104,12 +104,8 @@ function sizeNote(model) {
   return interpolate(words, numbers, true);
 }
 
-/** The board a model's network was trained for, as the page names it
- *  ("8×8, five in a row"), or null if that is the board chosen now. */
-function otherBoard(name, model) {
-  const options = model.options || {};
-  const keys = Object.keys(optionSelectors(name)).filter((key) => key !== "rule");
-  if (keys.every((key) => !(key in options) || options[key] === optionValue(name, key))) return null;
+/** A Gomoku board as the page names it: "8×8, five in a row". */
+function boardName(options) {
   const words = {
     4: () => gettext("%(size)s\u00d7%(size)s, four in a row"),
     5: () => gettext("%(size)s\u00d7%(size)s, five in a row"),
@@ -117,6 +113,26 @@ function otherBoard(name, model) {
   }[options.row];
   const board = words ? words() : gettext("%(size)s\u00d7%(size)s, %(row)s in a row");
   return interpolate(board, { size: options.size, row: options.row }, true);
+}
+
+/** The board a model's network was trained for, as the page names it
+ *  ("8×8, five in a row"), or null if that is the board chosen now. */
+function otherBoard(name, model) {
+  const options = model.options || {};
+  const keys = Object.keys(optionSelectors(name)).filter((key) => key !== "rule");
+  if (keys.every((key) => !(key in options) || options[key] === optionValue(name, key))) return null;
+  return boardName(options);
+}
+
+/** What the game on the board was started with, for the side panel: "15×15,
+ *  five in a row · Renju · Swap2" ("" for a game without options). */
+export function optionsText(g) {
+  const options = g.options || {};
+  if (!("size" in options && "row" in options)) return "";
+  const parts = [boardName(options)];
+  if (options.rule) parts.push(ruleName(g.game, options.rule));
+  if (g.opening) parts.push($("#" + g.game + '-opening option[value="' + g.opening.name + '"]').text() || g.opening.name);
+  return parts.join(" \u00b7 ");
 }
 
 /** The rule a model learned, as the page names it, or null if it is the
@@ -197,14 +213,22 @@ export function fillModels(name) {
   });
 }
 
-/** Set the controls to what the snapshot says (game, options, players). */
-export function syncControls(g) {
-  $("#game-select").val(g.game);
+/** Set the new-game dialog's option selectors to the options of game `g`
+ *  (a new game starts from those of the game on the board). */
+export function syncOptions(g) {
   Object.keys(g.options || {}).forEach(function (key) {
     $("#" + g.game + "-" + key).val(String(g.options[key]));
   });
   $("#" + g.game + "-opening").val(g.opening ? g.opening.name : "none");
   limitOptions();
+}
+
+/** Set the controls to what the snapshot says (game, options, players).
+ *  While the new-game dialog is open its option selectors keep what the
+ *  player is choosing there (an AI's move may come meanwhile). */
+export function syncControls(g) {
+  $("#game-select").val(g.game);
+  if (!$("#start-dialog").hasClass("show")) syncOptions(g);
   fillModels(g.game);
   SIDES.forEach(function (side) {
     const p = g.players[side];

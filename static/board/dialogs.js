@@ -1,12 +1,13 @@
 /*
  * The two dialogs of a game's life. The first minute (#start-dialog): play
  * the computer (your colour, its strength; it plays with the shipped model)
- * or two players on one board; New game, the n key and the game selector open
- * it, and nothing is thrown away until a choice is made. The end
+ * or two players on one board, with the game's options (Gomoku's board,
+ * rule and opening); New game, the n key and the game selector open it, and
+ * nothing is thrown away until a choice is made. The end
  * (#end-dialog): who won and why, Rematch with the colours swapped, Analyse.
  */
 import { chooseGame, newGame } from "./actions.js";
-import { newGameBody } from "./controls.js";
+import { newGameBody, syncControls } from "./controls.js";
 import { clockOf, createFriendGame } from "./friends.js";
 import { whenGameEnds } from "./game.js";
 import { toggleReview } from "./review.js";
@@ -23,17 +24,21 @@ let chosen = false;
 export function offerNewGame(name) {
   const current = state.game ? state.game.game : $("#game-select").val();
   $("#start-game").val(name || current);
-  noteOpening();
+  drawStartOptions();
   // Without a game to go back to, the dialog has no way out but a choice.
   $("#start-cancel").prop("hidden", !state.game);
   chosen = false;
   modal("start-dialog").show();
 }
 
-/** Under Swap2 (chosen in the panel) the colour picked here is the
- *  opener's side: say so in the dialog. */
-export function noteOpening() {
-  const swap2 = $("#start-game").val() === "gomoku" && $("#gomoku-opening").val() === "swap2";
+/** Show the options of the game chosen in the dialog; under Swap2 the
+ *  colour picked is the opener's side: say so. */
+export function drawStartOptions() {
+  const game = $("#start-game").val();
+  $(".start-options").each(function () {
+    $(this).prop("hidden", $(this).data("game") !== game);
+  });
+  const swap2 = game === "gomoku" && $("#gomoku-opening").val() === "swap2";
   $("#start-swap2-note").prop("hidden", !swap2);
 }
 
@@ -67,9 +72,10 @@ export function twoPlayers() {
   begin({ black: "human", white: "human" });
 }
 
-/** The dialog closed without a choice: the selector shows the game on show. */
+/** The dialog closed without a choice: the selectors show the game on show
+ *  again (its options, and the models that go with them). */
 export function startDialogClosed() {
-  if (!chosen && state.game) $("#game-select").val(state.game.game);
+  if (!chosen && state.game) syncControls(state.game);
 }
 
 // ---- the end of a game ---------------------------------------------------------------
@@ -108,12 +114,14 @@ function playerBody(p) {
  *  invitation to send (the same game and clock). */
 export function rematch() {
   const g = state.game;
+  // The same game again: its board, its rule and its opening (Swap2).
+  const opening = g.opening ? g.opening.name : undefined;
   modal("end-dialog").hide();
   if (g.seats && mySeat()) {
     const other = mySeat() === "black" ? "white" : "black";
-    return createFriendGame(other, g.clock ? g.clock.control : null, { game: g.game, options: g.options });
+    return createFriendGame(other, g.clock ? g.clock.control : null, { game: g.game, options: g.options, opening: opening });
   }
-  newGame({ game: g.game, options: g.options, players: { black: playerBody(g.players.white), white: playerBody(g.players.black) } });
+  newGame({ game: g.game, options: g.options, opening: opening, players: { black: playerBody(g.players.white), white: playerBody(g.players.black) } });
 }
 
 export function analyse() {

@@ -95,7 +95,7 @@ export function bind() {
   on("input", "#record", function () {
     state.recordEdited = this.value !== "";
   });
-  on("change", "#start-game, #gomoku-opening", dialogs.noteOpening);
+  on("change", "#start-game, #gomoku-opening", dialogs.drawStartOptions);
   on("change", "#game-select", function () {
     dialogs.offerNewGame(this.value);
   });

@@ -4,6 +4,7 @@
  * messages (the flash under the board, the screen-reader announcement, the
  * thinking progress bar).
  */
+import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
 import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
@@ -234,7 +235,8 @@ export function drawPanel() {
   $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
-  $(".gomoku-only").toggle($("#game-select").val() === "gomoku");
+  const options = optionsText(g);
+  $("#game-options").prop("hidden", !options).text(options);
   drawSeats();
   drawOpening();
 }

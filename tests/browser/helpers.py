@@ -87,14 +87,20 @@ def pieces(page) -> dict[str, str]:
     )
 
 
+def new_game_dialog(page) -> None:
+    """Open the new-game dialog (New game), where a game's options are chosen."""
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+
+
 def start_game(page, game: str, *, size: int | None = None, row: int | None = None):
     """Choose ``game`` (and the Gomoku size and row) and start a new game."""
     if page.locator("#game-select").input_value() != game:
         select_game(page, game)
+    new_game_dialog(page)
     if size:
         page.select_option("#gomoku-size", str(size))
         page.select_option("#gomoku-row", str(row))
-    page.click("#new-game")
     two_players(page)
     page.wait_for_function(
         "([g, s]) => { const game = BoardPage.state.game;"

@@ -22,6 +22,7 @@ from .helpers import (
     game_json,
     human_move,
     loa_record,
+    new_game_dialog,
     open_board,
     pieces,
     plies,
@@ -432,13 +433,13 @@ def test_gomoku_offers_only_the_rows_its_option_specs_allow(page):
     # The limits are the kind's option_specs (row: 3 up to the size), served
     # by the API; a row that no longer fits falls back to the default (5).
     _start(page, "gomoku")
+    new_game_dialog(page)  # a game's options are chosen for a new game
     page.select_option("#gomoku-row", "7")
     page.select_option("#gomoku-size", "6")
     assert page.locator("#gomoku-row").input_value() == "5"
     page.select_option("#gomoku-size", "5")
     disabled = page.locator("#gomoku-row option:disabled").all_inner_texts()
     assert disabled == ["6", "7"]
-    page.click("#new-game")
     two_players(page)
     page.wait_for_function("() => BoardPage.state.game.board.size === 5")
     wait_idle(page)
@@ -548,3 +549,36 @@ def test_a_proven_move_shows_its_proofs_chance_not_the_searchs_average(page):
     cell = page.locator(f'#board [data-square="{square}"]')
     assert cell.locator(".heat-label").inner_text() == "0"
     assert "win 0%" in cell.get_attribute("title")
+
+
+def test_a_games_options_are_chosen_in_the_new_game_dialog(page):
+    """Gomoku's board, rule and opening are chosen with the game, for the game
+    to start; the panel says what the game on the board was started with.
+    The dialog keeps the player's choice while the AIs move, and closing it
+    without a choice puts everything back as the game on the board has it."""
+    open_board(page)
+    start_game(page, "gomoku")  # 15×15: the AIs play on for a while
+    assert (
+        page.inner_text("#game-options") == "15\u00d715, five in a row \u00b7 Freestyle"
+    )
+    assert page.locator("#gomoku-rule").is_hidden()  # not in the panel
+    set_ai(page, "black", True, "level:1")
+    set_ai(page, "white", True, "level:1")
+    new_game_dialog(page)
+    assert page.locator("#gomoku-rule").is_visible()
+    page.select_option("#gomoku-size", "13")
+    page.select_option("#gomoku-rule", "renju")
+    ply = game_json(page)["ply"]
+    page.wait_for_function("n => BoardPage.state.game.ply >= n + 2", arg=ply)
+    assert page.input_value("#gomoku-rule") == "renju"  # the AIs' moves kept it
+    page.click("#start-cancel")
+    page.wait_for_selector("#start-dialog", state="hidden")
+    assert page.input_value("#gomoku-rule") == "freestyle"
+    assert page.input_value("#gomoku-size") == "15"
+    assert page.input_value("#model-black") == "light"
+    # Another game: the dialog opens on it, with its own options or none.
+    page.select_option("#game-select", "reversi")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.locator("#start-options-gomoku").is_hidden()
+    page.select_option("#start-game", "gomoku")
+    assert page.locator("#start-options-gomoku").is_visible()

@@ -16,6 +16,7 @@ from .helpers import (
     AI_TIMEOUT,
     game_json,
     human_move,
+    new_game_dialog,
     open_board,
     select_game,
     set_ai,
@@ -88,11 +89,11 @@ def test_a_network_model_can_be_chosen_only_on_its_board(page, network_model_dir
     # On the default 15×15 board it says which board it is for.
     assert option.inner_text() == "net7 (network for 7\u00d77, four in a row)"
     assert option.is_disabled() and "7\u00d77" in option.get_attribute("title")
+    new_game_dialog(page)
     page.select_option("#gomoku-size", "7")
     page.select_option("#gomoku-row", "4")
     assert option.inner_text() == "net7 (network)"
     assert option.is_enabled()
-    page.click("#new-game")
     two_players(page)
     page.wait_for_function("() => BoardPage.state.game.board.size === 7")
     wait_idle(page)

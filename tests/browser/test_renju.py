@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .helpers import (
     game_json,
+    new_game_dialog,
     open_board,
     select_game,
     two_players,
@@ -22,6 +23,7 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
 ):
     open_board(page)
     select_game(page, "gomoku")
+    new_game_dialog(page)
     page.select_option("#gomoku-rule", "renju")
     # Renju is five in a row: the page offers no other row.
     assert page.input_value("#gomoku-row") == "5"
@@ -37,7 +39,6 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
     assert page.locator('#model-black option[value="light-renju"]').inner_text() == (
         "Openings: light, Renju"
     )
-    page.click("#new-game")
     two_players(page)
     page.wait_for_function("() => BoardPage.state.game.options.rule === 'renju'")
     for count, move in enumerate(MOVES, 1):
@@ -65,7 +66,11 @@ def test_standard_plays_without_a_model_by_default(page, screenshot):
     # ones are shown but cannot be chosen.
     open_board(page)
     select_game(page, "gomoku")
+    new_game_dialog(page)
     page.select_option("#gomoku-rule", "standard")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.options.rule === 'standard'")
+    wait_idle(page)
     for side in ("black", "white"):
         assert page.input_value(f"#model-{side}") == "none"
     light = page.locator('#model-black option[value="light"]')

@@ -5,17 +5,24 @@ computer its choices come by themselves."""
 from __future__ import annotations
 
 from .conftest import PHONE_CONTEXT
-from .helpers import game_json, open_board, select_game, set_ai, two_players, wait_idle
+from .helpers import (
+    game_json,
+    new_game_dialog,
+    open_board,
+    select_game,
+    set_ai,
+    two_players,
+    wait_idle,
+)
 
 
 def _new_swap2_game(page, rule: str) -> None:
     open_board(page)
     select_game(page, "gomoku")
+    new_game_dialog(page)
     page.select_option("#gomoku-rule", rule)
     page.select_option("#gomoku-opening", "swap2")
-    page.click("#new-game")
     # The first-minute dialog says what a colour means under Swap2.
-    page.wait_for_selector("#start-dialog.show")
     assert "opens with three stones" in page.inner_text("#start-swap2-note")
     two_players(page)
     page.wait_for_function(
@@ -124,3 +131,27 @@ def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
     words = page.locator("#swap2-text").bounding_box()
     assert min(box["y"] for box in boxes) >= words["y"] + words["height"]
     assert max(box["x"] + box["width"] for box in boxes) <= 390
+
+
+def test_a_rematch_opens_with_swap2_again(page):
+    """The panel names the game's opening, and a rematch is the same game
+    again: its rule and its Swap2 opening (it used to start without one)."""
+    _new_swap2_game(page, "freestyle")
+    assert page.inner_text("#game-options") == (
+        "15\u00d715, five in a row \u00b7 Freestyle \u00b7 Swap2"
+    )
+    for ply, square in enumerate(("h8", "a1", "i8"), 1):
+        _place(page, square, ply)
+    page.click('#swap2-choices button[data-choice="white"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    # White (the second player) and Black alternate; Black makes h8-l8.
+    for ply, square in enumerate(("a3", "j8", "a5", "k8", "a7", "l8"), 4):
+        _place(page, square, ply)
+    page.wait_for_selector("#end-dialog.show")
+    first = game_json(page)["id"]
+    page.click("#rematch")
+    page.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)
+    wait_idle(page)
+    game = game_json(page)
+    assert game["opening"]["name"] == "swap2" and game["opening"]["step"] == "place3"
+    assert game["options"]["rule"] == "freestyle"
