@@ -215,7 +215,7 @@ export function fillModels(name) {
 
 /** Set the new-game dialog's option selectors to the options of game `g`
  *  (a new game starts from those of the game on the board). */
-export function syncOptions(g) {
+function syncOptions(g) {
   Object.keys(g.options || {}).forEach(function (key) {
     $("#" + g.game + "-" + key).val(String(g.options[key]));
   });
