@@ -33,19 +33,22 @@ export function start(offerNewGame) {
       if (!id) return firstVisit(offerNewGame);
       state.watching = watchInAddress();
       const invite = inviteInAddress();
-      if (invite && gameInAddress()) return joinFromLink(id, invite);
-      api.getGame(id).done(setGame).fail(function () {
-        // An old or foreign id: start afresh rather than show an error.
+      // An old or foreign id: start afresh, saying so if a link brought it.
+      const missing = function () {
+        const fromLink = Boolean(gameInAddress());
         forgetAddress();
-        firstVisit(offerNewGame);
-      });
+        firstVisit(offerNewGame, fromLink);
+      };
+      if (invite && gameInAddress()) return joinFromLink(id, invite, missing);
+      api.getGame(id).done(setGame).fail(missing);
     })
     .fail((xhr) => $("#status").text(api.errorText(xhr)));
 }
 
-function firstVisit(offerNewGame) {
+function firstVisit(offerNewGame, missing) {
   $("#status").text(gettext("Choose a game to start"));
   offerNewGame();
+  $("#start-missing").prop("hidden", !missing);
 }
 
 /** Back / Forward in the browser: show the game of the address. */

@@ -24,6 +24,7 @@ let chosen = false;
 export function offerNewGame(name) {
   const current = state.game ? state.game.game : $("#game-select").val();
   $("#start-game").val(name || current);
+  $("#start-missing").prop("hidden", true); // a missing game's note is for the first visit
   drawStartOptions();
   // Without a game to go back to, the dialog has no way out but a choice.
   $("#start-cancel").prop("hidden", !state.game);

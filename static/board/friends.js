@@ -122,10 +122,11 @@ export function copyLink(selector) {
 }
 
 /** The page was opened by an invitation to game `id`: take the seat (once;
- *  a reload finds it in local storage), else watch. */
-export function joinFromLink(id, invite) {
+ *  a reload finds it in local storage), else watch; `missing()` if there is
+ *  no such game. */
+export function joinFromLink(id, invite, missing) {
   forgetInvite();
-  if (seatFor(id)) return api.getGame(id).done(setGame);
+  if (seatFor(id)) return api.getGame(id).done(setGame).fail(missing);
   api
     .joinGame(id, invite)
     .done(function (g) {
@@ -134,7 +135,7 @@ export function joinFromLink(id, invite) {
     })
     .fail(function (xhr) {
       flash(api.errorText(xhr));
-      api.getGame(id).done(setGame);
+      api.getGame(id).done(setGame).fail(missing);
     });
 }
 

@@ -151,9 +151,11 @@ def _no_ai_throttle(settings):
 def new_page(browser, live_server):
     """Return a function that opens a fresh page (own storage) with the given
     browser context options (viewport, touch ...); fail the test on any
-    console error or uncaught page error seen on any of them."""
+    console error or uncaught page error seen on any of them, but those a
+    test expects: the texts it adds to the page's ``expected_errors`` (the
+    browser logs an answer such as a 404 as an error)."""
     contexts = []
-    errors: list[str] = []
+    errors: list[tuple[object, str]] = []
 
     def open_page(**options):
         context = browser.new_context(**options)
@@ -163,19 +165,25 @@ def new_page(browser, live_server):
         tab.on(
             "console",
             lambda msg: (
-                errors.append(f"console.{msg.type}: {msg.text}")
+                errors.append((tab, f"console.{msg.type}: {msg.text}"))
                 if msg.type == "error"
                 else None
             ),
         )
-        tab.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+        tab.on("pageerror", lambda exc: errors.append((tab, f"page error: {exc}")))
         tab.base_url = live_server.url
+        tab.expected_errors = []
         return tab
 
     yield open_page
     for context in contexts:
         context.close()
-    assert not errors, "the page logged errors:\n" + "\n".join(errors)
+    unexpected = [
+        text
+        for tab, text in errors
+        if not any(expected in text for expected in tab.expected_errors)
+    ]
+    assert not unexpected, "the page logged errors:\n" + "\n".join(unexpected)
 
 
 @pytest.fixture

@@ -403,3 +403,21 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     page.click("#explore")  # back to the game, unchanged
     assert page.evaluate("() => BoardPage.state.explore") is None
     assert len(pieces(page)) == 4 and plies(page) == []
+
+
+@pytest.mark.parametrize("fragment", ["", "#invite=not-a-seat"])
+def test_a_link_to_a_missing_game_says_so_and_offers_a_new_one(page, fragment):
+    """A friend's old link, or a mistyped one: the first-minute dialog says
+    the game is not here instead of starting afresh without a word."""
+    page.expected_errors.append("404 (Not Found)")  # the game's request
+    missing = "0f0e0d0c-0b0a-4909-8807-060504030201"
+    page.goto(f"{page.base_url}/?game={missing}{fragment}")
+    page.wait_for_selector("#start-dialog.show")
+    page.wait_for_selector("#start-missing", state="visible")
+    assert "not on this server" in page.inner_text("#start-missing")
+    assert missing not in page.url  # a reload does not ask again
+    two_players(page)
+    wait_idle(page)
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.locator("#start-missing").is_hidden()  # said once
