@@ -15,7 +15,7 @@ from rest_framework.test import APITestCase
 from mcts import Level, MctsPlayer, NetSearcher, Searcher, find_game
 from webgame.services import ai
 
-from .helpers import HUMAN, create, url
+from .helpers import HUMAN, assert_error, create, url
 
 LIGHT_AI = {"kind": "ai", "level": 1, "model": "light"}
 
@@ -132,3 +132,40 @@ class NetworkModelInPlayTests(APITestCase):
     def test_on_another_board_the_usual_search_plays(self):
         searcher, _ = self.ai_searcher({"size": 9, "row": 5})
         assert not isinstance(searcher, NetSearcher)
+
+
+class ModelRuleTests(APITestCase):
+    """A Gomoku model learned one rule: the API refuses it for a game of
+    another (400, nothing changed), as the page offers it only there."""
+
+    def renju_ai(self, model):
+        return {"kind": "ai", "level": 1, "model": model}
+
+    def test_a_game_takes_only_a_model_of_its_rule(self):
+        renju = {"rule": "renju"}
+        response = create(
+            self.client, "gomoku", options=renju, black=self.renju_ai("light")
+        )
+        body = assert_error(response, status.HTTP_400_BAD_REQUEST, "model_other_rule")
+        assert "freestyle" in body["detail"] and "renju" in body["detail"]
+        response = create(
+            self.client, "gomoku", options=renju, black=self.renju_ai("light-renju")
+        )
+        assert response.status_code == status.HTTP_201_CREATED, response.content
+
+    def test_a_patch_with_a_model_of_another_rule_changes_nothing(self):
+        game = create(self.client, "gomoku").json()  # freestyle
+        response = self.client.patch(
+            url("game-detail", game["id"]),
+            {"players": {"white": self.renju_ai("light-renju")}},
+            format="json",
+        )
+        assert_error(response, status.HTTP_400_BAD_REQUEST, "model_other_rule")
+        after = self.client.get(url("game-detail", game["id"])).json()
+        assert after["players"] == game["players"] and after["version"] == 0
+        response = self.client.patch(
+            url("game-detail", game["id"]),
+            {"players": {"white": self.renju_ai("light")}},
+            format="json",
+        )
+        assert response.status_code == status.HTTP_200_OK, response.content

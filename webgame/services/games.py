@@ -278,7 +278,7 @@ def create_game(
     row = GameRow.objects.create(
         game=rules.name,
         options=rules.options,
-        players=normal_players(rules.name, players),
+        players=normal_players(rules.name, players, options=rules.options),
         moves=[],
         **fields,
     )
@@ -388,5 +388,5 @@ def update_players(
     row = get_row(game_id)
     check_version(row, version)
     unseated(row, _("this game is between two seats: no one can change its players"))
-    merged = normal_players(row.game, players, base=row.players)
+    merged = normal_players(row.game, players, base=row.players, options=row.options)
     return snapshot(write(row, players=merged))

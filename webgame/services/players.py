@@ -19,8 +19,11 @@ COLORS = ("black", "white")
 DEFAULT_THINK_TIME = 1.0
 
 
-def normal_player(game: str, side: str, spec: dict | None) -> dict:
-    """Return a player's settings with defaults filled in, after checking them."""
+def normal_player(
+    game: str, side: str, spec: dict | None, options: dict | None = None
+) -> dict:
+    """Return a player's settings with defaults filled in, after checking them
+    (its model against the game's ``options``: see :func:`check_model`)."""
     spec = dict(spec or {"kind": "human"})
     kind = spec.get("kind", "human")
     if kind == "human":
@@ -44,15 +47,22 @@ def normal_player(game: str, side: str, spec: dict | None) -> dict:
         think_time = DEFAULT_THINK_TIME
     return {
         "kind": "ai",
-        "model": check_model(game, spec.get("model")),
+        "model": check_model(game, spec.get("model"), options),
         "level": level,
         "think_time": think_time,
     }
 
 
-def normal_players(game: str, players: dict | None, base: dict | None = None) -> dict:
+def normal_players(
+    game: str,
+    players: dict | None,
+    base: dict | None = None,
+    options: dict | None = None,
+) -> dict:
     """Return both sides' settings: ``players`` over ``base`` (for PATCH), each
-    checked and completed."""
+    checked against the game's ``options`` and completed."""
     merged = dict(base or {})
     merged.update(players or {})
-    return {side: normal_player(game, side, merged.get(side)) for side in COLORS}
+    return {
+        side: normal_player(game, side, merged.get(side), options) for side in COLORS
+    }

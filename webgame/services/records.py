@@ -102,7 +102,7 @@ def import_record(
     row = GameRow.objects.create(
         game=rules.name,
         options=rules.options,
-        players=normal_players(rules.name, players),
+        players=normal_players(rules.name, players, options=rules.options),
         moves=moves,
         status=status,
         result=result,

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from mcts import (
     ModelError,
+    find_game,
     load_shared,
     model_path,
     packed_path,
@@ -88,12 +89,29 @@ def model_fault(error: Exception) -> str:
     return text
 
 
-def check_model(game: str, name: str | None) -> str | None:
+def check_model(game: str, name: str | None, options: dict | None = None) -> str | None:
     """Return the model name (None for no model); ServiceError ``unknown_model``
-    unless it is a model on disk, ``model_unavailable`` if it is damaged."""
+    unless it is a model on disk, ``model_unavailable`` if it is damaged,
+    ``model_other_rule`` if it learned another rule than the game's
+    ``options`` play (a Gomoku model learned one rule; without a ``rule`` in
+    its options, the game's default)."""
     if name is None or name == "none":
         return None
-    _listed(game, name, or_none=True)
+    listed = _listed(game, name, or_none=True)
+    rule = (options or {}).get("rule")
+    if rule is not None:
+        learned = (listed.get("options") or {}).get("rule") or find_game(
+            game
+        ).options.get("rule")
+        if learned != rule:
+            raise ServiceError(
+                "model_other_rule",
+                _(
+                    "model %(name)s learned the %(learned)s rule and this game "
+                    "plays %(rule)s: choose a model of that rule, or none"
+                )
+                % {"name": repr(name), "learned": learned, "rule": rule},
+            )
     return name
 
 
