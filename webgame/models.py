@@ -53,8 +53,13 @@ class Game(models.Model):
     # watcher looks for the games past it.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # Requests waiting for the other player's answer: {"draw": colour,
-    # "takeback": colour}, each absent when none is pending.
+    # "takeback": colour, "rematch": colour (a finished game)}, each absent
+    # when none is pending.
     offers = models.JSONField(default=dict, blank=True)
+    # The game that the two seats' accepted rematch started (the same game
+    # again, the colours swapped), for both browsers and the watchers to go
+    # to; None before.
+    rematch = models.UUIDField(null=True, blank=True)
     # How the game ended when it was not on the board: a resignation, a loss
     # on time or a draw agreed ({"winner", "reason", "score"} as ``result``).
     ending = models.JSONField(null=True, blank=True)

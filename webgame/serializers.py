@@ -303,7 +303,8 @@ class ShareSerializer(StrictSerializer):
 
 
 class OfferSerializer(StrictSerializer):
-    """The body of ``POST /api/games/{id}/draw/`` and ``takeback/``."""
+    """The body of ``POST /api/games/{id}/draw/``, ``takeback/`` and
+    ``rematch/``."""
 
     action = serializers.ChoiceField(choices=OFFER_ACTIONS)
 
@@ -527,6 +528,7 @@ class OffersOutSerializer(serializers.Serializer):
 
     draw = serializers.ChoiceField(choices=COLORS, required=False)
     takeback = serializers.ChoiceField(choices=COLORS, required=False)
+    rematch = serializers.ChoiceField(choices=COLORS, required=False)
 
 
 class OpeningOutSerializer(serializers.Serializer):
@@ -589,6 +591,11 @@ class GameSerializer(serializers.Serializer):
     )
     clock = ClockOutSerializer(allow_null=True)
     offers = OffersOutSerializer()
+    rematch = serializers.UUIDField(
+        allow_null=True,
+        help_text="the game the two seats' accepted rematch started (the "
+        "colours swapped, each seat's token the same), else null",
+    )
     opening = OpeningOutSerializer(
         allow_null=True,
         help_text="gomoku opened by Swap2; during it, to_move is the side that "

@@ -69,6 +69,11 @@ api = [
         views.TakebackView.as_view(),
         name="game-takeback",
     ),
+    path(
+        "games/<gameid:pk>/rematch/",
+        views.RematchView.as_view(),
+        name="game-rematch",
+    ),
     path("games/<gameid:pk>/record/", views.RecordView.as_view(), name="game-record"),
     path(
         "games/<gameid:pk>/analysis/",

@@ -263,6 +263,13 @@ class TakebackView(OfferView):
     offer = "takeback"
 
 
+class RematchView(OfferView):
+    """Once the game is over, offer a rematch or answer the other player's:
+    accepted, the game names the new one (``rematch``)."""
+
+    offer = "rematch"
+
+
 class AIMoveView(APIView):
     """The AI of the side to move plays."""
 

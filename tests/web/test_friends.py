@@ -288,3 +288,60 @@ def test_the_ai_of_a_game_with_a_clock_plays_within_it(client):
     assert answer.status_code == 200, answer.content
     assert answer.json()["search"]["elapsed"] < 1.0
     assert answer.json()["game"]["ply"] == 1
+
+
+def test_a_rematch_is_offered_after_the_end_and_swaps_the_seats(client, friends):
+    game_id, black, white = friends
+    assert_error(
+        post(client, "game-rematch", game_id, {"action": "offer"}, token=black),
+        409,
+        "game_not_over",
+    )
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-resign", game_id, token=white)
+    assert_error(  # a watcher has no seat to offer from
+        post(client, "game-rematch", game_id, {"action": "offer"}), 403, "not_your_seat"
+    )
+    offered = post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    assert offered.json()["offers"] == {"rematch": "black"}
+    declined = post(client, "game-rematch", game_id, {"action": "decline"}, token=white)
+    assert declined.json()["offers"] == {} and declined.json()["rematch"] is None
+    post(client, "game-rematch", game_id, {"action": "offer"}, token=white)
+    # Offering what the other already offers accepts it.
+    started = post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    new_id = started.json()["rematch"]
+    assert new_id and started.json()["offers"] == {}
+    again = client.get(url("game-detail", new_id)).json()
+    assert again["ply"] == 0 and again["options"] == started.json()["options"]
+    assert again["seats"] == {"black": True, "white": True}
+    assert again["clock"]["control"] == {"initial": 180, "increment": 2}
+    # The colours are swapped and each token holds its new seat.
+    assert_error(
+        post(client, "game-moves", new_id, {"move": "h8"}, token=black),
+        403,
+        "not_your_turn",
+    )
+    moved = post(client, "game-moves", new_id, {"move": "h8"}, token=white)
+    assert moved.status_code == 200, moved.content
+    # Asking again changes nothing: the rematch is that game.
+    same = post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    assert same.json()["rematch"] == new_id
+    assert GameRow.objects.count() == 2
+
+
+def test_a_rematch_keeps_the_swap2_opening(client):
+    made = client.post(
+        "/api/games/",
+        {"game": "gomoku", "opening": "swap2", "friend": {"side": "black"}},
+        format="json",
+    ).json()
+    joined = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
+    tokens = {"black": made["seat"]["token"], "white": joined["seat"]["token"]}
+    post(client, "game-resign", made["id"], token=tokens["white"])
+    for side in ("black", "white"):
+        answer = post(
+            client, "game-rematch", made["id"], {"action": "offer"}, token=tokens[side]
+        )
+    again = client.get(url("game-detail", answer.json()["rematch"])).json()
+    assert again["opening"]["name"] == "swap2" and again["opening"]["step"] == "place3"
+    assert again["clock"] is None

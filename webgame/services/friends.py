@@ -1,11 +1,14 @@
 """Playing a friend: taking the invited seat, sharing a game already on the
 board, resigning, and the requests one player answers for the other (a draw
-offer, a takeback).
+offer, a takeback, and once the game is over a rematch).
 
 As on lichess for a casual game with a friend: an offer waits until the
 other player answers it or a move is played; offering what the other side
 already offers accepts it; a takeback takes back the asker's last move (and
-the reply played after it, if any), so the asker is to move again.
+the reply played after it, if any), so the asker is to move again; an
+accepted rematch starts the same game again (its options, opening and time
+control) with the colours swapped, each seat held by the same token, and
+the finished game names it so that both browsers and the watchers go there.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from .players import normal_players
 from .positions import replay, snapshot
 from .rules import cached_rules, options_key
 
-#: What a seat may do with a draw offer or a takeback request.
+#: What a seat may do with a draw offer, a takeback request or a rematch.
 ACTIONS = ("offer", "accept", "decline")
 
 
@@ -95,14 +98,20 @@ def resign(game_id: GameId, *, token: str | None = None) -> dict:
 
 def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> dict:
     """Return the snapshot after the token's seat offers, accepts or declines
-    a draw or a takeback (``offer``, ``action``), in a game between two
-    browsers only (at one screen, undo takes a move back at once)."""
+    a draw, a takeback or a rematch (``offer``, ``action``), in a game
+    between two browsers only (at one screen, undo takes a move back at
+    once, and New game starts another)."""
     row = get_row(game_id)
     if not row.seats:
         raise ServiceError(
             "no_opponent",
-            _("draw offers and takebacks are between two seats; use undo/ here"),
+            _(
+                "draw offers, takebacks and rematches are between two seats; "
+                "use undo/ or start a new game here"
+            ),
         )
+    if offer == "rematch":
+        return _rematch(row, action=action, token=token)
     playable(row)
     side = seats.require_seat(row, token)
     pending = row.offers.get(offer)
@@ -128,6 +137,42 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         ending = {"winner": None, "reason": "agreement", "score": None}
         return snapshot(write(row, ending=ending))
     return snapshot(write(row, moves=_taken_back(row, asker=pending)))
+
+
+def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
+    """Return the snapshot after a rematch offer, its acceptance (the new
+    game started, named by the finished one) or its refusal."""
+    if row.status != GameRow.Status.FINISHED:
+        raise Conflict("game_not_over", _("a rematch is offered once the game is over"))
+    side = seats.require_seat(row, token)
+    if row.rematch:
+        return snapshot(row)  # both asked at once: the one game started
+    pending = row.offers.get("rematch")
+    if action == "offer" and pending != _other(side):
+        return snapshot(write(row, offers={**row.offers, "rematch": side}))
+    if pending != _other(side):
+        raise Conflict(
+            "no_offer",
+            _("%(side)s has no rematch offer waiting for you") % {"side": _other(side)},
+        )
+    if action == "decline":
+        return snapshot(write(row, offers={}))
+    again = GameRow.objects.create(
+        game=row.game,
+        options=row.options,
+        players=normal_players(row.game, None),
+        moves=[],
+        seats={"black": row.seats["white"], "white": row.seats["black"]},
+        clock=clocks.new_clock(row.clock["control"] if row.clock else None),
+        opening=openings.new_opening(
+            row.game, row.opening["name"] if row.opening else None
+        ),
+    )
+    try:
+        return snapshot(write(row, offers={}, rematch=again.id))
+    except Conflict:
+        again.delete()  # the other request won: its game is the rematch
+        raise
 
 
 def _moves_of(row: GameRow, side: str) -> bool:

@@ -127,6 +127,7 @@ def snapshot(row: GameRow) -> dict:
         "seats": seats_view(row),
         "clock": clock_view(row.clock, to_move, now_ms()),
         "offers": row.offers,
+        "rematch": str(row.rematch) if row.rematch else None,
         "opening": openings.view(row),
         "created": row.created.isoformat(),
         "updated": row.updated.isoformat(),
