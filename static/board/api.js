@@ -101,7 +101,8 @@ export function resign(id) {
   return request("POST", GAMES + id + "/resign/", {});
 }
 
-/** offer: "draw" or "takeback"; action: "offer", "accept" or "decline". */
+/** offer: "draw", "takeback" or "rematch" (a finished game); action:
+ *  "offer", "accept" or "decline". */
 export function answerOffer(id, offer, action) {
   return request("POST", GAMES + id + "/" + offer + "/", { action: action });
 }

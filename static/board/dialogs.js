@@ -8,7 +8,7 @@
  */
 import { chooseGame, newGame } from "./actions.js";
 import { newGameBody, syncControls } from "./controls.js";
-import { clockOf, createFriendGame } from "./friends.js";
+import { clockOf, createFriendGame, makeOffer } from "./friends.js";
 import { whenGameEnds } from "./game.js";
 import { toggleReview } from "./review.js";
 import { SIDES, cap, endedOffBoard, humanSide, mySeat, reasonText, resultText, sideName, state } from "./state.js";
@@ -111,17 +111,14 @@ function playerBody(p) {
   return body;
 }
 
-/** The same game again with the colours swapped; with a friend, a new
- *  invitation to send (the same game and clock). */
+/** The same game again (its board, rule and opening) with the colours
+ *  swapped; between two seats the friend is asked first, as on lichess,
+ *  and both boards go to it once accepted (friends.js). */
 export function rematch() {
   const g = state.game;
-  // The same game again: its board, its rule and its opening (Swap2).
-  const opening = g.opening ? g.opening.name : undefined;
   modal("end-dialog").hide();
-  if (g.seats && mySeat()) {
-    const other = mySeat() === "black" ? "white" : "black";
-    return createFriendGame(other, g.clock ? g.clock.control : null, { game: g.game, options: g.options, opening: opening });
-  }
+  if (g.seats && mySeat()) return makeOffer("rematch");
+  const opening = g.opening ? g.opening.name : undefined;
   newGame({ game: g.game, options: g.options, opening: opening, players: { black: playerBody(g.players.white), white: playerBody(g.players.black) } });
 }
 

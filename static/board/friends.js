@@ -7,7 +7,7 @@
  */
 import * as api from "./api.js";
 import { newGameBody } from "./controls.js";
-import { changeGame, setGame, stopThinking, whenFriendJoins } from "./game.js";
+import { changeGame, setGame, stopThinking, whenFriendJoins, whenRematchStarts } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash } from "./panel.js";
@@ -110,6 +110,26 @@ function friendJoined() {
 
 whenFriendJoins(friendJoined);
 
+/** The rematch started (the finished game `g` names it): go to it, this
+ *  browser's seat at the other colour with the same token; a watcher
+ *  watches it. */
+function followRematch(g) {
+  const seat = state.seat && state.seat.id === g.id ? state.seat : null;
+  if (seat) rememberSeat(g.rematch, { side: seat.side === "black" ? "white" : "black", token: seat.token });
+  modal("end-dialog").hide();
+  api
+    .getGame(g.rematch)
+    .done(function (next) {
+      setGame(next);
+      const words = gettext("The rematch has started: the colours are swapped");
+      flash(words, "info");
+      announce(words);
+    })
+    .fail((xhr) => flash(api.errorText(xhr)));
+}
+
+whenRematchStarts(followRematch);
+
 /** Copy the link of the input `selector` (select it where copying is not allowed). */
 export function copyLink(selector) {
   const text = $(selector).val();
@@ -156,11 +176,19 @@ export function resign() {
   changeGame(api.resign(g.id));
 }
 
-/** Offer a draw or ask for a takeback (`offer`: draw, takeback). */
+const OFFERED = {
+  draw: () => gettext("Draw offered"),
+  takeback: () => gettext("Takeback asked"),
+  rematch: () => gettext("Rematch offered"),
+};
+
+/** Offer a draw, ask for a takeback, or once the game is over offer a
+ *  rematch (`offer`: draw, takeback, rematch); offering what the friend
+ *  offers accepts it. */
 export function makeOffer(offer) {
   const g = state.game;
   if (!g || !mySeat()) return;
-  changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(offer === "draw" ? gettext("Draw offered") : gettext("Takeback asked")));
+  changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(OFFERED[offer]()));
 }
 
 /** Accept or decline the friend's offer shown in the offer bar. */

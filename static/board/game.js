@@ -42,6 +42,15 @@ export function whenFriendJoins(handler) {
   onFriendJoin = handler;
 }
 
+/** What to do when the two seats' rematch starts while this page shows the
+ *  finished game (friends.js registers it). */
+let onRematch = null;
+
+/** Register what to do when the game on show names its rematch. */
+export function whenRematchStarts(handler) {
+  onRematch = handler;
+}
+
 /** True if `g`, the same game as `before`, has both seats taken where
  *  `before` had one open. */
 function seatTaken(before, g) {
@@ -79,6 +88,8 @@ export function setGame(g) {
   render();
   // Only the inviter holds the invitation: the friend's own join is no news to them.
   if (sameGame && state.seat && state.seat.invite && onFriendJoin && seatTaken(before, g)) onFriendJoin();
+  // Only while it is on show: a finished game opened later stays on the board.
+  if (sameGame && g.rematch && !before.rematch && onRematch) return onRematch(g);
   const swapped = (game) => Boolean(game.opening && game.opening.swapped);
   if (sameGame && state.seat && swapped(g) !== swapped(before)) reconnect();
   if (sameGame && g.ply > before.ply) {

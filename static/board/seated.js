@@ -88,22 +88,42 @@ function drawPresence() {
 const OFFER_WORDS = {
   draw: (side) => interpolate(gettext("%(side)s offers a draw"), { side: sideName(side) }, true),
   takeback: (side) => interpolate(gettext("%(side)s asks to take back their last move"), { side: sideName(side) }, true),
+  rematch: (side) => interpolate(gettext("%(side)s offers a rematch"), { side: sideName(side) }, true),
+};
+
+/** What this player reads of their own offer while the friend decides. */
+const WAITING_WORDS = {
+  draw: () => gettext("Draw offered: waiting for your friend"),
+  takeback: () => gettext("Takeback asked: waiting for your friend"),
+  rematch: () => gettext("Rematch offered: waiting for your friend"),
 };
 
 function drawOffers() {
   const g = state.game;
   const offers = g.offers || {};
   const mine = mySeat();
-  const kind = ["draw", "takeback"].find((k) => offers[k]);
+  // A draw or a takeback while the game is played, a rematch once it is over.
+  const kinds = g.status === "playing" ? ["draw", "takeback"] : ["rematch"];
+  const kind = kinds.find((k) => offers[k]);
   const $bar = $("#offer-bar");
-  if (!kind || g.status !== "playing") return $bar.prop("hidden", true);
+  if (!kind) {
+    drawEndOffer(null);
+    return $bar.prop("hidden", true);
+  }
   const from = offers[kind];
   const askingMe = mine && from !== mine;
-  let text = OFFER_WORDS[kind](from);
-  if (mine && from === mine) text = kind === "draw" ? gettext("Draw offered: waiting for your friend") : gettext("Takeback asked: waiting for your friend");
+  const text = mine && from === mine ? WAITING_WORDS[kind]() : OFFER_WORDS[kind](from);
+  // The end dialog, if it is still up, says it too: its Rematch accepts.
+  if (kind === "rematch") drawEndOffer(askingMe ? text : null);
   $bar.prop("hidden", false).data("offer", kind);
   $("#offer-text").text(text);
   $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
+}
+
+/** The friend's rematch offer in the end dialog (`text`; null: none). */
+function drawEndOffer(text) {
+  $("#end-offer").prop("hidden", !text).text(text || "");
+  $("#rematch").text(text ? gettext("Accept rematch") : gettext("Rematch"));
 }
 
 function drawButtons() {

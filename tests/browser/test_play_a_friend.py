@@ -186,3 +186,53 @@ def test_the_invitation_closes_when_the_friend_joins(new_page):
     a.wait_for_selector("#share-dialog.show")
     assert a.locator("#invite-part").is_hidden()
     assert a.input_value("#watch-link")
+
+
+def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
+    """As on lichess: Rematch asks the friend, who accepts in the offer bar;
+    both players and the watcher go to the new game, the colours swapped,
+    and each player's seat works there."""
+    a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
+    invite, watch = invite_a_friend(a, "5+3")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    c.goto(watch)
+    c.wait_for_function("() => BoardPage.state.game !== null")
+    first = a.evaluate("() => BoardPage.state.game.id")
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    b.click("#resign")
+    b.click("#resign")
+    a.wait_for_selector("#end-dialog.show")
+    a.click("#rematch")
+    b.wait_for_selector("#offer-bar:not([hidden])")
+    assert b.locator("#offer-text").inner_text() == "Black offers a rematch"
+    assert a.locator("#offer-text").inner_text() == (
+        "Rematch offered: waiting for your friend"
+    )
+    # B's end dialog, still up over the bar, says it too and accepts it.
+    assert b.locator("#end-offer").inner_text() == "Black offers a rematch"
+    assert b.locator("#rematch").inner_text() == "Accept rematch"
+    b.click("#rematch")
+    for tab in (a, b, c):
+        tab.wait_for_function(
+            "id => BoardPage.state.game.id !== id && BoardPage.state.game.ply === 0",
+            arg=first,
+            timeout=2000,
+        )
+    rematch = a.evaluate("() => BoardPage.state.game")
+    assert rematch["id"] == b.evaluate("() => BoardPage.state.game.id")
+    assert rematch["clock"]["control"] == {"initial": 300, "increment": 3}
+    assert rematch["id"] in a.url and rematch["id"] in c.url
+    # The colours are swapped: B (white before) now moves first.
+    assert b.locator("#status").inner_text() == "Your move (Black)"
+    assert a.locator("#status").inner_text() == "Your friend's move (Black)"
+    assert a.locator("#flash").inner_text() == (
+        "The rematch has started: the colours are swapped"
+    )
+    click(b, "h8")
+    ply_is(a, 1, timeout=1000)
+    ply_is(c, 1, timeout=1000)
+    click(a, "h9")
+    ply_is(b, 2, timeout=1000)
