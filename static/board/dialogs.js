@@ -11,7 +11,7 @@ import { newGameBody, syncControls } from "./controls.js";
 import { clockOf, createFriendGame, makeOffer } from "./friends.js";
 import { whenGameEnds } from "./game.js";
 import { toggleReview } from "./review.js";
-import { SIDES, cap, endedOffBoard, humanSide, mySeat, reasonText, resultText, sideName, state } from "./state.js";
+import { SIDES, cap, endedOffBoard, humanSide, mySeat, onlyWatching, reasonText, resultText, sideName, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -99,6 +99,8 @@ function showEnd(game, ending) {
   if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
   else if (score) why = interpolate(gettext("Black %(black)s discs, White %(white)s."), score, true);
   $("#end-reason").text(why);
+  // A watcher has no rematch to play: the players' rematch takes them along.
+  $("#rematch").prop("hidden", onlyWatching());
   modal("end-dialog").show();
 }
 

@@ -205,6 +205,8 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     b.click("#resign")
     b.click("#resign")
     a.wait_for_selector("#end-dialog.show")
+    c.wait_for_selector("#end-dialog.show")
+    assert c.locator("#rematch").is_hidden()  # a watcher has none to play
     a.click("#rematch")
     b.wait_for_selector("#offer-bar:not([hidden])")
     assert b.locator("#offer-text").inner_text() == "Black offers a rematch"
