@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, humanAgainstAi, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
+import { SIDES, canClick, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -209,10 +209,23 @@ export function searchStats(s) {
   return interpolate(text, numbers, true);
 }
 
+/** The page's own title, as the template wrote it. */
+const TITLE = document.title;
+
+/** The tab's title says when it is this player's move against the computer
+ *  or a friend, so that a player in another tab sees it, as on lichess. */
+function drawTitle() {
+  const g = state.game;
+  const opponent = Boolean(g.seats) || humanAgainstAi();
+  // Translators: before the page's title in the browser's tab: "Your move · Reversi, …".
+  document.title = opponent && humanToMove() ? interpolate(gettext("Your move \u00b7 %(title)s"), { title: TITLE }, true) : TITLE;
+}
+
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;
   $("#status").text(statusText());
+  drawTitle();
   // The counts of the position on show (a viewed move, the explorer's).
   const shown = state.explore && state.explore.data ? state.explore.data.board.cells : state.viewPly === null ? g.board.cells : cellsAt(state.viewPly) || g.board.cells;
   const counts = { black: 0, white: 0 };

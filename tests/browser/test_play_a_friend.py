@@ -181,6 +181,9 @@ def test_the_invitation_closes_when_the_friend_joins(new_page):
     # Each reads whose turn it is in their own words.
     assert a.locator("#status").inner_text() == "Your move (Black)"
     assert b.locator("#status").inner_text() == "Your friend's move (Black)"
+    # The tab's title too, for a player in another tab.
+    assert a.title().startswith("Your move \u00b7 Reversi, Gomoku")
+    assert not b.title().startswith("Your move")
     # The watch link is still one click away, under Links.
     a.click("#share")
     a.wait_for_selector("#share-dialog.show")
