@@ -7,7 +7,7 @@
  */
 import * as api from "./api.js";
 import { newGameBody } from "./controls.js";
-import { changeGame, setGame, stopThinking, whenFriendJoins, whenRematchStarts } from "./game.js";
+import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash } from "./panel.js";
@@ -108,7 +108,6 @@ function friendJoined() {
   announce(words);
 }
 
-whenFriendJoins(friendJoined);
 
 /** The rematch started (the finished game `g` names it): go to it, this
  *  browser's seat at the other colour with the same token; a watcher
@@ -128,7 +127,44 @@ function followRematch(g) {
     .fail((xhr) => flash(api.errorText(xhr)));
 }
 
-whenRematchStarts(followRematch);
+/** True if `g` has both seats taken where `before` had one open. */
+function seatTaken(before, g) {
+  const full = (game) => Boolean(game.seats && game.seats.black && game.seats.white);
+  return Boolean(before.seats) && !full(before) && full(g);
+}
+
+const DECLINED = {
+  draw: () => gettext("Your friend declined the draw"),
+  takeback: () => gettext("Your friend declined the takeback"),
+  rematch: () => gettext("Your friend declined the rematch"),
+};
+
+/** This player's offer that is gone while nothing else changed: declined. */
+function declinedOffer(before, g) {
+  const mine = mySeat();
+  const same = g.ply === before.ply && g.status === before.status;
+  return Object.keys(DECLINED).find((kind) => mine && same && (before.offers || {})[kind] === mine && !(g.offers || {})[kind]);
+}
+
+/** A new snapshot of the game between two seats on show: tell this player
+ *  what the friend did. Answers true if the page went to the rematch. */
+function seatedGameChanged(before, g) {
+  // Only the inviter holds the invitation: the friend's own join is no news to them.
+  if (state.seat && state.seat.invite && seatTaken(before, g)) friendJoined();
+  // Only while it is on show: a finished game opened later stays on the board.
+  if (g.rematch && !before.rematch) {
+    followRematch(g);
+    return true;
+  }
+  const declined = declinedOffer(before, g);
+  if (declined) {
+    flash(DECLINED[declined](), "info");
+    announce(DECLINED[declined]());
+  }
+  return false;
+}
+
+whenSeatedGameChanges(seatedGameChanged);
 
 /** Copy the link of the input `selector` (select it where copying is not allowed). */
 export function copyLink(selector) {

@@ -33,29 +33,15 @@ export function whenGameEnds(handler) {
   onGameEnd = handler;
 }
 
-/** What to do when the friend takes the other seat of the game this
- *  browser invited them to (friends.js registers it). */
-let onFriendJoin = null;
+/** What to tell the players of a game between two seats when its snapshot
+ *  changes on show (friends.js registers it): a join, an answered offer,
+ *  the rematch. */
+let onSeatedChange = null;
 
-/** Register what to do when the friend joins this player's game. */
-export function whenFriendJoins(handler) {
-  onFriendJoin = handler;
-}
-
-/** What to do when the two seats' rematch starts while this page shows the
- *  finished game (friends.js registers it). */
-let onRematch = null;
-
-/** Register what to do when the game on show names its rematch. */
-export function whenRematchStarts(handler) {
-  onRematch = handler;
-}
-
-/** True if `g`, the same game as `before`, has both seats taken where
- *  `before` had one open. */
-function seatTaken(before, g) {
-  const full = (game) => Boolean(game.seats && game.seats.black && game.seats.white);
-  return Boolean(before.seats) && !full(before) && full(g);
+/** Register `handler(before, g)`, called with each new snapshot of a game
+ *  between two seats; it answers true if the page went to another game. */
+export function whenSeatedGameChanges(handler) {
+  onSeatedChange = handler;
 }
 
 /** Draw the server's snapshot `g`, remember it, and let the AI move if it is its turn. */
@@ -86,10 +72,7 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
-  // Only the inviter holds the invitation: the friend's own join is no news to them.
-  if (sameGame && state.seat && state.seat.invite && onFriendJoin && seatTaken(before, g)) onFriendJoin();
-  // Only while it is on show: a finished game opened later stays on the board.
-  if (sameGame && g.rematch && !before.rematch && onRematch) return onRematch(g);
+  if (sameGame && g.seats && onSeatedChange && onSeatedChange(before, g)) return;
   const swapped = (game) => Boolean(game.opening && game.opening.swapped);
   if (sameGame && state.seat && swapped(g) !== swapped(before)) reconnect();
   if (sameGame && g.ply > before.ply) {

@@ -147,6 +147,7 @@ def test_offers_and_resigning_through_the_page(new_page):
     assert a.locator("#offer-accept").is_hidden()  # the offerer only waits
     b.click("#offer-decline")
     a.wait_for_selector("#offer-bar", state="hidden")
+    assert a.locator("#flash").inner_text() == "Your friend declined the draw"
 
     a.click("#ask-takeback")
     b.wait_for_selector("#offer-bar:not([hidden])")
