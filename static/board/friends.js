@@ -108,7 +108,6 @@ function friendJoined() {
   announce(words);
 }
 
-
 /** The rematch started (the finished game `g` names it): go to it, this
  *  browser's seat at the other colour with the same token; a watcher
  *  watches it. */
