@@ -132,7 +132,9 @@ function drawButtons() {
   const watching = onlyWatching();
   const seated = Boolean(g.seats);
   const playing = g.status === "playing";
-  $("#undo, #hint, #pause").prop("hidden", seated || watching);
+  $("#undo, #hint").prop("hidden", seated || watching);
+  // Pause is for a game the computer plays in: at one screen it only takes room.
+  $("#pause").prop("hidden", seated || watching || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
   $("#offer-draw").prop("disabled", Boolean(g.offers && g.offers.draw));
   $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || g.moves.length === 0);

@@ -236,8 +236,12 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
     wait_idle(page)
     # The AI switches too: who plays can change without scrolling.
-    for selector in ("#board", "#new-game", "#undo", "#hint", "#pause", "#white-ai"):
+    for selector in ("#board", "#new-game", "#undo", "#hint", "#share", "#white-ai"):
         assert _in_view(page, selector), selector
+    # Two people at one screen have nothing to pause: the buttons keep one row.
+    assert page.locator("#pause").is_hidden()
+    rows = {round(page.locator(b).bounding_box()["y"]) for b in ("#new-game", "#share")}
+    assert len(rows) == 1, rows
     assert not page.locator("#help").is_visible()  # no keys on a phone
     for button in ("#new-game", "#undo", "#hint"):
         box = page.locator(button).bounding_box()
