@@ -232,6 +232,10 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     _first_visit(page)
     page.wait_for_selector("#start-dialog.show")
     assert _in_view(page, "#play-computer") and _in_view(page, "#two-players")
+    # Gomoku's options add two rows: the strength and the clock share one.
+    page.select_option("#start-game", "gomoku")
+    assert page.locator("#start-options-gomoku").is_visible()
+    assert _in_view(page, "#two-players")
     two_players(page, "gomoku")
     page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
     wait_idle(page)
