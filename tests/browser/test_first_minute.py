@@ -236,6 +236,9 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     page.select_option("#start-game", "gomoku")
     assert page.locator("#start-options-gomoku").is_visible()
     assert _in_view(page, "#two-players")
+    content = page.locator("#start-dialog .modal-content").bounding_box()
+    clock = page.locator("#start-clock").bounding_box()
+    assert clock["x"] + clock["width"] <= content["x"] + content["width"]
     two_players(page, "gomoku")
     page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
     wait_idle(page)
