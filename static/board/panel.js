@@ -240,10 +240,10 @@ export function drawPanel() {
   $("#count-black").text(counts.black);
   $("#count-white").text(counts.white);
   $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
-  const anyAi = SIDES.some((s) => g.players[s].kind === "ai");
   placeThinkingRow();
-  // Nothing to pause in a finished game (an undo brings Pause back).
-  $("#pause").prop("disabled", !anyAi || g.status === "finished").text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
+  // Nothing to pause in a finished game (an undo brings Pause back); it shows
+  // only where the computer plays (seated.js).
+  $("#pause").prop("disabled", g.status === "finished").text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
   $("#undo").prop("disabled", g.moves.length <= openingStones(g) || state.busy);
   $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
