@@ -11,7 +11,9 @@ who is connected goes to all as ``presence``.
 Messages from the browser (JSON): ``{"type": "hello", "token": t | null,
 "version": n | null}`` and ``{"type": "ping"}`` (answered ``pong``). To the
 browser: ``{"type": "game", "game": snapshot}``, ``{"type": "presence",
-"black": bool, "white": bool, "watchers": n}``, ``{"type": "pong"}``.
+"black": bool, "white": bool, "watchers": n, "gone": {side: seconds},
+"gone_after": seconds}`` (:func:`webgame.services.presence.who_is_here`),
+``{"type": "pong"}``.
 
 Limits: the origin must be one of the allowed hosts (:mod:`webgame.asgi`);
 a client (:func:`webgame.clients.client_of`) holds at most
@@ -31,12 +33,12 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
 
 from . import services
 from .clients import client_of
 from .errors import GameNotFound
+from .services import presence
 
 #: Close codes: the socket's own (4000-4999) and the protocol's.
 NO_SUCH_GAME = 4404
@@ -45,9 +47,6 @@ POLICY_VIOLATION = 1008
 MAX_MESSAGE = 4096
 #: Watchers coming and going are announced at most this often (seconds).
 WATCHERS_EVERY = 0.5
-#: How long a presence count is kept without change (a process killed
-#: without closing its sockets leaves counts that expire).
-COUNT_SECONDS = 24 * 3600
 
 
 def scope_client(scope: dict) -> str:
@@ -61,20 +60,9 @@ def scope_client(scope: dict) -> str:
     return client_of(request)
 
 
-def _count_now(key: str, step: int) -> int:
-    """Add ``step`` to the shared counter ``key`` and return its value: the
-    backend's own incr, atomic (a lock in memory, INCR in Redis); Django's
-    async ``aincr`` is a read and a write, and sockets opened at once lost
-    counts through it."""
-    cache.add(key, 0, COUNT_SECONDS)
-    try:
-        return cache.incr(key, step)
-    except ValueError:  # expired between the two calls
-        cache.add(key, max(step, 0), COUNT_SECONDS)
-        return max(step, 0)
-
-
-_count = sync_to_async(_count_now, thread_sensitive=False)
+_count = sync_to_async(presence.count, thread_sensitive=False)
+_arrive = sync_to_async(presence.arrive, thread_sensitive=False)
+_leave = sync_to_async(presence.leave, thread_sensitive=False)
 
 
 class Bucket:
@@ -203,7 +191,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         a watcher (None), and tell the group who is there: at once for a seat;
         for watchers, once per :data:`WATCHERS_EVERY` however many came or
         went (each arrival told to all would be n² messages for n watchers)."""
-        await _count(f"live:{self.game_id}:{seat or 'watchers'}", step)
+        await (_arrive if step > 0 else _leave)(self.game_id, seat)
         if not announce:
             return
         if seat is not None:
@@ -229,14 +217,7 @@ async def _announce_later(layer, game_id: str) -> None:
 
 async def announce_presence(layer, game_id: str) -> None:
     """Tell every socket on the game who is connected."""
-    prefix = f"live:{game_id}:"
-    keys = [prefix + name for name in ("black", "white", "watchers")]
-    counts = await cache.aget_many(keys)
-    who = {
-        "black": counts.get(prefix + "black", 0) > 0,
-        "white": counts.get(prefix + "white", 0) > 0,
-        "watchers": max(0, counts.get(prefix + "watchers", 0)),
-    }
+    who = await sync_to_async(presence.who_is_here, thread_sensitive=False)(game_id)
     await layer.group_send(
         services.live_group(game_id), {"type": "presence.changed", "who": who}
     )

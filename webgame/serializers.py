@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from .services import (
+    CLAIMS,
     FORBIDDEN_KINDS,
     GAME_NAMES,
     MAX_LEVEL,
@@ -307,6 +308,12 @@ class OfferSerializer(StrictSerializer):
     ``rematch/``."""
 
     action = serializers.ChoiceField(choices=OFFER_ACTIONS)
+
+
+class ClaimSerializer(StrictSerializer):
+    """The body of ``POST /api/games/{id}/claim/``: the win or a draw."""
+
+    result = serializers.ChoiceField(choices=CLAIMS)
 
 
 class EmptySerializer(StrictSerializer):

@@ -249,6 +249,9 @@ CHANNEL_LAYERS = {
 LIVE_SOCKETS_PER_CLIENT = int(os.environ.get("LIVE_SOCKETS_PER_CLIENT", "32"))
 LIVE_MESSAGES_BURST = 20
 LIVE_MESSAGES_PER_SECOND = 2.0
+#: A seat with no socket and no request for this long has left its game: its
+#: friend may claim the win or a draw (webgame/services/presence.py).
+LIVE_GONE_SECONDS = 30
 CELERY_BROKER_URL = REDIS_URL
 # A search is worth nothing once its client gave up: no retries, no results
 # kept by Celery (the search's answer goes back through its own Redis key),

@@ -232,6 +232,22 @@ class ResignView(APIView):
         return Response(services.resign(pk, token=_token(request)))
 
 
+class ClaimView(APIView):
+    """Claim the win or a draw of a game your friend left (seats only)."""
+
+    @extend_schema(
+        request=s.ClaimSerializer,
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game, ended: your friend has had no socket open and made
+        no request for ``LIVE_GONE_SECONDS`` (30 s); 409 before."""
+        body = _valid(s.ClaimSerializer, request)
+        return Response(
+            services.claim(pk, result=body["result"], token=_token(request))
+        )
+
+
 class OfferView(APIView):
     """A draw offer or a takeback request, and their answers (seats only)."""
 

@@ -101,6 +101,11 @@ export function resign(id) {
   return request("POST", GAMES + id + "/resign/", {});
 }
 
+/** Claim a game the friend left: result "win" or "draw". */
+export function claim(id, result) {
+  return request("POST", GAMES + id + "/claim/", { result: result });
+}
+
 /** offer: "draw", "takeback" or "rematch" (a finished game); action:
  *  "offer", "accept" or "decline". */
 export function answerOffer(id, offer, action) {

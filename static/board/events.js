@@ -63,6 +63,8 @@ export function bind() {
   on("click", "#ask-takeback", () => friends.makeOffer("takeback"));
   on("click", "#offer-accept", () => friends.answerOffer("accept"));
   on("click", "#offer-decline", () => friends.answerOffer("decline"));
+  on("click", "#claim-win", () => friends.claim("win"));
+  on("click", "#claim-draw", () => friends.claim("draw"));
   on("click", "#swap2-choices button", function () {
     actions.chooseOpening(String($(this).data("choice")));
   });

@@ -226,6 +226,13 @@ export function makeOffer(offer) {
   changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(OFFERED[offer]()));
 }
 
+/** Claim the win or a draw (`result`) of the game the friend left. */
+export function claim(result) {
+  const g = state.game;
+  if (!g || !mySeat()) return;
+  changeGame(api.claim(g.id, result));
+}
+
 /** Accept or decline the friend's offer shown in the offer bar. */
 export function answerOffer(action) {
   const g = state.game;

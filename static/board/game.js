@@ -117,7 +117,17 @@ function takeLive(g) {
 
 /** Who is connected changed. */
 function takePresence(who) {
-  state.presence = { black: who.black, white: who.white, watchers: who.watchers };
+  const g = state.game;
+  state.presence = {
+    black: who.black,
+    white: who.white,
+    watchers: who.watchers,
+    gone: who.gone || {},
+    goneAfter: who.gone_after,
+    at: performance.now(),
+    // A seat open then is not "gone" once taken: its player just came.
+    taken: { black: Boolean(g && g.seats && g.seats.black), white: Boolean(g && g.seats && g.seats.white) },
+  };
   render();
 }
 

@@ -2,7 +2,8 @@
  * Drawing a game between two browsers, or one with a clock: who sits where
  * and whether they are connected, how many watch, the clocks (ticking here
  * from the server's last reading), an offer waiting for an answer, and which
- * of the players' buttons apply (resign, draw, takeback instead of undo).
+ * of the players' buttons apply (resign, draw, takeback instead of undo),
+ * and a claim once the friend has left.
  */
 import { SIDES, mySeat, onlyWatching, sideName, state } from "./state.js";
 
@@ -126,6 +127,45 @@ function drawEndOffer(text) {
   $("#rematch").text(text ? gettext("Accept rematch") : gettext("Rematch"));
 }
 
+let goneTimer = null;
+/** A friend away for less is not said to have left: they are reloading, or
+ *  joining (their seat is taken a moment before their socket comes). */
+const NOTICE_AFTER = 2;
+
+/** Seconds the friend has been gone, or null while they are here (or a
+ *  game cannot be claimed from them: their seat open, a correspondence
+ *  game, a game over). */
+function friendGoneFor() {
+  const g = state.game;
+  const who = state.presence;
+  const mine = mySeat();
+  if (!mine || !who || g.status !== "playing" || (g.clock && g.clock.control.days)) return null;
+  const friend = mine === "black" ? "white" : "black";
+  const gone = who.gone[friend];
+  if (!who.taken[friend] || who[friend] || gone === undefined) return null;
+  return gone + (performance.now() - who.at) / 1000;
+}
+
+/** The friend left: wait, or once they have been gone long enough claim
+ *  the win or a draw (the bar counts down to it). */
+function drawGone() {
+  const since = friendGoneFor();
+  clearTimeout(goneTimer);
+  $("#gone-bar").prop("hidden", since === null || since < NOTICE_AFTER);
+  if (since === null) return;
+  if (since < NOTICE_AFTER) {
+    goneTimer = setTimeout(() => state.game && drawGone(), (NOTICE_AFTER - since) * 1000);
+    return;
+  }
+  const wait = Math.max(0, Math.ceil(state.presence.goneAfter - since));
+  const text = wait
+    ? interpolate(ngettext("Your friend left the game. You can claim victory in %(n)s second.", "Your friend left the game. You can claim victory in %(n)s seconds.", wait), { n: wait }, true)
+    : gettext("Your friend left the game. You can claim victory, call it a draw, or wait.");
+  $("#gone-text").text(text);
+  $("#gone-claims").prop("hidden", wait > 0);
+  if (wait > 0) goneTimer = setTimeout(() => state.game && drawGone(), 1000);
+}
+
 function drawButtons() {
   const g = state.game;
   const mine = mySeat();
@@ -152,5 +192,6 @@ export function drawSeats() {
   drawPresence();
   drawClocks();
   drawOffers();
+  drawGone();
   drawButtons();
 }

@@ -53,7 +53,10 @@ export const state = {
   seat: null,
   /** The page was opened by a watch link: it shows the game and plays nothing. */
   watching: false,
-  /** Who is connected to the game: {black, white, watchers}, or null. */
+  /** Who is connected to the game: {black, white, watchers, gone: {side:
+   *  seconds}, goneAfter, at, taken: {side: bool}} (the socket's presence,
+   *  `at` when it came, by performance.now(), `taken` the seats taken
+   *  then), or null. */
   presence: null,
   /** Whether the live socket is connected (else the page polls). */
   live: false,
@@ -179,9 +182,11 @@ const REASONS = {
   time: { win: () => gettext("%(side)s wins on time"), draw: () => gettext("Draw on time") },
   resignation: { win: () => gettext("%(side)s wins by resignation"), draw: () => gettext("Draw by resignation") },
   agreement: { win: () => gettext("%(side)s wins by agreement"), draw: () => gettext("Draw by agreement") },
+  abandonment: { win: () => gettext("%(side)s wins: the opponent left the game"), draw: () => gettext("Draw: a player left the game") },
 };
 
-/** The game ended off the board: on time, by resignation or agreement. */
+/** The game ended off the board: on time, by resignation, agreement or
+ *  abandonment. */
 export function endedOffBoard(result) {
   return Boolean(result && REASONS[result.reason]);
 }

@@ -242,3 +242,47 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(c, 1, timeout=1000)
     click(a, "h9")
     ply_is(b, 2, timeout=1000)
+
+
+def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
+    """B leaves (the tab goes elsewhere): A reads that the friend left and
+    how long before a claim, as on lichess; B's return takes the notice
+    away; once B has been gone long enough, A claims the win."""
+    settings.LIVE_GONE_SECONDS = 6
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    a.wait_for_timeout(2500)  # B joined a moment before its socket came: not gone
+    assert a.locator("#gone-bar").is_hidden()
+
+    seat = b.url  # the game's address, where B's seat is kept
+    b.goto("about:blank")
+    a.wait_for_selector("#gone-bar:not([hidden])", timeout=4000)
+    assert (
+        a.locator("#gone-text")
+        .inner_text()
+        .startswith("Your friend left the game. You can claim victory in ")
+    )
+    assert a.locator("#claim-win").is_hidden()  # not yet
+    b.goto(seat)  # the seat is in B's storage: B is back in it
+    a.wait_for_selector("#gone-bar", state="hidden", timeout=2000)
+    b.wait_for_function("() => BoardPage.state.seat && BoardPage.state.game.ply === 1")
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
+
+    b.goto("about:blank")
+    a.wait_for_selector("#claim-win:visible", timeout=9000)
+    assert a.locator("#gone-text").inner_text() == (
+        "Your friend left the game. You can claim victory, call it a draw, or wait."
+    )
+    a.click("#claim-win")
+    a.wait_for_selector("#end-dialog.show")
+    assert a.locator("#end-title").inner_text() == "You won"
+    assert a.locator("#result").inner_text() == (
+        "Black wins: the opponent left the game"
+    )
+    assert a.locator("#gone-bar").is_hidden()

@@ -128,15 +128,19 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
             presence = await receive(watcher, "presence")
             if presence["black"]:
                 break
+        # White never came: gone since black's arrival, 30 s before a claim.
         assert presence == {
             "type": "presence",
             "black": True,
             "white": False,
             "watchers": 1,
+            "gone": {"white": pytest.approx(0, abs=2)},
+            "gone_after": 30,
         }
         await black.disconnect()
         presence = await receive(watcher, "presence")
         assert presence["black"] is False
+        assert presence["gone"]["black"] == pytest.approx(0, abs=2)
         await watcher.disconnect()
 
     sync(body)

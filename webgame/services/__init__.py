@@ -20,13 +20,16 @@ The modules, from the bottom up (each imports only those above it):
   snapshot, the JSON the API shows.
 - :mod:`.players`: who plays each side, checked and completed.
 - :mod:`.clocks`: the clocks the server keeps (Fischer, days per move).
+- :mod:`.presence`: who is at a game (its seats' and watchers' sockets), and
+  since when a seat has been gone.
 - :mod:`.seats`: the seats of a game between two browsers and their secret
   tokens.
 - :mod:`.live`: every change of a game sent to the browsers showing it.
 - :mod:`.games`: a game's life: create, read, move, undo, change players,
   the loss on time.
 - :mod:`.friends`: playing a friend: the invited seat, sharing a game,
-  resigning, draw offers and takebacks.
+  resigning, draw offers, takebacks and rematches, claiming a game the
+  friend left.
 - :mod:`.records`: game records out and in.
 - :mod:`.readiness`: whether each game's AI is ready in this process, after
   a server's start (the warm-up it follows).
@@ -59,8 +62,8 @@ from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS
 from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
 from .friends import ACTIONS as OFFER_ACTIONS
+from .friends import CLAIMS, claim, join, resign, seat_in, share
 from .friends import answer as answer_offer
-from .friends import join, resign, seat_in, share
 from .games import (
     choose,
     create_game,
@@ -97,7 +100,9 @@ __all__ = [
     "OPENING_NAMES",
     "OPENING_STEPS",
     "TOKEN_HEADER",
+    "CLAIMS",
     "answer_offer",
+    "claim",
     "flag_due_games",
     "join",
     "live_group",

@@ -9,15 +9,19 @@ the reply played after it, if any), so the asker is to move again; an
 accepted rematch starts the same game again (its options, opening and time
 control) with the colours swapped, each seat held by the same token, and
 the finished game names it so that both browsers and the watchers go there.
+A player whose friend left (no socket, no request) for ``LIVE_GONE_SECONDS``
+may claim the game: the win, or a draw (lichess's "force resignation" and
+"force draw"); not in a correspondence game, where the clock waits days.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from . import clocks, openings, seats
+from . import clocks, openings, presence, seats
 from .games import GameId, get_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
@@ -52,6 +56,7 @@ def join(game_id: GameId, *, invite: str) -> dict:
     side = next(side for side in seats.SIDES if row.seats.get(side) is None)
     token = seats.new_secret()
     row = write(row, seats={**row.seats, side: seats.digest(token)}, invite="")
+    presence.seen(row.id, side)  # not gone before their page is even open
     return {**snapshot(row), "seat": {"side": side, "token": token}}
 
 
@@ -93,6 +98,46 @@ def resign(game_id: GameId, *, token: str | None = None) -> dict:
         humans = [s for s in seats.SIDES if row.players[s]["kind"] == "human"]
         side = humans[0] if len(humans) == 1 else game.to_move(state)
     ending = {"winner": _other(side), "reason": "resignation", "score": None}
+    return snapshot(write(row, ending=ending))
+
+
+#: What a player may claim of a game their friend left.
+CLAIMS = ("win", "draw")
+
+
+def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
+    """Return the snapshot after the token's seat claims the game (``result``
+    ``win`` or ``draw``) that the other seat has left for at least
+    ``LIVE_GONE_SECONDS``; 409 while the friend is here or not yet gone that
+    long, before they joined, or in a correspondence game."""
+    row = get_row(game_id)
+    if not row.seats:
+        raise ServiceError(
+            "no_opponent",
+            _("a game is claimed from a friend who left it, between two seats"),
+        )
+    playable(row)
+    side = seats.require_seat(row, token)
+    friend = _other(side)
+    if row.seats.get(friend) is None:
+        raise Conflict("seat_open", _("your friend has not joined this game yet"))
+    if row.clock and "days" in row.clock["control"]:
+        raise Conflict(
+            "correspondence",
+            _("a correspondence game waits for its moves: its clock decides it"),
+        )
+    gone = presence.gone_for(row.id, friend)
+    if gone is None:
+        raise Conflict("friend_here", _("your friend is connected to this game"))
+    wait = settings.LIVE_GONE_SECONDS - gone
+    if wait > 0:
+        raise Conflict(
+            "friend_not_gone",
+            _("your friend left %(gone)d s ago: you may claim the game in %(wait)d s")
+            % {"gone": gone, "wait": max(1, round(wait))},
+        )
+    winner = side if result == "win" else None
+    ending = {"winner": winner, "reason": "abandonment", "score": None}
     return snapshot(write(row, ending=ending))
 
 
@@ -204,4 +249,4 @@ def _taken_back(row: GameRow, *, asker: str) -> list[str]:
     return list(row.moves[:plies])
 
 
-__all__ = ["ACTIONS", "answer", "join", "resign", "seat_in", "share"]
+__all__ = ["ACTIONS", "CLAIMS", "answer", "claim", "join", "resign", "seat_in", "share"]

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
+from . import presence
 
 #: The header a seat's token comes in.
 TOKEN_HEADER = "X-Seat-Token"
@@ -64,7 +65,8 @@ def seat_of(row: GameRow, token: str | None) -> str | None:
 def require_seat(row: GameRow, token: str | None, *, side: str | None = None) -> str:
     """Return the colour of the seat ``token`` holds (or ``side`` in a game
     without seats); NotYourSeat (403) when a seated game's token is missing,
-    wrong, or another side's than ``side``."""
+    wrong, or another side's than ``side``. The seat is seen
+    (:mod:`.presence`): a player who plays through the API is not gone."""
     if not row.seats:
         return side or ""
     mine = seat_of(row, token)
@@ -77,6 +79,7 @@ def require_seat(row: GameRow, token: str | None, *, side: str | None = None) ->
             )
             % {"header": TOKEN_HEADER},
         )
+    presence.seen(row.id, mine)
     if side is not None and mine != side:
         raise NotYourSeat(
             "not_your_turn",

@@ -1,0 +1,122 @@
+"""A friend who left the game: once their seat has had no socket and no
+request for ``LIVE_GONE_SECONDS``, the player who stayed may claim the win or
+a draw (``POST /api/games/{id}/claim/``), as lichess lets a player force the
+resignation or the draw of an opponent who left; never sooner, never against
+a friend who is here."""
+
+from __future__ import annotations
+
+import time
+import types
+
+import pytest
+from django.core.cache import cache
+
+from webgame.models import Game as GameRow
+from webgame.services import presence
+
+from .helpers import assert_error
+from .test_friends import client, friends, post  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def later(monkeypatch):
+    """Move the presence's clock ``seconds`` on."""
+
+    def move(seconds: float) -> None:
+        now = time.time() + seconds
+        monkeypatch.setattr(presence, "time", types.SimpleNamespace(time=lambda: now))
+
+    return move
+
+
+def claim(client, game_id, result, token):  # noqa: F811
+    return post(client, "game-claim", game_id, {"result": result}, token=token)
+
+
+def test_a_friend_who_left_long_enough_loses_by_claim(client, friends, later):  # noqa: F811
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    presence.arrive(game_id, "white")
+    presence.leave(game_id, "white")
+    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    later(29)
+    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    assert GameRow.objects.get(pk=game_id).status == GameRow.Status.PLAYING
+    later(31)
+    over = claim(client, game_id, "win", black).json()
+    assert over["status"] == "finished"
+    assert over["result"] == {"winner": "black", "reason": "abandonment", "score": None}
+    assert_error(claim(client, game_id, "win", black), 400, "game_over")
+
+
+def test_a_draw_may_be_claimed_instead(client, friends, later):  # noqa: F811
+    game_id, black, white = friends
+    presence.leave(game_id, "black")
+    later(31)
+    over = claim(client, game_id, "draw", white).json()
+    assert over["result"] == {"winner": None, "reason": "abandonment", "score": None}
+
+
+def test_no_claim_while_the_friend_is_connected(client, friends, later):  # noqa: F811
+    game_id, black, white = friends
+    presence.arrive(game_id, "white")
+    later(3600)
+    assert_error(claim(client, game_id, "win", black), 409, "friend_here")
+    presence.leave(game_id, "white")
+    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+
+
+def test_a_friend_who_plays_through_the_api_has_not_left(client, friends, later):  # noqa: F811
+    game_id, black, white = friends
+    later(60)
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)  # no socket
+    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    later(95)
+    assert claim(client, game_id, "win", black).status_code == 200
+
+
+def test_the_wait_starts_when_the_friend_joins(client, friends, later):  # noqa: F811
+    game_id, black, white = friends
+    later(29)  # joined 29 s ago, their page never opened
+    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    later(31)
+    assert claim(client, game_id, "win", black).status_code == 200
+
+
+def test_after_a_restart_the_wait_starts_again(client, friends, later):  # noqa: F811
+    game_id, black, white = friends
+    cache.clear()  # the server restarted: nothing is known of the friend
+    later(31)
+    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    later(62)
+    assert claim(client, game_id, "win", black).status_code == 200
+
+
+def test_who_may_claim_and_when(client, later):  # noqa: F811
+    later(3600)
+    alone = client.post("/api/games/", {"game": "gomoku"}, format="json").json()
+    assert_error(claim(client, alone["id"], "win", None), 400, "no_opponent")
+    made = client.post(
+        "/api/games/", {"game": "gomoku", "friend": {"side": "black"}}, format="json"
+    ).json()
+    token = made["seat"]["token"]
+    assert_error(claim(client, made["id"], "win", token), 409, "seat_open")
+    joined = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
+    later(7200)
+    assert_error(claim(client, made["id"], "win", None), 403, "not_your_seat")
+    assert_error(claim(client, made["id"], "resign", token), 400, "invalid_request")
+    mail = client.post(
+        "/api/games/",
+        {"game": "gomoku", "friend": {"side": "white"}, "clock": {"days": 3}},
+        format="json",
+    ).json()
+    post(client, "game-join", mail["id"], {"invite": mail["invite"]})
+    later(10800)
+    assert_error(
+        claim(client, mail["id"], "win", mail["seat"]["token"]), 409, "correspondence"
+    )
+    assert joined["status"] == "playing"

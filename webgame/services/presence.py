@@ -1,0 +1,100 @@
+"""Who is at a game: the live sockets of its two seats and of its watchers,
+and since when a seat with no socket has been gone.
+
+The counts live in Django's cache, shared by the web processes when
+``REDIS_URL`` is set. A seat is seen when its socket opens or closes and when
+a request carries its token (an API client plays without a socket). A seat
+with no socket is *gone* from the last time it was seen; when that is not
+known (the server restarted), from the moment its opponent's socket came.
+Once a seat has been gone ``LIVE_GONE_SECONDS``, its opponent may claim the
+game (:func:`webgame.services.friends.claim`), as lichess lets a player whose
+opponent left force the resignation or the draw.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+
+#: How long a count or a sighting is kept without change (a process killed
+#: without closing its sockets leaves counts that expire).
+KEEP_SECONDS = 24 * 3600
+SIDES = ("black", "white")
+
+
+def count(key: str, step: int) -> int:
+    """Add ``step`` to the shared counter ``key`` and return its value: the
+    backend's own incr, atomic (a lock in memory, INCR in Redis); Django's
+    async ``aincr`` is a read and a write, and sockets opened at once lost
+    counts through it."""
+    cache.add(key, 0, KEEP_SECONDS)
+    try:
+        return cache.incr(key, step)
+    except ValueError:  # expired between the two calls
+        cache.add(key, max(step, 0), KEEP_SECONDS)
+        return max(step, 0)
+
+
+def _key(game_id: object, who: str) -> str:
+    return f"live:{game_id}:{who}"
+
+
+def _other(side: str) -> str:
+    return "white" if side == "black" else "black"
+
+
+def seen(game_id: object, side: str) -> None:
+    """Note that ``side``'s seat is here now."""
+    cache.set(_key(game_id, f"{side}:seen"), time.time(), KEEP_SECONDS)
+
+
+def arrive(game_id: object, seat: str | None) -> None:
+    """Count a socket in, as ``seat``'s player or a watcher (None). A seat's
+    arrival starts its opponent's absence if nothing earlier is known."""
+    count(_key(game_id, seat or "watchers"), 1)
+    if seat is not None:
+        seen(game_id, seat)
+        cache.add(_key(game_id, f"{_other(seat)}:seen"), time.time(), KEEP_SECONDS)
+
+
+def leave(game_id: object, seat: str | None) -> None:
+    """Count a socket out (as :func:`arrive` counted it in)."""
+    count(_key(game_id, seat or "watchers"), -1)
+    if seat is not None:
+        seen(game_id, seat)
+
+
+def who_is_here(game_id: object) -> dict:
+    """Return ``{"black": bool, "white": bool, "watchers": n, "gone": {side:
+    seconds}, "gone_after": seconds}``: whether each seat has a socket, how
+    many watch, how long each seat with no socket has been gone (where
+    known) and how long before its opponent may claim the game."""
+    names = [*SIDES, "watchers", *(f"{side}:seen" for side in SIDES)]
+    found = cache.get_many([_key(game_id, name) for name in names])
+    value = {name: found.get(_key(game_id, name)) for name in names}
+    now = time.time()
+    here = {side: (value[side] or 0) > 0 for side in SIDES}
+    last = {side: value[f"{side}:seen"] for side in SIDES}
+    return {
+        **here,
+        "watchers": max(0, value["watchers"] or 0),
+        "gone": {
+            side: round(max(0.0, now - seen_at), 1)
+            for side, seen_at in last.items()
+            if not here[side] and seen_at is not None
+        },
+        "gone_after": settings.LIVE_GONE_SECONDS,
+    }
+
+
+def gone_for(game_id: object, side: str) -> float | None:
+    """Return how many seconds ``side``'s seat has been gone, or None while
+    one of its sockets is open. Unknown (the server restarted and nobody
+    came since) counts from now."""
+    if (cache.get(_key(game_id, side)) or 0) > 0:
+        return None
+    now = time.time()
+    cache.add(_key(game_id, f"{side}:seen"), now, KEEP_SECONDS)
+    return max(0.0, now - cache.get(_key(game_id, f"{side}:seen"), now))
