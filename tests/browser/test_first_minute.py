@@ -226,6 +226,44 @@ def test_a_phone_plays_an_8x8_board_with_one_tap(new_page, viewport):
         assert box["height"] >= 44 and box["width"] >= 44, (switch, box)
 
 
+@pytest.mark.parametrize(
+    "viewport", [{"width": 844, "height": 390}, {"width": 740, "height": 360}]
+)
+@pytest.mark.parametrize("game", ["reversi", "gomoku"])
+def test_a_phone_held_sideways_has_the_buttons_beside_the_board(
+    new_page, viewport, game
+):
+    """Sideways the screen is too short for the board and its buttons one above
+    the other (they were below the fold): the buttons go beside the board,
+    and the whole board stays in view."""
+    page = new_page(**{**PHONE_CONTEXT, "viewport": viewport})
+    _first_visit(page)
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", game)
+    page.click("#play-computer")
+    page.wait_for_selector("#start-dialog", state="hidden")
+    page.wait_for_function(f"() => (BoardPage.state.game || {{}}).game === '{game}'")
+    board = page.locator("#board-wrap").bounding_box()
+    assert board["width"] >= 0.75 * viewport["height"], board
+    for selector in (
+        "#board-wrap",
+        "#status",
+        "#new-game",
+        "#undo",
+        "#hint",
+        "#pause",
+        "#share",
+    ):
+        assert _in_view(page, selector), selector
+        if selector != "#board-wrap":
+            assert (
+                page.locator(selector).bounding_box()["x"]
+                >= board["x"] + board["width"]
+            ), selector
+    for button in ("#new-game", "#undo", "#share"):
+        assert page.locator(button).bounding_box()["height"] >= 44, button
+
+
 @pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
 def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     page = new_page(**{**PHONE_CONTEXT, "viewport": viewport})
