@@ -8,7 +8,7 @@ import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
-import { flash } from "./panel.js";
+import { balanceButtons, flash } from "./panel.js";
 import * as review from "./review.js";
 import { showRules } from "./rules.js";
 import { render } from "./render.js";
@@ -123,6 +123,7 @@ export function bind() {
   });
   $(document).on("keydown", onKey);
   $(window).on("popstate", actions.followAddress);
+  $(window).on("resize", balanceButtons);
 }
 
 /** Switch between the dark and the light colours (theme.js keeps the choice). */

@@ -252,4 +252,17 @@ export function drawPanel() {
   $("#game-options").prop("hidden", !options).text(options);
   drawSeats();
   drawOpening();
+  balanceButtons();
+}
+
+/** The buttons under the board, when they take two rows (a phone): shared
+ *  out evenly, three and three, rather than five and a lone button the
+ *  screen's width. */
+export function balanceButtons() {
+  const $row = $("#play-controls").removeClass("two-rows");
+  const shown = $row.children(".btn").filter((_, button) => !button.hidden);
+  if (shown.length < 4) return;
+  const top = (button) => button.getBoundingClientRect().top;
+  if (top(shown.last()[0]) <= top(shown.first()[0]) + 1) return;
+  $row.addClass("two-rows").css("--per-row", Math.ceil(shown.length / 2));
 }

@@ -6,6 +6,8 @@ covers; every one fails on a console error (the fixtures collect them)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from webgame import services
@@ -262,6 +264,24 @@ def test_a_phone_held_sideways_has_the_buttons_beside_the_board(
             ), selector
     for button in ("#new-game", "#undo", "#share"):
         assert page.locator(button).bounding_box()["height"] >= 44, button
+
+
+@pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
+def test_a_phone_shares_two_rows_of_buttons_evenly(new_page, viewport):
+    """Against the computer six buttons do not fit a phone's row: they take two
+    rows of three, not five and a lone Share the screen's width."""
+    page = new_page(**{**PHONE_CONTEXT, "viewport": viewport})
+    _first_visit(page)
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "reversi")
+    page.click("#play-computer")
+    page.wait_for_selector("#start-dialog", state="hidden")
+    shown = page.locator("#play-controls .btn:visible")
+    boxes = [shown.nth(i).bounding_box() for i in range(shown.count())]
+    assert len(boxes) == 6
+    rows = Counter(round(box["y"]) for box in boxes)
+    assert sorted(rows.values()) == [3, 3], rows
+    assert max(box["width"] for box in boxes) < viewport["width"] / 2
 
 
 @pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
