@@ -226,6 +226,18 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
         }
     }
+else:
+    # One process's memory. It holds the live games' presence (who is
+    # connected, since when a seat is gone: a claim rests on it) and the
+    # throttles, so it must not drop entries as Django's default of 300 does
+    # once full (a few dozen games with their watchers); a million small
+    # entries are some hundred MB at most, and each expires.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+        }
+    }
 # Live games (webgame/consumers.py): one process's memory carries each
 # change to the sockets it holds; with REDIS_URL, Redis carries it to every
 # web process's sockets.

@@ -120,3 +120,14 @@ def test_who_may_claim_and_when(client, later):  # noqa: F811
         claim(client, mail["id"], "win", mail["seat"]["token"]), 409, "correspondence"
     )
     assert joined["status"] == "playing"
+
+
+def test_a_games_presence_outlives_many_other_games():
+    """In one process the cache is its memory: the presence of a game (a
+    claim rests on it) is not dropped when many other games come after it,
+    as Django's default in-memory cache drops entries beyond 300."""
+    presence.arrive("first-game", "black")
+    for n in range(1000):
+        presence.arrive(f"other-game-{n}", None)
+    assert presence.who_is_here("first-game")["black"] is True
+    assert presence.gone_for("first-game", "black") is None
