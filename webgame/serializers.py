@@ -690,6 +690,18 @@ class RecordSerializer(serializers.Serializer):
     result = ResultSerializer(allow_null=True)
 
 
+class BoardsSerializer(serializers.Serializer):
+    """The board after each move of a game, from the first position."""
+
+    id = serializers.UUIDField()
+    version = serializers.IntegerField()
+    boards = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="boards[n] is the board after n moves: rows from the top "
+        "(as board.cells) of x (black), o (white), . (empty), joined by /",
+    )
+
+
 class StopSerializer(serializers.Serializer):
     """Output of stop: whether a search was running and was told to stop."""
 

@@ -220,7 +220,7 @@ if AI_BACKEND == "celery" and not REDIS_URL:
 if REDIS_URL:
     # The throttles' counters live in the cache: in Redis they hold across
     # every web process.
-    CACHES = {
+    CACHES: dict[str, dict[str, object]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,

@@ -76,6 +76,7 @@ api = [
         name="game-rematch",
     ),
     path("games/<gameid:pk>/record/", views.RecordView.as_view(), name="game-record"),
+    path("games/<gameid:pk>/boards/", views.BoardsView.as_view(), name="game-boards"),
     path(
         "games/<gameid:pk>/analysis/",
         views.AnalysisView.as_view(),

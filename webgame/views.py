@@ -364,6 +364,15 @@ class RecordView(APIView):
         return Response(services.game_record(pk))
 
 
+class BoardsView(APIView):
+    """The board after each move, to step through a game."""
+
+    @extend_schema(responses={200: s.BoardsSerializer, **_errors(404)})
+    def get(self, request: Request, pk) -> Response:
+        """Return the boards, from the first position to the game's."""
+        return Response(services.game_boards(pk))
+
+
 class ApiNotFoundView(APIView):
     """Every other URL under /api/: a JSON 404 whatever the method."""
 

@@ -9,7 +9,7 @@ import * as api from "./api.js";
 import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
 import { joinFromLink, makeOffer } from "./friends.js";
-import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, rememberPause, stepTarget, watchInAddress } from "./history.js";
+import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
 import { announce, clearFlash, flash } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
@@ -288,13 +288,29 @@ export function copyRecord() {
 /** Look at the position after `ply` (view only; the game's own ply is live). */
 export function viewPly(ply) {
   const g = state.game;
-  if (ply !== g.ply && !cellsAt(ply)) {
-    return flash(interpolate(gettext("This browser has not seen the position after move %(ply)s (it was played elsewhere)."), { ply: ply }, true), "info");
-  }
+  if (ply !== g.ply && !cellsAt(ply)) return fetchBoards(g, ply);
   state.viewPly = ply === g.ply ? null : ply;
   state.selected = null;
   state.explore = null;
   render();
+}
+
+/** A position this browser did not see (the game was imported, or played
+ *  elsewhere): ask the server for the game's boards once, then show `ply`. */
+function fetchBoards(g, ply) {
+  const asked = g.id + ":" + g.version;
+  if (state.boardsAsked === asked) return;
+  state.boardsAsked = asked;
+  api
+    .getBoards(g.id)
+    .done(function (answer) {
+      const shown = state.game;
+      if (!shown || shown.id !== answer.id || shown.version !== answer.version) return;
+      learnBoards(shown, answer.boards);
+      if (cellsAt(ply)) viewPly(ply);
+    })
+    .fail((xhr) => flash(api.errorText(xhr)))
+    .always(() => (state.boardsAsked = null));
 }
 
 /** Step through the moves: +-1, or +-Infinity for the first position and the game. */

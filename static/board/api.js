@@ -49,6 +49,11 @@ export function getGame(id) {
   return request("GET", GAMES + encodeURIComponent(id) + "/");
 }
 
+/** The board after each move of game `id`, from the first position. */
+export function getBoards(id) {
+  return request("GET", GAMES + encodeURIComponent(id) + "/boards/");
+}
+
 /** body: {game, players, options?}; answers the new game. */
 export function createGame(body) {
   return request("POST", GAMES, body);

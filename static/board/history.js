@@ -1,9 +1,9 @@
 /*
  * What the browser remembers of games: the positions it has seen (so one can
- * step back through the moves without asking the server, which serves only
- * the current position), the last game played here, and the game in the
- * address (`/?game=<id>`). Local storage may be full or off: then the page
- * just knows less.
+ * step back through the moves without asking the server; a game played
+ * elsewhere gets them once from its boards/), the last game played here,
+ * and the game in the address (`/?game=<id>`). Local storage may be full or
+ * off: then the page just knows less.
  */
 import { movesKey, state } from "./state.js";
 
@@ -38,11 +38,7 @@ export function rememberGame(game) {
   for (let ply = game.ply; ply > 0 && game.moves[ply - 1] === "pass"; ply--) {
     state.boards[movesKey(game.moves, ply - 1)] = cells;
   }
-  try {
-    localStorage.setItem(STORE_BOARDS, JSON.stringify({ id: game.id, boards: state.boards }));
-  } catch (e) {
-    /* storage full or off: view mode just knows less */
-  }
+  saveBoards(game.id);
   try {
     // A game watched through a link is not the one to reopen as one's own.
     if (!state.watching) localStorage.setItem(STORE_LAST, game.id);
@@ -54,6 +50,23 @@ export function rememberGame(game) {
   const address = "?game=" + game.id + (state.watching ? "&watch" : "");
   if (shown && shown !== game.id) history.pushState(null, "", address);
   else if (!shown) history.replaceState(null, "", address);
+}
+
+function saveBoards(id) {
+  try {
+    localStorage.setItem(STORE_BOARDS, JSON.stringify({ id: id, boards: state.boards }));
+  } catch (e) {
+    /* storage full or off: view mode just knows less */
+  }
+}
+
+/** Keep `boards` (the API's boards/ of game `g`: the board after each
+ *  move, encoded as here) as positions seen. */
+export function learnBoards(g, boards) {
+  boards.forEach(function (cells, ply) {
+    state.boards[movesKey(g.moves, ply)] = cells;
+  });
+  saveBoards(g.id);
 }
 
 function seats() {

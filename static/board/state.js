@@ -28,6 +28,8 @@ export const state = {
   flipped: false,
   /** null: the live position; else the ply being looked at (view only). */
   viewPly: null,
+  /** "id:version" of the game whose boards are being fetched (actions.js). */
+  boardsAsked: null,
   /** movesKey -> compact board, the positions this browser has seen. */
   boards: {},
   /** A request that changes the game is in flight. */

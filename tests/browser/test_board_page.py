@@ -16,7 +16,7 @@ import pytest
 from tests.search.test_strict_proofs import FALSE_PROOF
 from webgame import services
 
-from .conftest import PHONE
+from .conftest import DESKTOP, PHONE
 from .helpers import (
     AI_TIMEOUT,
     game_json,
@@ -582,3 +582,34 @@ def test_a_games_options_are_chosen_in_the_new_game_dialog(page):
     assert page.locator("#start-options-gomoku").is_hidden()
     page.select_option("#start-game", "gomoku")
     assert page.locator("#start-options-gomoku").is_visible()
+
+
+def test_a_game_played_elsewhere_can_be_stepped_through(new_page):
+    """An imported game, or a game's link opened in another browser: this
+    browser saw none of its earlier positions, and gets them from the
+    server the first time the player steps back."""
+    record = "f5d6c3d3c4f4f6"
+    page = new_page(viewport=DESKTOP)
+    open_board(page)
+    select_game(page, "reversi")  # the record is read as the board's game
+    page.fill("#record", record)
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 7")
+    wait_idle(page)
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    page.wait_for_function("() => BoardPage.state.viewPly === 0")
+    assert pieces(page) == {"d4": "white", "e4": "black", "d5": "black", "e5": "white"}
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => BoardPage.state.viewPly === 1")
+    assert pieces(page)["f5"] == "black" and len(pieces(page)) == 5
+
+    game_id = game_json(page)["id"]
+    other = new_page(viewport=DESKTOP)
+    other.goto(other.base_url + f"/?game={game_id}")
+    other.wait_for_function("() => (BoardPage.state.game || {}).ply === 7")
+    other.locator('#move-list [data-ply="3"]').click()
+    other.wait_for_function("() => BoardPage.state.viewPly === 3")
+    assert other.locator("#board .last-move").count() == 1
+    assert len(pieces(other)) == 7
+    assert "has not seen" not in other.inner_text("#flash")

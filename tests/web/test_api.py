@@ -706,6 +706,29 @@ class RecordTests(APITestCase):
         )
         assert_error(response, 400, "unknown_game")
 
+    def test_boards_give_the_position_after_each_move(self):
+        moves = _reversi_game_with_a_pass()
+        game = import_game(
+            self.client, "reversi", "".join(m for m in moves if m != "pass")
+        )
+        answer = self.client.get(url("game-boards", game["id"])).json()
+        assert answer["id"] == game["id"] and answer["version"] == game["version"]
+        boards = answer["boards"]
+        assert len(boards) == len(moves) + 1
+        assert boards[0] == "/".join(
+            ["........"] * 3 + ["...ox...", "...xo...", "........"] + ["........"] * 2
+        )
+        mark = {"black": "x", "white": "o", None: "."}
+        last = "/".join("".join(mark[c] for c in row) for row in game["board"]["cells"])
+        assert boards[-1] == last
+        # A pass leaves the board as it was.
+        passed = moves.index("pass")
+        assert boards[passed + 1] == boards[passed]
+        assert all(a != b for a, b in zip(boards[:passed], boards[1 : passed + 1]))
+        assert_error(
+            self.client.get(url("game-boards", uuid.uuid4())), 404, "not_found"
+        )
+
     def test_record_of_an_unknown_game_is_404(self):
         assert_error(
             self.client.get(url("game-record", uuid.uuid4())), 404, "not_found"

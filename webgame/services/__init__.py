@@ -30,7 +30,7 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.friends`: playing a friend: the invited seat, sharing a game,
   resigning, draw offers, takebacks and rematches, claiming a game the
   friend left.
-- :mod:`.records`: game records out and in.
+- :mod:`.records`: game records out and in, and the board after each move.
 - :mod:`.readiness`: whether each game's AI is ready in this process, after
   a server's start (the warm-up it follows).
 - :mod:`.workers`: the pool of threads that runs AI searches, clients in turn.
@@ -79,7 +79,7 @@ from .openings import NAMES as OPENING_NAMES
 from .openings import STEPS as OPENING_STEPS
 from .positions import snapshot
 from .readiness import READINESS
-from .records import game_record, import_record
+from .records import game_boards, game_record, import_record
 from .rules import rules_for
 from .seats import TOKEN_HEADER
 from .treemodels import MODEL_NAME_PATTERN, list_models, model_status, prepare_model
@@ -122,6 +122,7 @@ __all__ = [
     "describe_options",
     "ending",
     "explore",
+    "game_boards",
     "game_record",
     "get_game",
     "hint",

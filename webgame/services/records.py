@@ -1,4 +1,6 @@
-"""Game records: export a game as text, and start a game from a record.
+"""Game records: export a game as text, and start a game from a record; and
+the board after each move, for stepping through a game one did not see
+played (an imported one, a link opened in another browser).
 
 Reversi records are Othello transcripts (``f5d6c3``, forced passes left
 out); the other games' records are moves separated by spaces (``h8 h9``,
@@ -11,17 +13,40 @@ import re
 
 from django.utils.translation import gettext as _
 
+from mcts import Game, State
+
 from ..errors import ServiceError
 from ..models import Game as GameRow
 from .games import GameId, get_row, parse, result_of
 from .players import normal_players
-from .positions import PASS, snapshot
-from .rules import rules_for
+from .positions import PASS, board, snapshot
+from .rules import cached_rules, options_key, rules_for
 
 #: Longest record accepted by import (a Gomoku 19x19 game has at most 361).
 MAX_RECORD_PLIES = 2000
 
 _MOVE_NUMBER = re.compile(r"\d+\.+")
+
+
+def game_boards(game_id: GameId) -> dict:
+    """Return the game's id, version and the board after each ply from the
+    start (``boards[0]`` is the first position): rows of ``x`` (black),
+    ``o`` (white) and ``.`` (empty) joined by ``/``, top row first, as the
+    snapshot's ``board.cells``."""
+    row = get_row(game_id)
+    game = cached_rules(row.game, options_key(row.options))
+    state = game.initial_state()
+    boards = [_board_text(game, state)]
+    for text in row.moves:
+        state = game.play(state, text)
+        boards.append(_board_text(game, state))
+    return {"id": str(row.id), "version": row.version, "boards": boards}
+
+
+def _board_text(game: Game, state: State) -> str:
+    mark = {"black": "x", "white": "o", None: "."}
+    cells = board(game, game.state_string(state))["cells"]
+    return "/".join("".join(mark[cell] for cell in row) for row in cells)
 
 
 def game_record(game_id: GameId) -> dict:
