@@ -6,6 +6,7 @@ import json
 import shutil
 import tempfile
 import uuid
+from unittest import mock
 
 from django.contrib.staticfiles import finders
 from django.test import override_settings
@@ -16,6 +17,7 @@ from rest_framework.test import APITestCase
 from mcts import LEVELS
 from mcts.games import find_game
 from mcts.search.searcher import Searcher
+from webgame.models import Game as GameRow
 
 from .helpers import FAST_AI, HUMAN, assert_error, create, url
 
@@ -607,6 +609,40 @@ class PatchTests(APITestCase):
             assert_error(response, 400, code)
         assert self.client.get(url("game-detail", game_id)).json()["version"] == 0
 
+    def test_a_players_change_is_not_lost_to_a_racing_write(self):
+        """Between AIs each move is a write: a strength change sent without a
+        version while one lands is applied after it, not refused (the page's
+        selector jumped back); with a version the race is still a 409."""
+        from webgame.services import games
+
+        game_id = create(self.client).json()["id"]
+        real_write = games.write
+        raced = []
+
+        def write_after_another(row, **fields):
+            if len(raced) < 2:  # another write lands first, twice
+                raced.append(row.version)
+                GameRow.objects.filter(pk=row.pk).update(version=row.version + 1)
+            return real_write(row, **fields)
+
+        with mock.patch.object(games, "write", write_after_another):
+            response = self.client.patch(
+                url("game-detail", game_id),
+                {"players": {"white": FAST_AI}},
+                format="json",
+            )
+            assert response.status_code == 200, response.content
+            assert response.json()["players"]["white"]["kind"] == "ai"
+            assert response.json()["version"] == 3
+            raced.clear()
+            stale = self.client.patch(
+                url("game-detail", game_id),
+                {"players": {"white": HUMAN}, "version": 4},
+                format="json",
+            )
+            assert_error(stale, 409, "conflict")
+        assert GameRow.objects.get(pk=game_id).players["white"]["kind"] == "ai"
+
     def test_patch_with_a_stale_version_is_409(self):
         game_id = create(self.client).json()["id"]
         self.client.post(url("game-moves", game_id), {"move": "f5"}, format="json")
@@ -724,7 +760,8 @@ class RecordTests(APITestCase):
         # A pass leaves the board as it was.
         passed = moves.index("pass")
         assert boards[passed + 1] == boards[passed]
-        assert all(a != b for a, b in zip(boards[:passed], boards[1 : passed + 1]))
+        before, after = boards[:passed], boards[1 : passed + 1]
+        assert all(a != b for a, b in zip(before, after, strict=True))
         assert_error(
             self.client.get(url("game-boards", uuid.uuid4())), 404, "not_found"
         )

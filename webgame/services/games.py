@@ -380,13 +380,31 @@ def _human_acting(
     return row, game, state
 
 
+#: How often a change of players without a version is tried against racing
+#: writes.
+PLAYERS_TRIES = 3
+
+
 def update_players(
     game_id: GameId, *, players: dict, version: int | None = None
 ) -> dict:
     """Return the snapshot after replacing the settings of the sides named in
-    ``players`` (the other side keeps its settings)."""
-    row = get_row(game_id)
-    check_version(row, version)
-    unseated(row, _("this game is between two seats: no one can change its players"))
-    merged = normal_players(row.game, players, base=row.players, options=row.options)
-    return snapshot(write(row, players=merged))
+    ``players`` (the other side keeps its settings). Without ``version`` the
+    change does not depend on the position: if another write (an AI's move
+    in a game between AIs) wins the race, it is applied after that one."""
+    tries = 1
+    while True:
+        row = get_row(game_id)
+        check_version(row, version)
+        unseated(
+            row, _("this game is between two seats: no one can change its players")
+        )
+        merged = normal_players(
+            row.game, players, base=row.players, options=row.options
+        )
+        try:
+            return snapshot(write(row, players=merged))
+        except Conflict:
+            if version is not None or tries == PLAYERS_TRIES:
+                raise
+            tries += 1
