@@ -97,7 +97,7 @@ function showEnd(game, ending) {
   // Translators: a sentence's full stop after how the game ended: "Five in a row."
   let why = interpolate(gettext("%(sentence)s."), { sentence: ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over") }, true);
   if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
-  else if (score) why = interpolate(gettext("Black %(black)s discs, White %(white)s."), score, true);
+  else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
   $("#end-reason").text(why);
   // A watcher has no rematch to play: the players' rematch takes them along.
   $("#rematch").prop("hidden", onlyWatching());

@@ -10,7 +10,7 @@ import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight,
 import { follow, reconnect } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { announce, flash, startProgress, stopProgress } from "./panel.js";
+import { announce, clearFlash, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { hintFirstLoa } from "./rules.js";
 import { play } from "./sound.js";
@@ -87,6 +87,8 @@ export function setGame(g) {
     flash(words, "info");
     announce(words);
   } else if (sameGame && g.ply > before.ply && g.last_move) {
+    // A message about the position before (a pass, a hint) no longer holds.
+    clearFlash();
     const played = { side: sideName(g.ply % 2 === 1 ? "black" : "white"), move: moveText(g.last_move), result: resultText(g.result) };
     const words = g.status === "finished" ? gettext("%(side)s played %(move)s. %(result)s") : gettext("%(side)s played %(move)s");
     announce(interpolate(words, played, true));

@@ -3,7 +3,7 @@ and the pass is in the move list."""
 
 from __future__ import annotations
 
-from .helpers import open_board, plies, status, wait_idle
+from .helpers import open_board, plies, set_ai, status, wait_idle
 
 
 def test_a_forced_pass_plays_itself_and_is_listed(page):
@@ -19,3 +19,8 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
     assert status(page) == "White to move"
     assert page.locator("#pass").is_hidden()
+    # Once White (here the computer) has played again, the pass is old news:
+    # the message goes with it, not seconds later over the next position.
+    set_ai(page, "white", True, "time:0.1")
+    page.wait_for_function("() => BoardPage.state.game.ply === 10", timeout=3000)
+    assert page.locator("#flash").inner_text() == ""
