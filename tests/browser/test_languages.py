@@ -148,6 +148,19 @@ def test_an_english_browser_gets_english_and_the_switch_is_remembered(new_page):
     assert chinese.inner_text("#language") == "中文"
 
 
+def test_the_first_visit_can_switch_language_in_the_new_game_dialog(new_page):
+    """On a first visit the new-game dialog covers the top bar until a game
+    is chosen: a reader of the other language switches in the dialog."""
+    page = new_page(locale="en-US", viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_selector("#start-dialog.show")
+    page.click("#start-language")
+    page.wait_for_function("() => document.documentElement.lang === 'zh-hans'")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.inner_text("#start-title") == "新对局"
+    assert page.inner_text("#start-language") == "English"
+
+
 #: The header buttons whose label text runs over more than one line.
 WRAPPED_LABELS = """() => [...document.querySelectorAll('header .btn')].filter(button =>
   [...button.childNodes].some(node => {
