@@ -123,7 +123,10 @@ export function bind() {
   });
   $(document).on("keydown", onKey);
   $(window).on("popstate", actions.followAddress);
-  $(window).on("resize", balanceButtons);
+  // The buttons' row changes size with the window and with the board column
+  // (it settles after the first drawing): share out its rows again, in the
+  // next frame (within the observer's own, a change would loop).
+  new ResizeObserver(() => requestAnimationFrame(balanceButtons)).observe(document.getElementById("play-controls"));
 }
 
 /** Switch between the dark and the light colours (theme.js keeps the choice). */
