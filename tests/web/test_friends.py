@@ -247,6 +247,31 @@ def test_a_game_on_the_board_is_shared_with_a_friend(client):
     assert joined["seat"]["side"] == "black"
 
 
+def test_a_shared_games_clock_waits_for_the_friend(client):
+    """Shared mid-game with a clock: no clock runs until the friend joins,
+    even if the inviter moves first (else the friend could lose on time
+    before opening the link); then the side to move's clock runs."""
+    made = client.post("/api/games/", {"game": "reversi"}, format="json").json()
+    for move in ("f5", "d6", "c3", "d3"):
+        post(client, "game-moves", made["id"], {"move": move})
+    shared = post(
+        client,
+        "game-share",
+        made["id"],
+        {"side": "black", "clock": {"initial": 180, "increment": 2}},
+    ).json()
+    assert shared["clock"]["running"] is None
+    token = shared["seat"]["token"]
+    moved = post(client, "game-moves", made["id"], {"move": "c4"}, token=token).json()
+    assert moved["clock"]["running"] is None
+    assert moved["clock"]["black"] == 180 and moved["clock"]["white"] == 180
+    row = GameRow.objects.get(pk=made["id"])
+    assert row.deadline is None
+    joined = post(client, "game-join", made["id"], {"invite": shared["invite"]}).json()
+    assert joined["clock"]["running"] == "white"
+    assert GameRow.objects.get(pk=made["id"]).deadline is not None
+
+
 def test_tokens_are_compared_in_constant_time(monkeypatch):
     from webgame.services import seats
 

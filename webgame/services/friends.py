@@ -55,7 +55,12 @@ def join(game_id: GameId, *, invite: str) -> dict:
         raise seats.NotYourSeat("bad_invite", _("this invitation is not this game's"))
     side = next(side for side in seats.SIDES if row.seats.get(side) is None)
     token = seats.new_secret()
-    row = write(row, seats={**row.seats, side: seats.digest(token)}, invite="")
+    clock = row.clock
+    if clock and len(row.moves) >= 2 and row.status == GameRow.Status.PLAYING:
+        clock = {**clock, "since": clocks.now_ms()}  # it waited for the friend
+    row = write(
+        row, seats={**row.seats, side: seats.digest(token)}, invite="", clock=clock
+    )
     presence.seen(row.id, side)  # not gone before their page is even open
     return {**snapshot(row), "seat": {"side": side, "token": token}}
 
@@ -70,15 +75,12 @@ def share(game_id: GameId, *, side: str, clock: dict | None = None) -> dict:
     playable(row)
     mine = seats.pick_colour(side)
     seated, invite_digest, token, invitation = seats.open_seats(mine)
-    new_clock = clocks.new_clock(clock)
-    if new_clock and len(row.moves) >= 2:  # the clock runs from now
-        new_clock["since"] = clocks.now_ms()
     row = write(
         row,
         players=normal_players(row.game, None),
         seats=seated,
         invite=invite_digest,
-        clock=new_clock,
+        clock=clocks.new_clock(clock),  # runs once the friend joins
     )
     return {
         **snapshot(row),

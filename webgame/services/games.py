@@ -180,6 +180,10 @@ def write(
     if players is not None:
         fields["players"] = players
     clock = cast(dict | None, fields.get("clock", row.clock))
+    if clock and clock["since"] is not None and fields.get("invite", row.invite):
+        # No clock runs while the friend's seat is open (a game shared
+        # mid-way): it starts when they join (.friends.join).
+        clock = fields["clock"] = {**clock, "since": None}
     fields["deadline"] = clocks.deadline(clock, after)
     now = timezone.now()
     written = GameRow.objects.filter(pk=row.pk, version=row.version).update(
