@@ -69,7 +69,7 @@ export function bind() {
     actions.chooseOpening(String($(this).data("choice")));
   });
   on("hidden.bs.modal", "#start-dialog", dialogs.startDialogClosed);
-  on("click", "#rematch", dialogs.rematch);
+  on("click", "#rematch, #board-rematch", dialogs.rematch);
   on("click", "#analyse", dialogs.analyse);
   on("click", "#analyse-game", review.toggleReview);
   on("click", "#explore", review.toggleExplorer);

@@ -189,8 +189,16 @@ export function joinFromLink(id, invite, missing) {
       announce(g.seat.side === "black" ? gettext("You joined the game: you play black") : gettext("You joined the game: you play white"));
     })
     .fail(function (xhr) {
-      flash(api.errorText(xhr));
-      api.getGame(id).done(setGame).fail(missing);
+      // Both seats taken (the link was used), or a wrong invitation: watch.
+      const why = api.errorText(xhr);
+      state.watching = true;
+      api
+        .getGame(id)
+        .done(function (g) {
+          setGame(g);
+          flash(why, "info");
+        })
+        .fail(missing);
     });
 }
 

@@ -12,6 +12,7 @@ import { modelReady, prepareModel } from "./models.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, clearFlash, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
+import { whenFlagDue } from "./seated.js";
 import { hintFirstLoa } from "./rules.js";
 import { play } from "./sound.js";
 import { expectedSeconds, moveText, movesKey, resultText, sideName, state } from "./state.js";
@@ -43,6 +44,8 @@ let onSeatedChange = null;
 export function whenSeatedGameChanges(handler) {
   onSeatedChange = handler;
 }
+
+whenFlagDue(() => state.game && reload());
 
 /** Draw the server's snapshot `g`, remember it, and let the AI move if it is its turn. */
 export function setGame(g) {

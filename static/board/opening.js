@@ -15,11 +15,11 @@ export function openingStep() {
   return o && o.step !== "done" ? o.step : null;
 }
 
-/** Who acts now, in this browser's words. */
+/** Who acts now, in this browser's words; null: this browser's player. */
 function actor(g) {
   const side = g.to_move;
   const mine = mySeat();
-  if (mine) return mine === side ? gettext("You") : gettext("Your friend");
+  if (mine) return mine === side ? null : gettext("Your friend");
   if (g.players[side].kind === "ai") return gettext("The computer");
   return side === g.opening.opener ? gettext("The opener") : gettext("The second player");
 }
@@ -29,21 +29,29 @@ function stoneColour(g) {
   return g.ply % 2 === 0 ? sideName("black") : sideName("white");
 }
 
+/** Each step's sentence: about someone else, and to this browser's player. */
+const STEPS = {
+  place3: [
+    () => gettext("Swap2: %(who)s places three stones, black, white, black. Stone %(n)s of 3: %(colour)s."),
+    () => gettext("Swap2: you place three stones, black, white, black. Stone %(n)s of 3: %(colour)s."),
+  ],
+  choose: [
+    () => gettext("Swap2: %(who)s chooses: play white (and move next), play black, or place two more stones and let the opener choose."),
+    () => gettext("Swap2: you choose: play white (and move next), play black, or place two more stones and let your friend choose."),
+  ],
+  place2: [
+    () => gettext("Swap2: %(who)s places two more stones, white then black. Stone %(n)s of 2: %(colour)s."),
+    () => gettext("Swap2: you place two more stones, white then black. Stone %(n)s of 2: %(colour)s."),
+  ],
+  "choose-again": [() => gettext("Swap2: %(who)s chooses a colour; white moves next."), () => gettext("Swap2: you choose a colour; white moves next.")],
+};
+
 /** The sentence of the opening's step. */
 function stepText(g) {
-  const words = { who: actor(g), colour: stoneColour(g) };
-  switch (g.opening.step) {
-    case "place3":
-      words.n = g.ply + 1;
-      return interpolate(gettext("Swap2: %(who)s places three stones, black, white, black. Stone %(n)s of 3: %(colour)s."), words, true);
-    case "choose":
-      return interpolate(gettext("Swap2: %(who)s chooses: play white (and move next), play black, or place two more stones and let the opener choose."), words, true);
-    case "place2":
-      words.n = g.ply - 2;
-      return interpolate(gettext("Swap2: %(who)s places two more stones, white then black. Stone %(n)s of 2: %(colour)s."), words, true);
-    default:
-      return interpolate(gettext("Swap2: %(who)s chooses a colour; white moves next."), words, true);
-  }
+  const who = actor(g);
+  const step = g.opening.step;
+  const words = { who: who, colour: stoneColour(g), n: step === "place3" ? g.ply + 1 : g.ply - 2 };
+  return interpolate(STEPS[step][who === null ? 1 : 0](), words, true);
 }
 
 /** Draw the opening's bar: its step, and the choices when they are ours. */

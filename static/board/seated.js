@@ -5,9 +5,21 @@
  * of the players' buttons apply (resign, draw, takeback instead of undo),
  * and a claim once the friend has left.
  */
+import { openingStones } from "./opening.js";
 import { SIDES, mySeat, onlyWatching, sideName, state } from "./state.js";
 
 let ticking = null;
+/** What to do when a clock on show has run out but no ending came (game.js
+ *  registers it: ask the server, which settles the loss on time), and the
+ *  game version it was done for. */
+let onFlagDue = () => {};
+let flagAskedAt = null;
+
+/** Register `handler()`, called once per game version whose running clock
+ *  has been at zero for a second with the game still on. */
+export function whenFlagDue(handler) {
+  onFlagDue = handler;
+}
 
 /** "4:05", "1:02:03", "2 d 3 h" (correspondence), from seconds left. */
 export function clockText(seconds, control) {
@@ -50,6 +62,13 @@ function drawClocks() {
       .toggleClass("low", !g.clock.control.days && left < 20);
   });
   const running = g.clock && g.clock.running && g.status === "playing";
+  // The server's flag watcher ends the game and pushes it; if nothing came
+  // (a socket down, another process), ask once.
+  const key = g.id + ":" + g.version;
+  if (running && secondsLeft(g.clock.running) < -1 && flagAskedAt !== key) {
+    flagAskedAt = key;
+    onFlagDue();
+  }
   if (running && !ticking) ticking = setInterval(() => state.game && drawClocks(), 100);
   if (!running && ticking) {
     clearInterval(ticking);
@@ -86,10 +105,18 @@ function drawPresence() {
     .text(interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true));
 }
 
+/** What a watcher reads of an offer (`side` made it). */
 const OFFER_WORDS = {
   draw: (side) => interpolate(gettext("%(side)s offers a draw"), { side: sideName(side) }, true),
   takeback: (side) => interpolate(gettext("%(side)s asks to take back their last move"), { side: sideName(side) }, true),
   rematch: (side) => interpolate(gettext("%(side)s offers a rematch"), { side: sideName(side) }, true),
+};
+
+/** What a player reads of their friend's offer. */
+const FRIEND_OFFER_WORDS = {
+  draw: () => gettext("Your friend offers a draw"),
+  takeback: () => gettext("Your friend asks to take back their last move"),
+  rematch: () => gettext("Your friend offers a rematch"),
 };
 
 /** What this player reads of their own offer while the friend decides. */
@@ -113,7 +140,7 @@ function drawOffers() {
   }
   const from = offers[kind];
   const askingMe = mine && from !== mine;
-  const text = mine && from === mine ? WAITING_WORDS[kind]() : OFFER_WORDS[kind](from);
+  const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? WAITING_WORDS[kind]() : FRIEND_OFFER_WORDS[kind]();
   // The end dialog, if it is still up, says it too: its Rematch accepts.
   if (kind === "rematch") drawEndOffer(askingMe ? text : null);
   $bar.prop("hidden", false).data("offer", kind);
@@ -166,6 +193,13 @@ function drawGone() {
   if (wait > 0) goneTimer = setTimeout(() => state.game && drawGone(), 1000);
 }
 
+/** Whether `side` has played a move of its own, one a takeback can take
+ *  back (not a Swap2 opening's stones). */
+function movedSince(g, side) {
+  const after = g.moves.length - openingStones(g);
+  return after >= 2 || (after === 1 && g.to_move !== side);
+}
+
 function drawButtons() {
   const g = state.game;
   const mine = mySeat();
@@ -177,7 +211,11 @@ function drawButtons() {
   $("#pause").prop("hidden", seated || watching || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
   $("#offer-draw").prop("disabled", Boolean(g.offers && g.offers.draw));
-  $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || g.moves.length === 0);
+  $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || !movedSince(g, mine));
+  // After the game, as in the end dialog (closed, or the page reloaded).
+  $("#board-rematch")
+    .prop("hidden", !(mine && g.status === "finished" && !g.rematch))
+    .prop("disabled", Boolean(g.offers && g.offers.rematch === mine));
   $("#share").text(seated || watching ? gettext("Links") : gettext("Share"));
   $("#players").prop("hidden", seated || watching);
   // No help from the computer while two people play (the server refuses it).

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils import timezone
+
+from webgame import services
 from webgame.models import Game as GameRow
+from webgame.services import clocks
 
 from .conftest import DESKTOP
 
@@ -142,7 +146,7 @@ def test_offers_and_resigning_through_the_page(new_page):
     before = [b.locator(s).bounding_box() for s in ("#board", "#resign")]
     a.click("#offer-draw")
     b.wait_for_selector("#offer-bar:not([hidden])")
-    assert b.locator("#offer-text").inner_text() == "Black offers a draw"
+    assert b.locator("#offer-text").inner_text() == "Your friend offers a draw"
     assert [b.locator(s).bounding_box() for s in ("#board", "#resign")] == before
     assert a.locator("#offer-accept").is_hidden()  # the offerer only waits
     b.click("#offer-decline")
@@ -213,12 +217,12 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     assert c.locator("#rematch").is_hidden()  # a watcher has none to play
     a.click("#rematch")
     b.wait_for_selector("#offer-bar:not([hidden])")
-    assert b.locator("#offer-text").inner_text() == "Black offers a rematch"
+    assert b.locator("#offer-text").inner_text() == "Your friend offers a rematch"
     assert a.locator("#offer-text").inner_text() == (
         "Rematch offered: waiting for your friend"
     )
     # B's end dialog, still up over the bar, says it too and accepts it.
-    assert b.locator("#end-offer").inner_text() == "Black offers a rematch"
+    assert b.locator("#end-offer").inner_text() == "Your friend offers a rematch"
     assert b.locator("#rematch").inner_text() == "Accept rematch"
     b.click("#rematch")
     for tab in (a, b, c):
@@ -286,3 +290,101 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
         "Black wins: the opponent left the game"
     )
     assert a.locator("#gone-bar").is_hidden()
+
+
+def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
+    """The end dialog closed (or the page reloaded): Rematch is still under
+    the board, and the friend's offer still answers in the offer bar. And
+    a takeback is asked only of a move of one's own."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    assert b.locator("#ask-takeback").is_disabled()  # B has not moved yet
+    assert a.locator("#ask-takeback").is_enabled()
+    b.click("#resign")
+    b.click("#resign")
+    for tab in (a, b):
+        tab.wait_for_selector("#end-dialog.show")
+        tab.locator("#end-dialog .btn-close").click()
+        tab.wait_for_selector("#end-dialog", state="hidden")
+    assert a.locator("#board-rematch").is_visible()
+    b.reload()
+    b.wait_for_function("() => (BoardPage.state.game || {}).status === 'finished'")
+    b.click("#board-rematch")
+    a.wait_for_selector("#offer-bar:not([hidden])")
+    assert a.locator("#offer-text").inner_text() == "Your friend offers a rematch"
+    assert b.locator("#board-rematch").is_disabled()  # asked, waiting
+    a.click("#offer-accept")
+    for tab in (a, b):
+        tab.wait_for_function("() => BoardPage.state.game.ply === 0", timeout=2000)
+        assert tab.locator("#board-rematch").is_hidden()
+
+
+def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
+    a, b, d = (new_page(viewport=DESKTOP) for _ in range(3))
+    invite, _ = invite_a_friend(a, "")
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    d.expected_errors.append("409 (Conflict)")
+    d.goto(invite)
+    d.wait_for_function("() => BoardPage.state.game !== null")
+    d.wait_for_function("() => BoardPage.state.watching")
+    assert "both seats are taken" in d.locator("#flash").inner_text()
+    assert d.locator("#seat-name-black").inner_text() == "Black"
+
+
+def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    a.goto(a.base_url + "/")
+    a.wait_for_selector("#start-dialog.show")
+    a.select_option("#start-game", "gomoku")
+    a.select_option("#gomoku-opening", "swap2")
+    a.check("#friend-black", force=True)
+    a.select_option("#friend-clock", "")
+    a.click("#play-friend")
+    a.wait_for_selector("#share-dialog.show")
+    invite = a.input_value("#invite-link")
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    a.wait_for_selector("#share-dialog", state="hidden")
+    assert (
+        a.locator("#swap2-text")
+        .inner_text()
+        .startswith("Swap2: you place three stones")
+    )
+    assert (
+        b.locator("#swap2-text")
+        .inner_text()
+        .startswith("Swap2: Your friend places three stones")
+    )
+
+
+def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
+    """The flag watcher's ending normally comes over the socket; if it does
+    not (here the deadline is put off, as when another process keeps it),
+    a page whose running clock reached zero asks the server itself."""
+    made = services.create_game(
+        game="gomoku",
+        options=None,
+        players=None,
+        friend={"side": "black"},
+        clock={"initial": 180, "increment": 2},
+    )
+    joined = services.join(made["id"], invite=made["invite"])
+    services.play_move(made["id"], move="h8", token=made["seat"]["token"])
+    services.play_move(made["id"], move="h9", token=joined["seat"]["token"])
+    row = GameRow.objects.get(pk=made["id"])
+    clock = {**row.clock, "black": 2500, "since": clocks.now_ms()}
+    later = timezone.now() + dt.timedelta(hours=1)
+    GameRow.objects.filter(pk=row.pk).update(clock=clock, deadline=later)
+    c = new_page(viewport=DESKTOP)
+    c.goto(c.base_url + f"/?game={made['id']}&watch")
+    c.wait_for_function("() => (BoardPage.state.game || {}).status === 'playing'")
+    c.wait_for_function(
+        "() => BoardPage.state.game.status === 'finished'", timeout=8000
+    )
+    assert c.locator("#result").inner_text() == "White wins on time"
