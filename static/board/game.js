@@ -100,7 +100,7 @@ export function setGame(g) {
   }
   fetchRecord();
   if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");
-  follow(g.id, takeLive, takePresence);
+  follow(g.id, takeLive, takePresence, render);
   if (!sameGame) hintFirstLoa(g);
   if (!sameGame) {
     // A reload during the AI's search: wait for that search, do not ask again.

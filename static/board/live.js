@@ -3,8 +3,10 @@
  * every change as the game's new snapshot, and who is connected. The socket
  * says hello with this browser's seat token and the version it drew, so the
  * server counts it as that seat's player and sends what it missed. A dropped
- * socket reconnects (waiting longer each time, up to 10 s); meanwhile, and
- * wherever sockets cannot connect at all, the page polls the game.
+ * socket reconnects (waiting longer each time, up to 10 s; at once when the
+ * browser is back online); meanwhile, and wherever sockets cannot connect at
+ * all, the page polls the game. A socket that was open and closed is a lost
+ * connection (state.liveLost) until one opens again.
  */
 import * as api from "./api.js";
 import { state } from "./state.js";
@@ -19,12 +21,13 @@ let followed = null;
 let retries = 0;
 let retryTimer = null;
 let pollTimer = null;
-let handlers = { game: () => {}, presence: () => {} };
+let handlers = { game: () => {}, presence: () => {}, connection: () => {} };
 
 /** Follow game `id`: `onGame(snapshot)` for each change (of any version:
- *  the caller keeps only newer ones), `onPresence({black, white, watchers})`. */
-export function follow(id, onGame, onPresence) {
-  handlers = { game: onGame, presence: onPresence };
+ *  the caller keeps only newer ones), `onPresence({black, white, watchers})`,
+ *  `onConnection()` when the connection is lost or back. */
+export function follow(id, onGame, onPresence, onConnection) {
+  handlers = { game: onGame, presence: onPresence, connection: onConnection };
   if (followed === id) return;
   followed = id;
   retries = 0;
@@ -79,6 +82,10 @@ function connect() {
     state.live = true;
     stopPolling();
     sayHello();
+    if (state.liveLost) {
+      state.liveLost = false;
+      handlers.connection();
+    }
   };
   ws.onmessage = function (event) {
     let message;
@@ -93,13 +100,28 @@ function connect() {
   ws.onclose = function (event) {
     if (socket !== ws) return; // replaced on purpose
     socket = null;
+    const wasOpen = state.live;
     state.live = false;
+    if (wasOpen && event.code !== 4404) {
+      state.liveLost = true;
+      handlers.connection();
+    }
     startPolling();
     if (FINAL[event.code]) return;
     retryTimer = setTimeout(connect, Math.min(10000, 500 * 2 ** retries));
     retries += 1;
   };
 }
+
+// The browser knows the network went away before the socket does (which
+// may take a ping's timeout): close it at once; once back, reconnect now.
+window.addEventListener("offline", dropSocket);
+window.addEventListener("online", function () {
+  if (!followed || socket) return;
+  clearTimeout(retryTimer);
+  retries = 0;
+  connect();
+});
 
 function startPolling() {
   if (pollTimer) return;

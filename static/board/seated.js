@@ -89,7 +89,10 @@ function seatName(side) {
 
 function drawPresence() {
   const g = state.game;
-  const who = state.presence || {};
+  // While this page's own connection is lost, what it knows of the others is old.
+  const lost = state.liveLost;
+  const who = (!lost && state.presence) || {};
+  $("#connection-lost").prop("hidden", !(lost && (g.seats || g.clock || state.watching)));
   SIDES.forEach(function (side) {
     const on = Boolean(g.seats && who[side]);
     $("#seat-name-" + side).text(seatName(side));
@@ -166,7 +169,7 @@ function friendGoneFor() {
   const g = state.game;
   const who = state.presence;
   const mine = mySeat();
-  if (!mine || !who || g.status !== "playing" || (g.clock && g.clock.control.days)) return null;
+  if (!mine || !who || state.liveLost || g.status !== "playing" || (g.clock && g.clock.control.days)) return null;
   const friend = mine === "black" ? "white" : "black";
   const gone = who.gone[friend];
   if (!who.taken[friend] || who[friend] || gone === undefined) return null;

@@ -62,6 +62,8 @@ export const state = {
   presence: null,
   /** Whether the live socket is connected (else the page polls). */
   live: false,
+  /** The live socket was connected and closed: it is reconnecting. */
+  liveLost: false,
   /** performance.now() when the last snapshot came (the clocks run from it). */
   receivedAt: 0,
   /** The game analysis: {id, points: [{ply, black, to_move, best}], running,

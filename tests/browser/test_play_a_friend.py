@@ -388,3 +388,24 @@ def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
         "() => BoardPage.state.game.status === 'finished'", timeout=8000
     )
     assert c.locator("#result").inner_text() == "White wins on time"
+
+
+def test_a_player_who_loses_the_connection_is_told(new_page):
+    """B's network goes: B's page says the connection is lost (not two
+    green dots and a running clock, as if nothing happened) and its friend
+    is not shown as gone; back online, B reconnects at once."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    b.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    b.context.set_offline(True)
+    b.wait_for_selector("#connection-lost:not([hidden])", timeout=2000)
+    assert b.locator("#presence-black.on").count() == 0
+    assert b.locator("#gone-bar").is_hidden()
+    a.wait_for_selector("#gone-bar:not([hidden])", timeout=5000)  # B is gone
+    b.context.set_offline(False)
+    b.wait_for_selector("#connection-lost", state="hidden", timeout=3000)
+    a.wait_for_selector("#gone-bar", state="hidden", timeout=3000)
+    assert b.locator("#presence-black.on").count() == 1
