@@ -181,7 +181,7 @@ export function hint() {
         best && shownValue(best) !== null
           ? interpolate(gettext("Hint: %(move)s (win %(pct)s%)"), { move: move, pct: Math.round(shownValue(best) * 100) }, true)
           : interpolate(gettext("Hint: %(move)s"), { move: move }, true);
-      flash(words, "info");
+      flash(words, "position");
       announce(interpolate(gettext("Hint: %(move)s"), { move: move }, true));
       setGame(resp.game);
     })

@@ -9,8 +9,9 @@ import { syncControls } from "./controls.js";
 import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight, seatFor } from "./history.js";
 import { follow, reconnect } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
+import { openingNews } from "./opening.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { announce, clearFlash, flash, startProgress, stopProgress } from "./panel.js";
+import { announce, clearPositionFlash, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { whenFlagDue } from "./seated.js";
 import { hintFirstLoa } from "./rules.js";
@@ -87,16 +88,21 @@ export function setGame(g) {
     const passer = g.ply % 2 === 1 ? "black" : "white";
     const other = passer === "black" ? "white" : "black";
     const words = interpolate(gettext("%(side)s has no move: %(other)s plays again"), { side: sideName(passer), other: sideName(other) }, true);
-    flash(words, "info");
+    flash(words, "position");
     announce(words);
   } else if (sameGame && g.ply > before.ply && g.last_move) {
     // A message about the position before (a pass, a hint) no longer holds.
-    clearFlash();
+    clearPositionFlash();
     const played = { side: sideName(g.ply % 2 === 1 ? "black" : "white"), move: moveText(g.last_move), result: resultText(g.result) };
     const words = g.status === "finished" ? gettext("%(side)s played %(move)s. %(result)s") : gettext("%(side)s played %(move)s");
     announce(interpolate(words, played, true));
   } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {
     announce(resultText(g.result));
+  }
+  const news = sameGame && openingNews(before, g);
+  if (news) {
+    flash(news, "info");
+    announce(news);
   }
   fetchRecord();
   if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");

@@ -6,7 +6,7 @@
  * opening (the snapshot's `opening`); during it `to_move` is the side that
  * acts: black's side is the opener's until a colour is chosen.
  */
-import { humanToMove, mySeat, sideName, state } from "./state.js";
+import { SIDES, humanToMove, mySeat, sideName, state } from "./state.js";
 
 /** The opening's step while it is under way, else null. */
 export function openingStep() {
@@ -52,6 +52,21 @@ function stepText(g) {
   const step = g.opening.step;
   const words = { who: who, colour: stoneColour(g), n: step === "place3" ? g.ply + 1 : g.ply - 2 };
   return interpolate(STEPS[step][who === null ? 1 : 0](), words, true);
+}
+
+/** What the computer chose of the colours between snapshots `before` and
+ *  `g`, told to the human who plays it (the bar just goes, and the human's
+ *  colour may have changed); null if nothing to tell. */
+export function openingNews(before, g) {
+  const was = before.opening;
+  const now = g.opening;
+  if (!was || !now || now.choices.length <= was.choices.length) return null;
+  const chooser = before.to_move;
+  const choice = now.choices[now.choices.length - 1];
+  const human = SIDES.find((side) => g.players[side].kind === "human");
+  const humans = SIDES.filter((side) => g.players[side].kind === "human").length;
+  if (!chooser || before.players[chooser].kind !== "ai" || choice === "place2" || humans !== 1) return null;
+  return interpolate(gettext("The computer chose to play %(colour)s: you play %(mine)s"), { colour: sideName(choice), mine: sideName(human) }, true);
 }
 
 /** Draw the opening's bar: its step, and the choices when they are ours. */

@@ -16,13 +16,24 @@ let progressTimer = null;
 /** Whether a search's progress is on show (startProgress until stopProgress). */
 let progressRunning = false;
 
+/** Whether the message on show is about the position (a pass, a hint). */
+let flashAboutPosition = false;
+
 /** Show a short message under the board that fades after a few seconds;
- *  kind "info" is not an error. */
+ *  kind "info" is not an error, "position" an info about the position on
+ *  the board (it goes when the next move lands: clearPositionFlash). */
 export function flash(text, kind) {
+  flashAboutPosition = kind === "position";
+  if (flashAboutPosition) kind = "info";
   const $f = $("#flash");
   $f.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
   clearTimeout(flashTimer);
   flashTimer = setTimeout(() => $f.text(""), 3500);
+}
+
+/** Take down the flash message if it was about the position before. */
+export function clearPositionFlash() {
+  if (flashAboutPosition) clearFlash();
 }
 
 /** Take down the flash message: what it said no longer holds. */

@@ -114,6 +114,35 @@ def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
     assert game["status"] == "playing"
 
 
+def test_the_computers_colour_choice_is_told_to_the_player(page):
+    """The computer opens, the player hands the choice back with two more
+    stones, the computer chooses a colour: the bar goes, and the player reads
+    which colour the computer took and which is theirs."""
+    _new_swap2_game(page, "freestyle")
+    set_ai(page, "black", True, "level:1")  # the opener: the computer
+    page.wait_for_function(
+        "() => BoardPage.state.game.opening.step === 'choose'", timeout=60_000
+    )
+    wait_idle(page)
+    page.click('#swap2-choices button[data-choice="place2"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
+    _place(page, "a1", 4)
+    _place(page, "o15", 5)
+    page.wait_for_function(
+        "() => BoardPage.state.game.opening.step === 'done'", timeout=60_000
+    )
+    players = game_json(page)["players"]
+    human = next(s for s in ("black", "white") if players[s]["kind"] == "human")
+    computer = "white" if human == "black" else "black"
+    page.wait_for_function(
+        "() => document.querySelector('#flash').innerText.startsWith("
+        "'The computer chose to play')"
+    )
+    assert page.inner_text("#flash") == (
+        f"The computer chose to play {computer.title()}: you play {human.title()}"
+    )
+
+
 def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
     page = new_page(**PHONE_CONTEXT)
     _new_swap2_game(page, "renju")
