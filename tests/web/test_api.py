@@ -326,7 +326,7 @@ class MoveTests(APITestCase):
 
     def test_malformed_move_is_400(self):
         body = assert_error(self.play("z9"), 400, "invalid_move")
-        assert "a1..h8" in body["detail"]
+        assert "a1 to h8" in body["detail"]
         assert_error(self.play(""), 400, "invalid_move")
         assert_error(self.play(17), 400, "invalid_move")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gettext
 import json
+import re
 import shutil
 import uuid
 from pathlib import Path
@@ -87,6 +88,43 @@ def test_the_apis_messages_and_names_are_in_the_requests_language(client):
     titles = {kind["name"]: kind["title"] for kind in kinds}
     assert titles == {"reversi": "黑白棋", "gomoku": "五子棋", "loa": "集结棋"}
     assert "秒" in kinds[0]["levels"][-1]["description"]
+
+
+#: Renju: black's last stone, h8, would make two open threes at once
+#: (f8 g8 h8 and h6 h7 h8).
+RENJU_33 = "f8 a1 g8 a3 h6 a5 h7 a7 h8"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "options", "record", "english"),
+    [
+        ("loa", None, "b1-b3 zz9", "expected from-to"),
+        ("reversi", None, "f5f5", "legal moves: "),
+        ("gomoku", {"size": 15, "row": 5}, "h8 q20", "expected a column a to o"),
+        ("gomoku", {"size": 15, "row": 5, "rule": "renju"}, RENJU_33, "two threes"),
+    ],
+)
+def test_a_refused_move_is_worded_in_the_requests_language(
+    client, game, options, record, english
+):
+    """The rules library words its refusals in English: the API says them in
+    the request's language (a QA pass read 'is not a Lines of Action move'
+    on the Chinese page)."""
+    body = {"game": game, "record": record, **({"options": options} if options else {})}
+    words = {}
+    for language in ("en", "zh-CN"):
+        answer = client.post(
+            "/api/games/import/",
+            body,
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert answer.status_code == 400
+        words[language] = answer.json()["detail"]
+    assert english in words["en"]
+    latin = re.sub(r"'[^']*'|[a-o]\d+|-|…", "", words["zh-CN"])
+    assert not re.search(r"[A-Za-z]{3,}", latin), words["zh-CN"]
 
 
 @pytest.mark.django_db

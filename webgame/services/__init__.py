@@ -18,6 +18,8 @@ The modules, from the bottom up (each imports only those above it):
   acts, the choices, what the sides become.
 - :mod:`.positions`: a stored game's position (replayed, cached) and its
   snapshot, the JSON the API shows.
+- :mod:`.notation`: reading a move sent, and why it cannot be read or
+  played, in the request's language.
 - :mod:`.players`: who plays each side, checked and completed.
 - :mod:`.clocks`: the clocks the server keeps (Fischer, days per move).
 - :mod:`.presence`: who is at a game (its seats' and watchers' sockets), and

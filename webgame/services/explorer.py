@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from mcts import Proven, holding_proofs, warm_tree
 
 from ..errors import Busy, ServiceError
-from .games import GameId, get_row, no_help_between_seats, parse
+from .games import GameId, get_row, no_help_between_seats
+from .notation import parse
 from .positions import board, replay
 from .readiness import READINESS
 from .rules import cached_rules, options_key

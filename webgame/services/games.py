@@ -14,11 +14,12 @@ from uuid import UUID
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from mcts import Game, IllegalMoveError, InvalidMoveError, State
+from mcts import Game, State
 
 from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
 from . import clocks, live, livegrowth, openings, seats
+from .notation import parse
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
@@ -97,18 +98,6 @@ def no_help_between_seats(row: GameRow) -> None:
                 "it is over"
             ),
         )
-
-
-def parse(game: Game, state: State, move: str) -> str:
-    """Return the canonical notation of the legal move ``move``; ServiceError
-    ``invalid_move`` or ``illegal_move`` (naming the legal moves) otherwise."""
-    try:
-        code = game.parse_move(state, move)
-    except InvalidMoveError as exc:
-        raise ServiceError("invalid_move", str(exc)) from None
-    except IllegalMoveError as exc:
-        raise ServiceError("illegal_move", str(exc)) from None
-    return game.format_move(state, code)
 
 
 def result_of(game: Game, state: State) -> tuple[str, dict | None]:

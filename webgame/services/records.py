@@ -17,7 +17,8 @@ from mcts import Game, State
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
-from .games import GameId, get_row, parse, result_of
+from .games import GameId, get_row, result_of
+from .notation import parse
 from .players import normal_players
 from .positions import PASS, board, snapshot
 from .rules import cached_rules, options_key, rules_for
