@@ -258,7 +258,10 @@ export function chooseGame(name) {
 
 /** Start a new game of the chosen kind from the record typed in the box. */
 export function importRecord() {
-  const body = $.extend(newGameBody(), { record: $("#record").val() });
+  const record = $("#record").val();
+  // An empty box would import an empty game: no game was meant.
+  if (!record.trim()) return flash(gettext("Paste a game record in the box first."), "info");
+  const body = $.extend(newGameBody(), { record: record });
   stopThinking();
   state.paused = false;
   api

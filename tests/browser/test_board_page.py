@@ -592,6 +592,11 @@ def test_a_game_played_elsewhere_can_be_stepped_through(new_page):
     page = new_page(viewport=DESKTOP)
     open_board(page)
     select_game(page, "reversi")  # the record is read as the board's game
+    before = game_json(page)["id"]
+    page.fill("#record", "  ")  # an empty box imports no empty game
+    page.click("#import-record")
+    assert page.inner_text("#flash") == "Paste a game record in the box first."
+    assert game_json(page)["id"] == before
     page.fill("#record", record)
     page.click("#import-record")
     page.wait_for_function("() => BoardPage.state.game.ply === 7")
