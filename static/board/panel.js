@@ -6,7 +6,7 @@
  */
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
-import { statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { SIDES, canClick, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
@@ -93,7 +93,11 @@ export function drawAnalysis() {
     return;
   }
   const s = analysis.search;
-  const black = s.side === "black" ? s.value : 1 - s.value;
+  // The chosen move's chance, as the hint says it; the root's average (the
+  // search's value) mixes in the moves it only explored, and read lower.
+  const chosen = (s.moves || []).find((m) => m.move === s.move);
+  const value = chosen && shownValue(chosen) !== null && shownValue(chosen) !== undefined ? shownValue(chosen) : s.value;
+  const black = s.side === "black" ? value : 1 - value;
   const viewer = viewerSide(),
     other = viewer === "black" ? "white" : "black";
   const share = { black: Math.round(black * 100), white: 100 - Math.round(black * 100) };

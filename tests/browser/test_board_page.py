@@ -618,3 +618,19 @@ def test_a_game_played_elsewhere_can_be_stepped_through(new_page):
     assert other.locator("#board .last-move").count() == 1
     assert len(pieces(other)) == 7
     assert "has not seen" not in other.inner_text("#flash")
+
+
+def test_the_win_bar_agrees_with_the_hinted_move(page):
+    """The bar says the hinted move's chance, as the hint does: the search's
+    root average mixes in the moves it only explored (in Lines of Action it
+    read 6-14 points lower than the hint's own figure)."""
+    _start(page, "loa")
+    page.select_option("#strength-black", "time:1")
+    page.keyboard.press("h")
+    wait_idle(page)
+    search = page.evaluate("() => BoardPage.state.analysis.search")
+    hinted = next(m for m in search["moves"] if m["move"] == search["move"])
+    proven = {"win": 1.0, "loss": 0.0, "draw": 0.5}
+    pct = math.floor(proven.get(hinted["proven"], hinted["value"]) * 100 + 0.5)
+    assert f"(win {pct}%)" in page.inner_text("#flash")
+    assert f"Black {pct}%" in page.inner_text("#win-label")
