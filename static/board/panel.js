@@ -88,10 +88,16 @@ function placeThinkingRow() {
  *  estimate is told from the viewer's side (viewerSide). */
 export function drawAnalysis() {
   const analysis = visibleAnalysis();
+  const g = state.game;
   if (!analysis) {
-    $("#analysis, #win-bar").prop("hidden", true);
+    // Once shown in this game, the bar keeps its line (empty) while it goes on.
+    const keep = state.winBarShownFor === g.id && g.status === "playing";
+    $("#analysis").prop("hidden", true);
+    $("#win-bar").prop("hidden", !keep).addClass("idle");
     return;
   }
+  state.winBarShownFor = g.id;
+  $("#win-bar").removeClass("idle");
   const s = analysis.search;
   // The chosen move's chance, as the hint says it; the root's average (the
   // search's value) mixes in the moves it only explored, and read lower.

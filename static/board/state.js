@@ -28,6 +28,8 @@ export const state = {
   flipped: false,
   /** null: the live position; else the ply being looked at (view only). */
   viewPly: null,
+  /** The game in which the win bar was shown: it keeps its line (panel.js). */
+  winBarShownFor: null,
   /** "id:version" of the game whose boards are being fetched (actions.js). */
   boardsAsked: null,
   /** movesKey -> compact board, the positions this browser has seen. */

@@ -634,3 +634,20 @@ def test_the_win_bar_agrees_with_the_hinted_move(page):
     pct = math.floor(proven.get(hinted["proven"], hinted["value"]) * 100 + 0.5)
     assert f"(win {pct}%)" in page.inner_text("#flash")
     assert f"Black {pct}%" in page.inner_text("#win-label")
+
+
+def test_the_board_stays_put_when_a_hint_comes_and_goes(page):
+    """A hint's win bar takes a line above the board; once it has, the line
+    stays while the game goes on, so the board does not jump up under the
+    next click when the hint is gone."""
+    _start(page, "reversi")
+    page.select_option("#strength-black", FAST)
+    page.keyboard.press("h")
+    wait_idle(page)
+    assert page.locator("#win-bar").is_visible()
+    top = page.locator("#board").bounding_box()["y"]
+    hinted = page.evaluate("() => BoardPage.state.analysis.search.move")
+    page.locator(f'#board [data-square="{hinted}"]').click()
+    wait_plies(page, 1)
+    assert not page.locator("#win-bar").is_visible()  # the hint is gone ...
+    assert page.locator("#board").bounding_box()["y"] == top  # ... not its line
