@@ -2,8 +2,9 @@
  * Drawing a game between two browsers, or one with a clock: who sits where
  * and whether they are connected, how many watch, the clocks (ticking here
  * from the server's last reading), an offer waiting for an answer, and which
- * of the players' buttons apply (resign, draw, takeback instead of undo),
- * and a claim once the friend has left.
+ * of the players' buttons apply (resign, draw, takeback instead of undo,
+ * Rematch after the game); a claim once the friend has left; and whether
+ * this page's own connection holds.
  */
 import { openingStones } from "./opening.js";
 import { SIDES, mySeat, onlyWatching, sideName, state } from "./state.js";
@@ -198,7 +199,7 @@ function drawGone() {
 
 /** Whether `side` has played a move of its own, one a takeback can take
  *  back (not a Swap2 opening's stones). */
-function movedSince(g, side) {
+function hasOwnMove(g, side) {
   const after = g.moves.length - openingStones(g);
   return after >= 2 || (after === 1 && g.to_move !== side);
 }
@@ -214,7 +215,7 @@ function drawButtons() {
   $("#pause").prop("hidden", seated || watching || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
   $("#offer-draw").prop("disabled", Boolean(g.offers && g.offers.draw));
-  $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || !movedSince(g, mine));
+  $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
   // After the game, as in the end dialog (closed, or the page reloaded).
   $("#board-rematch")
     .prop("hidden", !(mine && g.status === "finished" && !g.rematch))
