@@ -272,6 +272,21 @@ def test_a_shared_games_clock_waits_for_the_friend(client):
     assert GameRow.objects.get(pk=made["id"]).deadline is not None
 
 
+def test_no_clock_runs_when_the_friend_joins_during_swap2(client):
+    made = client.post(
+        "/api/games/",
+        {**GOMOKU_3_2, "opening": "swap2", "friend": {"side": "black"}},
+        format="json",
+    ).json()
+    token = made["seat"]["token"]
+    for move in ("h8", "h9", "j8"):  # the opener's three stones
+        post(client, "game-moves", made["id"], {"move": move}, token=token)
+    joined = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
+    assert joined["opening"]["step"] == "choose"
+    assert joined["clock"]["running"] is None
+    assert GameRow.objects.get(pk=made["id"]).clock["since"] is None
+
+
 def test_tokens_are_compared_in_constant_time(monkeypatch):
     from webgame.services import seats
 

@@ -56,7 +56,9 @@ def join(game_id: GameId, *, invite: str) -> dict:
     side = next(side for side in seats.SIDES if row.seats.get(side) is None)
     token = seats.new_secret()
     clock = row.clock
-    if clock and len(row.moves) >= 2 and row.status == GameRow.Status.PLAYING:
+    playing = row.status == GameRow.Status.PLAYING
+    settled = openings.under_way(row) is None  # no clock runs during Swap2
+    if clock and len(row.moves) >= 2 and playing and settled:
         clock = {**clock, "since": clocks.now_ms()}  # it waited for the friend
     row = write(
         row, seats={**row.seats, side: seats.digest(token)}, invite="", clock=clock
