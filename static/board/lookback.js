@@ -142,7 +142,7 @@ export function drawExplorer() {
   const where = { model: d.model, ply: d.ply, line: d.line.map(moveText).join(" ") };
   let about = interpolate(d.line.length ? gettext("Model %(model)s, after move %(ply)s then %(line)s") : gettext("Model %(model)s, after move %(ply)s"), where, true);
   if (d.to_move) about = interpolate(gettext("%(about)s; %(side)s to move"), { about: about, side: sideName(d.to_move) }, true);
-  if (!d.known) about = interpolate(gettext("%(about)s. The model has not studied this position."), { about: about }, true);
+  if (!d.known) about = interpolate(gettext("%(about)s. The model keeps no moves here: its tree stops before this position."), { about: about }, true);
   $("#explorer-line").text(about);
   $("#explorer-moves").html(
     d.moves
