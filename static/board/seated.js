@@ -152,9 +152,11 @@ function drawOffers() {
   $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
 }
 
-/** The friend's rematch offer in the end dialog (`text`; null: none). */
+/** The friend's rematch offer in the end dialog (`text`; null: none): its
+ *  Rematch accepts, Decline declines. */
 function drawEndOffer(text) {
   $("#end-offer").prop("hidden", !text).text(text || "");
+  $("#end-decline").prop("hidden", !text);
   $("#rematch").text(text ? gettext("Accept rematch") : gettext("Rematch"));
 }
 
