@@ -48,6 +48,17 @@ def invite_a_friend(tab, clock: str) -> tuple[str, str]:
     return tab.input_value("#invite-link"), tab.input_value("#watch-link")
 
 
+def a_friend_joins(new_page) -> tuple:
+    """A invites a friend to Gomoku without a clock and closes the links; B
+    joins by the link. Return A's and B's pages, B's socket live."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    return a, b
+
+
 def test_two_friends_play_and_one_watches(new_page):
     a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
     invite, watch = invite_a_friend(a, "3+2")
@@ -130,11 +141,7 @@ def test_two_friends_play_and_one_watches(new_page):
 
 
 def test_offers_and_resigning_through_the_page(new_page):
-    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
-    invite, _ = invite_a_friend(a, "")
-    a.locator("#share-dialog .btn-close").click()
-    b.goto(invite)
-    b.wait_for_function("() => BoardPage.state.seat !== null")
+    a, b = a_friend_joins(new_page)
     assert a.locator("#clock-black").is_hidden()  # no clock chosen
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
@@ -254,11 +261,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     how long before a claim, as on lichess; B's return takes the notice
     away; once B has been gone long enough, A claims the win."""
     settings.LIVE_GONE_SECONDS = 6
-    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
-    invite, _ = invite_a_friend(a, "")
-    a.locator("#share-dialog .btn-close").click()
-    b.goto(invite)
-    b.wait_for_function("() => BoardPage.state.seat !== null")
+    a, b = a_friend_joins(new_page)
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
     assert a.locator("#gone-bar").is_hidden()
@@ -296,11 +299,7 @@ def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
     """The end dialog closed (or the page reloaded): Rematch is still under
     the board, and the friend's offer still answers in the offer bar. And
     a takeback is asked only of a move of one's own."""
-    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
-    invite, _ = invite_a_friend(a, "")
-    a.locator("#share-dialog .btn-close").click()
-    b.goto(invite)
-    b.wait_for_function("() => BoardPage.state.seat !== null")
+    a, b = a_friend_joins(new_page)
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
     assert b.locator("#ask-takeback").is_disabled()  # B has not moved yet
@@ -395,11 +394,7 @@ def test_a_player_who_loses_the_connection_is_told(new_page):
     green dots and a running clock, as if nothing happened); back online, B
     reconnects at once. (When A's side hears of it depends on the network:
     a close frame, or a ping's timeout.)"""
-    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
-    invite, _ = invite_a_friend(a, "")
-    a.locator("#share-dialog .btn-close").click()
-    b.goto(invite)
-    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    a, b = a_friend_joins(new_page)
     b.expected_errors.append("ERR_INTERNET_DISCONNECTED")
     b.context.set_offline(True)
     b.wait_for_selector("#connection-lost:not([hidden])", timeout=2000)
