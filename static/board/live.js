@@ -98,24 +98,38 @@ function connect() {
     else if (message.type === "presence") handlers.presence(message);
   };
   ws.onclose = function (event) {
-    if (socket !== ws) return; // replaced on purpose
+    if (socket !== ws) return; // replaced on purpose, or given up offline
     socket = null;
-    const wasOpen = state.live;
-    state.live = false;
-    if (wasOpen && event.code !== 4404) {
-      state.liveLost = true;
-      handlers.connection();
-    }
-    startPolling();
-    if (FINAL[event.code]) return;
-    retryTimer = setTimeout(connect, Math.min(10000, 500 * 2 ** retries));
-    retries += 1;
+    connectionLost(event.code);
   };
 }
 
+/** The socket closed with `code` (or was given up): poll meanwhile, and try
+ *  again later unless the game is gone; a socket that was open is a lost
+ *  connection the page shows. */
+function connectionLost(code) {
+  const wasOpen = state.live;
+  state.live = false;
+  if (wasOpen && !FINAL[code]) {
+    state.liveLost = true;
+    handlers.connection();
+  }
+  startPolling();
+  if (FINAL[code]) return;
+  retryTimer = setTimeout(connect, Math.min(10000, 500 * 2 ** retries));
+  retries += 1;
+}
+
 // The browser knows the network went away before the socket does (which
-// may take a ping's timeout): close it at once; once back, reconnect now.
-window.addEventListener("offline", dropSocket);
+// may take a ping's timeout, and a close without a network as long): give
+// the socket up at once; once back, reconnect now.
+window.addEventListener("offline", function () {
+  const ws = socket;
+  if (!ws) return;
+  socket = null;
+  ws.close(4000, "offline");
+  connectionLost(4000);
+});
 window.addEventListener("online", function () {
   if (!followed || socket) return;
   clearTimeout(retryTimer);
