@@ -11,7 +11,7 @@ import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash } from "./panel.js";
-import { mySeat, state } from "./state.js";
+import { mySeat, otherSide, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -113,7 +113,7 @@ function friendJoined() {
  *  watches it. */
 function followRematch(g) {
   const seat = state.seat && state.seat.id === g.id ? state.seat : null;
-  if (seat) rememberSeat(g.rematch, { side: seat.side === "black" ? "white" : "black", token: seat.token });
+  if (seat) rememberSeat(g.rematch, { side: otherSide(seat.side), token: seat.token });
   modal("end-dialog").hide();
   api
     .getGame(g.rematch)

@@ -63,10 +63,9 @@ export function openingNews(before, g) {
   if (!was || !now || now.choices.length <= was.choices.length) return null;
   const chooser = before.to_move;
   const choice = now.choices[now.choices.length - 1];
-  const human = SIDES.find((side) => g.players[side].kind === "human");
-  const humans = SIDES.filter((side) => g.players[side].kind === "human").length;
-  if (!chooser || before.players[chooser].kind !== "ai" || choice === "place2" || humans !== 1) return null;
-  return interpolate(gettext("The computer chose to play %(colour)s: you play %(mine)s"), { colour: sideName(choice), mine: sideName(human) }, true);
+  const humans = SIDES.filter((side) => g.players[side].kind === "human");
+  if (!chooser || before.players[chooser].kind !== "ai" || choice === "place2" || humans.length !== 1) return null;
+  return interpolate(gettext("The computer chose to play %(colour)s: you play %(mine)s"), { colour: sideName(choice), mine: sideName(humans[0]) }, true);
 }
 
 /** Draw the opening's bar: its step, and the choices when they are ours. */

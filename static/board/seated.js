@@ -7,7 +7,7 @@
  * this page's own connection holds.
  */
 import { openingStones } from "./opening.js";
-import { SIDES, mySeat, onlyWatching, sideName, state } from "./state.js";
+import { SIDES, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
 let ticking = null;
 /** What to do when a clock on show has run out but no ending came (game.js
@@ -173,7 +173,7 @@ function friendGoneFor() {
   const who = state.presence;
   const mine = mySeat();
   if (!mine || !who || state.liveLost || g.status !== "playing" || (g.clock && g.clock.control.days)) return null;
-  const friend = mine === "black" ? "white" : "black";
+  const friend = otherSide(mine);
   const gone = who.gone[friend];
   if (!who.taken[friend] || who[friend] || gone === undefined) return null;
   return gone + (performance.now() - who.at) / 1000;
