@@ -6,8 +6,6 @@ covers; every one fails on a console error (the fixtures collect them)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from webgame import services
@@ -276,11 +274,24 @@ def test_a_phone_shares_two_rows_of_buttons_evenly(new_page, viewport):
     page.select_option("#start-game", "reversi")
     page.click("#play-computer")
     page.wait_for_selector("#start-dialog", state="hidden")
-    shown = page.locator("#play-controls .btn:visible")
-    boxes = [shown.nth(i).bounding_box() for i in range(shown.count())]
-    assert len(boxes) == 6
-    rows = Counter(round(box["y"]) for box in boxes)
-    assert sorted(rows.values()) == [3, 3], rows
+    # Measured at once, in one frame: the rows above the board (the AI's
+    # readiness) may still come and go.
+    rows = """() => {
+      const shown = [...document.querySelectorAll('#play-controls .btn')]
+        .filter((b) => b.offsetParent !== null);
+      const counts = {};
+      shown.forEach((b) => {
+        const y = Math.round(b.getBoundingClientRect().top);
+        counts[y] = (counts[y] || 0) + 1;
+      });
+      return shown.length === 6 && Object.values(counts).sort().join() === '3,3';
+    }"""
+    page.wait_for_function(rows, timeout=5000)
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('#play-controls .btn')]"
+        ".filter((b) => b.offsetParent !== null)"
+        ".map((b) => ({width: b.getBoundingClientRect().width}))"
+    )
     assert max(box["width"] for box in boxes) < viewport["width"] / 2
 
 
