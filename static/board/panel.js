@@ -77,11 +77,14 @@ export function stopProgress() {
 
 /** The thinking row shows while a search runs. While the computer plays in
  *  the game it keeps its place between searches, unseen, so that the board
- *  below it does not jump down and back up at every move of the AI. */
+ *  below it does not jump down and back up at every move of the AI, nor up
+ *  when the game ends. */
 function placeThinkingRow() {
   const g = state.game;
-  const aiPlays = Boolean(g) && g.status !== "finished" && SIDES.some((s) => g.players[s].kind === "ai");
-  $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !aiPlays);
+  const aiPlays = Boolean(g) && SIDES.some((s) => g.players[s].kind === "ai");
+  if (aiPlays && g.status !== "finished") state.thinkingRowFor = g.id;
+  const keep = aiPlays && state.thinkingRowFor === g.id;
+  $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !keep);
 }
 
 /** The win bar and the analysis card (best line, top candidates). The
@@ -90,8 +93,8 @@ export function drawAnalysis() {
   const analysis = visibleAnalysis();
   const g = state.game;
   if (!analysis) {
-    // Once shown in this game, the bar keeps its line (empty) while it goes on.
-    const keep = state.winBarShownFor === g.id && g.status === "playing";
+    // Once shown in this game, the bar keeps its line (empty) to its end.
+    const keep = state.winBarShownFor === g.id;
     $("#analysis").prop("hidden", true);
     $("#win-bar").prop("hidden", !keep).addClass("idle");
     return;

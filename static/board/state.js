@@ -30,6 +30,9 @@ export const state = {
   viewPly: null,
   /** The game in which the win bar was shown: it keeps its line (panel.js). */
   winBarShownFor: null,
+  /** The game in which the computer played: its thinking row keeps its place
+   *  to the end (panel.js). */
+  thinkingRowFor: null,
   /** "id:version" of the game whose boards are being fetched (actions.js). */
   boardsAsked: null,
   /** movesKey -> compact board, the positions this browser has seen. */

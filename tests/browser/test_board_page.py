@@ -212,12 +212,16 @@ def test_human_vs_ai_to_the_end(page, screenshot, game):
             screenshot(page, f"{game}-phone")
             page.set_viewport_size({"width": 1280, "height": 800})
             shots += 1
+        board_top = page.locator("#board").bounding_box()["y"]
         human_move(page)
         page.wait_for_function(
             "n => BoardPage.state.game.ply > n || BoardPage.state.busy", arg=snap["ply"]
         )
     wait_idle(page)
     _finished(page)
+    # The rows above the board (the thinking bar, the win bar) keep their
+    # place to the end: the board does not jump under the last click.
+    assert page.locator("#board").bounding_box()["y"] == board_top
     assert shots, "the game ended before the mid-play screenshots"
     moves = game_json(page)["moves"]
     assert plies(page) == moves
