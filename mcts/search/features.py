@@ -19,7 +19,7 @@ whose rollouts have a hand-made evaluation) get no learned evaluation.
 >>> game = find_game("reversi")
 >>> out = np.zeros(feature_count(game.game_id))
 >>> stage = features(game.game_id, game.initial_state().array, out)
->>> stage, out[FEATURE_NAMES["reversi"].index("mobility")]
+>>> stage, float(out[FEATURE_NAMES["reversi"].index("mobility")])
 (0.0, 0.0)
 """
 
