@@ -222,6 +222,18 @@ def test_human_vs_ai_to_the_end(page, screenshot, game):
     # The rows above the board (the thinking bar, the win bar) keep their
     # place to the end: the board does not jump under the last click.
     assert page.locator("#board").bounding_box()["y"] == board_top
+    # On a desktop the end dialog leaves the board and its buttons in sight.
+    page.wait_for_selector("#end-dialog.show")
+    dialog = page.locator("#end-dialog .modal-content").bounding_box()
+    for hidden in ("#board", "#play-controls"):
+        box = page.locator(hidden).bounding_box()
+        apart = (
+            dialog["x"] >= box["x"] + box["width"]
+            or box["x"] >= dialog["x"] + dialog["width"]
+            or dialog["y"] >= box["y"] + box["height"]
+            or box["y"] >= dialog["y"] + dialog["height"]
+        )
+        assert apart, f"the end dialog covers {hidden}"
     assert shots, "the game ended before the mid-play screenshots"
     moves = game_json(page)["moves"]
     assert plies(page) == moves
