@@ -37,8 +37,17 @@ def signatures() -> dict[str, set[str]]:
     return {name: {str(s) for s in d.signatures} for name, d in dispatchers().items()}
 
 
+def level_at(game: str, ply: int) -> int:
+    """The level of the AI's move at ``ply``: each of 1-6 in turn in Reversi
+    (whose exact root solve depends on the think time), elsewhere each level
+    once and then the quick ones (levels 3-6 differ only in time)."""
+    if game == "reversi" or ply < 6:
+        return ply % 6 + 1
+    return ply % 4 + 1
+
+
 def play(services) -> None:
-    """Each game through the web services: AI moves at every level, a hint,
+    """Each game through the web services: AI moves at every level, hints,
     an analysis and the explorer; Reversi to its end (the endgame solver at
     every depth)."""
     for game, options, plies in (
@@ -57,10 +66,11 @@ def play(services) -> None:
         for ply in range(plies):
             if snap["status"] != "playing":
                 break
-            level = ply % 6 + 1
             side = snap["to_move"]
+            level = level_at(game, ply)
             services.update_players(gid, players={side: {"kind": "ai", "level": level}})
-            services.hint(gid, think_time=0.1)
+            if ply % 3 == 0:  # for each side in turn
+                services.hint(gid, think_time=0.1)
             snap = services.ai_move(gid)["game"]
         services.analyse_ply(gid, ply=min(4, snap["ply"]))
         services.explore(gid, ply=0, line=[])
