@@ -200,8 +200,11 @@ function statusText() {
   }
   if (g.status === "finished") return interpolate(gettext("Game over. %(result)s"), { result: resultText(g.result) }, true);
   const who = { side: sideName(g.to_move) };
-  if (state.thinking && !state.thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
-  if (state.thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
+  // A search for another side has ended: its move came (by the socket)
+  // before its answer.
+  const thinking = state.thinking && state.thinking.side === g.to_move ? state.thinking : null;
+  if (thinking && !thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
+  if (thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
   if (openingStep()) return gettext("Swap2 opening");
   // Between two browsers each player reads whose turn it is in their words.
   const mine = mySeat();

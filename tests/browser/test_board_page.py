@@ -388,6 +388,30 @@ def test_the_board_stays_put_while_the_ai_thinks(page):
     assert page.locator("#board").bounding_box()["y"] < before
 
 
+def test_the_status_never_names_the_human_as_the_thinking_ai(page):
+    # The AI's move can reach the page by its socket before the answer to its
+    # request: the status then spoke of the side to move, the human, as the
+    # AI thinking ("Black (AI) is thinking...") until the answer came.
+    _start(page, "reversi")
+    set_ai(page, "white", True, FAST)
+    wait_idle(page)
+    page.evaluate(
+        """() => {
+        window.statuses = [];
+        new MutationObserver(() => statuses.push($("#status").text()))
+            .observe(document.querySelector("#status"),
+                     {childList: true, characterData: true, subtree: true});
+    }"""
+    )
+    for count in range(2, 13, 2):
+        human_move(page)
+        wait_plies(page, count)
+        wait_idle(page)
+    seen = page.evaluate("() => statuses")
+    assert "White (AI) is thinking\u2026" in seen
+    assert not [text for text in seen if text.startswith("Black (AI)")], seen
+
+
 def test_stop_plays_the_best_move_found_so_far(page):
     _start(page, UNSOLVED)
     set_ai(page, "white", True, "time:10")
