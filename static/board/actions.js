@@ -136,6 +136,16 @@ export function clickSquare(square) {
   flash(interpolate(words, { square: square, side: sideName(g.to_move) }, true));
 }
 
+/** Escape: put down the piece picked (Lines of Action) or the move waiting
+ *  for its confirming tap. */
+export function cancelPick() {
+  if (!state.selected && !state.pending) return;
+  state.selected = null;
+  state.pending = null;
+  clearFlash();
+  render();
+}
+
 export function pass() {
   if (canClick()) tryMove("pass");
 }

@@ -17,6 +17,37 @@ function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
 }
 
+/** Where the keyboard was when each dialog opened. */
+const focusBefore = new WeakMap();
+
+/** A closed dialog gives the focus back where it was (Bootstrap does so only
+ *  for a dialog opened by a data-bs-toggle button), or to the board if that
+ *  went or the dialog started a game: the keyboard keeps its place. */
+document.addEventListener("show.bs.modal", function (event) {
+  const focused = document.activeElement;
+  focusBefore.set(event.target, focused && focused !== document.body ? focused : null);
+});
+
+/** The element `before` stands for now: itself, or its square on a board
+ *  drawn since; null if gone or hidden. */
+function stillThere(before) {
+  if (before && !document.contains(before) && before.dataset.square) {
+    before = document.querySelector('#board [data-square="' + before.dataset.square + '"]');
+  }
+  return before && document.contains(before) && $(before).is(":visible") && !before.disabled ? before : null;
+}
+document.addEventListener("hidden.bs.modal", function (event) {
+  const now = document.activeElement;
+  if (now && now !== document.body && !event.target.contains(now)) return; // placed already
+  const before = focusBefore.get(event.target);
+  if (event.target.id === "start-dialog" && chosen) {
+    state.focusBoard = true; // the new game's board, once drawn
+    return;
+  }
+  const back = stillThere(before) || document.querySelector('#board .cell[tabindex="0"]');
+  if (back) back.focus({ preventScroll: true });
+});
+
 /** A choice was made in the start dialog (else closing it keeps the game). */
 let chosen = false;
 
@@ -128,6 +159,7 @@ export function analyse() {
   modal("end-dialog").hide();
   toggleReview();
   document.getElementById("review").scrollIntoView({ block: "nearest" });
+  document.getElementById("analyse-game").focus({ preventScroll: true });
 }
 
 whenGameEnds(showEnd);

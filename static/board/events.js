@@ -26,6 +26,7 @@ const KEYS = {
   f: () => $("#flip").trigger("click"),
   n: () => dialogs.offerNewGame(),
   "?": () => bootstrap.Modal.getOrCreateInstance(document.getElementById("help-dialog")).show(),
+  Escape: actions.cancelPick,
 };
 
 export function bind() {
@@ -48,6 +49,8 @@ export function bind() {
     bootstrap.Modal.getOrCreateInstance(document.getElementById("start-dialog")).hide();
     showRules($("#start-game").val());
   });
+  // Escape (or a click beside it) keeps the game on the board, when there is one.
+  on("hidePrevented.bs.modal", "#start-dialog", () => state.game && bootstrap.Modal.getInstance(document.getElementById("start-dialog")).hide());
   // Without a game to go back to, the rules lead back to the first choice.
   on("hidden.bs.modal", "#rules-dialog", () => state.game || dialogs.offerNewGame($("#start-game").val()));
   on("click", "#sound", () => $("#sound").attr("aria-pressed", toggleSound()));

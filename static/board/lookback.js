@@ -43,8 +43,25 @@ function svg(name, attrs) {
   return el;
 }
 
+/** Run `draw`, which redraws part of `card`, keeping the keyboard's place
+ *  there: a focused button drawn again (the same data-ply or data-move) gets
+ *  the focus back, one that went (or hid) gives it to `fallback`. */
+function keepingFocus(card, fallback, draw) {
+  const focused = document.activeElement;
+  const inside = focused && focused !== document.body && card.contains(focused);
+  draw();
+  if (!inside || (document.contains(focused) && $(focused).is(":visible"))) return;
+  const key = ["data-ply", "data-move"].find((name) => focused.hasAttribute(name));
+  const again = key && card.querySelector("[" + key + '="' + focused.getAttribute(key) + '"]');
+  (again || document.querySelector(fallback)).focus();
+}
+
 /** The analysis card: its button, progress bar, chart and mistakes. */
 export function drawReview() {
+  keepingFocus(document.getElementById("review"), "#analyse-game", drawReviewCard);
+}
+
+function drawReviewCard() {
   const g = state.game,
     r = currentReview();
   const running = Boolean(r && r.running);
@@ -128,6 +145,10 @@ function provenWord(proven) {
 
 /** The explorer card: the line stepped into and the model's moves there. */
 export function drawExplorer() {
+  keepingFocus(document.getElementById("explorer"), "#explorer-line", drawExplorerCard);
+}
+
+function drawExplorerCard() {
   const e = state.explore;
   $("#explore").attr("aria-pressed", Boolean(e)).toggleClass("active", Boolean(e)).text(e ? gettext("Back to the game") : gettext("Explore"));
   $("#explorer-back").prop("hidden", !(e && e.line.length));

@@ -241,6 +241,8 @@ function drawBoard() {
   const $stop = focused ? $board.find('[data-square="' + focused + '"]') : $();
   ($stop.length ? $stop : $board.find(".cell").first()).attr("tabindex", "0");
   if ($stop.length) $stop.trigger("focus");
+  else if (state.focusBoard) $board.find('.cell[tabindex="0"]')[0].focus({ preventScroll: true });
+  state.focusBoard = false;
 
   $("#rank-labels").html(rows.map((r) => "<span>" + b.ranks[r] + "</span>").join(""));
   $("#file-labels").html(rows.map((c) => "<span>" + b.files[c] + "</span>").join(""));

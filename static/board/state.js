@@ -33,6 +33,8 @@ export const state = {
   /** The game in which the computer played: its thinking row keeps its place
    *  to the end (panel.js). */
   thinkingRowFor: null,
+  /** The board takes the focus when next drawn (a game was just chosen). */
+  focusBoard: false,
   /** "id:version" of the game whose boards are being fetched (actions.js). */
   boardsAsked: null,
   /** movesKey -> compact board, the positions this browser has seen. */

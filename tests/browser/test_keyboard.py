@@ -1,0 +1,94 @@
+"""A player on the keyboard alone: a dialog gives the focus back where it was
+(to the board once it starts a game), Escape closes the new-game dialog when
+a game is on the board and puts down a picked piece, and the explorer keeps
+the focus in its card when it is drawn again."""
+
+from __future__ import annotations
+
+from .helpers import LOADED, open_board, select_game, wait_idle
+
+#: The focused element: its square on the board, else its id ("body": none).
+ACTIVE = """() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return "body";
+    return el.dataset.square || el.id || el.className;
+}"""
+
+
+def active(page) -> str:
+    return page.evaluate(ACTIVE)
+
+
+def shown(page, dialog: str) -> None:
+    """Wait until ``dialog`` is open and has the focus (after its fade-in)."""
+    page.wait_for_selector(f"#{dialog}.show")
+    page.wait_for_function(
+        "d => document.getElementById(d).contains(document.activeElement)", arg=dialog
+    )
+
+
+def closed(page, dialog: str) -> None:
+    """Wait until ``dialog`` has closed: its backdrop goes just before the
+    dialog's hidden event, in which the page places the focus."""
+    page.wait_for_selector(f"#{dialog}", state="hidden")
+    page.wait_for_function("() => !document.querySelector('.modal-backdrop')")
+
+
+def test_dialogs_give_the_focus_back_where_it_was(page):
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.wait_for_selector("#start-dialog.show")
+    page.focus("#two-players")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#start-dialog", state="hidden")
+    wait_idle(page)
+    # The new game's board has the focus, not the top of the page.
+    assert page.evaluate("() => document.activeElement.closest('#board') !== null")
+    page.focus('#board [data-square="d3"]')
+    page.keyboard.press("?")
+    shown(page, "help-dialog")
+    page.keyboard.press("Escape")
+    closed(page, "help-dialog")
+    assert active(page) == "d3"
+    # The new-game dialog closes on Escape when there is a game to keep.
+    page.keyboard.press("n")
+    shown(page, "start-dialog")
+    page.keyboard.press("Escape")
+    closed(page, "start-dialog")
+    assert active(page) == "d3"
+    page.focus("#rules")
+    page.keyboard.press("Enter")
+    shown(page, "rules-dialog")
+    page.keyboard.press("Escape")
+    closed(page, "rules-dialog")
+    assert active(page) == "rules"
+
+
+def test_escape_puts_down_a_picked_piece(page):
+    open_board(page)
+    select_game(page, "loa")
+    page.focus('#board [data-square="b1"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => BoardPage.state.selected === 'b1'")
+    assert page.locator("#board .cell.target").count() > 0
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => BoardPage.state.selected === null")
+    assert page.locator("#board .cell.target").count() == 0
+    assert active(page) == "b1"
+
+
+def test_the_explorer_keeps_the_focus_in_its_card(page):
+    open_board(page)
+    page.click("#explore")
+    page.wait_for_selector("#explorer-moves .explorer-move")
+    page.focus("#explorer-moves .explorer-move")
+    page.keyboard.press("Enter")  # steps in: the table is drawn anew
+    page.wait_for_selector("#explorer-back", state="visible")
+    page.wait_for_selector("#explorer-moves .explorer-move")
+    assert page.evaluate(
+        "() => document.getElementById('explorer').contains(document.activeElement)"
+    )
+    page.focus("#explorer-back")
+    page.keyboard.press("Enter")  # back at the root, the button hides
+    page.wait_for_selector("#explorer-back", state="hidden")
+    assert active(page) == "explorer-line"
