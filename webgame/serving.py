@@ -48,6 +48,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     _deadline: asyncio.TimerHandle | None = None
     _head_bytes = 0
     _in_head = True
+    #: The head's last bytes so far, to find its end across two reads.
+    _head_tail = b""
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
@@ -61,13 +63,22 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self._in_head:
             if self._deadline is None:  # a kept-alive connection's next request
                 self._start_head()
-            self._head_bytes += len(data)
+            self._head_bytes += self._head_part(data)
             if self._head_bytes > MAX_HEAD_BYTES:
                 self._refuse(
                     431, "request_too_large", "the request's head is too large"
                 )
                 return
         super().data_received(data)
+
+    def _head_part(self, data: bytes) -> int:
+        """Return how many bytes of ``data`` belong to the head: a body sent
+        in the same read (as curl and urllib do) is not the head's."""
+        before = self._head_tail
+        seen = before + data
+        self._head_tail = seen[-3:]
+        end = seen.find(b"\r\n\r\n")
+        return len(data) if end < 0 else end + 4 - len(before)
 
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
@@ -82,7 +93,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         self._cancel()
-        self._in_head, self._head_bytes = True, 0
+        self._in_head, self._head_bytes, self._head_tail = True, 0, b""
         super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
@@ -94,7 +105,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def _start_head(self) -> None:
         self._cancel()
-        self._in_head, self._head_bytes = True, 0
+        self._in_head, self._head_bytes, self._head_tail = True, 0, b""
         self._deadline = self.loop.call_later(HEAD_SECONDS, self._late, "head")
 
     def _cancel(self) -> None:
