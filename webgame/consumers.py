@@ -93,6 +93,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     version = -1
     counted = False
     joined = False
+    #: No more sends: this side closed, or the browser went.
+    closing = False
 
     async def connect(self) -> None:
         """Accept the socket within the client's limit and send the game."""
@@ -117,6 +119,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self._send_game(game)
         await self._present(None, 1)
+
+    async def close(self, code=None, reason=None) -> None:
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Send, unless the socket is closing: a group's message can come
+        between a close and its disconnect, and the server refuses a send
+        then (uvicorn raises). Raised here, it would end the consumer before
+        its disconnect, and the socket would stay counted for its client."""
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except OSError:  # the browser went (uvicorn's ClientDisconnected)
+            self.closing = True
 
     async def _refuse(self, code: int) -> None:
         """Close at once with ``code``: accepted first, so that the browser

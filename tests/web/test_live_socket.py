@@ -12,10 +12,12 @@ import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.core.asgi import get_asgi_application
 from django.core.cache import cache
 
 from webgame import services
+from webgame.consumers import announce_presence
 from webgame.routing import application_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -231,6 +233,52 @@ def test_a_socket_that_floods_or_talks_nonsense_is_closed():
         ] != "websocket.close":
             pass
         assert output["code"] == 1008
+
+    sync(body)
+
+
+class LikeUvicorn:
+    """The application behind a server that refuses a send after the
+    socket's close, as uvicorn does."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        closed = False
+
+        async def refusing(message):
+            nonlocal closed
+            if closed and message["type"] == "websocket.send":
+                raise RuntimeError("Unexpected ASGI message 'websocket.send'")
+            closed = closed or message["type"] == "websocket.close"
+            await send(message)
+
+        await self.app(scope, receive, refusing)
+
+
+def test_a_socket_closed_for_nonsense_leaves_its_clients_count():
+    # A presence message that reaches the socket between its close and its
+    # disconnect made the send raise, which ended the consumer before its
+    # disconnect: the client's count kept the socket (for up to a day).
+    game = friends_game()
+    cache.clear()
+
+    async def body():
+        ws = WebsocketCommunicator(
+            LikeUvicorn(application),
+            f"/ws/games/{game['id']}/",
+            headers=[ORIGIN, (b"host", b"localhost")],
+        )
+        assert (await ws.connect())[0]
+        assert cache.get("live:client:127.0.0.1") == 1
+        await ws.send_to(text_data="not json")
+        while (await ws.receive_output(timeout=5))["type"] != "websocket.close":
+            pass
+        await announce_presence(get_channel_layer(), game["id"])
+        await asyncio.sleep(0.2)
+        await ws.disconnect()
+        assert cache.get("live:client:127.0.0.1") == 0
 
     sync(body)
 
