@@ -64,10 +64,15 @@ class StrictSerializer(serializers.Serializer):
             )
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
+            words = (
+                _("unknown field(s) %(unknown)s; accepted: %(accepted)s")
+                if self.fields
+                else _("unknown field(s) %(unknown)s; send an empty object {}")
+            )
             raise serializers.ValidationError(
                 {
                     "non_field_errors": [
-                        _("unknown field(s) %(unknown)s; accepted: %(accepted)s")
+                        words
                         % {
                             "unknown": ", ".join(map(repr, unknown)),
                             "accepted": ", ".join(self.fields),

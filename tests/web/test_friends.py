@@ -86,14 +86,19 @@ def test_a_wrong_invitation_is_refused(client):
 
 def test_moves_need_the_seat_of_the_side_to_move(client, friends):
     game_id, black, white = friends
-    assert_error(
+    none = assert_error(
         post(client, "game-moves", game_id, {"move": "h8"}), 403, "not_your_seat"
     )
-    assert_error(
+    assert "gave no seat's token" in none["detail"]
+    wrong = assert_error(
         post(client, "game-moves", game_id, {"move": "h8"}, token="z" * 43),
         403,
         "not_your_seat",
     )
+    assert "token (X-Seat-Token header) holds neither" in wrong["detail"]
+    # The AI is asked for nothing between two seats: the advice is the seat's.
+    human = assert_error(post(client, "game-ai-move", game_id), 400, "not_ai_turn")
+    assert "that seat's token" in human["detail"] and "PATCH" not in human["detail"]
     assert_error(
         post(client, "game-moves", game_id, {"move": "h8"}, token=white),
         403,
@@ -160,11 +165,19 @@ def test_resigning_loses_for_the_token_seat(client, friends):
     post(client, "game-moves", game_id, {"move": "h8"}, token=black)
     over = post(client, "game-resign", game_id, token=white).json()
     assert over["result"] == {"winner": "black", "reason": "resignation", "score": None}
-    assert_error(
+    over = assert_error(
         post(client, "game-moves", game_id, {"move": "h9"}, token=white),
         400,
         "game_over",
     )
+    # No move is taken back between two seats: the advice is a rematch.
+    assert "offer a rematch" in over["detail"] and "undo" not in over["detail"]
+    empty = assert_error(
+        post(client, "game-resign", game_id, {"reason": "bored"}, token=white),
+        400,
+        "invalid_request",
+    )
+    assert "send an empty object {}" in empty["detail"]
 
 
 def test_the_clock_runs_after_both_first_moves_and_adds_the_increment(client, friends):

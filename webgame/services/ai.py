@@ -174,9 +174,16 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
     if ai["kind"] != "ai":
         raise ServiceError(
             "not_ai_turn",
-            _(
-                "it is %(side)s's turn and %(side)s is human: play with POST "
-                "moves/, ask for a hint, or make the side an AI with PATCH"
+            (
+                _(
+                    "it is %(side)s's turn and %(side)s is a seat's player: "
+                    "play with POST moves/ and that seat's token"
+                )
+                if row.seats
+                else _(
+                    "it is %(side)s's turn and %(side)s is human: play with POST "
+                    "moves/, ask for a hint, or make the side an AI with PATCH"
+                )
             )
             % {"side": side},
         )

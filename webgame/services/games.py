@@ -63,7 +63,12 @@ def playable(row: GameRow) -> tuple[Game, State]:
     if row.status == GameRow.Status.FINISHED:
         raise ServiceError(
             "game_over",
-            _("the game is over (%(result)s); undo a move or start a new game")
+            (
+                # Between two seats no move is taken back: a rematch is asked.
+                _("the game is over (%(result)s); offer a rematch or start a new game")
+                if row.seats
+                else _("the game is over (%(result)s); undo a move or start a new game")
+            )
             % {"result": _describe_result(row.result)},
         )
     return game, state

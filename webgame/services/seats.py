@@ -71,14 +71,18 @@ def require_seat(row: GameRow, token: str | None, *, side: str | None = None) ->
         return side or ""
     mine = seat_of(row, token)
     if mine is None:
-        raise NotYourSeat(
-            "not_your_seat",
+        words = (
             _(
+                "this game is played by two seats and the request's token "
+                "(%(header)s header) holds neither: only watching is open to you"
+            )
+            if token
+            else _(
                 "this game is played by two seats and the request gave no seat's "
                 "token (%(header)s header): only watching is open to you"
             )
-            % {"header": TOKEN_HEADER},
         )
+        raise NotYourSeat("not_your_seat", words % {"header": TOKEN_HEADER})
     presence.seen(row.id, mine)
     if side is not None and mine != side:
         raise NotYourSeat(
