@@ -168,8 +168,8 @@ class PlayerSerializer(StrictSerializer):
         required=False,
         allow_null=True,
         max_length=64,
-        help_text="a model on disk (see kinds), or null / 'none' for no model; "
-        "AI sides only",
+        help_text="a model on disk (see kinds), or null / 'none' for no model "
+        "(the default: the API plays no model unless named); AI sides only",
     )
     level = _level_field()
     think_time = _think_time_field()
