@@ -19,12 +19,14 @@ environment here and only here:
 - ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
   (64 x AI_WORKERS): searches one client may run, one client may have running
   or waiting, and all clients together, before the API answers 503.
-- ``GAME_CREATE_RATE``: new games per client (default ``30/min``, ``off``).
+- ``GAME_CREATE_RATE``: new games and seats (create, import, join, share) per
+  client (default ``30/min``, ``off``).
 - ``GAME_EXPIRY_DAYS``: ``manage.py expiregames`` deletes games untouched that
   long (default 30).
-- ``AI_THROTTLE_RATE``: AI requests (ai-move, hint) per client, e.g. ``240/min``;
-  ``off`` disables the throttle. ``NUM_PROXIES``: reverse proxies in front of
-  the app whose X-Forwarded-For is trusted to name the client (default 0).
+- ``AI_THROTTLE_RATE``: AI requests (ai-move, hint, analysis, explorer, a
+  model's prepare) per client, e.g. ``240/min``; ``off`` disables the
+  throttle. ``NUM_PROXIES``: reverse proxies in front of the app whose
+  X-Forwarded-For is trusted to name the client (default 0).
 - ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``, ``MODEL_DIR``,
   ``LIVE_MODEL``, ``LIVE_MODEL_SAVE_EVERY``, ``LIVE_MODEL_MAX_NODES``: see
   below.
@@ -288,14 +290,16 @@ AI_WORKERS = int(os.environ.get("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1))
 AI_CLIENT_SEARCHES = int(os.environ.get("AI_CLIENT_SEARCHES", "1"))
 AI_CLIENT_PENDING = int(os.environ.get("AI_CLIENT_PENDING", "2"))
 AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 64 * AI_WORKERS))
-#: New games (create, import) per client, e.g. ``30/min``; ``off``: no limit.
+#: New games and seats (create, import, join, share) per client, e.g.
+#: ``30/min``; ``off``: no limit.
 GAME_CREATE_RATE = rate_or_none(os.environ.get("GAME_CREATE_RATE", "30/min"))
 #: Days after its last change that ``manage.py expiregames`` deletes a game.
 GAME_EXPIRY_DAYS = float(os.environ.get("GAME_EXPIRY_DAYS", "30"))
 #: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
 #: so that web requests are served first while searches run.
 AI_NICE = int(os.environ.get("AI_NICE", "10"))
-#: Per-client rate of AI requests (ai-move and hint); None disables the throttle.
+#: Per-client rate of AI requests (ai-move, hint, analysis, explorer, a model's
+#: prepare); None disables the throttle.
 AI_THROTTLE_RATE = rate_or_none(os.environ.get("AI_THROTTLE_RATE", "240/min"))
 #: Search trees of recent games kept in memory between requests (a hint's tree
 #: serves the AI move that follows), and the node cap of each (~23 bytes a node).

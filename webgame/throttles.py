@@ -31,7 +31,8 @@ class AIRateThrottle(SimpleRateThrottle):
 
 
 class GameCreateThrottle(AIRateThrottle):
-    """At most ``settings.GAME_CREATE_RATE`` new games per client address."""
+    """At most ``settings.GAME_CREATE_RATE`` new games and seats (create,
+    import, join, share) per client address."""
 
     scope = "create"
 

@@ -195,7 +195,7 @@ class JoinView(APIView):
 
     @extend_schema(
         request=s.JoinSerializer,
-        responses={200: s.SeatedGameSerializer, **_errors(400, 403, 404, 409)},
+        responses={200: s.SeatedGameSerializer, **_errors(400, 403, 404, 409, 429)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game and your seat (its token: keep it, send it as
@@ -211,7 +211,7 @@ class ShareView(APIView):
 
     @extend_schema(
         request=s.ShareSerializer,
-        responses={200: s.SeatedGameSerializer, **_errors(400, 404, 409)},
+        responses={200: s.SeatedGameSerializer, **_errors(400, 404, 409, 429)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game, your seat and the invitation for your friend."""
