@@ -28,8 +28,9 @@ environment here and only here:
   throttle. ``NUM_PROXIES``: reverse proxies in front of the app whose
   X-Forwarded-For is trusted to name the client (default 0).
 - ``AI_NICE``, ``AI_TREE_CACHE``, ``AI_MAX_NODES``, ``MODEL_DIR``,
-  ``LIVE_MODEL``, ``LIVE_MODEL_SAVE_EVERY``, ``LIVE_MODEL_MAX_NODES``: see
-  below.
+  ``LIVE_MODEL``, ``LIVE_MODEL_SAVE_EVERY``, ``LIVE_MODEL_MAX_NODES``,
+  ``LIVE_SOCKETS_PER_CLIENT``, and with HTTPS ``SECURE_SSL_REDIRECT`` and
+  ``SECURE_HSTS_SECONDS``: see below.
 - ``AI_BACKEND`` (``local`` or ``celery``) and ``REDIS_URL``: where searches
   run and where their shared state lives (docs/deploy.md).
 
