@@ -1,7 +1,8 @@
 /*
  * How to play: the rules dialog's diagrams, drawn with the board's own cells
- * (render.js's cellClasses), and the one-line hint of a first Lines of
- * Action game. The rules' words are in the page (templates/index.html).
+ * (render.js's cellClasses) and coordinates, and the one-line hint of a
+ * first Lines of Action game. The rules' words are in the page
+ * (templates/index.html).
  */
 import { flash } from "./panel.js";
 import { cellClasses, starPoints } from "./render.js";
@@ -72,10 +73,16 @@ function drawDiagram(el, name) {
       cells.push('<span class="' + classes + '">' + (piece ? '<span class="piece ' + piece + '"></span>' : "") + "</span>");
     });
   });
+  // The coordinates around it, as render.js draws the board's: a newcomer
+  // finds the squares the caption names.
+  const labels = (chars) => chars.split("").map((ch) => "<span>" + ch + "</span>").join("");
   $(el)
-    .attr({ class: "rules-diagram board game-" + board, role: "img", "aria-label": $(el).closest("figure").find("figcaption").text().trim() })
-    .css("--n", n)
-    .html(cells.join(""));
+    .attr({ class: "rules-diagram board-wrap", role: "img", "aria-label": $(el).closest("figure").find("figcaption").text().trim() })
+    .html(
+      '<div class="rank-labels" aria-hidden="true">' + labels(d.ranks) + "</div>" +
+      '<div class="board game-' + board + '" style="--n: ' + n + '">' + cells.join("") + "</div>" +
+      '<div></div><div class="file-labels" aria-hidden="true">' + labels(files) + "</div>",
+    );
 }
 
 /** Open the rules, on the tab of `name` (default: the game on show). */

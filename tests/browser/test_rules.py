@@ -69,6 +69,46 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     page.wait_for_selector("#start-dialog.show")  # back to the first choice
 
 
+#: The coordinates of each marked cell of a diagram, read from the labels
+#: beside its row and under its column: "f5" for each cell.
+SQUARES_AT_LABELS = """(d, marked) => {
+  const labels = (kind) => [...d.querySelectorAll(kind + ' span')]
+    .map((e) => [e.getBoundingClientRect(), e.innerText.trim()]);
+  const files = labels('.file-labels'), ranks = labels('.rank-labels');
+  return [...d.querySelectorAll(marked)].map((cell) => {
+    const box = cell.getBoundingClientRect();
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const file = files.find(([b]) => b.left <= x && x < b.right);
+    const rank = ranks.find(([b]) => b.top <= y && y < b.bottom);
+    return (file ? file[1] : '?') + (rank ? rank[1] : '?');
+  });
+}"""
+
+
+def test_the_rules_diagrams_have_coordinates_for_their_captions(new_page):
+    """Each diagram has the board's files and ranks around it, in the real
+    board's orientation, and the squares its caption names sit at them."""
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.click("#start-rules")
+    page.wait_for_selector("#rules-dialog.show")
+    for tab, diagram, size, top_left, marked, squares in (
+        ("reversi", "reversi", 8, "a1", ".cell.last-move", ["f5"]),
+        ("gomoku", "gomoku", 9, "a9", ".cell.winning", ["c6", "d6", "e6", "f6", "g6"]),
+        ("gomoku", "renju", 9, "a9", ".cell.forbidden", ["e5"]),
+        ("loa", "loa", 8, "a8", ".cell.selected", ["b1"]),
+        ("loa", "loa", 8, "a8", ".cell.target", ["b3", "d3", "h1"]),
+    ):
+        page.click(f"#rules-tab-{tab}")
+        figure = page.locator(f'#rules-{tab} .rules-diagram[data-diagram="{diagram}"]')
+        figure.locator(".cell").first.wait_for()
+        assert figure.locator(".file-labels span").count() == size, diagram
+        assert figure.locator(".rank-labels span").count() == size, diagram
+        assert figure.evaluate(SQUARES_AT_LABELS, ".cell")[0] == top_left, diagram
+        assert sorted(figure.evaluate(SQUARES_AT_LABELS, marked)) == squares, diagram
+
+
 def test_a_first_lines_of_action_game_says_how_pieces_move(new_page):
     page = new_page(viewport=DESKTOP)
     page.goto(page.base_url + "/")
