@@ -469,6 +469,53 @@ def test_keyboard_hint_flip_steps_and_help(page):
     assert "flip the board" in page.inner_text("#help-dialog")
 
 
+#: The coordinates whose text the board's frame overlaps (its outline, where
+#: drawn outside its border, and the border itself).
+FRAME_OVER_LABELS = """() => {
+  const board = document.getElementById("board");
+  const style = getComputedStyle(board);
+  const outside = style.outlineStyle === "none" ? 0
+    : Math.max(0, parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth));
+  const b = board.getBoundingClientRect();
+  const range = document.createRange();
+  return [...document.querySelectorAll("#rank-labels span, #file-labels span")]
+    .filter((label) => {
+      range.selectNodeContents(label);
+      const text = range.getBoundingClientRect();
+      return text.left < b.right + outside && b.left - outside < text.right
+        && text.top < b.bottom + outside && b.top - outside < text.bottom;
+    })
+    .map((label) => label.innerText);
+}"""
+
+
+@pytest.mark.parametrize(
+    "game, viewport",
+    [("reversi", DESKTOP), ("gomoku", DESKTOP), ("gomoku", PHONE), ("loa", DESKTOP)],
+)
+def test_the_frame_of_a_viewed_move_keeps_clear_of_the_coordinates(
+    new_page, game, viewport
+):
+    # The dashed frame ran through the second digit of Gomoku's 10-15.
+    page = new_page(viewport=viewport)
+    open_board(page)
+    start_game(page, game, size=15 if game == "gomoku" else None, row=5)
+    for count in range(1, 4):
+        human_move(page)
+        wait_plies(page, count)
+    wait_idle(page)
+    page.focus('#move-list [data-ply="3"]')
+    page.keyboard.press("ArrowLeft")
+    assert status(page).startswith("Viewing move 2 of 3")
+    assert (
+        page.evaluate(
+            "() => getComputedStyle(document.getElementById('board')).outlineStyle"
+        )
+        == "dashed"
+    )
+    assert page.evaluate(FRAME_OVER_LABELS) == []
+
+
 def test_gomoku_offers_only_the_rows_its_option_specs_allow(page):
     # The limits are the kind's option_specs (row: 3 up to the size), served
     # by the API; a row that no longer fits falls back to the default (5).
