@@ -41,6 +41,15 @@ def test_no_label_is_cut_off(new_page, width, locale):
     page.wait_for_selector("#start-dialog.show")
     page.select_option("#start-game", "loa")  # the longest name
     assert page.evaluate(CLIPPED) == [], "the first-minute dialog"
+    # Gomoku's options, each chosen in turn ("Swap2（交换两次）" lost its bracket).
+    page.select_option("#start-game", "gomoku")
+    for select in ("#gomoku-size", "#gomoku-row", "#gomoku-rule", "#gomoku-opening"):
+        values = page.locator(select).evaluate("s => [...s.options].map(o => o.value)")
+        chosen = page.locator(select).input_value()
+        for value in values:
+            page.select_option(select, value)
+            assert page.evaluate(CLIPPED) == [], f"the first-minute dialog, {value}"
+        page.select_option(select, chosen)
     two_players(page, "reversi")
     page.wait_for_function("() => BoardPage.state.game !== null")
     assert page.evaluate(CLIPPED) == [], "Reversi"
