@@ -1,5 +1,6 @@
 """Dark mode (issue 65, point 5): the page follows prefers-color-scheme, and
-a toggle switches and is remembered."""
+a toggle switches and is remembered; the small discs read as black and white
+in either scheme."""
 
 from __future__ import annotations
 
@@ -32,3 +33,43 @@ def test_the_page_follows_the_system_and_the_toggle_is_remembered(new_page):
     light = new_page(viewport=DESKTOP, color_scheme="light")
     open_board(light)
     assert background(light) > 0.85
+
+
+def luminances(page, selector: str, props: str) -> list[float]:
+    """Return the luminance of each colour in the computed ``props`` (CSS
+    properties, comma-separated) of the element at ``selector``, 0 to 1;
+    transparent colours left out."""
+    values = page.evaluate(
+        "([sel, props]) => { const s = getComputedStyle(document.querySelector(sel));"
+        " return props.split(',').map(p => s.getPropertyValue(p)).join(' '); }",
+        [selector, props],
+    )
+    out = []
+    for colour in re.findall(r"rgba?\(([^)]*)\)", values):
+        parts = [float(x) for x in re.findall(r"[\d.]+", colour)]
+        if len(parts) == 4 and parts[3] == 0:
+            continue
+        red, green, blue = parts[:3]
+        out.append((0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255)
+    return out
+
+
+def test_the_small_discs_read_as_black_and_white_in_either_scheme(new_page):
+    # In the dark scheme the black disc had a light ring and looked like the
+    # light scheme's hollow white one.
+    page = new_page(viewport=DESKTOP, color_scheme="dark")
+    open_board(page)
+    for scheme in ("dark", "light"):
+        assert page.evaluate("() => document.documentElement.dataset.bsTheme") == scheme
+        for where in ("#counts", 'label[for="black-ai"]', 'label[for="white-ai"]'):
+            for side in ("black", "white"):
+                disc = f"{where} .piece-mini.{side}"
+                if not page.locator(disc).count():
+                    continue
+                fill = luminances(page, disc, "background-color,background-image")
+                edge = luminances(page, disc, "border-top-color")
+                if side == "black":
+                    assert max(fill) < 0.4 and max(edge) < 0.25, (scheme, disc)
+                else:
+                    assert min(fill) > 0.8, (scheme, disc)
+        page.click("#theme")
