@@ -1,6 +1,8 @@
 """Production settings pass Django's deployment checks (and the schema's)."""
 
+import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -107,3 +109,18 @@ def test_the_celery_backend_needs_a_redis_url():
     done = run_manage("check", AI_BACKEND="celery", REDIS_URL="")
     assert done.returncode != 0
     assert "REDIS_URL" in done.stderr
+
+
+def test_the_image_serves_with_the_flags_make_run_uses():
+    # The Dockerfile's uvicorn (compose.yaml's web processes) has every flag
+    # of the Makefile's UVICORN_FLAGS: without them a slow request gets no
+    # 408 and the head no cap.
+    make = (ROOT / "Makefile").read_text()
+    flags = re.search(r"^UVICORN_FLAGS \?= ((?:.*\\\n)*.*)$", make, re.M).group(1)
+    wanted = flags.replace("\\\n", " ").split()
+    cmd = re.search(
+        r"^CMD (\[.*?\])\s*$", (ROOT / "Dockerfile").read_text(), re.M | re.S
+    )
+    served = json.loads(cmd.group(1).replace("\\\n", " "))
+    assert served[:2] == ["uvicorn", "webgame.asgi:application"]
+    assert " ".join(wanted) in " ".join(served), (wanted, served)
