@@ -16,7 +16,7 @@ import { render } from "./render.js";
 import { whenFlagDue } from "./seated.js";
 import { hintFirstLoa } from "./rules.js";
 import { play } from "./sound.js";
-import { expectedSeconds, moveText, movesKey, resultText, sideName, state } from "./state.js";
+import { discCounts, expectedSeconds, moveText, movesKey, resultText, sideName, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
@@ -93,8 +93,19 @@ export function setGame(g) {
   } else if (sameGame && g.ply > before.ply && g.last_move) {
     // A message about the position before (a pass, a hint) no longer holds.
     clearPositionFlash();
-    const played = { side: sideName(g.ply % 2 === 1 ? "black" : "white"), move: moveText(g.last_move), result: resultText(g.result) };
-    const words = g.status === "finished" ? gettext("%(side)s played %(move)s. %(result)s") : gettext("%(side)s played %(move)s");
+    const mover = g.ply % 2 === 1 ? "black" : "white";
+    const played = { side: sideName(mover), move: moveText(g.last_move), result: resultText(g.result) };
+    let words = g.status === "finished" ? gettext("%(side)s played %(move)s. %(result)s") : gettext("%(side)s played %(move)s");
+    if (g.game === "reversi" && g.status !== "finished" && g.ply === before.ply + 1) {
+      // Heard, not seen: how many discs turned, and the score after.
+      $.extend(played, discCounts(g.board.cells));
+      played.turned = played[mover] - discCounts(before.board.cells)[mover] - 1;
+      words = ngettext(
+        "%(side)s played %(move)s, turning %(turned)s disc. Black %(black)s, White %(white)s",
+        "%(side)s played %(move)s, turning %(turned)s discs. Black %(black)s, White %(white)s",
+        played.turned
+      );
+    }
     announce(interpolate(words, played, true));
   } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {
     announce(resultText(g.result));

@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
+import { SIDES, canClick, discCounts, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -251,16 +251,12 @@ function drawTitle() {
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;
-  $("#status").text(statusText());
+  const status = statusText();
+  if ($("#status").text() !== status) $("#status").text(status); // a live region
   drawTitle();
   // The counts of the position on show (a viewed move, the explorer's).
   const shown = state.explore && state.explore.data ? state.explore.data.board.cells : state.viewPly === null ? g.board.cells : cellsAt(state.viewPly) || g.board.cells;
-  const counts = { black: 0, white: 0 };
-  shown.forEach(function (row) {
-    row.forEach(function (c) {
-      if (c) counts[c] += 1;
-    });
-  });
+  const counts = discCounts(shown);
   $("#counts").prop("hidden", g.game !== "reversi");
   // Gomoku draws no legal dots: every empty point is legal.
   $("#show-legal-switch").prop("hidden", g.game === "gomoku");
@@ -276,7 +272,9 @@ export function drawPanel() {
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
   const options = optionsText(g);
-  $("#game-options").prop("hidden", !options).text(options);
+  // A live region: written only when it changes, else it is read out again.
+  if ($("#game-options").text() !== options) $("#game-options").text(options);
+  $("#game-options").prop("hidden", !options);
   drawSeats();
   drawOpening();
   balanceButtons();

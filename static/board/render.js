@@ -118,6 +118,17 @@ function stoneNumbers() {
   return numbers;
 }
 
+/** A renju forbidden point in its cell's label and tooltip (the red cross's
+ *  words): "forbidden to black: double three". */
+function forbiddenWord(why) {
+  const words = {
+    "double three": () => pgettext("square", "forbidden to black: double three"),
+    "double four": () => pgettext("square", "forbidden to black: double four"),
+    overline: () => pgettext("square", "forbidden to black: overline"),
+  }[why];
+  return words ? words() : pgettext("square", "forbidden to black");
+}
+
 /** One cell: a grid button with its classes, screen-reader label and tooltip. */
 function cellHtml(square, piece, ctx, number, moved) {
   const stats = ctx.stats[square];
@@ -128,10 +139,12 @@ function cellHtml(square, piece, ctx, number, moved) {
   if (square === state.selected) about.push(pgettext("square", "selected"));
   if (ctx.last[square]) about.push(pgettext("square", "last move"));
   if (ctx.winning[square]) about.push(pgettext("square", "winning"));
+  if (ctx.forbidden[square]) about.push(forbiddenWord(ctx.forbidden[square]));
   if (stats) about.push(interpolate(gettext("AI: %(stats)s"), { stats: statsText(stats) }, true));
   if (notes) about.push(interpolate(gettext("AI: %(stats)s"), { stats: notes.join("; ") }, true));
   const label = about.join(", ");
-  const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : "";
+  const forbidden = ctx.forbidden[square] ? square + ": " + forbiddenWord(ctx.forbidden[square]) : "";
+  const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : forbidden;
   return (
     '<button type="button" role="gridcell" class="' + cellClasses(square, piece, ctx) + '" data-square="' + square +
     '" aria-label="' + label + '"' + (title ? ' title="' + title + '"' : "") + ' tabindex="-1">' +

@@ -100,6 +100,13 @@ export function moveText(move) {
   return move === "pass" ? pgettext("a move", "pass") : move;
 }
 
+/** {black, white}: the discs (stones, pieces) on a board's cells. */
+export function discCounts(cells) {
+  const counts = { black: 0, white: 0 };
+  cells.forEach((row) => row.forEach((c) => c && (counts[c] += 1)));
+  return counts;
+}
+
 export function isLoa() {
   return Boolean(state.game) && state.game.game === "loa";
 }

@@ -107,8 +107,9 @@ def test_human_vs_human_by_clicking_with_an_illegal_click(page, screenshot, game
         cell = page.locator(f'#board [data-square="{last}"]')
         assert "last-move" in cell.get_attribute("class")
         assert "last move" in cell.get_attribute("aria-label")
+        # (Reversi adds the discs turned and the score.)
         page.wait_for_function(
-            "m => document.getElementById('announce').textContent.endsWith(m)",
+            "m => document.getElementById('announce').textContent.includes(m)",
             arg=f"played {played[-1]}",
         )
     label = page.locator('#board [data-square="a1"]').get_attribute("aria-label")

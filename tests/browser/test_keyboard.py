@@ -1,11 +1,13 @@
 """A player on the keyboard alone: a dialog gives the focus back where it was
 (to the board once it starts a game), Escape closes the new-game dialog when
 a game is on the board and puts down a picked piece, and the explorer keeps
-the focus in its card when it is drawn again."""
+the focus in its card when it is drawn again. With a screen reader: a
+Reversi move is told with the discs it turned and the score, and a live
+region is written only when its words change."""
 
 from __future__ import annotations
 
-from .helpers import LOADED, open_board, select_game, wait_idle
+from .helpers import LOADED, open_board, select_game, wait_idle, wait_plies
 
 #: The focused element: its square on the board, else its id ("body": none).
 ACTIVE = """() => {
@@ -92,3 +94,33 @@ def test_the_explorer_keeps_the_focus_in_its_card(page):
     page.keyboard.press("Enter")  # back at the root, the button hides
     page.wait_for_selector("#explorer-back", state="hidden")
     assert active(page) == "explorer-line"
+
+
+def test_a_reversi_move_is_heard_with_the_discs_it_turned_and_the_score(page):
+    open_board(page)
+    page.evaluate(
+        """() => {
+        window.changes = {status: 0, options: 0};
+        const watch = (id, key) => new MutationObserver(() => changes[key]++)
+            .observe(document.getElementById(id),
+                     {childList: true, characterData: true, subtree: true});
+        watch("status", "status");
+        watch("game-options", "options");
+    }"""
+    )
+    page.click('#board [data-square="f5"]')
+    wait_plies(page, 1)
+    wait_idle(page)
+    page.wait_for_function("() => $('#announce').text() !== ''")
+    assert page.inner_text("#announce") == (
+        "Black played f5, turning 1 disc. Black 4, White 1"
+    )
+    assert page.text_content("#counts").split() == [
+        "Black",
+        "discs:4",
+        "White",
+        "discs:1",
+    ]
+    changes = page.evaluate("() => changes")
+    # Black to move -> White to move, once; the options line never.
+    assert changes == {"status": 1, "options": 0}, changes

@@ -49,6 +49,10 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
     assert game_json(page)["forbidden"] == {"j8": "double three"}
     assert page.locator('#board [data-square="j8"].forbidden').count() == 1
     assert page.locator("#board .cell.forbidden").count() == 1
+    # A screen reader hears it too, and a mouse's tooltip says it.
+    cell = page.locator('#board [data-square="j8"]')
+    assert "forbidden to black: double three" in cell.get_attribute("aria-label")
+    assert cell.get_attribute("title") == "j8: forbidden to black: double three"
     page.click('#board [data-square="j8"]')
     assert "forbidden to black" in page.inner_text("#flash")
     assert "two threes" in page.inner_text("#flash")
