@@ -157,7 +157,7 @@ function shortRuleName(game, rule) {
 }
 
 /** The tree models' names for people; the size is the option's tooltip. */
-function modelName(name, game) {
+export function modelName(name, game) {
   if (name === "light") return gettext("Openings: light");
   // A rule's own light model (model/gomoku/light-renju).
   if (name.indexOf("light-") === 0) return interpolate(gettext("Openings: light, %(rule)s"), { rule: shortRuleName(game, name.slice(6)) }, true);

@@ -4,6 +4,7 @@
  * opening explorer's table. The numbers come from the server (review.js asks
  * for them); what is computed here is arithmetic on them, no rule of a game.
  */
+import { modelName } from "./controls.js";
 import { shownValue } from "./overlays.js";
 import { moveText, sideName, state } from "./state.js";
 
@@ -104,7 +105,7 @@ function drawReviewCard() {
   }
   $("#mistakes").html(
     (found.length
-      ? "<div class='fw-semibold'>" + gettext("Mistakes") + "</div>"
+      ? "<div class='fw-semibold'>" + gettext("Mistakes: the mover's chance before and after") + "</div>"
       : running
         ? ""
         : "<div class='text-muted'>" + gettext("No move lost much.") + "</div>") +
@@ -160,8 +161,9 @@ function drawExplorerCard() {
     $("#explorer-moves").empty();
     return;
   }
-  const where = { model: d.model, ply: d.ply, line: d.line.map(moveText).join(" ") };
-  let about = interpolate(d.line.length ? gettext("Model %(model)s, after move %(ply)s then %(line)s") : gettext("Model %(model)s, after move %(ply)s"), where, true);
+  // The model named as the side panel's selectors name it ("Openings: light").
+  const where = { model: modelName(d.model, state.game.game), ply: d.ply, line: d.line.map(moveText).join(" ") };
+  let about = interpolate(d.line.length ? gettext("%(model)s, after move %(ply)s then %(line)s") : gettext("%(model)s, after move %(ply)s"), where, true);
   if (d.to_move) about = interpolate(gettext("%(about)s; %(side)s to move"), { about: about, side: sideName(d.to_move) }, true);
   if (!d.known) about = interpolate(gettext("%(about)s. The model keeps no moves here: its tree stops before this position."), { about: about }, true);
   $("#explorer-line").text(about);

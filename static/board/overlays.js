@@ -47,8 +47,7 @@ function humanPlays() {
 /** "120 visits, win 55%, proven win" for one move of a search: its
  *  numbers, each told in words, as a list. */
 export function statsText(m) {
-  // English says "visits" for any number; other languages may not.
-  const parts = [interpolate(ngettext("%(n)s visits", "%(n)s visits", m.visits), { n: m.visits }, true)];
+  const parts = [interpolate(ngettext("%(n)s visit", "%(n)s visits", m.visits), { n: m.visits }, true)];
   const value = shownValue(m);
   if (value !== null && value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(value * 100) }, true));
   if (m.proven) parts.push(provenText(m.proven));

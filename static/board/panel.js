@@ -194,7 +194,7 @@ export function drawMoveList() {
 
 function statusText() {
   const g = state.game;
-  if (state.explore) return gettext("Exploring the model's tree (Back to the game returns)");
+  if (state.explore) return gettext("Exploring the opening knowledge");
   if (state.viewPly !== null) {
     return interpolate(gettext("Viewing move %(ply)s of %(plies)s (End returns to the game)"), { ply: state.viewPly, plies: g.ply }, true);
   }
@@ -224,15 +224,17 @@ const COUNT = new Intl.NumberFormat("en");
 export function searchStats(s) {
   const known = (s.root_visits || 0) - s.simulations;
   const numbers = { n: COUNT.format(s.simulations), seconds: s.elapsed.toFixed(2), known: COUNT.format(known) };
-  // English says "simulations" for any number; other languages may not.
+  // A forced line (Gomoku's threat search, an exact endgame) can end a
+  // search before its first simulation.
+  if (!s.simulations && (s.proven || s.found)) return gettext("This search found a forced result at once: no simulation was needed");
   const text =
     known > 0
       ? ngettext(
-          "This search: %(n)s simulations in %(seconds)s s; the visits below include %(known)s from the opening knowledge",
+          "This search: %(n)s simulation in %(seconds)s s; the visits below include %(known)s from the opening knowledge",
           "This search: %(n)s simulations in %(seconds)s s; the visits below include %(known)s from the opening knowledge",
           s.simulations
         )
-      : ngettext("This search: %(n)s simulations in %(seconds)s s", "This search: %(n)s simulations in %(seconds)s s", s.simulations);
+      : ngettext("This search: %(n)s simulation in %(seconds)s s", "This search: %(n)s simulations in %(seconds)s s", s.simulations);
   return interpolate(text, numbers, true);
 }
 

@@ -19,3 +19,27 @@ def test_the_ais_analysis_separates_its_search_from_the_model(new_page):
     stats = page.locator("#analysis-stats").inner_text()
     assert stats.startswith("This search: ") and " simulations in " in stats
     assert "from the opening knowledge" in stats
+
+
+def test_one_is_singular_and_a_forced_result_needs_no_simulation(page):
+    # "1 visits" and, for a Gomoku hint the threat search proved at once,
+    # "This search: 0 simulations in 0.00 s", which read like a fault.
+    open_board(page)
+    said = page.evaluate(
+        """async () => {
+        const main = document.querySelector('script[src*="board/main"]').src;
+        const panel = await import(main.replace("main.js", "panel.js"));
+        const overlays = await import(main.replace("main.js", "overlays.js"));
+        return {
+            one: panel.searchStats({simulations: 1, elapsed: 0.01, root_visits: 1}),
+            forced: panel.searchStats(
+                {simulations: 0, elapsed: 0, root_visits: 1, found: "win"}),
+            visit: overlays.statsText({visits: 1, value: 1, proven: "win"}),
+        };
+    }"""
+    )
+    assert said == {
+        "one": "This search: 1 simulation in 0.01 s",
+        "forced": "This search found a forced result at once: no simulation was needed",
+        "visit": "1 visit, win 100%, proven win",
+    }
