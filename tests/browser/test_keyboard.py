@@ -47,23 +47,22 @@ def test_dialogs_give_the_focus_back_where_it_was(page):
     # The new game's board has the focus, not the top of the page.
     assert page.evaluate("() => document.activeElement.closest('#board') !== null")
     page.focus('#board [data-square="d3"]')
-    page.keyboard.press("?")
-    shown(page, "help-dialog")
-    page.keyboard.press("Escape")
-    closed(page, "help-dialog")
+    open_and_escape(page, "?", "help-dialog")
     assert active(page) == "d3"
     # The new-game dialog closes on Escape when there is a game to keep.
-    page.keyboard.press("n")
-    shown(page, "start-dialog")
-    page.keyboard.press("Escape")
-    closed(page, "start-dialog")
+    open_and_escape(page, "n", "start-dialog")
     assert active(page) == "d3"
     page.focus("#rules")
-    page.keyboard.press("Enter")
-    shown(page, "rules-dialog")
-    page.keyboard.press("Escape")
-    closed(page, "rules-dialog")
+    open_and_escape(page, "Enter", "rules-dialog")
     assert active(page) == "rules"
+
+
+def open_and_escape(page, key: str, dialog: str) -> None:
+    """Open ``dialog`` by ``key``, then close it with Escape."""
+    page.keyboard.press(key)
+    shown(page, dialog)
+    page.keyboard.press("Escape")
+    closed(page, dialog)
 
 
 def test_escape_puts_down_a_picked_piece(page):
