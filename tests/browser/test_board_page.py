@@ -639,6 +639,16 @@ def test_a_proven_move_shows_its_proofs_chance_not_the_searchs_average(page):
     assert "win 0%" in cell.get_attribute("title")
 
 
+#: What the page says when its AIs do not move: the state that holds them.
+STUCK = """() => {
+    const s = BoardPage.state;
+    return JSON.stringify({ply: s.game.ply, to_move: s.game.to_move,
+        players: s.game.players, busy: s.busy, thinking: Boolean(s.thinking),
+        paused: s.paused, watching: s.watching, flash: $("#flash").text(),
+        status: $("#status").text()});
+}"""
+
+
 def test_a_games_options_are_chosen_in_the_new_game_dialog(page):
     """Gomoku's board, rule and opening are chosen with the game, for the game
     to start; the panel says what the game on the board was started with.
@@ -657,7 +667,12 @@ def test_a_games_options_are_chosen_in_the_new_game_dialog(page):
     page.select_option("#gomoku-size", "13")
     page.select_option("#gomoku-rule", "renju")
     ply = game_json(page)["ply"]
-    page.wait_for_function("n => BoardPage.state.game.ply >= n + 2", arg=ply)
+    try:
+        page.wait_for_function(
+            "n => BoardPage.state.game.ply >= n + 2", arg=ply, timeout=AI_TIMEOUT
+        )
+    except Exception as error:  # what held the AIs back
+        raise AssertionError(page.evaluate(STUCK)) from error
     assert page.input_value("#gomoku-rule") == "renju"  # the AIs' moves kept it
     page.click("#start-cancel")
     page.wait_for_selector("#start-dialog", state="hidden")

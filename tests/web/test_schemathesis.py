@@ -22,7 +22,7 @@ from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-EXAMPLES = 200
+EXAMPLES = 100
 
 schema = schemathesis.openapi.from_wsgi(
     "/api/schema/",
