@@ -10,6 +10,7 @@ import { chooseGame, newGame } from "./actions.js";
 import { newGameBody, syncControls } from "./controls.js";
 import { clockOf, createFriendGame, makeOffer } from "./friends.js";
 import { whenGameEnds } from "./game.js";
+import { stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
 import { SIDES, cap, endedOffBoard, humanSide, mySeat, onlyWatching, reasonText, resultText, sideName, state } from "./state.js";
 
@@ -28,14 +29,6 @@ document.addEventListener("show.bs.modal", function (event) {
   focusBefore.set(event.target, focused && focused !== document.body ? focused : null);
 });
 
-/** The element `before` stands for now: itself, or its square on a board
- *  drawn since; null if gone or hidden. */
-function stillThere(before) {
-  if (before && !document.contains(before) && before.dataset.square) {
-    before = document.querySelector('#board [data-square="' + before.dataset.square + '"]');
-  }
-  return before && document.contains(before) && $(before).is(":visible") && !before.disabled ? before : null;
-}
 document.addEventListener("hidden.bs.modal", function (event) {
   const now = document.activeElement;
   if (now && now !== document.body && !event.target.contains(now)) return; // placed already
@@ -44,7 +37,7 @@ document.addEventListener("hidden.bs.modal", function (event) {
     state.focusBoard = true; // the new game's board, once drawn
     return;
   }
-  const back = stillThere(before) || document.querySelector('#board .cell[tabindex="0"]');
+  const back = stillShown(before, document.getElementById("board")) || document.querySelector('#board .cell[tabindex="0"]');
   if (back) back.focus({ preventScroll: true });
 });
 

@@ -6,6 +6,7 @@
  */
 import { modelName } from "./controls.js";
 import { shownValue } from "./overlays.js";
+import { stillShown } from "./panel.js";
 import { moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -45,16 +46,15 @@ function svg(name, attrs) {
 }
 
 /** Run `draw`, which redraws part of `card`, keeping the keyboard's place
- *  there: a focused button drawn again (the same data-ply or data-move) gets
- *  the focus back, one that went (or hid) gives it to `fallback`. */
+ *  there: a focused button drawn again gets the focus back, one that went
+ *  (or hid) gives it to `fallback`. */
 function keepingFocus(card, fallback, draw) {
   const focused = document.activeElement;
   const inside = focused && focused !== document.body && card.contains(focused);
   draw();
-  if (!inside || (document.contains(focused) && $(focused).is(":visible"))) return;
-  const key = ["data-ply", "data-move"].find((name) => focused.hasAttribute(name));
-  const again = key && card.querySelector("[" + key + '="' + focused.getAttribute(key) + '"]');
-  (again || document.querySelector(fallback)).focus();
+  if (!inside) return;
+  const back = stillShown(focused, card);
+  if (back !== focused) (back || document.querySelector(fallback)).focus();
 }
 
 /** The analysis card: its button, progress bar, chart and mistakes. */

@@ -42,6 +42,23 @@ export function clearFlash() {
   $("#flash").text("");
 }
 
+/** Set a live region's text only when it changes: screen readers read out
+ *  every write, even of the same words. */
+function setLiveText(selector, text) {
+  if ($(selector).text() !== text) $(selector).text(text);
+}
+
+/** `el` if it is still shown, else the element drawn in its place since
+ *  (the same data-square, data-ply or data-move within `root`), else null:
+ *  where the keyboard's focus goes back to. */
+export function stillShown(el, root) {
+  if (!el) return null;
+  if (document.contains(el) && $(el).is(":visible") && !el.disabled) return el;
+  const key = ["data-square", "data-ply", "data-move"].find((name) => el.hasAttribute(name));
+  const twin = key && root.querySelector("[" + key + '="' + el.getAttribute(key) + '"]');
+  return twin && $(twin).is(":visible") ? twin : null;
+}
+
 /** Tell screen readers (the aria-live #announce). */
 export function announce(text) {
   // Clearing first makes screen readers repeat an identical announcement.
@@ -253,8 +270,7 @@ function drawTitle() {
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;
-  const status = statusText();
-  if ($("#status").text() !== status) $("#status").text(status); // a live region
+  setLiveText("#status", statusText());
   drawTitle();
   // The counts of the position on show (a viewed move, the explorer's).
   const shown = state.explore && state.explore.data ? state.explore.data.board.cells : state.viewPly === null ? g.board.cells : cellsAt(state.viewPly) || g.board.cells;
@@ -274,8 +290,7 @@ export function drawPanel() {
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
   const options = optionsText(g);
-  // A live region: written only when it changes, else it is read out again.
-  if ($("#game-options").text() !== options) $("#game-options").text(options);
+  setLiveText("#game-options", options);
   $("#game-options").prop("hidden", !options);
   drawSeats();
   drawOpening();
