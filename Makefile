@@ -132,8 +132,14 @@ messages: setup
 	$(BIN)/python manage.py compilemessages --locale zh_Hans --ignore=.venv \
 		--ignore=staticfiles
 
+# The tests in two runs: first on TEST_WORKERS processes (pytest-xdist) all
+# but those that assert how long something takes, then those (marked
+# `timing`) alone, since a busy machine would slow what they time. Both run
+# even when the first fails. Plain `pytest` runs everything in one process.
+TEST_WORKERS ?= 2
 test: system-packages setup-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not timing"; parallel=$$?; \
+	$(BIN)/python -m pytest -m timing && exit $$parallel
 
 lint: setup-test
 	$(BIN)/ruff check .

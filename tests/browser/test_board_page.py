@@ -345,6 +345,7 @@ def test_switching_a_model_is_stored_and_survives_a_reload(
 UNSOLVED = "reversi"
 
 
+@pytest.mark.timing
 def test_switching_the_ai_off_while_it_thinks_hands_the_side_over(page):
     _start(page, UNSOLVED)
     set_ai(page, "white", True, "time:2")
@@ -413,6 +414,7 @@ def test_the_status_never_names_the_human_as_the_thinking_ai(page):
     assert not [text for text in seen if text.startswith("Black (AI)")], seen
 
 
+@pytest.mark.timing
 def test_stop_plays_the_best_move_found_so_far(page):
     _start(page, UNSOLVED)
     set_ai(page, "white", True, "time:10")

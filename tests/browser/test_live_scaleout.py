@@ -26,7 +26,7 @@ from tests.web.servers import (
 
 from .conftest import DESKTOP
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timing]
 
 
 def post(port: int, path: str, body: dict, token: str | None = None) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from django.utils import timezone
 
 from webgame import services
@@ -16,6 +17,9 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks
 
 from .conftest import DESKTOP
+
+# Each move must show on the other boards within a second: run alone (make test).
+pytestmark = pytest.mark.timing
 
 #: Gomoku moves near the centre, alternately A's (black) and B's (white),
 #: that end nothing.

@@ -19,6 +19,9 @@ from .configs import config
 from .gomoku_helpers import position
 from .stopping import stopped_search
 
+# Times a search's stops: run alone (make test).
+pytestmark = pytest.mark.timing
+
 GAME = Gomoku()
 #: The heavy search without the alpha-beta: the tree search alone.
 TREE_ONLY = config(GAME, alphabeta=0.0)

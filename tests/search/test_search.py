@@ -44,6 +44,7 @@ def test_different_seeds_give_different_searches():
     assert _comparable(a) != _comparable(b)
 
 
+@pytest.mark.timing
 def test_a_search_stopped_from_another_thread_returns_within_100_ms():
     game = find_game("loa")
     searcher = Searcher(game, config=RANDOM, seed=5)
@@ -53,6 +54,7 @@ def test_a_search_stopped_from_another_thread_returns_within_100_ms():
     assert result.elapsed < 5
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("name", GAMES)
 def test_a_time_budget_ends_within_50_ms(name):
     game = find_game(name)

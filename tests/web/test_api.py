@@ -8,6 +8,7 @@ import tempfile
 import uuid
 from unittest import mock
 
+import pytest
 from django.contrib.staticfiles import finders
 from django.test import override_settings
 from django.urls import reverse
@@ -415,6 +416,7 @@ class AIMoveTests(APITestCase):
             assert key in search
         assert {m["move"] for m in search["moves"]} == {"c4", "d3", "e6", "f5"}
 
+    @pytest.mark.timing
     def test_ai_move_with_a_think_time_respects_it(self):
         # numba compiles Gomoku's kernels (threat search and alpha-beta too)
         # on their first call, in whichever search comes first: not the time

@@ -19,7 +19,7 @@ from webgame.models import Game
 
 from .helpers import HUMAN, create, url
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timing]
 
 
 def in_threads(functions):

@@ -24,6 +24,9 @@ from webgame.services.workers import FairPool, retry_after
 
 from .helpers import HUMAN, assert_error, create, url
 
+# Times the AI pool's waits: run alone (make test).
+pytestmark = pytest.mark.timing
+
 
 def client_at(address: str) -> APIClient:
     return APIClient(REMOTE_ADDR=address)

@@ -27,6 +27,9 @@ from .servers import (
     wait_for_port,
 )
 
+# Asserts the load test's latencies: run alone (make test).
+pytestmark = pytest.mark.timing
+
 LOCUSTFILE = ROOT / "loadtest" / "locustfile.py"
 GAMES = ({"game": "reversi"}, {"game": "gomoku"}, {"game": "loa"})
 

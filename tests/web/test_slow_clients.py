@@ -59,6 +59,7 @@ def answer_of(sock: socket.socket, timeout: float) -> tuple[int, dict]:
     return status, json.loads(body)
 
 
+@pytest.mark.timing  # times the answers beside slow sockets: run alone
 def test_slow_requests_are_dropped_with_408_and_hold_up_nobody(port):
     hold = []
     for _ in range(200):  # more than any thread pool: they hold no thread
@@ -131,10 +132,11 @@ def test_the_servers_own_refusals_are_json(port):
 
 def body_request(size: int) -> bytes:
     """A POST whose JSON body of about ``size`` bytes comes in the same write
-    as its head (as curl and urllib send it)."""
+    as its head, asking the server to close after its answer (as curl and
+    urllib send it)."""
     body = json.dumps({"game": "reversi", "note": "x" * size}).encode()
     return (
-        b"POST /api/games/ HTTP/1.1\r\nHost: localhost\r\n"
+        b"POST /api/games/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
         b"Content-Type: application/json\r\n"
         b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
     )
