@@ -64,7 +64,7 @@ class GameCreateView(APIView):
 
     @extend_schema(
         request=s.CreateGameSerializer,
-        responses={201: s.SeatedGameSerializer, **_errors(400, 413, 415, 429)},
+        responses={201: s.SeatedGameSerializer, **_errors(400, 429)},
         # The docs page's "Try it out" sends this; a generated one would name
         # a model "string" and options "additionalProp1" (400).
         examples=[
@@ -103,7 +103,7 @@ class GameImportView(APIView):
 
     @extend_schema(
         request=s.ImportGameSerializer,
-        responses={201: s.GameSerializer, **_errors(400, 413, 415, 429)},
+        responses={201: s.GameSerializer, **_errors(400, 429)},
         examples=[
             OpenApiExample(
                 "A Reversi opening",
@@ -134,7 +134,7 @@ class GameDetailView(APIView):
 
     @extend_schema(
         request=s.UpdateGameSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 404, 409, 413, 415)},
+        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
     )
     def patch(self, request: Request, pk) -> Response:
         """Return the game after changing the named sides' settings."""
@@ -153,7 +153,7 @@ class MoveView(APIView):
 
     @extend_schema(
         request=s.MoveSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409, 413, 415)},
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game after the move (a seat's move needs its token)."""
@@ -173,7 +173,7 @@ class ChoiceView(APIView):
 
     @extend_schema(
         request=s.ChoiceSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409, 413, 415)},
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game after the choice (a seat's choice needs its token)."""
@@ -295,7 +295,7 @@ class AIMoveView(APIView):
         request=s.VersionedSerializer,
         responses={
             200: s.GameAndSearchSerializer,
-            **_errors(400, 404, 409, 413, 415, 429, 503),
+            **_errors(400, 404, 409, 429, 503),
         },
     )
     def post(self, request: Request, pk) -> Response:
@@ -313,7 +313,7 @@ class HintView(APIView):
         request=s.HintSerializer,
         responses={
             200: s.GameAndSearchSerializer,
-            **_errors(400, 404, 409, 413, 415, 429, 503),
+            **_errors(400, 403, 404, 409, 429, 503),
         },
     )
     def post(self, request: Request, pk) -> Response:
@@ -334,7 +334,7 @@ class StopView(APIView):
 
     @extend_schema(
         request=s.EmptySerializer,
-        responses={200: s.StopSerializer, **_errors(400, 404, 413, 415)},
+        responses={200: s.StopSerializer, **_errors(400, 404)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return whether a search was running and has been told to stop."""
@@ -347,7 +347,7 @@ class UndoView(APIView):
 
     @extend_schema(
         request=s.VersionedSerializer,
-        responses={200: s.GameSerializer, **_errors(400, 404, 409, 413, 415)},
+        responses={200: s.GameSerializer, **_errors(400, 404, 409)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game after the take-back."""
@@ -394,7 +394,7 @@ class AnalysisView(APIView):
 
     @extend_schema(
         request=s.AnalysisRequestSerializer,
-        responses={200: s.AnalysisSerializer, **_errors(400, 404, 429, 503)},
+        responses={200: s.AnalysisSerializer, **_errors(400, 403, 404, 429, 503)},
     )
     def post(self, request: Request, pk) -> Response:
         """Return Black's win probability and the best move after ``ply`` moves."""
@@ -453,7 +453,7 @@ class ModelPrepareView(APIView):
 
     @extend_schema(
         request=None,
-        responses={202: s.ModelStatusSerializer, **_errors(400, 404, 415, 429)},
+        responses={202: s.ModelStatusSerializer, **_errors(400, 404, 429)},
     )
     def post(self, request: Request, game: str, name: str) -> Response:
         """Start unpacking and loading the model in the background (once);

@@ -1,6 +1,7 @@
 """The API accepts what its schema allows and refuses what it does not:
 strict JSON types, PATCH with nothing to change, game ids in either case,
-cross-site forms refused, a Content-Security-Policy, no build paths shown."""
+cross-site forms refused, a Content-Security-Policy, no build paths shown,
+and every refusal of a body or of help between seats listed in the schema."""
 
 from __future__ import annotations
 
@@ -181,3 +182,50 @@ def test_the_docs_example_of_creating_a_game_is_accepted(client):
         for example in examples.values():
             response = client.post(reverse(name), example["value"], format="json")
             assert response.status_code == 201, response.content
+
+
+def body_operations(schema: dict):
+    """Yield (method, path, operation) of each operation that takes a body."""
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            if method in ("post", "patch"):
+                yield method, path, operation
+
+
+def test_every_body_refused_for_its_size_or_type_is_in_the_schema(client, game):
+    schema = openapi(client)
+    operations = list(body_operations(schema))
+    assert len(operations) >= 18
+    big = json.dumps({"note": "x" * 70_000})
+    for method, path, operation in operations:
+        where = path.format(id=game["id"], game="reversi", name="light")
+        send = getattr(client, method)
+        for body, content_type, code in (
+            (big, "application/json", 413),
+            ("{}", "text/plain", 415),
+        ):
+            response = send(where, body, content_type=content_type)
+            assert response.status_code == code, (method, path, response.content)
+            assert str(code) in operation["responses"], (method, path, code)
+
+
+def test_the_help_refused_between_two_seats_is_in_the_schema(client):
+    schema = openapi(client)
+    seated = client.post(
+        reverse("game-create"),
+        {"game": "gomoku", "friend": {"side": "black"}},
+        format="json",
+    ).json()
+    game_id = seated["id"]
+    for method, path, data in (
+        ("post", "/api/games/{id}/hint/", {}),
+        ("post", "/api/games/{id}/analysis/", {"ply": 0}),
+        ("get", "/api/games/{id}/explorer/", {"ply": 0}),
+    ):
+        where = path.format(id=game_id)
+        if method == "get":
+            response = client.get(where, data)
+        else:
+            response = client.post(where, data, format="json")
+        assert_error(response, 403, "no_help")
+        assert "403" in schema["paths"][path][method]["responses"], path
