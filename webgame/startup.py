@@ -67,7 +67,7 @@ def launch_warm_up() -> WarmUp | None:
     with its status in ``AI_WARM_STATUS`` (``make run`` starts it before the
     database migrations and the static files), else ``python -m mcts warm``
     run now. None when switched off (``AI_WARM_UP=0``)."""
-    if os.environ.get("AI_WARM_UP", "1").strip() in ("0", "false", "no", "off"):
+    if os.environ.get("AI_WARM_UP", "1").strip().lower() in ("0", "false", "no", "off"):
         return None
     attached = os.environ.get("AI_WARM_STATUS", "").strip()
     if attached:

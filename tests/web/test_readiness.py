@@ -10,6 +10,8 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
+from webgame import startup
+
 from .helpers import FAST_AI, HUMAN, create, url
 
 
@@ -77,3 +79,13 @@ def test_a_warm_up_that_dies_leaves_no_request_waiting_forever(warming):
     readiness, _ = warming
     readiness._warm.process.kill()
     _until(lambda: readiness.status()["ready"])
+
+
+@pytest.mark.parametrize("value", ["0", "off", "OFF", " False ", "No"])
+def test_the_warm_up_is_switched_off_in_any_case(monkeypatch, value):
+    def launched(*args, **kwargs):
+        raise AssertionError(f"AI_WARM_UP={value!r} launched the warm-up")
+
+    monkeypatch.setenv("AI_WARM_UP", value)
+    monkeypatch.setattr(startup.subprocess, "Popen", launched)
+    assert startup.launch_warm_up() is None
