@@ -179,10 +179,13 @@ function foundNote(side, found) {
 /** The move list, scrolled to the newest move or the one viewed: Black's
  *  and White's moves side by side, each numbered as the page numbers moves
  *  everywhere else (the stones, "Viewing move 30", the mistakes): one
- *  number a move, as Reversi and Gomoku records count them. */
+ *  number a move, as Reversi and Gomoku records count them. The move shown
+ *  is the list's one tab stop, and keeps the focus over a redraw: the arrow
+ *  keys step through the game from there. */
 export function drawMoveList() {
   const g = state.game,
     $list = $("#move-list"),
+    focused = $list.find(":focus").length > 0,
     html = [];
   for (let i = 0; i < g.moves.length; i += 2) {
     html.push("<li>");
@@ -194,7 +197,7 @@ export function drawMoveList() {
       const move = moveText(g.moves[k]);
       const label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
       html.push(
-        '<button type="button" class="' + cls + '" data-ply="' + ply + '" aria-label="' +
+        '<button type="button" tabindex="-1" class="' + cls + '" data-ply="' + ply + '" aria-label="' +
           interpolate(label, { ply: ply, move: move }, true) + '">' + move + "</button>"
       );
     });
@@ -202,6 +205,10 @@ export function drawMoveList() {
   }
   $list.html(html.join(""));
   const $target = state.viewPly === null ? $list.find("[data-ply]").last() : $list.find('[data-ply="' + state.viewPly + '"]');
+  // At the start (before move 1) the first move is the stop.
+  const $stop = $target.length ? $target : $list.find("[data-ply]").first();
+  $stop.attr("tabindex", "0");
+  if (focused && $stop.length) $stop[0].focus({ preventScroll: true });
   if ($target.length) {
     const top = $target.position().top + $list.scrollTop();
     if (state.viewPly === null) $list.scrollTop($list[0].scrollHeight);

@@ -1,7 +1,8 @@
 """A player on the keyboard alone: a dialog gives the focus back where it was
 (to the board once it starts a game), Escape closes the new-game dialog when
 a game is on the board and puts down a picked piece, and the explorer keeps
-the focus in its card when it is drawn again. With a screen reader: a
+the focus in its card when it is drawn again, and the move list is one tab
+stop that keeps the focus as the arrows step through it. With a screen reader: a
 Reversi move is told with the discs it turned and the score, and a live
 region is written only when its words change."""
 
@@ -123,3 +124,26 @@ def test_a_reversi_move_is_heard_with_the_discs_it_turned_and_the_score(page):
     changes = page.evaluate("() => changes")
     # Black to move -> White to move, once; the options line never.
     assert changes == {"status": 1, "options": 0}, changes
+
+
+def test_the_move_list_is_one_tab_stop_that_keeps_the_focus(page):
+    open_board(page)
+    for square in ("f5", "f6", "e6", "f4"):
+        page.click(f'#board [data-square="{square}"]')
+        wait_idle(page)
+    wait_plies(page, 4)
+    stops = "() => $('#move-list [data-ply]').filter((_, b) => b.tabIndex === 0)"
+    # One stop, on the newest move (four moves were four stops).
+    assert page.evaluate(stops + ".map((_, b) => b.dataset.ply).get()") == ["4"]
+    page.focus('#move-list [data-ply="4"]')
+    page.keyboard.press("ArrowLeft")  # the list is drawn anew, viewing move 3
+    page.wait_for_function("() => BoardPage.state.viewPly === 3")
+    assert page.evaluate("() => document.activeElement.dataset.ply") == "3"
+    page.keyboard.press("Home")  # the start: the first move keeps the focus
+    page.wait_for_function("() => BoardPage.state.viewPly === 0")
+    assert page.evaluate("() => document.activeElement.dataset.ply") == "1"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # the focused move 1, shown
+    page.wait_for_function("() => BoardPage.state.viewPly === 1")
+    assert page.evaluate("() => document.activeElement.dataset.ply") == "1"
+    assert page.evaluate(stops + ".length") == 1
