@@ -32,6 +32,20 @@ CLIPPED = """() => {
 }"""
 
 
+def each_choice(page, selects) -> None:
+    """Choose each option of each select in turn, none of them cut off, then
+    the one chosen before."""
+    for select in selects:
+        values = page.locator(select).evaluate(
+            "s => [...s.options].filter(o => !o.disabled).map(o => o.value)"
+        )
+        chosen = page.locator(select).input_value()
+        for value in values:
+            page.select_option(select, value)
+            assert page.evaluate(CLIPPED) == [], f"{select}: {value}"
+        page.select_option(select, chosen)
+
+
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 @pytest.mark.parametrize("width", [360, 390, 768, 1280])
 def test_no_label_is_cut_off(new_page, width, locale):
@@ -41,20 +55,23 @@ def test_no_label_is_cut_off(new_page, width, locale):
     page.wait_for_selector("#start-dialog.show")
     page.select_option("#start-game", "loa")  # the longest name
     assert page.evaluate(CLIPPED) == [], "the first-minute dialog"
-    # Gomoku's options, each chosen in turn ("Swap2（交换两次）" lost its bracket).
+    # Gomoku's options, the strengths and the clocks, each chosen in turn
+    # ("Swap2（交换两次）" lost its bracket, "7 days a move" its end).
     page.select_option("#start-game", "gomoku")
-    for select in ("#gomoku-size", "#gomoku-row", "#gomoku-rule", "#gomoku-opening"):
-        values = page.locator(select).evaluate("s => [...s.options].map(o => o.value)")
-        chosen = page.locator(select).input_value()
-        for value in values:
-            page.select_option(select, value)
-            assert page.evaluate(CLIPPED) == [], f"the first-minute dialog, {value}"
-        page.select_option(select, chosen)
+    dialog = ("#gomoku-size", "#gomoku-row", "#gomoku-rule", "#gomoku-opening")
+    each_choice(page, (*dialog, "#start-strength", "#start-clock", "#friend-clock"))
     two_players(page, "reversi")
     page.wait_for_function("() => BoardPage.state.game !== null")
     assert page.evaluate(CLIPPED) == [], "Reversi"
     select_game(page, "gomoku")
     assert page.evaluate(CLIPPED) == [], "Gomoku"
+    # Renju's own model ("Openings: light, Renju" lost its rule at 360 px).
+    page.select_option("#game-select", "gomoku")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#gomoku-rule", "renju")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.options.rule === 'renju'")
+    each_choice(page, ("#model-black", "#strength-black"))
     # The check sees a label that is too long (as "Openings: ligh" was).
-    page.evaluate("() => $('#model-black option:selected').text('x'.repeat(60))")
+    page.evaluate("() => $('#model-black option:selected').text('x'.repeat(200))")
     assert page.evaluate(CLIPPED)[0].startswith("model-black: xxx")
