@@ -10,7 +10,9 @@ virtual environment, runs ``make run`` there and prints:
   its latency, and the AI readiness the page showed meanwhile;
 - over a full game of each game at each level 1-6 (the computer against
   itself), the longest AI move against its budget (the level's think time,
-  or 0.5 s for the levels that count simulations), and the worst overrun.
+  or 0.5 s for the levels that count simulations), and the worst overrun;
+- the server's log of each game's readiness: how long loading the compiled
+  kernels took in the server, after the warm-up had compiled them.
 
 All times are wall-clock seconds measured here, from the moment ``make run``
 starts. Only the standard library: run it with any Python 3.11.
@@ -97,11 +99,14 @@ def first_start(clone: Path, venv: Path, levels: list[int], plies: int | None) -
     # -o: the packages count as installed (the clone's requirements files
     # are newer than the venv's stamp, and pip would check them again).
     make = ["-o", f"{venv}/.installed", f"VENV={venv}", f"PORT={port}"]
-    with (
-        (clone.parent / "server.log").open("w") as log,
-        make_run(clone, make, env, log),
-    ):
-        return _measure(Server(port), started, levels, plies)
+    log_file = clone.parent / "server.log"
+    with log_file.open("w") as log, make_run(clone, make, env, log):
+        failed = _measure(Server(port), started, levels, plies)
+    # The server's own account: how long each game's loading took there.
+    for line in log_file.read_text(encoding="utf-8", errors="replace").splitlines():
+        if " is ready, " in line:
+            print("server:", line.split("the AI of ", 1)[-1])
+    return failed
 
 
 @contextlib.contextmanager
@@ -161,6 +166,7 @@ def _measure(
     for thread in asked:
         thread.start()
     ready_at: dict[str, float] = {}
+    at_99: dict[str, float] = {}  # when the bar first showed 99%
     while len(ready_at) < len(GAMES):
         _, status = server.request("GET", "/api/ai/")
         for name, entry in status["games"].items():
@@ -168,12 +174,16 @@ def _measure(
                 ready_at[name] = since()
             elif not entry["ready"]:
                 shown[name].add(round(100 * entry["progress"]))
+                if entry["progress"] >= 0.99:
+                    at_99.setdefault(name, since())
         time.sleep(0.25)
     for thread in asked:
         thread.join()
     for name in GAMES:
         steps = sorted(shown[name])
         progress = f"{steps[0]}%..{steps[-1]}%" if steps else "ready at once"
+        if name in at_99:
+            progress += f", at 99% for {ready_at[name] - at_99[name]:.1f} s"
         print(
             f"{name}: AI ready {ready_at[name]:.1f} s after the start; first AI move "
             f"(level 3, asked when the page answered) took {firsts[name]:.1f} s; "

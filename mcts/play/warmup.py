@@ -21,14 +21,16 @@ uses, so that no search meets a kernel signature the warm-up did not compile
 Progress is counted in compiles: numba reports each one
 (``numba:compile`` events), and a game's share done is its compiles so far
 over those of the last cold warm-up (kept beside the cache,
-:func:`counts_path`; :data:`DEFAULT_COMPILES` until then), capped below 1
-until the game is done.
+:func:`counts_path`; :data:`DEFAULT_COMPILES` until then), shown as
+:func:`shown_progress` makes it: below 1 until the game is done, and still
+moving when the code has grown more kernels than the count knows.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -76,10 +78,31 @@ WARM_SPEC = "mcts-heavy:model={model}," + WARM_BUDGET
 LATE_PLIES = 12
 LATE_SECONDS = 0.3
 
-#: The compiles of a cold two-job warm-up of each game (2026-11-29, the
-#: shared stages counted in each):
-#: the progress's denominator until this checkout has its own count.
-DEFAULT_COMPILES = {"reversi": 360, "gomoku": 386, "loa": 360}
+#: The compiles of a cold two-job warm-up of each game (2026-11-30, the
+#: shared stages counted in each; a cold ``python -m mcts warm`` writes them
+#: to :func:`counts_path`): the progress's denominator until this checkout
+#: has its own count. (At 360/386/360, a day stale, a fresh clone's bar
+#: stood at 99% for the last 30 s of its minute.)
+DEFAULT_COMPILES = {"reversi": 480, "gomoku": 490, "loa": 480}
+
+#: The share of the expected compiles up to which the bar follows it exactly.
+EXACT_UP_TO = 0.95
+
+
+def shown_progress(compiles: int, expected: int) -> float:
+    """Return the progress (0..0.99) of a game that has compiled
+    ``compiles`` of its ``expected`` kernels: their share up to 95%, then
+    creeping towards 99%, so that a count grown beyond ``expected`` slows
+    the bar instead of parking it.
+
+    >>> [shown_progress(n, 400) for n in (0, 200, 380, 400, 480, 800)]
+    [0.0, 0.5, 0.95, 0.966, 0.987, 0.99]
+    """
+    share = compiles / max(1, expected)
+    if share <= EXACT_UP_TO:
+        return round(share, 3)
+    left = 0.99 - EXACT_UP_TO
+    return round(0.99 - left * math.exp(-(share - EXACT_UP_TO) / 0.1), 3)
 
 
 @dataclass
@@ -224,8 +247,7 @@ def warm_up(
         for key, value in change.items():
             setattr(entry, key, value)
         if entry.state == "compiling":
-            share = entry.compiles / max(1, expected.get(name, 400))
-            entry.progress = round(min(0.99, share), 3)
+            entry.progress = shown_progress(entry.compiles, expected.get(name, 400))
         if report is not None:
             report(name, entry)
 

@@ -9,6 +9,7 @@ import pytest
 from mcts.cli.main import main
 from mcts.cli.search import add_commands, format_result
 from mcts.games import find_game
+from mcts.play.warmup import shown_progress
 from mcts.search.config import SearchConfig, game_settings
 from mcts.search.searcher import Searcher
 from tests.cli.subcommands import run_subcommand
@@ -164,3 +165,15 @@ def test_warm_runs_games_in_processes_of_their_own(capsys, tmp_path):
 def test_warm_refuses_an_unknown_game(capsys):
     code, _ = run(["warm", "chess"], capsys)
     assert code == 2
+
+
+def test_the_warm_ups_bar_keeps_moving_when_the_code_has_more_kernels():
+    # A count measured before kernels were added parked the bar at 99% for
+    # the last half minute of a fresh clone's first start.
+    expected = 400
+    shown = [shown_progress(n, expected) for n in range(0, 2 * expected)]
+    assert shown[int(0.5 * expected)] == 0.5  # exact while the count holds
+    assert all(a <= b for a, b in zip(shown, shown[1:], strict=False))
+    assert max(shown) <= 0.99
+    late = shown[expected : int(1.3 * expected) : 20]  # past the count
+    assert all(a < b for a, b in zip(late, late[1:], strict=False)), late
