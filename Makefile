@@ -62,7 +62,7 @@ train-setup: $(VENV)/.installed-train
 # bookkeeping and the live games' channel layer live in it (see
 # docs/deploy.md); each request runs in a thread of its own. The AI's kernels compile in a process of their own, started
 # first and followed by the server (webgame/startup.py), which serves as soon
-# as the rules are compiled: the AI is ready in under a minute on the first
+# as the rules are compiled: the AI is ready in about a minute and a half on the first
 # start, in a few seconds after.
 run: setup
 	@status=$$(mktemp -d)/warm.json; \

@@ -1,6 +1,6 @@
 /*
  * The computer's readiness after a server's first start. The server then
- * compiles each game's AI in the background for about a minute, while people
+ * compiles each game's AI in the background for a minute or two, while people
  * can already play each other. Before an AI move or a hint in a game whose
  * AI is not ready yet, the page shows how far it has got, where the AI would
  * think, and asks again; the server reports the progress (/api/ai/).
