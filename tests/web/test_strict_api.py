@@ -155,6 +155,14 @@ def test_kinds_show_no_build_command_lines(client):
     assert all("selfplay_games" in facts for facts in built)
 
 
+def body_operations(schema: dict):
+    """Yield (method, path, operation) of each operation that takes a body."""
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            if method in ("post", "patch"):
+                yield method, path, operation
+
+
 def test_the_schema_closes_request_objects_and_requires_bodies(client):
     schema = openapi(client)
     requests = {
@@ -164,10 +172,8 @@ def test_the_schema_closes_request_objects_and_requires_bodies(client):
     }
     assert "CreateGameRequest" in requests and "PlayerRequest" in requests
     assert all(c["additionalProperties"] is False for c in requests.values())
-    for path in schema["paths"].values():
-        for method, operation in path.items():
-            if method in ("post", "patch"):
-                assert operation["requestBody"]["required"] is True
+    for _, _, operation in body_operations(schema):
+        assert operation["requestBody"]["required"] is True
 
 
 def test_the_docs_example_of_creating_a_game_is_accepted(client):
@@ -182,14 +188,6 @@ def test_the_docs_example_of_creating_a_game_is_accepted(client):
         for example in examples.values():
             response = client.post(reverse(name), example["value"], format="json")
             assert response.status_code == 201, response.content
-
-
-def body_operations(schema: dict):
-    """Yield (method, path, operation) of each operation that takes a body."""
-    for path, methods in schema["paths"].items():
-        for method, operation in methods.items():
-            if method in ("post", "patch"):
-                yield method, path, operation
 
 
 def test_every_body_refused_for_its_size_or_type_is_in_the_schema(client, game):
