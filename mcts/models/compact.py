@@ -226,14 +226,11 @@ def walk_states(
     arrays = tree.arrays.head(size)
     compare = data is not None
     text = np.empty(0 if compare else size * width, dtype=np.uint8)
+    # Read-only either way, as the file's bytes are: one compiled signature.
+    expected = (data if compare else text).view()
+    expected.flags.writeable = False
     first_illegal, first_bad = _walk(
-        game.game_id,
-        walk(arrays, root.array),
-        arrays,
-        data if data is not None else text,
-        text,
-        width,
-        compare,
+        game.game_id, walk(arrays, root.array), arrays, expected, text, width, compare
     )
     return int(first_illegal), int(first_bad), text
 

@@ -10,9 +10,10 @@ cache; a server then loads it in a moment (:mod:`webgame.services.readiness`).
 Later starts find the cache filled and take a few seconds.
 
 With one job the rules and then each game are warmed here, one after
-another. With two or more, two :data:`STAGES` run at once first (the search's
-kernel, shared by every game, in one; what the games need beside it in the
-other), then every game; see :func:`warm_search`.
+another. With two or more, two :data:`STAGES` run at once first, each
+starting with a share of the rules (the server waits for them all): the
+search's kernel, shared by every game, in one; what the games need beside it
+in the other. Then every game; see :func:`warm_search`.
 
 Each game is warmed by :func:`warm_game`, which plays every path the product
 uses, so that no search meets a kernel signature the warm-up did not compile
@@ -46,7 +47,7 @@ import numpy as np
 from numba.core import event
 
 from ..atomic import write_text_atomically
-from ..games import find_game, gomoku
+from ..games import find_game
 from ..games import kernels as game_kernels
 from ..games.base import MAX_MOVES, Game
 from ..games.gomoku import Gomoku
@@ -54,7 +55,7 @@ from ..models.live import LiveModel, search_gain
 from ..models.store import model_path
 from ..search.gomoku.focus import focus_moves
 from ..search.gomoku.threats.root import plan_root
-from ..search.gomoku.threats.vct import vct_losers, wins_by_threats
+from ..search.gomoku.threats.vct import wins_by_threats
 from ..search.proof_check import strict_proofs
 from ..search.reversi.endgame import leaf_margin
 from ..search.tree import Tree
@@ -81,9 +82,8 @@ LATE_SECONDS = 0.3
 #: The compiles of a cold two-job warm-up of each game (2026-11-30, the
 #: shared stages counted in each; a cold ``python -m mcts warm`` writes them
 #: to :func:`counts_path`): the progress's denominator until this checkout
-#: has its own count. (At 360/386/360, a day stale, a fresh clone's bar
-#: stood at 99% for the last 30 s of its minute.)
-DEFAULT_COMPILES = {"reversi": 480, "gomoku": 490, "loa": 480}
+#: has its own count.
+DEFAULT_COMPILES = {"reversi": 447, "gomoku": 447, "loa": 447}
 
 #: The share of the expected compiles up to which the bar follows it exactly.
 EXACT_UP_TO = 0.95
@@ -207,8 +207,6 @@ def warm_game(
         assert isinstance(player, MctsPlayer)
         player.prepare(late, None)
         player.search(Level(seconds=LATE_SECONDS))
-        if name == "gomoku":
-            warm_root_defence(late)
         if model is not None:
             _warm_live_model(game, model)
     return counter.count
@@ -287,14 +285,15 @@ def _count(update: Callable[..., None], name: str, compiles: int) -> None:
 def warm_search(
     model: str | None = "light", gomoku_parts=None, rules_done=None
 ) -> None:
-    """Compile the rules (then call ``rules_done()``) and the search's kernel
+    """Compile the rules of Reversi and Lines of Action (then call
+    ``rules_done()``) and the search's kernel
     (``mcts.search.kernel.run_simulations``, one for every game, with each
     game's knowledge under it) by a bare search of a few simulations: first
     Reversi's part of it (the endgame solver at the leaves), then, once
     ``gomoku_parts`` (an Event) says Gomoku's part is compiled in the other
     stage (:func:`warm_gomoku_parts`), the rest. The tree models' loading
     and the live model's growth meanwhile."""
-    warm_rules()
+    warm_rules(("reversi", "loa"))
     if rules_done is not None:
         rules_done()
     state = np.array(find_game("reversi").initial_state().array)
@@ -324,24 +323,17 @@ def warm_gomoku_parts() -> None:
     focus_moves(game.game_id, state, moves, count, 5, 2)
 
 
-def warm_root_defence(state) -> None:
-    """Compile the root's defence against the opponent's threats
-    (``vct_losers``, as :func:`plan_root` calls it), which a short game may
-    not reach: the moves after which the opponent has a VCT."""
-    board = np.array(state.array)
-    candidates = np.zeros(MAX_MOVES, dtype=np.int64)
-    gomoku.legal_moves(board, candidates)  # as plan_root lists the candidates
-    vct_losers(board, candidates, 1, 100, np.zeros(1, dtype=np.bool_))
-
-
 def warm_beside_search(
     model: str | None = "light", gomoku_parts=None, rules_done=None
 ) -> None:
-    """Compile what the games need beside the search's kernel, after
-    Gomoku's part of that kernel (``gomoku_parts`` set once it is done):
-    Gomoku's alpha-beta (a quick game of it), root threat search and proof
-    check."""
+    """Compile Gomoku's rules (then call ``rules_done()``) and what the
+    games need beside the search's kernel, after Gomoku's part of that
+    kernel (``gomoku_parts`` set once it is done): Gomoku's alpha-beta (a
+    quick game of it), root threat search and proof check."""
     try:
+        warm_rules(("gomoku",))
+        if rules_done is not None:
+            rules_done()
         warm_gomoku_parts()
     finally:
         if gomoku_parts is not None:
@@ -362,7 +354,6 @@ def warm_beside_search(
         state = game.play(state, text)
         if not game.is_terminal(state):
             plan_root(Tree(), state.array, 5, deep_budget=1000)
-    warm_root_defence(state)
     # The check of the proofs a Gomoku result shows (mcts.search.proof_check).
     tree = Tree()
     given = np.array([], dtype=np.int64)
@@ -379,9 +370,10 @@ STAGES: dict[str, Callable[..., None]] = {
 }
 
 
-#: Stages that yield the processor (nice increments): off the critical path
-#: (the ``search`` stage's kernel), they leave the first seconds to it and to
-#: a server starting beside (the rules it waits for, ``collectstatic``).
+#: Stages that yield the processor (nice increments) once their rules are
+#: compiled: off the critical path (the ``search`` stage's kernel), they
+#: leave the processor to it and to a server starting beside
+#: (``collectstatic``).
 LOW_PRIORITY = {"beside": 5}
 
 
@@ -394,6 +386,7 @@ def _warm_in_processes(games, model, jobs, update, finished, on_rules) -> None:
     queue = context.Queue()
     gomoku_parts = context.Event()
     stages = list(STAGES)
+    rules_left = set(stages)  # the stages yet to compile their rules
     waiting = stages + list(games)
     running: dict[str, multiprocessing.process.BaseProcess] = {}
     shared = dict.fromkeys(stages, 0)
@@ -435,7 +428,8 @@ def _warm_in_processes(games, model, jobs, update, finished, on_rules) -> None:
                         )
             continue
         if message[0] == "rules":
-            if on_rules is not None:
+            rules_left.discard(message[1])
+            if not rules_left and on_rules is not None:
                 on_rules()
         elif message[0] == "compiles":
             count(message[1], message[2])
@@ -458,13 +452,16 @@ def _child(task: str, model: str | None, queue, gomoku_parts) -> None:
             last[0] = now
             queue.put(("compiles", task, count))
 
+    def rules_done() -> None:
+        queue.put(("rules", task))
+        if task in LOW_PRIORITY:
+            os.nice(LOW_PRIORITY[task])
+
     counter = _CompileCounter(on_compile)
-    if task in LOW_PRIORITY:
-        os.nice(LOW_PRIORITY[task])
     try:
         with event.install_listener("numba:compile", counter):
             if task in STAGES:
-                STAGES[task](model, gomoku_parts, lambda: queue.put(("rules",)))
+                STAGES[task](model, gomoku_parts, rules_done)
             else:
                 warm_game(task, model=model)
     except Exception as exc:

@@ -220,7 +220,7 @@ def _back_up_minimax(path, movers, depth, leaf_value, tree, minimax):
         minimax[node] = value
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _leaf(evaluator, game_id, state, learned, cutoff, patterns, shapes):
     """Return black's expected score of the leaf ``state`` (overwritten): by
     the evaluator, or for Gomoku with ``shapes`` 2 and heavy rollouts once
@@ -269,7 +269,7 @@ def add_children(node, size, moves, count, tree):
     return size + count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def prove_upward(path, depth, tree, game_id, root, strict):
     """Propagate a new proof at ``path[depth]`` toward the root (MCTS-Solver).
 
@@ -305,13 +305,13 @@ def prove_upward(path, depth, tree, game_id, root, strict):
         proven[node] = Proven.DRAW if any_draw else Proven.WIN
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _covered(path, i, tree, game_id, root):
     """Return whether the children of ``path[i]`` hold every reply that
     might not lose (:func:`mcts.search.gomoku.focus.replies_covered`)."""
     state = root.copy()
     for k in range(1, i + 1):
-        kernels.apply_move(game_id, state, tree.move[path[k]])
+        kernels.apply_move(game_id, state, np.int64(tree.move[path[k]]))
     return replies_covered(game_id, state, tree.n_children[path[i]])
 
 
@@ -478,7 +478,7 @@ def run_simulations(game_id, root, tree, meta, stop, chunk, params, knowledge):
                 reward = 0.5
                 break
             mover = kernels.side_to_move(game_id, work)
-            kernels.apply_move(game_id, work, tree.move[child])
+            kernels.apply_move(game_id, work, np.int64(tree.move[child]))
             depth += 1
             path[depth] = child
             movers[depth] = mover

@@ -129,7 +129,7 @@ def strict_proofs(game_id, root, tree, size, given, vcf_nodes, vct_nodes):
     return holds
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _left_out_replies_lose(game_id, state, tree, node, vcf_nodes):
     """Return whether the replies at ``node`` (the position ``state``) that
     its children leave out cannot save the player to move: focus dropped
@@ -172,11 +172,11 @@ def _replayed(game_id, root, tree, node, path):
         node = tree.parent[node]
     state = root.copy()
     for k in range(depth - 1, -1, -1):
-        kernels.apply_move(game_id, state, tree.move[path[k]])
+        kernels.apply_move(game_id, state, np.int64(tree.move[path[k]]))
     return state
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _leaf_proof_holds(game_id, state, proof, vcf_nodes, vct_nodes):
     """Return whether a leaf's proof (for the player who moved into it) is
     what the game's end or a threat check at ``state`` says."""

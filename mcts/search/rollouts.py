@@ -109,7 +109,7 @@ def evaluate(evaluator, game_id, state, learned, cutoff, patterns=None):
     return terminal_reward(kernels.random_playout(game_id, state))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def heavy_rollout(game_id, state, learned, cutoff, patterns=None):
     """Return black's score from the game's heavy rollout policy, cut off
     after ``cutoff`` plies and scored by the ``learned`` weights when there

@@ -89,5 +89,5 @@ def state_at(game_id, states, level, move):
     if level == 0:
         return states[0]
     states[level, :] = states[level - 1, :]
-    kernels.apply_move(game_id, states[level], move)
+    kernels.apply_move(game_id, states[level], np.int64(move))
     return states[level]

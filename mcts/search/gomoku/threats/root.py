@@ -1,16 +1,20 @@
 """The Gomoku root's plan: what the threat search decides before the tree
-search starts (Python).
+search starts.
 
 The searcher plays a VCF (else a VCT of two threes, else, when the move's
 time allows, a deeper one: :func:`~.vct.deep_vct`) at the root at once,
 restricts the root to the moves that must block an opponent's VCF, or
 drops the root moves after which the opponent has a VCT of two threes;
-see :func:`plan_root`.
+see :func:`plan_root`. The searches run in one kernel,
+:func:`root_threats`: numba compiles each kernel with the whole threat
+search under it, so one entry point instead of five saves that compile four
+times over on a first start.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ....games import gomoku
 from ...tree import Proven, Tree
@@ -66,40 +70,70 @@ def plan_root(
     # A writable copy: the kernels then share the compiled code the search's
     # own calls use (a read-only array is another signature to numba).
     state = np.array(state)
-    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
-    length, _ = state_vcf(state, 0, VCF_MAX_DEPTH, budget, line)
-    if length > 0:
-        return _rooted(np.array(line[:1]), proven=Proven.WIN)
     size = int(state[gomoku.SIZE])
-    blocks = np.empty(size * size, dtype=np.int64)
-    count = defence_moves(state, defence_budget, blocks)
-    if count == 0:  # no defence: search as usual
-        return tree
-    if count > 0:
-        moves = blocks[:count]
+    moves = np.empty(size * size, dtype=np.int64)
+    lost = np.zeros(size * size, dtype=np.bool_)
+    budgets = (budget, defence_budget, vct_depth, vct_budget, defence_vct_budget)
+    kind, count = root_threats(
+        state, tuple(np.int64(b) for b in (*budgets, deep_budget)), moves, lost
+    )
+    if kind == PLAY:
+        return _rooted(np.array(moves[:1]), proven=Proven.WIN)
+    if kind == BLOCK:
+        blocks = moves[:count]
         if width > 0 and count > 3 * width:
-            scores = np.array([gomoku_move_score(state, move) for move in moves])
-            moves = moves[np.argsort(-scores, kind="stable")[: 3 * width]]
-        return _restricted(tree, moves, set(blocks[:count].tolist()), None)
-    if not vct_depth:
-        return tree
-    first = state_vct(state, 0, vct_depth, vct_budget)
-    if first < 0:  # at once with no budget, but compiled by any first search
+            scores = np.array([gomoku_move_score(state, move) for move in blocks])
+            blocks = blocks[np.argsort(-scores, kind="stable")[: 3 * width]]
+        return _restricted(tree, blocks, set(moves[:count].tolist()), None)
+    if kind == DROP:
+        kept = moves[:count][~lost[:count]]
+        if len(kept) == 0:
+            return tree
+        losers = set(moves[:count][lost[:count]].tolist())
+        return _restricted(tree, kept, set(kept.tolist()), losers)
+    return tree
+
+
+#: What :func:`root_threats` found: nothing to act on, a move to play at once,
+#: the moves that must block, or the focus moves of which some lose.
+NOTHING, PLAY, BLOCK, DROP = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def root_threats(state, budgets, moves, lost):
+    """Return (what the threat searches found, a count), for
+    :func:`plan_root`: (PLAY, 1) with the mover's winning first move in
+    ``moves[0]``; (BLOCK, n) with the moves that block the opponent's VCF
+    in ``moves[:n]``; (DROP, n) with the best ``n`` moves by focus score in
+    ``moves[:n]`` and ``lost[:n]`` set for those after which the opponent
+    still has a VCT; or (NOTHING, 0). ``budgets`` holds
+    :func:`plan_root`'s, in its order."""
+    budget, defence_budget, vct_depth, vct_budget, defence_vct_budget, deep_budget = (
+        budgets
+    )
+    line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
+    length, _ = state_vcf(state, np.int64(0), np.int64(VCF_MAX_DEPTH), budget, line)
+    if length > 0:
+        moves[0] = line[0]
+        return PLAY, np.int64(1)
+    count = defence_moves(state, defence_budget, moves)
+    if count >= 0:  # 0: no defence, search as usual
+        return (BLOCK if count > 0 else NOTHING), count
+    if vct_depth == 0:
+        return NOTHING, np.int64(0)
+    first = state_vct(state, np.int64(0), vct_depth, vct_budget)
+    if first < 0 and deep_budget > 0:
         first, _ = deep_vct(state, vct_depth + 1, deep_budget)
     if first >= 0:
-        return _rooted(np.array([first]), proven=Proven.WIN)
-    if state_vct(state, 1, vct_depth, vct_budget) < 0:
-        return tree  # the opponent has no threat
-    candidates = np.empty(size * size, dtype=np.int64)
-    legal = gomoku.legal_moves(state, candidates)
-    count = focus_moves(gomoku.GAME_ID, state, candidates, legal, DEFENCE_VCT_MOVES, 0)
-    lost = np.zeros(count, dtype=np.bool_)
-    vct_losers(state, candidates, count, defence_vct_budget, lost)
-    moves = candidates[:count][~lost]
-    if len(moves) == 0:
-        return tree
-    losers = set(candidates[:count][lost].tolist())
-    return _restricted(tree, moves, set(moves.tolist()), losers)
+        moves[0] = first
+        return PLAY, np.int64(1)
+    if state_vct(state, np.int64(1), vct_depth, vct_budget) < 0:
+        return NOTHING, np.int64(0)  # the opponent has no threat
+    legal = gomoku.legal_moves(state, moves)
+    width, game_id = np.int64(DEFENCE_VCT_MOVES), np.int64(gomoku.GAME_ID)
+    count = focus_moves(game_id, state, moves, legal, width, np.int64(0))
+    vct_losers(state, moves, count, defence_vct_budget, lost)
+    return DROP, count
 
 
 def _restricted(

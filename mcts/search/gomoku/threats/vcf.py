@@ -287,7 +287,7 @@ def vcf(cells, board, attacker, max_depth, budget, line):
             break
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def shortest_vcf(cells, board, attacker, max_depth, budget, line):
     """Return :func:`vcf` deepened one attacker move at a time, so the line
     found is a shortest one; ``budget`` bounds the nodes of all the passes."""
@@ -300,7 +300,7 @@ def shortest_vcf(cells, board, attacker, max_depth, budget, line):
     return 0, used
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def state_vcf(state, attacker, max_depth, budget, line):
     """Return :func:`shortest_vcf` for ``attacker`` (0 the side to move, 1
     the other side, as if the side to move passed) on the state vector
@@ -312,7 +312,7 @@ def state_vcf(state, attacker, max_depth, budget, line):
     return shortest_vcf(cells, board_of(state), colour, max_depth, budget, line)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def has_vcf(state, budget):
     """Return whether the side to move in the ongoing ``state`` wins by a VCF
     found within ``budget`` nodes."""
@@ -325,7 +325,7 @@ def has_vcf(state, budget):
     return length > 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def defence_moves(state, budget, out):
     """Write into ``out`` the moves of the side to move that defeat the
     opponent's VCF; return their count, or -1 if the opponent has no VCF

@@ -62,7 +62,7 @@ def lost_table(budget):
     return np.zeros(slots, dtype=np.int64), np.full(slots, -1, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _vct_zero(cells, board, attacker, budget):
     """Return the first move of a VCF for ``attacker`` (to move), or -1;
     ``budget[0]`` (VCF nodes) is spent."""
@@ -72,7 +72,7 @@ def _vct_zero(cells, board, attacker, budget):
     return line[0] if length > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _threats(cells, board, attacker, moves, mark, stamp):
     """Write into ``moves`` the attacker's candidate threes (only the block
     when the defender has one win cell), the best shapes first; return how
@@ -93,7 +93,7 @@ def _threats(cells, board, attacker, moves, mark, stamp):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _defences(cells, board, attacker, budget, out, mark, stamp):
     """With the attacker's three on the board, return how many defender
     moves are written into ``out`` that could stop the attacker's VCF after
@@ -109,7 +109,7 @@ def _defences(cells, board, attacker, budget, out, mark, stamp):
     return line_neighbours(cells, (size, row), line, length, out, total, mark, stamp)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def vct(cells, board, attacker, depth, budget):
     """:func:`search_vct` with a table of its own."""
     lost_keys, lost_left = lost_table(budget[0])
@@ -235,7 +235,7 @@ def search_vct(cells, board, attacker, depth, budget, lost_keys, lost_left):
             break
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def state_vct(state, attacker, depth, budget):
     """Return :func:`vct`'s first move (or -1) for ``attacker`` (0 the side
     to move, 1 the other side, as if the side to move passed) on the state
@@ -248,7 +248,7 @@ def state_vct(state, attacker, depth, budget):
     return vct(cells, board_of(state), colour, depth, left)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def vct_losers(state, moves, count, budget, lost):
     """Set ``lost[i]`` for each of ``moves[:count]`` after which the
     opponent wins by a VCT (:data:`VCT_DEPTH`, ``budget`` VCF nodes each)."""
@@ -263,7 +263,7 @@ def vct_losers(state, moves, count, budget, lost):
         cells[moves[i]] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _deepening(cells, board, colour, depth, left):
     """Return (the first move of a VCT for ``colour``, to move on ``cells``,
     or -1; its threes): :func:`vct` at ``depth`` threes, then one more while
@@ -279,7 +279,7 @@ def _deepening(cells, board, colour, depth, left):
     return -1, depth
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def deep_vct(state, depth, budget):
     """Return (the first move of a VCT for the side to move on the state
     vector ``state``, or -1; the VCF nodes left of ``budget``), searching
