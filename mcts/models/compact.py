@@ -227,7 +227,7 @@ def walk_states(
     compare = data is not None
     text = np.empty(0 if compare else size * width, dtype=np.uint8)
     # Read-only either way, as the file's bytes are: one compiled signature.
-    expected = (data if compare else text).view()
+    expected = (text if data is None else data).view()
     expected.flags.writeable = False
     first_illegal, first_bad = _walk(
         game.game_id, walk(arrays, root.array), arrays, expected, text, width, compare

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,3 +125,18 @@ def test_the_image_serves_with_the_flags_make_run_uses():
     served = json.loads(cmd.group(1).replace("\\\n", " "))
     assert served[:2] == ["uvicorn", "webgame.asgi:application"]
     assert " ".join(wanted) in " ".join(served), (wanted, served)
+
+
+def test_collectstatic_spends_brotli_top_quality_only_on_files_of_the_page_size():
+    import brotli
+
+    from webgame.staticstorage import BROTLI_TOP_QUALITY_UP_TO, StaticFilesStorage
+
+    compress = StaticFilesStorage().create_compressor().compress_brotli
+    rng = np.random.default_rng(1)
+    words = [bytes(rng.integers(97, 123, 6, dtype=np.uint8)) for _ in range(2000)]
+    text = b" ".join(words[i] for i in rng.integers(0, 2000, 120_000))
+    small, large = text[:100_000], text[: BROTLI_TOP_QUALITY_UP_TO + 1]
+    assert compress(small) == brotli.compress(small, quality=11)
+    assert compress(large) == brotli.compress(large, quality=9)
+    assert brotli.decompress(compress(large)) == large
