@@ -62,7 +62,7 @@ train-setup: $(VENV)/.installed-train
 # bookkeeping and the live games' channel layer live in it (see
 # docs/deploy.md); each request runs in a thread of its own. The AI's kernels compile in a process of their own, started
 # first and followed by the server (webgame/startup.py), which serves as soon
-# as the rules are compiled: the AI is ready in about a minute and a half on the first
+# as the rules are compiled: the AI is ready in a little over a minute on the first
 # start, in a few seconds after.
 run: setup
 	@status=$$(mktemp -d)/warm.json; \
@@ -136,7 +136,7 @@ messages: setup
 # but those that assert how long something takes, then those (marked
 # `timing`) alone, since a busy machine would slow what they time. Both run
 # even when the first fails. Plain `pytest` runs everything in one process.
-# The AI's warm-up fills numba's cache first, a game a core (about 70 s on a
+# The AI's warm-up fills numba's cache first, two processes (about 55 s on a
 # fresh clone, 3 s after): else each worker compiles the same kernels. Its
 # failure stops nothing (-): the tests then say what broke.
 TEST_WORKERS ?= 2

@@ -9,5 +9,6 @@ millions of simulations to see, found by searching threats alone.
   (:func:`~.root.plan_root`).
 
 The kernel also runs a small VCF at each new leaf of the tree
-(:func:`~.vcf.has_vcf`). All but the root's plan are numba kernels.
+(:func:`~.vcf.has_vcf`). All are numba kernels but the root's plan,
+which is Python around one (:func:`~.root.root_threats`).
 """
