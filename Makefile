@@ -66,7 +66,7 @@ train-setup: $(VENV)/.installed-train
 # start, in a few seconds after.
 run: setup
 	@status=$$(mktemp -d)/warm.json; \
-	$(BIN)/python -m mcts warm --status $$status & \
+	$(BIN)/python -m webgame.startup $$status & \
 	$(MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
 	$(BIN)/python manage.py migrate --noinput && \
 	AI_WARM_STATUS=$$status exec $(BIN)/uvicorn webgame.asgi:application \

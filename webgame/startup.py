@@ -27,6 +27,23 @@ log = logging.getLogger(__name__)
 #: How long a start waits for the rules before serving anyway.
 RULES_TIMEOUT = 120.0
 
+#: The values of ``AI_WARM_UP`` that switch the warm-up off (any case).
+OFF = ("0", "false", "no", "off")
+
+
+def warm_up_wanted() -> bool:
+    """Whether ``AI_WARM_UP`` leaves the warm-up on (its default)."""
+    return os.environ.get("AI_WARM_UP", "1").strip().lower() not in OFF
+
+
+def warm_command(status_file: Path) -> list[str]:
+    """The warm-up's command line, keeping its progress in ``status_file``
+    (``AI_WARM_JOBS`` processes when set)."""
+    command = [sys.executable, "-m", "mcts", "warm", "--status", str(status_file)]
+    if os.environ.get("AI_WARM_JOBS"):
+        command += ["--jobs", os.environ["AI_WARM_JOBS"]]
+    return command
+
 
 @dataclass
 class WarmUp:
@@ -67,7 +84,7 @@ def launch_warm_up() -> WarmUp | None:
     with its status in ``AI_WARM_STATUS`` (``make run`` starts it before the
     database migrations and the static files), else ``python -m mcts warm``
     run now. None when switched off (``AI_WARM_UP=0``)."""
-    if os.environ.get("AI_WARM_UP", "1").strip().lower() in ("0", "false", "no", "off"):
+    if not warm_up_wanted():
         return None
     attached = os.environ.get("AI_WARM_STATUS", "").strip()
     if attached:
@@ -77,12 +94,11 @@ def launch_warm_up() -> WarmUp | None:
             warm.launched -= max(0.0, time.time() - started)
     else:
         status_file = Path(tempfile.mkdtemp(prefix="mcts-warm-")) / "status.json"
-        command = [sys.executable, "-m", "mcts", "warm", "--status", str(status_file)]
-        if os.environ.get("AI_WARM_JOBS"):
-            command += ["--jobs", os.environ["AI_WARM_JOBS"]]
         root = Path(__file__).resolve().parent.parent
         warm = WarmUp(
-            subprocess.Popen(command, cwd=root), status_file, time.monotonic()
+            subprocess.Popen(warm_command(status_file), cwd=root),
+            status_file,
+            time.monotonic(),
         )
     deadline = time.monotonic() + RULES_TIMEOUT
     while time.monotonic() < deadline:
@@ -94,3 +110,19 @@ def launch_warm_up() -> WarmUp | None:
             "the rules took over %.0f s to compile: serving anyway", RULES_TIMEOUT
         )
     return warm
+
+
+def main(argv: list[str]) -> int:
+    """``python -m webgame.startup STATUS_FILE``: the warm-up ``make run``
+    starts before anything else, unless ``AI_WARM_UP`` switches it off."""
+    if len(argv) != 1:
+        print("usage: python -m webgame.startup STATUS_FILE", file=sys.stderr)
+        return 2
+    if not warm_up_wanted():
+        return 0
+    os.execv(sys.executable, warm_command(Path(argv[0])))
+    return 1  # not reached: execv replaces this process
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -4,8 +4,12 @@ asked for meanwhile waits for its game and then plays, never an error."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
@@ -13,6 +17,8 @@ from rest_framework.test import APIClient
 from webgame import startup
 
 from .helpers import FAST_AI, HUMAN, create, url
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _until(condition, seconds=300.0) -> None:
@@ -89,3 +95,24 @@ def test_the_warm_up_is_switched_off_in_any_case(monkeypatch, value):
     monkeypatch.setenv("AI_WARM_UP", value)
     monkeypatch.setattr(startup.subprocess, "Popen", launched)
     assert startup.launch_warm_up() is None
+
+
+def test_make_runs_no_warm_up_when_it_is_switched_off(tmp_path):
+    status = tmp_path / "warm.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "webgame.startup", str(status)],
+        env={**os.environ, "AI_WARM_UP": "Off"},
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert done.returncode == 0 and not status.exists()
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "-m webgame.startup $$status &" in run and "mcts warm" not in run
+
+
+def test_the_warm_up_runs_as_many_processes_as_asked(monkeypatch, tmp_path):
+    monkeypatch.setenv("AI_WARM_JOBS", "3")
+    command = startup.warm_command(tmp_path / "warm.json")
+    assert command[1:4] == ["-m", "mcts", "warm"]
+    assert command[-2:] == ["--jobs", "3"]
