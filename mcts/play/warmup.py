@@ -427,13 +427,14 @@ def _warm_in_processes(games, model, jobs, update, finished, on_rules) -> None:
                             task, 0, f"the warm-up process exited with {child.exitcode}"
                         )
             continue
-        if message[0] == "rules":
+        if message[0] in ("rules", "done") and message[1] in rules_left:
+            # A stage that failed before its rules holds the server no longer.
             rules_left.discard(message[1])
             if not rules_left and on_rules is not None:
                 on_rules()
-        elif message[0] == "compiles":
+        if message[0] == "compiles":
             count(message[1], message[2])
-        else:
+        elif message[0] == "done":
             _, task, compiles, error = message
             running.pop(task).join()
             count(task, compiles)
