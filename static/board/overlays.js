@@ -38,6 +38,15 @@ function showAnalysis() {
   return $("#show-analysis").prop("checked");
 }
 
+/** The computer's moves in this game show its estimate unasked: one side
+ *  is the computer, and the switch is on or no person plays. */
+export function estimatesUnasked() {
+  const g = state.game;
+  if (!g || g.status === "finished") return false;
+  const aiPlays = g.players.black.kind === "ai" || g.players.white.kind === "ai";
+  return aiPlays && (showAnalysis() || !humanPlays());
+}
+
 /** A person plays at least one side. */
 function humanPlays() {
   const g = state.game;

@@ -6,7 +6,7 @@
  */
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
-import { shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { estimatesUnasked, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { SIDES, canClick, discCounts, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
@@ -110,8 +110,10 @@ export function drawAnalysis() {
   const analysis = visibleAnalysis();
   const g = state.game;
   if (!analysis) {
-    // Once shown in this game, the bar keeps its line (empty) to its end.
-    const keep = state.winBarShownFor === g.id;
+    // Once shown in this game, the bar keeps its line (empty) to its end;
+    // where the computer's moves will show it unasked, it has its line from
+    // the start, so the board does not move when the first estimate comes.
+    const keep = state.winBarShownFor === g.id || estimatesUnasked();
     $("#analysis").prop("hidden", true);
     $("#win-bar").prop("hidden", !keep).addClass("idle");
     return;

@@ -390,6 +390,23 @@ def test_the_board_stays_put_while_the_ai_thinks(page):
     assert page.locator("#board").bounding_box()["y"] < before
 
 
+def test_the_board_stays_put_when_the_first_estimate_shows(page):
+    # With "What the computer thinks of its moves" on, the AI's first move
+    # brings the win bar: its line is kept from the start, or the board would
+    # move down (25 px) just as the player reaches for it.
+    _start(page, "reversi")
+    page.check("#show-analysis")
+    set_ai(page, "white", True, FAST)
+    wait_idle(page)
+    before = page.locator("#board").bounding_box()["y"]
+    assert page.locator("#win-bar").is_hidden()  # unseen, in its place
+    human_move(page)
+    wait_plies(page, 2)
+    wait_idle(page)
+    assert page.locator("#win-bar").is_visible()
+    assert page.locator("#board").bounding_box()["y"] == before
+
+
 def test_the_status_never_names_the_human_as_the_thinking_ai(page):
     # The AI's move can reach the page by its socket before the answer to its
     # request: the status then spoke of the side to move, the human, as the
