@@ -15,7 +15,8 @@ import { render } from "./render.js";
 import { soundOn, toggleSound } from "./sound.js";
 import { SIDES, state } from "./state.js";
 
-/** Keys outside the board grid -> what they do (the ? help dialog lists them). */
+/** Keys outside the board grid -> what they do (the ? help dialog lists them;
+ *  inside the grid, moveFocus has the arrows, Home and End). */
 const KEYS = {
   ArrowLeft: () => actions.step(-1),
   ArrowRight: () => actions.step(1),
@@ -145,16 +146,21 @@ export function showTheme() {
   $("#theme").attr("aria-pressed", dark).text(dark ? pgettext("colour scheme", "Light") : pgettext("colour scheme", "Dark"));
 }
 
-/** Inside the grid, arrow keys move between cells (the ARIA grid pattern);
- *  returns true if the key was used. */
+/** Inside the grid, keys move between cells (the ARIA grid pattern): the
+ *  arrows to the next cell, Home and End to the row's first and last, with
+ *  Ctrl to the grid's; returns true if the key was used. */
 function moveFocus(e) {
   const delta = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
-  if (!delta) return false;
+  const corner = e.ctrlKey || e.metaKey;
+  if (e.altKey || (!delta && e.key !== "Home" && e.key !== "End") || (delta && corner)) return false;
   const $cells = $("#board .cell"),
     n = state.game.board.size;
   const index = $cells.index(e.target);
-  const r = Math.floor(index / n) + delta[0],
-    c = (index % n) + delta[1];
+  let r = Math.floor(index / n),
+    c = index % n;
+  if (delta) [r, c] = [r + delta[0], c + delta[1]];
+  else if (e.key === "Home") [r, c] = [corner ? 0 : r, 0];
+  else [r, c] = [corner ? n - 1 : r, n - 1];
   e.preventDefault();
   if (r < 0 || c < 0 || r >= n || c >= n) return true;
   $cells.attr("tabindex", "-1");
@@ -163,10 +169,10 @@ function moveFocus(e) {
 }
 
 function onKey(e) {
+  if ($(e.target).closest("#board").length && !$(".modal.show").length && moveFocus(e)) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   // Keys belong to text fields and selectors; switches and buttons pass them on.
   if ($(e.target).is("input:not([type=checkbox]), select, textarea") || $(".modal.show").length) return;
-  if ($(e.target).closest("#board").length && moveFocus(e)) return;
   const action = KEYS[e.key];
   if (!action) return;
   e.preventDefault();

@@ -147,3 +147,26 @@ def test_the_move_list_is_one_tab_stop_that_keeps_the_focus(page):
     page.wait_for_function("() => BoardPage.state.viewPly === 1")
     assert page.evaluate("() => document.activeElement.dataset.ply") == "1"
     assert page.evaluate(stops + ".length") == 1
+
+
+def test_home_and_end_on_the_board_move_along_it_not_through_the_game(page):
+    # The ARIA grid's keys: Home and End go to the row's ends, with Ctrl to
+    # the board's corners. They stepped to the game's first position, and a
+    # player moving along a row found the board turned back to move 0.
+    open_board(page)
+    page.click('#board [data-square="f5"]')
+    wait_plies(page, 1)
+    wait_idle(page)
+    page.focus('#board [data-square="d3"]')
+    page.keyboard.press("End")
+    assert active(page) == "h3"
+    page.keyboard.press("Home")
+    assert active(page) == "a3"
+    page.keyboard.press("Control+End")
+    assert active(page) == "h8"
+    page.keyboard.press("Control+Home")
+    assert active(page) == "a1"
+    assert page.evaluate("() => BoardPage.state.viewPly") is None
+    page.focus("#move-list [data-ply='1']")
+    page.keyboard.press("Home")  # off the board: the game's first position
+    page.wait_for_function("() => BoardPage.state.viewPly === 0")
