@@ -75,7 +75,7 @@ def plan_root(
     lost = np.zeros(size * size, dtype=np.bool_)
     budgets = (budget, defence_budget, vct_depth, vct_budget, defence_vct_budget)
     kind, count = root_threats(
-        state, tuple(np.int64(b) for b in (*budgets, deep_budget)), moves, lost
+        state, tuple(map(np.int64, (*budgets, deep_budget))), moves, lost
     )
     if kind == PLAY:
         return _rooted(np.array(moves[:1]), proven=Proven.WIN)
