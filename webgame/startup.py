@@ -1,13 +1,13 @@
 """Starting a serving process: the AI's warm-up is launched before the app
 (and so :mod:`mcts`) is imported.
 
-numba compiles some kernels when :mod:`mcts` is imported and the rest on
-first use; either way its compiler holds the GIL. So a server runs
-``python -m mcts warm`` in a process of its own first, and imports the app
-only once that process has compiled the import-time kernels and the rules
-(about 10 s on a fresh checkout, 2 s after): from then on this process
-loads compiled code from numba's cache and never compiles. The games' AI
-keep compiling over there; :mod:`webgame.services.readiness` follows it.
+numba compiles a kernel on its first use, and its compiler holds the GIL.
+So a server runs ``python -m mcts warm`` in a process of its own first, and
+imports the app only once that process has compiled the rules (about 5 s on
+a fresh checkout, 2 s after): from then on this process loads compiled code
+from numba's cache and never compiles. The games' AI keep compiling over
+there; :mod:`webgame.services.readiness` follows it. ``make run`` starts
+that process before anything else, through :func:`main`.
 """
 
 from __future__ import annotations
