@@ -46,12 +46,51 @@ const STEPS = {
   "choose-again": [() => gettext("Swap2: %(who)s chooses a colour; white moves next."), () => gettext("Swap2: you choose a colour; white moves next.")],
 };
 
+/** The choices each step can offer (the snapshot's `choices_now`). */
+const CHOICES = { choose: ["black", "white", "place2"], "choose-again": ["black", "white"] };
+
+/** The sentence of the opening's step `step`, with `who` acting (null: this
+ *  browser's player). */
+function sentence(step, who, words) {
+  return interpolate(STEPS[step][who === null ? 1 : 0](), Object.assign({ who: who }, words), true);
+}
+
 /** The sentence of the opening's step. */
 function stepText(g) {
-  const who = actor(g);
   const step = g.opening.step;
-  const words = { who: who, colour: stoneColour(g), n: step === "place3" ? g.ply + 1 : g.ply - 2 };
-  return interpolate(STEPS[step][who === null ? 1 : 0](), words, true);
+  return sentence(step, actor(g), { colour: stoneColour(g), n: step === "place3" ? g.ply + 1 : g.ply - 2 });
+}
+
+/** The last height measured by reservedHeight, and its width and language. */
+const reserved = { key: null, height: 0 };
+
+/** The bar's height at this width and language: the tallest of every
+ *  sentence and set of choices it can show, so that it keeps one height
+ *  through the opening and the board below stays put whoever acts.
+ *  Measured on the bar itself (its own styles), before drawOpening fills
+ *  it: the browser paints none of it. */
+function reservedHeight(bar) {
+  const key = bar.offsetWidth + "|" + document.documentElement.lang;
+  if (reserved.key === key) return reserved.height;
+  const text = document.getElementById("swap2-text");
+  const buttons = $("#swap2-choices button");
+  const actors = [null, gettext("Your friend"), gettext("The computer"), gettext("The opener"), gettext("The second player")];
+  bar.style.minHeight = "0";
+  let height = 0;
+  for (const step of Object.keys(STEPS)) {
+    buttons.each(function () {
+      this.hidden = (CHOICES[step] || []).indexOf($(this).data("choice")) < 0;
+    });
+    for (const who of actors) {
+      for (const colour of [sideName("black"), sideName("white")]) {
+        text.textContent = sentence(step, who, { colour: colour, n: 3 });
+        height = Math.max(height, bar.offsetHeight);
+      }
+    }
+  }
+  reserved.key = key;
+  reserved.height = height;
+  return height;
 }
 
 /** What the computer chose of the colours between snapshots `before` and
@@ -68,12 +107,15 @@ export function openingNews(before, g) {
   return interpolate(gettext("The computer chose to play %(colour)s: you play %(mine)s"), { colour: sideName(choice), mine: sideName(humans[0]) }, true);
 }
 
-/** Draw the opening's bar: its step, and the choices when they are ours. */
+/** Draw the opening's bar: its step, and the choices when they are ours;
+ *  at its reserved height (also after the window's width changes). */
 export function drawOpening() {
   const g = state.game;
   const step = openingStep();
-  $("#swap2-bar").prop("hidden", !step);
+  const bar = document.getElementById("swap2-bar");
+  bar.hidden = !step;
   if (!step) return;
+  bar.style.minHeight = reservedHeight(bar) + "px";
   $("#swap2-text").text(stepText(g));
   const ours = humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
   const offered = ours ? g.opening.choices_now : [];
@@ -89,3 +131,7 @@ export function openingStones(g) {
   if (g.opening.step !== "done") return g.moves.length;
   return g.opening.choices[0] === "place2" ? 5 : 3;
 }
+
+window.addEventListener("resize", function () {
+  if (openingStep()) drawOpening();
+});

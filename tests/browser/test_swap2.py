@@ -162,6 +162,36 @@ def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
     assert max(box["x"] + box["width"] for box in boxes) <= 390
 
 
+def test_on_a_phone_the_board_stays_put_through_the_swap2_opening(new_page):
+    """The bar keeps the height of its longest step: the board under it did
+    not move when the choices came (71 px down on a phone) nor after "Place
+    two more stones" (50 px up, under the next stone's tap)."""
+    page = new_page(**PHONE_CONTEXT)
+    _new_swap2_game(page, "freestyle")
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+
+    def board_top() -> float:  # in the page, wherever it is scrolled
+        return page.evaluate(
+            "() => document.querySelector('#board').getBoundingClientRect().top"
+            " + window.scrollY"
+        )
+
+    tops = [board_top()]
+    for ply, square in enumerate(("h8", "h9", "i8"), 1):
+        _place(page, square, ply)
+        tops.append(board_top())
+    page.click('#swap2-choices button[data-choice="place2"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
+    wait_idle(page)
+    tops.append(board_top())
+    for ply, square in enumerate(("g7", "j10"), 4):
+        _place(page, square, ply)
+        tops.append(board_top())
+    assert "chooses a colour" in _bar(page)
+    assert max(tops) - min(tops) < 1, tops
+
+
 def test_a_rematch_opens_with_swap2_again(page):
     """The panel names the game's opening, and a rematch is the same game
     again: its rule and its Swap2 opening (it used to start without one)."""
