@@ -15,17 +15,27 @@ class ServiceError(Exception):
     """A request the services refuse; nothing was changed.
 
     ``code`` is the machine-readable ``error`` of the response, ``detail`` says
-    what was wrong and what is accepted, ``status_code`` is the HTTP status and
-    ``headers`` any extra response headers (such as ``Retry-After``).
+    what was wrong and what is accepted, ``status_code`` is the HTTP status,
+    ``headers`` any extra response headers (such as ``Retry-After``) and
+    ``extra`` any further fields of the body (such as an import's
+    ``reads_as``).
     """
 
     status_code: int = status.HTTP_400_BAD_REQUEST
 
-    def __init__(self, code: str, detail: str, *, headers: dict | None = None):
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        *,
+        headers: dict | None = None,
+        extra: dict | None = None,
+    ):
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.headers = headers or {}
+        self.extra = extra or {}
 
 
 class GameNotFound(ServiceError):

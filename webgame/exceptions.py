@@ -53,7 +53,7 @@ def api_exception_handler(exc, context) -> Response | None:
     (an unexpected exception: Django then answers 500 through ``handler500``)."""
     if isinstance(exc, ServiceError):
         return Response(
-            error_body(exc.code, exc.detail),
+            {**error_body(exc.code, exc.detail), **exc.extra},
             status=exc.status_code,
             headers=exc.headers,
         )

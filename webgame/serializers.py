@@ -381,11 +381,25 @@ class UpdateGameSerializer(VersionedSerializer):
 
 
 # ---- responses (for the schema; the services build the dicts) ---------------------
+class _ReadsAsSerializer(serializers.Serializer):
+    """The game a record reads as (see ErrorSerializer.reads_as)."""
+
+    game = serializers.CharField(help_text="the game's name, e.g. gomoku")
+    options = serializers.DictField(help_text='its options, e.g. {"size": 15}')
+
+
 class ErrorSerializer(serializers.Serializer):
     """Every 4xx body."""
 
     error = serializers.CharField(help_text="machine-readable code, e.g. illegal_move")
     detail = serializers.CharField(help_text="what was wrong and what is accepted")
+    reads_as = _ReadsAsSerializer(
+        required=False,
+        help_text="an import's invalid_record only, when already the record's first "
+        "move is not one of the game asked for and the whole record reads as "
+        "another game: that game and its options (the default ones), to import "
+        "it as",
+    )
 
 
 #: A model's status on its way to play (see webgame.services.treemodels).

@@ -274,6 +274,13 @@ export function importRecord() {
   const body = $.extend(newGameBody(), { record: record });
   stopThinking();
   state.paused = false;
+  sendImport(body, true);
+}
+
+/** Import `body`. A record of another game (the answer's `reads_as`: already
+ *  its first move is not one of the game chosen) is imported as that game,
+ *  once, and the page says which game it became. */
+function sendImport(body, mayRead) {
   api
     .importGame(body)
     .done(function (g) {
@@ -281,9 +288,21 @@ export function importRecord() {
       setGame(g);
       // English says "moves" for any number; other languages may not.
       const words = ngettext("Imported a game of %(title)s, %(n)s moves", "Imported a game of %(title)s, %(n)s moves", g.ply);
-      announce(interpolate(words, { title: gameTitle(g), n: g.ply }, true));
+      const text = interpolate(words, { title: gameTitle(g), n: g.ply }, true);
+      // Read as another game than the one chosen: shown too (a live region).
+      if (mayRead) announce(text);
+      else flash(text, "info");
     })
-    .fail((xhr) => flash(api.errorText(xhr)));
+    .fail(function (xhr) {
+      const other = xhr.responseJSON && xhr.responseJSON.reads_as;
+      if (!mayRead || !other) return flash(api.errorText(xhr));
+      const chosen = chosenGame();
+      chooseGame(other.game); // its players' models, for the body
+      const again = $.extend(newGameBody(), { record: body.record, options: other.options });
+      delete again.opening; // a record's moves are the whole game
+      chooseGame(chosen); // until it is imported
+      sendImport(again, false);
+    });
 }
 
 export function copyRecord() {

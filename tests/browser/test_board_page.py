@@ -599,6 +599,32 @@ def test_the_progress_bar_runs_to_the_think_time_of_the_level(page):
     wait_plies(page, 2)
 
 
+def test_a_record_of_another_game_is_imported_as_that_game(page):
+    """Gomoku's moves pasted on a Reversi board: already the first is no
+    Reversi move, and the whole record reads as Gomoku, so it comes in as a
+    Gomoku game, and the page says so (it used to refuse it, in Reversi's
+    words: "'h8' is not legal here")."""
+    page.expected_errors.append("400 (Bad Request)")  # the imports refused
+    open_board(page)
+    select_game(page, "reversi")
+    page.fill("#record", "h8 h9 j10")
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.game === 'gomoku'")
+    wait_idle(page)
+    game = game_json(page)
+    assert game["moves"] == ["h8", "h9", "j10"]
+    assert page.input_value("#game-select") == "gomoku"
+    assert page.inner_text("#flash") == "Imported a game of Gomoku, 3 moves"
+    # A Reversi record with a wrong move later on stays a Reversi matter.
+    select_game(page, "reversi")
+    page.fill("#record", "f5 d6 c3 c2")
+    page.click("#import-record")
+    page.wait_for_function(
+        "() => document.querySelector('#flash').innerText.includes('move 4')"
+    )
+    assert game_json(page)["game"] == "reversi" and game_json(page)["ply"] == 0
+
+
 def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
     page, screenshot
 ):

@@ -729,6 +729,41 @@ class RecordTests(APITestCase):
         )
         assert_error(garbage, 400, "invalid_record")
 
+    def test_import_of_another_games_record_is_400_naming_that_game(self):
+        # Already move 1 is no Reversi move, and the whole record is Gomoku's.
+        response = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": "h8 h9 j10"},
+            format="json",
+        )
+        body = assert_error(response, 400, "invalid_record")
+        assert body["detail"].startswith("this is a record of Gomoku, not of Reversi")
+        assert body["reads_as"] == {
+            "game": "gomoku",
+            "options": {"size": 15, "row": 5, "rule": "freestyle"},
+        }
+        again = import_game(
+            self.client, "gomoku", "h8 h9 j10", body["reads_as"]["options"]
+        )
+        assert again["moves"] == ["h8", "h9", "j10"]
+        # An Othello transcript is no Lines of Action record.
+        transcript = self.client.post(
+            reverse("game-import"),
+            {"game": "loa", "record": "f5d6c3d3"},
+            format="json",
+        )
+        assert assert_error(transcript, 400, "invalid_record")["reads_as"] == {
+            "game": "reversi",
+            "options": {},
+        }
+        # A wrong move after a first that is the game's: the game's own error.
+        later = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": "f5 d6 c3 c2"},
+            format="json",
+        )
+        assert "reads_as" not in assert_error(later, 400, "invalid_record")
+
     def test_import_of_moves_after_the_end_is_400(self):
         response = self.client.post(
             reverse("game-import"),

@@ -83,6 +83,12 @@ def _record_tokens(name: str, record: str) -> list[str]:
     return tokens
 
 
+#: The games a record is tried as when its first move is not a move of the
+#: game chosen (each with its default options), most particular first: any
+#: list of distinct squares reads as Gomoku.
+READINGS = ("reversi", "loa", "gomoku")
+
+
 def import_record(
     *, game: str, options: dict | None, record: str, players: dict | None
 ) -> dict:
@@ -90,40 +96,28 @@ def import_record(
 
     Forced passes left out of the record are put back (an Othello transcript
     never writes them). Raises ServiceError ``invalid_record`` naming the ply
-    and the move at fault.
+    and the move at fault; when already the first move is not one of this
+    game and the whole record reads as another game (:data:`READINGS`), the
+    error names that game and gives it, with its options, as ``reads_as``.
     """
     rules = rules_for(game, options)
-    tokens = _record_tokens(rules.name, record)
-    if len(tokens) > MAX_RECORD_PLIES:
+    try:
+        moves, state = _read(rules, record)
+    except _Unread as unread:
+        other = _other_reading(rules, record) if unread.number == 1 else None
+        if other is None:
+            raise unread.error from None
+        # The titles' msgids are services.catalog.TITLES.
         raise ServiceError(
             "invalid_record",
-            _("records are limited to %(max)s moves") % {"max": MAX_RECORD_PLIES},
-        )
-    state = rules.initial_state()
-    moves: list[str] = []
-    for number, token in enumerate(tokens, start=1):
-        if rules.is_terminal(state):
-            raise ServiceError(
-                "invalid_record",
-                _(
-                    "the game ended after %(plies)s plies but the record goes on "
-                    "with %(move)s (move %(number)s)"
-                )
-                % {"plies": len(moves), "move": repr(token), "number": number},
-            )
-        if token.lower() != PASS and rules.legal_moves(state) == [rules.PASS]:
-            moves.append(PASS)
-            state = rules.play(state, PASS)
-        try:
-            text = parse(rules, state, token)
-        except ServiceError as exc:
-            raise ServiceError(
-                "invalid_record",
-                _("move %(number)s (%(move)s): %(error)s")
-                % {"number": number, "move": repr(token), "error": exc.detail},
-            ) from None
-        moves.append(text)
-        state = rules.play(state, text)
+            _("this is a record of %(title)s, not of %(chosen)s (%(error)s)")
+            % {
+                "title": _(other.title),
+                "chosen": _(rules.title),
+                "error": unread.error.detail,
+            },
+            extra={"reads_as": {"game": other.name, "options": other.options}},
+        ) from None
     status, result = result_of(rules, state)
     row = GameRow.objects.create(
         game=rules.name,
@@ -134,3 +128,75 @@ def import_record(
         result=result,
     )
     return snapshot(row)
+
+
+class _Unread(Exception):
+    """A record that does not read as a game: the ServiceError to answer,
+    and the number of the move at fault (0: the record as a whole)."""
+
+    def __init__(self, error: ServiceError, number: int) -> None:
+        super().__init__(error.detail)
+        self.error = error
+        self.number = number
+
+
+def _read(rules: Game, record: str) -> tuple[list[str], State]:
+    """Return the moves of ``record`` under ``rules`` (forced passes put
+    back) and the position after them; raise :class:`_Unread` if it does
+    not read as such a game."""
+    tokens = _record_tokens(rules.name, record)
+    if len(tokens) > MAX_RECORD_PLIES:
+        raise _Unread(
+            ServiceError(
+                "invalid_record",
+                _("records are limited to %(max)s moves") % {"max": MAX_RECORD_PLIES},
+            ),
+            0,
+        )
+    state = rules.initial_state()
+    moves: list[str] = []
+    for number, token in enumerate(tokens, start=1):
+        if rules.is_terminal(state):
+            raise _Unread(
+                ServiceError(
+                    "invalid_record",
+                    _(
+                        "the game ended after %(plies)s plies but the record goes "
+                        "on with %(move)s (move %(number)s)"
+                    )
+                    % {"plies": len(moves), "move": repr(token), "number": number},
+                ),
+                number,
+            )
+        if token.lower() != PASS and rules.legal_moves(state) == [rules.PASS]:
+            moves.append(PASS)
+            state = rules.play(state, PASS)
+        try:
+            text = parse(rules, state, token)
+        except ServiceError as exc:
+            raise _Unread(
+                ServiceError(
+                    "invalid_record",
+                    _("move %(number)s (%(move)s): %(error)s")
+                    % {"number": number, "move": repr(token), "error": exc.detail},
+                ),
+                number,
+            ) from None
+        moves.append(text)
+        state = rules.play(state, text)
+    return moves, state
+
+
+def _other_reading(rules: Game, record: str) -> Game | None:
+    """The first game of :data:`READINGS` (default options) other than
+    ``rules`` as which the whole of ``record`` reads, or None."""
+    for name in READINGS:
+        other = rules_for(name)
+        if (other.name, other.options) == (rules.name, rules.options):
+            continue
+        try:
+            _read(other, record)
+        except _Unread:
+            continue
+        return other
+    return None
