@@ -276,6 +276,19 @@ function drawTitle() {
   document.title = opponent && humanToMove() ? interpolate(gettext("Your move \u00b7 %(title)s"), { title: TITLE }, true) : TITLE;
 }
 
+/** Whether Undo has a move to take back: one after the opening's stones,
+ *  and against the computer one of the person's (the server's undo goes
+ *  back to their turn; before their first move the computer would only play
+ *  its move again). Moves alternate colours, passes included. */
+function hasUndo(g) {
+  const floor = openingStones(g);
+  if (!humanAgainstAi()) return g.moves.length > floor;
+  for (let ply = floor; ply < g.moves.length; ply++) {
+    if (g.players[ply % 2 === 0 ? "black" : "white"].kind === "human") return true;
+  }
+  return false;
+}
+
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;
@@ -294,7 +307,7 @@ export function drawPanel() {
   // Nothing to pause in a finished game (an undo brings Pause back); it shows
   // only where the computer plays (seated.js).
   $("#pause").prop("disabled", g.status === "finished").text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
-  $("#undo").prop("disabled", g.moves.length <= openingStones(g) || state.busy);
+  $("#undo").prop("disabled", !hasUndo(g) || state.busy);
   $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);

@@ -155,6 +155,25 @@ def test_undo_then_reload_finds_the_game_as_it_was(page, game):
     assert status(page) == "White to move"
 
 
+def test_undo_waits_for_a_move_of_ones_own_against_the_computer(page):
+    """Playing White against the computer: before one's first move Undo took
+    the computer's move back and the computer played it again at once."""
+    open_board(page)
+    select_game(page, "reversi")
+    set_ai(page, "black", True, "level:1")
+    wait_plies(page, 1)
+    wait_idle(page)
+    assert page.is_disabled("#undo")
+    human_move(page)
+    wait_plies(page, 3)  # the computer's reply
+    wait_idle(page)
+    assert page.is_enabled("#undo")
+    page.click("#undo")
+    wait_plies(page, 1)  # back to one's own turn
+    wait_idle(page)
+    assert game_json(page)["to_move"] == "white" and page.is_disabled("#undo")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_human_vs_ai_to_the_end(page, screenshot, game):
     if game == "gomoku":

@@ -533,6 +533,15 @@ class UndoTests(APITestCase):
         game = self.client.post(url("game-undo", game_id)).json()
         assert game["moves"] == [] and game["to_move"] == "black"
 
+    def test_undo_against_the_ai_before_the_humans_first_move_is_400(self):
+        # The AI's first move taken back, it would play it again at once.
+        game_id = create(self.client, black=FAST_AI).json()["id"]
+        self.client.post(url("game-ai-move", game_id))
+        response = self.client.post(url("game-undo", game_id))
+        body = assert_error(response, 400, "nothing_to_undo")
+        assert body["detail"] == "none of your moves can be taken back yet"
+        assert len(self.client.get(url("game-detail", game_id)).json()["moves"]) == 1
+
     def test_undo_between_ais_takes_back_one_ply(self):
         game_id = create(self.client, black=FAST_AI, white=FAST_AI).json()["id"]
         for _ in range(2):

@@ -310,7 +310,9 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     """Return the snapshot after taking back the last move (and a forced pass
     with the move before it); when the side then to move is an AI and the
     other side is human, keep taking back until a human is to move (so undo
-    against the AI returns to the human's turn)."""
+    against the AI returns to the human's turn). Against the AI before the
+    human's first move (the human plays white) there is nothing to take
+    back: ``nothing_to_undo`` (the AI would play its move again)."""
     row = get_row(game_id)
     check_version(row, version)
     unseated(
@@ -336,6 +338,11 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
             if kinds[game.to_move(state)] == "human":
                 break
             moves.pop()
+        else:
+            if kinds[game.to_move(replay(row.game, key, tuple(moves)))] == "ai":
+                raise ServiceError(
+                    "nothing_to_undo", _("none of your moves can be taken back yet")
+                )
     return snapshot(write(row, moves=moves))
 
 
