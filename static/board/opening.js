@@ -2,11 +2,12 @@
  * Gomoku's Swap2 opening, guided step by step: a bar above the board says
  * who does what now (the opener's three stones, the second player's choice,
  * two more stones, the opener's choice) and, when this browser's player is
- * the one to choose, offers the choices as buttons. The server keeps the
- * opening (the snapshot's `opening`); during it `to_move` is the side that
- * acts: black's side is the opener's until a colour is chosen.
+ * the one to choose, offers the choices as buttons; after it, for the rest
+ * of the game, who plays which colour. The server keeps the opening (the
+ * snapshot's `opening`); during it `to_move` is the side that acts: black's
+ * side is the opener's until a colour is chosen.
  */
-import { SIDES, humanToMove, mySeat, sideName, state } from "./state.js";
+import { SIDES, humanAgainstAi, humanToMove, mySeat, sideName, state } from "./state.js";
 
 /** The opening's step while it is under way, else null. */
 export function openingStep() {
@@ -15,13 +16,22 @@ export function openingStep() {
   return o && o.step !== "done" ? o.step : null;
 }
 
-/** Who acts now, in this browser's words; null: this browser's player. */
+/** Who acts now, in this browser's words; null: this browser's player (a
+ *  seat's, or the one person playing the computer). */
 function actor(g) {
   const side = g.to_move;
   const mine = mySeat();
   if (mine) return mine === side ? null : gettext("Your friend");
   if (g.players[side].kind === "ai") return gettext("The computer");
+  if (humanAgainstAi()) return null;
   return side === g.opening.opener ? gettext("The opener") : gettext("The second player");
+}
+
+/** The colour this browser's player plays (a seat's, or the one person's
+ *  against the computer); null at one screen or watching. */
+function myColour(g) {
+  if (mySeat()) return mySeat();
+  return humanAgainstAi() ? SIDES.find((side) => g.players[side].kind === "human") : null;
 }
 
 /** The colour of the stone placed next. */
@@ -36,8 +46,8 @@ const STEPS = {
     () => gettext("Swap2: you place three stones, black, white, black. Stone %(n)s of 3: %(colour)s."),
   ],
   choose: [
-    () => gettext("Swap2: %(who)s chooses: play white (and move next), play black, or place two more stones and let the opener choose."),
-    () => gettext("Swap2: you choose: play white (and move next), play black, or place two more stones and let your friend choose."),
+    () => gettext("Swap2: %(who)s chooses black, white (who moves next), or two more stones."),
+    () => gettext("Swap2: you choose black, white (who moves next), or two more stones."),
   ],
   place2: [
     () => gettext("Swap2: %(who)s places two more stones, white then black. Stone %(n)s of 2: %(colour)s."),
@@ -45,6 +55,13 @@ const STEPS = {
   ],
   "choose-again": [() => gettext("Swap2: %(who)s chooses a colour; white moves next."), () => gettext("Swap2: you choose a colour; white moves next.")],
 };
+
+/** After the opening: who plays which colour. */
+function doneText(g) {
+  const mine = myColour(g);
+  if (mine) return interpolate(gettext("Swap2 done: you play %(colour)s."), { colour: sideName(mine) }, true);
+  return interpolate(gettext("Swap2 done: the opener plays %(colour)s."), { colour: sideName(g.opening.opener) }, true);
+}
 
 /** The choices each step can offer (the snapshot's `choices_now`). */
 const CHOICES = { choose: ["black", "white", "place2"], "choose-again": ["black", "white"] };
@@ -103,21 +120,26 @@ export function openingNews(before, g) {
   const chooser = before.to_move;
   const choice = now.choices[now.choices.length - 1];
   const humans = SIDES.filter((side) => g.players[side].kind === "human");
-  if (!chooser || before.players[chooser].kind !== "ai" || choice === "place2" || humans.length !== 1) return null;
+  if (!chooser || before.players[chooser].kind !== "ai" || humans.length !== 1) return null;
+  if (choice === "place2") return gettext("The computer placed two more stones: you choose a colour");
   return interpolate(gettext("The computer chose to play %(colour)s: you play %(mine)s"), { colour: sideName(choice), mine: sideName(humans[0]) }, true);
 }
 
 /** Draw the opening's bar: its step, and the choices when they are ours;
- *  at its reserved height (also after the window's width changes). */
+ *  after the opening, until the game ends, who plays which colour, plainly.
+ *  At its reserved height throughout (also after the window's width
+ *  changes): the board below moves when the game ends, not before. */
 export function drawOpening() {
   const g = state.game;
   const step = openingStep();
+  const done = !step && g && g.status === "playing" && g.opening && g.opening.step === "done";
   const bar = document.getElementById("swap2-bar");
-  bar.hidden = !step;
-  if (!step) return;
+  bar.hidden = !step && !done;
+  if (bar.hidden) return;
   bar.style.minHeight = reservedHeight(bar) + "px";
-  $("#swap2-text").text(stepText(g));
-  const ours = humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
+  $(bar).toggleClass("alert alert-warning", Boolean(step)).toggleClass("text-body-secondary", !step);
+  $("#swap2-text").text(step ? stepText(g) : doneText(g));
+  const ours = step && humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
   const offered = ours ? g.opening.choices_now : [];
   $("#swap2-choices button").each(function () {
     $(this).prop("hidden", offered.indexOf($(this).data("choice")) < 0);
@@ -133,5 +155,5 @@ export function openingStones(g) {
 }
 
 window.addEventListener("resize", function () {
-  if (openingStep()) drawOpening();
+  if (state.game && state.game.opening) drawOpening();
 });

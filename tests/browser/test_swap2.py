@@ -79,7 +79,8 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     page.click('#swap2-choices button[data-choice="white"]')
     page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
     wait_idle(page)
-    assert page.locator("#swap2-bar").is_hidden()
+    # For the rest of the game the bar says who plays which colour.
+    assert _bar(page) == "Swap2 done: the opener plays White." and _buttons(page) == []
     game = game_json(page)
     assert game["opening"]["swapped"] and game["to_move"] == "white"
     assert page.inner_text("#status") == "White to move"
@@ -92,6 +93,8 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
 def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
     _new_swap2_game(page, "freestyle")
     set_ai(page, "white", True, "level:1")  # the second player: the computer
+    # The one person playing is "you" (it said "The opener").
+    assert _bar(page).startswith("Swap2: you place three stones")
     for ply, square in enumerate(("h8", "h9", "i8"), 1):
         _place(page, square, ply)
     # The computer chooses (and may place two stones); the opener then
@@ -107,10 +110,11 @@ def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
         page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
     wait_idle(page)
     game = game_json(page)
-    assert page.locator("#swap2-bar").is_hidden()
     # The computer plays whichever colour the choices gave it.
     kinds = {side: game["players"][side]["kind"] for side in ("black", "white")}
     assert sorted(kinds.values()) == ["ai", "human"]
+    human = next(side for side in kinds if kinds[side] == "human")
+    assert _bar(page) == f"Swap2 done: you play {human.title()}."
     assert game["status"] == "playing"
 
 
@@ -163,9 +167,10 @@ def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
 
 
 def test_on_a_phone_the_board_stays_put_through_the_swap2_opening(new_page):
-    """The bar keeps the height of its longest step: the board under it did
-    not move when the choices came (71 px down on a phone) nor after "Place
-    two more stones" (50 px up, under the next stone's tap)."""
+    """The bar keeps the height of its longest step, and after the opening
+    says who plays which colour: the board under it did not move when the
+    choices came (71 px down on a phone) nor after "Place two more stones"
+    (50 px up, under the next stone's tap)."""
     page = new_page(**PHONE_CONTEXT)
     _new_swap2_game(page, "freestyle")
     if page.locator("#confirm-moves").is_checked():
@@ -189,6 +194,13 @@ def test_on_a_phone_the_board_stays_put_through_the_swap2_opening(new_page):
         _place(page, square, ply)
         tops.append(board_top())
     assert "chooses a colour" in _bar(page)
+    # Nor when the opening ends (87 px up, as White was to move).
+    page.click('#swap2-choices button[data-choice="black"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    wait_idle(page)
+    tops.append(board_top())
+    _place(page, "k11", 6)
+    tops.append(board_top())
     assert max(tops) - min(tops) < 1, tops
 
 
