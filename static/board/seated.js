@@ -103,10 +103,10 @@ function drawPresence() {
       .attr("title", on ? gettext("connected") : gettext("not connected"));
     $("#seat-" + side).toggleClass("to-move", g.status === "playing" && g.to_move === side);
   });
+  // The count keeps its place even when empty (board.css): a watcher coming
+  // or going moves no board.
   const watchers = who.watchers || 0;
-  $("#watchers")
-    .prop("hidden", !watchers)
-    .text(interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true));
+  $("#watchers").text(watchers ? interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true) : "");
 }
 
 /** What a watcher reads of an offer (`side` made it). */

@@ -16,7 +16,7 @@ from webgame import services
 from webgame.models import Game as GameRow
 from webgame.services import clocks
 
-from .conftest import DESKTOP
+from .conftest import DESKTOP, PHONE_CONTEXT
 
 # Each move must show on the other boards within a second: run alone (make test).
 pytestmark = pytest.mark.timing
@@ -142,6 +142,37 @@ def test_two_friends_play_and_one_watches(new_page):
         )
         assert tab.locator("#result").inner_text() == "White wins on time"
         assert tab.locator("#clock-black").inner_text() == "0:00.0"
+
+
+def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
+    """ "1 watching" took a line of its own on a phone: both players' boards
+    moved 29 px down when a watcher came, and back when they left (a small
+    phone, with clocks)."""
+    small = dict(PHONE_CONTEXT, viewport={"width": 360, "height": 740})
+    a, b = (new_page(**small) for _ in range(2))
+    invite, watch = invite_a_friend(a, "5+3")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    a.wait_for_function(
+        "() => BoardPage.state.presence && BoardPage.state.presence.white"
+    )
+
+    def board_top(tab) -> float:
+        return tab.evaluate(
+            "() => document.querySelector('#board').getBoundingClientRect().top"
+            " + window.scrollY"
+        )
+
+    before = board_top(a), board_top(b)
+    c = new_page(**small)
+    c.goto(watch)
+    a.wait_for_function("() => BoardPage.state.presence.watchers === 1")
+    assert a.locator("#watchers").inner_text() == "1 watching"
+    assert (board_top(a), board_top(b)) == before
+    c.context.close()
+    a.wait_for_function("() => BoardPage.state.presence.watchers === 0")
+    assert (board_top(a), board_top(b)) == before
 
 
 def test_offers_and_resigning_through_the_page(new_page):
