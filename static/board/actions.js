@@ -10,7 +10,7 @@ import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strength
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, flash } from "./panel.js";
+import { announce, clearFlash, flash, noteRecord } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -270,7 +270,7 @@ export function chooseGame(name) {
 export function importRecord() {
   const record = $("#record").val();
   // An empty box would import an empty game: no game was meant.
-  if (!record.trim()) return flash(gettext("Paste a game record in the box first."), "info");
+  if (!record.trim()) return noteRecord(gettext("Paste a game record in the box first."), "info");
   const body = $.extend(newGameBody(), { record: record });
   stopThinking();
   state.paused = false;
@@ -289,13 +289,16 @@ function sendImport(body, mayRead) {
       // English says "moves" for any number; other languages may not.
       const words = ngettext("Imported a game of %(title)s, %(n)s moves", "Imported a game of %(title)s, %(n)s moves", g.ply);
       const text = interpolate(words, { title: gameTitle(g), n: g.ply }, true);
+      $("#record-note").text("");
+      // The new game in sight (on a phone the record box is far below it).
+      document.getElementById("status").scrollIntoView({ block: "nearest" });
       // Read as another game than the one chosen: shown too (a live region).
       if (mayRead) announce(text);
       else flash(text, "info");
     })
     .fail(function (xhr) {
       const other = xhr.responseJSON && xhr.responseJSON.reads_as;
-      if (!mayRead || !other) return flash(api.errorText(xhr));
+      if (!mayRead || !other) return noteRecord(api.errorText(xhr));
       const chosen = chosenGame();
       chooseGame(other.game); // its players' models, for the body
       const again = $.extend(newGameBody(), { record: body.record, options: other.options });
@@ -308,10 +311,10 @@ function sendImport(body, mayRead) {
 export function copyRecord() {
   const text = $("#record").val();
   if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(text).then(() => flash(gettext("Record copied."), "info"));
+    navigator.clipboard.writeText(text).then(() => noteRecord(gettext("Record copied."), "info"));
   } else {
     $("#record").trigger("select");
-    flash(gettext("Record selected: press Ctrl+C to copy."), "info");
+    noteRecord(gettext("Record selected: press Ctrl+C to copy."), "info");
   }
 }
 

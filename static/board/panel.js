@@ -31,6 +31,18 @@ export function flash(text, kind) {
   flashTimer = setTimeout(() => $f.text(""), 3500);
 }
 
+let recordNoteTimer = null;
+
+/** Say `text` under the record's buttons, where Copy and Import were
+ *  pressed (an error unless `kind` is "info"), for a while. */
+export function noteRecord(text, kind) {
+  const $note = $("#record-note");
+  $note.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
+  $note[0].scrollIntoView({ block: "nearest" });
+  clearTimeout(recordNoteTimer);
+  recordNoteTimer = setTimeout(() => $note.text(""), 6000);
+}
+
 /** Take down the flash message if it was about the position before. */
 export function clearPositionFlash() {
   if (flashAboutPosition) clearFlash();

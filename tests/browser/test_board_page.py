@@ -639,9 +639,40 @@ def test_a_record_of_another_game_is_imported_as_that_game(page):
     page.fill("#record", "f5 d6 c3 c2")
     page.click("#import-record")
     page.wait_for_function(
-        "() => document.querySelector('#flash').innerText.includes('move 4')"
+        "() => document.querySelector('#record-note').innerText.includes('move 4')"
     )
     assert game_json(page)["game"] == "reversi" and game_json(page)["ply"] == 0
+
+
+def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_page):
+    """On a phone the record box is far below the board: Import and Copy
+    seemed to do nothing, their words went to the flash under the board, off
+    the screen. A wrong move is quoted whole ('zz', not 'z')."""
+    page = new_page(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page.expected_errors.append("400 (Bad Request)")  # the record refused
+    open_board(page)
+    select_game(page, "reversi")
+
+    def in_sight(selector: str) -> bool:
+        box = page.locator(selector).bounding_box()
+        return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= 741
+
+    page.fill("#record", "d3 zz")
+    page.click("#import-record")
+    page.wait_for_function("() => document.querySelector('#record-note').innerText")
+    assert "move 2 ('zz')" in page.inner_text("#record-note")
+    page.wait_for_function(  # scrolled into sight, smoothly
+        "() => document.querySelector('#record-note').getBoundingClientRect()"
+        ".bottom <= window.innerHeight + 1"
+    )
+    assert in_sight("#record-note") and not in_sight("#status")
+    page.fill("#record", "f5d6c3")
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    page.wait_for_function(
+        "() => document.querySelector('#status').getBoundingClientRect().top >= -1"
+    )
+    assert in_sight("#status") and page.inner_text("#record-note") == ""
 
 
 def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
@@ -762,7 +793,7 @@ def test_a_game_played_elsewhere_can_be_stepped_through(new_page):
     before = game_json(page)["id"]
     page.fill("#record", "  ")  # an empty box imports no empty game
     page.click("#import-record")
-    assert page.inner_text("#flash") == "Paste a game record in the box first."
+    assert page.inner_text("#record-note") == "Paste a game record in the box first."
     assert game_json(page)["id"] == before
     page.fill("#record", record)
     page.click("#import-record")

@@ -731,6 +731,13 @@ class RecordTests(APITestCase):
         )
         body = assert_error(response, 400, "invalid_record")
         assert "move 2" in body["detail"] and "d6" in body["detail"]
+        # What is no square is quoted whole (it said 'z' of "zz").
+        letters = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": "d3 zz"},
+            format="json",
+        )
+        assert "move 2 ('zz')" in assert_error(letters, 400, "invalid_record")["detail"]
         garbage = self.client.post(
             reverse("game-import"),
             {"game": "loa", "record": "b1-b3 hello"},

@@ -27,6 +27,9 @@ from .rules import cached_rules, options_key, rules_for
 MAX_RECORD_PLIES = 2000
 
 _MOVE_NUMBER = re.compile(r"\d+\.+")
+_TRANSCRIPT_TOKEN = re.compile(
+    r"pass|[a-z][0-9]+|(?:(?!pass|[a-z][0-9]).)+", re.IGNORECASE
+)
 
 
 def game_boards(game_id: GameId) -> dict:
@@ -78,7 +81,8 @@ def _record_tokens(name: str, record: str) -> list[str]:
         return words
     tokens = []
     for word in words:
-        for token in re.findall(r"pass|[a-z][0-9]+|.+?", word, re.IGNORECASE):
+        # Squares, passes, and whatever else lies between them whole.
+        for token in _TRANSCRIPT_TOKEN.findall(word):
             tokens.append(token)
     return tokens
 
