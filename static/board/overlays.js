@@ -40,11 +40,20 @@ function showAnalysis() {
 
 /** The computer's moves in this game show its estimate unasked: one side
  *  is the computer, and the switch is on or no person plays. */
-export function estimatesUnasked() {
+function estimatesUnasked() {
   const g = state.game;
   if (!g || g.status === "finished") return false;
   const aiPlays = g.players.black.kind === "ai" || g.players.white.kind === "ai";
   return aiPlays && (showAnalysis() || !humanPlays());
+}
+
+/** An estimate may show in this game before it ends: unasked
+ *  (estimatesUnasked), or asked for by a person's hint (none while two
+ *  seats play). */
+export function estimatesMayShow() {
+  const g = state.game;
+  if (!g || g.status === "finished") return false;
+  return estimatesUnasked() || (humanPlays() && !g.seats);
 }
 
 /** A person plays at least one side. */

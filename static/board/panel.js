@@ -6,7 +6,7 @@
  */
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
-import { estimatesUnasked, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { estimatesMayShow, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { SIDES, canClick, discCounts, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
@@ -114,6 +114,10 @@ function placeThinkingRow() {
   if (aiPlays && g.status !== "finished") state.thinkingRowFor = g.id;
   const keep = aiPlays && state.thinkingRowFor === g.id;
   $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !keep);
+  // With no line of its own (no computer plays: a hint), the search shows in
+  // the win bar's line, which such a game keeps from its start: the board
+  // stays put.
+  $("#win-bar").toggleClass("yielding", progressRunning && !keep);
 }
 
 /** The win bar and the analysis card (best line, top candidates). The
@@ -123,9 +127,9 @@ export function drawAnalysis() {
   const g = state.game;
   if (!analysis) {
     // Once shown in this game, the bar keeps its line (empty) to its end;
-    // where the computer's moves will show it unasked, it has its line from
-    // the start, so the board does not move when the first estimate comes.
-    const keep = state.winBarShownFor === g.id || estimatesUnasked();
+    // where an estimate may come (the computer's moves, a hint), it has its
+    // line from the start, so the board does not move when the first comes.
+    const keep = state.winBarShownFor === g.id || estimatesMayShow();
     $("#analysis").prop("hidden", true);
     $("#win-bar").prop("hidden", !keep).addClass("idle");
     return;

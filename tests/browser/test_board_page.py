@@ -834,16 +834,24 @@ def test_the_win_bar_agrees_with_the_hinted_move(page):
     assert f"Black {pct}%" in page.inner_text("#win-label")
 
 
-def test_the_board_stays_put_when_a_hint_comes_and_goes(page):
-    """A hint's win bar takes a line above the board; once it has, the line
-    stays while the game goes on, so the board does not jump up under the
-    next click when the hint is gone."""
+@pytest.mark.parametrize("computer", [False, True], ids=["one screen", "computer"])
+def test_the_board_stays_put_when_a_hint_comes_and_goes(page, computer):
+    """A hint's win bar has its line above the board from the game's start
+    (the first hint moved the board 25 px down), its search shows there at
+    one screen, and the line stays while the game goes on, so the board does
+    not jump up under the next click when the hint is gone."""
     _start(page, "reversi")
+    if computer:
+        set_ai(page, "white", True, FAST)
     page.select_option("#strength-black", FAST)
+    wait_idle(page)
+    top = page.locator("#board").bounding_box()["y"]
     page.keyboard.press("h")
+    page.wait_for_function("() => BoardPage.state.thinking !== null")
+    assert page.locator("#board").bounding_box()["y"] == top
     wait_idle(page)
     assert page.locator("#win-bar").is_visible()
-    top = page.locator("#board").bounding_box()["y"]
+    assert page.locator("#board").bounding_box()["y"] == top
     hinted = page.evaluate("() => BoardPage.state.analysis.search.move")
     page.locator(f'#board [data-square="{hinted}"]').click()
     wait_plies(page, 1)
