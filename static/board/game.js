@@ -11,7 +11,7 @@ import { follow, reconnect } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { announce, clearPositionFlash, flash, startProgress, stopProgress } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, flash, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { whenFlagDue } from "./seated.js";
 import { hintFirstLoa } from "./rules.js";
@@ -110,6 +110,8 @@ export function setGame(g) {
   } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {
     announce(resultText(g.result));
   }
+  // What was said during the game (a declined offer, say) is stale at its end.
+  if (sameGame && before.status === "playing" && g.status === "finished") clearFlash();
   const news = sameGame && openingNews(before, g);
   if (news) {
     flash(news, "info");

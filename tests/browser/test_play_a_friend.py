@@ -210,6 +210,8 @@ def test_offers_and_resigning_through_the_page(new_page):
         tab.wait_for_selector("#end-dialog.show")  # from each player's side
         assert tab.locator("#end-title").inner_text() == title
         assert tab.locator("#end-reason").inner_text() == "White wins by resignation."
+    # What was said during the game is gone with it (the declined draw stayed).
+    assert a.locator("#flash").inner_text() == ""
 
 
 def test_the_invitation_closes_when_the_friend_joins(new_page):
