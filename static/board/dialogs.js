@@ -31,7 +31,10 @@ document.addEventListener("show.bs.modal", function (event) {
 
 document.addEventListener("hidden.bs.modal", function (event) {
   const now = document.activeElement;
-  if (now && now !== document.body && !event.target.contains(now)) return; // placed already
+  // A dialog under the closed one (the rules over the first minute's) holds
+  // the focus on itself, not on what opened the closed one: not placed.
+  const held = now && now !== event.target && now.classList.contains("modal");
+  if (now && now !== document.body && !event.target.contains(now) && !held) return; // placed already
   const before = focusBefore.get(event.target);
   if (event.target.id === "start-dialog" && chosen) {
     state.focusBoard = true; // the new game's board, once drawn

@@ -85,6 +85,23 @@ SQUARES_AT_LABELS = """(d, marked) => {
 }"""
 
 
+def test_closing_the_rules_gives_the_focus_back_to_how_to_play(new_page):
+    """Opened from the first-minute dialog and closed by Esc, the rules left
+    the keyboard on the dialog itself, to Tab from its top again."""
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.focus("#start-rules")
+    page.keyboard.press("Enter")
+    page.wait_for_function(  # shown: the keyboard is in it
+        "() => document.querySelector('#rules-dialog').contains(document.activeElement)"
+    )
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules-dialog", state="hidden")
+    page.wait_for_function("() => document.activeElement.id === 'start-rules'")
+    assert page.locator("#start-dialog.show").count() == 1
+
+
 def test_the_rules_diagrams_have_coordinates_for_their_captions(new_page):
     """Each diagram has the board's files and ranks around it, in the real
     board's orientation, and the squares its caption names sit at them."""
