@@ -60,7 +60,7 @@ export function offerNewGame(name) {
 }
 
 /** Show the options of the game chosen in the dialog; under Swap2 the
- *  colour picked is the opener's side: say so. */
+ *  colour picked is the opener's side: say so, and name the sides so. */
 export function drawStartOptions() {
   const game = $("#start-game").val();
   $(".start-options").each(function () {
@@ -68,6 +68,8 @@ export function drawStartOptions() {
   });
   const swap2 = game === "gomoku" && $("#gomoku-opening").val() === "swap2";
   $("#start-swap2-note").prop("hidden", !swap2);
+  $("#start-dialog .if-swap2").prop("hidden", !swap2);
+  $("#start-dialog .unless-swap2").prop("hidden", swap2);
 }
 
 function begin(players, clock) {

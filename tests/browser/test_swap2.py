@@ -22,8 +22,11 @@ def _new_swap2_game(page, rule: str) -> None:
     new_game_dialog(page)
     page.select_option("#gomoku-rule", rule)
     page.select_option("#gomoku-opening", "swap2")
-    # The first-minute dialog says what a colour means under Swap2.
+    # The first-minute dialog says what a colour means under Swap2, and
+    # names the sides so ("Black (first)" said what Swap2 does not mean).
     assert "opens with three stones" in page.inner_text("#start-swap2-note")
+    assert page.inner_text('label[for="you-black"]').strip() == "Opener"
+    assert page.inner_text('label[for="friend-white"]').strip() == "Second player"
     two_players(page)
     page.wait_for_function(
         "() => { const g = BoardPage.state.game;"
