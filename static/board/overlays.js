@@ -94,14 +94,17 @@ function provenText(proven) {
 /** The searched moves worth drawing, most visited first, and the move
  *  played (`best`) among them even when others had more visits. */
 export function topMoves(search, best) {
-  const moves = (search.moves || []).filter((m) => m.visits > 0);
-  const top = moves.slice(0, TOP_MOVES);
+  // The move chosen may have few visits or none (Gomoku's alpha-beta or
+  // threat search chose it): it is listed all the same.
+  const moves = (search.moves || []).filter((m) => m.visits > 0 || m.move === best);
+  const top = moves.filter((m) => m.visits > 0).slice(0, TOP_MOVES);
   const played = moves.find((m) => m.move === best);
-  if (played && top.indexOf(played) < 0) top[top.length - 1] = played;
+  if (played && top.indexOf(played) < 0) top[Math.min(top.length, TOP_MOVES - 1)] = played;
   return top;
 }
 
 /** Heat map: square -> the move's stats plus `heat` 0..9 (visits against the
+ *  most visited) and `chosen` (the move played, or hinted: not always the
  *  most visited); empty unless the heat map is on show. */
 export function heatBySquare() {
   const map = {};
@@ -110,8 +113,9 @@ export function heatBySquare() {
   const moves = layer.moves;
   const most = Math.max(1, ...moves.map((m) => m.visits));
   moves.forEach(function (m) {
-    if (m.move === "pass" || !m.visits) return;
-    map[m.move] = $.extend({ heat: Math.min(9, Math.floor((9.99 * m.visits) / most)) }, m);
+    const chosen = m.move === layer.best;
+    if (m.move === "pass" || (!m.visits && !chosen)) return;
+    map[m.move] = $.extend({ heat: Math.min(9, Math.floor((9.99 * m.visits) / most)), chosen: chosen }, m);
   });
   return map;
 }

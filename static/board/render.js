@@ -39,6 +39,7 @@ export function cellClasses(square, piece, ctx) {
   const stats = ctx.stats[square];
   if (stats) {
     classes.push("heat-" + stats.heat);
+    if (stats.chosen) classes.push("chosen");
     if (stats.proven === "win") classes.push("proven-win");
     if (stats.proven === "loss") classes.push("proven-loss");
   }
@@ -140,6 +141,7 @@ function cellHtml(square, piece, ctx, number, moved) {
   if (ctx.last[square]) about.push(pgettext("square", "last move"));
   if (ctx.winning[square]) about.push(pgettext("square", "winning"));
   if (ctx.forbidden[square]) about.push(forbiddenWord(ctx.forbidden[square]));
+  if (stats && stats.chosen) about.push(pgettext("square", "the AI's move"));
   if (stats) about.push(interpolate(gettext("AI: %(stats)s"), { stats: statsText(stats) }, true));
   if (notes) about.push(interpolate(gettext("AI: %(stats)s"), { stats: notes.join("; ") }, true));
   const label = about.join(", ");

@@ -675,6 +675,29 @@ def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_pag
     assert in_sight("#status") and page.inner_text("#record-note") == ""
 
 
+def test_the_hinted_move_heads_the_list_and_is_ringed_on_the_board(page):
+    """In this Gomoku position the hint (the alpha-beta's and threat
+    search's choice) was e11, sixth of the list by visits, and the board's
+    brightest square was another; once it was a move the list left out."""
+    open_board(page)
+    select_game(page, "gomoku")
+    page.fill("#record", "a15 c13 b15 e13 c15 d12")
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 6")
+    wait_idle(page)
+    page.select_option("#strength-black", "level:3")
+    page.keyboard.press("h")
+    wait_idle(page)
+    hinted = page.evaluate("() => BoardPage.state.analysis.search.move")
+    first = page.locator("#candidates li").first.inner_text()
+    assert first.startswith(hinted + " \u2013 ") and first.endswith("(chosen)")
+    assert page.locator("#candidates li").count() <= 8
+    assert page.locator("#board .cell.chosen").count() == 1
+    chosen = page.locator("#board .cell.chosen")
+    assert chosen.get_attribute("data-square") == hinted
+    assert "the AI's move" in chosen.get_attribute("aria-label")
+
+
 def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
     page, screenshot
 ):
@@ -727,8 +750,8 @@ def test_a_proven_move_shows_its_proofs_chance_not_the_searchs_average(page):
         " return s.moves[0].move; }"
     )
     page.dispatch_event("#stone-numbers", "change")  # redraws the page
-    first = page.locator("#candidates li").first.inner_text()
-    assert "win 0%, proven loss" in first, first
+    item = page.locator("#candidates li", has_text=f"{square} \u2013 ").inner_text()
+    assert "win 0%, proven loss" in item, item
     cell = page.locator(f'#board [data-square="{square}"]')
     assert cell.locator(".heat-label").inner_text() == "0"
     assert "win 0%" in cell.get_attribute("title")
