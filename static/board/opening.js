@@ -93,6 +93,7 @@ function reservedHeight(bar) {
   const buttons = $("#swap2-choices button");
   const actors = [null, gettext("Your friend"), gettext("The computer"), gettext("The opener"), gettext("The second player")];
   bar.style.minHeight = "0";
+  $(bar).addClass("alert alert-warning"); // as the opening draws it
   let height = 0;
   for (const step of Object.keys(STEPS)) {
     buttons.each(function () {
