@@ -110,7 +110,7 @@ def import_record(
     except _Unread as unread:
         other = _other_reading(rules, record) if unread.number == 1 else None
         if other is None:
-            raise unread.error from None
+            raise ServiceError("invalid_record", unread.detail) from None
         # The titles' msgids are services.catalog.TITLES.
         raise ServiceError(
             "invalid_record",
@@ -118,7 +118,7 @@ def import_record(
             % {
                 "title": _(other.title),
                 "chosen": _(rules.title),
-                "error": unread.error.detail,
+                "error": unread.detail,
             },
             extra={"reads_as": {"game": other.name, "options": other.options}},
         ) from None
@@ -135,12 +135,13 @@ def import_record(
 
 
 class _Unread(Exception):
-    """A record that does not read as a game: the ServiceError to answer,
-    and the number of the move at fault (0: the record as a whole)."""
+    """A record that does not read as a game: what is wrong (the detail of
+    an ``invalid_record``), and the number of the move at fault (0: the
+    record as a whole)."""
 
-    def __init__(self, error: ServiceError, number: int) -> None:
-        super().__init__(error.detail)
-        self.error = error
+    def __init__(self, detail: str, number: int) -> None:
+        super().__init__(detail)
+        self.detail = detail
         self.number = number
 
 
@@ -151,25 +152,18 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
     tokens = _record_tokens(rules.name, record)
     if len(tokens) > MAX_RECORD_PLIES:
         raise _Unread(
-            ServiceError(
-                "invalid_record",
-                _("records are limited to %(max)s moves") % {"max": MAX_RECORD_PLIES},
-            ),
-            0,
+            _("records are limited to %(max)s moves") % {"max": MAX_RECORD_PLIES}, 0
         )
     state = rules.initial_state()
     moves: list[str] = []
     for number, token in enumerate(tokens, start=1):
         if rules.is_terminal(state):
             raise _Unread(
-                ServiceError(
-                    "invalid_record",
-                    _(
-                        "the game ended after %(plies)s plies but the record goes "
-                        "on with %(move)s (move %(number)s)"
-                    )
-                    % {"plies": len(moves), "move": repr(token), "number": number},
-                ),
+                _(
+                    "the game ended after %(plies)s plies but the record goes on "
+                    "with %(move)s (move %(number)s)"
+                )
+                % {"plies": len(moves), "move": repr(token), "number": number},
                 number,
             )
         if token.lower() != PASS and rules.legal_moves(state) == [rules.PASS]:
@@ -179,11 +173,8 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
             text = parse(rules, state, token)
         except ServiceError as exc:
             raise _Unread(
-                ServiceError(
-                    "invalid_record",
-                    _("move %(number)s (%(move)s): %(error)s")
-                    % {"number": number, "move": repr(token), "error": exc.detail},
-                ),
+                _("move %(number)s (%(move)s): %(error)s")
+                % {"number": number, "move": repr(token), "error": exc.detail},
                 number,
             ) from None
         moves.append(text)
