@@ -10,7 +10,7 @@ import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strength
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, flash, noteRecord } from "./panel.js";
+import { announce, clearFlash, clearRecordNote, flash, noteRecord } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -289,7 +289,7 @@ function sendImport(body, mayRead) {
       // English says "moves" for any number; other languages may not.
       const words = ngettext("Imported a game of %(title)s, %(n)s moves", "Imported a game of %(title)s, %(n)s moves", g.ply);
       const text = interpolate(words, { title: gameTitle(g), n: g.ply }, true);
-      $("#record-note").text("");
+      clearRecordNote();
       // The new game in sight (on a phone the record box is far below it).
       document.getElementById("status").scrollIntoView({ block: "nearest" });
       // Read as another game than the one chosen: shown too (a live region).

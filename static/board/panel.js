@@ -40,7 +40,13 @@ export function noteRecord(text, kind) {
   $note.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
   $note[0].scrollIntoView({ block: "nearest" });
   clearTimeout(recordNoteTimer);
-  recordNoteTimer = setTimeout(() => $note.text(""), 6000);
+  recordNoteTimer = setTimeout(clearRecordNote, 6000);
+}
+
+/** Take down what Copy or Import said. */
+export function clearRecordNote() {
+  clearTimeout(recordNoteTimer);
+  $("#record-note").text("");
 }
 
 /** Take down the flash message if it was about the position before. */
