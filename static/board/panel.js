@@ -136,7 +136,7 @@ export function drawAnalysis() {
     // where an estimate may come (the computer's moves, a hint), it has its
     // line from the start, so the board does not move when the first comes.
     const keep = state.winBarShownFor === g.id || estimatesMayShow();
-    $("#analysis").prop("hidden", true);
+    drawIdleCard();
     $("#win-bar").prop("hidden", !keep).addClass("idle");
     return;
   }
@@ -170,7 +170,7 @@ export function drawAnalysis() {
   $("#win-label")
     .text(label)
     .attr("title", unproven ? doubt : null);
-  $("#analysis").prop("hidden", false);
+  showCard(true);
   const title = analysis.hint ? gettext("Hint for %(side)s") : gettext("AI %(side)s thought");
   $("#analysis-title").text(interpolate(title, { side: sideName(s.side) }, true));
   $("#analysis-stats").text(searchStats(s));
@@ -188,6 +188,39 @@ export function drawAnalysis() {
       })
       .join("")
   );
+  const card = $("#analysis")[0];
+  state.analysisCard.height = Math.max(state.analysisCard.height, card.offsetHeight);
+}
+
+/** The analysis card with its search (`full`) or without (idle). Once shown
+ *  in a game it keeps its tallest height there, so that the side panel's
+ *  other cards stay put as hints and the computer's moves come and go (they
+ *  moved 258 px on each). */
+function showCard(full) {
+  const g = state.game;
+  if (!state.analysisCard || state.analysisCard.id !== g.id) state.analysisCard = { id: g.id, height: 0 };
+  $("#analysis")
+    .prop("hidden", false)
+    .toggleClass("idle", !full)
+    .css("min-height", state.analysisCard.height ? state.analysisCard.height + "px" : "");
+  $("#analysis .analysis-body").prop("hidden", !full);
+  $("#analysis-idle").prop("hidden", full);
+}
+
+/** No search to show: the card, if it has shown in this game, keeps its
+ *  place to the game's end and says so; else it is hidden. */
+function drawIdleCard() {
+  const g = state.game;
+  const shown = state.analysisCard && state.analysisCard.id === g.id;
+  if (!shown || g.status === "finished") {
+    $("#analysis").prop("hidden", true);
+    return;
+  }
+  showCard(false);
+  $("#analysis-title").text(gettext("What the computer thinks"));
+  $("#analysis-stats").text("");
+  const mayAsk = humanToMove() && !g.seats && state.viewPly === null && !state.explore;
+  $("#analysis-idle").text(mayAsk ? gettext("Nothing for this position yet: ask for a hint.") : gettext("Nothing for this position yet."));
 }
 
 /** "Black proven win": the search proved `side`'s result (the API's win,

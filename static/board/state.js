@@ -30,6 +30,9 @@ export const state = {
   viewPly: null,
   /** The game in which the win bar was shown: it keeps its line (panel.js). */
   winBarShownFor: null,
+  /** The analysis card once shown in a game: {id, height} (its tallest, in
+   *  px); it keeps its place to the game's end (panel.js). */
+  analysisCard: null,
   /** The game in which the computer played: its thinking row keeps its place
    *  to the end (panel.js). */
   thinkingRowFor: null,

@@ -880,3 +880,36 @@ def test_the_board_stays_put_when_a_hint_comes_and_goes(page, computer):
     wait_plies(page, 1)
     assert not page.locator("#win-bar").is_visible()  # the hint is gone ...
     assert page.locator("#board").bounding_box()["y"] == top  # ... not its line
+
+
+def test_the_side_panel_stays_put_when_a_hint_comes_and_goes(page):
+    """Once shown, the analysis card keeps its place (and its tallest
+    height) to the game's end: it came and went with each hint and undo and
+    moved the side panel's other cards 258 px each time."""
+    _start(page, "reversi")
+    set_ai(page, "white", True, FAST)
+    page.select_option("#strength-black", FAST)
+    wait_idle(page)
+    assert page.locator("#analysis").is_hidden()  # nothing asked yet
+    page.keyboard.press("h")
+    wait_idle(page)
+    players = page.locator("#players").bounding_box()["y"]
+    hinted = page.evaluate("() => BoardPage.state.analysis.search.move")
+    page.locator(f'#board [data-square="{hinted}"]').click()
+    wait_plies(page, 2)
+    wait_idle(page)
+    assert page.locator("#candidates").is_hidden()  # the hint is gone ...
+    assert page.inner_text("#analysis-idle") == (
+        "Nothing for this position yet: ask for a hint."
+    )
+    assert page.locator("#players").bounding_box()["y"] == players  # ... not its card
+    page.click("#undo")
+    wait_plies(page, 0)
+    wait_idle(page)
+    assert page.locator("#players").bounding_box()["y"] == players
+    page.keyboard.press("h")
+    wait_idle(page)
+    assert page.locator("#candidates").is_visible()
+    assert page.locator("#players").bounding_box()["y"] == players
+    start_game(page, "reversi")
+    assert page.locator("#analysis").is_hidden()  # a new game starts bare
