@@ -356,6 +356,14 @@ function hasUndo(g) {
   return false;
 }
 
+/** Why Undo is off now (its title), or null where that goes without
+ *  saying (no move yet, the game over). */
+function noUndoReason(g) {
+  if (!g.moves.length || g.status === "finished") return null;
+  if (g.opening && g.moves.length <= openingStones(g)) return gettext("The Swap2 opening's stones are not taken back");
+  return gettext("None of your moves can be taken back yet");
+}
+
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;
@@ -374,7 +382,9 @@ export function drawPanel() {
   // Nothing to pause in a finished game (an undo brings Pause back); it shows
   // only where the computer plays (seated.js).
   $("#pause").prop("disabled", g.status === "finished").text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
-  $("#undo").prop("disabled", !hasUndo(g) || state.busy);
+  $("#undo")
+    .prop("disabled", !hasUndo(g) || state.busy)
+    .attr("title", hasUndo(g) ? null : noUndoReason(g));
   $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);

@@ -164,6 +164,8 @@ def test_undo_waits_for_a_move_of_ones_own_against_the_computer(page):
     wait_plies(page, 1)
     wait_idle(page)
     assert page.is_disabled("#undo")
+    reason = "None of your moves can be taken back yet"
+    assert page.get_attribute("#undo", "title") == reason
     human_move(page)
     wait_plies(page, 3)  # the computer's reply
     wait_idle(page)

@@ -87,10 +87,14 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     game = game_json(page)
     assert game["opening"]["swapped"] and game["to_move"] == "white"
     assert page.inner_text("#status") == "White to move"
-    # The stones of the opening stay: undo has nothing to take back yet.
+    # The stones of the opening stay: undo has nothing to take back yet,
+    # and its title says why.
     assert page.is_disabled("#undo")
+    reason = "The Swap2 opening's stones are not taken back"
+    assert page.get_attribute("#undo", "title") == reason
     _place(page, "k11", 6)
     assert page.is_enabled("#undo")
+    assert page.get_attribute("#undo", "title") is None
 
 
 def test_against_the_computer_its_swap2_choices_come_by_themselves(page):

@@ -99,12 +99,13 @@ def test_two_more_stones_hand_the_choice_back(client):
     assert_error(choose(client, game, "place2"), 400, "invalid_choice")
     game = choose(client, game, "white").json()
     assert game["opening"]["swapped"] is True and game["ply"] == 5
-    # Nothing of the opening is taken back.
-    assert_error(
+    # Nothing of the opening is taken back, and the refusal says why.
+    refused = assert_error(
         client.post(url("game-undo", game["id"]), {}, format="json"),
         400,
         "nothing_to_undo",
     )
+    assert "Swap2 opening" in refused["detail"]
     game = placed(client, game, "k11")
     undone = client.post(url("game-undo", game["id"]), {}, format="json").json()
     assert undone["ply"] == 5

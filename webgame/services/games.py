@@ -324,6 +324,10 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     )
     floor = openings.first_undoable(row)
     if len(row.moves) <= floor:
+        if floor:
+            raise ServiceError(
+                "nothing_to_undo", _("the Swap2 opening's stones are not taken back")
+            )
         raise ServiceError("nothing_to_undo", _("no move has been played yet"))
     moves = list(row.moves)
     taken = moves.pop()
