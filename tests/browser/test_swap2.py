@@ -4,7 +4,7 @@ computer its choices come by themselves."""
 
 from __future__ import annotations
 
-from .conftest import PHONE_CONTEXT
+from .conftest import PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     game_json,
     new_game_dialog,
@@ -171,6 +171,24 @@ def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
     words = page.locator("#swap2-text").bounding_box()
     assert min(box["y"] for box in boxes) >= words["y"] + words["height"]
     assert max(box["x"] + box["width"] for box in boxes) <= 390
+
+
+def test_on_a_small_phone_each_sides_name_keeps_to_one_line(new_page):
+    """Under Swap2 "Second player" broke onto two lines beside "Opener" and
+    "Random" in the invitation's row, in a button twice as tall."""
+    page = new_page(**{**PHONE_CONTEXT, "viewport": SMALL_PHONE})
+    open_board(page)
+    select_game(page, "gomoku")
+    new_game_dialog(page)
+    page.select_option("#gomoku-opening", "swap2")
+    groups = page.locator("#start-dialog .side-choice")
+    assert groups.count() == 2  # the computer's and the friend's
+    for group in (groups.nth(0), groups.nth(1)):
+        labels = group.locator("label")
+        heights = [labels.nth(i).bounding_box()["height"] for i in range(labels.count())]
+        assert len(heights) >= 2 and max(heights) < 44, heights  # one line: 38 px, two: 62
+        box = group.bounding_box()
+        assert box["x"] + box["width"] <= SMALL_PHONE["width"]
 
 
 def test_on_a_phone_the_board_stays_put_through_the_swap2_opening(new_page):
