@@ -4,6 +4,8 @@ computer its choices come by themselves."""
 
 from __future__ import annotations
 
+from playwright.sync_api import Locator
+
 from .conftest import PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     game_json,
@@ -185,8 +187,9 @@ def test_on_a_small_phone_each_sides_name_keeps_to_one_line(new_page):
     assert groups.count() == 2  # the computer's and the friend's
     for group in (groups.nth(0), groups.nth(1)):
         labels = group.locator("label")
-        heights = [labels.nth(i).bounding_box()["height"] for i in range(labels.count())]
-        assert len(heights) >= 2 and max(heights) < 44, heights  # one line: 38 px, two: 62
+        heights = [box["height"] for box in map(Locator.bounding_box, labels.all())]
+        # One line: 38 px; two: 62.
+        assert len(heights) >= 2 and max(heights) < 44, heights
         box = group.bounding_box()
         assert box["x"] + box["width"] <= SMALL_PHONE["width"]
 
