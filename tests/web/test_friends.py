@@ -223,6 +223,25 @@ def test_a_move_after_the_flag_fell_is_refused_even_before_the_watcher(client, f
     assert GameRow.objects.get(pk=game_id).result["reason"] == "time"
 
 
+def test_a_game_lost_on_time_takes_nothing_back(client):
+    """At one screen (or against the computer) undo after a flag fell took
+    moves off the record of a game that stayed lost on time."""
+    made = client.post("/api/games/", GOMOKU_3_2, format="json").json()
+    for move in ("h8", "h9", "j8"):
+        client.post(url("game-moves", made["id"]), {"move": move}, format="json")
+    row = GameRow.objects.get(pk=made["id"])
+    row.clock = {**row.clock, "since": row.clock["since"] - 181_000}
+    row.deadline = timezone.now() - dt.timedelta(seconds=1)
+    row.save()
+    assert flag_due_games() == 1
+    refused = assert_error(
+        client.post(url("game-undo", made["id"]), {}, format="json"), 400, "game_over"
+    )
+    assert "nothing is taken back" in refused["detail"]
+    after = client.get(url("game-detail", made["id"])).json()
+    assert len(after["moves"]) == 3 and after["result"]["reason"] == "time"
+
+
 def test_clock_controls_are_checked(client):
     for clock in ({"initial": 5, "increment": 0}, {"days": 0}, {"initial": 60}):
         answer = client.post(

@@ -67,6 +67,8 @@ def playable(row: GameRow) -> tuple[Game, State]:
                 # Between two seats no move is taken back: a rematch is asked.
                 _("the game is over (%(result)s); offer a rematch or start a new game")
                 if row.seats
+                else _("the game is over (%(result)s); start a new game")
+                if row.ending
                 else _("the game is over (%(result)s); undo a move or start a new game")
             )
             % {"result": _describe_result(row.result)},
@@ -312,7 +314,8 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     other side is human, keep taking back until a human is to move (so undo
     against the AI returns to the human's turn). Against the AI before the
     human's first move (the human plays white) there is nothing to take
-    back: ``nothing_to_undo`` (the AI would play its move again)."""
+    back: ``nothing_to_undo`` (the AI would play its move again). A game
+    lost on time stays lost: ``game_over``."""
     row = get_row(game_id)
     check_version(row, version)
     unseated(
@@ -322,6 +325,14 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
             "for a takeback (POST takeback/)"
         ),
     )
+    if row.ending:
+        # Lost on time or by resignation: taking a move back would replay it
+        # under a fallen flag, or undo a decision (as lichess, no takeback).
+        raise ServiceError(
+            "game_over",
+            _("the game is over (%(result)s): nothing is taken back after it")
+            % {"result": _describe_result(row.result)},
+        )
     floor = openings.first_undoable(row)
     if len(row.moves) <= floor:
         if floor:
