@@ -105,7 +105,7 @@ export function clickSquare(square) {
   const g = state.game;
   if (!g) return;
   if (state.explore) return exploreSquare(square);
-  if (state.viewPly !== null) return flash(gettext("You are looking at an earlier position: press End to return."));
+  if (state.viewPly !== null) return flash(gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it."));
   if (g.status === "finished") return flash(interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true));
   if (state.thinking || state.busy) return flash(gettext("Wait: the AI is thinking."));
   if (onlyWatching()) return flash(gettext("You are watching this game: only its two players move."), "info");

@@ -8,7 +8,7 @@ import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
-import { balanceButtons, flash } from "./panel.js";
+import { balanceButtons, flash, revealBoard } from "./panel.js";
 import * as review from "./review.js";
 import { showRules } from "./rules.js";
 import { render } from "./render.js";
@@ -36,7 +36,7 @@ export function bind() {
     actions.clickSquare($(this).data("square"));
   });
   on("click", "#move-list [data-ply]", function () {
-    actions.viewPly(parseInt($(this).data("ply"), 10));
+    lookAt(parseInt($(this).data("ply"), 10));
   });
   on("click", "#new-game", () => dialogs.offerNewGame());
   on("click", "#play-computer", dialogs.playComputer);
@@ -54,7 +54,10 @@ export function bind() {
   on("hidePrevented.bs.modal", "#start-dialog", () => state.game && bootstrap.Modal.getInstance(document.getElementById("start-dialog")).hide());
   // Without a game to go back to, the rules lead back to the first choice.
   on("hidden.bs.modal", "#rules-dialog", () => state.game || dialogs.offerNewGame($("#start-game").val()));
-  on("click", "#sound", () => $("#sound").attr("aria-pressed", toggleSound()));
+  on("click", "#sound", function () {
+    toggleSound();
+    showTheme();
+  });
   // The language switch comes back to the game on the board (the address
   // changes as games do), not to the one the page was opened on.
   on("submit", "#language-form", () => $("#language-next").val(location.pathname + location.search));
@@ -80,16 +83,18 @@ export function bind() {
   on("click", "#explorer-back", review.exploreBack);
   on("click", ".explorer-move", function () {
     review.exploreMove(String($(this).data("move")));
+    revealBoard();
   });
   on("click", ".mistake-link", function () {
-    actions.viewPly(parseInt($(this).data("ply"), 10));
+    lookAt(parseInt($(this).data("ply"), 10));
   });
   on("click", "#eval-chart", function (e) {
     // The chart's x axis is the ply: the nearest one to the click.
     const box = this.getBoundingClientRect();
     const plies = this.viewBox.baseVal.width;
-    actions.viewPly(Math.round(((e.clientX - box.left) / box.width) * plies));
+    lookAt(Math.round(((e.clientX - box.left) / box.width) * plies));
   });
+  on("click", "#back-to-game", () => actions.step(Infinity));
   on("click", "#undo", actions.undo);
   on("click", "#hint", actions.hint);
   on("click", "#pass", actions.pass);
@@ -139,9 +144,17 @@ function toggleTheme() {
   showTheme();
 }
 
+/** Look at the position after `ply`, picked below the board (the move
+ *  list, the chart, the mistakes), and bring the board into sight. */
+function lookAt(ply) {
+  actions.viewPly(ply);
+  revealBoard();
+}
+
 /** The bar's buttons say what they switch: the colours, the sounds. */
 export function showTheme() {
-  $("#sound").attr("aria-pressed", soundOn());
+  // Filled while on: only aria-pressed changed, and on looked like off.
+  $("#sound").attr("aria-pressed", soundOn()).toggleClass("active", soundOn());
   const dark = window.BoardTheme.current() === "dark";
   $("#theme").attr("aria-pressed", dark).text(dark ? pgettext("colour scheme", "Light") : pgettext("colour scheme", "Dark"));
 }

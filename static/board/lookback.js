@@ -6,7 +6,7 @@
  */
 import { modelName } from "./controls.js";
 import { shownValue } from "./overlays.js";
-import { stillShown } from "./panel.js";
+import { labelButton, stillShown } from "./panel.js";
 import { moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -67,23 +67,31 @@ function drawReviewCard() {
     r = currentReview();
   const running = Boolean(r && r.running);
   const known = r ? r.points.filter(Boolean).length : 0;
-  $("#analyse-game")
-    .prop("disabled", !running && g.ply === 0)
-    .text(running ? gettext("Stop") : known ? gettext("Analyse again") : gettext("Analyse the game"));
+  const labels = [gettext("Analyse the game"), gettext("Stop"), gettext("Analyse again")];
+  $("#analyse-game").prop("disabled", !running && g.ply === 0);
+  labelButton($("#analyse-game"), running ? labels[1] : known ? labels[2] : labels[0], labels);
   const pct = r ? Math.round((100 * known) / r.points.length) : 0;
   $("#review-progress").prop("hidden", !running).attr("aria-valuenow", pct);
   $("#review-progress .progress-bar").css("width", pct + "%");
   const $chart = $("#eval-chart");
-  if (!r || !known) {
+  if (!r || (!known && !running)) {
     $chart.attr("hidden", "").empty(); // an SVG element has no hidden property
     $("#chart-caption").prop("hidden", true);
     $("#mistakes").empty();
     return;
   }
+  // The chart has its place from the start: the card scrolled into sight
+  // for it (dialogs.analyse) then holds it (on a phone it grew past the
+  // screen's edge).
   const width = Math.max(1, r.points.length - 1);
   const chart = $chart[0];
   $chart.removeAttr("hidden").empty().attr("viewBox", "0 0 " + width + " 100");
+  chart.appendChild(svg("rect", { x: 0, y: 0, width: width, height: 100, class: "white-area" }));
   $("#chart-caption").prop("hidden", false);
+  if (!known) {
+    $("#mistakes").empty();
+    return;
+  }
   const y = (point) => (100 - 100 * point.black).toFixed(2);
   const line = [];
   r.points.forEach(function (point, ply) {
@@ -92,7 +100,6 @@ function drawReviewCard() {
   // Black's share is the dark area under the line; White's the light one above.
   const last = r.points.length - 1 - [...r.points].reverse().findIndex(Boolean);
   const first = r.points.findIndex(Boolean);
-  chart.appendChild(svg("rect", { x: 0, y: 0, width: width, height: 100, class: "white-area" }));
   chart.appendChild(svg("polygon", { points: first + ",100 " + line.join(" ") + " " + last + ",100", class: "black-area" }));
   chart.appendChild(svg("line", { x1: 0, x2: width, y1: 50, y2: 50, class: "midline", "vector-effect": "non-scaling-stroke" }));
   const found = mistakes(r);
@@ -104,11 +111,12 @@ function drawReviewCard() {
     chart.appendChild(svg("line", { x1: shown, x2: shown, y1: 0, y2: 100, class: "cursor", "vector-effect": "non-scaling-stroke" }));
   }
   $("#mistakes").html(
-    (found.length
-      ? "<div class='fw-semibold'>" + gettext("Mistakes: the mover's chance before and after") + "</div>"
-      : running
-        ? ""
-        : "<div class='text-muted'>" + gettext("No move lost much.") + "</div>") +
+    (running ? "" : coverageNote(r, known, g.ply)) +
+      (found.length
+        ? "<div class='fw-semibold'>" + gettext("Mistakes: the mover's chance before and after") + "</div>"
+        : running || known < r.points.length
+          ? ""
+          : "<div class='text-muted'>" + gettext("No move lost much.") + "</div>") +
       found
         .map(
           (m) =>
@@ -117,6 +125,17 @@ function drawReviewCard() {
         )
         .join("")
   );
+}
+
+/** What an analysis left out, in a line: stopped before its end, or moves
+ *  played since; "" for none. (Stopped after 3 of 65 positions, it said "No
+ *  move lost much.") */
+function coverageNote(r, known, ply) {
+  const all = r.points.length;
+  let words = "";
+  if (known < all) words = interpolate(gettext("Stopped after %(known)s of %(all)s positions."), { known: known, all: all }, true);
+  else if (ply > all - 1) words = interpolate(gettext("Analysed up to move %(ply)s: Analyse again for the moves since."), { ply: all - 1 }, true);
+  return words ? "<div class='text-muted'>" + words + "</div>" : "";
 }
 
 /** One mistake, as listed: "12. d3 (Black): 80% → 40%, best was c4". */
@@ -163,7 +182,14 @@ function drawExplorerCard() {
   }
   // The model named as the side panel's selectors name it ("Openings: light").
   const where = { model: modelName(d.model, state.game.game), ply: d.ply, line: d.line.map(moveText).join(" ") };
-  let about = interpolate(d.line.length ? gettext("%(model)s, after move %(ply)s then %(line)s") : gettext("%(model)s, after move %(ply)s"), where, true);
+  const words = d.ply
+    ? d.line.length
+      ? gettext("%(model)s, after move %(ply)s then %(line)s")
+      : gettext("%(model)s, after move %(ply)s")
+    : d.line.length
+      ? gettext("%(model)s, from the start: %(line)s")
+      : gettext("%(model)s, at the start");
+  let about = interpolate(words, where, true);
   if (d.to_move) about = interpolate(gettext("%(about)s; %(side)s to move"), { about: about, side: sideName(d.to_move) }, true);
   if (!d.known) about = interpolate(gettext("%(about)s. The model keeps no moves here: its tree stops before this position."), { about: about }, true);
   $("#explorer-line").text(about);

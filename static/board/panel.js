@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { estimatesMayShow, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, discCounts, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
+import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -288,9 +288,8 @@ export function drawMoveList() {
 function statusText() {
   const g = state.game;
   if (state.explore) return gettext("Exploring the opening knowledge");
-  if (state.viewPly !== null) {
-    return interpolate(gettext("Viewing move %(ply)s of %(plies)s (End returns to the game)"), { ply: state.viewPly, plies: g.ply }, true);
-  }
+  if (state.viewPly === 0) return gettext("The starting position");
+  if (state.viewPly !== null) return interpolate(gettext("Move %(ply)s of %(plies)s"), { ply: state.viewPly, plies: g.ply }, true);
   if (g.status === "finished") return interpolate(gettext("Game over. %(result)s"), { result: resultText(g.result) }, true);
   const who = { side: sideName(g.to_move) };
   // A search for another side has ended: its move came (by the socket)
@@ -348,6 +347,7 @@ function drawTitle() {
  *  back to their turn; before their first move the computer would only play
  *  its move again). Moves alternate colours, passes included. */
 function hasUndo(g) {
+  if (g.status === "finished" && endedOffBoard(g.result)) return false;
   const floor = openingStones(g);
   if (!humanAgainstAi()) return g.moves.length > floor;
   for (let ply = floor; ply < g.moves.length; ply++) {
@@ -359,15 +359,41 @@ function hasUndo(g) {
 /** Why Undo is off now (its title), or null where that goes without
  *  saying (no move yet, the game over). */
 function noUndoReason(g) {
+  if (g.status === "finished" && endedOffBoard(g.result)) return gettext("Nothing is taken back once a game is lost on time or resigned");
   if (!g.moves.length || g.status === "finished") return null;
   if (g.opening && g.moves.length <= openingStones(g)) return gettext("The Swap2 opening's stones are not taken back");
   return gettext("None of your moves can be taken back yet");
+}
+
+/** Set a button's text, keeping it as wide as the widest of its `labels`
+ *  (measured once it shows), so that what stands beside it does not move as
+ *  its text changes (Pause to Resume moved Share 15 px). */
+export function labelButton($button, text, labels) {
+  const button = $button[0];
+  if (!button.style.minWidth && button.offsetParent !== null) {
+    const widths = labels.map(function (label) {
+      button.textContent = label;
+      return button.getBoundingClientRect().width;
+    });
+    button.style.minWidth = Math.ceil(Math.max(...widths)) + "px";
+  }
+  $button.text(text);
+}
+
+/** Bring the board into sight when less than half of it shows: a move
+ *  looked at from the chart, the mistakes or the explorer below it changed a
+ *  board a phone had scrolled away (44 px of it showed, or none). */
+export function revealBoard() {
+  const box = document.getElementById("board").getBoundingClientRect();
+  const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+  if (seen < box.height / 2) document.getElementById("board-wrap").scrollIntoView({ block: "nearest" });
 }
 
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;
   setLiveText("#status", statusText());
+  $("#back-to-game").prop("hidden", state.viewPly === null || Boolean(state.explore));
   drawTitle();
   // The counts of the position on show (a viewed move, the explorer's).
   const shown = state.explore && state.explore.data ? state.explore.data.board.cells : state.viewPly === null ? g.board.cells : cellsAt(state.viewPly) || g.board.cells;
@@ -375,13 +401,21 @@ export function drawPanel() {
   $("#counts").prop("hidden", g.game !== "reversi");
   // Gomoku draws no legal dots: every empty point is legal.
   $("#show-legal-switch").prop("hidden", g.game === "gomoku");
+  // A Lines of Action piece moves: a move's number would stay on a square it left.
+  $(".stone-numbers-row").toggleClass("d-none", g.game === "loa");
   $("#count-black").text(counts.black);
   $("#count-white").text(counts.white);
   $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
   placeThinkingRow();
   // Nothing to pause in a finished game (an undo brings Pause back); it shows
   // only where the computer plays (seated.js).
-  $("#pause").prop("disabled", g.status === "finished").text(state.paused ? gettext("Resume") : gettext("Pause")).attr("aria-pressed", state.paused);
+  // A clock runs on whatever the page does (as lichess, no pause): a paused
+  // computer lost on time, and the person's clock ran on.
+  $("#pause")
+    .prop("disabled", g.status === "finished" || Boolean(g.clock))
+    .attr("title", g.clock ? gettext("A game with a clock cannot be paused") : null)
+    .attr("aria-pressed", state.paused);
+  labelButton($("#pause"), state.paused ? gettext("Resume") : gettext("Pause"), [gettext("Pause"), gettext("Resume")]);
   $("#undo")
     .prop("disabled", !hasUndo(g) || state.busy)
     .attr("title", hasUndo(g) ? null : noUndoReason(g));

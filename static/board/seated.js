@@ -60,7 +60,9 @@ function drawClocks() {
       .prop("hidden", false)
       .text(clockText(left, g.clock.control))
       .toggleClass("running", g.clock.running === side)
-      .toggleClass("low", !g.clock.control.days && left < 20);
+      .toggleClass("low", !g.clock.control.days && left < 20)
+      // A clock standing still at the start looked stuck.
+      .attr("title", g.status === "playing" && !g.clock.running && g.ply < 2 && !g.opening ? gettext("The clocks start after each side's first move") : null);
   });
   const running = g.clock && g.clock.running && g.status === "playing";
   // The server's flag watcher ends the game and pushes it; if nothing came
@@ -105,7 +107,11 @@ function drawPresence() {
   });
   // The count keeps its place even when empty (board.css): a watcher coming
   // or going moves no board.
-  const watchers = who.watchers || 0;
+  // Without seats this page's own socket is counted among the watchers: the
+  // person playing the computer alone read "1 watching". A watch link's page
+  // counts itself, as a spectators' list names its reader.
+  const self = !g.seats && !state.watching && state.live ? 1 : 0;
+  const watchers = Math.max(0, (who.watchers || 0) - self);
   $("#watchers").text(watchers ? interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true) : "");
 }
 

@@ -16,7 +16,7 @@ import pytest
 from tests.search.test_strict_proofs import FALSE_PROOF
 from webgame import services
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, PHONE_CONTEXT
 from .helpers import (
     AI_TIMEOUT,
     game_json,
@@ -484,9 +484,11 @@ def test_keyboard_hint_flip_steps_and_help(page):
     # ... elsewhere they step through the moves, for viewing only.
     page.focus('#move-list [data-ply="3"]')
     page.keyboard.press("ArrowLeft")
-    assert status(page).startswith("Viewing move 2 of 3")
+    assert status(page) == "Move 2 of 3"
     assert pieces(page) != live
     assert "viewed" in page.get_attribute('#move-list [data-ply="2"]', "class")
+    page.keyboard.press("Home")
+    assert status(page) == "The starting position"  # not "move 0 of 3"
     page.keyboard.press("End")
     assert pieces(page) == live and status(page) == "White to move"
     page.keyboard.press("f")
@@ -547,7 +549,7 @@ def test_the_frame_of_a_viewed_move_keeps_clear_of_the_coordinates(
     wait_idle(page)
     page.focus('#move-list [data-ply="3"]')
     page.keyboard.press("ArrowLeft")
-    assert status(page).startswith("Viewing move 2 of 3")
+    assert status(page) == "Move 2 of 3"
     assert (
         page.evaluate(
             "() => getComputedStyle(document.getElementById('board')).outlineStyle"
@@ -915,3 +917,32 @@ def test_the_side_panel_stays_put_when_a_hint_comes_and_goes(page):
     assert page.locator("#players").bounding_box()["y"] == players
     start_game(page, "reversi")
     assert page.locator("#analysis").is_hidden()  # a new game starts bare
+
+
+def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
+    """A phone has no End key, and a move tapped in the list (or the chart)
+    far below the board changed a board scrolled out of sight."""
+    page = new_page(**PHONE_CONTEXT)
+    _start(page, "reversi")
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+    for count in range(1, 5):
+        human_move(page)
+        wait_plies(page, count)
+    wait_idle(page)
+    page.locator("#move-list").scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => document.getElementById('board').getBoundingClientRect().bottom < 0"
+    )
+    page.click('#move-list [data-ply="2"]')
+    assert status(page) == "Move 2 of 4"
+    # The board comes into sight (scrolled smoothly), with the way back.
+    page.wait_for_function(
+        "() => { const b = document.getElementById('board').getBoundingClientRect();"
+        " return b.top >= 0 && b.bottom <= innerHeight; }"
+    )
+    assert page.locator("#back-to-game").is_visible()
+    page.click("#back-to-game")
+    assert status(page) == "Black to move"
+    assert page.locator("#back-to-game").is_hidden()
+    assert len(pieces(page)) == 8

@@ -501,3 +501,61 @@ def test_a_link_to_a_missing_game_says_so_and_offers_a_new_one(page, fragment):
     page.click("#new-game")
     page.wait_for_selector("#start-dialog.show")
     assert page.locator("#start-missing").is_hidden()  # said once
+
+
+def test_a_clocked_game_against_the_computer_reads_as_one(page):
+    """Playing the computer with a clock: the player's own page counted
+    itself ("1 watching"), Pause seemed to pause while both clocks ran on,
+    and the clocks standing still before the first moves looked stuck."""
+    _first_visit(page)
+    page.select_option("#start-clock", "5+3")
+    page.click("#play-computer")
+    page.wait_for_function("() => BoardPage.state.game && BoardPage.state.game.clock")
+    wait_idle(page)
+    assert page.get_attribute("#clock-black", "title") == (
+        "The clocks start after each side's first move"
+    )
+    assert page.is_disabled("#pause")
+    no_pause = "A game with a clock cannot be paused"
+    assert page.get_attribute("#pause", "title") == no_pause
+    human_move(page)
+    wait_plies(page, 2)
+    wait_idle(page)
+    page.wait_for_function("() => BoardPage.state.live && BoardPage.state.presence")
+    page.wait_for_timeout(1500)  # the watchers' count is told at most once a second
+    assert page.inner_text("#watchers") == ""
+    assert page.evaluate("() => BoardPage.state.presence.watchers") == 1  # itself
+    human_move(page)
+    wait_plies(page, 4)
+    assert page.get_attribute("#clock-black", "title") is None  # running now
+
+
+def test_an_analysis_stopped_midway_says_so(page):
+    """Stopped after three positions of many, the card said "No move lost
+    much."; and after moves played since, nothing said they were left out."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN[:6])
+    width = page.locator("#analyse-game").bounding_box()["width"]
+    page.click("#analyse-game")
+    page.wait_for_function(
+        "() => BoardPage.state.review && BoardPage.state.review.running"
+    )
+    # "Stop" keeps the button's width: it does not move under the pointer.
+    assert page.inner_text("#analyse-game") == "Stop"
+    assert page.locator("#analyse-game").bounding_box()["width"] == width
+    assert page.locator("#eval-chart").is_visible()  # its place, from the start
+    page.wait_for_function("() => BoardPage.state.review.points.filter(Boolean).length")
+    page.click("#analyse-game")
+    page.wait_for_function("() => !BoardPage.state.review.running")
+    known = page.evaluate("() => BoardPage.state.review.points.filter(Boolean).length")
+    assert known < 7  # stopped at its first answer, of seven
+    text = page.inner_text("#mistakes")
+    assert f"Stopped after {known} of 7 positions." in text
+    assert "No move lost much." not in text
+    page.click("#analyse-game")
+    page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
+    assert "Stopped" not in page.inner_text("#mistakes")
+    page.click(f'#board [data-square="{GOMOKU_WIN[6]}"]')
+    wait_plies(page, 7)
+    assert "Analysed up to move 6" in page.inner_text("#mistakes")
