@@ -83,6 +83,9 @@ export function setGame(g) {
     const move = g.moves[before.ply];
     play(g.status === "finished" ? "end" : move && move.indexOf("x") > 0 ? "capture" : "move");
   }
+  // Taken back: a word about the position before (a hint, a pass) no
+  // longer holds (it stays while its position does: panel.flash).
+  if (sameGame && g.ply < before.ply) clearPositionFlash();
   if (sameGame && g.ply > before.ply && g.last_move === "pass") {
     // The server plays a forced pass at once: say so, the record keeps it.
     const passer = g.ply % 2 === 1 ? "black" : "white";

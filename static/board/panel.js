@@ -21,14 +21,16 @@ let flashAboutPosition = false;
 
 /** Show a short message under the board that fades after a few seconds;
  *  kind "info" is not an error, "position" an info about the position on
- *  the board (it goes when the next move lands: clearPositionFlash). */
+ *  the board: it stays while that position does, and goes when the next
+ *  move lands (clearPositionFlash). A forced pass's word faded while the
+ *  player still wondered why the computer had not moved. */
 export function flash(text, kind) {
   flashAboutPosition = kind === "position";
   if (flashAboutPosition) kind = "info";
   const $f = $("#flash");
   $f.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
   clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => $f.text(""), 3500);
+  if (!flashAboutPosition) flashTimer = setTimeout(() => $f.text(""), 3500);
 }
 
 let recordNoteTimer = null;

@@ -907,9 +907,13 @@ def test_the_side_panel_stays_put_when_a_hint_comes_and_goes(page):
         "Nothing for this position yet: ask for a hint."
     )
     assert page.locator("#players").bounding_box()["y"] == players  # ... not its card
+    page.keyboard.press("h")
+    wait_idle(page)
+    assert page.inner_text("#flash").startswith("Hint: ")  # it stays ...
     page.click("#undo")
     wait_plies(page, 0)
     wait_idle(page)
+    assert page.inner_text("#flash") == ""  # ... while its position does
     assert page.locator("#players").bounding_box()["y"] == players
     page.keyboard.press("h")
     wait_idle(page)

@@ -18,6 +18,9 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     assert plies(page)[-2:] == ["c1", "pass"]
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
     assert status(page) == "White to move"
+    # It stays while White is to move (it faded after 3.5 s, the reason gone).
+    page.wait_for_timeout(4000)
+    assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
     assert page.locator("#pass").is_hidden()
     # Once White (here the computer) has played again, the pass is old news:
     # the message goes with it, not seconds later over the next position.
