@@ -131,6 +131,9 @@ export function bind() {
     });
   });
   $(document).on("keydown", onKey);
+  $(document).on("pointerdown", function (e) {
+    clickedIntoGrid = $(e.target).closest("#board").length > 0; // (false returned would cancel the click)
+  });
   $(window).on("popstate", actions.followAddress);
   // The buttons' row changes size with the window and with the board column
   // (it settles after the first drawing): share out its rows again, in the
@@ -181,8 +184,18 @@ function moveFocus(e) {
   return true;
 }
 
+/** The board's focus came from a click or a tap (else from the keyboard). */
+let clickedIntoGrid = false;
+
 function onKey(e) {
-  if ($(e.target).closest("#board").length && !$(".modal.show").length && moveFocus(e)) return;
+  const inGrid = $(e.target).closest("#board").length > 0;
+  // The keyboard in use elsewhere, or Tab: the board's focus is the keyboard's.
+  if (e.key === "Tab" || !inGrid) clickedIntoGrid = false;
+  // The grid's keys are for a keyboard player's focus: after a click on the
+  // board the keys work as elsewhere (the arrows moved a frame over the
+  // cells, and End, the way back to the game, went to the row's end).
+  if (inGrid && clickedIntoGrid) e.target.blur();
+  else if (inGrid && !$(".modal.show").length && moveFocus(e)) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   // Keys belong to text fields and selectors; switches and buttons pass them on.
   if ($(e.target).is("input:not([type=checkbox]), select, textarea") || $(".modal.show").length) return;

@@ -388,7 +388,8 @@ export function labelButton($button, text, labels) {
 export function revealBoard() {
   const box = document.getElementById("board").getBoundingClientRect();
   const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
-  if (seen < box.height / 2) document.getElementById("board-wrap").scrollIntoView({ block: "nearest" });
+  // With the status above it, and there the way back to the game.
+  if (seen < box.height / 2) document.getElementById("board-column").scrollIntoView({ block: "nearest" });
 }
 
 /** Status, disc counts, result, and which buttons can be used now. */

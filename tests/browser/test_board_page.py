@@ -477,7 +477,9 @@ def test_keyboard_hint_flip_steps_and_help(page):
         wait_plies(page, count)
     wait_idle(page)
     live = pieces(page)
-    # In the board grid, arrows move between the cells ...
+    # In the board grid, arrows move between the cells (for the keyboard's
+    # focus: after a click they step through the game) ...
+    page.keyboard.press("Tab")
     page.focus('#board [data-square="a1"]')
     page.keyboard.press("ArrowRight")
     assert page.evaluate("() => document.activeElement.dataset.square") == "b1"
@@ -924,8 +926,9 @@ def test_the_side_panel_stays_put_when_a_hint_comes_and_goes(page):
 
 
 def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
-    """A phone has no End key, and a move tapped in the list (or the chart)
-    far below the board changed a board scrolled out of sight."""
+    """A phone has no End key; the move list was a screen below the board
+    (under the switches), and a move tapped there, or in the chart, changed
+    a board scrolled out of sight."""
     page = new_page(**PHONE_CONTEXT)
     _start(page, "reversi")
     if page.locator("#confirm-moves").is_checked():
@@ -934,19 +937,33 @@ def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
         human_move(page)
         wait_plies(page, count)
     wait_idle(page)
-    page.locator("#move-list").scroll_into_view_if_needed()
-    page.wait_for_function(
-        "() => document.getElementById('board').getBoundingClientRect().bottom < 0"
+    board_in_sight = (  # the status above it too, where the way back is
+        "() => { const b = document.getElementById('board').getBoundingClientRect();"
+        " const s = document.getElementById('status').getBoundingClientRect();"
+        " return s.top >= -1 && b.bottom <= innerHeight + 1; }"
     )
+    # The moves come right under the board: both in sight at once.
+    page.locator("#move-list").scroll_into_view_if_needed()
+    assert page.evaluate(board_in_sight)
     page.click('#move-list [data-ply="2"]')
     assert status(page) == "Move 2 of 4"
-    # The board comes into sight (scrolled smoothly), with the way back.
-    page.wait_for_function(
-        "() => { const b = document.getElementById('board').getBoundingClientRect();"
-        " return b.top >= 0 && b.bottom <= innerHeight; }"
-    )
     assert page.locator("#back-to-game").is_visible()
     page.click("#back-to-game")
     assert status(page) == "Black to move"
     assert page.locator("#back-to-game").is_hidden()
+    # From the chart, far below, the board comes into sight (scrolled smoothly).
+    page.click("#analyse-game")
+    page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
+    page.evaluate(
+        "() => document.getElementById('eval-chart')"
+        ".scrollIntoView({block: 'start', behavior: 'instant'})"
+    )
+    page.wait_for_function(
+        "() => document.getElementById('board').getBoundingClientRect().bottom < 0"
+    )
+    chart = page.locator("#eval-chart").bounding_box()
+    page.mouse.click(chart["x"] + 2, chart["y"] + chart["height"] / 2)
+    assert status(page) == "The starting position"
+    page.wait_for_function(board_in_sight)
+    page.click("#back-to-game")
     assert len(pieces(page)) == 8

@@ -157,6 +157,7 @@ def test_home_and_end_on_the_board_move_along_it_not_through_the_game(page):
     page.click('#board [data-square="f5"]')
     wait_plies(page, 1)
     wait_idle(page)
+    page.keyboard.press("Tab")  # from here on the keyboard alone
     page.focus('#board [data-square="d3"]')
     page.keyboard.press("End")
     assert active(page) == "h3"
@@ -170,3 +171,23 @@ def test_home_and_end_on_the_board_move_along_it_not_through_the_game(page):
     page.focus("#move-list [data-ply='1']")
     page.keyboard.press("Home")  # off the board: the game's first position
     page.wait_for_function("() => BoardPage.state.viewPly === 0")
+
+
+def test_after_a_click_on_the_board_the_arrows_step_through_the_game(page):
+    # The grid's keys are for a keyboard player's focus: after a click (a
+    # move played) the arrows moved a frame over the cells instead, and End,
+    # which the page names as the way back, went to the row's end.
+    open_board(page)
+    page.click('#board [data-square="f5"]')
+    wait_plies(page, 1)
+    wait_idle(page)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => BoardPage.state.viewPly === 0")
+    assert active(page) == "body"  # no frame left over the cells
+    page.keyboard.press("End")
+    page.wait_for_function("() => BoardPage.state.viewPly === null")
+    # A keyboard player's focus keeps the grid's keys.
+    page.keyboard.press("Tab")
+    page.focus('#board [data-square="f5"]')
+    page.keyboard.press("ArrowRight")
+    assert active(page) == "g5"
