@@ -203,7 +203,6 @@ function showCard(full) {
   if (!state.analysisCard || state.analysisCard.id !== g.id) state.analysisCard = { id: g.id, height: 0 };
   $("#analysis")
     .prop("hidden", false)
-    .toggleClass("idle", !full)
     .css("min-height", state.analysisCard.height ? state.analysisCard.height + "px" : "");
   $("#analysis .analysis-body").prop("hidden", !full);
   $("#analysis-idle").prop("hidden", full);
