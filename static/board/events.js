@@ -4,6 +4,7 @@
  * only names the action it runs.
  */
 import * as actions from "./actions.js";
+import { keepChoices } from "./choices.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
 import * as friends from "./friends.js";
@@ -114,7 +115,10 @@ export function bind() {
     limitOptions();
     fillModels(chosenGame()); // a network plays only on the board it learned
   });
-  on("change", "#show-legal, #show-analysis, #stone-numbers", render);
+  on("change", "#show-legal, #show-analysis, #stone-numbers", function () {
+    keepChoices();
+    render();
+  });
   on("change", "#confirm-moves", function () {
     $(this).data("user-set", true);
     state.pending = null;

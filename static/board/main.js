@@ -8,6 +8,7 @@
  *   api.js       one function per /api/games/ and /api/models/ endpoint, one error path
  *   history.js   positions seen (local storage), the game in the address
  *   controls.js  the side panel's form: read as request bodies, set from a snapshot
+ *   choices.js   the player's display choices (legal dots, move numbers), remembered
  *   render.js    redraw: the board's cells (cellClasses decides how a cell looks)
  *   overlays.js  what the AI thinks, as a layer over the cells (heat map, LOA arrows)
  *   panel.js     around the board: analysis, move list, status, flash, progress
@@ -28,6 +29,7 @@
  * jQuery ($) and Bootstrap are classic scripts loaded before this module.
  */
 import { start } from "./actions.js";
+import { restoreChoices } from "./choices.js";
 import { offerNewGame } from "./dialogs.js";
 import { bind, showTheme } from "./events.js";
 import { dropSocket } from "./live.js";
@@ -39,6 +41,7 @@ window.BoardPage = { start: start, cellClasses: cellClasses, state: state, dropS
 
 $(function () {
   bind();
+  restoreChoices();
   showTheme();
   start(offerNewGame);
 });

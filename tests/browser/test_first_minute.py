@@ -183,6 +183,21 @@ def test_pause_is_kept_over_a_reload(page):
     assert game_json(page)["ply"] == ply
 
 
+def test_the_display_choices_are_kept_over_a_reload(page):
+    # Legal dots, the computer's view of its moves and move numbers were
+    # back to their defaults on each reload.
+    open_board(page)
+    page.uncheck("#show-legal")
+    page.check("#show-analysis")
+    page.select_option("#stone-numbers", "all")
+    page.reload()
+    wait_idle(page)
+    assert not page.is_checked("#show-legal")
+    assert page.is_checked("#show-analysis")
+    assert page.input_value("#stone-numbers") == "all"
+    assert page.locator("#board.hide-legal").count() == 1  # and drawn so
+
+
 def test_a_reload_while_the_ai_thinks_waits_for_its_move(page):
     open_board(page)
     set_ai(page, "white", True, "level:1")  # a first search warms the kernels

@@ -1,0 +1,35 @@
+/*
+ * The player's display choices in the side panel, remembered in this browser
+ * (they were back to their defaults on each reload): the legal-move dots, the
+ * computer's view of its own moves, and move numbers on the stones.
+ */
+const KEY = "webgame.choices";
+const SWITCHES = ["show-legal", "show-analysis"];
+const SELECTS = ["stone-numbers"];
+
+/** Set the page's controls to the choices kept, where there are any. */
+export function restoreChoices() {
+  let kept = {};
+  try {
+    kept = JSON.parse(localStorage.getItem(KEY) || "{}") || {};
+  } catch (e) {
+    return; // no storage, or a damaged entry: the defaults stand
+  }
+  SWITCHES.forEach((id) => typeof kept[id] === "boolean" && $("#" + id).prop("checked", kept[id]));
+  SELECTS.forEach(function (id) {
+    const $select = $("#" + id);
+    if ($select.find("option").filter((i, o) => o.value === kept[id]).length) $select.val(kept[id]);
+  });
+}
+
+/** Keep the controls' present choices. */
+export function keepChoices() {
+  const kept = {};
+  SWITCHES.forEach((id) => (kept[id] = $("#" + id).prop("checked")));
+  SELECTS.forEach((id) => (kept[id] = $("#" + id).val()));
+  try {
+    localStorage.setItem(KEY, JSON.stringify(kept));
+  } catch (e) {
+    /* no storage: the choices are forgotten on reload */
+  }
+}
