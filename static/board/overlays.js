@@ -40,7 +40,7 @@ function showAnalysis() {
 
 /** The computer's moves in this game show its estimate unasked: one side
  *  is the computer, and the switch is on or no person plays. */
-function estimatesUnasked() {
+export function estimatesUnasked() {
   const g = state.game;
   if (!g || g.status === "finished") return false;
   const aiPlays = g.players.black.kind === "ai" || g.players.white.kind === "ai";

@@ -6,7 +6,7 @@
  */
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
-import { estimatesMayShow, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { estimatesMayShow, estimatesUnasked, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
@@ -112,19 +112,20 @@ export function stopProgress() {
   placeThinkingRow();
 }
 
-/** The thinking row shows while a search runs. While the computer plays in
- *  the game it keeps its place between searches, unseen, so that the board
- *  below it does not jump down and back up at every move of the AI, nor up
- *  when the game ends. */
+/** The thinking row shows while a search runs. Where the computer's
+ *  estimates show unasked (AI against AI, or its view of its moves switched
+ *  on) it has a line of its own, kept between searches, unseen, so that the
+ *  board below it does not jump down and back up at every move of the AI,
+ *  nor up when the game ends. Elsewhere a search (the computer's move, a
+ *  hint) shows in the win bar's line, which such a game keeps from its start:
+ *  nothing shows there while a search runs (two kept lines left a 58 px band
+ *  above the board against the computer). */
 function placeThinkingRow() {
   const g = state.game;
   const aiPlays = Boolean(g) && SIDES.some((s) => g.players[s].kind === "ai");
-  if (aiPlays && g.status !== "finished") state.thinkingRowFor = g.id;
-  const keep = aiPlays && state.thinkingRowFor === g.id;
+  if (aiPlays && g.status !== "finished" && estimatesUnasked()) state.thinkingRowFor = g.id;
+  const keep = Boolean(g) && state.thinkingRowFor === g.id;
   $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !keep);
-  // With no line of its own (no computer plays: a hint), the search shows in
-  // the win bar's line, which such a game keeps from its start: the board
-  // stays put.
   $("#win-bar").toggleClass("yielding", progressRunning && !keep);
 }
 

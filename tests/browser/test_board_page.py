@@ -390,14 +390,16 @@ def test_switching_the_ai_off_while_it_thinks_hands_the_side_over(page):
 
 
 def test_the_board_stays_put_while_the_ai_thinks(page):
-    # The thinking row above the board keeps its place between the AI's
-    # searches: a board that jumped at each of its moves would move a cell
-    # from under a finger.
+    # The computer's search shows in the line kept for a hint's estimate: a
+    # board that jumped at each of its moves would move a cell from under a
+    # finger, and a line of its own left a 58 px band above the board.
     _start(page, "reversi")
+    top = page.locator("#board").bounding_box()["y"]  # two people: a hint's line
     set_ai(page, "white", True, "time:1")
     wait_idle(page)
     before = page.locator("#board").bounding_box()["y"]
-    assert page.locator("#thinking").is_hidden()  # unseen, in its place
+    assert before == top  # no second line for the computer's search
+    assert page.locator("#thinking").is_hidden()
     human_move(page)
     page.wait_for_function("() => BoardPage.state.thinking !== null")
     assert page.locator("#think-progress").is_visible()
@@ -405,10 +407,19 @@ def test_the_board_stays_put_while_the_ai_thinks(page):
     wait_plies(page, 2)
     wait_idle(page)
     assert page.locator("#board").bounding_box()["y"] == before
-    # Two people at one screen: no room kept for a search that never comes.
-    set_ai(page, "white", False)
+    # The computer's view of its moves on: its estimate and its search each
+    # have a line (the estimate stays while it thinks); the board moves once,
+    # at the switch, then stays.
+    page.check("#show-analysis")
     wait_idle(page)
-    assert page.locator("#board").bounding_box()["y"] < before
+    with_view = page.locator("#board").bounding_box()["y"]
+    assert with_view > before
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.thinking !== null")
+    assert page.locator("#board").bounding_box()["y"] == with_view
+    wait_plies(page, 4)
+    wait_idle(page)
+    assert page.locator("#board").bounding_box()["y"] == with_view
 
 
 def test_the_board_stays_put_when_the_first_estimate_shows(page):
