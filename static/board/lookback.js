@@ -133,7 +133,7 @@ function drawReviewCard() {
 function coverageNote(r, known, ply) {
   const all = r.points.length;
   let words = "";
-  if (known < all) words = interpolate(gettext("Stopped after %(known)s of %(all)s positions."), { known: known, all: all }, true);
+  if (known < all) words = interpolate(gettext("Stopped after %(known)s of %(all)s positions: Analyse again for the rest."), { known: known, all: all }, true);
   else if (ply > all - 1) words = interpolate(gettext("Analysed up to move %(ply)s: Analyse again for the moves since."), { ply: all - 1 }, true);
   return words ? "<div class='text-muted'>" + words + "</div>" : "";
 }

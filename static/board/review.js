@@ -23,9 +23,25 @@ export function toggleReview() {
     return render();
   }
   if (!g.ply) return flash(gettext("No move to analyse yet."), "info");
-  state.review = { id: g.id, points: new Array(g.ply + 1).fill(null), running: true, xhr: null };
+  const points = new Array(g.ply + 1).fill(null);
+  if (r && r.id === g.id) {
+    // Again: what the analysis before knew of the same moves is kept, and
+    // only the rest asked for (a stop, or moves since, threw it all away);
+    // with nothing left, all of it is asked for again.
+    const same = sharedPlies(r.moves, g.moves);
+    for (let ply = 0; ply <= same && ply < r.points.length && ply <= g.ply; ply++) points[ply] = r.points[ply];
+    if (points.every(Boolean)) points.fill(null);
+  }
+  state.review = { id: g.id, moves: g.moves.slice(0, g.ply), points: points, running: true, xhr: null };
   render();
   analyseNext(state.review);
+}
+
+/** How many moves two move lists share from the start. */
+function sharedPlies(a, b) {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }
 
 function analyseNext(r) {

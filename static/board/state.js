@@ -76,8 +76,8 @@ export const state = {
   liveLost: false,
   /** performance.now() when the last snapshot came (the clocks run from it). */
   receivedAt: 0,
-  /** The game analysis: {id, points: [{ply, black, to_move, best}], running,
-   *  xhr}, or null. */
+  /** The game analysis: {id, moves, points: [{ply, black, to_move, best}],
+   *  running, xhr} (moves: the game's when it began), or null. */
   review: null,
   /** The opening explorer: {ply, line, data} (data: the explorer endpoint's
    *  answer for the game's first `ply` moves and then `line`), or null. */

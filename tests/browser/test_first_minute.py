@@ -566,11 +566,18 @@ def test_an_analysis_stopped_midway_says_so(page):
     known = page.evaluate("() => BoardPage.state.review.points.filter(Boolean).length")
     assert known < 7  # stopped at its first answer, of seven
     text = page.inner_text("#mistakes")
-    assert f"Stopped after {known} of 7 positions." in text
+    assert f"Stopped after {known} of 7 positions: Analyse again for the rest." in text
     assert "No move lost much." not in text
+    # Again: what it knew is kept, and only the rest asked for.
+    kept = page.evaluate("() => BoardPage.state.review.points.slice(0, 7)")
+    asked = []
+    page.on("request", lambda r: "/analysis/" in r.url and asked.append(r.url))
     page.click("#analyse-game")
     page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
     assert "Stopped" not in page.inner_text("#mistakes")
+    assert len(asked) == 7 - known
+    after = page.evaluate("() => BoardPage.state.review.points")
+    assert after[:known] == kept[:known] and all(after)
     page.click(f'#board [data-square="{GOMOKU_WIN[6]}"]')
     wait_plies(page, 7)
     assert "Analysed up to move 6" in page.inner_text("#mistakes")
