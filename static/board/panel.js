@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
+import { canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -122,8 +122,7 @@ export function stopProgress() {
  *  above the board against the computer). */
 function placeThinkingRow() {
   const g = state.game;
-  const aiPlays = Boolean(g) && SIDES.some((s) => g.players[s].kind === "ai");
-  if (aiPlays && g.status !== "finished" && estimatesUnasked()) state.thinkingRowFor = g.id;
+  if (estimatesUnasked()) state.thinkingRowFor = g.id; // the computer plays, the game goes on
   const keep = Boolean(g) && state.thinkingRowFor === g.id;
   $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !keep);
   $("#win-bar").toggleClass("yielding", progressRunning && !keep);
