@@ -255,7 +255,9 @@ function drawBoard() {
   // One cell is in the tab order (a roving tab stop), as grids expect.
   const $stop = focused ? $board.find('[data-square="' + focused + '"]') : $();
   ($stop.length ? $stop : $board.find(".cell").first()).attr("tabindex", "0");
-  if ($stop.length) $stop.trigger("focus");
+  // The redrawn square gets the focus back where it is: scrolled into sight,
+  // a move the computer made pulled a phone's page up from the moves.
+  if ($stop.length) $stop[0].focus({ preventScroll: true });
   else if (state.focusBoard) $board.find('.cell[tabindex="0"]')[0].focus({ preventScroll: true });
   state.focusBoard = false;
 

@@ -978,3 +978,26 @@ def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
     page.wait_for_function(board_in_sight)
     page.click("#back-to-game")
     assert len(pieces(page)) == 8
+
+
+def test_on_a_phone_the_computers_move_leaves_the_page_where_it_was(new_page):
+    """After a tap on the board, a page scrolled down to the moves was
+    pulled back up when the computer moved: its move drew the board again,
+    and the tapped square, given its focus back, scrolled into sight."""
+    page = new_page(**PHONE_CONTEXT)
+    _start(page, "reversi")
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+    set_ai(page, "white", True, "time:1")
+    human_move(page)
+    page.evaluate(
+        "() => window.scrollTo({top: document.documentElement.scrollHeight,"
+        " behavior: 'instant'})"
+    )
+    scrolled = page.evaluate("scrollY")
+    assert scrolled > 300
+    wait_plies(page, 2)
+    wait_idle(page)
+    page.wait_for_timeout(800)  # a smooth scroll's time
+    assert abs(page.evaluate("scrollY") - scrolled) < 60
+    assert page.evaluate("() => document.activeElement.dataset.square") is not None
