@@ -59,7 +59,14 @@ function drawingContext() {
   squaresOfMove(lastMove).forEach(function (sq) {
     ctx.last[sq] = true;
   });
-  if (canClick()) {
+  const explored = state.explore && state.explore.data;
+  if (explored && ctx.loa && state.selected) {
+    // The model's moves of the piece picked in the explorer.
+    explored.moves.forEach(function (m) {
+      const [from, to] = squaresOfMove(m.move);
+      if (from === state.selected) ctx.targets[to] = ctx.legal[to] = true;
+    });
+  } else if (canClick()) {
     if (ctx.loa) {
       const dests = (g.legal_by_from || {})[state.selected] || [];
       dests.forEach(function (m) {

@@ -8,7 +8,7 @@
 import * as api from "./api.js";
 import { flash } from "./panel.js";
 import { render } from "./render.js";
-import { isLoa, state } from "./state.js";
+import { isLoa, squaresOfMove, state } from "./state.js";
 
 // ---- the game analysis ------------------------------------------------------------
 
@@ -79,6 +79,7 @@ export function toggleExplorer() {
   if (!g) return;
   if (state.explore) {
     state.explore = null;
+    state.selected = null;
     return render();
   }
   state.selected = null;
@@ -99,13 +100,24 @@ export function exploreBack() {
   if (e && e.line.length) fetchExplorer(e.line.slice(0, -1));
 }
 
-/** A click on the board while exploring: step into the model's move there
- *  (Reversi, Gomoku); Lines of Action's moves are picked in the list. */
+/** A click on the board while exploring: step into the model's move there.
+ *  Lines of Action, as in a game: a piece the model moves, then one of its
+ *  destinations (marked); a click elsewhere puts the piece down. */
 export function exploreSquare(square) {
   const e = state.explore;
   if (!e || !e.data) return;
-  const known = e.data.moves.some((m) => m.move === square);
-  if (!isLoa() && known) return exploreMove(square);
+  const known = e.data.moves.map((m) => m.move);
+  if (!isLoa()) {
+    if (known.indexOf(square) >= 0) return exploreMove(square);
+  } else {
+    const from = (m) => squaresOfMove(m)[0];
+    const chosen = known.find((m) => from(m) === state.selected && squaresOfMove(m)[1] === square);
+    if (chosen) return exploreMove(chosen);
+    const picked = state.selected;
+    state.selected = square !== picked && known.some((m) => from(m) === square) ? square : null;
+    render();
+    if (state.selected || picked) return;
+  }
   flash(gettext("Exploring: pick one of the model's moves (Back to the game ends it)."), "info");
 }
 
@@ -118,6 +130,7 @@ function fetchExplorer(line) {
       if (state.explore !== e) return;
       e.line = data.line;
       e.data = data;
+      state.selected = null;
       render();
     })
     .fail(function (x) {

@@ -6,6 +6,8 @@ covers; every one fails on a console error (the fixtures collect them)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from webgame import services
@@ -19,6 +21,7 @@ from .helpers import (
     open_board,
     pieces,
     plies,
+    select_game,
     set_ai,
     start_game,
     two_players,
@@ -292,7 +295,7 @@ def test_a_phone_shares_two_rows_of_buttons_evenly(new_page, viewport):
     # Measured at once, in one frame: the rows above the board (the AI's
     # readiness) may still come and go.
     rows = """() => {
-      const shown = [...document.querySelectorAll('#play-controls .btn')]
+      const shown = [...document.querySelectorAll('#play-controls > .btn')]
         .filter((b) => b.offsetParent !== null);
       const counts = {};
       shown.forEach((b) => {
@@ -303,7 +306,7 @@ def test_a_phone_shares_two_rows_of_buttons_evenly(new_page, viewport):
     }"""
     page.wait_for_function(rows, timeout=5000)
     boxes = page.evaluate(
-        "() => [...document.querySelectorAll('#play-controls .btn')]"
+        "() => [...document.querySelectorAll('#play-controls > .btn')]"
         ".filter((b) => b.offsetParent !== null)"
         ".map((b) => ({width: b.getBoundingClientRect().width}))"
     )
@@ -498,6 +501,38 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     page.click("#explore")  # back to the game, unchanged
     assert page.evaluate("() => BoardPage.state.explore") is None
     assert len(pieces(page)) == 4 and plies(page) == []
+
+
+def test_in_lines_of_action_the_explorer_steps_in_by_the_pieces(page):
+    """The board's clicks step into the model's moves in Lines of Action
+    too, as in a game: a piece the model moves, then one of its marked
+    destinations. A piece's click said only "pick one of the model's moves"."""
+    open_board(page)
+    select_game(page, "loa")
+    page.click("#explore")
+    page.wait_for_selector("#explorer-moves .explorer-move")
+    known = page.evaluate("() => BoardPage.state.explore.data.moves.map(m => m.move)")
+    start, end = re.split("[-x]", known[0])
+
+    def cell(square: str):
+        return page.locator(f'#board [data-square="{square}"]')
+
+    cell(start).click()
+    assert "selected" in cell(start).get_attribute("class")
+    targets = page.locator("#board .cell.target").evaluate_all(
+        "cells => cells.map(c => c.dataset.square)"
+    )
+    assert end in targets
+    assert sorted(targets) == sorted(
+        re.split("[-x]", m)[1] for m in known if re.split("[-x]", m)[0] == start
+    )
+    cell(end).click()
+    page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
+    assert page.evaluate("() => BoardPage.state.explore.line") == [known[0]]
+    assert page.evaluate("() => BoardPage.state.selected") is None
+    assert page.locator("#board .cell.target").count() == 0
+    page.click("#explore")  # back to the game: nothing picked there
+    assert page.locator("#board .cell.selected").count() == 0
 
 
 @pytest.mark.parametrize("fragment", ["", "#invite=not-a-seat"])
