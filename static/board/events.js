@@ -100,6 +100,10 @@ export function bind() {
   on("click", "#hint", actions.hint);
   on("click", "#pass", actions.pass);
   on("click", "#flip", actions.flip);
+  on("click", "#step-first", () => actions.step(-Infinity));
+  on("click", "#step-back", () => actions.step(-1));
+  on("click", "#step-forward", () => actions.step(1));
+  on("click", "#step-last", () => actions.step(Infinity));
   on("click", "#stop", actions.playBestNow);
   on("click", "#pause", actions.togglePause);
   on("click", "#import-record", actions.importRecord);

@@ -424,12 +424,24 @@ export function drawPanel() {
   $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
+  drawStepButtons();
   const options = optionsText(g);
   setLiveText("#game-options", options);
   $("#game-options").prop("hidden", !options);
   drawSeats();
   drawOpening();
   balanceButtons();
+}
+
+/** The buttons that step through the game: once there is a move, each
+ *  where it leads somewhere. Before, their row on a phone pushed the AI
+ *  switches (who plays, chosen first) out of sight. */
+function drawStepButtons() {
+  const g = state.game;
+  $("#step-controls").prop("hidden", g.ply === 0);
+  const shown = state.viewPly === null ? g.ply : state.viewPly;
+  $("#step-first, #step-back").prop("disabled", shown === 0);
+  $("#step-forward, #step-last").prop("disabled", state.viewPly === null);
 }
 
 /** The buttons under the board, when they take two rows (a phone): shared

@@ -16,7 +16,7 @@ import pytest
 from tests.search.test_strict_proofs import FALSE_PROOF
 from webgame import services
 
-from .conftest import DESKTOP, PHONE, PHONE_CONTEXT
+from .conftest import DESKTOP, PHONE, PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     AI_TIMEOUT,
     game_json,
@@ -954,7 +954,10 @@ def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
         " return s.top >= -1 && b.bottom <= innerHeight + 1; }"
     )
     # The moves come right under the board: both in sight at once.
-    page.locator("#move-list").scroll_into_view_if_needed()
+    page.evaluate(
+        "() => document.getElementById('move-list')"
+        ".scrollIntoView({block: 'end', behavior: 'instant'})"
+    )
     assert page.evaluate(board_in_sight)
     page.click('#move-list [data-ply="2"]')
     assert status(page) == "Move 2 of 4"
@@ -978,6 +981,60 @@ def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
     page.wait_for_function(board_in_sight)
     page.click("#back-to-game")
     assert len(pieces(page)) == 8
+
+
+def test_step_buttons_under_the_board_walk_through_the_game(new_page):
+    """A phone has no arrow keys, and its move list is under the AI
+    switches: buttons under the board step back and forth through the
+    game, finger-sized, in one row, in sight with the board."""
+    page = new_page(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    _start(page, "reversi")
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+    steps = ["#step-first", "#step-back", "#step-forward", "#step-last"]
+
+    def enabled() -> list[bool]:
+        return [page.locator(s).is_enabled() for s in steps]
+
+    # Nothing to step through yet: no row for them (the AI switches in sight).
+    assert page.locator("#step-controls").is_hidden()
+    board = page.locator("#board").bounding_box()
+    for count in range(1, 4):
+        human_move(page)
+        wait_plies(page, count)
+    wait_idle(page)
+    assert page.locator("#board").bounding_box() == board  # their row is under it
+    boxes = [page.locator(s).bounding_box() for s in steps]
+    assert all(b["height"] >= 44 and b["width"] >= 44 for b in boxes)
+    assert len({round(b["y"]) for b in boxes}) == 1
+    assert boxes[0]["y"] > board["y"] + board["height"]
+    assert boxes[0]["y"] + boxes[0]["height"] <= SMALL_PHONE["height"]
+    assert enabled() == [True, True, False, False]
+    page.click("#step-back")
+    assert status(page) == "Move 2 of 3"
+    assert enabled() == [True] * 4
+    page.click("#step-first")
+    assert status(page) == "The starting position"
+    assert len(pieces(page)) == 4
+    assert enabled() == [False, False, True, True]
+    page.click("#step-forward")
+    assert status(page) == "Move 1 of 3"
+    page.click("#step-last")
+    assert status(page) == "White to move"
+    assert enabled() == [True, True, False, False]
+
+
+def test_on_a_desktop_the_step_buttons_share_the_buttons_row(page):
+    _start(page, "reversi")
+    human_move(page)
+    wait_plies(page, 1)
+    new_game = page.locator("#new-game").bounding_box()
+    last = page.locator("#step-last").bounding_box()
+    assert round(last["y"]) == round(new_game["y"])
+    board = page.locator("#board").bounding_box()
+    assert last["x"] + last["width"] <= board["x"] + board["width"] + 1
+    page.click("#step-back")
+    assert status(page) == "The starting position"
 
 
 def test_on_a_phone_the_computers_move_leaves_the_page_where_it_was(new_page):

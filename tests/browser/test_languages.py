@@ -47,9 +47,10 @@ VISIBLE_TEXT = """(selector) => {
 }"""
 
 #: Move notation and coordinates ("f5", "h10", "b1-b3"), the API button,
-#: which names the programmers' interface, and Swap2, the opening's name as
-#: Chinese Gomoku players write it too.
-ALLOWED = re.compile(r"\b[a-s](?:1[0-9]|[1-9])?\b|\bAPI\b|\bSwap2\b")
+#: which names the programmers' interface, Swap2, the opening's name as
+#: Chinese Gomoku players write it too, and the keys Home and End, named as
+#: their keyboards print them.
+ALLOWED = re.compile(r"\b[a-s](?:1[0-9]|[1-9])?\b|\bAPI\b|\bSwap2\b|\bHome\b|\bEnd\b")
 WORD = re.compile(r"[A-Za-z]{2,}")
 
 
