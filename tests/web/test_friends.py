@@ -160,6 +160,31 @@ def test_a_takeback_returns_the_move_to_its_asker(client, friends):
     assert moved.json()["offers"] == {}
 
 
+def test_nothing_is_offered_to_a_seat_nobody_took(client):
+    """Before the friend opens the invitation there is nobody to answer an
+    offer or to win by a resignation: the friend's first sight was a draw
+    offer at move 0, and a resignation gave the game to an empty seat."""
+    made = client.post(
+        "/api/games/", {**GOMOKU_3_2, "friend": {"side": "black"}}, format="json"
+    ).json()
+    game_id, black = made["id"], made["seat"]["token"]
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    before = client.get(url("game-detail", game_id)).json()
+    for name in ("game-draw", "game-takeback"):
+        refused = assert_error(
+            post(client, name, game_id, {"action": "offer"}, token=black),
+            409,
+            "seat_open",
+        )
+        assert refused["detail"] == "your friend has not joined this game yet"
+    assert_error(post(client, "game-resign", game_id, token=black), 409, "seat_open")
+    assert client.get(url("game-detail", game_id)).json() == before
+    # Once the friend is here, all three are theirs to answer.
+    post(client, "game-join", game_id, {"invite": made["invite"]})
+    offered = post(client, "game-draw", game_id, {"action": "offer"}, token=black)
+    assert offered.json()["offers"] == {"draw": "black"}
+
+
 def test_resigning_loses_for_the_token_seat(client, friends):
     game_id, black, white = friends
     post(client, "game-moves", game_id, {"move": "h8"}, token=black)

@@ -35,6 +35,13 @@ def _other(side: str) -> str:
     return "white" if side == "black" else "black"
 
 
+def _friend_seated(row: GameRow, side: str) -> None:
+    """Refuse (409) what needs the friend of ``side`` before they joined:
+    nobody is there to answer an offer, or to win a resignation or a claim."""
+    if row.seats and row.seats.get(_other(side)) is None:
+        raise Conflict("seat_open", _("your friend has not joined this game yet"))
+
+
 def seat_in(game_id: GameId, token: str | None) -> str | None:
     """Return the side whose seat ``token`` holds in the game, or None."""
     return seats.seat_of(get_row(game_id), token)
@@ -98,7 +105,9 @@ def resign(game_id: GameId, *, token: str | None = None) -> dict:
     row = get_row(game_id)
     game, state = playable(row)
     side = seats.require_seat(row, token)
-    if not side:
+    if side:
+        _friend_seated(row, side)
+    else:
         humans = [s for s in seats.SIDES if row.players[s]["kind"] == "human"]
         side = humans[0] if len(humans) == 1 else game.to_move(state)
     ending = {"winner": _other(side), "reason": "resignation", "score": None}
@@ -123,8 +132,7 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
     playable(row)
     side = seats.require_seat(row, token)
     friend = _other(side)
-    if row.seats.get(friend) is None:
-        raise Conflict("seat_open", _("your friend has not joined this game yet"))
+    _friend_seated(row, side)
     if row.clock and "days" in row.clock["control"]:
         raise Conflict(
             "correspondence",
@@ -163,6 +171,7 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         return _rematch(row, action=action, token=token)
     playable(row)
     side = seats.require_seat(row, token)
+    _friend_seated(row, side)
     pending = row.offers.get(offer)
     if action == "offer":
         if pending == _other(side):
