@@ -83,7 +83,9 @@ function drawClocks() {
 function seatName(side) {
   const g = state.game;
   const mine = mySeat();
-  if (mine) return mine === side ? gettext("You") : gettext("Your friend");
+  if (mine && mine === side) return gettext("You");
+  // Until the friend opens the invitation, nobody sits there yet.
+  if (mine) return g.seats[side] ? gettext("Your friend") : gettext("Not joined yet");
   const name = { side: sideName(side) };
   if (g.seats && !g.seats[side]) return interpolate(gettext("%(side)s (open seat)"), name, true);
   if (g.players[side].kind === "ai") return interpolate(gettext("%(side)s (computer)"), name, true);
@@ -222,9 +224,14 @@ function drawButtons() {
   // Pause is for a game the computer plays in: at one screen it only takes room.
   $("#pause").prop("hidden", seated || watching || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
-  $("#offer-draw").prop("disabled", Boolean(g.offers && g.offers.draw));
-  $("#ask-takeback").prop("disabled", Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
-  // After the game, as in the end dialog (closed, or the page reloaded).
+  // Nobody to answer an offer, nor to win by a resignation, before the
+  // friend opens the invitation (the server refuses them too).
+  const alone = Boolean(mine && !g.seats[otherSide(mine)]);
+  $("#resign, #offer-draw, #ask-takeback").attr("title", alone ? gettext("Your friend has not joined yet") : null);
+  $("#resign").prop("disabled", alone);
+  $("#offer-draw").prop("disabled", alone || Boolean(g.offers && g.offers.draw));
+  $("#ask-takeback").prop("disabled", alone || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
+  // After the game, as on the end card (closed, or the page reloaded).
   $("#board-rematch")
     .prop("hidden", !(mine && g.status === "finished" && !g.rematch))
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine));

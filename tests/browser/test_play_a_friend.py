@@ -214,6 +214,30 @@ def test_offers_and_resigning_through_the_page(new_page):
     assert a.locator("#flash").inner_text() == ""
 
 
+def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
+    """Offer a draw, Ask to take back and Resign worked before the friend
+    opened the link (their first sight was a draw offer at move 0), and
+    the seats read "You" and "Your friend" as if both were there."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    click(a, "h8")
+    ply_is(a, 1, 5000)
+    buttons = ("#offer-draw", "#ask-takeback", "#resign")
+    for button in buttons:
+        assert a.locator(button).is_disabled(), button
+        assert a.locator(button).get_attribute("title") == (
+            "Your friend has not joined yet"
+        )
+    assert a.inner_text("#seat-name-white") == "Not joined yet"
+    b.goto(invite)
+    a.wait_for_function("() => BoardPage.state.game.seats.white")
+    assert a.inner_text("#seat-name-white") == "Your friend"
+    for button in ("#offer-draw", "#ask-takeback", "#resign"):
+        assert a.locator(button).is_enabled(), button
+        assert a.locator(button).get_attribute("title") is None
+
+
 def test_the_invitation_closes_when_the_friend_joins(new_page):
     """A waits with the invitation open; once B takes the seat it closes on
     A's page and A reads that the friend joined, as on lichess the challenge

@@ -195,3 +195,12 @@ def test_the_catalogs_hold_every_string_of_the_sources(tmp_path, monkeypatch):
         assert sorted(set(committed) - set(gathered)) == [], f"gone from {domain}"
         fuzzy = [e.msgid for e in gathered.values() if "fuzzy" in e.flags]
         assert fuzzy == [], f"a changed string in {domain}"
+
+
+def test_a_resignation_is_told_alike_to_both_players_in_chinese():
+    """The result after a resignation named no side but the winner's:
+    "对方认输" (the other side resigned) told the player who resigned that
+    their opponent had. It names the winner's opponent now."""
+    entries = _entries(LOCALE / "zh_Hans" / "LC_MESSAGES" / "djangojs.po")
+    text = entries[(None, "%(side)s wins by resignation")].msgstr % {"side": "黑方"}
+    assert text.startswith("黑方") and "对方" not in text
