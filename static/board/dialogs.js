@@ -3,16 +3,16 @@
  * the computer (your colour, its strength; it plays with the shipped model)
  * or two players on one board, with the game's options (Gomoku's board,
  * rule and opening); New game, the n key and the game selector open it, and
- * nothing is thrown away until a choice is made. The end
- * (#end-dialog): who won and why, Rematch with the colours swapped, Analyse.
+ * nothing is thrown away until a choice is made. The end card (ending.js)
+ * offers Rematch with the colours swapped, and Analyse: both are here.
  */
 import { chooseGame, newGame } from "./actions.js";
 import { newGameBody, syncControls } from "./controls.js";
+import { hideEnd } from "./ending.js";
 import { clockOf, createFriendGame, makeOffer } from "./friends.js";
-import { whenGameEnds } from "./game.js";
 import { stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
-import { SIDES, cap, endedOffBoard, humanSide, mySeat, onlyWatching, reasonText, resultText, sideName, state } from "./state.js";
+import { SIDES, mySeat, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -110,29 +110,6 @@ export function startDialogClosed() {
 
 // ---- the end of a game ---------------------------------------------------------------
 
-function showEnd(game, ending) {
-  const me = humanSide();
-  const score = game.result && game.result.score;
-  let title = ending.winner ? interpolate(gettext("%(side)s wins"), { side: sideName(ending.winner) }, true) : gettext("A draw");
-  if (me && ending.winner) title = ending.winner === me ? gettext("You won") : gettext("You lost");
-  if (score) {
-    // From the player's side: "You won, 57–7"; else Black's count first.
-    const first = me || "black";
-    const counts = { outcome: title, first: score[first], second: score[first === "black" ? "white" : "black"] };
-    // Translators: the end dialog's title: "You won, 57–7", "Black wins, 40–24".
-    title = interpolate(gettext("%(outcome)s, %(first)s\u2013%(second)s"), counts, true);
-  }
-  $("#end-title").text(title);
-  // Translators: a sentence's full stop after how the game ended: "Five in a row."
-  let why = interpolate(gettext("%(sentence)s."), { sentence: ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over") }, true);
-  if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
-  else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
-  $("#end-reason").text(why);
-  // A watcher has no rematch to play: the players' rematch takes them along.
-  $("#rematch").prop("hidden", onlyWatching());
-  modal("end-dialog").show();
-}
-
 /** Only what the API accepts of a side's stored settings. */
 function playerBody(p) {
   const body = { kind: p.kind };
@@ -147,17 +124,16 @@ function playerBody(p) {
  *  and both boards go to it once accepted (friends.js). */
 export function rematch() {
   const g = state.game;
-  modal("end-dialog").hide();
+  hideEnd();
   if (g.seats && mySeat()) return makeOffer("rematch");
   const opening = g.opening ? g.opening.name : undefined;
   newGame({ game: g.game, options: g.options, opening: opening, players: { black: playerBody(g.players.white), white: playerBody(g.players.black) } });
 }
 
 export function analyse() {
-  modal("end-dialog").hide();
+  hideEnd();
   toggleReview();
   document.getElementById("review").scrollIntoView({ block: "nearest" });
   document.getElementById("analyse-game").focus({ preventScroll: true });
 }
 
-whenGameEnds(showEnd);

@@ -7,6 +7,8 @@ import * as actions from "./actions.js";
 import { keepChoices } from "./choices.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
+import { closeEnd, showEnd } from "./ending.js";
+import { whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
 import { balanceButtons, flash, revealBoard } from "./panel.js";
@@ -28,7 +30,7 @@ const KEYS = {
   f: () => $("#flip").trigger("click"),
   n: () => dialogs.offerNewGame(),
   "?": () => bootstrap.Modal.getOrCreateInstance(document.getElementById("help-dialog")).show(),
-  Escape: actions.cancelPick,
+  Escape: () => closeEnd() || actions.cancelPick(),
 };
 
 export function bind() {
@@ -138,6 +140,7 @@ export function bind() {
       actions.changeSide(side, this.id === side + "-ai");
     });
   });
+  whenGameEnds(showEnd);
   $(document).on("keydown", onKey);
   $(document).on("pointerdown", function (e) {
     clickedIntoGrid = $(e.target).closest("#board").length > 0; // (false returned would cancel the click)

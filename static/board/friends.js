@@ -7,6 +7,7 @@
  */
 import * as api from "./api.js";
 import { newGameBody } from "./controls.js";
+import { hideEnd } from "./ending.js";
 import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
@@ -114,7 +115,7 @@ function friendJoined() {
 function followRematch(g) {
   const seat = state.seat && state.seat.id === g.id ? state.seat : null;
   if (seat) rememberSeat(g.rematch, { side: otherSide(seat.side), token: seat.token });
-  modal("end-dialog").hide();
+  hideEnd();
   api
     .getGame(g.rematch)
     .done(function (next) {

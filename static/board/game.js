@@ -27,7 +27,7 @@ let conflicts = 0;
 let leaving = false;
 window.addEventListener("beforeunload", () => (leaving = true));
 window.addEventListener("pagehide", () => (leaving = true));
-/** The end dialog's opener (dialogs.js registers it; game.js only says when). */
+/** The end card's opener (events.js registers it; game.js only says when). */
 let onGameEnd = null;
 
 /** Register what to do when a game ends while this page watches it. */
@@ -121,6 +121,8 @@ export function setGame(g) {
     announce(news);
   }
   fetchRecord();
+  // Taken back after its end: a new end shows its card again.
+  if (sameGame && before.status === "finished" && g.status === "playing") state.endShownFor = state.ending = null;
   if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");
   follow(g.id, takeLive, takePresence, render);
   if (!sameGame) hintFirstLoa(g);
@@ -159,7 +161,7 @@ function takePresence(who) {
 }
 
 /** Light the squares that won the game; `justEnded`: the game ended while
- *  this page watched, so the end dialog opens. */
+ *  this page watched, so the end card shows. */
 function fetchEnding(g, justEnded) {
   const e = state.ending;
   if (e && e.id === g.id && e.ply === g.ply) return;

@@ -4,6 +4,7 @@
  * function, cellClasses(). What the AI thinks lies over the cells as a
  * separate layer (overlays.js); the panels around the board are panel.js.
  */
+import { dropStaleEnd } from "./ending.js";
 import { cellsAt } from "./history.js";
 import { arrowNotes, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { drawExplorer, drawReview } from "./lookback.js";
@@ -19,6 +20,7 @@ export function render() {
   drawPanel();
   drawReview();
   drawExplorer();
+  dropStaleEnd();
 }
 
 /**

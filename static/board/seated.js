@@ -153,14 +153,14 @@ function drawOffers() {
   const from = offers[kind];
   const askingMe = mine && from !== mine;
   const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? WAITING_WORDS[kind]() : FRIEND_OFFER_WORDS[kind]();
-  // The end dialog, if it is still up, says it too: its Rematch accepts.
+  // The end card, if it is still up, says it too: its Rematch accepts.
   if (kind === "rematch") drawEndOffer(askingMe ? text : null);
   $bar.prop("hidden", false).data("offer", kind);
   $("#offer-text").text(text);
   $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
 }
 
-/** The friend's rematch offer in the end dialog (`text`; null: none): its
+/** The friend's rematch offer on the end card (`text`; null: none): its
  *  Rematch accepts, Decline declines. */
 function drawEndOffer(text) {
   $("#end-offer").prop("hidden", !text).text(text || "");

@@ -58,7 +58,7 @@ export const state = {
   /** A finished game's ending: {id, winner, reason, squares} (the squares
    *  that won it, lit on the board), or null. */
   ending: null,
-  /** The game whose end dialog this page has shown (it shows once). */
+  /** The game whose end card this page has shown (it shows once). */
   endShownFor: null,
   /** This browser's seat in a game between two browsers: {id, side, token,
    *  invite} (invite: the link's secret while the other seat is open), or null. */

@@ -244,9 +244,9 @@ def test_human_vs_ai_to_the_end(page, screenshot, game):
     # The rows above the board (the thinking bar, the win bar) keep their
     # place to the end: the board does not jump under the last click.
     assert page.locator("#board").bounding_box()["y"] == board_top
-    # On a desktop the end dialog leaves the board and its buttons in sight.
+    # On a desktop the end card leaves the board and its buttons in sight.
     page.wait_for_selector("#end-dialog.show")
-    dialog = page.locator("#end-dialog .modal-content").bounding_box()
+    dialog = page.locator("#end-dialog").bounding_box()
     for hidden in ("#board", "#play-controls"):
         box = page.locator(hidden).bounding_box()
         apart = (

@@ -12,7 +12,7 @@ import pytest
 
 from webgame import services
 
-from .conftest import PHONE_CONTEXT, SMALL_PHONE
+from .conftest import DESKTOP, PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     AI_TIMEOUT,
     LOADED,
@@ -481,6 +481,40 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     chart = page.locator("#eval-chart").bounding_box()
     page.mouse.click(chart["x"] + 2, chart["y"] + chart["height"] / 2)
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
+
+
+@pytest.mark.parametrize("context", [{"viewport": DESKTOP}, PHONE_CONTEXT])
+def test_the_end_card_leaves_the_page_usable(new_page, context):
+    """The card that says who won has no backdrop: the page beside it
+    looked usable, but it caught every click (New game did nothing) and a
+    phone's page could not scroll."""
+    page = new_page(**context)
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    # The page scrolls, and its buttons answer, the card still up.
+    page.evaluate("() => window.scrollTo({top: 200, behavior: 'instant'})")
+    assert page.evaluate("scrollY") > 0
+    page.evaluate("() => window.scrollTo({top: 0, behavior: 'instant'})")
+    page.click("#flip")
+    assert page.evaluate("() => BoardPage.state.flipped")
+    assert page.locator("#end-dialog").is_visible()
+    page.keyboard.press("Escape")  # as a dialog's
+    page.wait_for_selector("#end-dialog", state="hidden")
+    # Taken back, the game goes on: no card about its end.
+    page.click("#undo")
+    page.wait_for_function("() => BoardPage.state.game.status === 'playing'")
+    wait_idle(page)
+    page.click('#board [data-square="d1"]')  # the winning move again
+    wait_plies(page, len(GOMOKU_WIN))
+    page.wait_for_selector("#end-dialog.show")
+    page.click("#undo")
+    page.wait_for_selector("#end-dialog", state="hidden")
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
 
 
 def test_the_opening_explorer_steps_into_the_models_moves(page):

@@ -1,0 +1,77 @@
+/*
+ * The end of a game: a card that says who won and why, with Rematch and
+ * Analyse (dialogs.js runs them). A card beside the page, not a dialog over
+ * it: the page stays in use while it shows. It stays until closed (its
+ * button, Escape), the game is taken back, or another game is on the board.
+ */
+import { cap, endedOffBoard, humanSide, onlyWatching, reasonText, resultText, sideName, state } from "./state.js";
+
+/** Show the card for `game`, which just ended as `ending` says (events.js
+ *  registers this with game.js). */
+export function showEnd(game, ending) {
+  const me = humanSide();
+  const score = game.result && game.result.score;
+  let title = ending.winner ? interpolate(gettext("%(side)s wins"), { side: sideName(ending.winner) }, true) : gettext("A draw");
+  if (me && ending.winner) title = ending.winner === me ? gettext("You won") : gettext("You lost");
+  if (score) {
+    // From the player's side: "You won, 57–7"; else Black's count first.
+    const first = me || "black";
+    const counts = { outcome: title, first: score[first], second: score[first === "black" ? "white" : "black"] };
+    // Translators: the end card's title: "You won, 57–7", "Black wins, 40–24".
+    title = interpolate(gettext("%(outcome)s, %(first)s\u2013%(second)s"), counts, true);
+  }
+  $("#end-title").text(title);
+  // Translators: a sentence's full stop after how the game ended: "Five in a row."
+  let why = interpolate(gettext("%(sentence)s."), { sentence: ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over") }, true);
+  if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
+  else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
+  $("#end-reason").text(why);
+  // A watcher has no rematch to play: the players' rematch takes them along.
+  $("#rematch").prop("hidden", onlyWatching());
+  endShownFor = game.id;
+  endCard().show();
+}
+
+/** The finished game the end card is about (null: none shown). */
+let endShownFor = null;
+
+function endCard() {
+  return bootstrap.Toast.getOrCreateInstance(document.getElementById("end-dialog"), { autohide: false });
+}
+
+/** Take the end card down. */
+export function hideEnd() {
+  endShownFor = null;
+  endCard().hide();
+}
+
+/** The end card goes with its game's end: another game on the board, or
+ *  this one taken back (render calls this). */
+export function dropStaleEnd() {
+  const g = state.game;
+  if (endShownFor && (!g || g.id !== endShownFor || g.status !== "finished")) hideEnd();
+}
+
+/** Escape closes the end card, as a dialog's; true if it was up. */
+export function closeEnd() {
+  if (!endShownFor) return false;
+  hideEnd();
+  return true;
+}
+
+/** The keyboard's focus was on the card as it went. */
+let focusInCard = false;
+
+document.addEventListener("hide.bs.toast", function (event) {
+  if (event.target.id === "end-dialog") focusInCard = event.target.contains(document.activeElement);
+});
+
+// Gone (its own button too): nothing shown any more, and the keyboard's
+// focus, if it was on the card, goes back to the board.
+document.addEventListener("hidden.bs.toast", function (event) {
+  if (event.target.id !== "end-dialog") return;
+  endShownFor = null;
+  const lost = document.activeElement === document.body || event.target.contains(document.activeElement);
+  const cell = document.querySelector('#board .cell[tabindex="0"]');
+  if (focusInCard && lost && cell) cell.focus({ preventScroll: true });
+});
