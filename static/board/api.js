@@ -7,7 +7,7 @@
  * path: the API's `detail`, or what went wrong on the way.
  */
 
-import { state } from "./state.js";
+import { cap, state } from "./state.js";
 
 const GAMES = "/api/games/";
 
@@ -35,7 +35,9 @@ function request(method, url, body) {
 /** The message to show for a failed request. */
 export function errorText(xhr) {
   const body = xhr && xhr.responseJSON;
-  if (body && body.detail) return body.detail;
+  // The API's words start in lower case (they follow a status); the page
+  // says them as a sentence.
+  if (body && body.detail) return cap(body.detail);
   if (xhr && xhr.status === 0) return gettext("The server cannot be reached.");
   return interpolate(gettext("Something went wrong (%(status)s)."), { status: xhr ? xhr.status : "?" }, true);
 }

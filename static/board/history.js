@@ -49,7 +49,8 @@ export function rememberGame(game) {
   const shown = gameInAddress();
   const address = "?game=" + game.id + (state.watching ? "&watch" : "");
   if (shown && shown !== game.id) history.pushState(null, "", address);
-  else if (!shown) history.replaceState(null, "", address);
+  // A used invitation's page watches: its address becomes the watch link.
+  else if (!shown || (state.watching && !watchInAddress())) history.replaceState(null, "", address);
 }
 
 function saveBoards(id) {

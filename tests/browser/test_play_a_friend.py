@@ -393,8 +393,13 @@ def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
     d.goto(invite)
     d.wait_for_function("() => BoardPage.state.game !== null")
     d.wait_for_function("() => BoardPage.state.watching")
-    assert "both seats are taken" in d.locator("#flash").inner_text()
+    # Said as the page says things (the API's words start in lower case),
+    # and its address, passed on, is a watch link.
+    assert d.locator("#flash").inner_text() == (
+        "Both seats are taken: you can watch this game"
+    )
     assert d.locator("#seat-name-black").inner_text() == "Black"
+    assert d.url.endswith("&watch")
 
 
 def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
