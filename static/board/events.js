@@ -66,7 +66,7 @@ export function bind() {
   on("submit", "#language-form", () => $("#language-next").val(location.pathname + location.search));
   on("click", "#share-create", friends.shareGame);
   on("click", ".copy-link", function () {
-    friends.copyLink($(this).data("copy"));
+    friends.copyLink($(this).data("copy"), this);
   });
   on("click", "#resign", friends.resign);
   on("click", "#offer-draw", () => friends.makeOffer("draw"));

@@ -11,7 +11,7 @@ import { hideEnd } from "./ending.js";
 import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
-import { announce, flash } from "./panel.js";
+import { announce, flash, labelButton } from "./panel.js";
 import { mySeat, otherSide, state } from "./state.js";
 
 function modal(id) {
@@ -166,15 +166,25 @@ function seatedGameChanged(before, g) {
 
 whenSeatedGameChanges(seatedGameChanged);
 
-/** Copy the link of the input `selector` (select it where copying is not allowed). */
-export function copyLink(selector) {
+/** Copy the link of the input `selector` (select it where copying is not
+ *  allowed); `button`, the Copy pressed, says it is done. */
+export function copyLink(selector, button) {
   const text = $(selector).val();
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(text).then(() => flash(gettext("Link copied."), "info"));
-  } else {
+  const $button = $(button);
+  const labels = [gettext("Copy"), gettext("Copied")];
+  // Said on the button that was pressed: under the board, the word was
+  // greyed behind the dialog's backdrop.
+  const copied = function () {
+    labelButton($button, gettext("Copied"), labels);
+    announce(gettext("Link copied."));
+    setTimeout(() => labelButton($button, gettext("Copy"), labels), 2000);
+  };
+  const select = function () {
     $(selector).trigger("select");
     flash(gettext("Link selected: press Ctrl+C to copy."), "info");
-  }
+  };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(copied, select);
+  else select();
 }
 
 /** The page was opened by an invitation to game `id`: take the seat (once;

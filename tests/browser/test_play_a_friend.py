@@ -238,6 +238,27 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
         assert a.locator(button).get_attribute("title") is None
 
 
+def test_copying_a_link_says_so_in_the_dialog(new_page):
+    """"Link copied." showed under the board, greyed behind the dialog's
+    backdrop: the Copy button itself says so now, then Copy again."""
+    a = new_page(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    invite, _ = invite_a_friend(a, "")
+    button = a.locator('.copy-link[data-copy="#invite-link"]')
+    width = button.bounding_box()["width"]
+    button.click()
+    a.wait_for_function(
+        "() => document.querySelector('.copy-link[data-copy=\"#invite-link\"]')"
+        ".textContent.trim() === 'Copied'"
+    )
+    assert a.evaluate("() => navigator.clipboard.readText()") == invite
+    assert button.bounding_box()["width"] >= width  # nothing beside it moves
+    a.wait_for_function(
+        "() => document.querySelector('.copy-link[data-copy=\"#invite-link\"]')"
+        ".textContent.trim() === 'Copy'",
+        timeout=5000,
+    )
+
+
 def test_the_invitation_closes_when_the_friend_joins(new_page):
     """A waits with the invitation open; once B takes the seat it closes on
     A's page and A reads that the friend joined, as on lichess the challenge
