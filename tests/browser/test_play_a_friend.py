@@ -17,6 +17,7 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks
 
 from .conftest import DESKTOP, PHONE_CONTEXT
+from .helpers import open_board
 
 # Each move must show on the other boards within a second: run alone (make test).
 pytestmark = pytest.mark.timing
@@ -421,6 +422,22 @@ def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
     )
     assert d.locator("#seat-name-black").inner_text() == "Black"
     assert d.url.endswith("&watch")
+
+
+def test_a_game_on_the_board_is_shared_with_a_random_colour(new_page):
+    """The first-minute dialog offers Random among the colours; Share did
+    not."""
+    a = new_page(viewport=DESKTOP)
+    open_board(a)
+    a.click("#share")
+    a.wait_for_selector("#share-dialog.show")
+    a.click('label[for="share-random"]')
+    with a.expect_request("**/share/") as asked:
+        a.click("#share-create")
+    assert asked.value.post_data_json["side"] == "random"
+    a.wait_for_function("() => BoardPage.state.seat !== null")
+    assert a.evaluate("() => BoardPage.state.seat.side") in ("black", "white")
+    assert a.input_value("#invite-link")
 
 
 def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
