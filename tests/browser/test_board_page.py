@@ -656,7 +656,7 @@ def test_a_record_of_another_game_is_imported_as_that_game(page):
     page.fill("#record", "f5 d6 c3 c2")
     page.click("#import-record")
     page.wait_for_function(
-        "() => document.querySelector('#record-note').innerText.includes('move 4')"
+        "() => document.querySelector('#record-note').innerText.includes('Move 4')"
     )
     assert game_json(page)["game"] == "reversi" and game_json(page)["ply"] == 0
 
@@ -677,7 +677,7 @@ def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_pag
     page.fill("#record", "d3 zz")
     page.click("#import-record")
     page.wait_for_function("() => document.querySelector('#record-note').innerText")
-    assert "move 2 ('zz')" in page.inner_text("#record-note")
+    assert "Move 2 ('zz')" in page.inner_text("#record-note")
     page.wait_for_function(  # scrolled into sight, smoothly
         "() => document.querySelector('#record-note').getBoundingClientRect()"
         ".bottom <= window.innerHeight + 1"
