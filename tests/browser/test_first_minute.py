@@ -495,6 +495,11 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
         page.click("#confirm-moves")
     _play(page, GOMOKU_WIN)
     page.wait_for_selector("#end-dialog.show")
+    # From the board, the keyboard's next stop is the card (it came after
+    # every button of the page).
+    page.locator('#board [data-square="d1"]').focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('#end-dialog') !== null")
     # The page scrolls, and its buttons answer, the card still up.
     page.evaluate("() => window.scrollTo({top: 200, behavior: 'instant'})")
     assert page.evaluate("scrollY") > 0
