@@ -483,7 +483,17 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
 
 
-@pytest.mark.parametrize("context", [{"viewport": DESKTOP}, PHONE_CONTEXT])
+#: A phone held sideways: the board on the left, the rest on its right.
+LANDSCAPE_PHONE = {
+    "viewport": {"width": 740, "height": 360},
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.mark.parametrize(
+    "context", [{"viewport": DESKTOP}, PHONE_CONTEXT, LANDSCAPE_PHONE]
+)
 def test_the_end_card_leaves_the_page_usable(new_page, context):
     """The card that says who won has no backdrop: the page beside it
     looked usable, but it caught every click (New game did nothing) and a
@@ -495,6 +505,15 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
         page.click("#confirm-moves")
     _play(page, GOMOKU_WIN)
     page.wait_for_selector("#end-dialog.show")
+    page.wait_for_function(  # risen into place
+        "() => document.querySelector('#end-dialog').getAnimations().length === 0"
+    )
+    card, board = (page.locator(s).bounding_box() for s in ("#end-dialog", "#board"))
+    assert (  # the winning row in sight (sideways, the card was over it)
+        card["x"] >= board["x"] + board["width"]
+        or card["y"] >= board["y"] + board["height"]
+        or card["y"] + card["height"] <= board["y"]
+    ), (card, board)
     # From the board, the keyboard's next stop is the card (it came after
     # every button of the page).
     page.locator('#board [data-square="d1"]').focus()
