@@ -97,6 +97,8 @@ function showLinks() {
   $("#watch-link").val(links.watch);
   $("#share-title").text(links.invite ? gettext("Invite a friend") : gettext("Watch link"));
   modal("share-dialog").show();
+  // The form's button, pressed, hid: the keyboard goes on at the first link.
+  if (document.activeElement.closest("#share-dialog [hidden]")) $(links.invite ? "#invite-link" : "#watch-link").trigger("focus");
 }
 
 /** The friend took the other seat: the invitation has done its work, so

@@ -75,7 +75,8 @@ export function stillShown(el, root) {
   if (!el) return null;
   if (document.contains(el) && $(el).is(":visible") && !el.disabled) return el;
   const key = ["data-square", "data-ply", "data-move"].find((name) => el.hasAttribute(name));
-  const twin = key && root.querySelector("[" + key + '="' + el.getAttribute(key) + '"]');
+  // Of the same kind: a mistake's button and the chart's line share a data-ply.
+  const twin = key && root.querySelector(el.tagName + "[" + key + '="' + el.getAttribute(key) + '"]');
   return twin && $(twin).is(":visible") ? twin : null;
 }
 
@@ -391,9 +392,33 @@ export function revealBoard() {
   if (seen < box.height / 2) document.getElementById("board-column").scrollIntoView({ block: "nearest" });
 }
 
+/** A control the keyboard can use now: in the page, shown, not off. */
+function usable(el) {
+  return document.contains(el) && $(el).is(":visible") && !el.disabled;
+}
+
+/** After a redraw: if the control around the board that held the keyboard's
+ *  focus went (off, hidden), the focus goes to the next control still usable
+ *  in its row, else the one before; from Back to the game, to the board.
+ *  It fell to the page's body, and the next Tab started from the top. */
+function keepFocusNear(focused) {
+  const column = document.getElementById("board-column");
+  if (!focused || !column.contains(focused) || $(focused).closest("#board").length || usable(focused)) return;
+  const row = $(focused).closest("#step-controls, #play-controls, #offer-bar, #swap2-bar, #gone-bar")[0] || column;
+  const around = $(row)
+    .find("button, input, select, a[href]")
+    .toArray()
+    .filter((el) => usable(el) && !$(el).closest("#board").length);
+  const after = around.find((el) => focused.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const cell = document.querySelector('#board .cell[tabindex="0"]');
+  const next = focused.id === "back-to-game" ? cell : after || around.reverse()[0] || cell;
+  if (next) next.focus({ preventScroll: true });
+}
+
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;
+  const focused = document.activeElement;
   setLiveText("#status", statusText());
   $("#back-to-game").prop("hidden", state.viewPly === null || Boolean(state.explore));
   drawTitle();
@@ -431,6 +456,7 @@ export function drawPanel() {
   drawSeats();
   drawOpening();
   balanceButtons();
+  keepFocusNear(focused);
 }
 
 /** The buttons that step through the game: once there is a move, each

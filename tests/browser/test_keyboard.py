@@ -8,7 +8,16 @@ region is written only when its words change."""
 
 from __future__ import annotations
 
-from .helpers import LOADED, open_board, select_game, wait_idle, wait_plies
+from .helpers import (
+    AI_TIMEOUT,
+    LOADED,
+    human_move,
+    open_board,
+    select_game,
+    start_game,
+    wait_idle,
+    wait_plies,
+)
 
 #: The focused element: its square on the board, else its id ("body": none).
 ACTIVE = """() => {
@@ -191,3 +200,65 @@ def test_after_a_click_on_the_board_the_arrows_step_through_the_game(page):
     page.focus('#board [data-square="f5"]')
     page.keyboard.press("ArrowRight")
     assert active(page) == "g5"
+
+
+def test_the_focus_stays_on_a_control_when_its_button_goes(page):
+    """A keyboard player's focus fell to the page's body when the button
+    pressed went off or away: the step buttons at either end of the game,
+    Back to the game, a mistake of the analysis (the chart's line of the
+    same move was taken for its twin), Invite a friend in Share."""
+    open_board(page)
+    for count in range(1, 4):
+        human_move(page)
+        wait_plies(page, count)
+    wait_idle(page)
+
+    def focused() -> str:
+        return page.evaluate(
+            "() => document.activeElement.id || document.activeElement.className"
+        )
+
+    page.focus("#step-back")
+    for _ in range(3):
+        page.keyboard.press("Enter")
+    assert page.inner_text("#status") == "The starting position"
+    assert focused() == "step-forward"  # the nearest one that still leads on
+    page.focus("#step-last")
+    page.keyboard.press("Enter")
+    assert focused() == "step-back"
+    page.click('#move-list [data-ply="1"]')
+    page.focus("#back-to-game")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.closest('#board') !== null")
+    page.click("#share")
+    page.wait_for_selector("#share-dialog.show")
+    page.focus("#share-create")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#share-links", state="visible")
+    assert focused() == "invite-link"
+
+
+def test_a_mistake_looked_at_keeps_the_focus(page):
+    """Enter on a mistake of the analysis dropped the focus: the chart's
+    line of the same move, found first, was taken for the redrawn button."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    for count, square in enumerate(["a1", "a2", "b1", "b2", "c1", "c2", "d1"], 1):
+        wait_idle(page)
+        page.click(f'#board [data-square="{square}"]')
+        wait_plies(page, count)
+    page.wait_for_selector("#end-dialog.show")
+    page.click("#analyse")
+    page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
+    link = page.locator("#mistakes .mistake-link").first
+    ply = link.get_attribute("data-ply")
+    link.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => BoardPage.state.viewPly") == int(ply)
+    assert (
+        page.evaluate(
+            "() => document.activeElement.classList.contains('mistake-link')"
+            " && document.activeElement.dataset.ply"
+        )
+        == ply
+    )
