@@ -92,7 +92,12 @@ export function setGame(g) {
     const other = passer === "black" ? "white" : "black";
     const words = interpolate(gettext("%(side)s has no move: %(other)s plays again"), { side: sideName(passer), other: sideName(other) }, true);
     flash(words, "position");
-    announce(words);
+    // Heard with the move that left no move (the computer's, perhaps): the
+    // pass came in the same snapshot, and only the pass was said.
+    const move = g.ply >= before.ply + 2 ? g.moves[g.ply - 2] : null;
+    const played = move && interpolate(gettext("%(side)s played %(move)s"), { side: sideName(other), move: moveText(move) }, true);
+    // Translators: a move, then the pass it forced: "White played c1. Black has no move: White plays again".
+    announce(played ? interpolate(gettext("%(played)s. %(pass)s"), { played: played, pass: words }, true) : words);
   } else if (sameGame && g.ply > before.ply && g.last_move) {
     // A message about the position before (a pass, a hint) no longer holds.
     clearPositionFlash();

@@ -18,6 +18,12 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     assert plies(page)[-2:] == ["c1", "pass"]
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
     assert status(page) == "White to move"
+    # Heard: the move that left Black without one too (only the pass was).
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent"
+        " === 'White played c1. Black has no move: White plays again'",
+        timeout=2000,
+    )
     # It stays while White is to move (it faded after 3.5 s, the reason gone).
     page.wait_for_timeout(4000)
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
