@@ -6,7 +6,7 @@
  */
 import { modelName } from "./controls.js";
 import { shownValue } from "./overlays.js";
-import { labelButton, stillShown } from "./panel.js";
+import { labelButton, setLiveText, stillShown } from "./panel.js";
 import { moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -176,7 +176,7 @@ function drawExplorerCard() {
   if (!e) return;
   const d = e.data;
   if (!d) {
-    $("#explorer-line").text(gettext("Asking the model\u2026"));
+    setLiveText("#explorer-line", gettext("Asking the model\u2026"));
     $("#explorer-moves").empty();
     return;
   }
@@ -192,7 +192,7 @@ function drawExplorerCard() {
   let about = interpolate(words, where, true);
   if (d.to_move) about = interpolate(gettext("%(about)s; %(side)s to move"), { about: about, side: sideName(d.to_move) }, true);
   if (!d.known) about = interpolate(gettext("%(about)s. The model keeps no moves here: its tree stops before this position."), { about: about }, true);
-  $("#explorer-line").text(about);
+  setLiveText("#explorer-line", about);
   $("#explorer-moves").html(
     d.moves
       .map(

@@ -64,7 +64,7 @@ export function clearFlash() {
 
 /** Set a live region's text only when it changes: screen readers read out
  *  every write, even of the same words. */
-function setLiveText(selector, text) {
+export function setLiveText(selector, text) {
   if ($(selector).text() !== text) $(selector).text(text);
 }
 
@@ -432,7 +432,8 @@ export function drawPanel() {
   $(".stone-numbers-row").toggleClass("d-none", g.game === "loa");
   $("#count-black").text(counts.black);
   $("#count-white").text(counts.white);
-  $("#result").prop("hidden", g.status !== "finished").text(resultText(g.result));
+  $("#result").prop("hidden", g.status !== "finished");
+  setLiveText("#result", g.status === "finished" ? resultText(g.result) : "");
   placeThinkingRow();
   // Nothing to pause in a finished game (an undo brings Pause back); it shows
   // only where the computer plays (seated.js).

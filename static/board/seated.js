@@ -165,7 +165,9 @@ function drawOffers() {
 function drawEndOffer(text) {
   $("#end-offer").prop("hidden", !text).text(text || "");
   $("#end-decline").prop("hidden", !text);
-  $("#rematch").text(text ? gettext("Accept rematch") : gettext("Rematch"));
+  // Written only when it changes: a screen reader reads out every write.
+  const label = text ? gettext("Accept rematch") : gettext("Rematch");
+  if ($("#rematch").text() !== label) $("#rematch").text(label);
 }
 
 let goneTimer = null;
