@@ -9,6 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from .conftest import DESKTOP
 from .helpers import LOADED, two_players
+from .test_play_a_friend import click, invite_a_friend
 
 SERIOUS = ("serious", "critical")
 
@@ -83,3 +84,25 @@ def test_the_result_and_the_explorer_are_said_once(page):
     page.click("#flip")
     page.click("#flip")
     assert page.evaluate("() => window.writes") == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_violation_while_playing_a_friend_and_looking_back(new_page, scheme):
+    """Colours the empty page does not show: a friend's game with a running
+    clock and Resign (#0d6efd and Bootstrap's red read at 4.1:1 and 3.9:1
+    on the warm page, the clock at 4.0:1 on the dark one), and Back to the
+    game while a move is looked at."""
+    a, b = (new_page(viewport=DESKTOP, color_scheme=scheme) for _ in range(2))
+    invite, _ = invite_a_friend(a, "5+3")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    for tab, square, ply in ((a, "h8", 1), (b, "h9", 2)):
+        tab.wait_for_function("n => BoardPage.state.game.ply === n - 1", arg=ply)
+        click(tab, square)
+    a.wait_for_function("() => (BoardPage.state.game.clock || {}).running === 'black'")
+    assert a.locator("#resign").is_enabled()
+    assert serious(a) == []
+    a.click('#move-list [data-ply="1"]')
+    assert a.locator("#back-to-game").is_visible()
+    assert serious(a) == []
