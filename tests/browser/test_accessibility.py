@@ -106,3 +106,40 @@ def test_no_serious_violation_while_playing_a_friend_and_looking_back(new_page, 
     a.click('#move-list [data-ply="1"]')
     assert a.locator("#back-to-game").is_visible()
     assert serious(a) == []
+
+
+#: The contrast of a focused square's ring against the square's colour
+#: (WCAG's 3:1 for what shows the focus).
+RING_CONTRAST = """(cell) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let el = cell, bg = getComputedStyle(el).backgroundColor;
+  while (rgb(bg).length === 4 && rgb(bg)[3] === 0) {
+    el = el.parentElement; bg = getComputedStyle(el).backgroundColor;
+  }
+  const [a, b] = [lum(rgb(getComputedStyle(cell).outlineColor)), lum(rgb(bg))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("game", ["reversi", "gomoku", "loa"])
+def test_the_keyboards_square_shows_on_every_board(new_page, game):
+    """The focus ring of a square read at 1.1:1 on Reversi's green, and
+    about 1.4:1 on Lines of Action's dark squares."""
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, game)
+    page.wait_for_function("g => (BoardPage.state.game || {}).game === g", arg=game)
+    page.focus("#new-game")
+    page.keyboard.press("Shift+Tab")  # back into the board, by the keyboard
+    cells = page.locator("#board .cell")
+    for index in (0, 1):  # Lines of Action: a light and a dark square
+        page.evaluate(
+            "i => document.querySelectorAll('#board .cell')[i].focus()", index
+        )
+        cell = cells.nth(index)
+        assert cell.evaluate("c => c.matches(':focus-visible')")
+        assert cell.evaluate(RING_CONTRAST) >= 3
