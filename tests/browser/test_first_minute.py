@@ -541,6 +541,33 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
     page.wait_for_selector("#start-dialog.show")
 
 
+@pytest.mark.parametrize("context", [{"viewport": DESKTOP}, PHONE_CONTEXT])
+def test_the_end_card_hides_no_control_with_the_focus(new_page, context):
+    """Tabbing on from the end card, the keyboard's focus went under it:
+    on a desktop to the AI's strength, on a phone to nine controls."""
+    page = new_page(**context)
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    page.locator('#board [data-square="d1"]').focus()
+    page.keyboard.press("Tab")
+    assert page.locator("#end-dialog").is_visible()  # in it
+    for _ in range(3):  # past it: close, Rematch, Analyse
+        page.keyboard.press("Tab")
+    page.wait_for_selector("#end-dialog", state="hidden")
+    assert page.evaluate("() => document.activeElement.id") == "new-game"
+    # Straight to a control it covers (a click, a screen reader's jump).
+    page.click("#undo")
+    page.click('#board [data-square="d1"]')
+    page.wait_for_selector("#end-dialog.show")
+    under = "#strength-black" if context.get("viewport") == DESKTOP else "#black-ai"
+    page.focus(under)
+    page.wait_for_selector("#end-dialog", state="hidden")
+
+
 def test_the_opening_explorer_steps_into_the_models_moves(page):
     open_board(page)
     page.click("#explore")
