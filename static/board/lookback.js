@@ -170,7 +170,9 @@ export function drawExplorer() {
 
 function drawExplorerCard() {
   const e = state.explore;
-  $("#explore").attr("aria-pressed", Boolean(e)).toggleClass("active", Boolean(e)).text(e ? gettext("Back to the game") : gettext("Explore"));
+  // Its word says what it does next: no "pressed" state beside it (a
+  // pressed button called Back to the game read as a contradiction).
+  $("#explore").toggleClass("active", Boolean(e)).text(e ? gettext("Back to the game") : gettext("Explore"));
   $("#explorer-back").prop("hidden", !(e && e.line.length));
   $("#explorer-body").prop("hidden", !e);
   if (!e) return;

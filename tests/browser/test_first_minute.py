@@ -583,6 +583,9 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     assert page.locator("#explorer-back").is_visible()
     page.click("#explorer-back")
     page.wait_for_function("() => BoardPage.state.explore.line.length === 0")
+    # Its word says what it does: no "pressed" Back to the game.
+    assert page.inner_text("#explore") == "Back to the game"
+    assert page.get_attribute("#explore", "aria-pressed") is None
     page.click("#explore")  # back to the game, unchanged
     assert page.evaluate("() => BoardPage.state.explore") is None
     assert len(pieces(page)) == 4 and plies(page) == []
