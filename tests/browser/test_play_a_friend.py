@@ -240,7 +240,7 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
 
 
 def test_copying_a_link_says_so_in_the_dialog(new_page):
-    """"Link copied." showed under the board, greyed behind the dialog's
+    """ "Link copied." showed under the board, greyed behind the dialog's
     backdrop: the Copy button itself says so now, then Copy again."""
     a = new_page(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
     invite, _ = invite_a_friend(a, "")
