@@ -29,12 +29,13 @@ export function showEnd(game, ending) {
   $("#end-reason").text(why);
   // A watcher has no rematch to play: the players' rematch takes them along.
   $("#rematch").prop("hidden", onlyWatching());
-  endShownFor = game.id;
+  cardFor = game.id;
   endCard().show();
 }
 
-/** The finished game the end card is about (null: none shown). */
-let endShownFor = null;
+/** The finished game the card on show is about (null: none shown; state.js's
+ *  endShownFor is the game whose end was shown once, kept when it is closed). */
+let cardFor = null;
 
 function endCard() {
   return bootstrap.Toast.getOrCreateInstance(document.getElementById("end-dialog"), { autohide: false });
@@ -42,7 +43,7 @@ function endCard() {
 
 /** Take the end card down. */
 export function hideEnd() {
-  endShownFor = null;
+  cardFor = null;
   endCard().hide();
 }
 
@@ -50,12 +51,12 @@ export function hideEnd() {
  *  this one taken back (render calls this). */
 export function dropStaleEnd() {
   const g = state.game;
-  if (endShownFor && (!g || g.id !== endShownFor || g.status !== "finished")) hideEnd();
+  if (cardFor && (!g || g.id !== cardFor || g.status !== "finished")) hideEnd();
 }
 
 /** Escape closes the end card, as a dialog's; true if it was up. */
 export function closeEnd() {
-  if (!endShownFor) return false;
+  if (!cardFor) return false;
   hideEnd();
   return true;
 }
@@ -68,14 +69,15 @@ function covers(card, el) {
 }
 
 // The keyboard's focus is never hidden under the card: it steps aside when
-// the focus leaves it, or goes to a control it covers (now, or once the
-// page has scrolled that control into sight). The result stays above the
-// board and in the side panel.
+// the keyboard leaves it (a click elsewhere leaves it up), or when the focus
+// goes to a control it covers (now, or once the page has scrolled that
+// control into sight). The result stays above the board and in the panel.
 document.addEventListener("focusin", function (event) {
   const card = document.getElementById("end-dialog");
-  if (!endShownFor || card.contains(event.target) || event.target === document.body) return;
-  if (card.contains(event.relatedTarget) || covers(card, event.target)) return hideEnd();
-  setTimeout(() => endShownFor && document.activeElement === event.target && covers(card, event.target) && hideEnd(), 400);
+  if (!cardFor || card.contains(event.target) || event.target === document.body) return;
+  const tabbedOut = card.contains(event.relatedTarget) && event.target.matches(":focus-visible");
+  if (tabbedOut || covers(card, event.target)) return hideEnd();
+  setTimeout(() => cardFor && document.activeElement === event.target && covers(card, event.target) && hideEnd(), 400);
 });
 
 /** The keyboard's focus was on the card as it went. */
@@ -89,7 +91,7 @@ document.addEventListener("hide.bs.toast", function (event) {
 // focus, if it was on the card, goes back to the board.
 document.addEventListener("hidden.bs.toast", function (event) {
   if (event.target.id !== "end-dialog") return;
-  endShownFor = null;
+  cardFor = null;
   const lost = document.activeElement === document.body || event.target.contains(document.activeElement);
   const cell = document.querySelector('#board .cell[tabindex="0"]');
   if (focusInCard && lost && cell) cell.focus({ preventScroll: true });
