@@ -483,6 +483,18 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
 
 
+def _won_by_black(page):
+    """Play GOMOKU_WIN (one tap a stone) on a 7x7 board between two players
+    until the end card shows; return the page."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    return page
+
+
 #: A phone held sideways: the board on the left, the rest on its right.
 LANDSCAPE_PHONE = {
     "viewport": {"width": 740, "height": 360},
@@ -498,13 +510,7 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
     """The card that says who won has no backdrop: the page beside it
     looked usable, but it caught every click (New game did nothing) and a
     phone's page could not scroll."""
-    page = new_page(**context)
-    open_board(page)
-    start_game(page, "gomoku", size=7, row=4)
-    if page.locator("#confirm-moves").is_checked():
-        page.click("#confirm-moves")
-    _play(page, GOMOKU_WIN)
-    page.wait_for_selector("#end-dialog.show")
+    page = _won_by_black(new_page(**context))
     page.wait_for_function(  # risen into place
         "() => document.querySelector('#end-dialog').getAnimations().length === 0"
     )
@@ -545,13 +551,7 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
 def test_the_end_card_hides_no_control_with_the_focus(new_page, context):
     """Tabbing on from the end card, the keyboard's focus went under it:
     on a desktop to the AI's strength, on a phone to nine controls."""
-    page = new_page(**context)
-    open_board(page)
-    start_game(page, "gomoku", size=7, row=4)
-    if page.locator("#confirm-moves").is_checked():
-        page.click("#confirm-moves")
-    _play(page, GOMOKU_WIN)
-    page.wait_for_selector("#end-dialog.show")
+    page = _won_by_black(new_page(**context))
     page.locator('#board [data-square="d1"]').focus()
     page.keyboard.press("Tab")
     assert page.locator("#end-dialog").is_visible()  # in it
