@@ -191,8 +191,7 @@ export function hint() {
         best && shownValue(best) !== null
           ? interpolate(gettext("Hint: %(move)s (win %(pct)s%)"), { move: move, pct: Math.round(shownValue(best) * 100) }, true)
           : interpolate(gettext("Hint: %(move)s"), { move: move }, true);
-      flash(words, "position");
-      announce(interpolate(gettext("Hint: %(move)s"), { move: move }, true));
+      flash(words, "position"); // a live region: heard too
       setGame(resp.game);
     })
     .fail(function (x) {

@@ -107,8 +107,7 @@ function showLinks() {
 function friendJoined() {
   if ($("#share-dialog").hasClass("show") && !$("#invite-part").prop("hidden")) modal("share-dialog").hide();
   const words = mySeat() === "white" ? gettext("Your friend joined: they play black") : gettext("Your friend joined: they play white");
-  flash(words, "info");
-  announce(words);
+  flash(words, "info"); // a live region: heard too
 }
 
 /** The rematch started (the finished game `g` names it): go to it, this
@@ -123,8 +122,7 @@ function followRematch(g) {
     .done(function (next) {
       setGame(next);
       const words = gettext("The rematch has started: the colours are swapped");
-      flash(words, "info");
-      announce(words);
+      flash(words, "info"); // a live region: heard too
     })
     .fail((xhr) => flash(api.errorText(xhr)));
 }
@@ -160,8 +158,7 @@ function seatedGameChanged(before, g) {
   }
   const declined = declinedOffer(before, g);
   if (declined) {
-    flash(DECLINED[declined](), "info");
-    announce(DECLINED[declined]());
+    flash(DECLINED[declined](), "info"); // a live region: heard too
   }
   return false;
 }

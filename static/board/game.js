@@ -122,8 +122,7 @@ export function setGame(g) {
   if (sameGame && before.status === "playing" && g.status === "finished") clearFlash();
   const news = sameGame && openingNews(before, g);
   if (news) {
-    flash(news, "info");
-    announce(news);
+    flash(news, "info"); // a live region: heard too
   }
   fetchRecord();
   // Taken back after its end: a new end shows its card again.

@@ -19,7 +19,8 @@ let progressRunning = false;
 /** Whether the message on show is about the position (a pass, a hint). */
 let flashAboutPosition = false;
 
-/** Show a short message under the board that fades after a few seconds;
+/** Show a short message under the board that fades after a few seconds
+ *  (#flash is a live region: screen readers say it, no announce() beside);
  *  kind "info" is not an error, "position" an info about the position on
  *  the board: it stays while that position does, and goes when the next
  *  move lands (clearPositionFlash). A forced pass's word faded while the

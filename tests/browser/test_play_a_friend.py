@@ -272,6 +272,9 @@ def test_the_invitation_closes_when_the_friend_joins(new_page):
     )
     a.wait_for_selector("#share-dialog", state="hidden", timeout=2000)
     assert a.locator("#flash").inner_text() == "Your friend joined: they play white"
+    # Said once: the flash is a live region, and #announce said it again.
+    a.wait_for_timeout(200)
+    assert "friend joined" not in a.locator("#announce").inner_text()
     assert "friend joined" not in b.locator("#flash").inner_text()
     # Each reads whose turn it is in their own words.
     assert a.locator("#status").inner_text() == "Your move (Black)"
