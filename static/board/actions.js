@@ -99,18 +99,27 @@ function tryMove(move) {
   sendMove(move);
 }
 
+/** Why this page's player cannot play now (nor ask for a hint), as flash's
+ *  arguments; null if they can. */
+function whyNotNow() {
+  const g = state.game;
+  if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it.")];
+  if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
+  if (state.thinking || state.busy) return [gettext("Wait: the AI is thinking.")];
+  if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
+  if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "info"];
+  if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white).")];
+  return null;
+}
+
 /** A click on a square: play it if legal, else say why not. Lines of Action:
  *  a piece first, then one of its destinations; a click elsewhere cancels. */
 export function clickSquare(square) {
   const g = state.game;
   if (!g) return;
   if (state.explore) return exploreSquare(square);
-  if (state.viewPly !== null) return flash(gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it."));
-  if (g.status === "finished") return flash(interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true));
-  if (state.thinking || state.busy) return flash(gettext("Wait: the AI is thinking."));
-  if (onlyWatching()) return flash(gettext("You are watching this game: only its two players move."), "info");
-  if (g.seats && !humanToMove()) return flash(gettext("It is your friend's turn."), "info");
-  if (!humanToMove()) return flash(g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white)."));
+  const why = whyNotNow();
+  if (why) return flash(...why);
   if (g.opening && g.opening.choices_now.length) return flash(gettext("Swap2: choose first, with the buttons above the board."), "info");
   if (!isLoa()) {
     if (g.legal_moves.indexOf(square) >= 0) tryMove(square);
@@ -171,6 +180,9 @@ export function undo() {
 /** Search the human's position with that side's strength and show what the AI thinks. */
 export function hint() {
   const g = state.game;
+  // The h key too says why nothing comes (the button is off then).
+  const why = g && !state.explore && whyNotNow();
+  if (why) return flash(...why);
   if (!canClick()) return;
   if (g.seats) return flash(gettext("No hints while two people play: the computer helps once the game is over."), "info");
   if (slotWait() > 0) return flash(gettext("The AI is finishing an abandoned search: ask again in a moment."), "info");

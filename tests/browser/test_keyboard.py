@@ -262,3 +262,20 @@ def test_a_mistake_looked_at_keeps_the_focus(page):
         )
         == ply
     )
+
+
+def test_h_says_why_no_hint_comes(page):
+    """The h key, when no hint could be asked (a move looked at, the game
+    over, a watcher's page), did nothing and said nothing; a click on the
+    board says why it plays nothing, and so does h now."""
+    open_board(page)
+    for count in range(1, 3):
+        human_move(page)
+        wait_plies(page, count)
+    wait_idle(page)
+    page.click('#move-list [data-ply="1"]')
+    page.keyboard.press("h")
+    assert page.inner_text("#flash").startswith(
+        "You are looking at an earlier position"
+    )
+    assert page.evaluate("() => BoardPage.state.analysis") is None
