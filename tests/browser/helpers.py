@@ -156,6 +156,15 @@ def wait_plies(page, count: int) -> None:
     )
 
 
+def play_moves(page, count: int) -> None:
+    """Play ``count`` moves by clicking (human_move), each waited for in the
+    move list, then wait until the page is idle."""
+    for played in range(1, count + 1):
+        human_move(page)
+        wait_plies(page, played)
+    wait_idle(page)
+
+
 def loa_record(name: str = "appendix_E_game1.txt") -> list[str]:
     """Return the moves of a published Lines of Action game (test data)."""
     moves = []

@@ -25,6 +25,7 @@ from .helpers import (
     new_game_dialog,
     open_board,
     pieces,
+    play_moves,
     plies,
     select_game,
     set_ai,
@@ -132,10 +133,7 @@ def test_human_vs_human_by_clicking_with_an_illegal_click(page, screenshot, game
 @pytest.mark.parametrize("game", GAMES)
 def test_undo_then_reload_finds_the_game_as_it_was(page, game):
     _start(page, game)
-    for count in range(1, 4):
-        human_move(page)
-        wait_plies(page, count)
-    wait_idle(page)
+    play_moves(page, 3)
     before = plies(page)
     page.click("#undo")
     wait_plies(page, 2)
@@ -483,10 +481,7 @@ def test_stop_plays_the_best_move_found_so_far(page):
 
 def test_keyboard_hint_flip_steps_and_help(page):
     _start(page, "reversi")
-    for count in range(1, 4):
-        human_move(page)
-        wait_plies(page, count)
-    wait_idle(page)
+    play_moves(page, 3)
     live = pieces(page)
     # In the board grid, arrows move between the cells (for the keyboard's
     # focus: after a click they step through the game) ...
@@ -556,10 +551,7 @@ def test_the_frame_of_a_viewed_move_keeps_clear_of_the_coordinates(
     page = new_page(viewport=viewport)
     open_board(page)
     start_game(page, game, size=15 if game == "gomoku" else None, row=5)
-    for count in range(1, 4):
-        human_move(page)
-        wait_plies(page, count)
-    wait_idle(page)
+    play_moves(page, 3)
     page.focus('#move-list [data-ply="3"]')
     page.keyboard.press("ArrowLeft")
     assert status(page) == "Move 2 of 3"
@@ -944,10 +936,7 @@ def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
     _start(page, "reversi")
     if page.locator("#confirm-moves").is_checked():
         page.click("#confirm-moves")
-    for count in range(1, 5):
-        human_move(page)
-        wait_plies(page, count)
-    wait_idle(page)
+    play_moves(page, 4)
     board_in_sight = (  # the status above it too, where the way back is
         "() => { const b = document.getElementById('board').getBoundingClientRect();"
         " const s = document.getElementById('status').getBoundingClientRect();"
@@ -999,10 +988,7 @@ def test_step_buttons_under_the_board_walk_through_the_game(new_page):
     # Nothing to step through yet: no row for them (the AI switches in sight).
     assert page.locator("#step-controls").is_hidden()
     board = page.locator("#board").bounding_box()
-    for count in range(1, 4):
-        human_move(page)
-        wait_plies(page, count)
-    wait_idle(page)
+    play_moves(page, 3)
     assert page.locator("#board").bounding_box() == board  # their row is under it
     boxes = [page.locator(s).bounding_box() for s in steps]
     assert all(b["height"] >= 44 and b["width"] >= 44 for b in boxes)

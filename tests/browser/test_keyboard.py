@@ -11,8 +11,8 @@ from __future__ import annotations
 from .helpers import (
     AI_TIMEOUT,
     LOADED,
-    human_move,
     open_board,
+    play_moves,
     select_game,
     start_game,
     wait_idle,
@@ -208,10 +208,7 @@ def test_the_focus_stays_on_a_control_when_its_button_goes(page):
     Back to the game, a mistake of the analysis (the chart's line of the
     same move was taken for its twin), Invite a friend in Share."""
     open_board(page)
-    for count in range(1, 4):
-        human_move(page)
-        wait_plies(page, count)
-    wait_idle(page)
+    play_moves(page, 3)
 
     def focused() -> str:
         return page.evaluate(
@@ -269,10 +266,7 @@ def test_h_says_why_no_hint_comes(page):
     over, a watcher's page), did nothing and said nothing; a click on the
     board says why it plays nothing, and so does h now."""
     open_board(page)
-    for count in range(1, 3):
-        human_move(page)
-        wait_plies(page, count)
-    wait_idle(page)
+    play_moves(page, 2)
     page.click('#move-list [data-ply="1"]')
     page.keyboard.press("h")
     assert page.inner_text("#flash").startswith(
