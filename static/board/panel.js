@@ -20,15 +20,17 @@ let progressRunning = false;
 let flashAboutPosition = false;
 
 /** Show a short message under the board that fades after a few seconds
- *  (#flash is a live region: screen readers say it, no announce() beside);
+ *  (#flash is a live region: screen readers say it, no announce() beside,
+ *  unless `heard`: said within an announce() of more, it is only shown);
  *  kind "info" is not an error, "position" an info about the position on
  *  the board: it stays while that position does, and goes when the next
  *  move lands (clearPositionFlash). A forced pass's word faded while the
  *  player still wondered why the computer had not moved. */
-export function flash(text, kind) {
+export function flash(text, kind, heard) {
   flashAboutPosition = kind === "position";
   if (flashAboutPosition) kind = "info";
   const $f = $("#flash");
+  $f.attr("aria-live", heard ? "off" : "polite");
   $f.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
   clearTimeout(flashTimer);
   if (!flashAboutPosition) flashTimer = setTimeout(() => $f.text(""), 3500);

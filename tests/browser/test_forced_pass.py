@@ -24,6 +24,8 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
         " === 'White played c1. Black has no move: White plays again'",
         timeout=2000,
     )
+    # Said once: the flash shows the pass but is not a second live region.
+    assert page.locator("#flash").get_attribute("aria-live") == "off"
     # It stays while White is to move (it faded after 3.5 s, the reason gone).
     page.wait_for_timeout(4000)
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
@@ -33,3 +35,8 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     set_ai(page, "white", True, "time:0.1")
     page.wait_for_function("() => BoardPage.state.game.ply === 10", timeout=3000)
     assert page.locator("#flash").inner_text() == ""
+    # The next message under the board is said again.
+    wait_idle(page)
+    page.locator('#board [data-square="a1"]').click()  # not a legal move
+    page.wait_for_function("() => document.getElementById('flash').textContent !== ''")
+    assert page.locator("#flash").get_attribute("aria-live") == "polite"
