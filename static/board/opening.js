@@ -21,11 +21,21 @@ export function openingStep() {
 function actor(g) {
   const side = g.to_move;
   const mine = mySeat();
-  if (mine) return mine === side ? null : gettext("Your friend");
-  if (g.players[side].kind === "ai") return gettext("The computer");
+  if (mine) return mine === side ? null : ACTORS.friend();
+  if (g.players[side].kind === "ai") return ACTORS.computer();
   if (humanAgainstAi()) return null;
-  return side === g.opening.opener ? gettext("The opener") : gettext("The second player");
+  return side === g.opening.opener ? ACTORS.opener() : ACTORS.second();
 }
+
+/** Who may act, as named within a step's sentence ("Swap2: the computer
+ *  places ..."). */
+const ACTORS = {
+  // Translators: within "Swap2: %(who)s places three stones", and the like.
+  friend: () => pgettext("swap2 actor", "your friend"),
+  computer: () => pgettext("swap2 actor", "the computer"),
+  opener: () => pgettext("swap2 actor", "the opener"),
+  second: () => pgettext("swap2 actor", "the second player"),
+};
 
 /** The colour this browser's player plays (a seat's, or the one person's
  *  against the computer); null at one screen or watching. */
@@ -91,7 +101,7 @@ function reservedHeight(bar) {
   if (reserved.key === key) return reserved.height;
   const text = document.getElementById("swap2-text");
   const buttons = $("#swap2-choices button");
-  const actors = [null, gettext("Your friend"), gettext("The computer"), gettext("The opener"), gettext("The second player")];
+  const actors = [null].concat(Object.values(ACTORS).map((name) => name()));
   bar.style.minHeight = "0";
   $(bar).addClass("alert alert-warning"); // as the opening draws it
   let height = 0;

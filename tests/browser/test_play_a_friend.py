@@ -465,7 +465,7 @@ def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
     assert (
         b.locator("#swap2-text")
         .inner_text()
-        .startswith("Swap2: Your friend places three stones")
+        .startswith("Swap2: your friend places three stones")
     )
 
 

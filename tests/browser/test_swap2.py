@@ -65,7 +65,8 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     # The stones went down black, white, black.
     cells = game_json(page)["board"]
     assert cells["cells"][cells["ranks"].index("9")][7] == "white"
-    assert "second player chooses" in _bar(page)
+    # Named in the sentence's own case ("The second player" began it).
+    assert _bar(page).startswith("Swap2: the second player chooses")
     assert _buttons(page) == ["black", "white", "place2"]
     # A click on the board now asks for the choice first.
     page.click('#board [data-square="j8"]')
@@ -78,7 +79,7 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     assert "Stone 1 of 2: White" in _bar(page) and _buttons(page) == []
     _place(page, "g7", 4)
     _place(page, "j10", 5)
-    assert "opener" in _bar(page) and "chooses a colour" in _bar(page)
+    assert _bar(page) == "Swap2: the opener chooses a colour; white moves next."
     assert _buttons(page) == ["black", "white"]
     assert page.is_disabled("#undo")
     page.click('#swap2-choices button[data-choice="white"]')
