@@ -20,7 +20,8 @@ a client (:func:`webgame.clients.client_of`) holds at most
 ``LIVE_SOCKETS_PER_CLIENT`` sockets (4429 closes the next); a socket sends at
 most ``LIVE_MESSAGES_BURST`` messages at once and ``LIVE_MESSAGES_PER_SECOND``
 after (1008 closes it); a message is at most 4 KiB (uvicorn's ``--ws-max-size``
-caps frames as well).
+caps frames as well). A game that does not exist, or any other path, is
+closed with 4404.
 """
 
 from __future__ import annotations
@@ -81,6 +82,15 @@ class Bucket:
             return False
         self.tokens -= 1
         return True
+
+
+class NoSuchPlace(AsyncWebsocketConsumer):
+    """A socket to any other path: closed as for a game that does not exist
+    (not left to the router's error, a server error logged for every try)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=NO_SUCH_GAME)
 
 
 class GameConsumer(AsyncWebsocketConsumer):

@@ -19,7 +19,7 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from django.urls import re_path
 
 from . import services
-from .consumers import GameConsumer
+from .consumers import GameConsumer, NoSuchPlace
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,10 @@ def application_for(http):
     """Return the ASGI application serving ``http`` (Django's), the sockets
     and the lifespan."""
     sockets = URLRouter(
-        [re_path(rf"^ws/games/(?P<pk>{UUID})/$", GameConsumer.as_asgi())]
+        [
+            re_path(rf"^ws/games/(?P<pk>{UUID})/$", GameConsumer.as_asgi()),
+            re_path(r"", NoSuchPlace.as_asgi()),
+        ]
     )
     return ProtocolTypeRouter(
         {

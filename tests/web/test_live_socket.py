@@ -296,6 +296,26 @@ def test_no_socket_for_a_game_that_does_not_exist():
     sync(body)
 
 
+@pytest.mark.parametrize("path", ["/ws/games/not-a-uuid/", "/ws/", "/api/games/"])
+def test_a_socket_to_no_route_is_closed_as_not_found(path, caplog):
+    """Not a server error with a traceback in the log for each try: the
+    same close as for a game that does not exist."""
+
+    async def body():
+        ws = WebsocketCommunicator(
+            application, path, headers=[ORIGIN, (b"host", b"localhost")]
+        )
+        await ws.connect()
+        while (output := await ws.receive_output(timeout=5))[
+            "type"
+        ] != "websocket.close":
+            pass
+        assert output["code"] == 4404
+
+    sync(body)
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
 def test_the_socket_limit_holds_for_sockets_opened_at_once(settings):
     settings.LIVE_SOCKETS_PER_CLIENT = 8
     game = friends_game()
