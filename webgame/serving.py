@@ -118,12 +118,6 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         seconds = HEAD_SECONDS if part == "head" else BODY_SECONDS
-        log.info(
-            "dropped a request from %s: its %s took over %g s",
-            self.client,
-            part,
-            seconds,
-        )
         self._refuse(
             408,
             "request_timeout",
@@ -132,11 +126,16 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def _refuse(self, status: int, code: str, detail: str) -> None:
         """Answer ``status`` with the API's error body and close, unless the
-        application has started its answer (then only close)."""
+        application has started an answer it has not finished (then only
+        close). Logged: the access log never sees these."""
         self._cancel()
         if self.transport.is_closing():
             return
-        if self.cycle is None or not self.cycle.response_started:
+        client = self.client[0] if self.client else "?"
+        log.info("refused a request from %s: %s, %s", client, status, detail)
+        # On a kept-alive connection the cycle is the last request's, answered.
+        answering = self.cycle is not None and not self.cycle.response_complete
+        if not (answering and self.cycle.response_started):
             body = json.dumps({"error": code, "detail": detail}).encode()
             head = (
                 f"HTTP/1.1 {status} {REASONS[status]}\r\n"

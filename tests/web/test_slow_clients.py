@@ -28,8 +28,9 @@ from .servers import (
 
 
 @pytest.fixture(scope="module")
-def port(tmp_path_factory):
-    """Yield the port of a served process (uvicorn as make run starts it)."""
+def served(tmp_path_factory):
+    """Yield the port and log of a served process (uvicorn as make run
+    starts it)."""
     tmp = tmp_path_factory.mktemp("slow")
     env = app_env(
         DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
@@ -42,9 +43,14 @@ def port(tmp_path_factory):
     proc = start(asgi_server(number), env=env, log=tmp / "server.log")
     try:
         wait_for_port(number, proc, "uvicorn")
-        yield number
+        yield number, tmp / "server.log"
     finally:
         stop(proc)
+
+
+@pytest.fixture(scope="module")
+def port(served):
+    return served[0]
 
 
 def answer_of(sock: socket.socket, timeout: float) -> tuple[int, dict]:
@@ -128,6 +134,36 @@ def test_the_servers_own_refusals_are_json(port):
     assert (status, error["error"]) == (414, "uri_too_long")
     status, error = raw(port, b"\x00\x01 nonsense\r\n\r\n")
     assert (status, error["error"]) == (400, "bad_request")
+
+
+def test_refusals_are_answered_on_a_kept_alive_connection_and_logged(served):
+    # After a first answer on the connection, a request too large was met by
+    # a silent close: the answer was taken for the first request's.
+    port, log = served
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/api/games/kinds/")
+    first = conn.getresponse()
+    assert first.read() and not first.will_close
+    conn.request("GET", "/" + "a" * (serving.MAX_URL_BYTES + 1))
+    response = conn.getresponse()
+    assert response.status == 414
+    assert json.loads(response.read())["error"] == "uri_too_long"
+    conn.close()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/api/games/kinds/")
+    conn.getresponse().read()
+    conn.request("GET", "/", headers={"X-Big": "a" * (serving.MAX_HEAD_BYTES + 1)})
+    assert conn.getresponse().status == 431
+    conn.close()
+    # The operator sees each refusal: nothing of it reached the access log.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        text = log.read_text()
+        if "431" in text and "414" in text:
+            break
+        time.sleep(0.1)
+    assert "refused a request from 127.0.0.1: 414, the URL is too long" in text
+    assert "refused a request from 127.0.0.1: 431, the request's head is too" in text
 
 
 def body_request(size: int) -> bytes:
