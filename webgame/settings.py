@@ -99,6 +99,8 @@ INSTALLED_APPS = [
 # WhiteNoise serves the collected static files (``make run`` collects them);
 # with DEBUG on, runserver's staticfiles app serves them from the sources.
 MIDDLEWARE = [
+    # First: the refusals of those after it are logged with their client.
+    "webgame.clients.ClientMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "webgame.bodies.LengthRequiredMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -107,7 +109,6 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "webgame.clients.ClientMiddleware",
 ]
 
 ROOT_URLCONF = "webgame.urls"

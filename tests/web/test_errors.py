@@ -113,6 +113,39 @@ def test_a_busy_ai_is_one_warning_line(client, monkeypatch, caplog):
     assert record.levelno == logging.WARNING and record.exc_info is None
 
 
+@pytest.mark.django_db
+def test_a_refusal_is_logged_with_its_code_and_client(client, caplog, settings):
+    # The access log names the proxy and the status only: the operator
+    # could not tell whom a 429 stopped, nor an illegal move from a bad seat.
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    caplog.set_level(logging.INFO, logger="webgame")
+    response = client.post(
+        reverse("game-create"),
+        {"game": "chess"},
+        format="json",
+        HTTP_X_FORWARDED_FOR="203.0.113.5",
+    )
+    assert_error(response, 400, "unknown_game")
+    (record,) = _records(caplog, "webgame.clients")
+    assert record.levelno == logging.INFO
+    assert (
+        record.getMessage()
+        == "refused POST /api/games/ from 203.0.113.5: 400 unknown_game"
+    )
+    # Refused before the API (a chunked body here), the line is there too.
+    client.generic(
+        "POST",
+        reverse("game-create"),
+        b"{}",
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+        HTTP_X_FORWARDED_FOR="203.0.113.5",
+    )
+    assert _records(caplog, "webgame.clients")[-1].getMessage() == (
+        "refused POST /api/games/ from 203.0.113.5: 411 length_required"
+    )
+
+
 # ---- chunked bodies (issue 67, finding 3): refused, never read as empty ----
 @pytest.mark.django_db
 def test_a_chunked_patch_is_refused_and_changes_nothing(client):
