@@ -30,6 +30,8 @@ FIELD_CODES = {
     "move": "invalid_move",
     "record": "invalid_record",
     "version": "invalid_version",
+    "ply": "invalid_ply",
+    "choice": "invalid_choice",
 }
 
 #: The ``error`` code of DRF's exceptions that are not validation failures.

@@ -400,6 +400,11 @@ class ErrorSerializer(serializers.Serializer):
         "another game: that game and its options (the default ones), to import "
         "it as",
     )
+    fields = serializers.DictField(
+        required=False,
+        help_text="a body's fields at fault (validation errors only): each "
+        "field's messages, nested as the body is",
+    )
 
 
 #: A model's status on its way to play (see webgame.services.treemodels).

@@ -22,7 +22,7 @@ def test_an_analysis_ply_must_be_a_json_integer(client, ply):
     game_id = create(client, "reversi").json()["id"]
     client.post(url("game-moves", game_id), {"move": "f5"}, format="json")
     response = client.post(url("game-analysis", game_id), {"ply": ply}, format="json")
-    body = assert_error(response, 400, "invalid_request")
+    body = assert_error(response, 400, "invalid_ply")
     assert "ply" in body["detail"]
 
 

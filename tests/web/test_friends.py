@@ -297,9 +297,10 @@ def test_a_game_on_the_board_is_shared_with_a_friend(client):
     ).json()
     assert shared["seat"]["side"] == "white" and shared["seats"]["black"] is False
     assert shared["clock"]["control"] == {"initial": 300, "increment": 3}
-    assert_error(
-        post(client, "game-share", made["id"], {"side": "black"}), 409, "already_shared"
-    )
+    again = post(client, "game-share", made["id"], {"side": "black"})
+    assert_error(again, 409, "already_shared")
+    # Said as it is: one seat is still open (it said "has its two seats").
+    assert again.json()["detail"] == "this game is already shared"
     joined = post(client, "game-join", made["id"], {"invite": shared["invite"]}).json()
     assert joined["seat"]["side"] == "black"
 

@@ -48,6 +48,12 @@ def test_analysis_scores_a_position_and_the_end_by_its_result(client):
     }  # fmt: skip
     too_far = client.post(url("game-analysis", game_id), {"ply": 10}, format="json")
     assert_error(too_far, 400, "invalid_ply")
+    # Below 0 or not a number: the same code (it was invalid_request).
+    for ply in (-1, "0"):
+        wrong = client.post(url("game-analysis", game_id), {"ply": ply}, format="json")
+        assert_error(wrong, 400, "invalid_ply")
+    wrong = client.get(url("game-explorer", game_id), {"ply": -1})
+    assert_error(wrong, 400, "invalid_ply")
 
 
 @pytest.mark.django_db

@@ -67,7 +67,8 @@ def test_the_opener_places_three_stones_then_the_second_player_chooses(client):
     assert game["opening"]["choices_now"] == ["white", "black", "place2"]
     assert (game["to_move"], game["legal_moves"]) == ("white", [])
     assert_error(move(client, game, "j8"), 400, "choose_first")
-    assert_error(choose(client, game, "sideways"), 400, "invalid_request")
+    # Not one of the choices: its own code, as api.md gives it.
+    assert_error(choose(client, game, "sideways"), 400, "invalid_choice")
     game = choose(client, game, "white").json()
     assert game["opening"]["step"] == "done"
     assert game["to_move"] == "white" and "j8" in game["legal_moves"]

@@ -80,7 +80,7 @@ def share(game_id: GameId, *, side: str, clock: dict | None = None) -> dict:
     sides human, the asker seated at ``side``, with ``clock`` if given."""
     row = get_row(game_id)
     if row.seats:
-        raise Conflict("already_shared", _("this game already has its two seats"))
+        raise Conflict("already_shared", _("this game is already shared"))
     playable(row)
     mine = seats.pick_colour(side)
     seated, invite_digest, token, invitation = seats.open_seats(mine)
