@@ -383,7 +383,7 @@ class ApiNotFoundView(APIView):
             _("no API endpoint at %(path)s; see /api/docs/") % {"path": request.path}
         )
 
-    get = post = put = patch = delete = _not_found
+    get = post = put = patch = delete = options = _not_found
 
 
 class AnalysisView(APIView):

@@ -25,3 +25,12 @@ def test_the_api_and_other_clients_get_json():
         assert answer.status_code == 404
         assert answer["Content-Type"] == "application/json"
         assert answer.json()["error"] == "not_found"
+
+
+@pytest.mark.parametrize("method", ["get", "head", "options", "post", "delete"])
+def test_no_api_endpoint_is_a_404_whatever_the_method(method):
+    # OPTIONS answered 200 with the metadata of the view that says 404.
+    answer = getattr(Client(), method)(
+        "/api/games/not-a-game/", content_type="application/json"
+    )
+    assert answer.status_code == 404
