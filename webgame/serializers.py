@@ -400,7 +400,7 @@ class ErrorSerializer(serializers.Serializer):
         "another game: that game and its options (the default ones), to import "
         "it as",
     )
-    fields = serializers.DictField(
+    fields = serializers.DictField(  # type: ignore[assignment]  # the metaclass takes it
         required=False,
         help_text="a body's fields at fault (validation errors only): each "
         "field's messages, nested as the body is",

@@ -129,9 +129,25 @@ class NetworkModelInPlayTests(APITestCase):
         assert listed["name"] == "net7" and listed["network"] is True
         assert listed["options"] == {"size": 7, "row": 4, "rule": "freestyle"}
 
-    def test_on_another_board_the_usual_search_plays(self):
-        searcher, _ = self.ai_searcher({"size": 9, "row": 5})
-        assert not isinstance(searcher, NetSearcher)
+    def test_on_another_board_the_network_is_refused(self):
+        # As the page offers it only on its board; it was taken, and the
+        # usual search played without a word.
+        ai_player = {"kind": "ai", "level": 2, "model": "net7"}
+        with self.settings(MODEL_DIR=self.folder):
+            response = create(
+                self.client, "gomoku", options={"size": 9, "row": 5}, white=ai_player
+            )
+            body = assert_error(
+                response, status.HTTP_400_BAD_REQUEST, "model_other_board"
+            )
+            assert "7\u00d77" in body["detail"] or "7×7" in body["detail"]
+            game = create(self.client, "gomoku", options={"size": 9, "row": 5}).json()
+            response = self.client.patch(
+                url("game-detail", game["id"]),
+                {"players": {"white": ai_player}},
+                format="json",
+            )
+            assert_error(response, status.HTTP_400_BAD_REQUEST, "model_other_board")
 
 
 class ModelRuleTests(APITestCase):

@@ -94,10 +94,31 @@ def check_model(game: str, name: str | None, options: dict | None = None) -> str
     unless it is a model on disk, ``model_unavailable`` if it is damaged,
     ``model_other_rule`` if it learned another rule than the game's
     ``options`` play (a Gomoku model learned one rule; without a ``rule`` in
-    its options, the game's default)."""
+    its options, the game's default), ``model_other_board`` if it is a
+    network trained on another board (its weights are for that board; a
+    tree model on another board only never meets a position it knows)."""
     if name is None or name == "none":
         return None
     listed = _listed(game, name, or_none=True)
+    if listed.get("network") and options is not None:
+        trained = listed.get("options") or {}
+        if any(
+            trained.get(key, options[key]) != options[key]
+            for key in ("size", "row")
+            if key in options
+        ):
+            raise ServiceError(
+                "model_other_board",
+                _(
+                    "model %(name)s is a network trained on %(trained)s and this "
+                    "game is on %(board)s: choose that board, another model, or none"
+                )
+                % {
+                    "name": repr(name),
+                    "trained": _board(trained),
+                    "board": _board(options),
+                },
+            )
     rule = (options or {}).get("rule")
     if rule is not None:
         learned = (listed.get("options") or {}).get("rule") or find_game(
@@ -113,6 +134,11 @@ def check_model(game: str, name: str | None, options: dict | None = None) -> str
                 % {"name": repr(name), "learned": learned, "rule": rule},
             )
     return name
+
+
+def _board(options: dict) -> str:
+    """Return a Gomoku board as people name it: "8×8, five in a row"."""
+    return _("%(size)s×%(size)s, %(row)s in a row") % options
 
 
 def _listed(
