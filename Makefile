@@ -26,7 +26,12 @@ PLAYERS ?= 50
 HOG ?= 0
 RUN_TIME ?= 30s
 
-.PHONY: run dev messages test lint loadtest probe bench-start bench-live setup setup-test system-packages train-setup clean
+# `make` alone lists the targets below, each with its `##` line.
+.DEFAULT_GOAL := help
+.PHONY: help run dev messages test lint loadtest probe bench-start bench-live setup setup-test system-packages train-setup clean
+
+help:
+	@awk -F ':.*## ' '/^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,12 +54,12 @@ $(VENV)/.installed-test: requirements-test.txt requirements-train.txt \
 	$(BIN)/pip install --quiet -r requirements-test.txt
 	touch $@
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed ## the virtual environment .venv with the app's packages
 
-setup-test: $(VENV)/.installed-test
+setup-test: $(VENV)/.installed-test ## the same with the tests' packages
 
 # The optional training extra (PyTorch, CPU): `python -m mcts.lab train-net`.
-train-setup: $(VENV)/.installed-train
+train-setup: $(VENV)/.installed-train ## the training extra (PyTorch, CPU)
 
 # Production-shaped on one machine: uvicorn (ASGI: the page, the API and the
 # live games' sockets on one port), DEBUG off, WhiteNoise serving the
@@ -64,7 +69,7 @@ train-setup: $(VENV)/.installed-train
 # first and followed by the server (webgame/startup.py), which serves as soon
 # as the rules are compiled: the AI is ready in a little over a minute on the first
 # start, in a few seconds after.
-run: setup
+run: setup ## serve the page, the API and the sockets (HOST, PORT: 127.0.0.1:8000)
 	@status=$$(mktemp -d)/warm.json; \
 	$(BIN)/python -m webgame.startup $$status & \
 	$(MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
@@ -86,37 +91,37 @@ $(STATIC_ROOT)/staticfiles.json: $(shell find static templates -type f) \
 		$(foreach pattern,$(STATIC_IGNORE),--ignore '$(pattern)')
 
 # For developers: Django's runserver (reloads on edits) with DEBUG's pages.
-dev: setup
+dev: setup ## Django's runserver with DEBUG (reloads on edits)
 	$(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Locust, headless, against a running server started with each client named by
 # its X-Forwarded-For: `NUM_PROXIES=1 make run PORT=8765` (loadtest/locustfile.py).
 # The hog's users count in Locust's -u, hence PLAYERS + HOG.
-loadtest: $(VENV)/.installed-load
+loadtest: $(VENV)/.installed-load ## Locust against the server at LOAD_URL
 	$(BIN)/locust -f loadtest/locustfile.py --headless --only-summary \
 		-u $$(($(PLAYERS) + $(HOG))) -r 25 -t $(RUN_TIME) --hog $(HOG) \
 		--host $(LOAD_URL)
 
 # The tests need Chromium, Redis and PostgreSQL: installed first if missing
 # (apt-get, through sudo when not root; .ci/system-packages says which).
-system-packages:
+system-packages: ## Chromium, Redis and PostgreSQL for the tests, if missing
 	bash .ci/system-packages
 
 # A first start timed from a fresh clone (reusing this .venv): the page, each
 # game's AI, the first AI moves, the longest AI move of each game and level.
-bench-start: setup
+bench-start: setup ## time a first start from a fresh clone
 	$(BIN)/python loadtest/first_start.py --venv $(VENV)
 
 # Hostile clients (slow sockets, many addresses) against the server at
 # PROBE_URL, and what another client meets meanwhile.
 PROBE_URL ?= http://127.0.0.1:8000
-probe: setup
+probe: setup ## hostile clients against the server at PROBE_URL
 	$(BIN)/python loadtest/probe.py --url $(PROBE_URL)
 
 # The live games' benchmark: 200 spectators' sockets on one game and 20 pairs
 # playing, the latency from a move to each socket and any lost update.
-bench-live: setup
+bench-live: setup ## 200 spectators and 20 pairs: live updates' latency
 	$(BIN)/python loadtest/live_bench.py
 
 # The translations (locale/, docs/translating.md): gather the page's and the
@@ -124,7 +129,7 @@ bench-live: setup
 # compiled .mo files are committed, so running the site needs no gettext.
 MESSAGES_IGNORE := --ignore=staticfiles --ignore=mcts --ignore=tests \
 	--ignore=loadtest --ignore=model --ignore=docs
-messages: setup
+messages: setup ## gather and compile the translations (needs GNU gettext)
 	$(BIN)/python manage.py makemessages --locale zh_Hans --no-obsolete \
 		--no-location $(MESSAGES_IGNORE)
 	$(BIN)/python manage.py makemessages --domain djangojs --locale zh_Hans \
@@ -140,15 +145,15 @@ messages: setup
 # fresh clone, 3 s after): else each worker compiles the same kernels. Its
 # failure stops nothing (-): the tests then say what broke.
 TEST_WORKERS ?= 2
-test: system-packages setup-test
+test: system-packages setup-test ## every test (the README's command)
 	-$(BIN)/python -m mcts warm
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not timing"; parallel=$$?; \
 	$(BIN)/python -m pytest -m timing && exit $$parallel
 
-lint: setup-test
+lint: setup-test ## ruff and mypy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-clean:
+clean: ## remove .venv and the collected static files
 	rm -rf $(VENV) $(STATIC_ROOT)

@@ -140,3 +140,14 @@ def test_collectstatic_spends_brotli_top_quality_only_on_files_of_the_page_size(
     assert compress(small) == brotli.compress(small, quality=11)
     assert compress(large) == brotli.compress(large, quality=9)
     assert brotli.decompress(compress(large)) == large
+
+
+def test_make_alone_lists_every_target_with_what_it_does():
+    # An operator's first `make` only made the virtualenv, and said nothing.
+    listed = subprocess.run(
+        ["make", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True
+    ).stdout
+    phony = re.search(r"^\.PHONY:(.*)$", (ROOT / "Makefile").read_text(), re.M)
+    for target in phony.group(1).split():
+        if target != "help":
+            assert re.search(rf"^  make {target} +\S", listed, re.M), target
