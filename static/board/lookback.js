@@ -22,7 +22,8 @@ export function currentReview() {
 }
 
 /** The moves that lost the most: [{ply, move, side, before, after, best}],
- *  biggest drop first; `before` and `after` are the mover's win probability. */
+ *  biggest drop first; `before` and `after` are the mover's win probability;
+ *  never the move the analysis chose itself. */
 export function mistakes(review) {
   const g = state.game,
     p = review.points,
@@ -32,7 +33,9 @@ export function mistakes(review) {
     const side = p[k - 1].to_move;
     const mine = (point) => (side === "black" ? point.black : 1 - point.black);
     const drop = mine(p[k - 1]) - mine(p[k]);
-    if (drop >= MISTAKE_DROP) {
+    // The analysis's own choice is no mistake: the drop is what it saw only
+    // one move deeper (a position lost already).
+    if (drop >= MISTAKE_DROP && g.moves[k - 1] !== p[k - 1].best) {
       found.push({ ply: k, move: g.moves[k - 1], side: side, before: mine(p[k - 1]), after: mine(p[k]), drop: drop, best: p[k - 1].best });
     }
   }

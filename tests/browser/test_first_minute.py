@@ -483,6 +483,32 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
 
 
+def test_the_analysis_s_own_best_move_is_no_mistake(page):
+    """A Reversi endgame read "43. e7 (Black): 55% -> 0%, best was e7": the
+    position after the move was seen deeper than the one before, and the
+    move played was the analysis's own choice."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN[:4])  # a1 a2 b1 b2
+    points = [
+        {"to_move": "black", "black": 0.6, "best": "c3"},
+        {"to_move": "white", "black": 0.5, "best": "c3"},
+        {"to_move": "black", "black": 0.9, "best": "b1"},  # a2 lost 40%
+        {"to_move": "white", "black": 0.5, "best": "b2"},  # b1: best, not a mistake
+        {"to_move": "black", "black": 0.5, "best": "c1"},
+    ]
+    page.evaluate(
+        """points => {
+          BoardPage.state.review = {id: BoardPage.state.game.id, points, running: false};
+        }""",
+        points,
+    )
+    page.locator('#move-list [data-ply="3"]').click()  # draws the card again
+    listed = page.locator("#mistakes .mistake-link").all_inner_texts()
+    assert len(listed) == 1, listed
+    assert listed[0].endswith(" a2 (White): 50% \u2192 10%, best was c3")
+
+
 def _won_by_black(page):
     """Play GOMOKU_WIN (one tap a stone) on a 7x7 board between two players
     until the end card shows; return the page."""
