@@ -15,8 +15,9 @@ export function showEnd(game, ending) {
   let title = ending.winner ? interpolate(gettext("%(side)s wins"), { side: sideName(ending.winner) }, true) : gettext("A draw");
   if (me && ending.winner) title = ending.winner === me ? gettext("You won") : gettext("You lost");
   if (score) {
-    // From the player's side: "You won, 57–7"; else Black's count first.
-    const first = me || "black";
+    // From the player's side: "You won, 57–7"; else the winner's count
+    // first, as the status says it ("White wins: disc count 40–24").
+    const first = me || ending.winner || "black";
     const counts = { outcome: title, first: score[first], second: score[first === "black" ? "white" : "black"] };
     // Translators: the end card's title: "You won, 57–7", "Black wins, 40–24".
     title = interpolate(gettext("%(outcome)s, %(first)s\u2013%(second)s"), counts, true);

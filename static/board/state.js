@@ -239,14 +239,15 @@ const BOARD_REASONS = [
 ];
 
 /** Why a game ended on the board, in the page's language: "five in a row",
- *  "disc count 40-24" (the winner's count first); "" without a reason. */
+ *  "disc count 40–24" (the winner's count first, as the end card); "" without
+ *  a reason. */
 export function reasonText(result) {
   if (!result || !result.reason) return "";
   if (result.score) {
     const counts = Object.values(result.score);
     const high = Math.max(...counts);
     const low = Math.min(...counts);
-    const words = high === low ? gettext("equal disc count %(high)s-%(low)s") : gettext("disc count %(high)s-%(low)s");
+    const words = high === low ? gettext("equal disc count %(high)s\u2013%(low)s") : gettext("disc count %(high)s\u2013%(low)s");
     return interpolate(words, { high: high, low: low }, true);
   }
   return BOARD_REASONS.indexOf(result.reason) !== -1 ? gettext(result.reason) : result.reason;

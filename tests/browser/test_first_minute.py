@@ -356,6 +356,19 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
 
 
 # ---- 8: the end of a game ----------------------------------------------------------
+def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
+    # The status said "White wins: disc count 14-0" and the card "White wins, 0–14".
+    made = page.request.post(
+        page.base_url + "/api/games/import/",
+        data={"game": "reversi", "record": "d3c3b3e3f5a3c4e6f4"},
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    page.locator('#board [data-square="g4"]').click()  # White takes the last disc
+    page.wait_for_selector("#end-dialog.show")
+    assert page.inner_text("#end-title") == "White wins, 14\u20130"
+    assert page.inner_text("#result") == "White wins: disc count 14\u20130"
+
+
 def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
