@@ -297,20 +297,22 @@ export function maybeRunAi() {
   }
   const side = g.to_move;
   const model = g.players[side].model;
+  // Each with its bar, side by side: a packed or large model the server
+  // gets ready, and at a server's first start its AI compiling (the model
+  // loads slowly then too: the page showed nothing near the board meanwhile).
+  const waits = [];
   if (!modelReady(g.game, model)) {
-    // A packed or large model: the server gets it ready first, with a bar.
-    prepareModel(g.game, model)
-      .done(maybeRunAi)
-      .fail(function (detail) {
+    waits.push(
+      prepareModel(g.game, model).fail(function (detail) {
         state.paused = true;
         flash(detail);
         render();
-      });
-    return;
+      })
+    );
   }
-  if (!aiReady(g.game)) {
-    // The server's first start: its AI compiles meanwhile, with a bar.
-    whenAiReady(g.game).done(maybeRunAi);
+  if (!aiReady(g.game)) waits.push(whenAiReady(g.game));
+  if (waits.length) {
+    $.when(...waits).done(maybeRunAi);
     return;
   }
   const ply = g.ply,

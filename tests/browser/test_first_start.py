@@ -37,3 +37,43 @@ def test_the_computers_first_move_waits_for_its_ai_with_the_progress_shown(
         timeout=60_000,
     )
     assert page.locator("#ai-ready-row").is_hidden()
+
+
+def test_the_progress_shows_at_once_while_the_model_loads_too(
+    page, warming, monkeypatch
+):
+    """At a first start the light model loads slowly too (the compilers hold
+    the cores): the page waited for it before it showed the AI's progress,
+    with nothing near the board for half a minute."""
+    import time
+
+    from webgame.services import explorer, treemodels
+
+    fresh = treemodels.Preparations()  # this process has no model loaded yet
+    monkeypatch.setattr(treemodels, "PREPARATIONS", fresh)
+    monkeypatch.setattr(explorer, "PREPARATIONS", fresh)
+    load = treemodels.load_shared
+
+    def slow_load(folder):
+        time.sleep(4)
+        return load(folder)
+
+    monkeypatch.setattr(treemodels, "load_shared", slow_load)
+    readiness, write = warming
+    write(reversi=("compiling", 0.4))
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "reversi")
+    page.click("label[for=you-white]")
+    page.select_option("#start-strength", "level:3")
+    page.click("#play-computer")
+    page.wait_for_selector("#ai-ready-row", state="visible", timeout=2000)
+    assert not fresh.is_ready("reversi", "light")  # still loading
+    write(reversi=("ready", 1.0))
+    page.wait_for_function(
+        "() => BoardPage.state.game && BoardPage.state.game.ply === 1",
+        timeout=60_000,
+    )
+    assert fresh.is_ready("reversi", "light")
+    assert page.locator("#ai-ready-row").is_hidden()
