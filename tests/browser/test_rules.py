@@ -61,10 +61,15 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     reversi = page.locator("#rules-reversi .rules-diagram")
     assert reversi.locator(".piece.black").count() == 4  # after f5
     assert reversi.locator(".cell.legal").count() == 3
+    # How each game can end in a draw, as its rules module plays it.
+    assert "equal counts are a draw" in page.locator("#rules-reversi").inner_text()
     page.click("#rules-tab-loa")
     loa = page.locator("#rules-loa .rules-diagram")
     assert loa.locator(".piece").count() == 24
     assert loa.locator(".cell.target").count() == 3
+    text = page.locator("#rules-loa").inner_text()
+    assert "joins both sides' pieces at once is a draw" in text
+    assert "cannot move passes" in text and "third time is a draw" in text
     page.locator("#rules-dialog .btn-close").click()
     page.wait_for_selector("#start-dialog.show")  # back to the first choice
 
