@@ -54,6 +54,13 @@ def luminances(page, selector: str, props: str) -> list[float]:
     return out
 
 
+def contrast(first: float, second: float) -> float:
+    """Return the contrast ratio of two colours given as :func:`luminances`
+    (approximately WCAG's: a grey's luminance taken through its gamma)."""
+    high, low = sorted((first**2.2, second**2.2), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
 def test_the_small_discs_read_as_black_and_white_in_either_scheme(new_page):
     # In the dark scheme the black disc had a light ring and looked like the
     # light scheme's hollow white one.
@@ -69,7 +76,11 @@ def test_the_small_discs_read_as_black_and_white_in_either_scheme(new_page):
                 fill = luminances(page, disc, "background-color,background-image")
                 edge = luminances(page, disc, "border-top-color")
                 if side == "black":
-                    assert max(fill) < 0.4 and max(edge) < 0.25, (scheme, disc)
+                    # Dark, with an edge that is no white disc's (0.72 in the
+                    # dark scheme) and shows on the page: the dark page's
+                    # black disc had a black edge, 1.4:1 on it.
+                    assert max(fill) < 0.4 and max(edge) < 0.5, (scheme, disc)
+                    assert contrast(edge[0], background(page)) >= 3, (scheme, disc)
                 else:
                     assert min(fill) > 0.8, (scheme, disc)
         page.click("#theme")
