@@ -559,6 +559,11 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
         or card["y"] >= board["y"] + board["height"]
         or card["y"] + card["height"] <= board["y"]
     ), (card, board)
+    if context == {"viewport": DESKTOP}:
+        # Nor over the result and the players' switches (it was, top right).
+        for covered in ("#result", "#players"):
+            box = page.locator(covered).bounding_box()
+            assert card["y"] >= box["y"] + box["height"], covered
     # From the board, the keyboard's next stop is the card (it came after
     # every button of the page).
     page.locator('#board [data-square="d1"]').focus()
@@ -602,8 +607,20 @@ def test_the_end_card_hides_no_control_with_the_focus(new_page, context):
     page.click("#undo")
     page.click('#board [data-square="d1"]')
     page.wait_for_selector("#end-dialog.show")
-    under = "#strength-black" if context.get("viewport") == DESKTOP else "#black-ai"
-    page.focus(under)
+    under = page.evaluate(  # a control the card covers, wherever it stands
+        """() => {
+          const card = document.getElementById('end-dialog').getBoundingClientRect();
+          const under = [...document.querySelectorAll('button, select, input, a[href]')]
+            .filter(el => !el.closest('#end-dialog') && el.offsetParent)
+            .find(el => { const b = el.getBoundingClientRect();
+              return b.left < card.right && card.left < b.right
+                && b.top < card.bottom && card.top < b.bottom; });
+          under.dataset.under = 'yes';
+          return under.id || under.textContent;
+        }"""
+    )
+    assert under
+    page.focus("[data-under=yes]")
     page.wait_for_selector("#end-dialog", state="hidden")
 
 
