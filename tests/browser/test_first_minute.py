@@ -760,3 +760,54 @@ def test_an_analysis_stopped_midway_says_so(page):
     page.click(f'#board [data-square="{GOMOKU_WIN[6]}"]')
     wait_plies(page, 7)
     assert "Analysed up to move 6" in page.inner_text("#mistakes")
+
+
+#: Every visible control of the side panel and the play area that is smaller
+#: than a finger (44 px high), or whose target is under 24 px high (WCAG's
+#: minimum) for those that keep their height (see inBars).
+SMALL_TARGETS = """() => {
+  const small = [];
+  const hitHeight = (el) => {  // how far up and down a tap still reaches it
+    el.scrollIntoView({ block: 'center', behavior: 'instant' });
+    const b = el.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+    let up = 0, down = 0;
+    while (up < 30 && el.contains(document.elementFromPoint(x, y - up - 1))) up++;
+    while (down < 30 && el.contains(document.elementFromPoint(x, y + down + 1))) down++;
+    return up + down + 1;
+  };
+  for (const el of document.querySelectorAll('button, select, a.btn')) {
+    if (!el.offsetParent || el.closest('header, .modal, #board, .toast')) continue;
+    // The rows above the board, and the players' selectors between the
+    // board and the moves, keep their height: 24 px, WCAG's minimum.
+    const inBars = el.closest('#players') || el.id === 'stop' || el.id === 'back-to-game';
+    const isPly = el.classList.contains('ply');
+    const need = inBars || isPly ? 24 : 44;
+    const height = inBars ? hitHeight(el) : el.getBoundingClientRect().height;
+    if (height < need) small.push((el.id || el.className) + ' ' + Math.round(height));
+  }
+  return small;
+}"""
+
+
+def test_a_phone_s_controls_are_finger_sized(new_page):
+    # Under the board they were; the side panel's buttons and selectors were
+    # 31 px, Stop and Back to the game 23, the moves 22.
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    start_game(page, "reversi")
+    set_ai(page, "white", True, "time:10")
+    page.locator('#board [data-square="d3"]').tap()
+    page.wait_for_selector("#stop", state="visible")
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], small
+    page.locator("#stop").tap()
+    wait_idle(page)
+    page.locator('#move-list [data-ply="1"]').tap()
+    page.wait_for_selector("#back-to-game", state="visible")
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], small
+    page.locator("#back-to-game").tap()
+    page.locator("#explore").tap()
+    page.wait_for_selector("#explorer-moves .explorer-move")
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], small
