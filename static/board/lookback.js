@@ -198,6 +198,7 @@ function drawExplorerCard() {
   if (d.to_move) about = interpolate(gettext("%(about)s; %(side)s to move"), { about: about, side: sideName(d.to_move) }, true);
   if (!d.known) about = interpolate(gettext("%(about)s. The model keeps no moves here: its tree stops before this position."), { about: about }, true);
   setLiveText("#explorer-line", about);
+  $(".explorer-table").prop("hidden", !d.moves.length); // no header over no moves
   $("#explorer-moves").html(
     d.moves
       .map(

@@ -624,6 +624,16 @@ def test_the_end_card_hides_no_control_with_the_focus(new_page, context):
     page.wait_for_selector("#end-dialog", state="hidden")
 
 
+def test_the_explorer_shows_no_empty_table_where_the_model_knows_nothing(page):
+    # Late in a game it showed the table's header row over no moves.
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)  # the models are of 15x15
+    page.click("#explore")
+    page.wait_for_function("() => BoardPage.state.explore && BoardPage.state.explore.data")
+    assert "keeps no moves here" in page.inner_text("#explorer-line")
+    assert page.locator(".explorer-table").is_hidden()
+
+
 def test_the_opening_explorer_steps_into_the_models_moves(page):
     open_board(page)
     page.click("#explore")
