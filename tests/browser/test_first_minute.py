@@ -640,6 +640,8 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     page.wait_for_selector("#explorer-moves .explorer-move")
     moves = page.locator("#explorer-moves .explorer-move").all_inner_texts()
     assert moves and set(moves) <= {"d3", "c4", "f5", "e6"}
+    # Why a move's visits can pass its position's (they read as an error).
+    assert "any order of moves" in page.inner_text(".explorer-table caption")
     assert "Openings: light" in page.inner_text("#explorer-line")
     assert page.locator("#board .cell[class*='heat-']").count() == len(moves)
     page.locator("#explorer-moves .explorer-move").first.click()
