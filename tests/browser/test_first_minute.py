@@ -512,7 +512,8 @@ def test_the_analysis_s_own_best_move_is_no_mistake(page):
     ]
     page.evaluate(
         """points => {
-          BoardPage.state.review = {id: BoardPage.state.game.id, points, running: false};
+          const id = BoardPage.state.game.id;
+          BoardPage.state.review = {id, points, running: false};
         }""",
         points,
     )
@@ -629,7 +630,7 @@ def test_the_explorer_shows_no_empty_table_where_the_model_knows_nothing(page):
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)  # the models are of 15x15
     page.click("#explore")
-    page.wait_for_function("() => BoardPage.state.explore && BoardPage.state.explore.data")
+    page.wait_for_function("() => (BoardPage.state.explore || {}).data")
     assert "keeps no moves here" in page.inner_text("#explorer-line")
     assert page.locator(".explorer-table").is_hidden()
 
@@ -776,12 +777,13 @@ def test_an_analysis_stopped_midway_says_so(page):
 
 #: Every visible control of the side panel and the play area that is smaller
 #: than a finger (44 px high), or whose target is under 24 px high (WCAG's
-#: minimum) for those that keep their height (see inBars).
+#: minimum) for those that keep their height (see keeps).
 SMALL_TARGETS = """() => {
   const small = [];
   const hitHeight = (el) => {  // how far up and down a tap still reaches it
     el.scrollIntoView({ block: 'center', behavior: 'instant' });
-    const b = el.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+    const b = el.getBoundingClientRect();
+    const x = b.left + b.width / 2, y = b.top + b.height / 2;
     let up = 0, down = 0;
     while (up < 30 && el.contains(document.elementFromPoint(x, y - up - 1))) up++;
     while (down < 30 && el.contains(document.elementFromPoint(x, y + down + 1))) down++;
@@ -791,10 +793,10 @@ SMALL_TARGETS = """() => {
     if (!el.offsetParent || el.closest('header, .modal, #board, .toast')) continue;
     // The rows above the board, and the players' selectors between the
     // board and the moves, keep their height: 24 px, WCAG's minimum.
-    const inBars = el.closest('#players') || el.id === 'stop' || el.id === 'back-to-game';
+    const keeps = el.closest('#players') || ['stop', 'back-to-game'].includes(el.id);
     const isPly = el.classList.contains('ply');
-    const need = inBars || isPly ? 24 : 44;
-    const height = inBars ? hitHeight(el) : el.getBoundingClientRect().height;
+    const need = keeps || isPly ? 24 : 44;
+    const height = keeps ? hitHeight(el) : el.getBoundingClientRect().height;
     if (height < need) small.push((el.id || el.className) + ' ' + Math.round(height));
   }
   return small;
