@@ -32,6 +32,15 @@ def open_board(page, query: str = "") -> None:
     wait_idle(page)
 
 
+def open_imported(page, game: str, record: str) -> None:
+    """Import ``record``, a game of ``game`` between two players, and open
+    its board."""
+    made = page.request.post(
+        page.base_url + "/api/games/import/", data={"game": game, "record": record}
+    ).json()
+    open_board(page, f"?game={made['id']}")
+
+
 def two_players(page, game: str | None = None) -> None:
     """In the open first-minute dialog choose ``game`` (default: as offered)
     and Two players, and wait for the dialog to close."""

@@ -19,6 +19,7 @@ from .helpers import (
     game_json,
     human_move,
     open_board,
+    open_imported,
     pieces,
     plies,
     select_game,
@@ -358,11 +359,7 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
 # ---- 8: the end of a game ----------------------------------------------------------
 def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
     # The status said "White wins: disc count 14-0" and the card "White wins, 0–14".
-    made = page.request.post(
-        page.base_url + "/api/games/import/",
-        data={"game": "reversi", "record": "d3c3b3e3f5a3c4e6f4"},
-    ).json()
-    open_board(page, f"?game={made['id']}")
+    open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
     page.locator('#board [data-square="g4"]').click()  # White takes the last disc
     page.wait_for_selector("#end-dialog.show")
     assert page.inner_text("#end-title") == "White wins, 14\u20130"

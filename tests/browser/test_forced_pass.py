@@ -3,15 +3,11 @@ and the pass is in the move list."""
 
 from __future__ import annotations
 
-from .helpers import open_board, plies, set_ai, status, wait_idle
+from .helpers import open_imported, plies, set_ai, status, wait_idle
 
 
 def test_a_forced_pass_plays_itself_and_is_listed(page):
-    made = page.request.post(
-        page.base_url + "/api/games/import/",
-        data={"game": "reversi", "record": "d3c3e6d2d1e1b2"},
-    ).json()
-    open_board(page, f"?game={made['id']}")
+    open_imported(page, "reversi", "d3c3e6d2d1e1b2")
     page.locator('#board [data-square="c1"]').click()  # White; Black has no move
     page.wait_for_function("() => BoardPage.state.game.ply === 9")
     wait_idle(page)

@@ -283,15 +283,18 @@ def test_a_socket_closed_for_nonsense_leaves_its_clients_count():
     sync(body)
 
 
+async def close_code(ws) -> int:
+    """Connect ``ws`` and return the code it is closed with."""
+    await ws.connect()
+    while (output := await ws.receive_output(timeout=5))["type"] != "websocket.close":
+        pass
+    return output["code"]
+
+
 def test_no_socket_for_a_game_that_does_not_exist():
     async def body():
         ws = socket("00000000-0000-0000-0000-000000000000")
-        await ws.connect()
-        while (output := await ws.receive_output(timeout=5))[
-            "type"
-        ] != "websocket.close":
-            pass
-        assert output["code"] == 4404
+        assert await close_code(ws) == 4404
 
     sync(body)
 
@@ -305,12 +308,7 @@ def test_a_socket_to_no_route_is_closed_as_not_found(path, caplog):
         ws = WebsocketCommunicator(
             application, path, headers=[ORIGIN, (b"host", b"localhost")]
         )
-        await ws.connect()
-        while (output := await ws.receive_output(timeout=5))[
-            "type"
-        ] != "websocket.close":
-            pass
-        assert output["code"] == 4404
+        assert await close_code(ws) == 4404
 
     sync(body)
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
