@@ -84,3 +84,16 @@ def test_the_small_discs_read_as_black_and_white_in_either_scheme(new_page):
                 else:
                     assert min(fill) > 0.8, (scheme, disc)
         page.click("#theme")
+
+
+def test_a_switch_that_is_off_shows_in_either_scheme(new_page):
+    # The AI switches, off, were drawn at under 2:1 on their card.
+    page = new_page(viewport=DESKTOP, color_scheme="dark")
+    open_board(page)
+    for scheme in ("dark", "light"):
+        assert page.evaluate("() => document.documentElement.dataset.bsTheme") == scheme
+        card = luminances(page, "#players", "background-color")[0]
+        assert not page.is_checked("#black-ai")
+        edge = luminances(page, "#black-ai", "border-top-color")[0]
+        assert contrast(edge, card) >= 3, scheme
+        page.click("#theme")
