@@ -70,6 +70,20 @@ def test_the_progress_shows_at_once_while_the_model_loads_too(
     page.click("#play-computer")
     page.wait_for_selector("#ai-ready-row", state="visible", timeout=2000)
     assert not fresh.is_ready("reversi", "light")  # still loading
+    # It takes the win bar's line: the board moves a little (it moved 41 px).
+    shift = page.evaluate(
+        """() => {
+          const row = document.getElementById('ai-ready-row');
+          const board = document.getElementById('board');
+          const top = () => board.getBoundingClientRect().top;
+          const shown = top();
+          row.hidden = true;
+          const before = top();
+          row.hidden = false;
+          return shown - before;
+        }"""
+    )
+    assert 0 < shift < 20
     write(reversi=("ready", 1.0))
     page.wait_for_function(
         "() => BoardPage.state.game && BoardPage.state.game.ply === 1",
