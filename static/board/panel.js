@@ -140,8 +140,11 @@ export function drawAnalysis() {
   if (!analysis) {
     // Once shown in this game, the bar keeps its line (empty) to its end;
     // where an estimate may come (the computer's moves, a hint), it has its
-    // line from the start, so the board does not move when the first comes.
+    // line from the start, so the board does not move when the first comes,
+    // nor when the game ends (no hint comes then, and it moved up under the
+    // winning click).
     const keep = state.winBarShownFor === g.id || estimatesMayShow();
+    if (keep) state.winBarShownFor = g.id;
     drawIdleCard();
     $("#win-bar").prop("hidden", !keep).addClass("idle");
     return;

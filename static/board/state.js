@@ -28,7 +28,8 @@ export const state = {
   flipped: false,
   /** null: the live position; else the ply being looked at (view only). */
   viewPly: null,
-  /** The game in which the win bar was shown: it keeps its line (panel.js). */
+  /** The game in which the win bar was shown or had its line: it keeps its
+   *  line to the game's end and after (panel.js). */
   winBarShownFor: null,
   /** The analysis card once shown in a game: {id, height} (its tallest, in
    *  px); it keeps its place to the game's end (panel.js). */

@@ -369,8 +369,14 @@ def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
 def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
-    _play(page, GOMOKU_WIN)
+    _play(page, GOMOKU_WIN[:-1])
+    top = "() => document.getElementById('board').getBoundingClientRect().top"
+    before = page.evaluate(top)
+    page.click(f'#board [data-square="{GOMOKU_WIN[-1]}"]')
     page.wait_for_selector("#end-dialog.show")
+    # The board stays under the winning click (the win bar's empty line, kept
+    # for a hint, went at the end: it moved up 27 px).
+    assert page.evaluate(top) == before
     assert page.inner_text("#end-title") == "Black wins"
     assert "four in a row" in page.inner_text("#end-reason").lower()
     page.wait_for_function("() => document.querySelectorAll('.cell.winning').length")
