@@ -66,6 +66,16 @@ _arrive = sync_to_async(presence.arrive, thread_sensitive=False)
 _leave = sync_to_async(presence.leave, thread_sensitive=False)
 
 
+def _good_hello(message: dict) -> bool:
+    """Whether a hello is as documented: a token that is a string or null,
+    a version that is a whole number from 0, or null."""
+    token, version = message.get("token"), message.get("version")
+    good_version = version is None or (
+        type(version) is int and version >= 0  # not a bool
+    )
+    return (token is None or isinstance(token, str)) and good_version
+
+
 class Bucket:
     """A token bucket: ``burst`` messages at once, ``rate`` a second after."""
 
@@ -177,7 +187,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if kind == "ping":
             await self.send(text_data='{"type": "pong"}')
-        elif kind == "hello":
+        elif kind == "hello" and _good_hello(message):
             await self._hello(message.get("token"), message.get("version"))
         else:
             await self.close(code=POLICY_VIOLATION)
@@ -193,7 +203,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._present(seat, 1)
         # What the browser drew (by this socket or an answer to its own
         # request) is not sent again; anything newer is.
-        if isinstance(version, int) and not isinstance(version, bool):
+        if isinstance(version, int):
             self.version = max(self.version, version)
         await self._send_game(game)
 

@@ -299,6 +299,33 @@ def test_no_socket_for_a_game_that_does_not_exist():
     sync(body)
 
 
+@pytest.mark.parametrize(
+    "hello",
+    [
+        {"type": "hello", "token": None, "version": "x"},
+        {"type": "hello", "token": 7, "version": 0},
+        {"type": "hello", "token": None, "version": True},
+        {"type": "hello", "token": None, "version": -1},
+    ],
+)
+def test_a_hello_not_as_documented_is_closed(hello):
+    # It was taken as a watcher's: a client with a bug never heard of it.
+    game = friends_game()
+
+    async def body():
+        ws = socket(game["id"])
+        assert (await ws.connect())[0]
+        await receive(ws, "game")
+        await ws.send_to(text_data=json.dumps(hello))
+        while (output := await ws.receive_output(timeout=5))["type"] != (
+            "websocket.close"
+        ):
+            pass
+        assert output["code"] == 1008
+
+    sync(body)
+
+
 @pytest.mark.parametrize("path", ["/ws/games/not-a-uuid/", "/ws/", "/api/games/"])
 def test_a_socket_to_no_route_is_closed_as_not_found(path, caplog):
     """Not a server error with a traceback in the log for each try: the
