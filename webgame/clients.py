@@ -74,19 +74,28 @@ class ClientMiddleware:
         finally:
             CURRENT.reset(token)
         if 400 <= response.status_code < 500:
+            words = (request.method, request.path, client, error_code(response))
+            # Escaped as Django's own request log does: a path decoded from
+            # %0a would otherwise write a line of the sender's choosing.
+            method, path, who, code = (
+                str(word).encode("unicode_escape").decode("ascii") for word in words
+            )
             log.info(
                 "refused %s %s from %s: %s %s",
-                request.method,
-                request.path,
-                client,
+                method,
+                path,
+                who,
                 response.status_code,
-                error_code(response),
+                code,
             )
         return response
 
 
 def error_code(response: HttpResponse) -> str:
     """Return the API's error code in ``response`` ("-" if it has none)."""
+    data = getattr(response, "data", None)  # the API's, before it was JSON
+    if isinstance(data, dict):
+        return str(data.get("error", "-"))
     if response.get("Content-Type", "").startswith("application/json"):
         try:
             return str(json.loads(response.content).get("error", "-"))

@@ -240,7 +240,8 @@ const BOARD_REASONS = [
 ];
 
 /** Why a game ended on the board, in the page's language: "five in a row",
- *  "disc count 40–24" (the winner's count first, as the end card); "" without
+ *  "disc count 40–24" (the winner's count first, as the end card says it to
+ *  a watcher or at one screen; to a player it says theirs first); "" without
  *  a reason. */
 export function reasonText(result) {
   if (!result || !result.reason) return "";

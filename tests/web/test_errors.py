@@ -144,6 +144,10 @@ def test_a_refusal_is_logged_with_its_code_and_client(client, caplog, settings):
     assert _records(caplog, "webgame.clients")[-1].getMessage() == (
         "refused POST /api/games/ from 203.0.113.5: 411 length_required"
     )
+    # A path that decodes to a new line writes no line of its sender's.
+    client.get("/api/x%0a2026-12-01 INFO webgame.clients: refused")
+    written = _records(caplog, "webgame.clients")[-1].getMessage()
+    assert "\n" not in written and "/api/x\\n2026-12-01" in written
 
 
 # ---- chunked bodies (issue 67, finding 3): refused, never read as empty ----
