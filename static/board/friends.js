@@ -59,13 +59,15 @@ export function createFriendGame(side, clock, base) {
     });
 }
 
-/** Share: the links of a game with seats, else the form that makes one. */
+/** Share: the links of a game with seats, else the form that makes one,
+ *  and the watch link (the computer playing itself is worth watching). */
 export function openShare() {
   if (!state.game) return;
   if (state.game.seats || state.watching) return showLinks();
   $("#share-form").prop("hidden", false);
   $("#share-links").prop("hidden", true);
-  $("#share-title").text(gettext("Play a friend"));
+  $("#watch-link").val(gameLinks(state.game.id, null).watch);
+  $("#share-title").text(gettext("Share this game"));
   modal("share-dialog").show();
 }
 

@@ -510,3 +510,27 @@ def test_a_player_who_loses_the_connection_is_told(new_page):
     b.wait_for_selector("#connection-lost", state="hidden", timeout=3000)
     b.wait_for_selector("#presence-white.on", timeout=3000)
     assert b.locator("#presence-black.on").count() == 1
+
+
+def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
+    """Share offered only to play a friend, which turns the computer's
+    switches off: an AI-against-AI game could not be shown to anyone."""
+    made = services.create_game(
+        game="reversi",
+        options=None,
+        players={side: {"kind": "ai", "level": 1} for side in ("black", "white")},
+    )
+    a, c = (new_page(viewport=DESKTOP) for _ in range(2))
+    open_board(a, f"?game={made['id']}")
+    a.click("#share")
+    a.wait_for_selector("#share-dialog.show")
+    watch = a.input_value("#watch-link")
+    assert watch.endswith(f"?game={made['id']}&watch")
+    assert a.locator("#share-create").is_visible()  # a friend still can be asked
+    a.locator("#share-dialog .btn-close").click()
+    a.wait_for_selector("#share-dialog", state="hidden")
+    c.goto(watch)
+    c.wait_for_function("() => BoardPage.state.watching")
+    # The computer goes on playing, and the watcher sees it.
+    c.wait_for_function("() => BoardPage.state.game.ply >= 4", timeout=30_000)
+    assert services.get_game(made["id"])["players"]["black"]["kind"] == "ai"
