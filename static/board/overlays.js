@@ -17,6 +17,7 @@ export function visibleAnalysis() {
   const a = state.analysis,
     g = state.game;
   if (!a || !g || state.viewPly !== null || state.explore || g.status === "finished") return null;
+  if (g.seats) return null; // between seats no hint is asked (one from before the game was shared)
   if (a.key !== movesKey(g.moves, a.ply)) return null;
   if (a.hint) return g.ply === a.ply ? a : null;
   if (g.ply !== a.ply + 1) return null;

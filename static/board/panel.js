@@ -220,7 +220,8 @@ function showCard(full) {
 function drawIdleCard() {
   const g = state.game;
   const shown = state.analysisCard && state.analysisCard.id === g.id;
-  if (!shown || g.status === "finished") {
+  // Between seats no hint comes until the end (a game shared after one).
+  if (!shown || g.status === "finished" || g.seats) {
     $("#analysis").prop("hidden", true);
     return;
   }

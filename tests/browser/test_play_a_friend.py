@@ -432,6 +432,9 @@ def test_a_game_on_the_board_is_shared_with_a_random_colour(new_page):
     not."""
     a = new_page(viewport=DESKTOP)
     open_board(a)
+    a.click("#hint")  # the computer's view, which a game between seats has not
+    a.wait_for_selector("#analysis", state="visible", timeout=30_000)
+    a.wait_for_function("() => !BoardPage.state.thinking")
     a.click("#share")
     a.wait_for_selector("#share-dialog.show")
     a.click('label[for="share-random"]')
@@ -441,6 +444,8 @@ def test_a_game_on_the_board_is_shared_with_a_random_colour(new_page):
     a.wait_for_function("() => BoardPage.state.seat !== null")
     assert a.evaluate("() => BoardPage.state.seat.side") in ("black", "white")
     assert a.input_value("#invite-link")
+    # No hint comes between seats: its card goes (it stayed, empty, 290 px).
+    assert a.locator("#analysis").is_hidden()
 
 
 def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
