@@ -537,5 +537,7 @@ def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
     c.goto(watch)
     c.wait_for_function("() => BoardPage.state.watching")
     # The computer goes on playing, and the watcher sees it.
-    c.wait_for_function("() => BoardPage.state.game.ply >= 4", timeout=30_000)
+    c.wait_for_function(
+        "() => BoardPage.state.game && BoardPage.state.game.ply >= 4", timeout=30_000
+    )
     assert services.get_game(made["id"])["players"]["black"]["kind"] == "ai"
