@@ -137,7 +137,7 @@ def check_model(game: str, name: str | None, options: dict | None = None) -> str
 
 
 def _board(options: dict) -> str:
-    """Return a Gomoku board as people name it: "8×8, five in a row"."""
+    """Return a Gomoku board as people name it: "8×8, 5 in a row"."""
     return _("%(size)s×%(size)s, %(row)s in a row") % options
 
 
