@@ -9,11 +9,12 @@ snapshot if the browser is behind (a reconnect catches up). Every change of
 who is connected goes to all as ``presence``.
 
 Messages from the browser (JSON): ``{"type": "hello", "token": t | null,
-"version": n | null}`` and ``{"type": "ping"}`` (answered ``pong``). To the
-browser: ``{"type": "game", "game": snapshot}``, ``{"type": "presence",
-"black": bool, "white": bool, "watchers": n, "gone": {side: seconds},
-"gone_after": seconds}`` (:func:`webgame.services.presence.who_is_here`),
-``{"type": "pong"}``.
+"version": n | null, "playing": bool}`` (``playing``: the page that plays a
+game without seats, not counted as a watcher) and ``{"type": "ping"}``
+(answered ``pong``). To the browser: ``{"type": "game", "game": snapshot}``,
+``{"type": "presence", "black": bool, "white": bool, "watchers": n, "gone":
+{side: seconds}, "gone_after": seconds}``
+(:func:`webgame.services.presence.who_is_here`), ``{"type": "pong"}``.
 
 Limits: the origin must be one of the allowed hosts (:mod:`webgame.asgi`);
 a client (:func:`webgame.clients.client_of`) holds at most
@@ -68,12 +69,14 @@ _leave = sync_to_async(presence.leave, thread_sensitive=False)
 
 def _good_hello(message: dict) -> bool:
     """Whether a hello is as documented: a token that is a string or null,
-    a version that is a whole number from 0, or null."""
+    a version that is a whole number from 0, or null, and ``playing`` true,
+    false or left out."""
     token, version = message.get("token"), message.get("version")
     good_version = version is None or (
         type(version) is int and version >= 0  # not a bool
     )
-    return (token is None or isinstance(token, str)) and good_version
+    good_playing = isinstance(message.get("playing", False), bool)
+    return (token is None or isinstance(token, str)) and good_version and good_playing
 
 
 class Bucket:
@@ -110,6 +113,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     group = ""
     client = ""
     seat: str | None = None
+    #: Counted among the game's watchers (not a seat, not the page playing it).
+    watching = False
     version = -1
     counted = False
     joined = False
@@ -138,6 +143,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.joined = True
         await self.accept()
         await self._send_game(game)
+        self.watching = True
         await self._present(None, 1)
 
     async def close(self, code=None, reason=None) -> None:
@@ -166,7 +172,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Leave the game's group and the counts."""
         if self.joined:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self._present(self.seat, -1)
+            if self.seat is not None or self.watching:
+                await self._present(self.seat, -1)
         if self.counted:
             await _count(f"live:client:{self.client}", -1)
             self.counted = False
@@ -188,19 +195,24 @@ class GameConsumer(AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send(text_data='{"type": "pong"}')
         elif kind == "hello" and _good_hello(message):
-            await self._hello(message.get("token"), message.get("version"))
+            await self._hello(
+                message.get("token"), message.get("version"), message.get("playing")
+            )
         else:
             await self.close(code=POLICY_VIOLATION)
 
-    async def _hello(self, token: object, version: object) -> None:
-        """Take the seat the token holds (presence) and catch up."""
+    async def _hello(self, token: object, version: object, playing: object) -> None:
+        """Take the seat the token holds (presence), or leave the watchers'
+        count as the page playing a game without seats, and catch up."""
         game = await database_sync_to_async(services.get_game)(self.game_id)
         if isinstance(token, str) and self.seat is None:
             seat = await database_sync_to_async(services.seat_in)(self.game_id, token)
             if seat is not None:
-                await self._present(None, -1, announce=False)
+                await self._stop_watching(announce=False)
                 self.seat = seat
                 await self._present(seat, 1)
+        if playing is True and self.seat is None and not game["seats"]:
+            await self._stop_watching()
         # What the browser drew (by this socket or an answer to its own
         # request) is not sent again; anything newer is.
         if isinstance(version, int):
@@ -223,6 +235,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             return  # already sent (a hello's answer and a broadcast can cross)
         self.version = game["version"]
         await self.send(text_data=json.dumps({"type": "game", "game": game}))
+
+    async def _stop_watching(self, announce=True) -> None:
+        if self.watching:
+            self.watching = False
+            await self._present(None, -1, announce=announce)
 
     async def _present(self, seat: str | None, step: int, announce=True) -> None:
         """Count this socket in (``step`` 1) or out (-1) as ``seat``'s player or

@@ -40,7 +40,10 @@ export function sayHello() {
   if (socket && socket.readyState === WebSocket.OPEN) {
     const g = state.game;
     const seat = state.seat && state.seat.id === followed ? state.seat.token : null;
-    socket.send(JSON.stringify({ type: "hello", token: seat, version: g && g.id === followed ? g.version : null }));
+    // A page not opened to watch plays the game; the server counts it so only
+    // for a game without seats, where it is not one of the watchers.
+    const hello = { type: "hello", token: seat, version: g && g.id === followed ? g.version : null, playing: !state.watching };
+    socket.send(JSON.stringify(hello));
   }
 }
 

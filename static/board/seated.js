@@ -109,11 +109,8 @@ function drawPresence() {
   });
   // The count keeps its place even when empty (board.css): a watcher coming
   // or going moves no board.
-  // Without seats this page's own socket is counted among the watchers: the
-  // person playing the computer alone read "1 watching". A watch link's page
-  // counts itself, as a spectators' list names its reader.
-  const self = !g.seats && !state.watching && state.live ? 1 : 0;
-  const watchers = Math.max(0, (who.watchers || 0) - self);
+  // A watch link's page counts itself, as a spectators' list names its reader.
+  const watchers = who.watchers || 0;
   $("#watchers").text(watchers ? interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true) : "");
 }
 

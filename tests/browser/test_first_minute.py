@@ -747,7 +747,7 @@ def test_a_clocked_game_against_the_computer_reads_as_one(page):
     page.wait_for_function("() => BoardPage.state.live && BoardPage.state.presence")
     page.wait_for_timeout(1500)  # the watchers' count is told at most once a second
     assert page.inner_text("#watchers") == ""
-    assert page.evaluate("() => BoardPage.state.presence.watchers") == 1  # itself
+    assert page.evaluate("() => BoardPage.state.presence.watchers") == 0
     human_move(page)
     wait_plies(page, 4)
     assert page.get_attribute("#clock-black", "title") is None  # running now

@@ -148,6 +148,57 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
     sync(body)
 
 
+def test_the_page_playing_a_game_without_seats_is_not_a_watcher():
+    # A game against the computer, or of the computer against itself: the
+    # page playing it was counted among its watchers, and a watch link's
+    # page read "2 watching" with one watcher.
+    made = services.create_game(game="reversi", options=None, players=None)
+
+    async def body():
+        player = socket(made["id"])
+        watcher = socket(made["id"], client=("10.4.0.1", 1))
+        await player.connect()
+        await player.send_to(
+            text_data=json.dumps(
+                {"type": "hello", "token": None, "version": None, "playing": True}
+            )
+        )
+        await watcher.connect()
+        await watcher.send_to(
+            text_data=json.dumps({"type": "hello", "token": None, "version": None})
+        )
+        await asyncio.sleep(1.2)  # two announcement periods
+        presence = await receive(watcher, "presence")
+        while not await watcher.receive_nothing(timeout=0.1):
+            message = json.loads(await watcher.receive_from())
+            presence = message if message["type"] == "presence" else presence
+        assert presence["watchers"] == 1
+        await player.disconnect()
+        await watcher.disconnect()
+        assert cache.get(f"live:{made['id']}:watchers") == 0
+
+    sync(body)
+
+
+def test_a_seated_games_page_without_a_seat_is_a_watcher_whatever_it_says():
+    game = friends_game()
+
+    async def body():
+        ws = socket(game["id"])
+        await ws.connect()
+        await ws.send_to(
+            text_data=json.dumps(
+                {"type": "hello", "token": None, "version": None, "playing": True}
+            )
+        )
+        await asyncio.sleep(1.2)
+        presence = await receive(ws, "presence")
+        assert presence["watchers"] == 1
+        await ws.disconnect()
+
+    sync(body)
+
+
 def test_a_reconnect_catches_up_from_its_version():
     game = friends_game()
     play = database_sync_to_async(services.play_move)
@@ -306,6 +357,7 @@ def test_no_socket_for_a_game_that_does_not_exist():
         {"type": "hello", "token": 7, "version": 0},
         {"type": "hello", "token": None, "version": True},
         {"type": "hello", "token": None, "version": -1},
+        {"type": "hello", "token": None, "version": 0, "playing": "yes"},
     ],
 )
 def test_a_hello_not_as_documented_is_closed(hello):
