@@ -106,5 +106,5 @@ export function hintFirstLoa(g) {
   } catch (e) {
     return;
   }
-  flash(gettext("A piece moves as many squares as there are pieces on its line: click one to see where it can go (Rules tells more)."), "info");
+  flash(gettext("A piece moves as many squares as there are pieces on its line: choose one to see where it can go (Rules tells more)."), "info");
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mcts.games import find_game
 
-from .conftest import DESKTOP
+from .conftest import DESKTOP, PHONE_CONTEXT
 from .helpers import LOADED, select_game
 
 
@@ -142,3 +142,17 @@ def test_a_first_lines_of_action_game_says_how_pieces_move(new_page):
     page.click("#rules")
     page.wait_for_selector("#rules-dialog.show")
     assert page.locator("#rules-loa.active").is_visible()  # the game on show
+
+
+def test_what_a_phone_is_told_to_do_needs_no_mouse(new_page):
+    # A phone read "click one to see where it can go" and "click the chart".
+    page = new_page(**PHONE_CONTEXT)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.click("#two-players")
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    select_game(page, "loa")
+    told = page.locator("#flash").inner_text()
+    assert "as many squares as there are pieces" in told and "click" not in told
+    caption = page.locator("#chart-caption").text_content()
+    assert "chart" in caption and "click" not in caption
