@@ -160,6 +160,7 @@ function cellHtml(square, piece, ctx, number, moved) {
     '<button type="button" role="gridcell" class="' + cellClasses(square, piece, ctx) + '" data-square="' + square +
     '" aria-label="' + label + '"' + (title ? ' title="' + title + '"' : "") + ' tabindex="-1">' +
     (stats ? '<span class="heat"></span>' : "") +
+    (moved && moved.taken ? takenHtml(moved.taken) : "") +
     (piece ? pieceHtml(piece, number, moved) : "") +
     // Reversi and Gomoku: the stone a first tap proposes, half drawn (a second tap plays it).
     (!piece && !ctx.loa && ctx.pending[square] ? '<span class="ghost ' + state.game.to_move + '"></span>' : "") +
@@ -182,6 +183,14 @@ function pieceHtml(piece, number, moved) {
   if (moved && moved.kind === "slid") style += "--dx: " + moved.dx + "; --dy: " + moved.dy + "; ";
   if (moved && drawn && drawn.elapsed) style += "animation-delay: -" + Math.round(drawn.elapsed) + "ms; ";
   return '<span class="piece ' + piece + kind + '"' + (style ? ' style="' + style + '"' : "") + ">" + (number || "") + "</span>";
+}
+
+/** The piece a Lines of Action move captures, shown under the piece sliding
+ *  onto it until that arrives (board.css), at the same point of the
+ *  animation after a redraw. */
+function takenHtml(piece) {
+  const elapsed = drawn && drawn.elapsed ? ' style="animation-delay: -' + Math.round(drawn.elapsed) + 'ms"' : "";
+  return '<span class="piece taken ' + piece + '"' + elapsed + "></span>";
 }
 
 /** The cells on show: the explorer's position, a viewed move, or the game's. */
@@ -229,7 +238,9 @@ function changes(g, cells, n) {
     const [r0, c0] = at(from),
       [r1, c1] = at(to);
     const sign = state.flipped ? -1 : 1;
-    moved[to] = { kind: "slid", dx: sign * (c0 - c1), dy: sign * (r0 - r1) };
+    // A piece it captures stays under it until it arrives (taken: its colour).
+    const taken = before.cells[r1][c1] || null;
+    moved[to] = { kind: "slid", dx: sign * (c0 - c1), dy: sign * (r0 - r1), taken: taken };
   }
   return moved;
 }

@@ -47,3 +47,27 @@ def test_a_lines_of_action_piece_slides_from_its_square(new_page):
     )
     offset = page.locator('#board [data-square="b3"] .piece').get_attribute("style")
     assert "--dx: 0" in offset and "--dy: 2" in offset  # from two rows below
+
+
+def test_a_captured_piece_stays_until_the_capturing_piece_arrives(new_page):
+    # It vanished as the slide began: the piece slid onto an empty square.
+    page = new_page(viewport=DESKTOP)
+    open_board(page)
+    select_game(page, "loa")
+    for ply, (start, end) in enumerate([("b1", "h1"), ("a2", "c2")], start=1):
+        page.locator(f'#board [data-square="{start}"]').click()
+        page.locator(f'#board [data-square="{end}"]').click()
+        wait_plies(page, ply)
+    page.locator('#board [data-square="c1"]').click()
+    page.locator('#board [data-square="a3"]').click()
+    page.wait_for_function(
+        "() => document.getAnimations().some(a => a.animationName === 'piece-slid')"
+    )
+    square = page.locator('#board [data-square="a3"]')
+    assert square.locator(".piece.slid.black").count() == 1
+    taken = square.locator(".piece.taken.white")
+    assert taken.count() == 1 and taken.is_visible()
+    page.wait_for_timeout(500)
+    assert taken.count() == 0 or not taken.is_visible()
+    page.click("#flip")  # a redraw after the move draws no captured piece
+    assert page.locator("#board .piece.taken").count() == 0
