@@ -624,8 +624,8 @@ class GameSerializer(serializers.Serializer):
     offers = OffersOutSerializer()
     rematch = serializers.UUIDField(
         allow_null=True,
-        help_text="the game the two seats' accepted rematch started (the "
-        "colours swapped, each seat's token the same), else null",
+        help_text="the game the rematch started (the colours swapped; between "
+        "two seats, once accepted, each seat's token the same), else null",
     )
     opening = OpeningOutSerializer(
         allow_null=True,

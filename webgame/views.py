@@ -281,7 +281,8 @@ class TakebackView(OfferView):
 
 class RematchView(OfferView):
     """Once the game is over, offer a rematch or answer the other player's:
-    accepted, the game names the new one (``rematch``)."""
+    accepted (at once in a game without seats), the game names the new one
+    (``rematch``)."""
 
     offer = "rematch"
 

@@ -7,12 +7,14 @@
  * offers Rematch with the colours swapped, and Analyse: both are here.
  */
 import { chooseGame, newGame } from "./actions.js";
+import * as api from "./api.js";
 import { newGameBody, syncControls } from "./controls.js";
 import { hideEnd } from "./ending.js";
 import { clockOf, createFriendGame, makeOffer } from "./friends.js";
+import { changeGame } from "./game.js";
 import { stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
-import { SIDES, mySeat, state } from "./state.js";
+import { SIDES, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -110,24 +112,15 @@ export function startDialogClosed() {
 
 // ---- the end of a game ---------------------------------------------------------------
 
-/** Only what the API accepts of a side's stored settings. */
-function playerBody(p) {
-  const body = { kind: p.kind };
-  ["model", "level", "think_time"].forEach(function (key) {
-    if (p.kind === "ai" && p[key] !== null && p[key] !== undefined) body[key] = p[key];
-  });
-  return body;
-}
-
-/** The same game again (its board, rule and opening) with the colours
- *  swapped; between two seats the friend is asked first, as on lichess,
- *  and both boards go to it once accepted (friends.js). */
+/** The same game again (its board, rule, opening and clock) with the
+ *  colours swapped; between two seats the friend is asked first, as on
+ *  lichess. The finished game names it, and every board showing it goes
+ *  there (friends.js): both seats, and the watchers. */
 export function rematch() {
   const g = state.game;
   hideEnd();
-  if (g.seats && mySeat()) return makeOffer("rematch");
-  const opening = g.opening ? g.opening.name : undefined;
-  newGame({ game: g.game, options: g.options, opening: opening, players: { black: playerBody(g.players.white), white: playerBody(g.players.black) } });
+  if (g.seats) return makeOffer("rematch");
+  changeGame(api.answerOffer(g.id, "rematch", "offer"));
 }
 
 export function analyse() {

@@ -37,11 +37,12 @@ export function whenGameEnds(handler) {
 
 /** What to tell the players of a game between two seats when its snapshot
  *  changes on show (friends.js registers it): a join, an answered offer,
- *  the rematch. */
+ *  the rematch (which any game's watchers follow too). */
 let onSeatedChange = null;
 
 /** Register `handler(before, g)`, called with each new snapshot of a game
- *  between two seats; it answers true if the page went to another game. */
+ *  between two seats or that names its rematch; it answers true if the
+ *  page went to another game. */
 export function whenSeatedGameChanges(handler) {
   onSeatedChange = handler;
 }
@@ -76,7 +77,7 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
-  if (sameGame && g.seats && onSeatedChange && onSeatedChange(before, g)) return;
+  if (sameGame && (g.seats || g.rematch) && onSeatedChange && onSeatedChange(before, g)) return;
   const swapped = (game) => Boolean(game.opening && game.opening.swapped);
   if (sameGame && state.seat && swapped(g) !== swapped(before)) reconnect();
   if (sameGame && g.ply > before.ply) {

@@ -342,6 +342,39 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(b, 2, timeout=1000)
 
 
+def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page):
+    # The rematch was a new game the page alone knew: the watchers stayed
+    # on the finished game.
+    made = services.create_game(
+        game="gomoku",
+        options=None,
+        players={"black": {"kind": "human"}, "white": {"kind": "ai", "level": 1}},
+    )
+    a, c = (new_page(viewport=DESKTOP) for _ in range(2))
+    open_board(a, f"?game={made['id']}")
+    c.goto(a.base_url + f"/?game={made['id']}&watch")
+    c.wait_for_function("() => BoardPage.state.watching && BoardPage.state.live")
+    resigned = a.request.post(a.base_url + f"/api/games/{made['id']}/resign/", data={})
+    assert resigned.ok, resigned.text()
+    a.wait_for_selector("#end-dialog.show")
+    c.wait_for_selector("#end-dialog.show")
+    assert c.locator("#rematch").is_hidden()
+    a.click("#rematch")
+    for tab in (a, c):
+        tab.wait_for_function(
+            "id => BoardPage.state.game.id !== id", arg=made["id"], timeout=5000
+        )
+    again = a.evaluate("() => BoardPage.state.game")
+    assert c.evaluate("() => BoardPage.state.game.id") == again["id"]
+    assert again["players"]["black"]["kind"] == "ai"  # the colours swapped
+    assert again["players"]["white"]["kind"] == "human"
+    assert c.locator("#flash").inner_text() == (
+        "The rematch has started: the colours are swapped"
+    )
+    # The computer, black now, opens, and the watcher sees it.
+    ply_is(c, 1, timeout=30_000)
+
+
 def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     """B leaves (the tab goes elsewhere): A reads that the friend left and
     how long before a claim, as on lichess; B's return takes the notice

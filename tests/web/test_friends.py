@@ -443,3 +443,44 @@ def test_a_rematch_keeps_the_swap2_opening(client):
     again = client.get(url("game-detail", answer.json()["rematch"])).json()
     assert again["opening"]["name"] == "swap2" and again["opening"]["step"] == "place3"
     assert again["clock"] is None
+
+
+def test_a_game_without_seats_names_its_rematch_for_its_watchers(client):
+    # The page started a new game for a rematch: the watchers of a game
+    # against the computer, or of the computer against itself, stayed on
+    # the finished one.
+    made = client.post(
+        "/api/games/",
+        {
+            "game": "reversi",
+            "players": {
+                "black": {"kind": "human"},
+                "white": {"kind": "ai", "level": 2},
+            },
+            "clock": {"initial": 300, "increment": 3},
+        },
+        format="json",
+    ).json()
+    assert_error(
+        post(client, "game-rematch", made["id"], {"action": "offer"}),
+        409,
+        "game_not_over",
+    )
+    post(client, "game-resign", made["id"])
+    assert_error(  # nobody asked: nothing to decline
+        post(client, "game-rematch", made["id"], {"action": "decline"}),
+        400,
+        "no_opponent",
+    )
+    started = post(client, "game-rematch", made["id"], {"action": "offer"}).json()
+    again = client.get(url("game-detail", started["rematch"])).json()
+    # At once, nobody to ask: the same game, the colours swapped.
+    assert again["ply"] == 0 and again["seats"] is None
+    assert again["players"]["black"]["kind"] == "ai"
+    assert again["players"]["black"]["level"] == 2
+    assert again["players"]["white"]["kind"] == "human"
+    assert again["clock"]["control"] == {"initial": 300, "increment": 3}
+    # A second page's Rematch goes to the same game.
+    same = post(client, "game-rematch", made["id"], {"action": "accept"}).json()
+    assert same["rematch"] == started["rematch"]
+    assert GameRow.objects.count() == 2

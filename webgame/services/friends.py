@@ -159,16 +159,16 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
     between two browsers only (at one screen, undo takes a move back at
     once, and New game starts another)."""
     row = get_row(game_id)
+    if offer == "rematch" and (row.seats or action != "decline"):
+        return _rematch(row, action=action, token=token)
     if not row.seats:
         raise ServiceError(
             "no_opponent",
             _(
-                "draw offers, takebacks and rematches are between two seats; "
-                "use undo/ or start a new game here"
+                "draw offers, takebacks and rematch offers are between two "
+                "seats; use undo/ or start a new game here"
             ),
         )
-    if offer == "rematch":
-        return _rematch(row, action=action, token=token)
     playable(row)
     side = seats.require_seat(row, token)
     _friend_seated(row, side)
@@ -199,12 +199,18 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
 
 def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
     """Return the snapshot after a rematch offer, its acceptance (the new
-    game started, named by the finished one) or its refusal."""
+    game started, named by the finished one) or its refusal. In a game
+    without seats nobody is asked: it starts at once, each side's player
+    (the computer with its settings) at the other colour, so that the
+    game's watchers can follow it."""
     if row.status != GameRow.Status.FINISHED:
         raise Conflict("game_not_over", _("a rematch is offered once the game is over"))
     side = seats.require_seat(row, token)
     if row.rematch:
         return snapshot(row)  # both asked at once: the one game started
+    if not row.seats:
+        players = {"black": row.players["white"], "white": row.players["black"]}
+        return _start_rematch(row, players=players, seated={})
     pending = row.offers.get("rematch")
     if action == "offer" and pending != _other(side):
         return snapshot(write(row, offers={**row.offers, "rematch": side}))
@@ -215,12 +221,20 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
         )
     if action == "decline":
         return snapshot(write(row, offers={}))
+    seated = {"black": row.seats["white"], "white": row.seats["black"]}
+    return _start_rematch(row, players=normal_players(row.game, None), seated=seated)
+
+
+def _start_rematch(row: GameRow, *, players: dict, seated: dict) -> dict:
+    """Start the rematch of ``row`` (its options, opening and time control)
+    between ``players`` in ``seated`` (each side's token digest, or none),
+    and return the finished game's snapshot naming it."""
     again = GameRow.objects.create(
         game=row.game,
         options=row.options,
-        players=normal_players(row.game, None),
+        players=players,
         moves=[],
-        seats={"black": row.seats["white"], "white": row.seats["black"]},
+        seats=seated,
         clock=clocks.new_clock(row.clock["control"] if row.clock else None),
         opening=openings.new_opening(
             row.game, row.opening["name"] if row.opening else None
