@@ -63,6 +63,8 @@ export function followAddress() {
 
 /** A Swap2 choice of this browser's player ("white", "black", "place2"). */
 export function chooseOpening(choice) {
+  // "Choose first" and any refusal before it are answered by the choice.
+  clearFlash();
   state.busy = true;
   render();
   changeGame(api.choose(state.game.id, choice, state.game.version));

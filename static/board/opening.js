@@ -44,9 +44,11 @@ function myColour(g) {
   return humanAgainstAi() ? SIDES.find((side) => g.players[side].kind === "human") : null;
 }
 
-/** The colour of the stone placed next. */
-function stoneColour(g) {
-  return g.ply % 2 === 0 ? sideName("black") : sideName("white");
+/** The colour of the stone placed next: during the opening not the acting
+ *  side's (the opener places white's stone too), but the stones' turn. */
+export function stoneSide(g) {
+  if (g.game !== "gomoku" || !g.opening || g.opening.step === "done") return g.to_move;
+  return g.ply % 2 === 0 ? "black" : "white";
 }
 
 /** Each step's sentence: about someone else, and to this browser's player. */
@@ -85,7 +87,7 @@ function sentence(step, who, words) {
 /** The sentence of the opening's step. */
 function stepText(g) {
   const step = g.opening.step;
-  return sentence(step, actor(g), { colour: stoneColour(g), n: step === "place3" ? g.ply + 1 : g.ply - 2 });
+  return sentence(step, actor(g), { colour: sideName(stoneSide(g)), n: step === "place3" ? g.ply + 1 : g.ply - 2 });
 }
 
 /** The last height measured by reservedHeight, and its width and language. */

@@ -6,6 +6,7 @@
  */
 import { dropStaleEnd } from "./ending.js";
 import { cellsAt } from "./history.js";
+import { stoneSide } from "./opening.js";
 import { arrowNotes, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel } from "./panel.js";
@@ -163,7 +164,7 @@ function cellHtml(square, piece, ctx, number, moved) {
     (moved && moved.taken ? takenHtml(moved.taken) : "") +
     (piece ? pieceHtml(piece, number, moved) : "") +
     // Reversi and Gomoku: the stone a first tap proposes, half drawn (a second tap plays it).
-    (!piece && !ctx.loa && ctx.pending[square] ? '<span class="ghost ' + state.game.to_move + '"></span>' : "") +
+    (!piece && !ctx.loa && ctx.pending[square] ? '<span class="ghost ' + stoneSide(state.game) + '"></span>' : "") +
     (stats && shownValue(stats) !== null && !piece ? '<span class="heat-label">' + Math.round(shownValue(stats) * 100) + "</span>" : "") +
     "</button>"
   );

@@ -255,3 +255,33 @@ def test_a_rematch_opens_with_swap2_again(page):
     game = game_json(page)
     assert game["opening"]["name"] == "swap2" and game["opening"]["step"] == "place3"
     assert game["options"]["rule"] == "freestyle"
+
+
+def test_the_stone_a_first_tap_proposes_has_the_colour_placed(page):
+    # It had the colour of the side acting: a black stone proposed where
+    # the bar asked for white, and the other way round in two more stones.
+    _new_swap2_game(page, "freestyle")
+    if not page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+
+    def proposed(square: str) -> str:
+        page.click(f'#board [data-square="{square}"]')
+        ghost = page.locator(f'#board [data-square="{square}"] .ghost')
+        colour = ghost.get_attribute("class").split()[1]
+        return colour
+
+    for ply, (square, colour) in enumerate(
+        [("h8", "black"), ("h9", "white"), ("i8", "black")], 1
+    ):
+        assert proposed(square) == colour, square
+        _place(page, square, ply)
+    # Asked to choose first, then the choice made: that word goes.
+    page.click('#board [data-square="j8"]')
+    assert "choose first" in page.inner_text("#flash")
+    page.click('#swap2-choices button[data-choice="place2"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
+    wait_idle(page)
+    assert "choose first" not in page.inner_text("#flash")
+    for ply, (square, colour) in enumerate([("g7", "white"), ("j10", "black")], 4):
+        assert proposed(square) == colour, square
+        _place(page, square, ply)
