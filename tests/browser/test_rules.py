@@ -51,6 +51,9 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     gomoku = page.locator('#rules-gomoku .rules-diagram[data-diagram="gomoku"]')
     assert gomoku.locator(".cell").count() == 81
     assert gomoku.locator(".cell.winning .piece.black").count() == 5
+    # Black moved first and last: one stone more than white (it had five).
+    assert gomoku.locator(".piece.black").count() == 5
+    assert gomoku.locator(".piece.white").count() == 4
     assert gomoku.locator(".cell.star").count() == 5  # as on a wooden board
     # Renju's forbidden point, crossed as on the board: the rules library
     # agrees that black's stone there makes two threes.
