@@ -95,7 +95,10 @@ function tryMove(move) {
   if ($("#confirm-moves").prop("checked") && state.pending !== move) {
     state.pending = move;
     render();
-    flash(interpolate(gettext("Tap %(square)s again to play %(move)s"), { square: squaresOfMove(move).slice(-1)[0], move: moveText(move) }, true), "info");
+    const square = squaresOfMove(move).slice(-1)[0];
+    // A stone's move is its point: named once. A piece's names where it goes from.
+    const words = moveText(move) === square ? gettext("Tap %(square)s again to play there") : gettext("Tap %(square)s again to play %(move)s");
+    flash(interpolate(words, { square: square, move: moveText(move) }, true), "info");
     return;
   }
   sendMove(move);

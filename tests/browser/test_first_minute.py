@@ -347,7 +347,8 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     assert page.locator("#confirm-moves").is_checked()
     cell.tap()
     assert "selected" in cell.get_attribute("class") and plies(page) == []
-    assert "again to play" in page.inner_text("#flash")
+    # The point named once (it read "Tap h8 again to play h8").
+    assert page.inner_text("#flash") == "Tap h8 again to play there"
     assert cell.locator(".ghost.black").count() == 1  # the stone it would be
     cell.tap()
     wait_plies(page, 1)
