@@ -137,23 +137,39 @@ export function clickSquare(square) {
     const move = (byFrom[state.selected] || []).find((m) => squaresOfMove(m)[1] === square);
     if (move) return tryMove(move);
     // Another movable piece is picked instead; a click elsewhere cancels.
+    const dropped = state.selected;
     state.selected = square !== state.selected && byFrom[square] ? square : null;
     state.pending = null;
-    return render();
+    render();
+    return state.selected ? sayPicked(square, byFrom[square]) : sayPutDown(dropped);
   }
   if (byFrom[square]) {
     state.selected = square;
-    return render();
+    render();
+    return sayPicked(square, byFrom[square]);
   }
   const piece = $('#board [data-square="' + square + '"] .piece');
   const words = piece.hasClass(g.to_move) ? gettext("%(square)s: this piece cannot move.") : gettext("%(square)s: pick one of %(side)s's pieces.");
   flash(interpolate(words, { square: square, side: sideName(g.to_move) }, true));
 }
 
+/** Say, for a screen reader, where the piece picked on `square` can go
+ *  (its `moves`): the board shows it, each destination's label says it. */
+function sayPicked(square, moves) {
+  const squares = moves.map((m) => squaresOfMove(m)[1]).sort();
+  // Translators: "b1 picked up: it can go to b3, d3, h1" (Lines of Action).
+  announce(interpolate(gettext("%(square)s picked up: it can go to %(squares)s"), { square: square, squares: squares.join(", ") }, true));
+}
+
+function sayPutDown(square) {
+  announce(interpolate(gettext("%(square)s put down"), { square: square }, true));
+}
+
 /** Escape: put down the piece picked (Lines of Action) or the move waiting
  *  for its confirming tap. */
 export function cancelPick() {
   if (!state.selected && !state.pending) return;
+  if (state.selected) sayPutDown(state.selected);
   state.selected = null;
   state.pending = null;
   clearFlash();

@@ -82,10 +82,16 @@ def test_escape_puts_down_a_picked_piece(page):
     page.keyboard.press("Enter")
     page.wait_for_function("() => BoardPage.state.selected === 'b1'")
     assert page.locator("#board .cell.target").count() > 0
+    # Heard, not only seen: where it can go (the destinations were only in
+    # other squares' labels), and that it is put down.
+    page.wait_for_function(
+        "() => $('#announce').text() === 'b1 picked up: it can go to b3, d3, h1'"
+    )
     page.keyboard.press("Escape")
     page.wait_for_function("() => BoardPage.state.selected === null")
     assert page.locator("#board .cell.target").count() == 0
     assert active(page) == "b1"
+    page.wait_for_function("() => $('#announce').text() === 'b1 put down'")
 
 
 def test_the_explorer_keeps_the_focus_in_its_card(page):
