@@ -165,12 +165,14 @@ function lookAt(ply) {
   revealBoard();
 }
 
-/** The bar's buttons say what they switch: the colours, the sounds. */
+/** The bar's buttons say what they switch: the colours, the sounds. Sound
+ *  is a toggle (pressed: on); the colours' button names the other scheme,
+ *  and a name that changes is no toggle ("Light, pressed" on the dark page). */
 export function showTheme() {
   // Filled while on: only aria-pressed changed, and on looked like off.
   $("#sound").attr("aria-pressed", soundOn()).toggleClass("active", soundOn());
   const dark = window.BoardTheme.current() === "dark";
-  $("#theme").attr("aria-pressed", dark).text(dark ? pgettext("colour scheme", "Light") : pgettext("colour scheme", "Dark"));
+  $("#theme").text(dark ? pgettext("colour scheme", "Light") : pgettext("colour scheme", "Dark"));
 }
 
 /** Inside the grid, keys move between cells (the ARIA grid pattern): the

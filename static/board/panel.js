@@ -448,8 +448,8 @@ export function drawPanel() {
   // computer lost on time, and the person's clock ran on.
   $("#pause")
     .prop("disabled", g.status === "finished" || Boolean(g.clock))
-    .attr("title", g.clock ? gettext("A game with a clock cannot be paused") : null)
-    .attr("aria-pressed", state.paused);
+    .attr("title", g.clock ? gettext("A game with a clock cannot be paused") : null);
+  // Named by what it does (Pause, Resume), so no toggle: "Resume, pressed".
   labelButton($("#pause"), state.paused ? gettext("Resume") : gettext("Pause"), [gettext("Pause"), gettext("Resume")]);
   $("#undo")
     .prop("disabled", !hasUndo(g) || state.busy)

@@ -285,6 +285,8 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
     wait_idle(page)
     ply = game_json(page)["ply"]
     assert page.inner_text("#pause") == "Resume"
+    # Its name says what it does: "Resume, pressed" was a screen reader's.
+    assert page.get_attribute("#pause", "aria-pressed") is None
     page.wait_for_timeout(300)
     assert game_json(page)["ply"] == ply  # nothing moves while paused
     page.click("#pause")

@@ -23,12 +23,14 @@ def test_the_page_follows_the_system_and_the_toggle_is_remembered(new_page):
     assert dark.evaluate("() => document.documentElement.dataset.bsTheme") == "dark"
     assert background(dark) < 0.15
     assert dark.locator("#theme").inner_text() == "Light"
+    # Its name says what it does: no "Light, pressed" while the page is dark.
+    assert dark.locator("#theme").get_attribute("aria-pressed") is None
     dark.click("#theme")
     assert background(dark) > 0.85
     dark.reload()
     dark.wait_for_function("() => typeof BoardPage !== 'undefined'")
     assert dark.evaluate("() => document.documentElement.dataset.bsTheme") == "light"
-    assert dark.locator("#theme").get_attribute("aria-pressed") == "false"
+    assert dark.locator("#theme").inner_text() == "Dark"
 
     light = new_page(viewport=DESKTOP, color_scheme="light")
     open_board(light)
@@ -52,6 +54,13 @@ def luminances(page, selector: str, props: str) -> list[float]:
         red, green, blue = parts[:3]
         out.append((0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255)
     return out
+
+
+def grey(rgb: list[float]) -> float:
+    """Return the luminance of an RGB colour (0-255 each), as
+    :func:`luminances` gives it."""
+    red, green, blue = rgb
+    return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
 
 
 def contrast(first: float, second: float) -> float:
@@ -97,3 +106,27 @@ def test_a_switch_that_is_off_shows_in_either_scheme(new_page):
         edge = luminances(page, "#black-ai", "border-top-color")[0]
         assert contrast(edge, card) >= 3, scheme
         page.click("#theme")
+
+
+def test_the_colour_choices_show_the_keyboards_focus_in_either_scheme(new_page):
+    # On the dark dialog the focused choice's ring was near black (1.2:1).
+    page = new_page(viewport=DESKTOP, color_scheme="dark")
+    page.goto(page.base_url + "/")
+    page.wait_for_selector("#start-dialog.show")
+    for scheme in ("dark", "light"):
+        page.focus("#you-black")
+        page.keyboard.press("ArrowRight")  # a keyboard's focus: the ring shows
+        page.wait_for_timeout(300)  # after its transition
+        shadow = page.evaluate(
+            "() => getComputedStyle(document.querySelector('label[for=you-white]'))"
+            ".boxShadow"
+        )
+        fill = page.evaluate(
+            "() => getComputedStyle(document.querySelector("
+            "'#start-dialog .modal-content')).backgroundColor"
+        )
+        *ring, alpha = (float(x) for x in re.findall(r"[\d.]+", shadow)[:4])
+        under = [float(x) for x in re.findall(r"[\d.]+", fill)[:3]]
+        seen = [alpha * a + (1 - alpha) * b for a, b in zip(ring, under, strict=True)]
+        assert contrast(grey(seen), grey(under)) >= 3, (scheme, shadow)
+        page.evaluate("() => BoardTheme.toggle()")
