@@ -33,6 +33,12 @@ const KEYS = {
   Escape: () => closeEnd() || actions.cancelPick(),
 };
 
+/** In the move list, a list read top to bottom, up and down step too. */
+const LIST_KEYS = {
+  ArrowUp: () => actions.step(-1),
+  ArrowDown: () => actions.step(1),
+};
+
 export function bind() {
   const on = (type, selector, handler) => $(document).on(type, selector, handler);
   on("click", "#board [data-square]", function () {
@@ -212,7 +218,7 @@ function onKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   // Keys belong to text fields and selectors; switches and buttons pass them on.
   if ($(e.target).is("input:not([type=checkbox]), select, textarea") || $(".modal.show").length) return;
-  const action = KEYS[e.key];
+  const action = KEYS[e.key] || ($(e.target).closest("#move-list").length && LIST_KEYS[e.key]);
   if (!action) return;
   e.preventDefault();
   action();

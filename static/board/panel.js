@@ -271,11 +271,12 @@ export function drawMoveList() {
       if (k >= g.moves.length) return;
       const ply = k + 1;
       html.push('<span class="ply-number" aria-hidden="true">' + ply + "</span>");
+      const shown = state.viewPly === null ? ply === g.ply : state.viewPly === ply;
       const cls = "ply" + (state.viewPly === ply ? " viewed" : "") + (state.viewPly === null && ply === g.ply ? " current" : "");
       const move = moveText(g.moves[k]);
       const label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
       html.push(
-        '<button type="button" tabindex="-1" class="' + cls + '" data-ply="' + ply + '" aria-label="' +
+        '<button type="button" tabindex="-1" class="' + cls + '" data-ply="' + ply + '"' + (shown ? ' aria-current="step"' : "") + ' aria-label="' +
           interpolate(label, { ply: ply, move: move }, true) + '">' + move + "</button>"
       );
     });

@@ -150,10 +150,18 @@ def test_the_move_list_is_one_tab_stop_that_keeps_the_focus(page):
     stops = "() => $('#move-list [data-ply]').filter((_, b) => b.tabIndex === 0)"
     # One stop, on the newest move (four moves were four stops).
     assert page.evaluate(stops + ".map((_, b) => b.dataset.ply).get()") == ["4"]
+    current = "() => $('#move-list [aria-current]').map((_, b) => b.dataset.ply).get()"
+    assert page.evaluate(current) == ["4"]  # the move on the board, told
     page.focus('#move-list [data-ply="4"]')
     page.keyboard.press("ArrowLeft")  # the list is drawn anew, viewing move 3
     page.wait_for_function("() => BoardPage.state.viewPly === 3")
     assert page.evaluate("() => document.activeElement.dataset.ply") == "3"
+    assert page.evaluate(current) == ["3"]
+    # Up and down step too, as the list's name says the arrows do.
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function("() => BoardPage.state.viewPly === 2")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("() => BoardPage.state.viewPly === 3")
     page.keyboard.press("Home")  # the start: the first move keeps the focus
     page.wait_for_function("() => BoardPage.state.viewPly === 0")
     assert page.evaluate("() => document.activeElement.dataset.ply") == "1"
