@@ -68,11 +68,16 @@ const STEPS = {
   "choose-again": [() => gettext("Swap2: %(who)s chooses a colour; white moves next."), () => gettext("Swap2: you choose a colour; white moves next.")],
 };
 
-/** After the opening: who plays which colour. */
+/** After the opening: who plays which colour (one sentence each: "plays
+ *  Black" is not "plays" and a side's name in every language). */
+const DONE = {
+  mine: { black: () => gettext("Swap2 done: you play Black."), white: () => gettext("Swap2 done: you play White.") },
+  opener: { black: () => gettext("Swap2 done: the opener plays Black."), white: () => gettext("Swap2 done: the opener plays White.") },
+};
+
 function doneText(g) {
   const mine = myColour(g);
-  if (mine) return interpolate(gettext("Swap2 done: you play %(colour)s."), { colour: sideName(mine) }, true);
-  return interpolate(gettext("Swap2 done: the opener plays %(colour)s."), { colour: sideName(g.opening.opener) }, true);
+  return mine ? DONE.mine[mine]() : DONE.opener[g.opening.opener]();
 }
 
 /** The choices each step can offer (the snapshot's `choices_now`). */

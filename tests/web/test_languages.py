@@ -204,3 +204,16 @@ def test_a_resignation_is_told_alike_to_both_players_in_chinese():
     entries = _entries(LOCALE / "zh_Hans" / "LC_MESSAGES" / "djangojs.po")
     text = entries[(None, "%(side)s wins by resignation")].msgstr % {"side": "黑方"}
     assert text.startswith("黑方") and "对方" not in text
+
+
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_renjus_chinese_name_means_renju_only(domain):
+    """连珠 is renju's name: "15×15，五子连珠 · 连珠（有禁手）" read "renju ·
+    renju" to a player. Five in a row is 五子连线, and the forbidden shapes
+    are named as players name them: 三三, 四四 (not 双三, 双四)."""
+    entries = _entries(LOCALE / "zh_Hans" / "LC_MESSAGES" / f"{domain}.po")
+    for (_, msgid), e in entries.items():
+        texts = [e.msgstr, *e.msgstr_plural.values()]
+        if any("连珠" in text for text in texts):
+            assert "renju" in msgid.lower(), msgid
+        assert not any("双三" in text or "双四" in text for text in texts), msgid
