@@ -310,6 +310,7 @@ function statusText() {
   if (openingStep()) return gettext("Swap2 opening");
   // Between two browsers each player reads whose turn it is in their words.
   const mine = mySeat();
+  if (mine && mine !== g.to_move && !g.seats[g.to_move]) return interpolate(gettext("Waiting for your friend to join (%(side)s)"), who, true);
   if (mine) return interpolate(mine === g.to_move ? gettext("Your move (%(side)s)") : gettext("Your friend's move (%(side)s)"), who, true);
   if (g.players[g.to_move].kind === "ai") {
     return interpolate(state.paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);

@@ -231,9 +231,12 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
             "Your friend has not joined yet"
         )
     assert a.inner_text("#seat-name-white") == "Not joined yet"
+    # Whose move it is says what is awaited (it read "Your friend's move").
+    assert a.inner_text("#status") == "Waiting for your friend to join (White)"
     b.goto(invite)
     a.wait_for_function("() => BoardPage.state.game.seats.white")
     assert a.inner_text("#seat-name-white") == "Your friend"
+    assert a.inner_text("#status") == "Your friend's move (White)"
     for button in ("#offer-draw", "#ask-takeback", "#resign"):
         assert a.locator(button).is_enabled(), button
         assert a.locator(button).get_attribute("title") is None
