@@ -22,7 +22,7 @@ export function whenFlagDue(handler) {
   onFlagDue = handler;
 }
 
-/** "4:05", "1:02:03", "2 d 3 h" (correspondence), from seconds left. */
+/** "4:05", "1:02:03", "2 d 3 h" or "1 d" (correspondence), from seconds left. */
 export function clockText(seconds, control) {
   const s = Math.max(0, seconds);
   if (control && control.days) {
@@ -30,7 +30,7 @@ export function clockText(seconds, control) {
       hours = Math.floor((s % 86400) / 3600),
       minutes = Math.floor((s % 3600) / 60);
     const left = { days: days, hours: hours, minutes: minutes };
-    if (days) return interpolate(gettext("%(days)s d %(hours)s h"), left, true);
+    if (days) return interpolate(hours ? gettext("%(days)s d %(hours)s h") : gettext("%(days)s d"), left, true);
     return interpolate(hours ? gettext("%(hours)s h %(minutes)s min") : gettext("%(minutes)s min"), left, true);
   }
   const whole = s < 10 ? Math.floor(s * 10) / 10 : Math.floor(s);
@@ -61,6 +61,8 @@ function drawClocks() {
       .text(clockText(left, g.clock.control))
       .toggleClass("running", g.clock.running === side)
       .toggleClass("low", !g.clock.control.days && left < 20)
+      // Days and hours are words (天, 小时), wide in a typewriter's font.
+      .toggleClass("font-monospace", !g.clock.control.days)
       // A clock standing still at the start looked stuck.
       .attr("title", g.status === "playing" && !g.clock.running && g.ply < 2 && !g.opening ? gettext("The clocks start after each side's first move") : null);
   });

@@ -584,3 +584,27 @@ def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
     a.wait_for_timeout(1500)  # a second count is told within a second
     assert a.inner_text("#watchers") == c.inner_text("#watchers") == "1 watching"
     assert services.get_game(made["id"])["players"]["black"]["kind"] == "ai"
+
+
+def test_a_game_of_days_a_move_reads_its_clocks_in_days(new_page):
+    # "1 d 0 h" for a whole day, in a typewriter's font: on a phone the two
+    # seats took a line each, and the board moved when the friend joined.
+    a, b = (new_page(**PHONE_CONTEXT) for _ in range(2))
+    invite, _ = invite_a_friend(a, "d1")
+    a.locator("#share-dialog .btn-close").click()
+    board = a.locator("#board").bounding_box()["y"]
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    for tab, square, ply in ((a, "h8", 1), (b, "h9", 2)):
+        click(tab, square)
+        click(tab, square)  # small cells: the second tap plays
+        ply_is(a, ply, timeout=5000)
+        ply_is(b, ply, timeout=5000)
+    assert a.inner_text("#clock-white") == "1 d"  # a whole day again after moving
+    assert a.inner_text("#clock-black").startswith("23 h")
+    rows = {
+        round(a.locator(f"#seat-{side}").bounding_box()["y"])
+        for side in ("black", "white")
+    }
+    assert len(rows) == 1, rows
+    assert a.locator("#board").bounding_box()["y"] == board
