@@ -232,9 +232,11 @@ function drawButtons() {
   $("#resign").prop("disabled", alone);
   $("#offer-draw").prop("disabled", alone || Boolean(g.offers && g.offers.draw));
   $("#ask-takeback").prop("disabled", alone || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
-  // After the game, as on the end card (closed, or the page reloaded).
+  // After the game, as on the end card (closed, or the page reloaded); the
+  // friend's offer is answered in its bar.
+  const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   $("#board-rematch")
-    .prop("hidden", !(mine && g.status === "finished" && !g.rematch))
+    .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || friendOffers)
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine));
   $("#share").text(seated || watching ? gettext("Links") : gettext("Share"));
   $("#players").prop("hidden", seated || watching);

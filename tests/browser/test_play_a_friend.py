@@ -314,6 +314,9 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     a.click("#rematch")
     b.wait_for_selector("#offer-bar:not([hidden])")
     assert b.locator("#offer-text").inner_text() == "Your friend offers a rematch"
+    # Answered in the bar (and on the card): a third Rematch button was one
+    # too many.
+    assert b.locator("#board-rematch").is_hidden()
     assert a.locator("#offer-text").inner_text() == (
         "Rematch offered: waiting for your friend"
     )
