@@ -48,6 +48,13 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     page.wait_for_selector("#rules-dialog.show")
     assert page.locator("#rules-gomoku.active").is_visible()
     assert "row of five" in page.locator("#rules-gomoku").inner_text()
+    # Named as the header's button that opens it (it said "How to play").
+    assert page.inner_text("#rules-title") == page.inner_text("#rules") == "Rules"
+    # Swap2 is Gomoku's tournament opening; renju's are others.
+    assert (
+        "Renju tournaments open by rules of their own"
+        in page.locator("#rules-gomoku").inner_text()
+    )
     gomoku = page.locator('#rules-gomoku .rules-diagram[data-diagram="gomoku"]')
     assert gomoku.locator(".cell").count() == 81
     assert gomoku.locator(".cell.winning .piece.black").count() == 5
