@@ -74,10 +74,11 @@ function drawDiagram(el, name) {
     });
   });
   // The coordinates around it, as render.js draws the board's: a newcomer
-  // finds the squares the caption names.
+  // finds the squares the caption names. The caption says what it shows: a
+  // screen reader reads that (a picture named by it was read twice).
   const labels = (chars) => chars.split("").map((ch) => "<span>" + ch + "</span>").join("");
   $(el)
-    .attr({ class: "rules-diagram board-wrap", role: "img", "aria-label": $(el).closest("figure").find("figcaption").text().trim() })
+    .attr({ class: "rules-diagram board-wrap", "aria-hidden": "true" })
     .html(
       '<div class="rank-labels" aria-hidden="true">' + labels(d.ranks) + "</div>" +
       '<div class="board game-' + board + '" style="--n: ' + n + '">' + cells.join("") + "</div>" +

@@ -56,6 +56,9 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
         in page.locator("#rules-gomoku").inner_text()
     )
     gomoku = page.locator('#rules-gomoku .rules-diagram[data-diagram="gomoku"]')
+    # Its caption says what it shows, read once: the picture is not named by it.
+    assert gomoku.get_attribute("aria-hidden") == "true"
+    assert gomoku.get_attribute("aria-label") is None
     assert gomoku.locator(".cell").count() == 81
     assert gomoku.locator(".cell.winning .piece.black").count() == 5
     # Black moved first and last: one stone more than white (it had five).
