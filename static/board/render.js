@@ -55,6 +55,9 @@ function drawingContext() {
   const g = state.game;
   const live = state.viewPly === null;
   const ctx = { loa: isLoa(), last: {}, legal: {}, targets: {}, pending: {}, dark: {}, winning: {} };
+  // Every empty point is a Gomoku move (a forbidden one is labelled so):
+  // "legal" on each of 225 points said nothing.
+  ctx.sayLegal = g.game !== "gomoku";
   // Renju: black's forbidden points, marked while black is to move.
   ctx.forbidden = live && !state.explore ? g.forbidden || {} : {};
   const line = state.explore && state.explore.data ? state.explore.data.line : [];
@@ -146,7 +149,7 @@ function cellHtml(square, piece, ctx, number, moved) {
   const notes = ctx.notes[square];
   // The label lists what is on and about the square: "d3, empty, legal".
   const about = [square, pieceWord(piece)];
-  if (ctx.legal[square]) about.push(pgettext("square", "legal"));
+  if (ctx.legal[square] && ctx.sayLegal) about.push(pgettext("square", "legal"));
   if (square === state.selected) about.push(pgettext("square", "selected"));
   if (ctx.last[square]) about.push(pgettext("square", "last move"));
   if (ctx.winning[square]) about.push(pgettext("square", "winning"));

@@ -287,3 +287,14 @@ def test_h_says_why_no_hint_comes(page):
         "You are looking at an earlier position"
     )
     assert page.evaluate("() => BoardPage.state.analysis") is None
+
+
+def test_a_square_says_legal_where_not_every_empty_one_is(page):
+    # Gomoku's 225 empty points each said "empty, legal".
+    open_board(page)
+    select_game(page, "reversi")
+    label = '#board [data-square="{}"]'
+    assert page.get_attribute(label.format("d3"), "aria-label") == "d3, empty, legal"
+    assert page.get_attribute(label.format("a1"), "aria-label") == "a1, empty"
+    select_game(page, "gomoku")
+    assert page.get_attribute(label.format("h8"), "aria-label") == "h8, empty"
