@@ -39,6 +39,21 @@ const LIST_KEYS = {
   ArrowDown: () => actions.step(1),
 };
 
+/** The element to focus once the page loads again (sessionStorage). */
+const FOCUS_AFTER_LOAD = "webgame.focus-after-load";
+
+function focusAfterLoad() {
+  let id = null;
+  try {
+    id = sessionStorage.getItem(FOCUS_AFTER_LOAD);
+    sessionStorage.removeItem(FOCUS_AFTER_LOAD);
+  } catch (err) {
+    return;
+  }
+  const el = id && document.getElementById(id);
+  if (el) el.focus();
+}
+
 export function bind() {
   const on = (type, selector, handler) => $(document).on(type, selector, handler);
   on("click", "#board [data-square]", function () {
@@ -68,8 +83,18 @@ export function bind() {
     showTheme();
   });
   // The language switch comes back to the game on the board (the address
-  // changes as games do), not to the one the page was opened on.
-  on("submit", "#language-form", () => $("#language-next").val(location.pathname + location.search));
+  // changes as games do), not to the one the page was opened on; and the
+  // keyboard's focus to the switch (it started again at the page's top).
+  on("submit", "#language-form", function (e) {
+    $("#language-next").val(location.pathname + location.search);
+    const by = e.originalEvent && e.originalEvent.submitter;
+    try {
+      if (by && by.id === "language") sessionStorage.setItem(FOCUS_AFTER_LOAD, by.id);
+    } catch (err) {
+      // No storage: the focus starts at the top, as on any load.
+    }
+  });
+  focusAfterLoad();
   on("click", "#share-create", friends.shareGame);
   on("click", ".copy-link", function () {
     friends.copyLink($(this).data("copy"), this);

@@ -136,12 +136,15 @@ def test_an_english_browser_gets_english_and_the_switch_is_remembered(new_page):
     two_players(chinese)
     wait_idle(chinese)
     game_id = game_json(chinese)["id"]
-    # English, chosen on the Chinese page: the same game, in English ...
-    chinese.click("#language")
+    # English, chosen on the Chinese page by the keyboard: the same game, in
+    # English, the focus still on the switch (it was back at the top) ...
+    chinese.focus("#language")
+    chinese.keyboard.press("Enter")
     chinese.wait_for_function("() => document.documentElement.lang === 'en'")
     wait_idle(chinese)
     assert game_json(chinese)["id"] == game_id
     assert chinese.inner_text("#new-game") == "New game"
+    assert chinese.evaluate("() => document.activeElement.id") == "language"
     # ... and on the next visit, although the browser asks for Chinese.
     chinese.goto(chinese.base_url + "/")
     chinese.wait_for_function(LOADED)
