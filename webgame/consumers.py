@@ -14,7 +14,9 @@ game without seats, not counted as a watcher) and ``{"type": "ping"}``
 (answered ``pong``). To the browser: ``{"type": "game", "game": snapshot}``,
 ``{"type": "presence", "black": bool, "white": bool, "watchers": n, "gone":
 {side: seconds}, "gone_after": seconds}``
-(:func:`webgame.services.presence.who_is_here`), ``{"type": "pong"}``.
+(:func:`webgame.services.presence.who_is_here`), ``{"type": "thinking",
+"side": side, "version": n, "seconds": s | null}`` (the computer starts a
+search: :func:`webgame.services.live.publish_thinking`), ``{"type": "pong"}``.
 
 Limits: the origin must be one of the allowed hosts (:mod:`webgame.asgi`);
 a client (:func:`webgame.clients.client_of`) holds at most
@@ -225,6 +227,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if event["version"] > self.version:
             self.version = event["version"]
             await self.send(text_data=event["text"])
+
+    async def ai_thinking(self, event: dict) -> None:
+        """The game's computer starts thinking (the group's message): send it on."""
+        await self.send(text_data=event["text"])
 
     async def presence_changed(self, event: dict) -> None:
         """Who is connected changed: tell the browser."""

@@ -110,8 +110,8 @@ function whyNotNow() {
   const g = state.game;
   if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it.")];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
-  if (state.thinking || state.busy) return [gettext("Wait: the AI is thinking.")];
   if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
+  if (state.thinking || state.busy) return [gettext("Wait: the AI is thinking.")];
   if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "info"];
   if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white).")];
   return null;

@@ -53,6 +53,11 @@ whenFlagDue(() => state.game && reload());
 export function setGame(g) {
   const before = state.game;
   const sameGame = before && before.id === g.id;
+  if (state.thinking && state.thinking.remote) {
+    // Another page's search: its move (or any change) is in.
+    state.thinking = null;
+    stopProgress();
+  }
   if (!sameGame) {
     state.seat = seatFor(g.id);
     state.presence = null;
@@ -130,7 +135,7 @@ export function setGame(g) {
   // Taken back after its end: a new end shows its card again.
   if (sameGame && before.status === "finished" && g.status === "playing") state.endShownFor = state.ending = null;
   if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");
-  follow(g.id, takeLive, takePresence, render);
+  follow(g.id, takeLive, takePresence, render, takeThinking);
   if (!sameGame) hintFirstLoa(g);
   if (!sameGame) {
     // A reload during the AI's search: wait for that search, do not ask again.
@@ -148,6 +153,26 @@ function takeLive(g) {
   const shown = state.game;
   if (!shown || shown.id !== g.id || g.version <= shown.version) return;
   setGame(g);
+}
+
+/** The game's computer started a search that another page asked for (this
+ *  page watches, or shows the game twice): shown as this page's own search
+ *  would be, until its move comes (setGame), or long after it should have. */
+function takeThinking(told) {
+  const g = state.game;
+  if (!g || g.version !== told.version || g.status !== "playing" || state.thinking) return;
+  // A level is counted in simulations: its time as this page would expect it.
+  const seconds = told.seconds || expectedSeconds(g.game, g.players[told.side]);
+  const remote = { xhr: null, side: told.side, hint: false, seconds: seconds, remote: true };
+  state.thinking = remote;
+  startProgress(seconds);
+  render();
+  setTimeout(function () {
+    if (state.thinking !== remote) return;
+    state.thinking = null;
+    stopProgress();
+    render();
+  }, 1000 * (2 * (seconds || 10) + 5));
 }
 
 /** Who is connected changed. */

@@ -2,7 +2,8 @@
  * Live updates of the game on show: a WebSocket (/ws/games/<id>/) brings
  * every change as the game's new snapshot, and who is connected. The socket
  * says hello with this browser's seat token and the version it drew, so the
- * server counts it as that seat's player and sends what it missed. A dropped
+ * server counts it as that seat's player and sends what it missed; the
+ * computer's searches are told as they start. A dropped
  * socket reconnects (waiting longer each time, up to 10 s; at once when the
  * browser is back online); meanwhile, and wherever sockets cannot connect at
  * all, the page polls the game. A socket that was open and closed is a lost
@@ -21,13 +22,14 @@ let followed = null;
 let retries = 0;
 let retryTimer = null;
 let pollTimer = null;
-let handlers = { game: () => {}, presence: () => {}, connection: () => {} };
+let handlers = { game: () => {}, presence: () => {}, connection: () => {}, thinking: () => {} };
 
 /** Follow game `id`: `onGame(snapshot)` for each change (of any version:
  *  the caller keeps only newer ones), `onPresence({black, white, watchers})`,
- *  `onConnection()` when the connection is lost or back. */
-export function follow(id, onGame, onPresence, onConnection) {
-  handlers = { game: onGame, presence: onPresence, connection: onConnection };
+ *  `onConnection()` when the connection is lost or back, `onThinking({side,
+ *  version, seconds})` when the game's computer starts a search. */
+export function follow(id, onGame, onPresence, onConnection, onThinking) {
+  handlers = { game: onGame, presence: onPresence, connection: onConnection, thinking: onThinking };
   if (followed === id) return;
   followed = id;
   retries = 0;
@@ -99,6 +101,7 @@ function connect() {
     }
     if (message.type === "game" && message.game.id === followed) handlers.game(message.game);
     else if (message.type === "presence") handlers.presence(message);
+    else if (message.type === "thinking") handlers.thinking(message);
   };
   ws.onclose = function (event) {
     if (socket !== ws) return; // replaced on purpose, or given up offline

@@ -129,6 +129,8 @@ function placeThinkingRow() {
   if (estimatesUnasked()) state.thinkingRowFor = g.id; // the computer plays, the game goes on
   const keep = Boolean(g) && state.thinkingRowFor === g.id;
   $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !keep);
+  // Another page's search is that page's to stop.
+  $("#stop").prop("hidden", Boolean(state.thinking && state.thinking.remote));
   $("#win-bar").toggleClass("yielding", progressRunning && !keep);
 }
 

@@ -348,6 +348,34 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(b, 2, timeout=1000)
 
 
+def test_a_watcher_sees_the_computer_think(new_page):
+    # The watcher's board stood still between the computer's moves, its
+    # status "White (AI) to move": only the page that asked saw the search.
+    made = services.create_game(
+        game="reversi",
+        options=None,
+        players={
+            "black": {"kind": "human"},
+            "white": {"kind": "ai", "think_time": 1.5},
+        },
+    )
+    a, c = (new_page(viewport=DESKTOP) for _ in range(2))
+    open_board(a, f"?game={made['id']}")
+    c.goto(a.base_url + f"/?game={made['id']}&watch")
+    c.wait_for_function("() => BoardPage.state.watching && BoardPage.state.live")
+    click(a, "d3")
+    c.wait_for_function(
+        "() => document.querySelector('#status').textContent"
+        " === 'White (AI) is thinking\u2026'",
+        timeout=5000,
+    )
+    assert c.locator("#think-progress").is_visible()
+    assert c.locator("#stop").is_hidden()  # the asking page's to stop
+    assert a.locator("#stop").is_visible()
+    ply_is(c, 2, timeout=15_000)
+    assert c.inner_text("#status") == "Black to move"
+
+
 def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page):
     # The rematch was a new game the page alone knew: the watchers stayed
     # on the finished game.

@@ -435,3 +435,32 @@ def test_a_crowd_of_watchers_is_announced_in_a_few_messages():
             await ws.disconnect()
 
     sync(body)
+
+
+def test_a_watcher_is_told_when_the_computer_starts_thinking():
+    # A watcher of the computer's game saw nothing between its moves: the
+    # page that asked for the search showed the thinking, and only it.
+    made = services.create_game(
+        game="reversi",
+        options=None,
+        players={"black": {"kind": "ai", "level": 1}, "white": {"kind": "human"}},
+    )
+    move = database_sync_to_async(services.ai_move)
+
+    async def body():
+        ws = socket(made["id"])
+        await ws.connect()
+        await receive(ws, "game")
+        await move(made["id"])
+        thinking = json.loads(await ws.receive_from(timeout=5))
+        assert thinking == {
+            "type": "thinking",
+            "side": "black",
+            "version": made["version"],
+            "seconds": None,  # a level: so many simulations, not seconds
+        }
+        after = await receive(ws, "game")
+        assert after["game"]["ply"] == 1
+        await ws.disconnect()
+
+    sync(body)

@@ -34,7 +34,7 @@ from mcts import (
 from ..clients import current_client
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from . import clocks, livegrowth, openings
+from . import clocks, live, livegrowth, openings
 from .clocks import now_ms
 from .games import (
     GameId,
@@ -191,6 +191,8 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
         return _opening_turn(row, game, state, ai)
     if row.clock:  # the AI thinks within its clock
         ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
+    seconds = _search_budget(ai, best=False).seconds
+    live.publish_thinking(row.pk, side=side, version=row.version, seconds=seconds)
     result = _search(row, game, state, ai)
     row = write(row, moves=[*row.moves, result["move"]])
     return {"game": snapshot(row), "search": result}

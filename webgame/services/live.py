@@ -24,20 +24,37 @@ def group(game_id: object) -> str:
     return f"game-{game_id}"
 
 
+def publish_thinking(
+    game_id: object, *, side: str, version: int, seconds: float | None
+) -> None:
+    """Tell the sockets showing a game that its computer starts thinking for
+    ``side`` from ``version`` (about ``seconds``, None for a level counted
+    in simulations): a watcher's page shows it as the asking page does, until
+    the move comes."""
+    told = {"type": "thinking", "side": side, "version": version, "seconds": seconds}
+    _send(game_id, {"type": "ai.thinking", "text": json.dumps(told)})
+
+
 def publish(snapshot: dict) -> None:
     """Send a game's new snapshot to the sockets showing it. A layer that
     cannot take it (Redis down) costs the live update, never the write:
     the browsers catch up from the game's version when they reconnect."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     # The message's JSON is made here once, not by each of the game's sockets.
     message = {
         "type": "game.changed",
         "version": snapshot["version"],
         "text": json.dumps({"type": "game", "game": snapshot}),
     }
+    _send(snapshot["id"], message)
+
+
+def _send(game_id: object, message: dict) -> None:
+    """Send ``message`` to a game's group; a layer that cannot take it is
+    logged, and the write it tells of stands."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
     try:
-        async_to_sync(layer.group_send)(group(snapshot["id"]), message)
+        async_to_sync(layer.group_send)(group(game_id), message)
     except Exception:  # the write is done; a socket's reconnect catches up
-        log.exception("could not send game %s's update", snapshot["id"])
+        log.exception("could not send game %s's update", game_id)
