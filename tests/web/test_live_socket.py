@@ -84,6 +84,12 @@ def socket(game_id: str, *, origin=ORIGIN, client=("127.0.0.1", 5000)):
     return communicator
 
 
+async def hello(ws, token: str | None = None, version: int | None = None, **more):
+    """Say hello as a browser does: with a seat's token and the version drawn."""
+    told = {"type": "hello", "token": token, "version": version, **more}
+    await ws.send_to(text_data=json.dumps(told))
+
+
 async def receive(ws, kind: str) -> dict:
     """Return the next message of ``kind``, skipping the others."""
     while True:
@@ -121,11 +127,7 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
         black, watcher = socket(game["id"]), socket(game["id"], client=("10.1.1.1", 1))
         await watcher.connect()
         await black.connect()
-        await black.send_to(
-            text_data=json.dumps(
-                {"type": "hello", "token": game["black"], "version": 1}
-            )
-        )
+        await hello(black, game["black"], 1)
         while True:
             presence = await receive(watcher, "presence")
             if presence["black"]:
@@ -158,15 +160,9 @@ def test_the_page_playing_a_game_without_seats_is_not_a_watcher():
         player = socket(made["id"])
         watcher = socket(made["id"], client=("10.4.0.1", 1))
         await player.connect()
-        await player.send_to(
-            text_data=json.dumps(
-                {"type": "hello", "token": None, "version": None, "playing": True}
-            )
-        )
+        await hello(player, playing=True)
         await watcher.connect()
-        await watcher.send_to(
-            text_data=json.dumps({"type": "hello", "token": None, "version": None})
-        )
+        await hello(watcher)
         await asyncio.sleep(1.2)  # two announcement periods
         presence = await receive(watcher, "presence")
         while not await watcher.receive_nothing(timeout=0.1):
@@ -186,11 +182,7 @@ def test_a_seated_games_page_without_a_seat_is_a_watcher_whatever_it_says():
     async def body():
         ws = socket(game["id"])
         await ws.connect()
-        await ws.send_to(
-            text_data=json.dumps(
-                {"type": "hello", "token": None, "version": None, "playing": True}
-            )
-        )
+        await hello(ws, playing=True)
         await asyncio.sleep(1.2)
         presence = await receive(ws, "presence")
         assert presence["watchers"] == 1
@@ -212,11 +204,7 @@ def test_a_reconnect_catches_up_from_its_version():
         await play(game["id"], move="h9", token=game["white"])
         again = socket(game["id"])
         await again.connect()
-        await again.send_to(
-            text_data=json.dumps(
-                {"type": "hello", "token": game["white"], "version": first["version"]}
-            )
-        )
+        await hello(again, game["white"], first["version"])
         latest = (await receive(again, "game"))["game"]
         assert latest["moves"] == ["h8", "h9"] and latest["version"] == 3
         await again.disconnect()
