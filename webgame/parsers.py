@@ -1,5 +1,6 @@
 """The API's one request parser: JSON, refused before it is decoded when it
-nests deeper than any request body of the API does.
+nests deeper than any request body of the API does, and refused when an
+object names a field twice (the decoder kept the last, silently).
 
 Python's ``json`` module recurses once per nesting level, so a 2 KB body of
 ``[[[[…]]]]`` raises RecursionError (a 500) deep inside the decoder. The
@@ -10,7 +11,7 @@ time; the size is bounded before that by ``DATA_UPLOAD_MAX_MEMORY_SIZE``
 
 from __future__ import annotations
 
-import io
+import codecs
 import re
 from itertools import accumulate
 
@@ -19,6 +20,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+from rest_framework.utils import json
 
 #: The deepest nesting accepted. The API's deepest body is
 #: ``{"players": {"black": {...}}}`` (3); the margin is for clients that wrap.
@@ -37,10 +39,21 @@ def nesting_depth(text: bytes) -> int:
     return max(accumulate(_STEP[b[0]] for b in brackets), default=0)
 
 
+def _unique_fields(pairs: list[tuple[str, object]]) -> dict:
+    """An object's fields, each named once (``json``'s ``object_pairs_hook``)."""
+    fields: dict = {}
+    for name, value in pairs:
+        if name in fields:
+            raise ValueError(_('the field "%(name)s" is named twice') % {"name": name})
+        fields[name] = value
+    return fields
+
+
 class BoundedJSONParser(JSONParser):
     """JSON bodies at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes long and
-    :data:`MAX_DEPTH` levels deep; anything else is refused (413, 400) in the
-    API's error shape before the decoder sees it."""
+    :data:`MAX_DEPTH` levels deep, each object's fields named once; anything
+    else is refused (413, 400) in the API's error shape, the first two before
+    the decoder sees it."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -52,4 +65,14 @@ class BoundedJSONParser(JSONParser):
                 _("JSON parse error - the body nests deeper than %(max)s levels")
                 % {"max": MAX_DEPTH}
             )
-        return super().parse(io.BytesIO(text), media_type, parser_context)
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            decoded = codecs.decode(text, encoding)
+            return json.loads(
+                decoded,
+                parse_constant=json.strict_constant if self.strict else None,
+                object_pairs_hook=_unique_fields,
+            )
+        except ValueError as exc:  # as JSONParser words it
+            detail = _("JSON parse error - %(error)s") % {"error": exc}
+            raise ParseError(detail) from exc

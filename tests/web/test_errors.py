@@ -53,6 +53,19 @@ def test_nesting_within_the_limit_is_parsed(client):
     assert_error(response, 400, "invalid_request")  # the unknown field, not parsing
 
 
+@pytest.mark.django_db
+def test_a_field_named_twice_is_refused(client, settings):
+    # The decoder kept the last: {"move": "d3", "move": "c4"} played c4.
+    game = create(client).json()
+    body = f'{{"move": "d3", "move": "c4", "version": {game["version"]}}}'
+    response = client.post(
+        url("game-moves", game["id"]), body, content_type="application/json"
+    )
+    out = assert_error(response, 400, "parse_error")
+    assert '"move"' in out["detail"]
+    assert client.get(url("game-detail", game["id"])).json()["ply"] == 0
+
+
 def test_brackets_inside_strings_do_not_count():
     assert nesting_depth(b'{"a": "[[[[[[[[{{{{", "b": [1, [2]]}') == 3
     assert nesting_depth(b'"\\"[[["') == 0
