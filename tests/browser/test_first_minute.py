@@ -642,6 +642,38 @@ COVERED = f"""() => {{
 }}"""
 
 
+#: A tablet held upright, and a window half a laptop's screen wide.
+TABLET = {
+    "viewport": {"width": 768, "height": 1024},
+    "is_mobile": True,
+    "has_touch": True,
+}
+HALF_SCREEN = {"viewport": {"width": 900, "height": 700}}
+
+
+@pytest.mark.parametrize("context", [TABLET, HALF_SCREEN], ids=["tablet", "half"])
+def test_where_the_side_panel_goes_under_the_board_the_end_card_is_in_the_page(
+    new_page, context
+):
+    # Fixed at the screen's foot it covered New game, Undo, Hint and the
+    # steps in a half-screen window, and the AI switches on a tablet.
+    page = _won_by_black(new_page(**context))
+    assert page.evaluate(COVERED) == []
+    card, board = (page.locator(s).bounding_box() for s in ("#end-dialog", "#board"))
+    assert card["y"] > board["y"] + board["height"]  # under the board
+
+
+def test_a_touch_screen_has_finger_sized_buttons_under_the_board(new_page):
+    # A tablet's were 31 px high (a phone's were 44).
+    page = new_page(**TABLET)
+    open_board(page)
+    page.locator('#board [data-square="d3"]').tap()
+    wait_plies(page, 1)
+    for button in ("#new-game", "#undo", "#hint", "#flip", "#step-back"):
+        box = page.locator(button).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, button
+
+
 def test_the_explorer_shows_no_empty_table_where_the_model_knows_nothing(page):
     # Late in a game it showed the table's header row over no moves.
     open_board(page)
