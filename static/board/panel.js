@@ -302,7 +302,9 @@ function statusText() {
   if (state.explore) return gettext("Exploring the opening knowledge");
   if (state.viewPly === 0) return gettext("The starting position");
   if (state.viewPly !== null) return interpolate(gettext("Move %(ply)s of %(plies)s"), { ply: state.viewPly, plies: g.ply }, true);
-  if (g.status === "finished") return interpolate(gettext("Game over. %(result)s"), { result: resultText(g.result) }, true);
+  // The result says the game is over ("Game over. " before it pushed a
+  // narrow column's disc counts to a line of their own, and the board down).
+  if (g.status === "finished") return resultText(g.result);
   const who = { side: sideName(g.to_move) };
   // A search for another side has ended: its move came (by the socket)
   // before its answer.

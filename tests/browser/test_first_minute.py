@@ -367,6 +367,20 @@ def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
     assert page.inner_text("#result") == "White wins: disc count 14\u20130"
 
 
+def test_a_small_laptops_board_stays_put_when_a_reversi_game_ends(new_page):
+    # "Game over. White wins: disc count 14–0" took the disc counts' place
+    # beside it, the counts a line of their own, and the board moved down
+    # 31 px: its buttons went past a 600 px high window's foot.
+    page = new_page(viewport={"width": 1024, "height": 600})
+    open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
+    top = "() => document.getElementById('board').getBoundingClientRect().top"
+    before = page.evaluate(top)
+    page.locator('#board [data-square="g4"]').click()
+    page.wait_for_selector("#end-dialog.show")
+    assert page.inner_text("#status") == "White wins: disc count 14\u20130"
+    assert page.evaluate(top) == before
+
+
 def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
