@@ -367,6 +367,16 @@ def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
     assert page.inner_text("#result") == "White wins: disc count 14\u20130"
 
 
+def test_a_big_screens_board_takes_the_height_it_has(new_page):
+    # 621 px on a 1920x1080 screen, with 325 px empty beside it.
+    page = new_page(viewport={"width": 1920, "height": 1080})
+    open_board(page)
+    board = page.locator("#board").bounding_box()
+    assert board["width"] >= 800
+    controls = page.locator("#play-controls").bounding_box()
+    assert controls["y"] + controls["height"] <= 1080  # its buttons in sight
+
+
 def test_a_small_laptops_board_stays_put_when_a_reversi_game_ends(new_page):
     # "Game over. White wins: disc count 14–0" took the disc counts' place
     # beside it, the counts a line of their own, and the board moved down
