@@ -130,3 +130,19 @@ def test_the_colour_choices_show_the_keyboards_focus_in_either_scheme(new_page):
         seen = [alpha * a + (1 - alpha) * b for a, b in zip(ring, under, strict=True)]
         assert contrast(grey(seen), grey(under)) >= 3, (scheme, shadow)
         page.evaluate("() => BoardTheme.toggle()")
+
+
+def test_the_charts_white_share_is_no_glare_on_the_dark_page(new_page):
+    # The analysis chart's white share was #fff: a glaring block.
+    page = new_page(viewport=DESKTOP, color_scheme="dark")
+    open_board(page)
+    chart = (
+        '<svg class="eval-chart"><rect class="white-area"/>'
+        '<rect class="black-area"/></svg>'
+    )
+    page.evaluate("c => document.body.insertAdjacentHTML('beforeend', c)", chart)
+    white, black = (
+        luminances(page, f".eval-chart .{area}", "fill")[0]
+        for area in ("white-area", "black-area")
+    )
+    assert white < 0.9 and contrast(white, black) >= 3
