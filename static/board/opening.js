@@ -68,8 +68,9 @@ const STEPS = {
   "choose-again": [() => gettext("Swap2: %(who)s chooses a colour; white moves next."), () => gettext("Swap2: you choose a colour; white moves next.")],
 };
 
-/** After the opening: who plays which colour (one sentence each: "plays
- *  Black" is not "plays" and a side's name in every language). */
+/** After the opening: who plays which colour, a sentence for each colour (a
+ *  language may not say it as "plays" and the side's name: Chinese says
+ *  执黑, not 执 and 黑方). */
 const DONE = {
   mine: { black: () => gettext("Swap2 done: you play Black."), white: () => gettext("Swap2 done: you play White.") },
   opener: { black: () => gettext("Swap2 done: the opener plays Black."), white: () => gettext("Swap2 done: the opener plays White.") },

@@ -8,7 +8,8 @@ already offers accepts it; a takeback takes back the asker's last move (and
 the reply played after it, if any), so the asker is to move again; an
 accepted rematch starts the same game again (its options, opening and time
 control) with the colours swapped, each seat held by the same token, and
-the finished game names it so that both browsers and the watchers go there.
+the finished game names it so that both browsers and the watchers go there
+(a game without seats, against the computer, starts its rematch at once).
 A player whose friend left (no socket, no request) for ``LIVE_GONE_SECONDS``
 may claim the game: the win, or a draw (lichess's "force resignation" and
 "force draw"); not in a correspondence game, where the clock waits days.
@@ -156,8 +157,8 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
 def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> dict:
     """Return the snapshot after the token's seat offers, accepts or declines
     a draw, a takeback or a rematch (``offer``, ``action``), in a game
-    between two browsers only (at one screen, undo takes a move back at
-    once, and New game starts another)."""
+    between two browsers (at one screen, undo takes a move back at once);
+    in a game without seats a rematch starts at once (:func:`_rematch`)."""
     row = get_row(game_id)
     if offer == "rematch" and (row.seats or action != "decline"):
         return _rematch(row, action=action, token=token)
