@@ -43,7 +43,7 @@ SMALL = {"reversi": {}, "gomoku": {"size": 7, "row": 4}, "loa": {}}
 #: LOA an empty square that is no piece of the side to move).
 ILLEGAL = {"reversi": "d4", "gomoku": None, "loa": "d4"}
 FAST = "time:0.1"  # the smallest think time the API accepts
-END = re.compile(r"^Game over\. (Black wins|White wins|Draw): .+")
+END = re.compile(r"^(Black wins|White wins|Draw): .+")
 
 
 def _start(page, game: str) -> None:

@@ -377,6 +377,24 @@ def test_a_big_screens_board_takes_the_height_it_has(new_page):
     assert controls["y"] + controls["height"] <= 1080  # its buttons in sight
 
 
+def test_a_setting_changed_while_the_computer_thinks_loses_neither_its_move_nor_the_end(
+    page,
+):
+    # A strength chosen during the search waits for its end; the search's
+    # answer was then put on the page without being drawn as a move: the
+    # move was not said, and a move that ended the game brought no end card
+    # (unless the socket's copy of the move came first: here no socket does).
+    page.route_web_socket(re.compile("/ws/"), lambda ws: None)
+    open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
+    page.select_option("#strength-white", "time:1")
+    page.click("#white-ai")  # White's one winning move, g4, takes the last disc
+    page.wait_for_function("() => BoardPage.state.thinking")
+    page.select_option("#strength-white", "time:0.5")
+    page.wait_for_selector("#end-dialog.show", timeout=AI_TIMEOUT)
+    assert page.inner_text("#end-title") == "You lost, 0\u201314"
+    assert page.inner_text("#announce").startswith("White played g4.")
+
+
 def test_a_small_laptops_board_stays_put_when_a_reversi_game_ends(new_page):
     # "Game over. White wins: disc count 14–0" took the disc counts' place
     # beside it, the counts a line of their own, and the board moved down
