@@ -143,3 +143,18 @@ def test_the_keyboards_square_shows_on_every_board(new_page, game):
         cell = cells.nth(index)
         assert cell.evaluate("c => c.matches(':focus-visible')")
         assert cell.evaluate(RING_CONTRAST) >= 3
+
+
+def test_a_screen_readers_headings_reach_the_board_and_who_plays(page):
+    # Jumping by heading went from the page's name to "Game analysis",
+    # past the board and the AI switches.
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "reversi")
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    headings = page.evaluate(
+        "() => [...document.querySelectorAll('h1, h2, h3')]"
+        ".filter(h => !h.closest('.modal, .toast, [hidden]'))"
+        ".map(h => h.textContent.trim())"
+    )
+    assert headings[:4] == ["Board games", "Board", "Who plays", "Game analysis"]
