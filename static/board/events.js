@@ -145,8 +145,26 @@ export function bind() {
     state.recordEdited = this.value !== "";
   });
   on("change", "#start-game, #gomoku-opening", dialogs.drawStartOptions);
+  // A game chosen with the mouse or a touch offers it at once; the arrows
+  // (which change a closed selector in Chromium) only choose: Enter offers
+  // it, and leaving the selector puts back the game on the board.
+  let choosingByKeys = false;
+  on("keydown", "#game-select", function (e) {
+    if (e.key === "Enter" && choosingByKeys) {
+      e.preventDefault();
+      choosingByKeys = false;
+      dialogs.offerNewGame(this.value);
+    } else if (e.key.startsWith("Arrow") || e.key === "Home" || e.key === "End") {
+      choosingByKeys = true;
+    }
+  });
   on("change", "#game-select", function () {
-    dialogs.offerNewGame(this.value);
+    if (!choosingByKeys) dialogs.offerNewGame(this.value);
+  });
+  on("blur", "#game-select", function () {
+    if (!choosingByKeys) return;
+    choosingByKeys = false;
+    if (state.game) $(this).val(state.game.game);
   });
   on("change", "#gomoku-size, #gomoku-row, #gomoku-rule", function () {
     limitOptions();

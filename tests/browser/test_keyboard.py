@@ -298,3 +298,28 @@ def test_a_square_says_legal_where_not_every_empty_one_is(page):
     assert page.get_attribute(label.format("a1"), "aria-label") == "a1, empty"
     select_game(page, "gomoku")
     assert page.get_attribute(label.format("h8"), "aria-label") == "h8, empty"
+
+
+def test_the_game_selector_chooses_with_the_arrows_and_offers_with_enter(page):
+    # An arrow on the closed selector changed the game at once, and the
+    # new-game dialog opened over the keyboard's next press.
+    open_board(page)
+    page.focus("#game-select")
+    page.keyboard.press("ArrowDown")
+    assert page.input_value("#game-select") == "gomoku"
+    page.wait_for_timeout(300)
+    assert page.locator("#start-dialog.show").count() == 0
+    page.keyboard.press("ArrowDown")  # on to the next: still only chosen
+    assert page.input_value("#game-select") == "loa"
+    page.keyboard.press("Enter")
+    shown(page, "start-dialog")
+    assert page.input_value("#start-game") == "loa"
+    page.keyboard.press("Escape")  # the game on the board stays
+    closed(page, "start-dialog")
+    assert page.input_value("#game-select") == "reversi"
+    # Chosen and left: the game on the board is shown again.
+    page.focus("#game-select")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    assert page.input_value("#game-select") == "reversi"
+    assert page.locator("#start-dialog.show").count() == 0
