@@ -412,8 +412,9 @@ function usable(el) {
 
 /** After a redraw: if the control around the board that held the keyboard's
  *  focus went (off, hidden), the focus goes to the next control still usable
- *  in its row, else the one before; from Back to the game, to the board.
- *  It fell to the page's body, and the next Tab started from the top. */
+ *  in its row, else the one before; from Back to the game, and from Stop
+ *  (after it the player moves), to the board. It fell to the page's body,
+ *  and the next Tab started from the top. */
 function keepFocusNear(focused) {
   const column = document.getElementById("board-column");
   if (!focused || !column.contains(focused) || $(focused).closest("#board").length || usable(focused)) return;
@@ -424,7 +425,8 @@ function keepFocusNear(focused) {
     .filter((el) => usable(el) && !$(el).closest("#board").length);
   const after = around.find((el) => focused.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
   const cell = document.querySelector('#board .cell[tabindex="0"]');
-  const next = focused.id === "back-to-game" ? cell : after || around.reverse()[0] || cell;
+  const toBoard = focused.id === "back-to-game" || focused.id === "stop";
+  const next = toBoard ? cell : after || around.reverse()[0] || cell;
   if (next) next.focus({ preventScroll: true });
 }
 

@@ -323,3 +323,20 @@ def test_the_game_selector_chooses_with_the_arrows_and_offers_with_enter(page):
     page.keyboard.press("Tab")
     assert page.input_value("#game-select") == "reversi"
     assert page.locator("#start-dialog.show").count() == 0
+
+
+def test_after_stop_the_focus_is_on_the_board(page):
+    # Stop goes with the search it ends, and the focus fell to New game:
+    # the player's next step is a move.
+    open_board(page)
+    page.select_option("#strength-white", "time:5")
+    page.click("#white-ai")
+    page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'ai'")
+    page.focus('#board [data-square="d3"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => BoardPage.state.thinking")
+    page.focus("#stop")
+    page.keyboard.press("Enter")
+    wait_idle(page)
+    assert page.evaluate("() => BoardPage.state.game.ply") == 2
+    assert page.evaluate("() => document.activeElement.closest('#board') !== null")
