@@ -372,9 +372,9 @@ export function maybeRunAi() {
 }
 
 /** After a search: draw its move, then send the settings queued during it
- *  (if the game goes on); true if that takes over. The move is drawn as
- *  any: put on the page without it, it was not said, and a move that ended
- *  the game brought no end card. */
+ *  (a finished game keeps them for its rematch); true if that takes over.
+ *  The move is drawn as any: put on the page without it, it was not said,
+ *  and a move that ended the game brought no end card. */
 function flushQueuedPlayers(game) {
   if (!state.queuedPlayers) return false;
   const players = state.queuedPlayers;
@@ -382,7 +382,7 @@ function flushQueuedPlayers(game) {
   setGame(game);
   // Busy at once: the next search waits for the settings (setGame asks
   // for it a moment later).
-  if (game.status === "playing") sendPlayers(game.id, players);
+  sendPlayers(game.id, players);
   return true;
 }
 

@@ -393,6 +393,11 @@ def test_a_setting_changed_while_the_computer_thinks_loses_neither_its_move_nor_
     page.wait_for_selector("#end-dialog.show", timeout=AI_TIMEOUT)
     assert page.inner_text("#end-title") == "You lost, 0\u201314"
     assert page.inner_text("#announce").startswith("White played g4.")
+    # The strength chosen is kept, for the rematch (it was dropped).
+    page.wait_for_function(
+        "() => BoardPage.state.game.players.white.think_time === 0.5"
+    )
+    assert page.input_value("#strength-white") == "time:0.5"
 
 
 def test_a_small_laptops_board_stays_put_when_a_reversi_game_ends(new_page):
