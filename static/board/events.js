@@ -145,16 +145,23 @@ export function bind() {
     state.recordEdited = this.value !== "";
   });
   on("change", "#start-game, #gomoku-opening", dialogs.drawStartOptions);
-  // A game chosen with the mouse or a touch offers it at once; the arrows
-  // (which change a closed selector in Chromium) only choose: Enter offers
-  // it, and leaving the selector puts back the game on the board.
+  // A game chosen with the mouse or a touch offers it at once; the keys
+  // (which change a closed selector in Chromium: the arrows, a game's first
+  // letter, Page Down) only choose: Enter offers it, and Escape or leaving
+  // the selector puts back the game on the board.
   let choosingByKeys = false;
+  const putBack = function (select) {
+    choosingByKeys = false;
+    if (state.game) $(select).val(state.game.game);
+  };
   on("keydown", "#game-select", function (e) {
     if (e.key === "Enter" && choosingByKeys) {
       e.preventDefault();
       choosingByKeys = false;
       dialogs.offerNewGame(this.value);
-    } else if (e.key.startsWith("Arrow") || e.key === "Home" || e.key === "End") {
+    } else if (e.key === "Escape" && choosingByKeys) {
+      putBack(this);
+    } else if (!["Enter", "Escape", "Tab", "Shift", "Control", "Alt", "Meta"].includes(e.key)) {
       choosingByKeys = true;
     }
   });
@@ -162,9 +169,7 @@ export function bind() {
     if (!choosingByKeys) dialogs.offerNewGame(this.value);
   });
   on("blur", "#game-select", function () {
-    if (!choosingByKeys) return;
-    choosingByKeys = false;
-    if (state.game) $(this).val(state.game.game);
+    if (choosingByKeys) putBack(this);
   });
   on("change", "#gomoku-size, #gomoku-row, #gomoku-rule", function () {
     limitOptions();

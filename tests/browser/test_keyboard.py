@@ -317,12 +317,16 @@ def test_the_game_selector_chooses_with_the_arrows_and_offers_with_enter(page):
     page.keyboard.press("Escape")  # the game on the board stays
     closed(page, "start-dialog")
     assert page.input_value("#game-select") == "reversi"
-    # Chosen and left: the game on the board is shown again.
-    page.focus("#game-select")
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("Tab")
-    assert page.input_value("#game-select") == "reversi"
-    assert page.locator("#start-dialog.show").count() == 0
+    # Chosen and left, or chosen and Escape: the game on the board is shown
+    # again. A game's first letter or Page Down only chooses too.
+    for key, leave in (("ArrowDown", "Tab"), ("g", "Escape"), ("PageDown", "Tab")):
+        page.focus("#game-select")
+        page.keyboard.press(key)
+        assert page.input_value("#game-select") != "reversi", key
+        page.wait_for_timeout(200)
+        assert page.locator("#start-dialog.show").count() == 0, key
+        page.keyboard.press(leave)
+        assert page.input_value("#game-select") == "reversi", key
 
 
 def test_after_stop_the_focus_is_on_the_board(page):
