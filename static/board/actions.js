@@ -15,7 +15,7 @@ import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { canClick, expectedSeconds, gameTitle, humanToMove, isLoa, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
+import { canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -158,7 +158,7 @@ export function clickSquare(square) {
 function sayPicked(square, moves) {
   const squares = moves.map((m) => squaresOfMove(m)[1]).sort();
   // Translators: "b1 picked up: it can go to b3, d3, h1" (Lines of Action).
-  announce(interpolate(gettext("%(square)s picked up: it can go to %(squares)s"), { square: square, squares: squares.join(", ") }, true));
+  announce(interpolate(gettext("%(square)s picked up: it can go to %(squares)s"), { square: square, squares: joinWords(squares, true) }, true));
 }
 
 function sayPutDown(square) {

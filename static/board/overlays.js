@@ -4,7 +4,7 @@
  * square, heat-0..9); Lines of Action gets SVG arrows from piece to
  * destination, width by visits, because a move there is two squares.
  */
-import { isLoa, moveText, movesKey, squaresOfMove, state } from "./state.js";
+import { isLoa, joinWords, moveText, movesKey, squaresOfMove, state } from "./state.js";
 
 /** How many candidates the arrows and the analysis panel show. */
 const TOP_MOVES = 8;
@@ -70,7 +70,7 @@ export function statsText(m) {
   const value = shownValue(m);
   if (value !== null && value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(value * 100) }, true));
   if (m.proven) parts.push(provenText(m.proven));
-  return parts.join(", ");
+  return joinWords(parts);
 }
 
 /** A move's chance to win as the page shows it: a proven result's own

@@ -10,7 +10,7 @@ import { stoneSide } from "./opening.js";
 import { arrowNotes, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel } from "./panel.js";
-import { canClick, gameTitle, isLoa, squaresOfMove, state } from "./state.js";
+import { canClick, gameTitle, isLoa, joinWords, squaresOfMove, state } from "./state.js";
 
 /** Redraw everything from the state (nothing to draw before the first game). */
 export function render() {
@@ -157,7 +157,7 @@ function cellHtml(square, piece, ctx, number, moved) {
   if (stats && stats.chosen) about.push(pgettext("square", "the AI's move"));
   if (stats) about.push(interpolate(gettext("AI: %(stats)s"), { stats: statsText(stats) }, true));
   if (notes) about.push(interpolate(gettext("AI: %(stats)s"), { stats: notes.join("; ") }, true));
-  const label = about.join(", ");
+  const label = joinWords(about);
   const forbidden = ctx.forbidden[square] ? square + ": " + forbiddenWord(ctx.forbidden[square]) : "";
   const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : forbidden;
   return (

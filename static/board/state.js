@@ -98,6 +98,15 @@ export function sideName(side) {
   return "";
 }
 
+/** The words of a list joined as the page's language writes them ("d3,
+ *  empty, legal"; Chinese "d3，空，可下"). `items`: a list of things of one
+ *  kind ("b3, d3, h1"; Chinese "b3、d3、h1") if `series`. */
+export function joinWords(items, series) {
+  // Translators: between the items of a list of things of one kind: ", " (Chinese "、").
+  const between = series ? pgettext("list of one kind", ", ") : pgettext("list", ", ");
+  return items.join(between);
+}
+
 /** A move as the page shows it: the notation as it is, but the API's "pass"
  *  in the player's language. */
 export function moveText(move) {

@@ -12,7 +12,15 @@ import re
 import pytest
 
 from .conftest import DESKTOP, PHONE, PHONE_CONTEXT
-from .helpers import LOADED, game_json, start_game, two_players, wait_idle, wait_plies
+from .helpers import (
+    LOADED,
+    game_json,
+    select_game,
+    start_game,
+    two_players,
+    wait_idle,
+    wait_plies,
+)
 
 SIZES = {"desktop": {"viewport": DESKTOP}, "phone": PHONE_CONTEXT}
 GOMOKU_WIN = ["a1", "a2", "b1", "b2", "c1", "c2", "d1"]
@@ -184,3 +192,18 @@ def test_a_narrow_window_keeps_each_header_label_on_one_line(new_page, locale):
     page.wait_for_function(LOADED)
     assert page.locator("#help").is_visible()
     assert page.evaluate(WRAPPED_LABELS) == []
+
+
+def test_a_chinese_screen_reader_hears_chinese_commas(new_page):
+    # "d3, 空, 可下" and "已拿起 b1：可走到 b3, d3, h1": English commas.
+    page = open_chinese(new_page, "desktop")
+    two_players(page)
+    wait_idle(page)
+    label = page.get_attribute('#board [data-square="d3"]', "aria-label")
+    assert label == "d3，空，可下"
+    select_game(page, "loa")
+    page.focus('#board [data-square="b1"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => $('#announce').text() === '已拿起 b1：可走到 b3、d3、h1'"
+    )
