@@ -313,8 +313,13 @@ export function think(xhr, side, hint, seconds) {
 export function maybeRunAi() {
   const g = state.game;
   if (!g || g.status !== "playing" || state.paused || state.busy || state.thinking) return;
-  if (state.watching) return; // the game's own page drives its AI
   if (g.players[g.to_move].kind !== "ai") return;
+  if (state.watching) {
+    // The game's own page drives its AI; a watcher sees the first start's
+    // progress as that page does.
+    if (!aiReady(g.game)) whenAiReady(g.game);
+    return;
+  }
   const wait = slotWait();
   if (wait > 0) {
     clearTimeout(slotTimer);

@@ -91,3 +91,24 @@ def test_the_progress_shows_at_once_while_the_model_loads_too(
     )
     assert fresh.is_ready("reversi", "light")
     assert page.locator("#ai-ready-row").is_hidden()
+
+
+def test_a_watcher_sees_the_computer_getting_ready_too(new_page, warming):
+    # The playing page showed the first start's progress; a watcher's page
+    # only "Black (AI) to move" over an empty line, for as long.
+    from webgame import services
+
+    readiness, write = warming
+    write(reversi=("compiling", 0.4))
+    made = services.create_game(
+        game="reversi",
+        options=None,
+        players={side: {"kind": "ai", "level": 1} for side in ("black", "white")},
+    )
+    watcher = new_page()
+    watcher.goto(watcher.base_url + f"/?game={made['id']}&watch")
+    watcher.wait_for_function("() => BoardPage.state.watching")
+    watcher.wait_for_selector("#ai-ready-row", state="visible", timeout=5000)
+    assert "first start only: 40%" in watcher.inner_text("#ai-ready-label")
+    write(reversi=("ready", 1.0))
+    watcher.wait_for_selector("#ai-ready-row", state="hidden", timeout=5000)
