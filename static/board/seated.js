@@ -245,10 +245,18 @@ function drawButtons() {
   $("#board").toggleClass("watching", watching);
 }
 
+/** The game whose playing page has had watchers: its seats row, where the
+ *  count is, stays from the first watcher on (coming and going, it would
+ *  move the board each time). */
+let watchedGame = null;
+
 /** Draw everything about seats, clocks and offers for the game on show. */
 export function drawSeats() {
   const g = state.game;
-  $("#seats-row").prop("hidden", !(g.seats || g.clock || state.watching));
+  // The person playing a game that others watch sees how many: the row with
+  // the count showed only with seats, a clock or to the watchers.
+  if (state.presence && state.presence.watchers) watchedGame = g.id;
+  $("#seats-row").prop("hidden", !(g.seats || g.clock || state.watching || watchedGame === g.id));
   drawPresence();
   drawClocks();
   drawOffers();

@@ -607,13 +607,15 @@ def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
     c.wait_for_function(
         "() => BoardPage.state.game && BoardPage.state.game.ply >= 4", timeout=30_000
     )
-    # One watcher: the page playing the game was counted as a second.
+    # One watcher: the page playing the game was counted as a second. The
+    # playing page shows the count (its row showed only with seats or a clock).
     for page in (a, c):
         page.wait_for_function(
             "() => document.querySelector('#watchers').textContent === '1 watching'"
         )
     a.wait_for_timeout(1500)  # a second count is told within a second
     assert a.inner_text("#watchers") == c.inner_text("#watchers") == "1 watching"
+    assert a.locator("#watchers").is_visible()
     assert services.get_game(made["id"])["players"]["black"]["kind"] == "ai"
 
 
