@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -449,6 +450,33 @@ def test_a_watcher_is_told_when_the_computer_starts_thinking():
         }
         after = await receive(ws, "game")
         assert after["game"]["ply"] == 1
+        await ws.disconnect()
+
+    sync(body)
+
+
+def test_a_search_refused_is_not_told_as_thinking():
+    # A second page asking for the search under way was refused (409), and
+    # its search was told all the same: a watcher waited for a move that no
+    # search was making.
+    from webgame.errors import Conflict
+    from webgame.services.ai import SEARCHES
+
+    made = services.create_game(
+        game="reversi",
+        options=None,
+        players={"black": {"kind": "ai", "level": 1}, "white": {"kind": "human"}},
+    )
+    move = database_sync_to_async(services.ai_move)
+
+    async def body():
+        ws = socket(made["id"])
+        await ws.connect()
+        await receive(ws, "game")
+        # Another request's search holds the game's slot.
+        with SEARCHES.slot(uuid.UUID(made["id"])), pytest.raises(Conflict):
+            await move(made["id"])
+        assert await ws.receive_nothing(timeout=0.3)
         await ws.disconnect()
 
     sync(body)

@@ -192,8 +192,15 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
     if row.clock:  # the AI thinks within its clock
         ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
     seconds = _search_budget(ai, best=False).seconds
-    live.publish_thinking(row.pk, side=side, version=row.version, seconds=seconds)
-    result = _search(row, game, state, ai)
+    result = _search(
+        row,
+        game,
+        state,
+        ai,
+        started=lambda: live.publish_thinking(
+            row.pk, side=side, version=row.version, seconds=seconds
+        ),
+    )
     row = write(row, moves=[*row.moves, result["move"]])
     return {"game": snapshot(row), "search": result}
 
@@ -267,17 +274,26 @@ def _budget(ai: dict) -> Level:
 
 
 def _search(
-    row: GameRow, game: Game, state: State, ai: dict, *, best: bool = False
+    row: GameRow,
+    game: Game,
+    state: State,
+    ai: dict,
+    *,
+    best: bool = False,
+    started: Callable[[], None] = lambda: None,
 ) -> dict:
     """Return the JSON of a search from ``state`` with the AI setting ``ai``:
     on this process's worker pool, or with ``AI_BACKEND=celery`` on the Celery
     workers (:mod:`webgame.backends`); ``best`` picks the best move even when
-    the level would sample one (a hint should not mislead)."""
+    the level would sample one (a hint should not mislead). ``started`` is
+    called once the search is sure to run (in this process, once it holds the
+    game's slot: a second request for it is refused, and told nothing)."""
     budget = _search_budget(ai, best=best)
     expected = budget.seconds or 1.0
     if settings.AI_BACKEND == "celery":
         from .. import backends  # the Celery/Redis side, only when configured
 
+        started()
         return backends.search_on_workers(
             row, ai, best=best, client=current_client(), expected_seconds=expected
         )
@@ -294,6 +310,7 @@ def _search(
 
     READINESS.wait(game.name)  # the first start's compiling: late, never refused
     with SEARCHES.slot(row.pk):
+        started()
         return POOL.run(task, client=current_client(), expected_seconds=expected)
 
 
