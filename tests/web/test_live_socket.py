@@ -19,7 +19,9 @@ from django.core.cache import cache
 
 from webgame import services
 from webgame.consumers import announce_presence
+from webgame.errors import Conflict
 from webgame.routing import application_for
+from webgame.services.ai import SEARCHES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 application = application_for(get_asgi_application())
@@ -426,21 +428,34 @@ def test_a_crowd_of_watchers_is_announced_in_a_few_messages():
     sync(body)
 
 
-def test_a_watcher_is_told_when_the_computer_starts_thinking():
-    # A watcher of the computer's game saw nothing between its moves: the
-    # page that asked for the search showed the thinking, and only it.
-    made = services.create_game(
+def against_the_computer() -> dict:
+    """Return a Reversi game whose Black the computer plays (level 1)."""
+    return services.create_game(
         game="reversi",
         options=None,
         players={"black": {"kind": "ai", "level": 1}, "white": {"kind": "human"}},
     )
-    move = database_sync_to_async(services.ai_move)
+
+
+ai_move = database_sync_to_async(services.ai_move)
+
+
+async def watching(game_id: str):
+    """Return a socket on the game that has had the game's snapshot."""
+    ws = socket(game_id)
+    await ws.connect()
+    await receive(ws, "game")
+    return ws
+
+
+def test_a_watcher_is_told_when_the_computer_starts_thinking():
+    # A watcher of the computer's game saw nothing between its moves: the
+    # page that asked for the search showed the thinking, and only it.
+    made = against_the_computer()
 
     async def body():
-        ws = socket(made["id"])
-        await ws.connect()
-        await receive(ws, "game")
-        await move(made["id"])
+        ws = await watching(made["id"])
+        await ai_move(made["id"])
         thinking = json.loads(await ws.receive_from(timeout=5))
         assert thinking == {
             "type": "thinking",
@@ -459,23 +474,13 @@ def test_a_search_refused_is_not_told_as_thinking():
     # A second page asking for the search under way was refused (409), and
     # its search was told all the same: a watcher waited for a move that no
     # search was making.
-    from webgame.errors import Conflict
-    from webgame.services.ai import SEARCHES
-
-    made = services.create_game(
-        game="reversi",
-        options=None,
-        players={"black": {"kind": "ai", "level": 1}, "white": {"kind": "human"}},
-    )
-    move = database_sync_to_async(services.ai_move)
+    made = against_the_computer()
 
     async def body():
-        ws = socket(made["id"])
-        await ws.connect()
-        await receive(ws, "game")
+        ws = await watching(made["id"])
         # Another request's search holds the game's slot.
         with SEARCHES.slot(uuid.UUID(made["id"])), pytest.raises(Conflict):
-            await move(made["id"])
+            await ai_move(made["id"])
         assert await ws.receive_nothing(timeout=0.3)
         await ws.disconnect()
 
