@@ -728,13 +728,15 @@ def test_reference_perft_matches_known_counts(size, row, moves, counts):
         assert ref.perft(position, depth) == count
 
 
-@pytest.mark.slow
 def test_kernel_perft_counts_first_possible_wins_on_5x5_row_3():
-    # Depth 5 has 6,375,600 leaves; 48 windows of three * 3! black orders * 22*21
-    # white replies = 133,056 of them are black wins, the rest have 20 children.
-    game = Gomoku(size=5, row=3)
-    expected = (6375600 - 133056) * 20 + 133056
-    assert kernels.perft(game.game_id, game.initial_array(), 6) == expected
+    # After c3 a1, black's third stone can make three: 12 windows of three hold
+    # c3 and one of them (a1 b2 c3) holds white's a1, so 11 windows * 2 orders
+    # of black's two new stones * 21 white replies between them = 462 of the
+    # 23*22*21 = 10,626 lines of depth 3 end in black's win; the rest have 20
+    # children.
+    game, state = start(5, 3, "c3 a1")
+    counts = [kernels.perft(game.game_id, state.array.copy(), d) for d in (3, 4)]
+    assert counts == [10626, (10626 - 462) * 20 + 462]
 
 
 # ---- properties over random games -----------------------------------------------
