@@ -6,6 +6,7 @@ test-artifacts/screenshots/ (desktop 1280x800 and phone 390x844)."""
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import shutil
@@ -1046,3 +1047,44 @@ def test_on_a_phone_the_computers_move_leaves_the_page_where_it_was(new_page):
     page.wait_for_timeout(800)  # a smooth scroll's time
     assert abs(page.evaluate("scrollY") - scrolled) < 60
     assert page.evaluate("() => document.activeElement.dataset.square") is not None
+
+
+#: The centres of a row's or a column's cells, in CSS pixels from the page's
+#: top left (Gomoku's points: the lines run through them).
+CENTRES = """(selector) => [...document.querySelectorAll(selector)].map((c) => {
+  const r = c.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+})"""
+
+
+@pytest.mark.parametrize("scale", [1, 2, 3])
+def test_gomokus_lines_run_unbroken_at_every_pixel_density(new_page, scale):
+    """Each line of the Gomoku board is dark from its first point to its
+    last. Drawn cell by cell, a line had gaps of one device pixel where two
+    cells met, on a phone's screen of three pixels to the point."""
+    from PIL import Image
+
+    page = new_page(**PHONE_CONTEXT, device_scale_factor=scale)
+    open_board(page)
+    select_game(page, "gomoku")
+    # The screen as the phone shows it (the board is in sight, unscrolled).
+    image = Image.open(io.BytesIO(page.screenshot())).convert("L")
+
+    def pixel(x: float, y: float) -> int:
+        return image.getpixel((round(x * scale), round(y * scale)))
+
+    xs = [x for x, _ in page.evaluate(CENTRES, '#board [data-square$="8"]')]
+    ys = [y for _, y in page.evaluate(CENTRES, '#board [data-square^="h"]')]
+    step = 1 / scale  # one device pixel
+    for y in ys:  # along each row, the darkest of its line's rows of pixels
+        along = [min(xs) + i * step for i in range(round((max(xs) - min(xs)) * scale))]
+        gaps = [
+            x for x in along if min(pixel(x, y + d * step) for d in (-1, 0, 1)) > 150
+        ]
+        assert not gaps, ("row", y, gaps[:5])
+    for x in xs:
+        along = [min(ys) + i * step for i in range(round((max(ys) - min(ys)) * scale))]
+        gaps = [
+            y for y in along if min(pixel(x + d * step, y) for d in (-1, 0, 1)) > 150
+        ]
+        assert not gaps, ("column", x, gaps[:5])
