@@ -300,7 +300,9 @@ class AIMoveView(APIView):
         },
     )
     def post(self, request: Request, pk) -> Response:
-        """Return the game after the AI's move and the search behind it."""
+        """Return the game after the AI's move and the search behind it.
+        Asked at the version the AI is already thinking at, it waits for that
+        move and answers with it; without a version, 409 meanwhile."""
         body = _valid(s.VersionedSerializer, request)
         return Response(services.ai_move(pk, version=body.get("version")))
 

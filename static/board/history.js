@@ -143,7 +143,9 @@ export function rememberSearch(search) {
     if (search) sessionStorage.setItem(STORE_SEARCH, JSON.stringify(search));
     else sessionStorage.removeItem(STORE_SEARCH);
   } catch (e) {
-    /* no storage: a reload may ask while the old search runs (a 409, retried) */
+    /* no storage: a reload may ask while the old search runs (the server
+       answers an AI move's request with that search's move, a hint's with
+       a 409, retried) */
   }
 }
 

@@ -1088,3 +1088,30 @@ def test_gomokus_lines_run_unbroken_at_every_pixel_density(new_page, scale):
             y for y in along if min(pixel(x + d * step, y) for d in (-1, 0, 1)) > 150
         ]
         assert not gaps, ("column", x, gaps[:5])
+
+
+def test_two_pages_of_one_game_between_ais_ask_for_each_move_without_a_conflict(
+    new_page,
+):
+    """Two tabs of one game of the computer against itself both ask for
+    each of its moves: the second one's request waits for the first one's
+    search and gets its move. It was refused with 409 (an error in the
+    console), and the page asked again later."""
+    ai = {"kind": "ai", "think_time": 0.2}
+    made = services.create_game(
+        game="reversi", options=None, players={"black": ai, "white": ai}
+    )
+    pages = [new_page(viewport=DESKTOP) for _ in range(2)]
+    refused = []
+    for page in pages:
+        page.on(
+            "response",
+            lambda r: refused.append((r.url, r.text())) if r.status == 409 else None,
+        )
+        open_board(page, f"?game={made['id']}")
+    for page in pages:
+        page.wait_for_function(
+            "() => BoardPage.state.game.ply >= 8", timeout=AI_TIMEOUT
+        )
+    assert refused == []
+    assert len(services.get_game(made["id"])["moves"]) >= 8

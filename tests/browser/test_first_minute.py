@@ -894,7 +894,8 @@ SMALL_TARGETS = """() => {
     const keeps = el.closest('#players') || ['stop', 'back-to-game'].includes(el.id);
     const isPly = el.classList.contains('ply');
     const need = (keeps || isPly) && !inHeader ? 24 : 44;
-    const height = keeps || inHeader ? hitHeight(el) : el.getBoundingClientRect().height;
+    const box = el.getBoundingClientRect();
+    const height = keeps || inHeader ? hitHeight(el) : box.height;
     if (height < need) small.push((el.id || el.className) + ' ' + Math.round(height));
   }
   return small;

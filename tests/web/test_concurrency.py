@@ -136,7 +136,9 @@ def test_a_move_during_an_ai_search_wins_and_the_ai_gets_409():
     assert row.moves == ["f5", "d6"]
 
 
-def test_a_second_ai_move_while_the_ai_thinks_is_409_at_once():
+def test_a_second_ai_move_without_a_version_while_the_ai_thinks_is_409_at_once():
+    """A program that asks again without saying at which version may want a
+    second move: it is refused at once, not given the first one's."""
     client = APIClient()
     ai = {"kind": "ai", "think_time": 1.0}
     game = create(client, black=ai, white=HUMAN).json()
@@ -154,6 +156,37 @@ def test_a_second_ai_move_while_the_ai_thinks_is_409_at_once():
     assert second_result[0] == 409 and "thinking" in second_result[1]["detail"]
     assert waited < 0.5
     assert len(assert_consistent(game["id"]).moves) == 1
+
+
+def test_ai_moves_asked_at_the_same_version_get_the_one_search_s_move():
+    """Two pages of one game (two tabs, or a page reloaded while the AI
+    thinks) ask for the AI's move at the same version: the second waits for
+    the search the first started and gets its answer (it was refused with
+    409, and the page asked again later), and the AI plays once. A third,
+    asking at that version once the move is played, gets it too; once the
+    game moved on, it is refused."""
+    client = APIClient()
+    ai = {"kind": "ai", "think_time": 1.0}
+    game = create(client, black=ai, white=HUMAN).json()
+    body = {"version": game["version"]}
+
+    def later():
+        time.sleep(0.3)
+        return post(url("game-ai-move", game["id"]), body, address="10.0.0.2")
+
+    first, second = in_threads(
+        [lambda: post(url("game-ai-move", game["id"]), body), later]
+    )
+    assert first[0] == second[0] == 200, (first, second)
+    assert second[1] == first[1]
+    assert len(assert_consistent(game["id"]).moves) == 1
+    third = post(url("game-ai-move", game["id"]), body)
+    assert third == first
+    reply = first[1]["game"]["legal_moves"][0]
+    client.post(url("game-moves", game["id"]), {"move": reply}, format="json")
+    fourth = post(url("game-ai-move", game["id"]), body)
+    assert fourth[0] == 409 and "changed since" in fourth[1]["detail"], fourth
+    assert len(assert_consistent(game["id"]).moves) == 2
 
 
 def test_undo_racing_a_move_applies_one_of_them():

@@ -51,6 +51,38 @@ from .rules import options_key
 from .treemodels import ready_model
 from .workers import POOL
 
+#: Requests that may wait for one AI move under way (a player's few pages);
+#: more are refused with 409, so that nobody holds a server's threads by
+#: asking again and again.
+FOLLOWERS = 4
+#: The longest a request waits for the AI move it follows, in seconds.
+FOLLOW_TIMEOUT = 600.0
+#: Games whose last AI move this process remembers (a late request for it
+#: gets its answer); the least recently played forgotten first.
+MOVES_KEPT = 256
+
+
+@dataclasses.dataclass
+class _Move:
+    """An AI move in a game: the version it plays at, how many requests
+    wait for it, and its answer once written (None while under way, and if
+    it failed)."""
+
+    version: int
+    followers: int = 0
+    answer: dict | None = None
+    done: threading.Event = dataclasses.field(default_factory=threading.Event)
+
+    def wait(self) -> dict:
+        """Return the move's answer once written, else raise Conflict (it
+        failed: the game changed under it, or the search could not run)."""
+        if self.done.wait(FOLLOW_TIMEOUT) and self.answer is not None:
+            return self.answer
+        raise Conflict(
+            "conflict",
+            _("the AI is already thinking in this game; wait for its move"),
+        )
+
 
 class SearchRegistry:
     """This process's AI searches by game id, behind one lock.
@@ -63,11 +95,19 @@ class SearchRegistry:
     - AI players are kept between requests (:meth:`keep`, :meth:`take`), the
       least recently used dropped first, so that a hint's tree serves the
       following AI move and the AI keeps its tree from move to move.
+    - An AI move is known by the version it plays at (:meth:`moving`): a
+      request for the move at that version waits for it and gets its answer,
+      rather than a 409 (two pages of one game ask at once), up to
+      :data:`FOLLOWERS` such requests at a time. Once played, a late request
+      for it gets its answer as long as nothing else happened in the game
+      (:meth:`answered`).
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._busy: set[object] = set()
+        self._moves: dict[object, _Move] = {}
+        self._played: OrderedDict[object, _Move] = OrderedDict()
         self._running: dict[object, MctsPlayer] = {}
         self._stop_asked: set[object] = set()
         self._kept: OrderedDict[object, tuple[MctsPlayer, tuple[str, ...]]] = (
@@ -121,6 +161,57 @@ class SearchRegistry:
             player.stop()
         return busy
 
+    @contextmanager
+    def moving(
+        self, game_id: GameId, version: int, *, follow: bool
+    ) -> Iterator[tuple[_Move, bool]]:
+        """Yield ``(move, following)``. Following (when ``follow`` allows and
+        an AI move at ``version`` is under way), ``move`` is that one: wait
+        for its answer. Otherwise the caller makes the move, and sets
+        ``move.answer`` once it is written; a request at the same version
+        meanwhile follows it (unless another at that version was first)."""
+        with self._lock:
+            current = self._moves.get(game_id)
+            if (
+                follow
+                and current is not None
+                and current.version == version
+                and current.followers < FOLLOWERS
+            ):
+                current.followers += 1
+                following = True
+                move = current
+            else:
+                following = False
+                move = _Move(version)
+                # One at another version has been played (or will fail to
+                # be): the requests that come after it follow this one.
+                if current is None or current.version != version:
+                    self._moves[game_id] = move
+        try:
+            yield move, following
+        finally:
+            if not following:
+                with self._lock:
+                    if self._moves.get(game_id) is move:
+                        del self._moves[game_id]
+                    if move.answer is not None:
+                        self._played[game_id] = move
+                        self._played.move_to_end(game_id)
+                        while len(self._played) > MOVES_KEPT:
+                            self._played.popitem(last=False)
+                move.done.set()
+
+    def answered(self, game_id: GameId, version: int, now: int) -> dict | None:
+        """Return the answer of the AI's last move, played at ``version``, if
+        the game, now at version ``now``, has changed by nothing else since
+        (the next AI move may be under way)."""
+        with self._lock:
+            move = self._played.get(game_id)
+        if move is None or move.version != version or move.answer is None:
+            return None
+        return move.answer if move.answer["game"]["version"] == now else None
+
     def take(self, game_id: GameId) -> tuple[MctsPlayer, tuple[str, ...]] | None:
         """Return and forget the AI player kept for the game, with the moves
         it had seen; None if none is kept."""
@@ -164,9 +255,17 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
 
     Refuses when the game is over (``game_over``) or the side to move is human
     (``not_ai_turn``); 409 if the game changed during the search; 503 when
-    every AI slot is taken.
+    every AI slot is taken. A request at the ``version`` of an AI move under
+    way in this process waits for that move and answers as its request does,
+    and one at the version of the AI's move just played gets that move if
+    nothing else happened since; without ``version``, it is refused (409)
+    while the AI thinks.
     """
     row = get_row(game_id)
+    if version is not None:  # asked again by a page that missed the answer
+        answered = SEARCHES.answered(row.pk, version, row.version)
+        if answered is not None:
+            return {"game": snapshot(row), "search": answered["search"]}
     check_version(row, version)
     game, state = playable(row)
     side = openings.acting_side(row, game, state)
@@ -187,6 +286,19 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
             )
             % {"side": side},
         )
+    with SEARCHES.moving(row.pk, row.version, follow=version is not None) as (
+        move,
+        following,
+    ):
+        if following:
+            return move.wait()
+        move.answer = _play_ai(row, game, state, side, ai)
+        return move.answer
+
+
+def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dict:
+    """Return ``{"game": snapshot, "search": result}`` once the AI ``ai`` of
+    ``side`` played its move (or its turn of an opening) in ``row``."""
     if openings.under_way(row) is not None:
         return _opening_turn(row, game, state, ai)
     if row.clock:  # the AI thinks within its clock
