@@ -9,11 +9,13 @@ snapshot if the browser is behind (a reconnect catches up). Every change of
 who is connected goes to all as ``presence``.
 
 Messages from the browser (JSON): ``{"type": "hello", "token": t | null,
-"version": n | null, "playing": bool}`` (``playing``: the page that plays a
-game without seats, not counted as a watcher) and ``{"type": "ping"}``
-(answered ``pong``). To the browser: ``{"type": "game", "game": snapshot}``,
-``{"type": "presence", "black": bool, "white": bool, "watchers": n, "gone":
-{side: seconds}, "gone_after": seconds}``
+"version": n | null, "playing": bool, "paused": bool}`` (``playing``: the
+page that plays a game without seats, not counted as a watcher; ``paused``:
+that page has paused its computer, said again whenever it changes) and
+``{"type": "ping"}`` (answered ``pong``). To the browser: ``{"type":
+"game", "game": snapshot}``, ``{"type": "presence", "black": bool, "white":
+bool, "watchers": n, "playing": n, "paused": n, "gone": {side: seconds},
+"gone_after": seconds}``
 (:func:`webgame.services.presence.who_is_here`), ``{"type": "thinking",
 "side": side, "version": n, "seconds": s | null}`` (the computer starts a
 search: :func:`webgame.services.live.publish_thinking`), ``{"type": "pong"}``.
@@ -67,18 +69,19 @@ def scope_client(scope: dict) -> str:
 _count = sync_to_async(presence.count, thread_sensitive=False)
 _arrive = sync_to_async(presence.arrive, thread_sensitive=False)
 _leave = sync_to_async(presence.leave, thread_sensitive=False)
+_playing = sync_to_async(presence.playing, thread_sensitive=False)
 
 
 def _good_hello(message: dict) -> bool:
     """Whether a hello is as documented: a token that is a string or null,
-    a version that is a whole number from 0, or null, and ``playing`` true,
-    false or left out."""
+    a version that is a whole number from 0, or null, and ``playing`` and
+    ``paused`` true, false or left out."""
     token, version = message.get("token"), message.get("version")
     good_version = version is None or (
         type(version) is int and version >= 0  # not a bool
     )
-    good_playing = isinstance(message.get("playing", False), bool)
-    return (token is None or isinstance(token, str)) and good_version and good_playing
+    flags = all(isinstance(message.get(k, False), bool) for k in ("playing", "paused"))
+    return (token is None or isinstance(token, str)) and good_version and flags
 
 
 class Bucket:
@@ -117,6 +120,9 @@ class GameConsumer(AsyncWebsocketConsumer):
     seat: str | None = None
     #: Counted among the game's watchers (not a seat, not the page playing it).
     watching = False
+    #: Counted as a page playing a game without seats, and as paused.
+    playing = False
+    paused = False
     version = -1
     counted = False
     joined = False
@@ -176,6 +182,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.seat is not None or self.watching:
                 await self._present(self.seat, -1)
+            if self.playing:
+                await self._play(False, False)
         if self.counted:
             await _count(f"live:client:{self.client}", -1)
             self.counted = False
@@ -198,14 +206,20 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data='{"type": "pong"}')
         elif kind == "hello" and _good_hello(message):
             await self._hello(
-                message.get("token"), message.get("version"), message.get("playing")
+                message.get("token"),
+                message.get("version"),
+                message.get("playing") is True,
+                message.get("paused") is True,
             )
         else:
             await self.close(code=POLICY_VIOLATION)
 
-    async def _hello(self, token: object, version: object, playing: object) -> None:
+    async def _hello(
+        self, token: object, version: object, playing: bool, paused: bool
+    ) -> None:
         """Take the seat the token holds (presence), or leave the watchers'
-        count as the page playing a game without seats, and catch up."""
+        count as the page playing a game without seats (paused or not), and
+        catch up."""
         game = await database_sync_to_async(services.get_game)(self.game_id)
         if isinstance(token, str) and self.seat is None:
             seat = await database_sync_to_async(services.seat_in)(self.game_id, token)
@@ -213,8 +227,9 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._stop_watching(announce=False)
                 self.seat = seat
                 await self._present(seat, 1)
-        if playing is True and self.seat is None and not game["seats"]:
+        if playing and self.seat is None and not game["seats"]:
             await self._stop_watching()
+            await self._play(True, paused)
         # What the browser drew (by this socket or an answer to its own
         # request) is not sent again; anything newer is.
         if isinstance(version, int):
@@ -246,6 +261,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.watching:
             self.watching = False
             await self._present(None, -1, announce=announce)
+
+    async def _play(self, playing: bool, paused: bool) -> None:
+        """Count this socket as a page playing the game (``playing``) and as
+        paused or not, and tell the group if that changed anything."""
+        step = int(playing) - int(self.playing)
+        pause = int(paused and playing) - int(self.paused)
+        if step or pause:
+            self.playing, self.paused = playing, paused and playing
+            await _playing(self.game_id, step, pause)
+            await announce_presence(self.channel_layer, self.game_id)
 
     async def _present(self, seat: str | None, step: int, announce=True) -> None:
         """Count this socket in (``step`` 1) or out (-1) as ``seat``'s player or

@@ -8,6 +8,7 @@
 import * as api from "./api.js";
 import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
+import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
 import { announce, clearFlash, clearRecordNote, flash, noteRecord } from "./panel.js";
@@ -191,6 +192,7 @@ export function undo() {
   if (g.players.black.kind === "ai" && g.players.white.kind === "ai") {
     state.paused = true;
     rememberPause(g.id, true);
+    tellPause();
   }
   state.viewPly = null;
   changeGame(api.undoMove(g.id), () => announce(gettext("Move taken back")));
@@ -244,6 +246,7 @@ export function playBestNow() {
 export function togglePause() {
   state.paused = !state.paused;
   if (state.game) rememberPause(state.game.id, state.paused);
+  tellPause();
   render();
   if (!state.paused) maybeRunAi();
 }

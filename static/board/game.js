@@ -7,7 +7,7 @@
 import * as api from "./api.js";
 import { syncControls } from "./controls.js";
 import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight, seatFor } from "./history.js";
-import { follow, reconnect } from "./live.js";
+import { follow, reconnect, tellPause } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
 import { aiReady, whenAiReady } from "./readiness.js";
@@ -182,6 +182,8 @@ function takePresence(who) {
     black: who.black,
     white: who.white,
     watchers: who.watchers,
+    playing: who.playing,
+    paused: who.paused,
     gone: who.gone || {},
     goneAfter: who.gone_after,
     at: performance.now(),
@@ -336,6 +338,7 @@ export function maybeRunAi() {
     waits.push(
       prepareModel(g.game, model).fail(function (detail) {
         state.paused = true;
+        tellPause();
         flash(detail);
         render();
       })
@@ -370,6 +373,7 @@ export function maybeRunAi() {
         setTimeout(reload, Math.min(4000, 250 * 2 ** conflicts));
       } else {
         state.paused = true; // do not hammer a failing endpoint in a loop
+        tellPause();
         flash(api.errorText(x));
         render();
       }

@@ -3,7 +3,9 @@
  * every change as the game's new snapshot, and who is connected. The socket
  * says hello with this browser's seat token and the version it drew, so the
  * server counts it as that seat's player and sends what it missed; the
- * computer's searches are told as they start. A dropped
+ * page playing a game without seats says so, and whether it paused its
+ * computer (the watchers are told). The computer's searches are told as
+ * they start. A dropped
  * socket reconnects (waiting longer each time, up to 10 s; at once when the
  * browser is back online); meanwhile, and wherever sockets cannot connect at
  * all, the page polls the game. A socket that was open and closed is a lost
@@ -23,6 +25,8 @@ let retries = 0;
 let retryTimer = null;
 let pollTimer = null;
 let handlers = { game: () => {}, presence: () => {}, connection: () => {}, thinking: () => {} };
+/** The pause the last hello told (see tellPause). */
+let toldPaused = false;
 
 /** Follow game `id`: `onGame(snapshot)` for each change (of any version:
  *  the caller keeps only newer ones), `onPresence({black, white, watchers})`,
@@ -44,9 +48,16 @@ export function sayHello() {
     const seat = state.seat && state.seat.id === followed ? state.seat.token : null;
     // A page not opened to watch plays the game; the server counts it so only
     // for a game without seats, where it is not one of the watchers.
-    const hello = { type: "hello", token: seat, version: g && g.id === followed ? g.version : null, playing: !state.watching };
+    const hello = { type: "hello", token: seat, version: g && g.id === followed ? g.version : null, playing: !state.watching, paused: state.paused };
     socket.send(JSON.stringify(hello));
+    toldPaused = state.paused;
   }
+}
+
+/** Say hello again if the page paused or resumed its computer since the
+ *  last one: the watchers of a game without seats are told. */
+export function tellPause() {
+  if (state.paused !== toldPaused) sayHello();
 }
 
 /** Connect again: a Swap2 choice moved this browser's seat to the other

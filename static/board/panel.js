@@ -297,6 +297,12 @@ export function drawMoveList() {
   }
 }
 
+/** A watcher's game without seats, still on, has no page playing it. */
+function playingPageClosed() {
+  const g = state.game;
+  return state.watching && !g.seats && g.status === "playing" && state.presence && state.presence.playing === 0;
+}
+
 function statusText() {
   const g = state.game;
   if (state.explore) return gettext("Exploring the opening knowledge");
@@ -317,7 +323,12 @@ function statusText() {
   if (mine && mine !== g.to_move && !g.seats[g.to_move]) return interpolate(gettext("Waiting for your friend to join (%(side)s)"), who, true);
   if (mine) return interpolate(mine === g.to_move ? gettext("Your move (%(side)s)") : gettext("Your friend's move (%(side)s)"), who, true);
   if (g.players[g.to_move].kind === "ai") {
-    return interpolate(state.paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);
+    // A watcher of a game without seats: its computer moves when the page
+    // playing it asks, so that page's pause, or its absence, is said.
+    if (playingPageClosed()) return interpolate(gettext("%(side)s (AI) to move \u2013 stopped"), who, true);
+    const host = state.watching && !g.seats && state.presence;
+    const paused = state.paused || (host && host.paused > 0 && host.paused === host.playing);
+    return interpolate(paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);
   }
   if (g.legal_moves.length === 1 && g.legal_moves[0] === "pass") return interpolate(gettext("%(side)s has no move and must pass"), who, true);
   return interpolate(gettext("%(side)s to move"), who, true);
@@ -435,6 +446,15 @@ export function drawPanel() {
   const g = state.game;
   const focused = document.activeElement;
   setLiveText("#status", statusText());
+  // Said under the board until a move comes, or the page is open again;
+  // once the drawing is done (a move that came with it takes down what was
+  // said about the position before).
+  if (playingPageClosed()) {
+    setTimeout(function () {
+      const closed = gettext("The page playing this game is closed: the game goes on once it is open again.");
+      if (playingPageClosed() && $("#flash").text() !== closed) flash(closed, "position");
+    });
+  }
   $("#back-to-game").prop("hidden", state.viewPly === null || Boolean(state.explore));
   drawTitle();
   // The counts of the position on show (a viewed move, the explorer's).

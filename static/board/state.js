@@ -66,8 +66,10 @@ export const state = {
   seat: null,
   /** The page was opened by a watch link: it shows the game and plays nothing. */
   watching: false,
-  /** Who is connected to the game: {black, white, watchers, gone: {side:
-   *  seconds}, goneAfter, at, taken: {side: bool}} (the socket's presence,
+  /** Who is connected to the game: {black, white, watchers, playing,
+   *  paused, gone: {side: seconds}, goneAfter, at, taken: {side: bool}}
+   *  (playing: the pages playing a game without seats, paused: how many of
+   *  them paused their computer; the socket's presence,
    *  `at` when it came, by performance.now(), `taken` the seats taken
    *  then), or null. */
   presence: null,

@@ -1115,3 +1115,40 @@ def test_two_pages_of_one_game_between_ais_ask_for_each_move_without_a_conflict(
         )
     assert refused == []
     assert len(services.get_game(made["id"])["moves"]) >= 8
+
+
+def test_a_watcher_reads_when_the_page_playing_the_computer_pauses_or_closes(
+    new_page,
+):
+    """The watchers of the computer playing itself read "White (AI) to
+    move" for good when the page playing it paused, or was closed: its
+    computer moves only when that page asks."""
+    ai = {"kind": "ai", "think_time": 0.3}
+    made = services.create_game(
+        game="reversi", options=None, players={"black": ai, "white": ai}
+    )
+    host, watcher = new_page(viewport=DESKTOP), new_page(viewport=DESKTOP)
+    open_board(host, f"?game={made['id']}")
+    watcher.goto(watcher.base_url + f"/?game={made['id']}&watch")
+    watcher.wait_for_function("() => BoardPage.state.watching")
+    host.wait_for_function("() => BoardPage.state.game.ply >= 2", timeout=AI_TIMEOUT)
+    host.click("#pause")
+    watcher.wait_for_function(
+        "() => document.querySelector('#status').textContent.endsWith('paused')"
+    )
+    assert re.fullmatch(r"(Black|White) \(AI\) to move – paused", status(watcher))
+    ply = game_json(watcher)["ply"]
+    host.click("#pause")  # Resume
+    watcher.wait_for_function("n => BoardPage.state.game.ply > n", arg=ply)
+    assert "paused" not in status(watcher)
+    host.context.close()
+    watcher.wait_for_function(
+        "() => document.querySelector('#status').textContent.endsWith('stopped')"
+    )
+    assert re.fullmatch(r"(Black|White) \(AI\) to move – stopped", status(watcher))
+    watcher.wait_for_function(
+        "t => document.querySelector('#flash').textContent === t",
+        arg="The page playing this game is closed: "
+        "the game goes on once it is open again.",
+        timeout=5000,
+    )

@@ -141,6 +141,8 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
             "black": True,
             "white": False,
             "watchers": 1,
+            "playing": 0,
+            "paused": 0,
             "gone": {"white": pytest.approx(0, abs=2)},
             "gone_after": 30,
         }
@@ -175,6 +177,34 @@ def test_the_page_playing_a_game_without_seats_is_not_a_watcher():
         await player.disconnect()
         await watcher.disconnect()
         assert cache.get(f"live:{made['id']}:watchers") == 0
+
+    sync(body)
+
+
+def test_watchers_are_told_when_the_page_playing_pauses_resumes_and_goes():
+    # The watchers of the computer playing itself saw "Black (AI) to move"
+    # for good when its page paused, or closed: nothing asked for a move.
+    made = services.create_game(game="reversi", options=None, players=None)
+
+    async def playing_and_paused(ws) -> tuple[int, int]:
+        presence = await receive(ws, "presence")
+        return presence["playing"], presence["paused"]
+
+    async def body():
+        player = socket(made["id"])
+        watcher = await watching(made["id"])
+        await player.connect()
+        await hello(player, playing=True)
+        assert await playing_and_paused(watcher) == (1, 0)
+        await hello(player, playing=True, paused=True)
+        assert await playing_and_paused(watcher) == (1, 1)
+        await hello(player, playing=True, paused=False)
+        assert await playing_and_paused(watcher) == (1, 0)
+        await hello(player, playing=True, paused=True)
+        assert await playing_and_paused(watcher) == (1, 1)
+        await player.disconnect()
+        assert await playing_and_paused(watcher) == (0, 0)
+        await watcher.disconnect()
 
     sync(body)
 
@@ -349,6 +379,7 @@ def test_no_socket_for_a_game_that_does_not_exist():
         {"type": "hello", "token": None, "version": True},
         {"type": "hello", "token": None, "version": -1},
         {"type": "hello", "token": None, "version": 0, "playing": "yes"},
+        {"type": "hello", "token": None, "version": 0, "paused": 1},
     ],
 )
 def test_a_hello_not_as_documented_is_closed(hello):

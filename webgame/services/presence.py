@@ -66,12 +66,30 @@ def leave(game_id: object, seat: str | None) -> None:
         seen(game_id, seat)
 
 
+def playing(game_id: object, step: int, paused: int) -> None:
+    """Count a page that plays a game without seats in (``step`` 1) or out
+    (-1), and its pause (``paused`` 1 when it pauses, -1 when it resumes or
+    goes paused)."""
+    if step:
+        count(_key(game_id, "playing"), step)
+    if paused:
+        count(_key(game_id, "paused"), paused)
+
+
 def who_is_here(game_id: object) -> dict:
-    """Return ``{"black": bool, "white": bool, "watchers": n, "gone": {side:
-    seconds}, "gone_after": seconds}``: whether each seat has a socket, how
-    many watch, how long each seat with no socket has been gone (where
-    known) and how long before its opponent may claim the game."""
-    names = [*SIDES, "watchers", *(f"{side}:seen" for side in SIDES)]
+    """Return ``{"black": bool, "white": bool, "watchers": n, "playing": n,
+    "paused": n, "gone": {side: seconds}, "gone_after": seconds}``: whether
+    each seat has a socket, how many watch, how many pages play a game
+    without seats and how many of them are paused, how long each seat with no
+    socket has been gone (where known) and how long before its opponent may
+    claim the game."""
+    names = [
+        *SIDES,
+        "watchers",
+        "playing",
+        "paused",
+        *(f"{side}:seen" for side in SIDES),
+    ]
     found = cache.get_many([_key(game_id, name) for name in names])
     value = {name: found.get(_key(game_id, name)) for name in names}
     now = time.time()
@@ -80,6 +98,8 @@ def who_is_here(game_id: object) -> dict:
     return {
         **here,
         "watchers": max(0, value["watchers"] or 0),
+        "playing": max(0, value["playing"] or 0),
+        "paused": max(0, value["paused"] or 0),
         "gone": {
             side: round(max(0.0, now - seen_at), 1)
             for side, seen_at in last.items()
