@@ -1152,3 +1152,21 @@ def test_a_watcher_reads_when_the_page_playing_the_computer_pauses_or_closes(
         "the game goes on once it is open again.",
         timeout=5000,
     )
+
+
+def test_pause_while_the_ai_thinks_says_it_pauses_after_its_move(new_page):
+    """Pause reads Resume at once, but the search under way still plays its
+    move (the server's search ends with its move, or Stop's): the status
+    says so. It went on reading "White (AI) is thinking…", as if Pause had
+    done nothing."""
+    page = new_page(viewport=DESKTOP)
+    open_board(page)
+    start_game(page, "reversi")
+    set_ai(page, "white", True, "time:10")
+    page.click('#board [data-square="d3"]')
+    page.wait_for_selector("#stop", state="visible")
+    page.click("#pause")
+    assert status(page) == "White (AI) is thinking… It pauses after its move."
+    page.click("#stop")
+    wait_plies(page, 2)
+    assert status(page) == "Black to move"

@@ -90,6 +90,21 @@ def test_the_apis_messages_and_names_are_in_the_requests_language(client):
     assert "秒" in kinds[0]["levels"][-1]["description"]
 
 
+@pytest.mark.django_db
+def test_a_reversi_move_unread_in_chinese_names_a_pass_as_the_move_list_does(client):
+    # It read "应为a1 到 h8 的一个格子，或 pass（弃权）": no space before a1,
+    # and 弃权 where the move list says 跳过.
+    answer = client.post(
+        "/api/games/import/",
+        {"game": "reversi", "record": "f5 zz"},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="zh-CN",
+    )
+    assert answer.json()["detail"].endswith(
+        "应为从 a1 到 h8 的一个格子，或 pass（跳过）"
+    )
+
+
 #: Renju: black's last stone, h8, would make two open threes at once
 #: (f8 g8 h8 and h6 h7 h8).
 RENJU_33 = "f8 a1 g8 a3 h6 a5 h7 a7 h8"
