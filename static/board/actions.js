@@ -137,21 +137,34 @@ export function clickSquare(square) {
   if (state.selected) {
     const move = (byFrom[state.selected] || []).find((m) => squaresOfMove(m)[1] === square);
     if (move) return tryMove(move);
-    // Another movable piece is picked instead; a click elsewhere cancels.
+    // Another movable piece is picked instead; a click elsewhere cancels,
+    // and says why where the piece cannot go (a newcomer's tap).
     const dropped = state.selected;
     state.selected = square !== state.selected && byFrom[square] ? square : null;
     state.pending = null;
     render();
-    return state.selected ? sayPicked(square, byFrom[square]) : sayPutDown(dropped);
+    if (state.selected) return pick(square, byFrom[square]);
+    if (square === dropped) {
+      clearFlash();
+      return sayPutDown(dropped);
+    }
+    return flash(interpolate(gettext("%(from)s cannot go to %(square)s."), { from: dropped, square: square }, true));
   }
   if (byFrom[square]) {
     state.selected = square;
     render();
-    return sayPicked(square, byFrom[square]);
+    return pick(square, byFrom[square]);
   }
   const piece = $('#board [data-square="' + square + '"] .piece');
   const words = piece.hasClass(g.to_move) ? gettext("%(square)s: this piece cannot move.") : gettext("%(square)s: pick one of %(side)s's pieces.");
   flash(interpolate(words, { square: square, side: sideName(g.to_move) }, true));
+}
+
+/** A piece picked on `square`: what was said before (a refusal, a move
+ *  waiting for its second tap) no longer holds. */
+function pick(square, moves) {
+  clearFlash();
+  sayPicked(square, moves);
 }
 
 /** Say, for a screen reader, where the piece picked on `square` can go

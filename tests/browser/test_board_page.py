@@ -1170,3 +1170,30 @@ def test_pause_while_the_ai_thinks_says_it_pauses_after_its_move(new_page):
     page.click("#stop")
     wait_plies(page, 2)
     assert status(page) == "Black to move"
+
+
+def test_lines_of_action_s_taps_say_what_holds_now(new_page):
+    """A refusal stays only while it holds: picking a piece takes down
+    "a2: pick one of Black's pieces.", and a tap where the piece cannot go
+    puts it down saying so (it was put down without a word, under the old
+    refusal, or under "Tap b3 again to play b1-b3" once that was cancelled)."""
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    select_game(page, "loa")
+    page.locator('#board [data-square="a2"]').tap()
+    assert page.inner_text("#flash") == "a2: pick one of Black's pieces."
+    page.locator('#board [data-square="b1"]').tap()
+    assert page.inner_text("#flash") == ""
+    page.locator('#board [data-square="b2"]').tap()
+    assert page.inner_text("#flash") == "b1 cannot go to b2."
+    assert page.evaluate("() => BoardPage.state.selected") is None
+    page.locator("#confirm-moves").check()
+    page.locator('#board [data-square="b1"]').tap()
+    page.locator('#board [data-square="b3"]').tap()
+    assert page.inner_text("#flash") == "Tap b3 again to play b1-b3"
+    page.locator('#board [data-square="b5"]').tap()
+    assert page.inner_text("#flash") == "b1 cannot go to b5."
+    assert page.evaluate("() => BoardPage.state.pending") is None
+    page.locator('#board [data-square="b1"]').tap()
+    page.locator('#board [data-square="b1"]').tap()  # put down on purpose
+    assert page.inner_text("#flash") == ""
