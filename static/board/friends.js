@@ -12,7 +12,7 @@ import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash, labelButton } from "./panel.js";
-import { mySeat, otherSide, state } from "./state.js";
+import { SIDES, mySeat, otherSide, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -123,10 +123,23 @@ function followRematch(g) {
     .getGame(g.rematch)
     .done(function (next) {
       setGame(next);
-      const words = gettext("The rematch has started: the colours are swapped");
-      flash(words, "info"); // a live region: heard too
+      flash(rematchWords(g, next), "info"); // a live region: heard too
     })
     .fail((xhr) => flash(api.errorText(xhr)));
+}
+
+/** What the rematch `next` of `g` is to this page: the colour its player
+ *  has now (a seat's, or the one side a person plays against the computer);
+ *  to the watchers of two seats, that the players swapped; else only that
+ *  it started ("the colours are swapped" said nothing to the computer
+ *  playing itself, and a player against it was not told their colour). */
+function rematchWords(g, next) {
+  const people = SIDES.filter((side) => next.players[side].kind === "human");
+  const mine = mySeat() || (!state.watching && people.length === 1 ? people[0] : null);
+  if (mine === "black") return gettext("The rematch has started: you play black");
+  if (mine === "white") return gettext("The rematch has started: you play white");
+  if (g.seats) return gettext("The rematch has started: the colours are swapped");
+  return gettext("The rematch has started");
 }
 
 /** True if `g` has both seats taken where `before` had one open. */

@@ -338,7 +338,10 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     # The colours are swapped: B (white before) now moves first.
     assert b.locator("#status").inner_text() == "Your move (Black)"
     assert a.locator("#status").inner_text() == "Your friend's move (Black)"
-    assert a.locator("#flash").inner_text() == (
+    # Each player reads their colour; the watcher, that they swapped.
+    assert a.inner_text("#flash") == "The rematch has started: you play white"
+    assert b.inner_text("#flash") == "The rematch has started: you play black"
+    assert c.inner_text("#flash") == (
         "The rematch has started: the colours are swapped"
     )
     click(b, "h8")
@@ -402,9 +405,10 @@ def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page
     assert c.evaluate("() => BoardPage.state.game.id") == again["id"]
     assert again["players"]["black"]["kind"] == "ai"  # the colours swapped
     assert again["players"]["white"]["kind"] == "human"
-    assert c.locator("#flash").inner_text() == (
-        "The rematch has started: the colours are swapped"
-    )
+    # The player reads their new colour ("the colours are swapped" was
+    # all a player against the computer was told).
+    assert a.inner_text("#flash") == "The rematch has started: you play white"
+    assert c.inner_text("#flash") == "The rematch has started"
     # The computer, black now, opens, and the watcher sees it.
     ply_is(c, 1, timeout=30_000)
 
