@@ -27,6 +27,8 @@ export function showEnd(game, ending) {
   let why = interpolate(gettext("%(sentence)s."), { sentence: ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over") }, true);
   if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
+  // Lines of Action's goal, said whole ("Connected group." left whose to guess).
+  else if (ending.reason === "connected group" && ending.winner) why = interpolate(gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
   $("#end-reason").text(why);
   // A watcher has no rematch to play: the players' rematch takes them along.
   $("#rematch").prop("hidden", onlyWatching());

@@ -18,6 +18,7 @@ from .helpers import (
     LOADED,
     game_json,
     human_move,
+    loa_record,
     open_board,
     open_imported,
     pieces,
@@ -924,3 +925,17 @@ def test_a_phone_s_controls_are_finger_sized(new_page):
     page.wait_for_selector("#explorer-moves .explorer-move")
     small = page.evaluate(SMALL_TARGETS)
     assert small == [], small
+
+
+def test_the_end_card_of_lines_of_action_says_who_joined_their_pieces(page):
+    """It read "Connected group.": whose, and what of it, was left to guess."""
+    moves = loa_record()
+    open_imported(page, "loa", " ".join(moves[:-1]))
+    start, end = re.split("[-x]", moves[-1])
+    page.click(f'#board [data-square="{start}"]')
+    page.click(f'#board [data-square="{end}"]')
+    page.wait_for_selector("#end-dialog.show")
+    winner = page.evaluate("() => BoardPage.state.game.result.winner")
+    assert page.inner_text("#end-reason") == (
+        f"{winner.capitalize()} joined all their pieces into one group."
+    )
