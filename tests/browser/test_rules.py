@@ -169,3 +169,17 @@ def test_what_a_phone_is_told_to_do_needs_no_mouse(new_page):
     assert "as many squares as there are pieces" in told and "click" not in told
     caption = page.locator("#chart-caption").text_content()
     assert "chart" in caption and "click" not in caption
+
+
+def test_on_a_phone_the_rules_tabs_stand_in_one_row(new_page):
+    # At 360 and 390 px "Lines of Action" went to a second row of its own.
+    page = new_page(**dict(PHONE_CONTEXT, viewport={"width": 360, "height": 740}))
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.locator("#start-rules").tap()
+    page.wait_for_selector("#rules-dialog.show")
+    tops = page.evaluate(
+        "() => [...document.querySelectorAll('#rules-dialog .nav-link')]"
+        ".map((e) => e.getBoundingClientRect().top)"
+    )
+    assert len(tops) == 3 and len(set(tops)) == 1, tops
