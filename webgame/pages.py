@@ -37,9 +37,11 @@ GOMOKU_ROWS_OFFERED = 7
 def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
     """Return the AI selectors' choices in two groups, as (group label,
     [(value, label, tooltip)]): the levels by name (``("level:3", "Club",
-    "Level 3: 0.05 s a move")``), then the fixed think times under
-    "Custom…" (``("time:0.1", "Think 0.1 s", ...)``). The values are what the
-    board script sends to the API as ``level`` or ``think_time``."""
+    "Level 3: 0.05 s a move")``), weakest first, then the fixed think times
+    (``("time:0.1", "Think 0.1 s", ...)``). The groups' labels say which way
+    each grows stronger (a player did not know which was strongest: Master
+    thinks 2 s, "Think 10 s" longer). The values are what the board script
+    sends to the API as ``level`` or ``think_time``."""
     levels = services.list_levels()
     assert len(levels) == len(LEVEL_NAMES), "a name for each level"
     named = [
@@ -58,7 +60,10 @@ def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
         )
         for s in services.list_think_times()
     ]
-    return [(gettext("Strength"), named), (gettext("Custom…"), custom)]
+    return [
+        (gettext("Strength, weakest first"), named),
+        (gettext("Think time, longer is stronger"), custom),
+    ]
 
 
 def gomoku_rules() -> list[tuple[str, str, str]]:

@@ -70,14 +70,19 @@ def test_a_new_player_is_offered_the_computer_with_the_light_model(page):
     assert page.evaluate("() => BoardPage.state.game") is None
     # One strength scale with plain names (issue 65), the same in the dialog
     # and the panel; each one's tooltip says what the level does, as the
-    # library's ladder says it; think times under "Custom…".
+    # library's ladder says it; then the think times. Each group says which
+    # way it grows stronger.
     names = ["Beginner", "Casual", "Club", "Strong", "Expert", "Master"]
-    levels = page.locator("#start-strength optgroup[label=Strength] option")
+    levels = page.locator(
+        "#start-strength optgroup[label='Strength, weakest first'] option"
+    )
     assert levels.all_inner_texts() == names
     tooltips = levels.evaluate_all("options => options.map(o => o.title)")
     ladder = services.list_levels()
     assert tooltips == [f"Level {x['level']}: {x['description']}" for x in ladder]
-    custom = page.locator("#start-strength optgroup[label='Custom\u2026'] option")
+    custom = page.locator(
+        "#start-strength optgroup[label='Think time, longer is stronger'] option"
+    )
     assert custom.all_inner_texts()[0].startswith("Think ")
     assert page.locator("#start-strength").input_value() == "level:3"
     assert page.locator("#strength-black").input_value() == "level:3"

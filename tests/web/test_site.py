@@ -28,8 +28,9 @@ def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
     from webgame.pages import strengths
 
     named, custom = strengths()
+    assert custom[0] == "Think time, longer is stronger"
     assert named == (
-        "Strength",
+        "Strength, weakest first",
         [
             ("level:1", "Beginner", "Level 1: 10 simulations, a random move 1 in 2"),
             ("level:2", "Casual", "Level 2: 100 simulations, a random move 1 in 10"),
@@ -39,7 +40,6 @@ def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
             ("level:6", "Master", "Level 6: 2 s a move"),
         ],
     )
-    assert custom[0] == "Custom\u2026"
     assert [value for value, _, _ in custom[1]] == [
         "time:0.1", "time:0.5", "time:1", "time:2", "time:5", "time:10"
     ]  # fmt: skip
