@@ -11,9 +11,12 @@ import { moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** How many mistakes are listed, and the least drop (in win probability of
- *  the side that moved) that counts as one. */
+ *  the side that moved) that counts as one; without one, the moves that lost
+ *  at least SMALL_DROP are listed as those that lost most (a game lost 0-64
+ *  a little at each move read "No move lost much."). */
 const MISTAKES = 3;
 const MISTAKE_DROP = 0.15;
+const SMALL_DROP = 0.04;
 
 /** The game analysis of the game on show, or null. */
 export function currentReview() {
@@ -21,10 +24,10 @@ export function currentReview() {
   return r && state.game && r.id === state.game.id ? r : null;
 }
 
-/** The moves that lost the most: [{ply, move, side, before, after, best}],
- *  biggest drop first; `before` and `after` are the mover's win probability;
- *  never the move the analysis chose itself. */
-export function mistakes(review) {
+/** The moves that lost the most, at least `least` each: [{ply, move, side,
+ *  before, after, best}], biggest drop first; `before` and `after` are the
+ *  mover's win probability; never the move the analysis chose itself. */
+export function mistakes(review, least = MISTAKE_DROP) {
   const g = state.game,
     p = review.points,
     found = [];
@@ -35,7 +38,7 @@ export function mistakes(review) {
     const drop = mine(p[k - 1]) - mine(p[k]);
     // The analysis's own choice is no mistake: the drop is what it saw only
     // one move deeper (a position lost already).
-    if (drop >= MISTAKE_DROP && g.moves[k - 1] !== p[k - 1].best) {
+    if (drop >= least && g.moves[k - 1] !== p[k - 1].best) {
       found.push({ ply: k, move: g.moves[k - 1], side: side, before: mine(p[k - 1]), after: mine(p[k]), drop: drop, best: p[k - 1].best });
     }
   }
@@ -105,7 +108,13 @@ function drawReviewCard() {
   const first = r.points.findIndex(Boolean);
   chart.appendChild(svg("polygon", { points: first + ",100 " + line.join(" ") + " " + last + ",100", class: "black-area" }));
   chart.appendChild(svg("line", { x1: 0, x2: width, y1: 50, y2: 50, class: "midline", "vector-effect": "non-scaling-stroke" }));
-  const found = mistakes(r);
+  const complete = !running && known === r.points.length;
+  let found = mistakes(r);
+  let heading = gettext("Mistakes: the mover's chance before and after");
+  if (!found.length && complete) {
+    found = mistakes(r, SMALL_DROP);
+    heading = gettext("No big mistake. The moves that lost most: the mover's chance before and after");
+  }
   found.forEach(function (m) {
     chart.appendChild(svg("line", { x1: m.ply, x2: m.ply, y1: 0, y2: 100, class: "mistake", "data-ply": m.ply, "vector-effect": "non-scaling-stroke" }));
   });
@@ -116,10 +125,10 @@ function drawReviewCard() {
   $("#mistakes").html(
     (running ? "" : coverageNote(r, known, g.ply)) +
       (found.length
-        ? "<div class='fw-semibold'>" + gettext("Mistakes: the mover's chance before and after") + "</div>"
-        : running || known < r.points.length
-          ? ""
-          : "<div class='text-muted'>" + gettext("No move lost much.") + "</div>") +
+        ? "<div class='fw-semibold'>" + heading + "</div>"
+        : complete
+          ? "<div class='text-muted'>" + gettext("No move lost much.") + "</div>"
+          : "") +
       found
         .map(
           (m) =>

@@ -6,6 +6,7 @@ covers; every one fails on a console error (the fixtures collect them)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -944,3 +945,28 @@ def test_the_end_card_of_lines_of_action_says_who_joined_their_pieces(page):
     assert page.inner_text("#end-reason") == (
         f"{winner.capitalize()} joined all their pieces into one group."
     )
+
+
+def test_an_analysis_without_a_big_mistake_lists_the_moves_that_lost_most(page):
+    """A game lost a little at each move (0-64 in a player's Reversi game)
+    read "No move lost much.", its worst moves unnamed. Here the analysis
+    sees Black's chance fall 6 points at each of Black's moves."""
+
+    def steady_fall(route):
+        point = route.fetch().json()
+        ply = json.loads(route.request.post_data)["ply"]
+        point.update(black=0.5 - 0.06 * ((ply + 1) // 2), best="g7")
+        route.fulfill(json=point)
+
+    page.route("**/analysis/", steady_fall)
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN[:6])
+    page.click("#analyse-game")
+    page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
+    lines = page.inner_text("#mistakes").splitlines()
+    assert lines[0] == (
+        "No big mistake. The moves that lost most: the mover's chance before and after"
+    )
+    assert len(lines) == 4 and all("(Black)" in line for line in lines[1:]), lines
+    assert page.locator("#eval-chart .mistake").count() == 3
