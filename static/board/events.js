@@ -7,7 +7,7 @@ import * as actions from "./actions.js";
 import { keepChoices } from "./choices.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
-import { closeEnd, showEnd } from "./ending.js";
+import { closeEnd, hideEnd, showEnd } from "./ending.js";
 import { whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
@@ -112,8 +112,11 @@ export function bind() {
   on("hidden.bs.modal", "#start-dialog", dialogs.startDialogClosed);
   on("click", "#rematch, #board-rematch", dialogs.rematch);
   on("click", "#analyse", dialogs.analyse);
-  on("click", "#analyse-game", review.toggleReview);
-  on("click", "#explore", review.toggleExplorer);
+  // Opened from the side panel, the analysis and the explorer take the end
+  // card down, as its own Analyse does (low on the right of a laptop's
+  // screen, it stayed over them).
+  on("click", "#analyse-game", () => (hideEnd(), review.toggleReview()));
+  on("click", "#explore", () => (hideEnd(), review.toggleExplorer()));
   on("click", "#explorer-back", review.exploreBack);
   on("click", ".explorer-move", function () {
     review.exploreMove(String($(this).data("move")));

@@ -970,3 +970,17 @@ def test_an_analysis_without_a_big_mistake_lists_the_moves_that_lost_most(page):
     )
     assert len(lines) == 4 and all("(Black)" in line for line in lines[1:]), lines
     assert page.locator("#eval-chart .mistake").count() == 3
+
+
+@pytest.mark.parametrize("button", ["#analyse-game", "#explore"])
+def test_the_side_panels_analysis_or_explorer_takes_the_end_card_down(page, button):
+    """At 1366x768 the card, low on the right, stayed over the explorer's
+    table or the analysis the player had just opened from the side panel
+    (its own Analyse took it down)."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    page.click(button)
+    page.wait_for_selector("#end-dialog", state="hidden")
