@@ -4,7 +4,7 @@
  * square, heat-0..9); Lines of Action gets SVG arrows from piece to
  * destination, width by visits, because a move there is two squares.
  */
-import { isLoa, joinWords, moveText, movesKey, squaresOfMove, state } from "./state.js";
+import { isLoa, joinWords, moveText, movesKey, onlyWatching, squaresOfMove, state } from "./state.js";
 
 /** How many candidates the arrows and the analysis panel show. */
 const TOP_MOVES = 8;
@@ -50,10 +50,11 @@ export function estimatesUnasked() {
 
 /** An estimate may show in this game before it ends: unasked
  *  (estimatesUnasked), or asked for by a person's hint (none while two
- *  seats play). */
+ *  seats play). Never to a watcher: estimates come with a page's own
+ *  searches. */
 export function estimatesMayShow() {
   const g = state.game;
-  if (!g || g.status === "finished") return false;
+  if (!g || g.status === "finished" || onlyWatching()) return false;
   return estimatesUnasked() || (humanPlays() && !g.seats);
 }
 

@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, moveText, mySeat, resultText, sideName, state, viewerSide } from "./state.js";
+import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, moveText, mySeat, onlyWatching, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -127,6 +127,9 @@ export function stopProgress() {
 function placeThinkingRow() {
   const g = state.game;
   if (estimatesUnasked()) state.thinkingRowFor = g.id; // the computer plays, the game goes on
+  // A watcher sees the computer think but has no estimates: its bar has
+  // the one line (the win bar's, kept empty below it, left a 65 px band).
+  if (g && onlyWatching() && g.status === "playing" && SIDES.some((side) => g.players[side].kind === "ai")) state.thinkingRowFor = g.id;
   const keep = Boolean(g) && state.thinkingRowFor === g.id;
   $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !keep);
   // Another page's search is that page's to stop.

@@ -1197,3 +1197,35 @@ def test_lines_of_action_s_taps_say_what_holds_now(new_page):
     page.locator('#board [data-square="b1"]').tap()
     page.locator('#board [data-square="b1"]').tap()  # put down on purpose
     assert page.inner_text("#flash") == ""
+
+
+def test_a_watcher_of_the_computer_has_no_empty_line_kept_for_its_estimates(
+    new_page,
+):
+    """A watcher is never shown the computer's estimates (they come with a
+    page's own searches), yet the win bar's line was kept empty above the
+    board, under the thinking bar's: a 65-70 px band on a small phone. The
+    thinking bar's line stays, as tall without its Stop (the other page's
+    to press) as idle: the board moved 13 px at each of the computer's
+    moves."""
+    ai = {"kind": "ai", "think_time": 0.3}
+    made = services.create_game(
+        game="reversi", options=None, players={"black": ai, "white": ai}
+    )
+    host = new_page(viewport=DESKTOP)
+    open_board(host, f"?game={made['id']}")
+    watcher = new_page(**dict(PHONE_CONTEXT, viewport={"width": 360, "height": 740}))
+    watcher.goto(watcher.base_url + f"/?game={made['id']}&watch")
+    watcher.wait_for_function("() => BoardPage.state.watching")
+    tops = set()
+    for ply in range(1, 4):
+        # While the computer thinks, and between its moves.
+        watcher.wait_for_selector("#thinking:not(.idle)")
+        tops.add(watcher.locator("#board").bounding_box()["y"])
+        watcher.wait_for_function(
+            "n => BoardPage.state.game.ply >= n && !BoardPage.state.thinking", arg=ply
+        )
+        assert watcher.locator("#win-bar").get_attribute("hidden") is not None
+        assert watcher.locator("#thinking").get_attribute("hidden") is None
+        tops.add(watcher.locator("#board").bounding_box()["y"])
+    assert len(tops) == 1, tops
