@@ -264,13 +264,15 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _play(self, playing: bool, paused: bool) -> None:
         """Count this socket as a page playing the game (``playing``) and as
-        paused or not, and tell the group if that changed anything."""
+        paused or not, and tell the watchers if that changed anything (only
+        they use it: the playing pages were drawn again for nothing, as they
+        opened)."""
         step = int(playing) - int(self.playing)
         pause = int(paused and playing) - int(self.paused)
         if step or pause:
             self.playing, self.paused = playing, paused and playing
             await _playing(self.game_id, step, pause)
-            await announce_presence(self.channel_layer, self.game_id)
+            await announce_presence(self.channel_layer, self.game_id, watched=True)
 
     async def _present(self, seat: str | None, step: int, announce=True) -> None:
         """Count this socket in (``step`` 1) or out (-1) as ``seat``'s player or
@@ -301,9 +303,12 @@ async def _announce_later(layer, game_id: str) -> None:
     await announce_presence(layer, game_id)
 
 
-async def announce_presence(layer, game_id: str) -> None:
-    """Tell every socket on the game who is connected."""
+async def announce_presence(layer, game_id: str, *, watched: bool = False) -> None:
+    """Tell every socket on the game who is connected (``watched``: only if
+    someone watches)."""
     who = await sync_to_async(presence.who_is_here, thread_sensitive=False)(game_id)
+    if watched and not who["watchers"]:
+        return
     await layer.group_send(
         services.live_group(game_id), {"type": "presence.changed", "who": who}
     )
