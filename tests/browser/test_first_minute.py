@@ -984,3 +984,19 @@ def test_the_side_panels_analysis_or_explorer_takes_the_end_card_down(page, butt
     page.wait_for_selector("#end-dialog.show")
     page.click(button)
     page.wait_for_selector("#end-dialog", state="hidden")
+
+
+def test_a_hint_for_a_person_thinks_a_second(page):
+    """A person's hint searched with the strength their side's AI would have
+    (Club: 0.05 s), and told the four equal first moves of Reversi apart by
+    noise (49% and 40%). It thinks a second, the API's own default."""
+    asked = []
+    page.on("request", lambda r: "/hint/" in r.url and asked.append(r.post_data_json))
+    open_board(page)
+    start_game(page, "reversi")
+    page.click("#hint")
+    page.wait_for_function(
+        "() => BoardPage.state.analysis && BoardPage.state.analysis.hint",
+        timeout=AI_TIMEOUT,
+    )
+    assert asked == [{"version": game_json(page)["version"], "think_time": 1}]
