@@ -1180,23 +1180,23 @@ def test_lines_of_action_s_taps_say_what_holds_now(new_page):
     page = new_page(**PHONE_CONTEXT)
     open_board(page)
     select_game(page, "loa")
-    page.locator('#board [data-square="a2"]').tap()
-    assert page.inner_text("#flash") == "a2: pick one of Black's pieces."
-    page.locator('#board [data-square="b1"]').tap()
-    assert page.inner_text("#flash") == ""
-    page.locator('#board [data-square="b2"]').tap()
-    assert page.inner_text("#flash") == "b1 cannot go to b2."
+
+    def tap(square: str) -> str:
+        """Tap ``square``; return what the page says under the board."""
+        page.locator(f'#board [data-square="{square}"]').tap()
+        return page.inner_text("#flash")
+
+    assert tap("a2") == "a2: pick one of Black's pieces."
+    assert tap("b1") == ""
+    assert tap("b2") == "b1 cannot go to b2."
     assert page.evaluate("() => BoardPage.state.selected") is None
     page.locator("#confirm-moves").check()
-    page.locator('#board [data-square="b1"]').tap()
-    page.locator('#board [data-square="b3"]').tap()
-    assert page.inner_text("#flash") == "Tap b3 again to play b1-b3"
-    page.locator('#board [data-square="b5"]').tap()
-    assert page.inner_text("#flash") == "b1 cannot go to b5."
+    tap("b1")
+    assert tap("b3") == "Tap b3 again to play b1-b3"
+    assert tap("b5") == "b1 cannot go to b5."
     assert page.evaluate("() => BoardPage.state.pending") is None
-    page.locator('#board [data-square="b1"]').tap()
-    page.locator('#board [data-square="b1"]').tap()  # put down on purpose
-    assert page.inner_text("#flash") == ""
+    tap("b1")
+    assert tap("b1") == ""  # put down on purpose
 
 
 def test_a_watcher_of_the_computer_has_no_empty_line_kept_for_its_estimates(
