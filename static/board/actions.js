@@ -216,7 +216,8 @@ export function undo() {
 /** How long a person's hint thinks (the API's default for a hint). */
 const HINT_SECONDS = 1;
 
-/** Search the human's position with that side's strength and show what the AI thinks. */
+/** Search the position of the side to move (a person's for a second, the
+ *  computer's side at its own strength) and show what the AI thinks. */
 export function hint() {
   const g = state.game;
   // The h key too says why nothing comes (the button is off then).
