@@ -401,10 +401,14 @@ function noUndoReason(g) {
 export function labelButton($button, text, labels) {
   const button = $button[0];
   if (!button.style.minWidth && button.offsetParent !== null) {
+    // Each word's own width, not the row's share of it (a phone's buttons
+    // share the board's width upright, and Pause kept that share sideways).
+    button.style.flex = "none";
     const widths = labels.map(function (label) {
       button.textContent = label;
       return button.getBoundingClientRect().width;
     });
+    button.style.flex = "";
     button.style.minWidth = Math.ceil(Math.max(...widths)) + "px";
   }
   $button.text(text);

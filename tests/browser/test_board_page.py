@@ -1229,3 +1229,22 @@ def test_a_watcher_of_the_computer_has_no_empty_line_kept_for_its_estimates(
         assert watcher.locator("#thinking").get_attribute("hidden") is None
         tops.add(watcher.locator("#board").bounding_box()["y"])
     assert len(tops) == 1, tops
+
+
+def test_a_button_that_changes_its_word_is_sized_by_its_words_not_its_row(
+    new_page,
+):
+    """Pause keeps room for "Resume". On a phone held upright the buttons
+    under the board share its width, and that share (117 px) was taken as
+    Pause's least width: held sideways, Pause stood 117 px wide beside
+    Undo's 55."""
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    select_game(page, "loa")
+    set_ai(page, "white", True)
+    page.set_viewport_size({"width": 844, "height": 390})
+    widths = page.evaluate(
+        "() => ['#undo', '#pause'].map(s =>"
+        " document.querySelector(s).getBoundingClientRect().width)"
+    )
+    assert widths[1] < 2 * widths[0], widths
