@@ -60,11 +60,9 @@ def test_a_captured_piece_stays_until_the_capturing_piece_arrives(new_page):
         wait_plies(page, ply)
     page.locator('#board [data-square="c1"]').click()
     page.locator('#board [data-square="a3"]').click()
-    page.wait_for_function(
-        "() => document.getAnimations().some(a => a.animationName === 'piece-slid')"
-    )
+    # This move's slide (the one before may still be sliding onto c2).
     square = page.locator('#board [data-square="a3"]')
-    assert square.locator(".piece.slid.black").count() == 1
+    square.locator(".piece.slid.black").wait_for()
     taken = square.locator(".piece.taken.white")
     assert taken.count() == 1 and taken.is_visible()
     page.wait_for_timeout(500)
