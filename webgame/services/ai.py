@@ -78,10 +78,14 @@ class _Move:
         failed: the game changed under it, or the search could not run)."""
         if self.done.wait(FOLLOW_TIMEOUT) and self.answer is not None:
             return self.answer
-        raise Conflict(
-            "conflict",
-            _("the AI is already thinking in this game; wait for its move"),
-        )
+        raise _already_thinking()
+
+
+def _already_thinking() -> Conflict:
+    """The 409 of a request that meets a search it cannot use."""
+    return Conflict(
+        "conflict", _("the AI is already thinking in this game; wait for its move")
+    )
 
 
 class SearchRegistry:
@@ -120,10 +124,7 @@ class SearchRegistry:
         is already under way (its result would race this one)."""
         with self._lock:
             if game_id in self._busy:
-                raise Conflict(
-                    "conflict",
-                    _("the AI is already thinking in this game; wait for its move"),
-                )
+                raise _already_thinking()
             self._busy.add(game_id)
         try:
             yield
