@@ -66,9 +66,8 @@ export function followAddress() {
 export function chooseOpening(choice) {
   // "Choose first" and any refusal before it are answered by the choice.
   clearFlash();
-  state.busy = true;
-  render();
   changeGame(api.choose(state.game.id, choice, state.game.version));
+  render();
 }
 
 function sendMove(move) {
@@ -76,9 +75,8 @@ function sendMove(move) {
   clearFlash();
   state.selected = null;
   state.pending = null;
-  state.busy = true;
-  render();
   changeGame(api.playMove(state.game.id, move, state.game.version));
+  render();
 }
 
 /** Why black may not play `square` under renju, in a sentence. */
@@ -112,7 +110,8 @@ function whyNotNow() {
   if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it.")];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
   if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
-  if (state.thinking || state.busy) return [gettext("Wait: the AI is thinking.")];
+  if (state.thinking) return [gettext("Wait: the AI is thinking.")];
+  if (state.busy) return [gettext("Wait: your last change is still on its way to the server."), "info"];
   if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "info"];
   if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white).")];
   return null;

@@ -152,6 +152,9 @@ export function setGame(g) {
 function takeLive(g) {
   const shown = state.game;
   if (!shown || shown.id !== g.id || g.version <= shown.version) return;
+  // A change this page sent is in (or overtaken: its answer will say so): the
+  // push often comes before the request's own answer, and the player may go on.
+  if (state.busy && state.busy.from < g.version) state.busy = false;
   setGame(g);
 }
 
@@ -265,15 +268,18 @@ export function reload() {
 /** The usual ending of a request that changes the game: take in its answer,
  *  or say what went wrong and fetch the game afresh. */
 export function changeGame(xhr, then) {
-  state.busy = true;
+  const sent = { from: state.game.version };
+  state.busy = sent;
   xhr
     .done(function (next) {
-      state.busy = false;
-      setGame(next);
+      if (state.busy === sent) state.busy = false;
+      // Pushed snapshots may have overtaken the answer: it is not drawn back.
+      const shown = state.game;
+      if (!shown || shown.id !== next.id || next.version >= shown.version) setGame(next);
       if (then) then(next);
     })
     .fail(function (x) {
-      state.busy = false;
+      if (state.busy === sent) state.busy = false;
       flash(api.errorText(x));
       reload();
     });

@@ -43,7 +43,8 @@ export const state = {
   boardsAsked: null,
   /** movesKey -> compact board, the positions this browser has seen. */
   boards: {},
-  /** A request that changes the game is in flight. */
+  /** A request that changes the game is in flight: {from: the version it
+   *  was sent at} (game.js changeGame), or true for a new game's. */
   busy: false,
   /** {xhr, side, hint, seconds} while a search runs, else null. */
   thinking: null,
