@@ -8,6 +8,10 @@ ladder and the Gomoku option limits come from the library through the services.
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
+from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -102,6 +106,14 @@ def time_controls() -> list[tuple[str, str]]:
     return choices
 
 
+@functools.cache
+def board_modules() -> list[str]:
+    """The board script's modules, which the page preloads: else the browser
+    finds them import by import, in four waves, each a round trip."""
+    folder = Path(finders.find("board/main.js")).parent
+    return sorted(f"board/{path.name}" for path in folder.glob("*.js"))
+
+
 def board_page(request: HttpRequest) -> HttpResponse:
     """Return the board page: the games for the selector and the AI strengths;
     the board itself is drawn in the browser from ``/api/games/...``."""
@@ -120,5 +132,6 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "gomoku_sizes": range(size["min"], size["max"] + 1),
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
             "gomoku_rules": gomoku_rules(),
+            "board_modules": board_modules(),
         },
     )

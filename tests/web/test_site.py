@@ -1,5 +1,8 @@
 """The Django project starts, passes its checks and serves the start page."""
 
+import re
+from pathlib import Path
+
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -22,6 +25,24 @@ def test_page_assets_come_from_installed_packages(client):
     assert finders.find("jquery.min.js")
     assert finders.find("bootstrap/css/bootstrap.min.css")
     assert finders.find("bootstrap/js/bootstrap.bundle.min.js")
+
+
+def test_the_page_preloads_each_module_its_script_imports_and_no_other(client):
+    """The browser fetches the board script's modules at once, not import by
+    import (four waves, one round trip each): the page names every module
+    that main.js reaches through its imports, and nothing else."""
+    folder = Path(__file__).resolve().parents[2] / "static" / "board"
+    reached, todo = set(), ["main.js"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += re.findall(r'from "\./([\w-]+\.js)"', (folder / name).read_text())
+    body = client.get(reverse("index")).content.decode()
+    link = r'<link rel="modulepreload" href="/static/board/([\w-]+\.js)">'
+    preloaded = re.findall(link, body)
+    assert len(reached) > 20
+    assert sorted(preloaded) == sorted(reached)
 
 
 def test_the_ai_selectors_offer_the_levels_then_the_think_times(client):
