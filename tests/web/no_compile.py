@@ -17,6 +17,8 @@ import sys
 
 import django
 
+from mcts.search.reversi.endgame import MAX_ROOT_SOLVE_EMPTIES
+
 
 def dispatchers() -> dict[str, object]:
     """Every numba dispatcher of the mcts package, by its qualified name."""
@@ -37,11 +39,16 @@ def signatures() -> dict[str, set[str]]:
     return {name: {str(s) for s in d.signatures} for name, d in dispatchers().items()}
 
 
+#: Reversi's first ply at which a root may be solved exactly (60 empties at
+#: the start, one fewer a move), whatever the think time.
+ROOT_SOLVES_FROM = 60 - MAX_ROOT_SOLVE_EMPTIES
+
+
 def level_at(game: str, ply: int) -> int:
-    """The level of the AI's move at ``ply``: each of 1-6 in turn in Reversi
-    (whose exact root solve depends on the think time), elsewhere each level
-    once and then the quick ones (levels 3-6 differ only in time)."""
-    if game == "reversi" or ply < 6:
+    """The level of the AI's move at ``ply``: each level once, then the quick
+    ones (levels 3-6 differ only in time); in Reversi each of 1-6 in turn
+    once its root may be solved exactly, which depends on the think time."""
+    if ply < 6 or (game == "reversi" and ply >= ROOT_SOLVES_FROM):
         return ply % 6 + 1
     return ply % 4 + 1
 
