@@ -19,8 +19,9 @@ from webgame.services import clocks
 from .conftest import DESKTOP, PHONE_CONTEXT
 from .helpers import open_board
 
-# Each move must show on the other boards within a second: run alone (make test).
-pytestmark = pytest.mark.timing
+#: For the tests that wait a second or two for what another browser did (a
+#: push, not the 3 s polling): run alone (make test), not beside other tests.
+within_seconds = pytest.mark.timing
 
 #: Gomoku moves near the centre, alternately A's (black) and B's (white),
 #: that end nothing.
@@ -64,6 +65,7 @@ def a_friend_joins(new_page) -> tuple:
     return a, b
 
 
+@within_seconds
 def test_two_friends_play_and_one_watches(new_page):
     a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
     invite, watch = invite_a_friend(a, "3+2")
@@ -176,6 +178,7 @@ def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
     assert (board_top(a), board_top(b)) == before
 
 
+@within_seconds
 def test_offers_and_resigning_through_the_page(new_page):
     a, b = a_friend_joins(new_page)
     assert a.locator("#clock-black").is_hidden()  # no clock chosen
@@ -263,6 +266,7 @@ def test_copying_a_link_says_so_in_the_dialog(new_page):
     )
 
 
+@within_seconds
 def test_the_invitation_closes_when_the_friend_joins(new_page):
     """A waits with the invitation open; once B takes the seat it closes on
     A's page and A reads that the friend joined, as on lichess the challenge
@@ -292,6 +296,7 @@ def test_the_invitation_closes_when_the_friend_joins(new_page):
     assert a.input_value("#watch-link")
 
 
+@within_seconds
 def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     """As on lichess: Rematch asks the friend, who accepts in the offer bar;
     both players and the watcher go to the new game, the colours swapped,
@@ -351,6 +356,7 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(b, 2, timeout=1000)
 
 
+@within_seconds
 def test_a_watcher_sees_the_computer_think(new_page):
     # The watcher's board stood still between the computer's moves, its
     # status "White (AI) to move": only the page that asked saw the search.
@@ -413,6 +419,7 @@ def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page
     ply_is(c, 1, timeout=30_000)
 
 
+@within_seconds
 def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     """B leaves (the tab goes elsewhere): A reads that the friend left and
     how long before a claim, as on lichess; B's return takes the notice
@@ -452,6 +459,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     assert a.locator("#gone-bar").is_hidden()
 
 
+@within_seconds
 def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
     """The end dialog closed (or the page reloaded): Rematch is still under
     the board, and the friend's offer still answers in the offer bar. And
@@ -545,6 +553,7 @@ def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
     )
 
 
+@within_seconds
 def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
     """The flag watcher's ending normally comes over the socket; if it does
     not (here the deadline is put off, as when another process keeps it),
@@ -572,6 +581,7 @@ def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
     assert c.locator("#result").inner_text() == "White wins on time"
 
 
+@within_seconds
 def test_a_player_who_loses_the_connection_is_told(new_page):
     """B's network goes: B's page says the connection is lost (not two
     green dots and a running clock, as if nothing happened); back online, B
@@ -588,6 +598,7 @@ def test_a_player_who_loses_the_connection_is_told(new_page):
     assert b.locator("#presence-black.on").count() == 1
 
 
+@within_seconds
 def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
     """Share offered only to play a friend, which turns the computer's
     switches off: an AI-against-AI game could not be shown to anyone."""
