@@ -145,6 +145,26 @@ function screenPos(square) {
   return state.flipped ? { r: n - 1 - r, c: n - 1 - c } : { r: r, c: c };
 }
 
+/** What the layer over the board shows (the analysis card's key to it):
+ *  "studied" (the heat or the arrows), "chosen" (ringed, or the red
+ *  arrow), and "win" or "loss" where a proven move is coloured. */
+export function layerKey() {
+  const loa = isLoa();
+  const layer = boardLayer();
+  if (!layer) return [];
+  const moves = loa ? arrowMoves(layer) : Object.values(heatBySquare());
+  const key = ["studied", "chosen"];
+  if (moves.some((m) => m.proven === "win")) key.push("win");
+  // An arrow of a proven loss looks as any other.
+  if (!loa && moves.some((m) => m.proven === "loss")) key.push("loss");
+  return key;
+}
+
+/** The moves the arrows show, most visited first. */
+function arrowMoves(layer) {
+  return topMoves(layer, layer.best).filter((m) => m.move !== "pass");
+}
+
 /** LOA's layer of arrows, from piece to destination, width by visits. */
 export function drawArrows() {
   const $layer = $("#arrow-layer").empty();
@@ -152,7 +172,7 @@ export function drawArrows() {
   $("#arrows").attr("viewBox", "0 0 " + n + " " + n);
   const layer = isLoa() ? boardLayer() : null;
   if (!layer) return;
-  const moves = topMoves(layer, layer.best).filter((m) => m.move !== "pass");
+  const moves = arrowMoves(layer);
   const most = Math.max(1, ...moves.map((m) => m.visits));
   const ns = "http://www.w3.org/2000/svg";
   // Drawn weakest first, and the move played last, so that it lies on top.
@@ -175,10 +195,12 @@ export function drawArrows() {
       line.setAttribute("x2", z.c + 0.5 - dx * cut);
       line.setAttribute("y2", z.r + 0.5 - dy * cut);
       line.setAttribute("stroke-width", (0.05 + 0.2 * (m.visits / most)).toFixed(3));
-      line.setAttribute("marker-end", "url(#arrowhead)");
       line.setAttribute("data-move", m.move);
       const cls = [m.proven === "win" ? "proven-win" : "", m.move === layer.best ? "best" : ""].join(" ").trim();
       if (cls) line.setAttribute("class", cls);
+      // The head in the line's colour (it was orange on the red and the green).
+      const head = m.proven === "win" ? "arrowhead-win" : m.move === layer.best ? "arrowhead-best" : "arrowhead";
+      line.setAttribute("marker-end", "url(#" + head + ")");
       const title = document.createElementNS(ns, "title");
       title.textContent = m.move + ": " + statsText(m);
       line.appendChild(title);

@@ -6,10 +6,10 @@
  */
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
-import { estimatesMayShow, estimatesUnasked, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { estimatesMayShow, estimatesUnasked, layerKey, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, moveText, mySeat, onlyWatching, resultText, sideName, state, viewerSide } from "./state.js";
+import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -202,8 +202,24 @@ export function drawAnalysis() {
       })
       .join("")
   );
+  drawLayerKey();
   const card = $("#analysis")[0];
   state.analysisCard.height = Math.max(state.analysisCard.height, card.offsetHeight);
+}
+
+/** The key to what lies over the board: each colour on show, with its
+ *  swatch (the colours alone said nothing: which was the hint, what the
+ *  green meant). */
+function drawLayerKey() {
+  const words = {
+    studied: isLoa() ? gettext("moves studied: the thicker the arrow, the more") : gettext("moves studied: the stronger the colour, the more"),
+    chosen: gettext("the move chosen"),
+    win: gettext("a proven win"),
+    loss: gettext("a proven loss"),
+  };
+  $("#layer-key")
+    .attr("data-game", state.game.game)
+    .html(layerKey().map((item) => '<li><span class="swatch ' + item + '" aria-hidden="true"></span>' + words[item] + "</li>").join(""));
 }
 
 /** The analysis card with its search (`full`) or without (idle). Once shown

@@ -769,6 +769,51 @@ def test_a_proven_move_shows_its_proofs_chance_not_the_searchs_average(page):
     assert "win 0%" in cell.get_attribute("title")
 
 
+def _key(page) -> list[str]:
+    return page.locator("#layer-key li").all_inner_texts()
+
+
+def _colour(page, selector: str, prop: str) -> str:
+    return page.eval_on_selector(selector, f"e => getComputedStyle(e).{prop}")
+
+
+def test_the_analysis_card_keys_the_colours_over_the_board(page):
+    """The heat map's and the arrows' colours are told under the candidates,
+    each with its swatch, and only those on show: nothing said which was
+    the hint, nor what the green was. An arrow's head is in its colour (the
+    red and the green arrows had orange heads)."""
+    _start(page, "reversi")
+    page.keyboard.press("h")
+    wait_idle(page)
+    assert _key(page) == [
+        "moves studied: the stronger the colour, the more",
+        "the move chosen",
+    ]
+    win = page.evaluate(
+        "() => { const m = BoardPage.state.analysis.search.moves"
+        ".filter(m => m.visits > 0);"
+        " m[0].proven = 'loss'; m[1].proven = 'win'; return m[1].move; }"
+    )
+    page.dispatch_event("#stone-numbers", "change")  # redraws the page
+    assert _key(page)[2:] == ["a proven win", "a proven loss"]
+    assert _colour(page, "#layer-key .swatch.win", "backgroundColor") == _colour(
+        page, f'#board [data-square="{win}"] .heat', "backgroundColor"
+    )
+
+    select_game(page, "loa")
+    page.keyboard.press("h")
+    wait_idle(page)
+    assert _key(page)[:2] == [
+        "moves studied: the thicker the arrow, the more",
+        "the move chosen",
+    ]
+    best = "#arrow-layer line.best"
+    assert page.get_attribute(best, "marker-end") == "url(#arrowhead-best)"
+    red = _colour(page, best, "stroke")
+    assert _colour(page, "#layer-key .swatch.chosen", "backgroundColor") == red
+    assert _colour(page, "#arrowhead-best path", "fill") == red.replace(".85", ".9")
+
+
 #: What the page says when its AIs do not move: the state that holds them.
 STUCK = """() => {
     const s = BoardPage.state;
