@@ -12,6 +12,7 @@ import functools
 from pathlib import Path
 
 from django.contrib.staticfiles import finders
+from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -110,7 +111,10 @@ def time_controls() -> list[tuple[str, str]]:
 def board_modules() -> list[str]:
     """The board script's modules, which the page preloads: else the browser
     finds them import by import, in four waves, each a round trip."""
-    folder = Path(finders.find("board/main.js")).parent
+    main = finders.find("board/main.js")
+    if not isinstance(main, str):
+        raise ImproperlyConfigured("board/main.js is not among the static files")
+    folder = Path(main).parent
     return sorted(f"board/{path.name}" for path in folder.glob("*.js"))
 
 
