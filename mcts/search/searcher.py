@@ -463,7 +463,9 @@ class Searcher:
         """Play the tree's choice instead of the alpha-beta's move when the
         tree search proved what the alpha-beta missed: a move that wins
         (the alpha-beta's does not), or that the alpha-beta's move loses
-        while another does not."""
+        while another does not; or when every move loses and the alpha-beta's
+        is none the tree weighed: it had nothing to choose from either and
+        answered its first move (a1, where renju forbade black's one block)."""
         planned = self._solved_move
         tree = self.tree
         children = list(tree.children(0))
@@ -471,8 +473,11 @@ class Searcher:
             return
         proven = {int(tree.move[child]): tree.proven[child] for child in children}
         best = tree.proven[best_child(tree, 0)]
-        if (best == Proven.WIN and proven.get(planned) != Proven.WIN) or (
-            proven.get(planned) == Proven.LOSS and best != Proven.LOSS
+        lost = tree.proven[0] == Proven.WIN  # the opponent's proven win
+        if (
+            (best == Proven.WIN and proven.get(planned) != Proven.WIN)
+            or (proven.get(planned) == Proven.LOSS and best != Proven.LOSS)
+            or (lost and planned not in proven)
         ):
             self._solved_move = None
 

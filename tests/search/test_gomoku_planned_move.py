@@ -194,6 +194,23 @@ def test_the_trees_proofs_overrule_the_alphabetas_move(
     assert searcher._solved_move == (planned if kept else None)
 
 
+def test_a_lost_root_plays_a_move_the_tree_weighed_not_the_alphabetas_first():
+    """Renju: white's four on row 5 (e5 g5 h5 i5) is blocked only at f5, a
+    double three, forbidden to black. Every move loses; the alpha-beta,
+    finding no move, answered its first, a1, and the page's level 5 played
+    it (a walk-through's renju player saw it as a bug). Now black plays one
+    of the moves the tree weighed, near the stones."""
+    renju = Gomoku(rule="renju")
+    record = "h8 i7 i9 g7 f7 h6 h7 i5 f8 g5 j8 g8 g6 h5 j5 e5".split()
+    state = position(renju, " ".join(record[0::2]), " ".join(record[1::2]))
+    searcher = Searcher(renju, state, seed=1)
+    result = searcher.search(seconds=0.5)
+    assert searcher.tree.proven[0] == Proven.WIN  # white wins whatever black plays
+    weighed = {int(searcher.tree.move[c]) for c in searcher.tree.children(0)}
+    assert renju.parse_move(state, result.move) in weighed
+    assert result.move != "a1"
+
+
 def test_a_plan_ends_when_its_time_is_up_even_if_the_search_runs_on(monkeypatch):
     def endless_think(search, state, seconds):
         while not search[alphabeta.STATS][5]:  # until stopped (stats[5])
