@@ -201,8 +201,8 @@ def test_a_lost_root_plays_a_move_the_tree_weighed_not_the_alphabetas_first():
     it (a walk-through's renju player saw it as a bug). Now black plays one
     of the moves the tree weighed, near the stones."""
     renju = Gomoku(rule="renju")
-    record = "h8 i7 i9 g7 f7 h6 h7 i5 f8 g5 j8 g8 g6 h5 j5 e5".split()
-    state = position(renju, " ".join(record[0::2]), " ".join(record[1::2]))
+    # The game h8 i7 i9 g7 f7 h6 h7 i5 f8 g5 j8 g8 g6 h5 j5 e5, black to move.
+    state = position(renju, "h8 i9 f7 h7 f8 j8 g6 j5", "i7 g7 h6 i5 g5 g8 h5 e5")
     searcher = Searcher(renju, state, seed=1)
     result = searcher.search(seconds=0.5)
     assert searcher.tree.proven[0] == Proven.WIN  # white wins whatever black plays
