@@ -25,8 +25,12 @@ def _new_swap2_game(page, rule: str) -> None:
     page.select_option("#gomoku-rule", rule)
     page.select_option("#gomoku-opening", "swap2")
     # The first-minute dialog says what a colour means under Swap2, and
-    # names the sides so ("Black (first)" said what Swap2 does not mean).
-    assert "opens with three stones" in page.inner_text("#start-swap2-note")
+    # names the sides so ("Black (first)" said what Swap2 does not mean),
+    # and the note names them as the buttons do (it said "Black's player
+    # opens": the opener has no colour yet).
+    assert page.inner_text("#start-swap2-note").startswith(
+        "Swap2 opening: the opener places three stones, two black and one white;"
+    )
     assert page.inner_text('label[for="you-black"]').strip() == "Opener"
     assert page.inner_text('label[for="friend-white"]').strip() == "Second player"
     two_players(page)
