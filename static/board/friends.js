@@ -161,6 +161,12 @@ function declinedOffer(before, g) {
   return Object.keys(DECLINED).find((kind) => mine && same && (before.offers || {})[kind] === mine && !(g.offers || {})[kind]);
 }
 
+/** This player's takeback that the friend granted: the request gone with the moves. */
+function takebackGranted(before, g) {
+  const mine = mySeat();
+  return Boolean(mine && (before.offers || {}).takeback === mine && !(g.offers || {}).takeback && g.ply < before.ply);
+}
+
 /** A new snapshot of the game between two seats on show: tell this player
  *  what the friend did. Answers true if the page went to the rematch. */
 function seatedGameChanged(before, g) {
@@ -174,6 +180,9 @@ function seatedGameChanged(before, g) {
   const declined = declinedOffer(before, g);
   if (declined) {
     flash(DECLINED[declined](), "info"); // a live region: heard too
+  } else if (takebackGranted(before, g)) {
+    // The moves just went: said, as a refusal is.
+    flash(gettext("Your friend accepted the takeback"), "info");
   }
   return false;
 }

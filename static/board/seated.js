@@ -154,9 +154,13 @@ function drawOffers() {
   const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? WAITING_WORDS[kind]() : FRIEND_OFFER_WORDS[kind]();
   // The end card, if it is still up, says it too: its Rematch accepts.
   if (kind === "rematch") drawEndOffer(askingMe ? text : null);
+  const fresh = $bar.prop("hidden") || $bar.data("offer") !== kind;
   $bar.prop("hidden", false).data("offer", kind);
   $("#offer-text").text(text);
   $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
+  // An offer to answer comes into sight whole: under the buttons it was half
+  // below the window's edge (1366x768, with Swap2's line above the board).
+  if (fresh && askingMe) $bar[0].scrollIntoView({ block: "nearest" });
 }
 
 /** The friend's rematch offer on the end card (`text`; null: none): its

@@ -204,6 +204,8 @@ def test_offers_and_resigning_through_the_page(new_page):
     assert "take back" in b.locator("#offer-text").inner_text()
     b.click("#offer-accept")
     ply_is(a, 0, timeout=1000)  # Black's h8 and White's reply taken back
+    # Said, as a refusal is (the moves went without a word).
+    assert a.locator("#flash").inner_text() == "Your friend accepted the takeback"
 
     a.click("#resign")
     assert a.locator("#resign").inner_text() == "Really resign?"
@@ -216,6 +218,29 @@ def test_offers_and_resigning_through_the_page(new_page):
         assert tab.locator("#end-reason").inner_text() == "White wins by resignation."
     # What was said during the game is gone with it (the declined draw stayed).
     assert a.locator("#flash").inner_text() == ""
+
+
+def test_an_offer_to_answer_comes_into_sight_whole(new_page):
+    """On a laptop's short window the offer bar under the buttons was half
+    below the window's edge (a walk-through at 1366x768 missed a takeback
+    request): it comes into sight when an offer asks this player."""
+    short = {"width": 1366, "height": 640}
+    a, b = (new_page(viewport=short) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    click(a, "h8")
+    ply_is(b, 1, timeout=10_000)
+    a.click("#offer-draw")
+    b.wait_for_selector("#offer-bar:not([hidden])")
+    # Scrolled smoothly (Bootstrap's scroll-behavior), to the pixel (its
+    # bottom lies a fraction of one below: scrolling goes by whole pixels).
+    b.wait_for_function(
+        "() => { const r = document.getElementById('offer-bar')"
+        ".getBoundingClientRect(); return r.top >= 0 && r.bottom < innerHeight + 1; }",
+        timeout=2000,
+    )
 
 
 def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
