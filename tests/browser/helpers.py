@@ -57,6 +57,16 @@ def select_game(page, game: str) -> None:
     wait_idle(page)
 
 
+#: What the page says when it does not move on: the state that holds it.
+STUCK = """() => {
+    const s = BoardPage.state;
+    return JSON.stringify({ply: s.game.ply, to_move: s.game.to_move,
+        players: s.game.players, busy: s.busy, thinking: Boolean(s.thinking),
+        paused: s.paused, watching: s.watching, flash: $("#flash").text(),
+        status: $("#status").text()});
+}"""
+
+
 #: Generous: the first search of each game in a fresh process compiles the
 #: numba kernels (tens of seconds with a cold cache, as in a fresh CI clone).
 AI_TIMEOUT = 120_000

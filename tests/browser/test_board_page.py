@@ -20,6 +20,7 @@ from webgame import services
 from .conftest import DESKTOP, PHONE, PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     AI_TIMEOUT,
+    STUCK,
     game_json,
     human_move,
     loa_record,
@@ -812,16 +813,6 @@ def test_the_analysis_card_keys_the_colours_over_the_board(page):
     red = _colour(page, best, "stroke")
     assert _colour(page, "#layer-key .swatch.chosen", "backgroundColor") == red
     assert _colour(page, "#arrowhead-best path", "fill") == red.replace(".85", ".9")
-
-
-#: What the page says when its AIs do not move: the state that holds them.
-STUCK = """() => {
-    const s = BoardPage.state;
-    return JSON.stringify({ply: s.game.ply, to_move: s.game.to_move,
-        players: s.game.players, busy: s.busy, thinking: Boolean(s.thinking),
-        paused: s.paused, watching: s.watching, flash: $("#flash").text(),
-        status: $("#status").text()});
-}"""
 
 
 def test_a_games_options_are_chosen_in_the_new_game_dialog(page):

@@ -5,9 +5,11 @@ computer its choices come by themselves."""
 from __future__ import annotations
 
 from playwright.sync_api import Locator
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
+    STUCK,
     game_json,
     new_game_dialog,
     open_board,
@@ -44,7 +46,10 @@ def _new_swap2_game(page, rule: str) -> None:
 def _place(page, square: str, ply: int) -> None:
     wait_idle(page)
     page.click(f'#board [data-square="{square}"]')
-    page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
+    try:
+        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
+    except PlaywrightTimeout as error:  # once in CI: say what held the page
+        raise AssertionError(f"{square}: {page.evaluate(STUCK)}") from error
     wait_idle(page)
 
 
