@@ -8,8 +8,9 @@ first-minute dialog), and until its last script arrived. ``--latency``
 adds that many milliseconds to each request (Chromium's network emulation),
 as a player's link to a distant server would. It prints the median of each
 URL's rounds (the first two are left out, as warm-up) and, for two URLs, the
-ratio of the medians. It needs the tests' packages (Playwright) and a
-Chromium (``make system-packages``).
+ratio of the medians. It needs the tests' packages (Playwright) and Debian's
+desktop Chromium, the browser a player opens (``apt-get install chromium``;
+the tests run its headless shell).
 
     python loadtest/page_load.py http://127.0.0.1:8000 [URL2] [--rounds 16]
                                  [--latency MS]

@@ -1,8 +1,13 @@
 """Fixtures of the browser tests: Debian's Chromium driven by Playwright.
 
 Playwright never downloads a browser here: it launches the system Chromium by
-path. A missing Chromium is a test failure, not a skip, so a machine without a
-browser cannot pass the suite silently. Every page collects its console errors
+path. It is Chromium's headless shell (Debian's chromium-headless-shell, the
+build Playwright itself runs headless tests in): the same Blink and V8 as the
+chromium package, without the desktop browser around them, and it takes well
+under half the CPU to open and run a page (the browser tests were CPU-bound,
+Chromium's processes about 70% of it; see docs/experiments). A missing
+Chromium is a test failure, not a skip, so a machine without a browser cannot
+pass the suite silently. Every page collects its console errors
 and uncaught exceptions and the test fails if there are any.
 """
 
@@ -19,7 +24,7 @@ import pytest
 from django.core.cache import cache
 from django.test.utils import modify_settings
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 #: Chromium flags for a closed, headless machine: no sandbox (root in CI), no
 #: GPU, and none of the background traffic a fresh profile would start.
 CHROMIUM_ARGS = [
@@ -45,8 +50,9 @@ def chromium_path() -> str:
     found = shutil.which(CHROMIUM) or (CHROMIUM if Path(CHROMIUM).is_file() else None)
     if not found:
         pytest.fail(
-            f"Chromium not found at {CHROMIUM!r}: install Debian's chromium "
-            "(`apt-get install chromium`) or set CHROMIUM to its path",
+            f"Chromium not found at {CHROMIUM!r}: install Debian's "
+            "chromium-headless-shell (`make system-packages`) or set CHROMIUM "
+            "to a Chromium's path",
             pytrace=False,
         )
     return found
