@@ -20,10 +20,11 @@ chosen (:func:`opener_colour`). What the opening has reached is a
 (:func:`step`): the web app and the arena both keep exactly those two.
 
 The AI decides with its search (:func:`ai_turn`): as the opener it places,
-of a few random three-stone openings near the centre, the one its search
-finds the most even; as a chooser it takes the colour its search prefers, and
-as the second player of a position within :data:`EVEN_BAND` of even it places
-two more stones, its search's best for white, then for black.
+of a few random three-stone openings of the shape of renju's 26 openings
+(:func:`opener_moves`), the one its search finds the most even; as a
+chooser it takes the colour its search prefers, and as the second player of a
+position within :data:`EVEN_BAND` of even it places two more stones, its
+search's best for white, then for black.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.base import Game, State
+from ..games.gomoku_board import BLACK_STONE, EMPTY, HEADER
 from ..search.result import SearchResult
 from .base import Forfeit
 from .openings import opening_moves
@@ -54,8 +56,6 @@ CHOICES = {CHOOSE: ("white", "black", "place2"), CHOOSE_AGAIN: ("black", "white"
 EVEN_BAND = 0.05
 #: The opener's three stones: the most even of this many random openings.
 CANDIDATES = 3
-#: The opener's random stones stay this close (Chebyshev) to the centre.
-RADIUS = 3
 
 
 class Swap2Error(ValueError):
@@ -158,19 +158,42 @@ Think = Callable[[State], SearchResult]
 Turn = Callable[[State, int, Sequence[str]], tuple[list[int], str | None]]
 
 
+def opener_moves(game: Game, state: State) -> list[int]:
+    """Return where the opener may place its next stone in ``state`` (which
+    holds fewer than three): the shape of renju's 26 openings, which players
+    know, rather than stones scattered about the centre. The first stone goes
+    on the centre point, the second touches it (straight or diagonally), the
+    third lies within two points of the first."""
+    size = game.options["size"]
+    legal = game.legal_moves(state)
+    board = state.array[HEADER:]
+    placed = np.flatnonzero(board != EMPTY)
+    if not len(placed):
+        centre = (size // 2) * size + size // 2
+        return [centre] if centre in legal else opening_moves(game, state, 1)
+    first = int(np.flatnonzero(board == BLACK_STONE)[0])  # the only black one
+    reach = 1 if len(placed) == 1 else 2
+    near = [
+        move
+        for move in legal
+        if max(abs(move // size - first // size), abs(move % size - first % size))
+        <= reach
+    ]
+    return near or opening_moves(game, state)
+
+
 def opening_stones(
     game: Game, state: State, stones: int, think: Think, rng: np.random.Generator
 ) -> list[int]:
     """Return the opener's stones still to place in ``state``, which holds
-    ``stones`` (of black,
-    white, black): of :data:`CANDIDATES` random completions within
-    :data:`RADIUS` of the centre, the one whose value ``think`` finds the
-    closest to even."""
+    ``stones`` (of black, white, black): of :data:`CANDIDATES` random
+    completions (:func:`opener_moves`), the one whose value ``think`` finds
+    the closest to even."""
     best: tuple[float, list[int]] | None = None
     for _ in range(CANDIDATES):
         position, moves = state, []
         for _ in range(3 - stones):
-            legal = opening_moves(game, position, RADIUS)
+            legal = opener_moves(game, position)
             moves.append(legal[int(rng.integers(len(legal)))])
             position = game.apply(position, moves[-1])
         gap = abs(think(position).value - 0.5)

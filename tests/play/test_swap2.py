@@ -114,8 +114,41 @@ def test_the_opener_places_three_stones_near_the_centre():
     )
     assert choice is None and len(set(moves)) == 3
     assert len(think.calls) == swap2.CANDIDATES  # one search per candidate
-    for move in moves:
-        assert max(abs(move // 15 - 7), abs(move % 15 - 7)) <= swap2.RADIUS
+
+
+def _apart(a: int, b: int, size: int = 15) -> int:
+    return max(abs(a // size - b // size), abs(a % size - b % size))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_openers_stones_take_the_shape_of_a_renju_opening(seed):
+    """As in renju's 26 openings: the first stone on the centre point, the
+    second touching it, the third within two points of the first. (Scattered
+    stones, such as k7 i10 h11, read as no opening at all to a player.)"""
+    game = find_game("gomoku", rule="renju")
+    moves, _ = swap2.ai_turn(
+        game,
+        game.initial_state(),
+        0,
+        [],
+        _thinker(game, 0.5),
+        np.random.default_rng(seed),
+    )
+    first, second, third = moves
+    assert game.format_move(game.initial_state(), first) == "h8"
+    assert _apart(second, first) == 1
+    assert 1 <= _apart(third, first) <= 2 and third != second
+
+
+def test_an_opener_that_finds_a_stone_placed_goes_on_from_it():
+    game = find_game("gomoku")
+    state = game.play(game.initial_state(), "g7")
+    moves, _ = swap2.ai_turn(
+        game, state, 1, [], _thinker(game, 0.5), np.random.default_rng(3)
+    )
+    first = game.parse_move(game.initial_state(), "g7")
+    assert len(moves) == 2
+    assert _apart(moves[0], first) == 1 and _apart(moves[1], first) <= 2
 
 
 def test_a_whole_opening_between_two_searches():
