@@ -38,7 +38,6 @@ from ..games.base import Game, State
 from ..games.gomoku_board import BLACK_STONE, EMPTY, HEADER
 from ..search.result import SearchResult
 from .base import Forfeit
-from .openings import opening_moves
 
 NAME = "swap2"
 PLACE3, CHOOSE, PLACE2, CHOOSE_AGAIN, DONE = (
@@ -169,17 +168,15 @@ def opener_moves(game: Game, state: State) -> list[int]:
     board = state.array[HEADER:]
     placed = np.flatnonzero(board != EMPTY)
     if not len(placed):
-        centre = (size // 2) * size + size // 2
-        return [centre] if centre in legal else opening_moves(game, state, 1)
+        return [(size // 2) * size + size // 2]
     first = int(np.flatnonzero(board == BLACK_STONE)[0])  # the only black one
     reach = 1 if len(placed) == 1 else 2
-    near = [
+    return [
         move
         for move in legal
         if max(abs(move // size - first // size), abs(move % size - first % size))
         <= reach
     ]
-    return near or opening_moves(game, state)
 
 
 def opening_stones(
