@@ -268,14 +268,16 @@ export function reload() {
 /** The usual ending of a request that changes the game: take in its answer,
  *  or say what went wrong and fetch the game afresh. */
 export function changeGame(xhr, then) {
-  const sent = { from: state.game.version };
+  const sent = { id: state.game.id, from: state.game.version };
   state.busy = sent;
   xhr
     .done(function (next) {
       if (state.busy === sent) state.busy = false;
-      // Pushed snapshots may have overtaken the answer: it is not drawn back.
+      // Pushed snapshots may have overtaken the answer: it is not drawn back,
+      // nor is the game it is about once the page has gone on (to the
+      // rematch a push named).
       const shown = state.game;
-      if (!shown || shown.id !== next.id || next.version >= shown.version) setGame(next);
+      if (shown.id === sent.id && next.version >= shown.version) setGame(next);
       if (then) then(next);
     })
     .fail(function (x) {

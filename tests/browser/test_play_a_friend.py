@@ -410,6 +410,45 @@ def test_a_watcher_sees_the_computer_think(new_page):
     assert c.inner_text("#status") == "Black to move"
 
 
+def test_a_rematchs_late_answer_does_not_draw_the_finished_game_back(page):
+    """The socket's snapshot of the finished game, naming its rematch, often
+    comes before the answer to the Rematch click, and the page goes to the
+    rematch on it. The answer, about the finished game, then drew that game
+    back (its board, its end): CI's watcher saw one game and the player the
+    other."""
+    made = services.create_game(
+        game="gomoku",
+        options=None,
+        players={"black": {"kind": "human"}, "white": {"kind": "ai", "level": 1}},
+    )
+    open_board(page, f"?game={made['id']}")
+    page.wait_for_function("() => BoardPage.state.live")
+    resigned = page.request.post(
+        page.base_url + f"/api/games/{made['id']}/resign/", data={}
+    )
+    assert resigned.ok, resigned.text()
+    page.wait_for_selector("#end-dialog.show")
+    held = []
+    page.route("**/rematch/", lambda route: held.append(route))
+    page.click("#rematch")
+    while not held:
+        page.wait_for_timeout(20)
+    answer = held[0].fetch()  # the server starts it and pushes; the answer waits
+    page.wait_for_function(
+        "id => BoardPage.state.game.id !== id", arg=made["id"], timeout=5000
+    )
+    rematch = page.evaluate("() => BoardPage.state.game.id")
+    page.evaluate(
+        """() => { window.shown = []; const look = () => {
+             window.shown.push(BoardPage.state.game.id);
+             requestAnimationFrame(look); }; look(); }"""
+    )
+    held[0].fulfill(response=answer)
+    page.wait_for_timeout(500)
+    assert set(page.evaluate("() => window.shown")) == {rematch}
+    assert page.locator("#end-dialog.show").count() == 0
+
+
 def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page):
     # The rematch was a new game the page alone knew: the watchers stayed
     # on the finished game.
@@ -432,13 +471,14 @@ def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page
         tab.wait_for_function(
             "id => BoardPage.state.game.id !== id", arg=made["id"], timeout=5000
         )
+        if tab is a:  # read before it fades (3.5 s), not after C's wait
+            # The player reads their new colour ("the colours are swapped"
+            # was all a player against the computer was told).
+            assert a.inner_text("#flash") == "The rematch has started: you play white"
     again = a.evaluate("() => BoardPage.state.game")
     assert c.evaluate("() => BoardPage.state.game.id") == again["id"]
     assert again["players"]["black"]["kind"] == "ai"  # the colours swapped
     assert again["players"]["white"]["kind"] == "human"
-    # The player reads their new colour ("the colours are swapped" was
-    # all a player against the computer was told).
-    assert a.inner_text("#flash") == "The rematch has started: you play white"
     assert c.inner_text("#flash") == "The rematch has started"
     # The computer, black now, opens, and the watcher sees it.
     ply_is(c, 1, timeout=30_000)
