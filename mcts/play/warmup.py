@@ -53,7 +53,7 @@ from ..games.base import MAX_MOVES, Game
 from ..games.gomoku import Gomoku
 from ..models.live import LiveModel, search_gain
 from ..models.store import model_path
-from ..search.gomoku.focus import focus_moves
+from ..search.gomoku.focus import focus_moves, gomoku_move_score
 from ..search.gomoku.threats.root import plan_root
 from ..search.gomoku.threats.vct import wins_by_threats
 from ..search.proof_check import strict_proofs
@@ -314,13 +314,16 @@ def warm_search(
 def warm_gomoku_parts() -> None:
     """Compile Gomoku's part of the search's kernel with the argument types
     the kernel passes (a writable state, int64 budgets): the threat search at
-    the leaves and the focus on the moves worth a node."""
+    the leaves, the focus on the moves worth a node and its score."""
     game = find_game("gomoku")
     state = np.array(game.play(game.initial_state(), "h8").array)
     wins_by_threats(state, 100, 10)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     count = game_kernels.legal_moves(game.game_id, state, moves)
     focus_moves(game.game_id, state, moves, count, 5, 2)
+    # The root's ranking of an opponent's VCF's blocks when they are more
+    # than it keeps (threats.root.plan_root), called from Python.
+    gomoku_move_score(state, moves[0])
 
 
 def warm_beside_search(

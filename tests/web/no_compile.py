@@ -82,6 +82,18 @@ def play(services) -> None:
         services.analyse_ply(gid, ply=min(4, snap["ply"]))
         services.explore(gid, ply=0, line=[])
         services.explore(gid, ply=min(2, snap["ply"]), line=[])
+    # A position where white's VCF has more blocks (19) than the root keeps
+    # (three times focus's width): the root ranks them by focus's score.
+    snap = services.create_game(game="gomoku", options=None, players=None)
+    for move in BLOCKS_MANY.split():
+        snap = services.play_move(snap["id"], move=move)
+    services.update_players(snap["id"], players={"black": {"kind": "ai", "level": 1}})
+    services.ai_move(snap["id"])
+
+
+#: Found by random play near the stones: after these 20 moves white has a
+#: VCF that 19 of black's moves block.
+BLOCKS_MANY = "n9 n11 n12 n13 o12 o11 n14 m8 n6 m9 m6 b1 l7 o8 o14 d2 a1 n10 k10 m7"
 
 
 def main() -> int:
