@@ -207,9 +207,23 @@ def warm_game(
         assert isinstance(player, MctsPlayer)
         player.prepare(late, None)
         player.search(Level(seconds=LATE_SECONDS))
+        if name == "gomoku":
+            _warm_gomoku_root(game, late)
         if model is not None:
             _warm_live_model(game, model)
     return counter.count
+
+
+def _warm_gomoku_root(game: Game, state) -> None:
+    """What a Gomoku move's root may call from Python that a played game
+    need not reach: the ranking by focus's score of an opponent's VCF's
+    blocks when they are more than the root keeps
+    (:func:`~mcts.search.gomoku.threats.root.plan_root`, with its writable
+    copy of the state)."""
+    array = np.array(state.array)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    game_kernels.legal_moves(game.game_id, array, moves)
+    gomoku_move_score(array, moves[0])
 
 
 def _warm_live_model(game: Game, model: str) -> None:
@@ -314,16 +328,13 @@ def warm_search(
 def warm_gomoku_parts() -> None:
     """Compile Gomoku's part of the search's kernel with the argument types
     the kernel passes (a writable state, int64 budgets): the threat search at
-    the leaves, the focus on the moves worth a node and its score."""
+    the leaves and the focus on the moves worth a node."""
     game = find_game("gomoku")
     state = np.array(game.play(game.initial_state(), "h8").array)
     wins_by_threats(state, 100, 10)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     count = game_kernels.legal_moves(game.game_id, state, moves)
     focus_moves(game.game_id, state, moves, count, 5, 2)
-    # The root's ranking of an opponent's VCF's blocks when they are more
-    # than it keeps (threats.root.plan_root), called from Python.
-    gomoku_move_score(state, moves[0])
 
 
 def warm_beside_search(

@@ -82,6 +82,22 @@ def play(services) -> None:
         services.analyse_ply(gid, ply=min(4, snap["ply"]))
         services.explore(gid, ply=0, line=[])
         services.explore(gid, ply=min(2, snap["ply"]), line=[])
+    # Swap2 openings, the AI on both sides: its opening stones, choices and
+    # the moves after, under each rule.
+    for rule in ("freestyle", "standard", "renju"):
+        snap = services.create_game(
+            game="gomoku",
+            options={"rule": rule},
+            players={
+                "black": {"kind": "ai", "level": 1},
+                "white": {"kind": "ai", "level": 1},
+            },
+            opening="swap2",
+        )
+        for _ in range(8):
+            if snap["status"] != "playing":
+                break
+            snap = services.ai_move(snap["id"])["game"]
     # A position where white's VCF has more blocks (19) than the root keeps
     # (three times focus's width): the root ranks them by focus's score.
     snap = services.create_game(game="gomoku", options=None, players=None)
