@@ -49,6 +49,23 @@ export function whenSeatedGameChanges(handler) {
 
 whenFlagDue(() => state.game && reload());
 
+/** Snapshots `a` and `b` show the same game in play at the same position,
+ *  the same side to move and the same opening's turn: a piece picked or a
+ *  tap waiting for its confirming tap outlives the change between them (the
+ *  friend joined, an offer, a watcher), else the confirming tap would only
+ *  mark the move again. */
+function samePosition(a, b) {
+  return (
+    Boolean(a) &&
+    a.id === b.id &&
+    b.status === "playing" &&
+    a.ply === b.ply &&
+    a.to_move === b.to_move &&
+    movesKey(a.moves, a.ply) === movesKey(b.moves, b.ply) &&
+    JSON.stringify(a.opening || null) === JSON.stringify(b.opening || null)
+  );
+}
+
 /** Draw the server's snapshot `g`, remember it, and let the AI move if it is its turn. */
 export function setGame(g) {
   const before = state.game;
@@ -76,8 +93,10 @@ export function setGame(g) {
   }
   state.game = g;
   state.receivedAt = performance.now();
-  state.selected = null;
-  state.pending = null;
+  if (!samePosition(before, g)) {
+    state.selected = null;
+    state.pending = null;
+  }
   if (state.viewPly !== null && state.viewPly >= g.ply) state.viewPly = null;
   rememberGame(g);
   syncControls(g);

@@ -699,6 +699,25 @@ def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
     assert services.get_game(made["id"])["players"]["black"]["kind"] == "ai"
 
 
+def test_a_tap_waiting_for_its_confirmation_outlives_the_friend_joining(new_page):
+    # On a phone the first tap marks the move and the second plays it. The
+    # friend's joining came between them (a new snapshot of the same
+    # position) and wiped the mark: the second tap only marked it again.
+    a, b = (new_page(**PHONE_CONTEXT) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    click(a, "h8")
+    assert a.evaluate("() => BoardPage.state.pending") == "h8"
+    version = a.evaluate("() => BoardPage.state.game.version")
+    b.goto(invite)
+    a.wait_for_function(
+        "v => BoardPage.state.game.version > v", arg=version, timeout=15000
+    )
+    assert a.evaluate("() => BoardPage.state.game.ply") == 0
+    click(a, "h8")
+    ply_is(a, 1, timeout=15000)
+
+
 def test_a_game_of_days_a_move_reads_its_clocks_in_days(new_page):
     # "1 d 0 h" for a whole day, in a typewriter's font: on a phone the two
     # seats took a line each, and the board moved when the friend joined.
