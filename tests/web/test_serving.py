@@ -54,6 +54,9 @@ def served(tmp_path_factory):
         DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
         STATIC_ROOT=str(tmp / "static"),
         SECRET_KEY_FILE=str(tmp / "key"),
+        # No AI plays here: the warm-up's processes only took the cores from
+        # the tests beside (test_readiness covers make run's warm-up).
+        AI_WARM_UP="0",
     )
     log = (tmp / "server.log").open("w")
     proc = subprocess.Popen(
