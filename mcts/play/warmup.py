@@ -53,7 +53,7 @@ from ..games.base import MAX_MOVES, Game
 from ..games.gomoku import Gomoku
 from ..models.live import LiveModel, search_gain
 from ..models.store import model_path
-from ..search.gomoku.focus import focus_moves, gomoku_move_score
+from ..search.gomoku.focus import focus_moves
 from ..search.gomoku.threats.root import plan_root
 from ..search.gomoku.threats.vct import wins_by_threats
 from ..search.proof_check import strict_proofs
@@ -207,23 +207,9 @@ def warm_game(
         assert isinstance(player, MctsPlayer)
         player.prepare(late, None)
         player.search(Level(seconds=LATE_SECONDS))
-        if name == "gomoku":
-            _warm_gomoku_root(game, late)
         if model is not None:
             _warm_live_model(game, model)
     return counter.count
-
-
-def _warm_gomoku_root(game: Game, state) -> None:
-    """What a Gomoku move's root may call from Python that a played game
-    need not reach: the ranking by focus's score of an opponent's VCF's
-    blocks when they are more than the root keeps
-    (:func:`~mcts.search.gomoku.threats.root.plan_root`, with its writable
-    copy of the state)."""
-    array = np.array(state.array)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    game_kernels.legal_moves(game.game_id, array, moves)
-    gomoku_move_score(array, moves[0])
 
 
 def _warm_live_model(game: Game, model: str) -> None:

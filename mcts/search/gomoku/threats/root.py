@@ -75,16 +75,13 @@ def plan_root(
     lost = np.zeros(size * size, dtype=np.bool_)
     budgets = (budget, defence_budget, vct_depth, vct_budget, defence_vct_budget)
     kind, count = root_threats(
-        state, tuple(map(np.int64, (*budgets, deep_budget))), moves, lost
+        state, tuple(map(np.int64, (*budgets, deep_budget, width))), moves, lost
     )
     if kind == PLAY:
         return _rooted(np.array(moves[:1]), proven=Proven.WIN)
     if kind == BLOCK:
-        blocks = moves[:count]
-        if width > 0 and count > 3 * width:
-            scores = np.array([gomoku_move_score(state, move) for move in blocks])
-            blocks = blocks[np.argsort(-scores, kind="stable")[: 3 * width]]
-        return _restricted(tree, blocks, set(moves[:count].tolist()), None)
+        kept = count if width <= 0 else min(count, 3 * width)
+        return _restricted(tree, moves[:kept], set(moves[:count].tolist()), None)
     if kind == DROP:
         kept = moves[:count][~lost[:count]]
         if len(kept) == 0:
@@ -104,13 +101,20 @@ def root_threats(state, budgets, moves, lost):
     """Return (what the threat searches found, a count), for
     :func:`plan_root`: (PLAY, 1) with the mover's winning first move in
     ``moves[0]``; (BLOCK, n) with the moves that block the opponent's VCF
-    in ``moves[:n]``; (DROP, n) with the best ``n`` moves by focus score in
-    ``moves[:n]`` and ``lost[:n]`` set for those after which the opponent
-    still has a VCT; or (NOTHING, 0). ``budgets`` holds
-    :func:`plan_root`'s, in its order."""
-    budget, defence_budget, vct_depth, vct_budget, defence_vct_budget, deep_budget = (
-        budgets
-    )
+    in ``moves[:n]`` (when there are more than three times ``width``, the
+    best by focus score first); (DROP, n) with the best ``n`` moves by focus
+    score in ``moves[:n]`` and ``lost[:n]`` set for those after which the
+    opponent still has a VCT; or (NOTHING, 0). ``budgets`` holds
+    :func:`plan_root`'s budgets in its order, then its ``width``."""
+    (
+        budget,
+        defence_budget,
+        vct_depth,
+        vct_budget,
+        defence_vct_budget,
+        deep_budget,
+        width,
+    ) = budgets
     line = np.empty(2 * VCF_MAX_DEPTH + 1, dtype=np.int64)
     length, _ = state_vcf(state, np.int64(0), np.int64(VCF_MAX_DEPTH), budget, line)
     if length > 0:
@@ -118,6 +122,8 @@ def root_threats(state, budgets, moves, lost):
         return PLAY, np.int64(1)
     count = defence_moves(state, defence_budget, moves)
     if count >= 0:  # 0: no defence, search as usual
+        if width > 0 and count > 3 * width:
+            _best_first(state, moves, count)
         return (BLOCK if count > 0 else NOTHING), count
     if vct_depth == 0:
         return NOTHING, np.int64(0)
@@ -134,6 +140,17 @@ def root_threats(state, budgets, moves, lost):
     count = focus_moves(game_id, state, moves, legal, width, np.int64(0))
     vct_losers(state, moves, count, defence_vct_budget, lost)
     return DROP, count
+
+
+@njit(cache=True, nogil=True)
+def _best_first(state, moves, count):
+    """Order ``moves[:count]`` by focus score, the best first (ties keep
+    their order)."""
+    scores = np.empty(count)
+    for i in range(count):
+        scores[i] = -gomoku_move_score(state, moves[i])
+    order = np.argsort(scores, kind="mergesort")
+    moves[:count] = moves[:count][order]
 
 
 def _restricted(
