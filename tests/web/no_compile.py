@@ -56,7 +56,8 @@ def level_at(game: str, ply: int) -> int:
 def play(services) -> None:
     """Each game through the web services: AI moves at every level, hints,
     an analysis and the explorer; Reversi to its end (the endgame solver at
-    every depth)."""
+    every depth); Gomoku's Swap2 under each rule, and a root that must rank
+    an opponent's VCF's many blocks."""
     for game, options, plies in (
         ("reversi", None, 80),
         ("gomoku", None, 24),
