@@ -36,12 +36,12 @@ class StaticFilesStorage(CompressedManifestStaticFilesStorage):
     ``collectstatic``.
     """
 
+    _, _module_imports = (
+        CompressedManifestStaticFilesStorage._js_module_import_aggregation_patterns
+    )
     patterns = (
         *CompressedManifestStaticFilesStorage.patterns,
-        (
-            "board/*.js",
-            CompressedManifestStaticFilesStorage._js_module_import_aggregation_patterns[1],
-        ),
+        ("board/*.js", _module_imports),
     )
 
     def create_compressor(self, **kwargs) -> Compressor:
