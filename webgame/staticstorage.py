@@ -26,6 +26,12 @@ class _Compressor(Compressor):
         return brotli.compress(data, quality=quality)
 
 
+#: Django's patterns of an ES module's imports and exports (for its "*.js").
+_, _MODULE_IMPORTS = (
+    CompressedManifestStaticFilesStorage._js_module_import_aggregation_patterns
+)
+
+
 class StaticFilesStorage(CompressedManifestStaticFilesStorage):
     """Hashed, compressed static files whose ES module imports use the hashes.
 
@@ -36,12 +42,9 @@ class StaticFilesStorage(CompressedManifestStaticFilesStorage):
     ``collectstatic``.
     """
 
-    _, _module_imports = (
-        CompressedManifestStaticFilesStorage._js_module_import_aggregation_patterns
-    )
     patterns = (
         *CompressedManifestStaticFilesStorage.patterns,
-        ("board/*.js", _module_imports),
+        ("board/*.js", _MODULE_IMPORTS),
     )
 
     def create_compressor(self, **kwargs) -> Compressor:
