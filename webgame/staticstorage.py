@@ -38,7 +38,7 @@ class StaticFilesStorage(CompressedManifestStaticFilesStorage):
     Only the page's own modules (``board/``) are searched for imports:
     Django's ``support_js_module_import_aggregation`` searches every script,
     on each of collectstatic's passes, and the packages' bundles import
-    nothing by path; searching their 3 MB took most of a first start's
+    nothing by path; searching their 3 MB took a third of a first start's
     ``collectstatic``.
     """
 
