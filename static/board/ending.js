@@ -1,9 +1,9 @@
 /*
  * The end of a game: a card that says who won and why, with Rematch and
- * Analyse (dialogs.js runs them). A card beside the page, not a dialog over
- * it: the page stays in use while it shows. It stays until closed (its
- * button, Escape), the game is taken back, or another game is on the board;
- * it steps aside for the keyboard's focus.
+ * Analyse (dialogs.js runs them). A card in the page, not a dialog over it:
+ * the page stays in use while it shows, and the card stands under the board,
+ * over nothing (board.css). It stays until closed (its button,
+ * Escape), the game is taken back, or another game is on the board.
  */
 import { cap, endedOffBoard, humanSide, onlyWatching, reasonText, resultText, sideName, state } from "./state.js";
 
@@ -63,25 +63,6 @@ export function closeEnd() {
   hideEnd();
   return true;
 }
-
-/** Whether the card covers any of `el`. */
-function covers(card, el) {
-  const a = card.getBoundingClientRect(),
-    b = el.getBoundingClientRect();
-  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-}
-
-// The keyboard's focus is never hidden under the card: it steps aside when
-// the keyboard leaves it (a click elsewhere leaves it up), or when the focus
-// goes to a control it covers (now, or once the page has scrolled that
-// control into sight). The result stays above the board and in the panel.
-document.addEventListener("focusin", function (event) {
-  const card = document.getElementById("end-dialog");
-  if (!cardFor || card.contains(event.target) || event.target === document.body) return;
-  const tabbedOut = card.contains(event.relatedTarget) && event.target.matches(":focus-visible");
-  if (tabbedOut || covers(card, event.target)) return hideEnd();
-  setTimeout(() => cardFor && document.activeElement === event.target && covers(card, event.target) && hideEnd(), 400);
-});
 
 /** The keyboard's focus was on the card as it went. */
 let focusInCard = false;

@@ -63,7 +63,7 @@ def test_screenshots_of_the_flows(new_page, screenshot, size):
     assert page.locator("#win-bar").is_visible()
     screenshot(page, f"game-{size}")
 
-    # The end of a game: Black's row of four lit, the dialog on top.
+    # The end of a game: Black's row of four lit, the card under the board.
     start_game(page, "gomoku", size=7, row=4)
     if page.locator("#confirm-moves").is_checked():
         page.click("#confirm-moves")  # 7x7 cells are finger-sized anyway
@@ -73,6 +73,7 @@ def test_screenshots_of_the_flows(new_page, screenshot, size):
         wait_plies(page, count)
     page.wait_for_selector("#end-dialog.show")
     page.wait_for_function("() => document.querySelectorAll('.cell.winning').length")
+    page.wait_for_selector("#end-dialog.show:not(.showing)")  # faded in
     screenshot(page, f"end-{size}")
 
     # The analysis of that game: the chart and its mistakes.
