@@ -22,9 +22,26 @@ const DIAGRAMS = {
     ranks: "987654321",
     winning: ["c6", "d6", "e6", "f6", "g6"],
   },
-  // Black's e5 would make two open threes (checked in tests/browser/test_rules.py).
+  // Renju's three kinds of forbidden point, drawn on a Gomoku board; each
+  // position's only one, checked by the rules library in
+  // tests/browser/test_rules.py. Black's e5 would make two open threes,
   renju: {
+    board: "gomoku",
     rows: [".........", ".........", ".........", "...o..o..", "..xx.....", "....xo...", "..o.x....", ".........", "........."],
+    ranks: "987654321",
+    forbidden: ["e5"],
+  },
+  // e4 two fours (each blocked at one end),
+  "renju-four": {
+    board: "gomoku",
+    rows: [".........", "....o....", "..o.x....", "....x.o..", "....x....", "oxxx.....", ".....o...", "......o..", "........."],
+    ranks: "987654321",
+    forbidden: ["e4"],
+  },
+  // and e5 six in a row.
+  "renju-overline": {
+    board: "gomoku",
+    rows: [".........", ".........", "...o.....", "......o..", ".xxx.xx..", "....o....", "..o...o..", ".........", "........."],
     ranks: "987654321",
     forbidden: ["e5"],
   },
@@ -48,8 +65,7 @@ function drawDiagram(el, name) {
   const d = DIAGRAMS[name];
   const n = d.rows.length;
   const files = "abcdefghijklmnopqrs".slice(0, n);
-  // The renju diagram is drawn on a Gomoku board.
-  const board = name === "renju" ? "gomoku" : name;
+  const board = d.board || name;
   const ctx = {
     loa: name === "loa",
     last: set(d.last),

@@ -65,11 +65,17 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     assert gomoku.locator(".piece.black").count() == 5
     assert gomoku.locator(".piece.white").count() == 4
     assert gomoku.locator(".cell.star").count() == 5  # as on a wooden board
-    # Renju's forbidden point, crossed as on the board: the rules library
-    # agrees that black's stone there makes two threes.
-    renju = page.locator('#rules-gomoku .rules-diagram[data-diagram="renju"]')
-    assert renju.locator(".cell.forbidden").count() == 1
-    assert _forbidden_in(renju) == {"e5": "double three"}
+    # Renju's three kinds of forbidden point, each crossed as on the board:
+    # the rules library finds that one point in each position, for that
+    # reason.
+    for diagram, forbidden in (
+        ("renju", {"e5": "double three"}),
+        ("renju-four", {"e4": "double four"}),
+        ("renju-overline", {"e5": "overline"}),
+    ):
+        renju = page.locator(f'#rules-gomoku .rules-diagram[data-diagram="{diagram}"]')
+        assert renju.locator(".cell.forbidden").count() == 1
+        assert _forbidden_in(renju) == forbidden
     page.click("#rules-tab-reversi")
     reversi = page.locator("#rules-reversi .rules-diagram")
     assert reversi.locator(".piece.black").count() == 4  # after f5
@@ -132,6 +138,8 @@ def test_the_rules_diagrams_have_coordinates_for_their_captions(new_page):
         ("reversi", "reversi", 8, "a1", ".cell.last-move", ["f5"]),
         ("gomoku", "gomoku", 9, "a9", ".cell.winning", ["c6", "d6", "e6", "f6", "g6"]),
         ("gomoku", "renju", 9, "a9", ".cell.forbidden", ["e5"]),
+        ("gomoku", "renju-four", 9, "a9", ".cell.forbidden", ["e4"]),
+        ("gomoku", "renju-overline", 9, "a9", ".cell.forbidden", ["e5"]),
         ("loa", "loa", 8, "a8", ".cell.selected", ["b1"]),
         ("loa", "loa", 8, "a8", ".cell.target", ["b3", "d3", "h1"]),
     ):
