@@ -631,7 +631,9 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
         # One row under the board: the board's buttons stay on the screen.
         controls = page.locator("#play-controls").bounding_box()
         assert controls["y"] + controls["height"] <= context["viewport"]["height"]
-        title, why = (page.locator(s).bounding_box() for s in ("#end-title", "#end-reason"))
+        title, why = (
+            page.locator(s).bounding_box() for s in ("#end-title", "#end-reason")
+        )
         assert abs(title["y"] + title["height"] / 2 - why["y"] - why["height"] / 2) < 4
     # From the board, the keyboard's next stop is the card (it came after
     # every button of the page), then the board's buttons; the card, over
