@@ -8,6 +8,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from webgame.models import Game as GameRow
+from webgame.services import ai as ai_service
+from webgame.services import clocks, positions
+from webgame.services.positions import snapshot
 
 from .helpers import FAST_AI, HUMAN, assert_error, url
 
@@ -176,6 +179,59 @@ def test_seats_swap_with_the_colours_and_the_clock_waits(client):
         400,
         "nothing_to_undo",
     )
+
+
+def test_the_clock_runs_for_whoever_acts_once_each_player_has(client, monkeypatch):
+    """Gomocup's practice: the opening's time counts, so that nobody can stall
+    in it. As each side's first move in any game, the opener's three stones
+    and the second player's first choice are free; the two more stones and
+    the second choice are timed, and a choice that swaps the seats swaps
+    their clocks."""
+    now = [1_800_000_000_000]
+    monkeypatch.setattr(clocks, "now_ms", lambda: now[0])
+    monkeypatch.setattr(positions, "now_ms", lambda: now[0])
+    made = new(client, friend={"side": "black"}, clock={"initial": 60, "increment": 1})
+    opener = made["seat"]["token"]
+    second = client.post(
+        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
+    ).json()["seat"]["token"]
+    game = made
+    for text in ("h8", "h9", "i8"):
+        now[0] += 5000
+        game = move(client, game, text, opener).json()
+    now[0] += 5000
+    game = choose(client, game, "place2", second).json()
+    # Nothing charged so far; now the second player's stones are timed.
+    assert game["clock"] == {**game["clock"], "black": 60, "white": 60}
+    assert game["clock"]["running"] == "white"
+    for seconds, text in ((4, "j9"), (3, "g7")):
+        now[0] += seconds * 1000
+        game = move(client, game, text, second).json()
+    # 7 s used, an increment a stone; the opener's choice is timed.
+    assert (game["clock"]["white"], game["clock"]["running"]) == (55, "black")
+    assert GameRow.objects.get(pk=game["id"]).deadline is not None
+    now[0] += 10_000
+    game = choose(client, game, "white", opener).json()
+    # The opener took white: 10 s charged and an increment, then the seats
+    # and the clocks swapped. White moves next: the opener's clock runs.
+    assert game["opening"]["swapped"] and game["opening"]["step"] == "done"
+    assert (game["clock"]["white"], game["clock"]["black"]) == (51, 55)
+    assert game["clock"]["running"] == "white"
+    assert move(client, game, "k10", opener).status_code == 200
+
+
+def test_the_ai_thinks_within_its_clock_in_the_opening_too(client, monkeypatch):
+    turns = []
+
+    def opening_turn(row, game, state, ai):
+        turns.append(ai)
+        return {"game": snapshot(row), "search": None}
+
+    monkeypatch.setattr(ai_service, "_opening_turn", opening_turn)
+    game = new(client, black=FAST_AI, clock={"initial": 60, "increment": 0})
+    client.post(url("game-ai-move", game["id"]), {}, format="json")
+    # A 30th of its time, as for a move (clocks.think_budget).
+    assert turns[0]["think_cap"] == pytest.approx(2.0)
 
 
 def test_only_gomoku_opens_by_swap2(client):

@@ -300,10 +300,10 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
 def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dict:
     """Return ``{"game": snapshot, "search": result}`` once the AI ``ai`` of
     ``side`` played its move (or its turn of an opening) in ``row``."""
+    if row.clock:  # the AI thinks within its clock, in a Swap2 opening too
+        ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
     if openings.under_way(row) is not None:
         return _opening_turn(row, game, state, ai)
-    if row.clock:  # the AI thinks within its clock
-        ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
     seconds = _search_budget(ai, best=False).seconds
     result = _search(
         row,

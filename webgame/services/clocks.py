@@ -8,7 +8,8 @@ started, in milliseconds since the epoch; None while no clock runs)::
      "black": 180000, "white": 180000, "since": None}
 
 As on lichess for a casual game, no clock runs before each side has made its
-first move. Then the side to move's clock runs; a move takes the time used
+first move (a Swap2 opening: :func:`.openings.clock_runs`). Then the side to
+move's clock runs (during Swap2, the side that acts); a move takes the time used
 from the mover's clock and adds the increment (Fischer), or sets the mover's
 time back to the full days (correspondence). Taking moves back spends the
 time used by whoever was to move and starts the clock of whoever is to move
@@ -108,14 +109,15 @@ def after_change(
     before: str | None,
     after: str | None,
     moved: bool,
-    plies: int,
+    runs: bool,
     at: int,
 ) -> dict:
-    """Return the clock after the moves changed at ``at``.
+    """Return the clock after the moves (or a Swap2 choice) changed at ``at``.
 
     ``before`` and ``after`` are the sides to move before and after (None:
-    the game is over), ``moved`` whether ``before`` played a move (else moves
-    were taken back), ``plies`` the number of moves now played.
+    the game is over), ``moved`` whether ``before`` played a move or made a
+    choice (else moves were taken back), ``runs`` whether a clock runs now
+    that each side has moved once (:func:`.openings.clock_runs`).
     """
     clock = dict(clock)
     control = clock["control"]
@@ -127,8 +129,16 @@ def after_change(
         elif clock["since"] is not None:
             clock[before] += control["increment"] * 1000
     # No clock runs until each side has moved once, nor after the end.
-    clock["since"] = at if after is not None and plies >= 2 else None
+    clock["since"] = at if after is not None and runs else None
     return clock
+
+
+def swapped(clock: dict | None) -> dict | None:
+    """Return the clock with the two sides' times swapped (a Swap2 choice
+    that gives each player the other colour)."""
+    if not clock:
+        return clock
+    return {**clock, "black": clock["white"], "white": clock["black"]}
 
 
 def deadline(clock: dict | None, to_move: str | None) -> dt.datetime | None:

@@ -65,8 +65,7 @@ def join(game_id: GameId, *, invite: str) -> dict:
     token = seats.new_secret()
     clock = row.clock
     playing = row.status == GameRow.Status.PLAYING
-    settled = openings.under_way(row) is None  # no clock runs during Swap2
-    if clock and len(row.moves) >= 2 and playing and settled:
+    if clock and playing and openings.clock_runs(row.opening, len(row.moves)):
         clock = {**clock, "since": clocks.now_ms()}  # it waited for the friend
     row = write(
         row, seats={**row.seats, side: seats.digest(token)}, invite="", clock=clock

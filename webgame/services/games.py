@@ -134,11 +134,13 @@ def write(
     key = options_key(row.options)
     game = cached_rules(row.game, key)
     finished = row.status == GameRow.Status.FINISHED
-    # No clock runs while an opening rule settles the colours.
+    # The sides that act, before and after: during a Swap2 opening the seats
+    # its steps name (.openings.side_acting), else the colours to move.
     opening = cast(dict | None, fields.get("opening", row.opening))
     before = None
-    if not finished and openings.under_way(row) is None:
-        before = game.to_move(replay(row.game, key, tuple(row.moves)))
+    if not finished:
+        state = replay(row.game, key, tuple(row.moves))
+        before = openings.side_acting(row.opening, len(row.moves), game, state)
     after = before
     if moves is not None:
         if len(moves) > len(row.moves):
@@ -146,8 +148,8 @@ def write(
         state = replay(row.game, key, tuple(moves))
         status, result = result_of(game, state)
         after = None
-        if status == GameRow.Status.PLAYING and not openings.step(opening, len(moves)):
-            after = game.to_move(state)
+        if status == GameRow.Status.PLAYING:
+            after = openings.side_acting(opening, len(moves), game, state)
         fields.update(moves=moves, status=status, result=result, ending=None)
         fields.setdefault("offers", {})
         if row.clock:
@@ -156,14 +158,27 @@ def write(
                 before=before,
                 after=after,
                 moved=len(moves) > len(row.moves),
-                plies=len(moves),
+                runs=openings.clock_runs(opening, len(moves)),
                 at=at,
             )
-    elif before is None and not finished and not openings.step(opening, len(row.moves)):
-        # A choice settled the colours: the clock of the side to move starts.
-        after = game.to_move(replay(row.game, key, tuple(row.moves)))
+    elif opening != row.opening and before is not None:
+        # A Swap2 choice alone: timed as a move.
+        after = openings.side_acting(opening, len(row.moves), game, state)
         if row.clock:
-            fields["clock"] = {**row.clock, "since": at}
+            fields["clock"] = clocks.after_change(
+                row.clock,
+                before=before,
+                after=after,
+                moved=True,
+                runs=openings.clock_runs(opening, len(row.moves)),
+                at=at,
+            )
+    if opening and row.opening and opening["swapped"] != row.opening["swapped"]:
+        # The choice swapped the seats: each player's clock goes with theirs,
+        # the chooser's time charged first.
+        fields["clock"] = clocks.swapped(
+            cast(dict | None, fields.get("clock", row.clock))
+        )
     if ending is not None:
         after = None
         fields.update(
@@ -225,7 +240,7 @@ def settle_clock(row: GameRow) -> GameRow:
     if row.status != GameRow.Status.PLAYING or row.deadline is None:
         return row
     game, state = position(row)
-    side = game.to_move(state)
+    side = openings.acting_side(row, game, state)
     if not clocks.flagged(row.clock, side, clocks.now_ms()):
         return row
     other = "white" if side == "black" else "black"

@@ -7,8 +7,15 @@ black's side (its player settings, its seat) is the opener's and white's the
 second player's: the side that acts is the one the step names, whatever the
 colour of the stone it places. A choice that gives a player the other colour
 swaps the two sides' settings and seats (``swapped`` says so), so that after
-the opening each side is a colour again, as in every other game. No clock
-runs, and nothing is taken back, until the colours are settled.
+the opening each side is a colour again, as in every other game. Nothing is
+taken back until the colours are settled.
+
+A clock runs for the side that acts, as in Gomocup, where the opening's
+time counts, once each player has acted (:func:`clock_runs`): as each side's
+first move in any game (:mod:`.clocks`), the opener's three stones and the
+second player's first choice are not timed; the two more stones and the
+opener's second choice are. A choice that swaps the sides swaps their
+clocks with them.
 """
 
 from __future__ import annotations
@@ -66,10 +73,26 @@ def choices(row: GameRow) -> list[str]:
 def acting_side(row: GameRow, game: Game, state: State) -> str:
     """Return the side whose player acts now: during the opening the one its
     step names (black's side is the opener's), after it the colour to move."""
-    now = under_way(row)
+    return side_acting(row.opening, len(row.moves), game, state)
+
+
+def side_acting(opening: dict | None, stones: int, game: Game, state: State) -> str:
+    """Return the side whose player acts after ``stones`` moves (``state``)
+    of a game opened by ``opening``, as :func:`acting_side` says."""
+    now = step(opening, stones)
     if now is None:
         return game.to_move(state)
     return "black" if now.opener else "white"
+
+
+def clock_runs(opening: dict | None, stones: int) -> bool:
+    """Return whether a clock runs after ``stones`` moves of a game opened by
+    ``opening``: once each player has acted, that is after two moves, or in
+    Swap2 from the second player's two more stones on."""
+    now = step(opening, stones)
+    if now is None:
+        return stones >= 2
+    return now.phase in (swap2.PLACE2, swap2.CHOOSE_AGAIN)
 
 
 def refuse_move_when_choosing(row: GameRow) -> None:
@@ -121,6 +144,8 @@ def choice_columns(row: GameRow, choice: str) -> dict:
                 "black": row.seats["white"],
                 "white": row.seats["black"],
             }
+        # The clocks follow them (.games.write, after it has charged the
+        # chooser's time).
     return columns
 
 
