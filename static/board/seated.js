@@ -64,7 +64,7 @@ function drawClocks() {
       // Days and hours are words (天, 小时), wide in a typewriter's font.
       .toggleClass("font-monospace", !g.clock.control.days)
       // A clock standing still at the start looked stuck.
-      .attr("title", g.status === "playing" && !g.clock.running && g.ply < 2 && !g.opening ? gettext("The clocks start after each side's first move") : null);
+      .attr("title", g.status === "playing" && !g.clock.running ? stillClock(g) : null);
   });
   const running = g.clock && g.clock.running && g.status === "playing";
   // The server's flag watcher ends the game and pushes it; if nothing came
@@ -266,4 +266,13 @@ export function drawSeats() {
   drawOffers();
   drawGone();
   drawButtons();
+}
+
+/** Why the clocks of `g` stand still at its start, or null: as in any game
+ *  no clock runs before each side's first move, and in a Swap2 opening
+ *  before each player's first turn (the opener's stones, the first choice). */
+function stillClock(g) {
+  if (g.opening && ["place3", "choose"].includes(g.opening.step)) return gettext("The clocks start after each player's first turn");
+  if (!g.opening && g.ply < 2) return gettext("The clocks start after each side's first move");
+  return null;
 }

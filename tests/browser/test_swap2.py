@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import PHONE_CONTEXT, SMALL_PHONE
+from .conftest import DESKTOP, PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     STUCK,
     game_json,
@@ -294,3 +294,35 @@ def test_the_stone_a_first_tap_proposes_has_the_colour_placed(page):
     for ply, (square, colour) in enumerate([("g7", "white"), ("j10", "black")], 4):
         assert proposed(square) == colour, square
         _place(page, square, ply)
+
+
+def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page):
+    """Each player's first turn is untimed, and the still clocks say so; from
+    the second player's two more stones on, the clock of who acts runs."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    a.goto(a.base_url + "/")
+    a.wait_for_selector("#start-dialog.show")
+    a.select_option("#start-game", "gomoku")
+    a.select_option("#gomoku-opening", "swap2")
+    a.check("#friend-black", force=True)  # the opener
+    a.select_option("#friend-clock", "3+2")
+    a.click("#play-friend")
+    a.wait_for_selector("#share-dialog.show")
+    invite = a.input_value("#invite-link")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    assert a.get_attribute("#clock-black", "title") == (
+        "The clocks start after each player's first turn"
+    )
+    for ply, square in enumerate(("h8", "h9", "i8"), 1):
+        a.click(f'#board [data-square="{square}"]')
+        b.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
+    b.click('#swap2-choices [data-choice="place2"]')
+    a.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
+    a.wait_for_selector("#clock-white.running")  # the second player's
+    assert a.get_attribute("#clock-white", "title") is None
+    b.click('#board [data-square="j9"]')
+    b.click('#board [data-square="g7"]')
+    a.wait_for_function("() => BoardPage.state.game.opening.step === 'choose-again'")
+    a.wait_for_selector("#clock-black.running")  # the opener's, to choose
