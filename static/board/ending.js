@@ -40,6 +40,11 @@ export function showEnd(game, ending) {
  *  endShownFor is the game whose end was shown once, kept when it is closed). */
 let cardFor = null;
 
+/** Whether the end card is up (or coming up). */
+export function endCardUp() {
+  return cardFor !== null;
+}
+
 function endCard() {
   return bootstrap.Toast.getOrCreateInstance(document.getElementById("end-dialog"), { autohide: false });
 }

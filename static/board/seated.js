@@ -6,6 +6,7 @@
  * Rematch after the game); a claim once the friend has left; and whether
  * this page's own connection holds.
  */
+import { endCardUp } from "./ending.js";
 import { openingStones } from "./opening.js";
 import { SIDES, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
@@ -152,8 +153,11 @@ function drawOffers() {
   const from = offers[kind];
   const askingMe = mine && from !== mine;
   const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? WAITING_WORDS[kind]() : FRIEND_OFFER_WORDS[kind]();
-  // The end card, if it is still up, says it too: its Rematch accepts.
+  // The end card, while it is up, holds the friend's rematch offer (its
+  // Rematch accepts, Decline declines) and the bar stays down: both said it,
+  // to the eye and to a screen reader. Closing the card brings the bar up.
   if (kind === "rematch") drawEndOffer(askingMe ? text : null);
+  if (kind === "rematch" && askingMe && endCardUp()) return $bar.prop("hidden", true);
   const fresh = $bar.prop("hidden") || $bar.data("offer") !== kind;
   $bar.prop("hidden", false).data("offer", kind);
   $("#offer-text").text(text);
@@ -172,6 +176,12 @@ function drawEndOffer(text) {
   const label = text ? gettext("Accept rematch") : gettext("Rematch");
   if ($("#rematch").text() !== label) $("#rematch").text(label);
 }
+
+// The end card went (closed, or another game): a rematch offer it held
+// goes to the bar.
+document.addEventListener("hidden.bs.toast", function (event) {
+  if (event.target.id === "end-dialog" && state.game) drawOffers();
+});
 
 let goneTimer = null;
 /** A friend away for less is not said to have left: they are reloading, or

@@ -323,7 +323,7 @@ def test_the_invitation_closes_when_the_friend_joins(new_page):
 
 @within_seconds
 def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
-    """As on lichess: Rematch asks the friend, who accepts in the offer bar;
+    """As on lichess: Rematch asks the friend, who accepts on the end card;
     both players and the watcher go to the new game, the colours swapped,
     and each player's seat works there."""
     a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
@@ -342,18 +342,18 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     c.wait_for_selector("#end-dialog.show")
     assert c.locator("#rematch").is_hidden()  # a watcher has none to play
     a.click("#rematch")
-    b.wait_for_selector("#offer-bar:not([hidden])")
-    assert b.locator("#offer-text").inner_text() == "Your friend offers a rematch"
-    # Answered in the bar (and on the card): a third Rematch button was one
-    # too many.
+    # B's end card, still up, says it and answers it; the offer bar stays
+    # down (both said it, twice to a screen reader), and a third Rematch
+    # button under the board was one too many.
+    b.wait_for_selector("#end-offer:not([hidden])")
+    assert b.locator("#end-offer").inner_text() == "Your friend offers a rematch"
+    assert b.locator("#rematch").inner_text() == "Accept rematch"
+    assert b.locator("#end-decline").is_visible()
+    assert b.locator("#offer-bar").is_hidden()
     assert b.locator("#board-rematch").is_hidden()
     assert a.locator("#offer-text").inner_text() == (
         "Rematch offered: waiting for your friend"
     )
-    # B's end dialog, still up over the bar, says it too and accepts it.
-    assert b.locator("#end-offer").inner_text() == "Your friend offers a rematch"
-    assert b.locator("#rematch").inner_text() == "Accept rematch"
-    assert b.locator("#end-decline").is_visible()  # the bar's Decline is under it
     b.click("#rematch")
     for tab in (a, b, c):
         tab.wait_for_function(
@@ -526,8 +526,8 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
 
 @within_seconds
 def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
-    """The end dialog closed (or the page reloaded): Rematch is still under
-    the board, and the friend's offer still answers in the offer bar. And
+    """The end card closed (or the page reloaded): Rematch is still under
+    the board, and the friend's offer answers in the offer bar. And
     a takeback is asked only of a move of one's own."""
     a, b = a_friend_joins(new_page)
     click(a, "h8")
@@ -538,12 +538,17 @@ def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
     b.click("#resign")
     for tab in (a, b):
         tab.wait_for_selector("#end-dialog.show")
-        tab.locator("#end-dialog .btn-close").click()
-        tab.wait_for_selector("#end-dialog", state="hidden")
-    assert a.locator("#board-rematch").is_visible()
+    b.locator("#end-dialog .btn-close").click()
+    b.wait_for_selector("#end-dialog", state="hidden")
+    assert b.locator("#board-rematch").is_visible()
     b.reload()
     b.wait_for_function("() => (BoardPage.state.game || {}).status === 'finished'")
     b.click("#board-rematch")
+    # A's end card, still up, holds the offer; closed, it hands it to the bar.
+    a.wait_for_selector("#end-offer:not([hidden])")
+    assert a.locator("#offer-bar").is_hidden()
+    a.locator("#end-dialog .btn-close").click()
+    a.wait_for_selector("#end-dialog", state="hidden")
     a.wait_for_selector("#offer-bar:not([hidden])")
     assert a.locator("#offer-text").inner_text() == "Your friend offers a rematch"
     assert b.locator("#board-rematch").is_disabled()  # asked, waiting
