@@ -206,9 +206,15 @@ class SearchRegistry:
     def answered(self, game_id: GameId, version: int, now: int) -> dict | None:
         """Return the answer of the AI's last move, played at ``version``, if
         the game, now at version ``now``, has changed by nothing else since
-        (the next AI move may be under way)."""
+        (the next AI move may be under way). A move at ``version`` that the
+        game is already past is written but not yet answered: its answer is
+        waited for (a second page's request came in between; it got 409)."""
         with self._lock:
             move = self._played.get(game_id)
+            writing = self._moves.get(game_id)
+        if writing is not None and writing.version == version < now:
+            writing.done.wait(FOLLOW_TIMEOUT)
+            move = writing
         if move is None or move.version != version or move.answer is None:
             return None
         return move.answer if move.answer["game"]["version"] == now else None
