@@ -546,12 +546,19 @@ class SeatsOutSerializer(serializers.Serializer):
 
 
 class ClockOutSerializer(serializers.Serializer):
-    """The clock: its control, each side's seconds left, the running side."""
+    """The clock: its control, each side's seconds left, the running side,
+    and the time left for a first move."""
 
     control = serializers.DictField(child=serializers.IntegerField())
     black = serializers.FloatField()
     white = serializers.FloatField()
     running = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    first_move = serializers.FloatField(
+        allow_null=True,
+        help_text="between two seats, before the clocks run: the seconds "
+        "left for the side to move to make its first move (the game is "
+        "aborted then); else null",
+    )
 
 
 class OffersOutSerializer(serializers.Serializer):

@@ -63,6 +63,7 @@ api = [
     path("games/<gameid:pk>/join/", views.JoinView.as_view(), name="game-join"),
     path("games/<gameid:pk>/share/", views.ShareView.as_view(), name="game-share"),
     path("games/<gameid:pk>/resign/", views.ResignView.as_view(), name="game-resign"),
+    path("games/<gameid:pk>/abort/", views.AbortView.as_view(), name="game-abort"),
     path("games/<gameid:pk>/draw/", views.DrawView.as_view(), name="game-draw"),
     path("games/<gameid:pk>/claim/", views.ClaimView.as_view(), name="game-claim"),
     path(

@@ -232,6 +232,20 @@ class ResignView(APIView):
         return Response(services.resign(pk, token=_token(request)))
 
 
+class AbortView(APIView):
+    """Abort a game between two seats before each has made a first move."""
+
+    @extend_schema(
+        request=s.EmptySerializer,
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game, ended without a result (``result.reason``
+        ``"aborted"``); 409 once each player has moved."""
+        _valid(s.EmptySerializer, request)
+        return Response(services.abort(pk, token=_token(request)))
+
+
 class ClaimView(APIView):
     """Claim the win or a draw of a game your friend left (seats only)."""
 

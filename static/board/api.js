@@ -108,6 +108,10 @@ export function resign(id) {
   return request("POST", GAMES + id + "/resign/", {});
 }
 
+export function abort(id) {
+  return request("POST", GAMES + id + "/abort/", {});
+}
+
 /** Claim a game the friend left: result "win" or "draw". */
 export function claim(id, result) {
   return request("POST", GAMES + id + "/claim/", { result: result });

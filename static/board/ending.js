@@ -22,13 +22,16 @@ export function showEnd(game, ending) {
     // Translators: the end card's title: "You won, 57–7", "Black wins, 40–24".
     title = interpolate(gettext("%(outcome)s, %(first)s\u2013%(second)s"), counts, true);
   }
-  $("#end-title").text(title);
   // Translators: a sentence's full stop after how the game ended: "Five in a row."
   let why = interpolate(gettext("%(sentence)s."), { sentence: ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over") }, true);
-  if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
+  if (ending.reason === "aborted") {
+    title = gettext("Game aborted");
+    why = gettext("Nobody wins or loses.");
+  } else if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
   // Lines of Action's goal, said whole ("Connected group." left whose to guess).
   else if (ending.reason === "connected group" && ending.winner) why = interpolate(gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
+  $("#end-title").text(title);
   $("#end-reason").text(why);
   // A watcher has no rematch to play: the players' rematch takes them along.
   $("#rematch").prop("hidden", onlyWatching());

@@ -100,6 +100,7 @@ export function bind() {
     friends.copyLink($(this).data("copy"), this);
   });
   on("click", "#resign", friends.resign);
+  on("click", "#abort", friends.abort);
   on("click", "#offer-draw", () => friends.makeOffer("draw"));
   on("click", "#ask-takeback", () => friends.makeOffer("takeback"));
   on("click", "#offer-accept", () => friends.answerOffer("accept"));

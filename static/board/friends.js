@@ -253,6 +253,12 @@ export function resign() {
   changeGame(api.resign(g.id));
 }
 
+/** Abort the game, before each player has moved: it ends without a result. */
+export function abort() {
+  const g = state.game;
+  if (g && mySeat()) changeGame(api.abort(g.id));
+}
+
 const OFFERED = {
   draw: () => gettext("Draw offered"),
   takeback: () => gettext("Takeback asked"),

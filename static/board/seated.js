@@ -51,32 +51,49 @@ export function secondsLeft(side) {
   return left - (performance.now() - state.receivedAt) / 1000;
 }
 
+/** Seconds left for the side to move to make its first move (between two
+ *  seats, before the clocks run; the server then aborts the game), or null. */
+function firstMoveLeft() {
+  const g = state.game;
+  if (g.status !== "playing" || !g.clock || g.clock.first_move === null || g.clock.first_move === undefined) return null;
+  return g.clock.first_move - (performance.now() - state.receivedAt) / 1000;
+}
+
 function drawClocks() {
   const g = state.game;
+  const firstMove = firstMoveLeft();
   SIDES.forEach(function (side) {
     const $clock = $("#clock-" + side);
     if (!g.clock) return $clock.prop("hidden", true);
-    const left = secondsLeft(side);
+    // The side to make its first move: its clock counts that time down, in
+    // its own colour (the same width: no board moves).
+    const first = firstMove !== null && side === g.to_move;
+    const left = first ? firstMove : secondsLeft(side);
+    if (!$clock.data("label")) $clock.data("label", $clock.attr("aria-label"));
     $clock
       .prop("hidden", false)
-      .text(clockText(left, g.clock.control))
+      .text(clockText(left, first ? null : g.clock.control))
       .toggleClass("running", g.clock.running === side)
-      .toggleClass("low", !g.clock.control.days && left < 20)
+      .toggleClass("first-move", first)
+      .toggleClass("low", first ? left < 10 : !g.clock.control.days && left < 20)
       // Days and hours are words (天, 小时), wide in a typewriter's font.
-      .toggleClass("font-monospace", !g.clock.control.days)
+      .toggleClass("font-monospace", first || !g.clock.control.days)
+      .attr("aria-label", first ? interpolate(gettext("%(side)s's time to make a first move"), { side: sideName(side) }, true) : $clock.data("label"))
       // A clock standing still at the start looked stuck.
-      .attr("title", g.status === "playing" && !g.clock.running ? stillClock(g) : null);
+      .attr("title", first ? gettext("Time to make a first move: then the game is aborted") : g.status === "playing" && !g.clock.running ? stillClock(g) : null);
   });
   const running = g.clock && g.clock.running && g.status === "playing";
-  // The server's flag watcher ends the game and pushes it; if nothing came
-  // (a socket down, another process), ask once.
+  // The server's flag watcher ends the game (or aborts it) and pushes it;
+  // if nothing came (a socket down, another process), ask once.
   const key = g.id + ":" + g.version;
-  if (running && secondsLeft(g.clock.running) < -1 && flagAskedAt !== key) {
+  const due = running ? secondsLeft(g.clock.running) : firstMove;
+  if (due !== null && due < -1 && flagAskedAt !== key) {
     flagAskedAt = key;
     onFlagDue();
   }
-  if (running && !ticking) ticking = setInterval(() => state.game && drawClocks(), 100);
-  if (!running && ticking) {
+  const counting = running || firstMove !== null;
+  if (counting && !ticking) ticking = setInterval(() => state.game && drawClocks(), 100);
+  if (!counting && ticking) {
     clearInterval(ticking);
     ticking = null;
   }
@@ -177,10 +194,13 @@ function drawEndOffer(text) {
   if ($("#rematch").text() !== label) $("#rematch").text(label);
 }
 
-// The end card went (closed, or another game): a rematch offer it held
-// goes to the bar.
-document.addEventListener("hidden.bs.toast", function (event) {
-  if (event.target.id === "end-dialog" && state.game) drawOffers();
+// The end card came or went (closed, or another game): the friend's
+// rematch offer and Rematch under the board are on it while it is up, and
+// back in the bar and under the board once it went.
+["show.bs.toast", "hidden.bs.toast"].forEach(function (name) {
+  document.addEventListener(name, function (event) {
+    if (event.target.id === "end-dialog" && state.game) drawSeats();
+  });
 });
 
 let goneTimer = null;
@@ -239,18 +259,23 @@ function drawButtons() {
   // Pause is for a game the computer plays in: at one screen it only takes room.
   $("#pause").prop("hidden", seated || watching || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
+  // Before each player has moved, as on lichess: Abort (no result), not Resign.
+  const abortable = Boolean(mine && playing && beforeFirstMoves(g));
+  $("#abort").prop("hidden", !abortable);
+  if (abortable) $("#resign").prop("hidden", true);
   // Nobody to answer an offer, nor to win by a resignation, before the
   // friend opens the invitation (the server refuses them too).
   const alone = Boolean(mine && !g.seats[otherSide(mine)]);
   $("#resign, #offer-draw, #ask-takeback").attr("title", alone ? gettext("Your friend has not joined yet") : null);
-  $("#resign").prop("disabled", alone);
+  $("#abort").attr("title", alone ? gettext("Your friend has not joined yet") : gettext("End the game without a result (until each player has moved)"));
+  $("#resign, #abort").prop("disabled", alone);
   $("#offer-draw").prop("disabled", alone || Boolean(g.offers && g.offers.draw));
   $("#ask-takeback").prop("disabled", alone || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
-  // After the game, as on the end card (closed, or the page reloaded); the
-  // friend's offer is answered in its bar.
+  // After the game, as on the end card once it is closed (or the page
+  // reloaded); the friend's offer is answered in its bar.
   const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   $("#board-rematch")
-    .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || friendOffers)
+    .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || friendOffers || endCardUp())
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine));
   $("#share").text(seated || watching ? gettext("Links") : gettext("Share"));
   $("#players").prop("hidden", seated || watching);
@@ -282,7 +307,15 @@ export function drawSeats() {
  *  no clock runs before each side's first move, and in a Swap2 opening
  *  before each player's first turn (the opener's stones, the first choice). */
 function stillClock(g) {
-  if (g.opening && ["place3", "choose"].includes(g.opening.step)) return gettext("The clocks start after each player's first turn");
-  if (!g.opening && g.ply < 2) return gettext("The clocks start after each side's first move");
-  return null;
+  if (!beforeFirstMoves(g)) return null;
+  if (g.opening) return gettext("The clocks start after each player's first turn");
+  return gettext("The clocks start after each side's first move");
+}
+
+/** Whether `g` is before each player's first move (or Swap2 turn), when no
+ *  clock runs and a game between two seats may still be aborted (the
+ *  server's rule: openings.clock_runs). */
+function beforeFirstMoves(g) {
+  if (g.opening) return ["place3", "choose"].includes(g.opening.step);
+  return g.ply < 2;
 }

@@ -217,10 +217,12 @@ const REASONS = {
   resignation: { win: () => gettext("%(side)s wins by resignation"), draw: () => gettext("Draw by resignation") },
   agreement: { win: () => gettext("%(side)s wins by agreement"), draw: () => gettext("Draw by agreement") },
   abandonment: { win: () => gettext("%(side)s wins: the opponent left the game"), draw: () => gettext("Draw: a player left the game") },
+  // Before each player had moved: no result, neither a win nor a draw.
+  aborted: { win: () => gettext("Game aborted"), draw: () => gettext("Game aborted") },
 };
 
 /** The game ended off the board: on time, by resignation, agreement or
- *  abandonment. */
+ *  abandonment, or it was aborted. */
 export function endedOffBoard(result) {
   return Boolean(result && REASONS[result.reason]);
 }

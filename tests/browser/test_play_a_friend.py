@@ -65,6 +65,18 @@ def a_friend_joins(new_page) -> tuple:
     return a, b
 
 
+def a_friend_joins_timed(new_page) -> tuple:
+    """A invites a friend to Gomoku at 3+2; B joins. Return A's and B's
+    pages, B's socket live and A's page showing B seated."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "3+2")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    a.wait_for_function("() => BoardPage.state.game.seats.white")
+    return a, b
+
+
 @within_seconds
 def test_two_friends_play_and_one_watches(new_page):
     a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
@@ -207,6 +219,13 @@ def test_offers_and_resigning_through_the_page(new_page):
     # Said, as a refusal is (the moves went without a word).
     assert a.locator("#flash").inner_text() == "Your friend accepted the takeback"
 
+    # Before each player has moved, Abort (no result) stands for Resign.
+    assert a.locator("#resign").is_hidden() and a.locator("#abort").is_visible()
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
+    assert a.locator("#abort").is_hidden()
     a.click("#resign")
     assert a.locator("#resign").inner_text() == "Really resign?"
     a.click("#resign")
@@ -244,15 +263,17 @@ def test_an_offer_to_answer_comes_into_sight_whole(new_page):
 
 
 def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
-    """Offer a draw, Ask to take back and Resign worked before the friend
-    opened the link (their first sight was a draw offer at move 0), and
+    """Offer a draw, Ask to take back and Resign (now Abort) worked before
+    the friend opened the link (their first sight was a draw offer at move 0), and
     the seats read "You" and "Your friend" as if both were there."""
     a, b = (new_page(viewport=DESKTOP) for _ in range(2))
     invite, _ = invite_a_friend(a, "")
     a.locator("#share-dialog .btn-close").click()
     click(a, "h8")
     ply_is(a, 1, 5000)
-    buttons = ("#offer-draw", "#ask-takeback", "#resign")
+    # Abort stands for Resign until each player has moved.
+    assert a.locator("#resign").is_hidden()
+    buttons = ("#offer-draw", "#ask-takeback", "#abort")
     for button in buttons:
         assert a.locator(button).is_disabled(), button
         assert a.locator(button).get_attribute("title") == (
@@ -265,9 +286,13 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
     a.wait_for_function("() => BoardPage.state.game.seats.white")
     assert a.inner_text("#seat-name-white") == "Your friend"
     assert a.inner_text("#status") == "Your friend's move (White)"
-    for button in ("#offer-draw", "#ask-takeback", "#resign"):
+    for button in ("#offer-draw", "#ask-takeback"):
         assert a.locator(button).is_enabled(), button
         assert a.locator(button).get_attribute("title") is None
+    assert a.locator("#abort").is_enabled()
+    assert a.locator("#abort").get_attribute("title") == (
+        "End the game without a result (until each player has moved)"
+    )
 
 
 def test_copying_a_link_says_so_in_the_dialog(new_page):
@@ -336,6 +361,8 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     first = a.evaluate("() => BoardPage.state.game.id")
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
     b.click("#resign")
     b.click("#resign")
     a.wait_for_selector("#end-dialog.show")
@@ -534,6 +561,8 @@ def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
     ply_is(b, 1, timeout=1000)
     assert b.locator("#ask-takeback").is_disabled()  # B has not moved yet
     assert a.locator("#ask-takeback").is_enabled()
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
     b.click("#resign")
     b.click("#resign")
     for tab in (a, b):
@@ -649,6 +678,59 @@ def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
         "() => BoardPage.state.game.status === 'finished'", timeout=8000
     )
     assert c.locator("#result").inner_text() == "White wins on time"
+
+
+def test_a_first_move_counts_down_and_abort_ends_the_game_without_a_result(
+    new_page,
+):
+    """As on lichess: in a timed game each player's first move has its own
+    time, counted down in their clock's place, and until each has moved
+    Abort stands for Resign and ends the game with no winner."""
+    a, b = a_friend_joins_timed(new_page)
+    # 25 s at 3+2, in black's clock; white's stands at 3:00.
+    a.wait_for_function(
+        "() => /^0:2[0-5]$/.test(document.getElementById('clock-black').textContent)"
+    )
+    assert "first-move" in a.get_attribute("#clock-black", "class")
+    assert a.inner_text("#clock-white") == "3:00"
+    assert a.get_attribute("#clock-black", "aria-label") == (
+        "Black's time to make a first move"
+    )
+    click(a, "h8")
+    b.wait_for_function("() => BoardPage.state.game.ply === 1")
+    # Now white's first move counts down, and black's clock reads 3:00.
+    b.wait_for_function(
+        "() => document.getElementById('clock-white').classList.contains('first-move')"
+        " && document.getElementById('clock-black').textContent === '3:00'"
+    )
+    assert b.locator("#resign").is_hidden()
+    b.click("#abort")
+    for tab in (a, b):
+        tab.wait_for_selector("#end-dialog.show")
+        assert tab.locator("#end-title").inner_text() == "Game aborted"
+        assert tab.locator("#end-reason").inner_text() == "Nobody wins or loses."
+        assert tab.locator("#result").inner_text() == "Game aborted"
+        assert tab.locator("#abort").is_hidden()
+    assert a.evaluate("() => BoardPage.state.game.result") == {
+        "winner": None,
+        "reason": "aborted",
+        "score": None,
+    }
+
+
+def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
+    """The server's flag watcher aborts the game when a first move's time
+    runs out (put in the past here), and every board shows it."""
+    a, b = a_friend_joins_timed(new_page)
+    row = GameRow.objects.get(pk=a.evaluate("() => BoardPage.state.game.id"))
+    assert row.deadline is not None  # black's first move is awaited
+    past = timezone.now() - dt.timedelta(seconds=1)
+    GameRow.objects.filter(pk=row.pk).update(deadline=past)
+    for tab in (a, b):
+        tab.wait_for_function(
+            "() => BoardPage.state.game.status === 'finished'", timeout=5000
+        )
+        assert tab.locator("#result").inner_text() == "Game aborted"
 
 
 @within_seconds

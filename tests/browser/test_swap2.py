@@ -297,8 +297,9 @@ def test_the_stone_a_first_tap_proposes_has_the_colour_placed(page):
 
 
 def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page):
-    """Each player's first turn is untimed, and the still clocks say so; from
-    the second player's two more stones on, the clock of who acts runs."""
+    """Each player's first turn is untimed (but for the time to make it), and
+    the still clocks say so; from the second player's two more stones on, the
+    clock of who acts runs."""
     a, b = (new_page(viewport=DESKTOP) for _ in range(2))
     a.goto(a.base_url + "/")
     a.wait_for_selector("#start-dialog.show")
@@ -312,9 +313,13 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     a.locator("#share-dialog .btn-close").click()
     b.goto(invite)
     b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
-    assert a.get_attribute("#clock-black", "title") == (
+    a.wait_for_function("() => BoardPage.state.game.seats.white")
+    assert a.get_attribute("#clock-white", "title") == (
         "The clocks start after each player's first turn"
     )
+    # The opener's first turn has its own time (then the game is aborted),
+    # counted down in the opener's clock.
+    assert "first-move" in a.get_attribute("#clock-black", "class")
     for ply, square in enumerate(("h8", "h9", "i8"), 1):
         a.click(f'#board [data-square="{square}"]')
         b.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)

@@ -1,6 +1,7 @@
 """Playing a friend through the API: seats bound to secret tokens, the
-invitation, 403 without the seat's token, resigning, draw offers, takebacks,
-the clock and the loss on time (issue 64)."""
+invitation, 403 without the seat's token, resigning, aborting, draw offers,
+takebacks, the clock, the loss on time and the time for a first move (issue
+64)."""
 
 from __future__ import annotations
 
@@ -178,6 +179,7 @@ def test_nothing_is_offered_to_a_seat_nobody_took(client):
         )
         assert refused["detail"] == "your friend has not joined this game yet"
     assert_error(post(client, "game-resign", game_id, token=black), 409, "seat_open")
+    assert_error(post(client, "game-abort", game_id, token=black), 409, "seat_open")
     assert client.get(url("game-detail", game_id)).json() == before
     # Once the friend is here, all three are theirs to answer.
     post(client, "game-join", game_id, {"invite": made["invite"]})
@@ -265,6 +267,96 @@ def test_a_game_lost_on_time_takes_nothing_back(client):
     assert "nothing is taken back" in refused["detail"]
     after = client.get(url("game-detail", made["id"])).json()
     assert len(after["moves"]) == 3 and after["result"]["reason"] == "time"
+
+
+def test_either_player_aborts_until_each_has_made_a_first_move(client, friends):
+    """As on lichess: before each player has moved, Abort ends the game
+    without a result (a resignation would give it to the other)."""
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    assert_error(post(client, "game-abort", game_id), 403, "not_your_seat")
+    over = post(client, "game-abort", game_id, token=white).json()
+    assert over["status"] == "finished"
+    assert over["result"] == {"winner": None, "reason": "aborted", "score": None}
+    assert over["clock"]["running"] is None and over["clock"]["first_move"] is None
+    assert flag_due_games() == 0
+
+
+def test_no_abort_once_each_has_moved_nor_without_seats(client, friends):
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    before = client.get(url("game-detail", game_id)).json()
+    refused = assert_error(
+        post(client, "game-abort", game_id, token=black), 409, "not_abortable"
+    )
+    assert "resign" in refused["detail"]
+    after = client.get(url("game-detail", game_id)).json()
+    assert after["version"] == before["version"]
+    alone = client.post("/api/games/", GOMOKU_3_2, format="json").json()
+    assert_error(post(client, "game-abort", alone["id"]), 400, "no_opponent")
+
+
+def test_a_first_move_not_made_in_time_aborts_the_game(client, friends):
+    """lichess's time for a first move: 25 s at 3+2 (a blitz game), counted
+    from each player's turn once both seats are taken; the flag watcher
+    aborts the game when it runs out."""
+    game_id, black, white = friends
+    joined = client.get(url("game-detail", game_id)).json()
+    assert 24 < joined["clock"]["first_move"] <= 25
+    row = GameRow.objects.get(pk=game_id)
+    first_deadline = row.deadline
+    # An offer does not restart the count; a move starts white's.
+    post(client, "game-draw", game_id, {"action": "offer"}, token=black)
+    assert GameRow.objects.get(pk=game_id).deadline == first_deadline
+    moved = post(client, "game-moves", game_id, {"move": "h8"}, token=black).json()
+    assert moved["to_move"] == "white" and 24 < moved["clock"]["first_move"] <= 25
+    assert flag_due_games() == 0
+    row = GameRow.objects.get(pk=game_id)
+    row.deadline = timezone.now() - dt.timedelta(seconds=1)
+    row.save()
+    assert flag_due_games() == 1
+    over = client.get(url("game-detail", game_id)).json()
+    assert over["result"] == {"winner": None, "reason": "aborted", "score": None}
+    # Each clock as it was: no time was spent.
+    assert over["clock"]["black"] == over["clock"]["white"] == 180
+
+
+def test_no_time_for_a_first_move_before_the_friend_joins_or_once_clocks_run(
+    client,
+):
+    made = client.post(
+        "/api/games/", {**GOMOKU_3_2, "friend": {"side": "black"}}, format="json"
+    ).json()
+    assert made["clock"]["first_move"] is None  # the invitation waits
+    black = made["seat"]["token"]
+    white = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
+    post(client, "game-moves", made["id"], {"move": "h8"}, token=black)
+    second = post(
+        client, "game-moves", made["id"], {"move": "h9"}, token=white["seat"]["token"]
+    ).json()
+    assert second["clock"]["running"] == "black"
+    assert second["clock"]["first_move"] is None
+    # Days a move, or no clock: nothing is aborted for waiting.
+    for clock in ({"days": 3}, None):
+        body = {"game": "gomoku", "friend": {"side": "black"}}
+        if clock:
+            body["clock"] = clock
+        made = client.post("/api/games/", body, format="json").json()
+        post(client, "game-join", made["id"], {"invite": made["invite"]})
+        assert GameRow.objects.get(pk=made["id"]).deadline is None
+
+
+def test_the_time_for_a_first_move_follows_the_games_speed():
+    seconds = clocks.first_move_seconds
+    assert seconds({"initial": 15, "increment": 0}) == 15  # ultrabullet
+    assert seconds({"initial": 60, "increment": 1}) == 20  # bullet: 100 s
+    assert seconds({"initial": 180, "increment": 2}) == 25  # blitz: 260 s
+    assert seconds({"initial": 300, "increment": 3}) == 25  # blitz: 420 s
+    assert seconds({"initial": 600, "increment": 5}) == 30  # rapid: 800 s
+    assert seconds({"initial": 900, "increment": 10}) == 30  # rapid: 1300 s
+    assert seconds({"initial": 1800, "increment": 0}) == 35  # classical
+    assert seconds({"days": 3}) is None
 
 
 def test_clock_controls_are_checked(client):

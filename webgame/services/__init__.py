@@ -28,9 +28,9 @@ The modules, from the bottom up (each imports only those above it):
   tokens.
 - :mod:`.live`: every change of a game sent to the browsers showing it.
 - :mod:`.games`: a game's life: create, read, move, undo, change players,
-  the loss on time.
+  the loss on time (or the abort of a first move not made in time).
 - :mod:`.friends`: playing a friend: the invited seat, sharing a game,
-  resigning, draw offers, takebacks and rematches, claiming a game the
+  resigning or aborting, draw offers, takebacks and rematches, claiming a game the
   friend left.
 - :mod:`.records`: game records out and in, and the board after each move.
 - :mod:`.readiness`: whether each game's AI is ready in this process, after
@@ -64,7 +64,7 @@ from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS
 from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
 from .friends import ACTIONS as OFFER_ACTIONS
-from .friends import CLAIMS, claim, join, resign, seat_in, share
+from .friends import CLAIMS, abort, claim, join, resign, seat_in, share
 from .friends import answer as answer_offer
 from .games import (
     choose,
@@ -103,6 +103,7 @@ __all__ = [
     "OPENING_STEPS",
     "TOKEN_HEADER",
     "CLAIMS",
+    "abort",
     "answer_offer",
     "claim",
     "flag_due_games",

@@ -17,6 +17,12 @@ after. A side whose time runs out loses on time: the game's ``deadline``
 column says when, and the flag watcher (:func:`flag_due_games`, run by the
 server every half second) ends the games past it, whether or not anyone is
 looking.
+
+The first moves have a time of their own, as on lichess: in a Fischer game
+between two seats, once both are taken, a player who has not made their
+first move within :func:`first_move_seconds` (15 to 35 s by the game's
+speed) lets the game be aborted: it ends without a result. ``deadline``
+then says when that is.
 """
 
 from __future__ import annotations
@@ -38,6 +44,25 @@ FISCHER_LIMITS = (15, 3 * 3600)
 MAX_INCREMENT = 180
 MAX_DAYS = 14
 SIDES = ("black", "white")
+
+
+#: lichess's seconds for a first move by a game's speed: the estimated
+#: seconds of a game (initial time plus 40 increments) below each bound.
+FIRST_MOVE_SECONDS = ((30, 15), (180, 20), (480, 25), (1500, 30))
+#: The seconds for a first move in a slower game.
+FIRST_MOVE_SLOW = 35
+
+
+def first_move_seconds(control: dict) -> int | None:
+    """Return the seconds a player has to make their first move in a game
+    with the time ``control`` (None in a game of days a move, which waits)."""
+    if "days" in control:
+        return None
+    estimate = control["initial"] + 40 * control["increment"]
+    return next(
+        (seconds for bound, seconds in FIRST_MOVE_SECONDS if estimate < bound),
+        FIRST_MOVE_SLOW,
+    )
 
 
 def now_ms() -> int:
@@ -160,17 +185,28 @@ def stopped(clock: dict | None, to_move: str | None, at: int) -> dict | None:
     return clock
 
 
-def view(clock: dict | None, to_move: str | None, at: int) -> dict | None:
+def view(
+    clock: dict | None,
+    to_move: str | None,
+    at: int,
+    first_move_by: dt.datetime | None = None,
+) -> dict | None:
     """Return the clock as the API shows it: the control, each side's seconds
-    left at ``at``, and which clock runs."""
+    left at ``at``, which clock runs, and while no clock runs the seconds
+    left for the first move (``first_move_by``, the game's deadline; else
+    null)."""
     if not clock:
         return None
     running = to_move if clock["since"] is not None else None
+    first_move = None
+    if running is None and to_move is not None and first_move_by is not None:
+        first_move = max(0, first_move_by.timestamp() * 1000 - at) / 1000
     return {
         "control": clock["control"],
         "black": max(0, left_ms(clock, "black", running, at)) / 1000,
         "white": max(0, left_ms(clock, "white", running, at)) / 1000,
         "running": running,
+        "first_move": first_move,
     }
 
 

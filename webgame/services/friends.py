@@ -13,6 +13,9 @@ the finished game names it so that both browsers and the watchers go there
 A player whose friend left (no socket, no request) for ``LIVE_GONE_SECONDS``
 may claim the game: the win, or a draw (lichess's "force resignation" and
 "force draw"); not in a correspondence game, where the clock waits days.
+Until each player has made their first move either may abort the game,
+which ends it without a result (so does a first move not made in time:
+.clocks).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from django.utils.translation import gettext as _
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
 from . import clocks, openings, presence, seats
-from .games import GameId, get_row, playable, write
+from .games import ABORTED, GameId, get_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
 from .rules import cached_rules, options_key
@@ -112,6 +115,29 @@ def resign(game_id: GameId, *, token: str | None = None) -> dict:
         side = humans[0] if len(humans) == 1 else game.to_move(state)
     ending = {"winner": _other(side), "reason": "resignation", "score": None}
     return snapshot(write(row, ending=ending))
+
+
+def abort(game_id: GameId, *, token: str | None) -> dict:
+    """Return the snapshot after the token's seat aborts the game, which then
+    ends without a result; 409 ``not_abortable`` once each player has made
+    their first move (resign then) or ``seat_open`` before the friend joined
+    (nothing to abort: the invitation waits), 400 in a game without seats."""
+    row = get_row(game_id)
+    if not row.seats:
+        raise ServiceError(
+            "no_opponent",
+            _("a game is aborted between two seats; here, start a new game"),
+        )
+    playable(row)
+    side = seats.require_seat(row, token)
+    if side:
+        _friend_seated(row, side)
+    if openings.clock_runs(row.opening, len(row.moves)):
+        raise Conflict(
+            "not_abortable",
+            _("each player has made a first move: resign or offer a draw instead"),
+        )
+    return snapshot(write(row, ending=ABORTED))
 
 
 #: What a player may claim of a game their friend left.
@@ -276,4 +302,14 @@ def _taken_back(row: GameRow, *, asker: str) -> list[str]:
     return list(row.moves[:plies])
 
 
-__all__ = ["ACTIONS", "CLAIMS", "answer", "claim", "join", "resign", "seat_in", "share"]
+__all__ = [
+    "ACTIONS",
+    "CLAIMS",
+    "abort",
+    "answer",
+    "claim",
+    "join",
+    "resign",
+    "seat_in",
+    "share",
+]

@@ -8,6 +8,7 @@ another request wrote first, nothing is written and the client gets 409.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import cast
 from uuid import UUID
 
@@ -195,7 +196,9 @@ def write(
         # No clock runs while the friend's seat is open (a game shared
         # mid-way): it starts when they join (.friends.join).
         clock = fields["clock"] = {**clock, "since": None}
-    fields["deadline"] = clocks.deadline(clock, after)
+    fields["deadline"] = clocks.deadline(clock, after) or _first_move_deadline(
+        row, fields, clock, after, at
+    )
     now = timezone.now()
     written = GameRow.objects.filter(pk=row.pk, version=row.version).update(
         version=row.version + 1, updated=now, **fields
@@ -219,6 +222,34 @@ def write(
     return row
 
 
+def _first_move_deadline(
+    row: GameRow, fields: dict, clock: dict | None, after: str | None, at: int
+) -> dt.datetime | None:
+    """Return when the side ``after`` must have made its first move (the
+    game is aborted then: :func:`settle_clock`), or None: only between two
+    taken seats, in a Fischer game whose clocks do not run yet. The time
+    counts from that side's turn: kept while nothing but an offer changes."""
+    seated = fields.get("seats", row.seats)
+    if after is None or not clock or clock["since"] is not None or not seated:
+        return None
+    if fields.get("invite", row.invite) or not all(seated.get(s) for s in seats.SIDES):
+        return None
+    seconds = clocks.first_move_seconds(clock["control"])
+    if seconds is None:
+        return None
+    same_turn = (
+        row.deadline is not None
+        and row.clock is not None
+        and row.clock["since"] is None
+        and "moves" not in fields
+        and "seats" not in fields
+        and fields.get("opening", row.opening) == row.opening
+    )
+    if same_turn:
+        return row.deadline
+    return dt.datetime.fromtimestamp(at / 1000 + seconds, tz=dt.UTC)
+
+
 def with_forced_passes(name: str, key: str, moves: list[str]) -> list[str]:
     """Return ``moves`` and the passes that follow by force: a side whose only
     legal move is to pass (Reversi, Lines of Action) passes at once, whoever
@@ -234,25 +265,37 @@ def with_forced_passes(name: str, key: str, moves: list[str]) -> list[str]:
         moves.append(PASS)
 
 
+#: The ending of a game aborted before each player had made a first move.
+ABORTED = {"winner": None, "reason": "aborted", "score": None}
+
+
 def settle_clock(row: GameRow) -> GameRow:
     """Return ``row``, or the row after the loss on time of the side to move
-    if its time has run out (written once, whoever notices first)."""
+    if its time has run out, or aborted if it has not made its first move in
+    time (written once, whoever notices first)."""
     if row.status != GameRow.Status.PLAYING or row.deadline is None:
         return row
-    game, state = position(row)
-    side = openings.acting_side(row, game, state)
-    if not clocks.flagged(row.clock, side, clocks.now_ms()):
-        return row
-    other = "white" if side == "black" else "black"
+    if row.clock and row.clock["since"] is None:  # waiting for a first move
+        if timezone.now() < row.deadline:
+            return row
+        ending = ABORTED
+    else:
+        game, state = position(row)
+        side = openings.acting_side(row, game, state)
+        if not clocks.flagged(row.clock, side, clocks.now_ms()):
+            return row
+        other = "white" if side == "black" else "black"
+        ending = {"winner": other, "reason": "time", "score": None}
     try:
-        return write(row, ending={"winner": other, "reason": "time", "score": None})
+        return write(row, ending=ending)
     except Conflict:  # another request or process wrote first: read theirs
         return settle_clock(get_row(row.pk))
 
 
 def flag_due_games() -> int:
-    """End every game whose side to move has run out of time; return how many
-    (the server's flag watcher calls this every half second)."""
+    """End every game whose side to move has run out of time (or of its time
+    for a first move); return how many (the server's flag watcher calls this
+    every half second)."""
     due = GameRow.objects.filter(
         status=GameRow.Status.PLAYING, deadline__lte=timezone.now()
     )

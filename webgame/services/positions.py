@@ -125,7 +125,7 @@ def snapshot(row: GameRow) -> dict:
         "result": row.result,
         "version": row.version,
         "seats": seats_view(row),
-        "clock": clock_view(row.clock, to_move, now_ms()),
+        "clock": clock_view(row.clock, to_move, now_ms(), row.deadline),
         "offers": row.offers,
         "rematch": str(row.rematch) if row.rematch else None,
         "opening": openings.view(row),
