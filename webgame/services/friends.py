@@ -137,7 +137,7 @@ def abort(game_id: GameId, *, token: str | None) -> dict:
             "not_abortable",
             _("each player has made a first move: resign or offer a draw instead"),
         )
-    return snapshot(write(row, ending=ABORTED))
+    return snapshot(write(row, ending=dict(ABORTED)))
 
 
 #: What a player may claim of a game their friend left.

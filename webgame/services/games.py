@@ -278,7 +278,7 @@ def settle_clock(row: GameRow) -> GameRow:
     if row.clock and row.clock["since"] is None:  # waiting for a first move
         if timezone.now() < row.deadline:
             return row
-        ending = ABORTED
+        ending = dict(ABORTED)
     else:
         game, state = position(row)
         side = openings.acting_side(row, game, state)
