@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 # The page has loaded: it shows a game or offers a new one (the page-load
 # benchmark times the same moment).
 from loadtest.page_load import LOADED
@@ -63,7 +65,9 @@ STUCK = """() => {
     return JSON.stringify({ply: s.game.ply, to_move: s.game.to_move,
         players: s.game.players, busy: s.busy, thinking: Boolean(s.thinking),
         paused: s.paused, watching: s.watching, flash: $("#flash").text(),
-        status: $("#status").text()});
+        status: $("#status").text(), pending: s.pending,
+        confirm: $("#confirm-moves").prop("checked"), live: Boolean(s.live),
+        listed: $("#move-list [data-ply]").length});
 }"""
 
 
@@ -165,11 +169,15 @@ def human_move(page) -> str:
 
 
 def wait_plies(page, count: int) -> None:
-    """Wait until the move list holds ``count`` moves."""
-    page.wait_for_function(
-        "n => document.querySelectorAll('#move-list [data-ply]').length === n",
-        arg=count,
-    )
+    """Wait until the move list holds ``count`` moves; if it never does, fail
+    saying what held the page (STUCK)."""
+    try:
+        page.wait_for_function(
+            "n => document.querySelectorAll('#move-list [data-ply]').length === n",
+            arg=count,
+        )
+    except PlaywrightTimeout as error:
+        raise AssertionError(f"move {count}: {page.evaluate(STUCK)}") from error
 
 
 def play_moves(page, count: int) -> None:
