@@ -46,19 +46,16 @@ def _friend_seated(row: GameRow, side: str) -> None:
         raise Conflict("seat_open", _("your friend has not joined this game yet"))
 
 
-def _seated_playing(
-    game_id: GameId, token: str | None, refusal: str
-) -> tuple[GameRow, str]:
-    """Return the row and the side of the token's seat in a game between two
+def _seated_playing(row: GameRow, token: str | None, refusal: str) -> str:
+    """Return the side of the token's seat in ``row``, a game between two
     seats that is still played and that the friend has joined; 400
     ``no_opponent`` (saying ``refusal``) in a game without seats."""
-    row = get_row(game_id)
     if not row.seats:
         raise ServiceError("no_opponent", refusal)
     playable(row)
     side = seats.require_seat(row, token)
     _friend_seated(row, side)
-    return row, side
+    return side
 
 
 def seat_in(game_id: GameId, token: str | None) -> str | None:
@@ -137,8 +134,9 @@ def abort(game_id: GameId, *, token: str | None) -> dict:
     ends without a result; 409 ``not_abortable`` once each player has made
     their first move (resign then) or ``seat_open`` before the friend joined
     (nothing to abort: the invitation waits), 400 in a game without seats."""
-    row, _side = _seated_playing(
-        game_id, token, _("a game is aborted between two seats; here, start a new game")
+    row = get_row(game_id)
+    _seated_playing(
+        row, token, _("a game is aborted between two seats; here, start a new game")
     )
     if openings.clock_runs(row.opening, len(row.moves)):
         raise Conflict(
@@ -157,10 +155,9 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
     ``win`` or ``draw``) that the other seat has left for at least
     ``LIVE_GONE_SECONDS``; 409 while the friend is here or not yet gone that
     long, before they joined, or in a correspondence game."""
-    row, side = _seated_playing(
-        game_id,
-        token,
-        _("a game is claimed from a friend who left it, between two seats"),
+    row = get_row(game_id)
+    side = _seated_playing(
+        row, token, _("a game is claimed from a friend who left it, between two seats")
     )
     friend = _other(side)
     if row.clock and "days" in row.clock["control"]:
@@ -191,17 +188,14 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
     row = get_row(game_id)
     if offer == "rematch" and (row.seats or action != "decline"):
         return _rematch(row, action=action, token=token)
-    if not row.seats:
-        raise ServiceError(
-            "no_opponent",
-            _(
-                "draw offers, takebacks and rematch offers are between two "
-                "seats; use undo/ or start a new game here"
-            ),
-        )
-    playable(row)
-    side = seats.require_seat(row, token)
-    _friend_seated(row, side)
+    side = _seated_playing(
+        row,
+        token,
+        _(
+            "draw offers, takebacks and rematch offers are between two "
+            "seats; use undo/ or start a new game here"
+        ),
+    )
     pending = row.offers.get(offer)
     if action == "offer":
         if pending == _other(side):
