@@ -628,13 +628,17 @@ def test_the_end_card_leaves_the_page_usable(new_page, context):
     # players' switches.
     assert page.evaluate(COVERED) == [], context
     if context["viewport"]["width"] >= 992:
-        # One row under the board: the board's buttons stay on the screen.
+        # About as tall as its buttons, the title over why beside them:
+        # the board's buttons stay on the screen.
         controls = page.locator("#play-controls").bounding_box()
         assert controls["y"] + controls["height"] <= context["viewport"]["height"]
-        title, why = (
-            page.locator(s).bounding_box() for s in ("#end-title", "#end-reason")
+        title, why, actions = (
+            page.locator(s).bounding_box()
+            for s in ("#end-title", "#end-reason", ".end-actions")
         )
-        assert abs(title["y"] + title["height"] / 2 - why["y"] - why["height"] / 2) < 4
+        assert title["y"] + title["height"] <= why["y"] + 1
+        assert actions["x"] >= max(title["x"] + title["width"], why["x"] + why["width"])
+        assert card["height"] <= actions["height"] + 24, (card, actions)
     # From the board, the keyboard's next stop is the card (it came after
     # every button of the page), then the board's buttons; the card, over
     # nothing, stays up (it stepped aside when it covered controls).

@@ -716,6 +716,19 @@ def test_a_first_move_counts_down_and_abort_ends_the_game_without_a_result(
         "reason": "aborted",
         "score": None,
     }
+    # On a laptop's screen the card, as tall as its buttons, leaves the
+    # board's buttons in sight under the clocks' row (its reason, beside the
+    # title, put the card's buttons on a second row).
+    a.set_viewport_size({"width": 1024, "height": 768})
+    a.wait_for_function(
+        "() => document.getElementById('play-controls').getBoundingClientRect()"
+        ".bottom <= innerHeight",
+        timeout=5000,
+    )
+    card, actions = (
+        a.locator(s).bounding_box() for s in ("#end-dialog", ".end-actions")
+    )
+    assert card["height"] <= actions["height"] + 24, (card, actions)
 
 
 def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
