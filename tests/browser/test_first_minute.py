@@ -407,6 +407,22 @@ def test_a_setting_changed_while_the_computer_thinks_loses_neither_its_move_nor_
     assert page.input_value("#strength-white") == "time:0.5"
 
 
+def test_a_small_laptop_shows_the_whole_new_game_dialog(new_page):
+    # Bootstrap's margins above and below scrolled it by 5 px of nothing.
+    page = new_page(viewport={"width": 1024, "height": 600})
+    _first_visit(page)
+    page.wait_for_selector("#start-dialog.show")
+    page.wait_for_function(  # risen into place
+        "() => document.querySelector('#start-dialog .modal-dialog')"
+        ".getAnimations().length === 0"
+    )
+    assert page.evaluate(
+        "() => { const m = document.getElementById('start-dialog');"
+        " return m.scrollHeight <= m.clientHeight; }"
+    )
+    assert _in_view(page, "#start-rules") and _in_view(page, "#start-game")
+
+
 def test_a_small_laptops_board_stays_put_when_a_reversi_game_ends(new_page):
     # "Game over. White wins: disc count 14–0" took the disc counts' place
     # beside it, the counts a line of their own, and the board moved down
