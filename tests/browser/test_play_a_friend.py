@@ -11,6 +11,7 @@ import datetime as dt
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from webgame import services
 from webgame.models import Game as GameRow
@@ -495,9 +496,18 @@ def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page
     assert c.locator("#rematch").is_hidden()
     a.click("#rematch")
     for tab in (a, c):
-        tab.wait_for_function(
-            "id => BoardPage.state.game.id !== id", arg=made["id"], timeout=5000
-        )
+        try:
+            tab.wait_for_function(
+                "id => BoardPage.state.game.id !== id", arg=made["id"], timeout=5000
+            )
+        except PlaywrightTimeout as error:  # once in a loaded full run
+            held = tab.evaluate(
+                "() => JSON.stringify({rematch: BoardPage.state.game.rematch,"
+                " status: BoardPage.state.game.status, busy: BoardPage.state.busy,"
+                " live: Boolean(BoardPage.state.live), flash: $('#flash').text()})"
+            )
+            who = "the player" if tab is a else "the watcher"
+            raise AssertionError(f"{who} stayed: {held}") from error
         if tab is a:  # read before it fades (3.5 s), not after C's wait
             # The player reads their new colour ("the colours are swapped"
             # was all a player against the computer was told).
