@@ -268,9 +268,11 @@ function drawButtons() {
   const alone = Boolean(mine && !g.seats[otherSide(mine)]);
   $("#resign, #offer-draw, #ask-takeback").attr("title", alone ? gettext("Your friend has not joined yet") : null);
   $("#abort").attr("title", alone ? gettext("Your friend has not joined yet") : gettext("End the game without a result (until each player has moved)"));
+  // Nor, as on lichess, a draw or a takeback before each has moved (Abort then).
+  if (abortable && !alone) $("#offer-draw, #ask-takeback").attr("title", gettext("Once each player has made a first move"));
   $("#resign, #abort").prop("disabled", alone);
-  $("#offer-draw").prop("disabled", alone || Boolean(g.offers && g.offers.draw));
-  $("#ask-takeback").prop("disabled", alone || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
+  $("#offer-draw").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.draw));
+  $("#ask-takeback").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
   // After the game, as on the end card once it is closed (or the page
   // reloaded); the friend's offer is answered in its bar.
   const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));

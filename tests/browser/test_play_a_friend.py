@@ -252,6 +252,8 @@ def test_an_offer_to_answer_comes_into_sight_whole(new_page):
     b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
     click(a, "h8")
     ply_is(b, 1, timeout=10_000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=10_000)
     a.click("#offer-draw")
     b.wait_for_selector("#offer-bar:not([hidden])")
     # Scrolled smoothly (Bootstrap's scroll-behavior), to the pixel (its
@@ -287,13 +289,22 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
     a.wait_for_function("() => BoardPage.state.game.seats.white")
     assert a.inner_text("#seat-name-white") == "Your friend"
     assert a.inner_text("#status") == "Your friend's move (White)"
+    # As on lichess, a draw or a takeback waits until each player has moved.
     for button in ("#offer-draw", "#ask-takeback"):
-        assert a.locator(button).is_enabled(), button
-        assert a.locator(button).get_attribute("title") is None
+        assert a.locator(button).is_disabled(), button
+        assert a.locator(button).get_attribute("title") == (
+            "Once each player has made a first move"
+        )
     assert a.locator("#abort").is_enabled()
     assert a.locator("#abort").get_attribute("title") == (
         "End the game without a result (until each player has moved)"
     )
+    click(b, "h9")
+    ply_is(a, 2, 5000)
+    for button in ("#offer-draw", "#ask-takeback", "#resign"):
+        assert a.locator(button).is_enabled(), button
+        assert a.locator(button).get_attribute("title") is None
+    assert a.locator("#abort").is_hidden()
 
 
 def test_copying_a_link_says_so_in_the_dialog(new_page):
@@ -564,15 +575,16 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
 @within_seconds
 def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
     """The end card closed (or the page reloaded): Rematch is still under
-    the board, and the friend's offer answers in the offer bar. And
-    a takeback is asked only of a move of one's own."""
+    the board, and the friend's offer answers in the offer bar. And a
+    takeback is asked once each player has moved (as on lichess)."""
     a, b = a_friend_joins(new_page)
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
     assert b.locator("#ask-takeback").is_disabled()  # B has not moved yet
-    assert a.locator("#ask-takeback").is_enabled()
+    assert a.locator("#ask-takeback").is_disabled()  # nor has the friend
     click(b, "h9")
     ply_is(a, 2, timeout=1000)
+    assert a.locator("#ask-takeback").is_enabled()
     b.click("#resign")
     b.click("#resign")
     for tab in (a, b):

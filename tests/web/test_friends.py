@@ -129,6 +129,7 @@ def test_moves_need_the_seat_of_the_side_to_move(client, friends):
 def test_a_draw_offer_is_accepted_or_declined_by_the_other_seat(client, friends):
     game_id, black, white = friends
     post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
     offered = post(client, "game-draw", game_id, {"action": "offer"}, token=black)
     assert offered.json()["offers"] == {"draw": "black"}
     assert_error(
@@ -181,8 +182,9 @@ def test_nothing_is_offered_to_a_seat_nobody_took(client):
     assert_error(post(client, "game-resign", game_id, token=black), 409, "seat_open")
     assert_error(post(client, "game-abort", game_id, token=black), 409, "seat_open")
     assert client.get(url("game-detail", game_id)).json() == before
-    # Once the friend is here, all three are theirs to answer.
-    post(client, "game-join", game_id, {"invite": made["invite"]})
+    # Once the friend is here and has moved, all three are theirs to answer.
+    joined = post(client, "game-join", game_id, {"invite": made["invite"]}).json()
+    post(client, "game-moves", game_id, {"move": "h9"}, token=joined["seat"]["token"])
     offered = post(client, "game-draw", game_id, {"action": "offer"}, token=black)
     assert offered.json()["offers"] == {"draw": "black"}
 
@@ -190,10 +192,12 @@ def test_nothing_is_offered_to_a_seat_nobody_took(client):
 def test_resigning_loses_for_the_token_seat(client, friends):
     game_id, black, white = friends
     post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    post(client, "game-moves", game_id, {"move": "j8"}, token=black)
     over = post(client, "game-resign", game_id, token=white).json()
     assert over["result"] == {"winner": "black", "reason": "resignation", "score": None}
     over = assert_error(
-        post(client, "game-moves", game_id, {"move": "h9"}, token=white),
+        post(client, "game-moves", game_id, {"move": "h10"}, token=white),
         400,
         "game_over",
     )
@@ -295,6 +299,34 @@ def test_no_abort_once_each_has_moved_nor_without_seats(client, friends):
     assert after["version"] == before["version"]
     alone = client.post("/api/games/", GOMOKU_3_2, format="json").json()
     assert_error(post(client, "game-abort", alone["id"]), 400, "no_opponent")
+
+
+def test_nobody_resigns_offers_a_draw_or_asks_a_takeback_before_each_has_moved(
+    client, friends
+):
+    """As on lichess: until each player has made a first move the game is
+    aborted, not resigned (nothing is lost yet), and a draw or a takeback
+    waits."""
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    before = client.get(url("game-detail", game_id)).json()
+    for token in (black, white):
+        refused = assert_error(
+            post(client, "game-resign", game_id, token=token), 409, "too_early"
+        )
+        assert "abort" in refused["detail"]
+        for name, what in (("game-draw", "a draw"), ("game-takeback", "a takeback")):
+            refused = assert_error(
+                post(client, name, game_id, {"action": "offer"}, token=token),
+                409,
+                "too_early",
+            )
+            assert refused["detail"].startswith(what)
+    after = client.get(url("game-detail", game_id)).json()
+    assert after["version"] == before["version"] and after["offers"] == {}
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    offered = post(client, "game-takeback", game_id, {"action": "offer"}, token=black)
+    assert offered.json()["offers"] == {"takeback": "black"}
 
 
 def test_a_first_move_not_made_in_time_aborts_the_game(client, friends):
@@ -488,7 +520,7 @@ def test_a_rematch_is_offered_after_the_end_and_swaps_the_seats(client, friends)
         "game_not_over",
     )
     post(client, "game-moves", game_id, {"move": "h8"}, token=black)
-    post(client, "game-resign", game_id, token=white)
+    post(client, "game-abort", game_id, token=white)
     assert_error(  # a watcher has no seat to offer from
         post(client, "game-rematch", game_id, {"action": "offer"}), 403, "not_your_seat"
     )
@@ -527,7 +559,7 @@ def test_a_rematch_keeps_the_swap2_opening(client):
     ).json()
     joined = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
     tokens = {"black": made["seat"]["token"], "white": joined["seat"]["token"]}
-    post(client, "game-resign", made["id"], token=tokens["white"])
+    post(client, "game-abort", made["id"], token=tokens["white"])
     for side in ("black", "white"):
         answer = post(
             client, "game-rematch", made["id"], {"action": "offer"}, token=tokens[side]

@@ -15,7 +15,9 @@ may claim the game: the win, or a draw (lichess's "force resignation" and
 "force draw"); not in a correspondence game, where the clock waits days.
 Until each player has made their first move either may abort the game,
 which ends it without a result (so does a first move not made in time:
-.clocks).
+.clocks); as on lichess, nobody resigns, offers a draw or asks a takeback
+before then (409 ``too_early``): there is nothing yet to lose, to share or
+to take back that aborting would not settle.
 """
 
 from __future__ import annotations
@@ -56,6 +58,21 @@ def _seated_playing(row: GameRow, token: str | None, refusal: str) -> str:
     side = seats.require_seat(row, token)
     _friend_seated(row, side)
     return side
+
+
+def _not_before_first_moves(row: GameRow, refusal: str) -> None:
+    """Refuse (409 ``too_early``, saying ``refusal``) what waits until each
+    player of a game between two seats has made a first move (their first
+    turn in a Swap2 opening): until then the game is aborted instead."""
+    if row.seats and not openings.clock_runs(row.opening, len(row.moves)):
+        raise Conflict("too_early", refusal)
+
+
+def _early_offer(offer: str) -> str:
+    """Why ``offer`` (a draw, a takeback) waits for each player's first move."""
+    if offer == "draw":
+        return _("a draw is offered once each player has made a first move")
+    return _("a takeback is asked once each player has made a first move")
 
 
 def seat_in(game_id: GameId, token: str | None) -> str | None:
@@ -115,13 +132,17 @@ def share(game_id: GameId, *, side: str, clock: dict | None = None) -> dict:
 
 def resign(game_id: GameId, *, token: str | None = None) -> dict:
     """Return the snapshot after a resignation: the token's seat's, in a game
-    between two browsers; else the human's against the AI, else the side to
-    move's."""
+    between two browsers (409 ``too_early`` before each player has made a
+    first move: it is aborted then); else the human's against the AI, else
+    the side to move's."""
     row = get_row(game_id)
     game, state = playable(row)
     side = seats.require_seat(row, token)
     if side:
         _friend_seated(row, side)
+        _not_before_first_moves(
+            row, _("until each player has made a first move, abort the game instead")
+        )
     else:
         humans = [s for s in seats.SIDES if row.players[s]["kind"] == "human"]
         side = humans[0] if len(humans) == 1 else game.to_move(state)
@@ -197,15 +218,15 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         ),
     )
     pending = row.offers.get(offer)
+    if action == "offer" and pending != _other(side):
+        _not_before_first_moves(row, _early_offer(offer))
+        if offer == "takeback":
+            if not _moves_of(row, side):
+                raise ServiceError("nothing_to_undo", _("you have not moved yet"))
+            _taken_back(row, asker=side)  # refused now if it would be then
+        return snapshot(write(row, offers={**row.offers, offer: side}))
     if action == "offer":
-        if pending == _other(side):
-            action = "accept"  # both want it
-        elif offer == "takeback" and not _moves_of(row, side):
-            raise ServiceError("nothing_to_undo", _("you have not moved yet"))
-        else:
-            if offer == "takeback":
-                _taken_back(row, asker=side)  # refused now if it would be then
-            return snapshot(write(row, offers={**row.offers, offer: side}))
+        action = "accept"  # both want it
     if pending != _other(side):
         raise Conflict(
             "no_offer",
