@@ -220,9 +220,7 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
     pending = row.offers.get(offer)
     if action == "offer" and pending != _other(side):
         _not_before_first_moves(row, _early_offer(offer))
-        if offer == "takeback":
-            if not _moves_of(row, side):
-                raise ServiceError("nothing_to_undo", _("you have not moved yet"))
+        if offer == "takeback":  # each has moved: only Swap2's stones are not theirs
             _taken_back(row, asker=side)  # refused now if it would be then
         return snapshot(write(row, offers={**row.offers, offer: side}))
     if action == "offer":
@@ -290,14 +288,6 @@ def _start_rematch(row: GameRow, *, players: dict, seated: dict) -> dict:
     except Conflict:
         again.delete()  # the other request won: its game is the rematch
         raise
-
-
-def _moves_of(row: GameRow, side: str) -> bool:
-    """Return whether ``side`` has played a move in ``row`` (after two plies
-    both have; after one, whoever was to move at the start)."""
-    if len(row.moves) != 1:
-        return len(row.moves) >= 2
-    return _to_move_after(row, 0) == side
 
 
 def _to_move_after(row: GameRow, plies: int) -> str:
