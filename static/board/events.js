@@ -104,7 +104,9 @@ export function bind() {
   on("click", "#offer-draw", () => friends.makeOffer("draw"));
   on("click", "#ask-takeback", () => friends.makeOffer("takeback"));
   on("click", "#offer-accept", () => friends.answerOffer("accept"));
-  on("click", "#offer-decline, #end-decline", () => friends.answerOffer("decline"));
+  on("click", "#offer-decline", () => friends.answerOffer("decline"));
+  // The end card holds only a rematch offer (the bar, the offer it shows).
+  on("click", "#end-decline", () => friends.answerOffer("decline", "rematch"));
   on("click", "#claim-win", () => friends.claim("win"));
   on("click", "#claim-draw", () => friends.claim("draw"));
   on("click", "#swap2-choices button", function () {

@@ -281,10 +281,10 @@ export function claim(result) {
   changeGame(api.claim(g.id, result));
 }
 
-/** Accept or decline the friend's offer shown in the offer bar. */
-export function answerOffer(action) {
+/** Accept or decline the friend's `offer`, by default the one the offer
+ *  bar shows. */
+export function answerOffer(action, offer = $("#offer-bar").data("offer")) {
   const g = state.game;
-  const offer = $("#offer-bar").data("offer");
   if (!g || !offer) return;
   changeGame(api.answerOffer(g.id, offer, action));
 }
