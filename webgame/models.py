@@ -56,6 +56,12 @@ class Game(models.Model):
     # "takeback": colour, "rematch": colour (a finished game)}, each absent
     # when none is pending.
     offers = models.JSONField(default=dict, blank=True)
+    # What spaces a player's requests, as lichess does against pestering
+    # (webgame/services/spacing.py): the ply of each side's last draw offer,
+    # and each side's takeback and rematch requests declined in a row with
+    # when it may ask again ({"draw": {"black": 12}, "takeback": {"white":
+    # {"declined": 2, "until": ms}}, "rematch": {...}}).
+    asked = models.JSONField(default=dict, blank=True)
     # The game that the two seats' accepted rematch started (the same game
     # again, the colours swapped), for both browsers and the watchers to go
     # to; None before.

@@ -569,6 +569,39 @@ class OffersOutSerializer(serializers.Serializer):
     rematch = serializers.ChoiceField(choices=COLORS, required=False)
 
 
+class DrawWaitSerializer(serializers.Serializer):
+    moves = serializers.IntegerField(
+        min_value=1, help_text="moves (plies) still to play before the next draw offer"
+    )
+
+
+class AskWaitSerializer(serializers.Serializer):
+    seconds = serializers.FloatField(
+        min_value=0, help_text="seconds before asking again, from this answer"
+    )
+
+
+class DrawWaitsSerializer(serializers.Serializer):
+    black = DrawWaitSerializer(required=False)
+    white = DrawWaitSerializer(required=False)
+
+
+class AskWaitsSerializer(serializers.Serializer):
+    black = AskWaitSerializer(required=False)
+    white = AskWaitSerializer(required=False)
+
+
+class WaitsOutSerializer(serializers.Serializer):
+    """What a player waits before asking again (as on lichess): a draw
+    offer 20 moves after their last, a takeback request 10 s, 40 s, 90 s …
+    after declined ones, a rematch offer a minute after a declined one; a
+    side that need not wait is absent."""
+
+    draw = DrawWaitsSerializer(required=False)
+    takeback = AskWaitsSerializer(required=False)
+    rematch = AskWaitsSerializer(required=False)
+
+
 class OpeningOutSerializer(serializers.Serializer):
     """An opening rule under way or played: Gomoku's Swap2."""
 
@@ -629,6 +662,7 @@ class GameSerializer(serializers.Serializer):
     )
     clock = ClockOutSerializer(allow_null=True)
     offers = OffersOutSerializer()
+    waits = WaitsOutSerializer()
     rematch = serializers.UUIDField(
         allow_null=True,
         help_text="the game the rematch started (the colours swapped; between "

@@ -12,6 +12,7 @@ import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash, labelButton } from "./panel.js";
+import { waitToAsk } from "./seated.js";
 import { SIDES, mySeat, otherSide, state } from "./state.js";
 
 function modal(id) {
@@ -149,9 +150,9 @@ function seatTaken(before, g) {
 }
 
 const DECLINED = {
-  draw: () => gettext("Your friend declined the draw"),
-  takeback: () => gettext("Your friend declined the takeback"),
-  rematch: () => gettext("Your friend declined the rematch"),
+  draw: (n) => interpolate(ngettext("Your friend declined the draw: you may offer one again in %(n)s move", "Your friend declined the draw: you may offer one again in %(n)s moves", n), { n: n }, true),
+  takeback: (n) => interpolate(ngettext("Your friend declined the takeback: you may ask again in %(n)s second", "Your friend declined the takeback: you may ask again in %(n)s seconds", n), { n: n }, true),
+  rematch: (n) => interpolate(ngettext("Your friend declined the rematch: you may offer it again in %(n)s second", "Your friend declined the rematch: you may offer it again in %(n)s seconds", n), { n: n }, true),
 };
 
 /** This player's offer that is gone while nothing else changed: declined. */
@@ -179,7 +180,8 @@ function seatedGameChanged(before, g) {
   }
   const declined = declinedOffer(before, g);
   if (declined) {
-    flash(DECLINED[declined](), "info"); // a live region: heard too
+    // With the wait the server set before asking again (as on lichess).
+    flash(DECLINED[declined](waitToAsk(g, declined, mySeat())), "info"); // a live region: heard too
   } else if (takebackGranted(before, g)) {
     // The moves just went: said, as a refusal is.
     flash(gettext("Your friend accepted the takeback"), "info");

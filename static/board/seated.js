@@ -249,7 +249,38 @@ function hasOwnMove(g, side) {
   return after >= 2 || (after === 1 && g.to_move !== side);
 }
 
+/** What `side` waits now before asking `offer` again (the server's
+ *  `waits`, as on lichess): moves for a draw, seconds for a takeback or a
+ *  rematch (counted down since the snapshot came); 0: none. */
+export function waitToAsk(g, offer, side) {
+  const wait = ((g.waits || {})[offer] || {})[side];
+  if (!wait) return 0;
+  if (offer === "draw") return wait.moves;
+  return Math.max(0, Math.ceil(wait.seconds - (performance.now() - state.receivedAt) / 1000));
+}
+
+/** Why this player's button for `offer` waits `n` (moves, seconds). */
+function waitWords(offer, n) {
+  if (offer === "draw") return interpolate(ngettext("You may offer a draw again in %(n)s move", "You may offer a draw again in %(n)s moves", n), { n: n }, true);
+  if (offer === "takeback") return interpolate(ngettext("You may ask again in %(n)s second", "You may ask again in %(n)s seconds", n), { n: n }, true);
+  return interpolate(ngettext("You may offer a rematch again in %(n)s second", "You may offer a rematch again in %(n)s seconds", n), { n: n }, true);
+}
+
+/** Counts a wait down on its button's title (null: no wait running). */
+let waitTimer = null;
+
+/** Grey this player's button for `offer` (`selector`) while it waits,
+ *  saying for how long; true if it waits. */
+function drawWait(selector, offer, mine) {
+  const n = mine ? waitToAsk(state.game, offer, mine) : 0;
+  if (n) $(selector).prop("disabled", true).attr("title", waitWords(offer, n));
+  if (n && offer !== "draw" && !waitTimer) waitTimer = setTimeout(() => state.game && drawButtons(), 1000);
+  return n > 0;
+}
+
 function drawButtons() {
+  clearTimeout(waitTimer);
+  waitTimer = null;
   const g = state.game;
   const mine = mySeat();
   const watching = onlyWatching();
@@ -278,7 +309,16 @@ function drawButtons() {
   const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   $("#board-rematch")
     .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || friendOffers || endCardUp())
-    .prop("disabled", Boolean(g.offers && g.offers.rematch === mine));
+    .prop("disabled", Boolean(g.offers && g.offers.rematch === mine))
+    .attr("title", null);
+  $("#rematch").prop("disabled", false).attr("title", gettext("A new game with the colours swapped"));
+  // As on lichess, nobody pesters a friend: a draw offered again 20 moves
+  // on, a declined takeback or rematch asked again after a wait.
+  if (playing && !alone && !abortable) {
+    drawWait("#offer-draw", "draw", mine);
+    drawWait("#ask-takeback", "takeback", mine);
+  }
+  if (!friendOffers && drawWait("#board-rematch", "rematch", mine)) drawWait("#rematch", "rematch", mine);
   $("#share").text(seated || watching ? gettext("Links") : gettext("Share"));
   $("#players").prop("hidden", seated || watching);
   // No help from the computer while two people play (the server refuses it).

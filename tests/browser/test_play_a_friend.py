@@ -210,20 +210,40 @@ def test_offers_and_resigning_through_the_page(new_page):
     assert a.locator("#offer-accept").is_hidden()  # the offerer only waits
     b.click("#offer-decline")
     a.wait_for_selector("#offer-bar", state="hidden")
-    assert a.locator("#flash").inner_text() == "Your friend declined the draw"
+    # As on lichess, A offers a draw again only 20 moves on, and is told.
+    assert a.locator("#flash").inner_text() == (
+        "Your friend declined the draw: you may offer one again in 21 moves"
+    )
+    assert a.locator("#offer-draw").is_disabled()
+    assert a.locator("#offer-draw").get_attribute("title") == (
+        "You may offer a draw again in 21 moves"
+    )
+    assert b.locator("#offer-draw").is_enabled()  # B's own offers do not wait
 
+    # A declined takeback is asked again after a wait, counted down.
     a.click("#ask-takeback")
     b.wait_for_selector("#offer-bar:not([hidden])")
     assert "take back" in b.locator("#offer-text").inner_text()
-    b.click("#offer-accept")
-    ply_is(a, 0, timeout=1000)  # Black's h8 and White's reply taken back
+    b.click("#offer-decline")
+    a.wait_for_selector("#offer-bar", state="hidden")
+    assert a.locator("#flash").inner_text() == (
+        "Your friend declined the takeback: you may ask again in 10 seconds"
+    )
+    assert a.locator("#ask-takeback").is_disabled()
+    a.wait_for_function(
+        "() => $('#ask-takeback').attr('title') === 'You may ask again in 9 seconds'",
+        timeout=2500,
+    )
+
+    b.click("#ask-takeback")
+    a.wait_for_selector("#offer-bar:not([hidden])")
+    a.click("#offer-accept")
+    ply_is(b, 1, timeout=1000)  # White's h9 taken back
     # Said, as a refusal is (the moves went without a word).
-    assert a.locator("#flash").inner_text() == "Your friend accepted the takeback"
+    assert b.locator("#flash").inner_text() == "Your friend accepted the takeback"
 
     # Before each player has moved, Abort (no result) stands for Resign.
     assert a.locator("#resign").is_hidden() and a.locator("#abort").is_visible()
-    click(a, "h8")
-    ply_is(b, 1, timeout=1000)
     click(b, "h9")
     ply_is(a, 2, timeout=1000)
     assert a.locator("#abort").is_hidden()
@@ -418,6 +438,32 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(c, 1, timeout=1000)
     click(a, "h9")
     ply_is(b, 2, timeout=1000)
+
+
+def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page):
+    """Decline on the end card refuses the friend's rematch (it answered the
+    offer bar's last offer, if any, instead); as on lichess, the asker may
+    offer it again a minute later, and is told."""
+    a, b = a_friend_joins(new_page)
+    a.click("#abort")
+    for tab in (a, b):
+        tab.wait_for_selector("#end-dialog.show")
+    a.click("#rematch")
+    b.wait_for_selector("#end-offer:not([hidden])")
+    b.click("#end-decline")
+    b.wait_for_selector("#end-offer", state="hidden")
+    assert b.locator("#rematch").inner_text() == "Rematch"
+    a.wait_for_function("() => !BoardPage.state.game.offers.rematch", timeout=2000)
+    assert a.locator("#flash").inner_text() == (
+        "Your friend declined the rematch: you may offer it again in 60 seconds"
+    )
+    assert a.locator("#board-rematch").is_disabled()
+    assert a.locator("#board-rematch").get_attribute("title") in (
+        f"You may offer a rematch again in {n} seconds" for n in (59, 60)
+    )
+    b.click("#rematch")  # B's own offer does not wait
+    a.wait_for_selector("#offer-bar:not([hidden])")
+    assert a.locator("#offer-text").inner_text() == "Your friend offers a rematch"
 
 
 @within_seconds

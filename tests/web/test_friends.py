@@ -162,6 +162,120 @@ def test_a_takeback_returns_the_move_to_its_asker(client, friends):
     assert moved.json()["offers"] == {}
 
 
+def play_apart(client, game_id, tokens, plies):
+    """Play ``plies`` Gomoku moves, alternately, on points two apart each way
+    (no two stones touch, so nobody wins); return the last snapshot."""
+    for _ in range(plies):
+        game = client.get(url("game-detail", game_id)).json()
+        files, side = game["board"]["files"], game["to_move"]
+        move = next(
+            m
+            for m in game["legal_moves"]
+            if files.index(m[0]) % 2 == 0 and int(m[1:]) % 2 == 1
+        )
+        answer = post(client, "game-moves", game_id, {"move": move}, token=tokens[side])
+        assert answer.status_code == 200, answer.content
+    return answer.json()
+
+
+def test_a_player_offers_a_draw_again_only_twenty_moves_after_the_last(client, friends):
+    """lichess's spacing of draw offers: an offer at ply p refuses the same
+    player's next until ply p + 21; the friend's own offers are not held."""
+    game_id, black, white = friends
+    tokens = {"black": black, "white": white}
+    play_apart(client, game_id, tokens, 2)
+    post(client, "game-draw", game_id, {"action": "offer"}, token=black)
+    declined = post(client, "game-draw", game_id, {"action": "decline"}, token=white)
+    assert declined.json()["waits"] == {"draw": {"black": {"moves": 21}}}
+    version = declined.json()["version"]
+    refused = assert_error(
+        post(client, "game-draw", game_id, {"action": "offer"}, token=black),
+        409,
+        "offered_recently",
+    )
+    assert refused["detail"].endswith("again in 21 moves")
+    assert client.get(url("game-detail", game_id)).json()["version"] == version
+    # White offers at once; asking twice is asking once.
+    post(client, "game-draw", game_id, {"action": "offer"}, token=white)
+    same = post(client, "game-draw", game_id, {"action": "offer"}, token=white)
+    assert same.json()["version"] == version + 1
+    assert same.json()["offers"] == {"draw": "white"}
+    post(client, "game-draw", game_id, {"action": "decline"}, token=black)
+    at_22 = play_apart(client, game_id, tokens, 20)
+    assert at_22["ply"] == 22 and at_22["waits"]["draw"]["black"] == {"moves": 1}
+    assert_error(
+        post(client, "game-draw", game_id, {"action": "offer"}, token=black),
+        409,
+        "offered_recently",
+    )
+    at_23 = play_apart(client, game_id, tokens, 1)
+    assert at_23["waits"] == {}  # White offered at ply 2 too
+    offered = post(client, "game-draw", game_id, {"action": "offer"}, token=black)
+    assert offered.json()["offers"] == {"draw": "black"}
+
+
+def wait_over(game_id, offer, side):
+    """Move ``side``'s wait to ask ``offer`` again into the past."""
+    row = GameRow.objects.get(pk=game_id)
+    row.asked[offer][side]["until"] = clocks.now_ms() - 1
+    row.save()
+
+
+def test_a_declined_takeback_waits_longer_each_time(client, friends):
+    """lichess's spacing of takeback requests: 10 s after a first refusal,
+    40 s after a second in a row; an accepted one starts the count again.
+    Each player counts their own."""
+    game_id, black, white = friends
+    play_apart(client, game_id, {"black": black, "white": white}, 3)
+    for declines, seconds in ((1, 10), (2, 40)):
+        post(client, "game-takeback", game_id, {"action": "offer"}, token=white)
+        declined = post(
+            client, "game-takeback", game_id, {"action": "decline"}, token=black
+        ).json()
+        assert (
+            seconds - 1 < declined["waits"]["takeback"]["white"]["seconds"] <= seconds
+        )
+        refused = assert_error(
+            post(client, "game-takeback", game_id, {"action": "offer"}, token=white),
+            409,
+            "declined_recently",
+        )
+        assert refused["detail"].endswith(f"ask again in {seconds} s")
+        assert (
+            GameRow.objects.get(pk=game_id).asked["takeback"]["white"]["declined"]
+            == declines
+        )
+        wait_over(game_id, "takeback", "white")
+    # Black's requests do not wait for White's.
+    post(client, "game-takeback", game_id, {"action": "offer"}, token=black)
+    post(client, "game-takeback", game_id, {"action": "decline"}, token=white)
+    wait_over(game_id, "takeback", "black")
+    post(client, "game-takeback", game_id, {"action": "offer"}, token=white)
+    back = post(client, "game-takeback", game_id, {"action": "accept"}, token=black)
+    assert back.json()["ply"] == 1 and back.json()["waits"] == {}
+    play_apart(client, game_id, {"black": black, "white": white}, 1)
+    post(client, "game-takeback", game_id, {"action": "offer"}, token=white)
+    again = post(client, "game-takeback", game_id, {"action": "decline"}, token=black)
+    assert 9 < again.json()["waits"]["takeback"]["white"]["seconds"] <= 10
+
+
+def test_a_declined_rematch_is_offered_again_a_minute_later(client, friends):
+    game_id, black, white = friends
+    post(client, "game-abort", game_id, token=white)
+    post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    declined = post(client, "game-rematch", game_id, {"action": "decline"}, token=white)
+    assert 59 < declined.json()["waits"]["rematch"]["black"]["seconds"] <= 60
+    assert_error(
+        post(client, "game-rematch", game_id, {"action": "offer"}, token=black),
+        409,
+        "declined_recently",
+    )
+    wait_over(game_id, "rematch", "black")
+    offered = post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    assert offered.json()["offers"] == {"rematch": "black"}
+    assert offered.json()["waits"] == {}
+
+
 def test_nothing_is_offered_to_a_seat_nobody_took(client):
     """Before the friend opens the invitation there is nobody to answer an
     offer or to win by a resignation: the friend's first sight was a draw

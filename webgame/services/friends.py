@@ -17,7 +17,8 @@ Until each player has made their first move either may abort the game,
 which ends it without a result (so does a first move not made in time:
 .clocks); as on lichess, nobody resigns, offers a draw or asks a takeback
 before then (409 ``too_early``): there is nothing yet to lose, to share or
-to take back that aborting would not settle.
+to take back that aborting would not settle. Nor does a player pester the
+friend with requests: how long one waits to ask again is .spacing's.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
-from . import clocks, openings, presence, seats
+from . import clocks, openings, presence, seats, spacing
 from .games import ABORTED, GameId, get_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
@@ -218,11 +219,15 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         ),
     )
     pending = row.offers.get(offer)
-    if action == "offer" and pending != _other(side):
+    if action == "offer" and pending == side:
+        return snapshot(row)  # asked already: it waits for the answer
+    if action == "offer" and pending is None:
         _not_before_first_moves(row, _early_offer(offer))
+        spacing.check(row, offer, side)
         if offer == "takeback":  # each has moved: only Swap2's stones are not theirs
             _taken_back(row, asker=side)  # refused now if it would be then
-        return snapshot(write(row, offers={**row.offers, offer: side}))
+        asked = spacing.offered(row, offer, side)
+        return snapshot(write(row, offers={**row.offers, offer: side}, asked=asked))
     if action == "offer":
         action = "accept"  # both want it
     if pending != _other(side):
@@ -231,13 +236,14 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
             _("%(side)s has no %(offer)s offer waiting for you")
             % {"side": _other(side), "offer": offer},
         )
+    asked = spacing.answered(row, offer, pending, accepted=action == "accept")
     if action == "decline":
         rest = {name: who for name, who in row.offers.items() if name != offer}
-        return snapshot(write(row, offers=rest))
+        return snapshot(write(row, offers=rest, asked=asked))
     if offer == "draw":
         ending = {"winner": None, "reason": "agreement", "score": None}
         return snapshot(write(row, ending=ending))
-    return snapshot(write(row, moves=_taken_back(row, asker=pending)))
+    return snapshot(write(row, moves=_taken_back(row, asker=pending), asked=asked))
 
 
 def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
@@ -255,7 +261,10 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
         players = {"black": row.players["white"], "white": row.players["black"]}
         return _start_rematch(row, players=players, seated={})
     pending = row.offers.get("rematch")
-    if action == "offer" and pending != _other(side):
+    if action == "offer" and pending == side:
+        return snapshot(row)  # offered already: it waits for the answer
+    if action == "offer" and pending is None:
+        spacing.check(row, "rematch", side)
         return snapshot(write(row, offers={**row.offers, "rematch": side}))
     if pending != _other(side):
         raise Conflict(
@@ -263,7 +272,8 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
             _("%(side)s has no rematch offer waiting for you") % {"side": _other(side)},
         )
     if action == "decline":
-        return snapshot(write(row, offers={}))
+        asked = spacing.answered(row, "rematch", pending, accepted=False)
+        return snapshot(write(row, offers={}, asked=asked))
     seated = {"black": row.seats["white"], "white": row.seats["black"]}
     return _start_rematch(row, players=normal_players(row.game, None), seated=seated)
 

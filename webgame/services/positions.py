@@ -13,7 +13,7 @@ from collections import OrderedDict
 from mcts import Game, Gomoku, State
 
 from ..models import Game as GameRow
-from . import openings
+from . import openings, spacing
 from .clocks import now_ms
 from .clocks import view as clock_view
 from .rules import cached_rules, options_key
@@ -90,8 +90,9 @@ def snapshot(row: GameRow) -> dict:
     game, state = position(row)
     finished = row.status == GameRow.Status.FINISHED
     opening = openings.under_way(row)
-    waits = finished or (opening is not None and opening.choosing)
-    legal = [] if waits else game.legal_move_texts(state)
+    no_moves = finished or (opening is not None and opening.choosing)
+    legal = [] if no_moves else game.legal_move_texts(state)
+    at = now_ms()
     by_from: dict[str, list[str]] | None = None
     if row.game == "loa":
         by_from = {}
@@ -125,8 +126,9 @@ def snapshot(row: GameRow) -> dict:
         "result": row.result,
         "version": row.version,
         "seats": seats_view(row),
-        "clock": clock_view(row.clock, to_move, now_ms(), row.deadline),
+        "clock": clock_view(row.clock, to_move, at, row.deadline),
         "offers": row.offers,
+        "waits": spacing.waits(row, at),
         "rematch": str(row.rematch) if row.rematch else None,
         "opening": openings.view(row),
         "created": row.created.isoformat(),
