@@ -133,6 +133,7 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "default_strength": DEFAULT_STRENGTH,
             "time_controls": time_controls(),
             "default_time_control": DEFAULT_TIME_CONTROL,
+            "given_seconds": services.GIVEN_SECONDS,
             "gomoku_sizes": range(size["min"], size["max"] + 1),
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
             "gomoku_rules": gomoku_rules(),

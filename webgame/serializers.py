@@ -545,9 +545,16 @@ class SeatsOutSerializer(serializers.Serializer):
     white = serializers.BooleanField()
 
 
+class GivenOutSerializer(serializers.Serializer):
+    """The seconds each side was given by their friend, in all."""
+
+    black = serializers.IntegerField(required=False)
+    white = serializers.IntegerField(required=False)
+
+
 class ClockOutSerializer(serializers.Serializer):
     """The clock: its control, each side's seconds left, the running side,
-    and the time left for a first move."""
+    the time left for a first move, and the time friends gave."""
 
     control = serializers.DictField(child=serializers.IntegerField())
     black = serializers.FloatField()
@@ -559,6 +566,7 @@ class ClockOutSerializer(serializers.Serializer):
         "left for the side to move to make its first move (the game is "
         "aborted then); else null",
     )
+    given = GivenOutSerializer()
 
 
 class OffersOutSerializer(serializers.Serializer):

@@ -67,6 +67,11 @@ api = [
     path("games/<gameid:pk>/draw/", views.DrawView.as_view(), name="game-draw"),
     path("games/<gameid:pk>/claim/", views.ClaimView.as_view(), name="game-claim"),
     path(
+        "games/<gameid:pk>/give-time/",
+        views.GiveTimeView.as_view(),
+        name="game-give-time",
+    ),
+    path(
         "games/<gameid:pk>/takeback/",
         views.TakebackView.as_view(),
         name="game-takeback",

@@ -224,10 +224,11 @@ class ResignView(APIView):
 
     @extend_schema(
         request=s.EmptySerializer,
-        responses={200: s.GameSerializer, **_errors(400, 403, 404)},
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409)},
     )
     def post(self, request: Request, pk) -> Response:
-        """Return the game, lost by the side that resigned."""
+        """Return the game, lost by the side that resigned; 409 ``too_early``
+        between two seats before each player has made a first move."""
         _valid(s.EmptySerializer, request)
         return Response(services.resign(pk, token=_token(request)))
 
@@ -244,6 +245,20 @@ class AbortView(APIView):
         ``"aborted"``); 409 once each player has moved."""
         _valid(s.EmptySerializer, request)
         return Response(services.abort(pk, token=_token(request)))
+
+
+class GiveTimeView(APIView):
+    """Give your friend 15 s on their clock (seats only, a Fischer clock)."""
+
+    @extend_schema(
+        request=s.EmptySerializer,
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game, your friend's clock 15 s fuller (``clock.given``
+        counts each side's gifts); 409 in a game without a Fischer clock."""
+        _valid(s.EmptySerializer, request)
+        return Response(services.give_time(pk, token=_token(request)))
 
 
 class ClaimView(APIView):

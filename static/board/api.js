@@ -117,6 +117,11 @@ export function claim(id, result) {
   return request("POST", GAMES + id + "/claim/", { result: result });
 }
 
+/** Give the friend time on their clock (15 s, the server's). */
+export function giveTime(id) {
+  return request("POST", GAMES + id + "/give-time/", {});
+}
+
 /** offer: "draw", "takeback" or "rematch" (a finished game); action:
  *  "offer", "accept" or "decline". */
 export function answerOffer(id, offer, action) {

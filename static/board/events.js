@@ -109,6 +109,7 @@ export function bind() {
   on("click", "#end-decline", () => friends.answerOffer("decline", "rematch"));
   on("click", "#claim-win", () => friends.claim("win"));
   on("click", "#claim-draw", () => friends.claim("draw"));
+  on("click", ".give-time", friends.giveTime);
   on("click", "#swap2-choices button", function () {
     actions.chooseOpening(String($(this).data("choice")));
   });

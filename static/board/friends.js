@@ -162,6 +162,14 @@ function declinedOffer(before, g) {
   return Object.keys(DECLINED).find((kind) => mine && same && (before.offers || {})[kind] === mine && !(g.offers || {})[kind]);
 }
 
+/** The seconds the friend just gave this player (0: none). */
+function givenTime(before, g) {
+  const mine = mySeat();
+  const given = (game) => (mine && game.clock && game.clock.given[mine]) || 0;
+  const swapped = (game) => Boolean(game.opening && game.opening.swapped);
+  return swapped(before) === swapped(g) ? Math.max(0, given(g) - given(before)) : 0;
+}
+
 /** This player's takeback that the friend granted: the request gone with the moves. */
 function takebackGranted(before, g) {
   const mine = mySeat();
@@ -182,6 +190,9 @@ function seatedGameChanged(before, g) {
   if (declined) {
     // With the wait the server set before asking again (as on lichess).
     flash(DECLINED[declined](waitToAsk(g, declined, mySeat())), "info"); // a live region: heard too
+  } else if (givenTime(before, g)) {
+    const n = givenTime(before, g);
+    flash(interpolate(ngettext("Your friend gave you %(n)s second", "Your friend gave you %(n)s seconds", n), { n: n }, true), "info");
   } else if (takebackGranted(before, g)) {
     // The moves just went: said, as a refusal is.
     flash(gettext("Your friend accepted the takeback"), "info");
@@ -281,6 +292,15 @@ export function claim(result) {
   const g = state.game;
   if (!g || !mySeat()) return;
   changeGame(api.claim(g.id, result));
+}
+
+/** Give the friend time on their clock, as on lichess. */
+export function giveTime() {
+  const g = state.game;
+  if (!g || !mySeat()) return;
+  const n = Number($(".give-time").first().data("seconds"));
+  const words = interpolate(ngettext("You gave your friend %(n)s second", "You gave your friend %(n)s seconds", n), { n: n }, true);
+  changeGame(api.giveTime(g.id), () => announce(words));
 }
 
 /** Accept or decline the friend's `offer`, by default the one the offer

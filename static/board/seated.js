@@ -302,6 +302,9 @@ function drawButtons() {
   // Nor, as on lichess, a draw or a takeback before each has moved (Abort then).
   if (abortable && !alone) $("#offer-draw, #ask-takeback").attr("title", gettext("Once each player has made a first move"));
   $("#resign, #abort").prop("disabled", alone);
+  // Beside the friend's Fischer clock, as on lichess: give them time.
+  const canGive = Boolean(mine && playing && !alone && g.clock && !g.clock.control.days);
+  SIDES.forEach((side) => $("#give-time-" + side).prop("hidden", !canGive || side === mine));
   $("#offer-draw").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.draw));
   $("#ask-takeback").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
   // After the game, as on the end card once it is closed (or the page

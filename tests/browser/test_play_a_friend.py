@@ -440,6 +440,36 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(b, 2, timeout=1000)
 
 
+def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
+    """As on lichess: +15 beside the friend's clock (not one's own) gives
+    them 15 s, and they are told; the button does not move the board when
+    it comes with the friend."""
+    a = new_page(viewport=DESKTOP)
+    invite, _ = invite_a_friend(a, "3+2")
+    a.locator("#share-dialog .btn-close").click()
+    board_at = a.locator("#board").bounding_box()["y"]
+    assert a.locator("#give-time-white").is_hidden()  # nobody to give to yet
+    b = new_page(viewport=DESKTOP)
+    b.goto(invite)
+    a.wait_for_function("() => BoardPage.state.game.seats.white")
+    assert a.locator("#give-time-white").is_visible()
+    assert a.locator("#give-time-black").is_hidden()
+    assert a.locator("#give-time-white").get_attribute("title") == (
+        "Give your friend 15 seconds"
+    )
+    assert a.locator("#board").bounding_box()["y"] == board_at
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    assert b.locator("#give-time-black").is_visible()
+    assert b.locator("#give-time-white").is_hidden()
+    a.click("#give-time-white")
+    b.wait_for_function("() => BoardPage.state.game.clock.given.white === 15")
+    assert b.locator("#flash").inner_text() == "Your friend gave you 15 seconds"
+    assert b.locator("#clock-white").inner_text() == "3:15"
+    a.wait_for_function(
+        "() => $('#announce').text() === 'You gave your friend 15 seconds'"
+    )
+
+
 def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page):
     """Decline on the end card refuses the friend's rematch (it answered the
     offer bar's last offer, if any, instead); as on lichess, the asker may

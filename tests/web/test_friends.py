@@ -368,6 +368,52 @@ def test_a_move_after_the_flag_fell_is_refused_even_before_the_watcher(client, f
     assert GameRow.objects.get(pk=game_id).result["reason"] == "time"
 
 
+def test_a_player_gives_the_friend_fifteen_seconds(client, friends):
+    """lichess's "moretime": 15 s on the friend's clock, whenever asked, the
+    running clock's deadline with it; counted in clock.given."""
+    game_id, black, white = friends
+    assert_error(post(client, "game-give-time", game_id), 403, "not_your_seat")
+    gift = post(client, "game-give-time", game_id, token=black).json()
+    assert gift["clock"]["white"] == 195 and gift["clock"]["black"] == 180
+    assert gift["clock"]["given"] == {"white": 15}
+    for move, token in (("h8", black), ("h9", white)):
+        post(client, "game-moves", game_id, {"move": move}, token=token)
+    deadline = GameRow.objects.get(pk=game_id).deadline  # Black's clock runs
+    gift = post(client, "game-give-time", game_id, token=white).json()
+    assert gift["clock"]["given"] == {"white": 15, "black": 15}
+    assert 194 < gift["clock"]["black"] <= 195  # 180 + 15, less a moment
+    moved = GameRow.objects.get(pk=game_id).deadline - deadline
+    assert moved == dt.timedelta(seconds=15)
+    # A Swap2 choice that swaps the seats swaps what each was given.
+    row = GameRow.objects.get(pk=game_id)
+    assert clocks.swapped(row.clock)["given"] == {"black": 15, "white": 15}
+    assert clocks.swapped({**row.clock, "given": {"white": 30}})["given"] == {
+        "black": 30
+    }
+    # Not past the longest clock (3 hours).
+    row.clock = {**row.clock, "white": 3 * 3600 * 1000 - 10_000}
+    row.save()
+    assert_error(
+        post(client, "game-give-time", game_id, token=black), 409, "clock_full"
+    )
+    post(client, "game-resign", game_id, token=black)
+    assert_error(post(client, "game-give-time", game_id, token=white), 400, "game_over")
+
+
+@pytest.mark.parametrize("clock", [None, {"days": 3}])
+def test_time_is_given_on_a_fischer_clock_between_two_seats(client, clock):
+    body = {"game": "gomoku", "friend": {"side": "black"}}
+    made = client.post("/api/games/", {**body, "clock": clock}, format="json").json()
+    post(client, "game-join", made["id"], {"invite": made["invite"]})
+    assert_error(
+        post(client, "game-give-time", made["id"], token=made["seat"]["token"]),
+        409,
+        "no_fischer_clock",
+    )
+    alone = client.post("/api/games/", {"game": "gomoku"}, format="json").json()
+    assert_error(post(client, "game-give-time", alone["id"]), 400, "no_opponent")
+
+
 def test_a_game_lost_on_time_takes_nothing_back(client):
     """At one screen (or against the computer) undo after a flag fell took
     moves off the record of a game that stayed lost on time."""

@@ -30,8 +30,8 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.games`: a game's life: create, read, move, undo, change players,
   the loss on time (or the abort of a first move not made in time).
 - :mod:`.friends`: playing a friend: the invited seat, sharing a game,
-  resigning or aborting, draw offers, takebacks and rematches, claiming a game the
-  friend left.
+  resigning or aborting, draw offers, takebacks and rematches, giving time,
+  claiming a game the friend left.
 - :mod:`.records`: game records out and in, and the board after each move.
 - :mod:`.readiness`: whether each game's AI is ready in this process, after
   a server's start (the warm-up it follows).
@@ -60,11 +60,11 @@ from .catalog import (
     list_think_times,
     option_specs,
 )
-from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS
+from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS, GIVEN_SECONDS
 from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
 from .friends import ACTIONS as OFFER_ACTIONS
-from .friends import CLAIMS, abort, claim, join, resign, seat_in, share
+from .friends import CLAIMS, abort, claim, give_time, join, resign, seat_in, share
 from .friends import answer as answer_offer
 from .games import (
     choose,
@@ -96,6 +96,7 @@ def ai_readiness() -> dict:
 __all__ = [
     "DAYS_CONTROLS",
     "FISCHER_CONTROLS",
+    "GIVEN_SECONDS",
     "FORBIDDEN_KINDS",
     "OFFER_ACTIONS",
     "OPENING_CHOICES",
@@ -107,6 +108,7 @@ __all__ = [
     "answer_offer",
     "claim",
     "flag_due_games",
+    "give_time",
     "join",
     "live_group",
     "resign",

@@ -18,6 +18,10 @@ column says when, and the flag watcher (:func:`flag_due_games`, run by the
 server every half second) ends the games past it, whether or not anyone is
 looking.
 
+A player may give their friend ``GIVEN_SECONDS`` on a Fischer clock, as on
+lichess (its "moretime"), any number of times while a side holds no more
+than ``FISCHER_LIMITS``' largest time; ``given`` counts each side's gifts.
+
 The first moves have a time of their own, as on lichess: in a Fischer game
 between two seats, once both are taken, a player who has not made their
 first move within :func:`first_move_seconds` (15 to 35 s by the game's
@@ -32,7 +36,7 @@ import time
 
 from django.utils.translation import gettext as _
 
-from ..errors import ServiceError
+from ..errors import Conflict, ServiceError
 
 #: The Fischer controls the page offers (minutes, increment in seconds); the
 #: API takes any control within :data:`FISCHER_LIMITS`.
@@ -44,6 +48,8 @@ FISCHER_LIMITS = (15, 3 * 3600)
 MAX_INCREMENT = 180
 MAX_DAYS = 14
 SIDES = ("black", "white")
+#: The seconds a player gives their friend at a time (lichess's 15).
+GIVEN_SECONDS = 15
 
 
 #: lichess's seconds for a first move by a game's speed: the estimated
@@ -158,12 +164,39 @@ def after_change(
     return clock
 
 
+def _other(side: str) -> str:
+    return "white" if side == "black" else "black"
+
+
+def given(clock: dict, side: str) -> dict:
+    """Return the Fischer ``clock`` with ``GIVEN_SECONDS`` more for ``side``,
+    counted in its ``given``; 409 ``clock_full`` past the largest time."""
+    if clock[side] + GIVEN_SECONDS * 1000 > FISCHER_LIMITS[1] * 1000:
+        raise Conflict(
+            "clock_full",
+            _("your friend has %(hours)d hours on their clock already")
+            % {"hours": FISCHER_LIMITS[1] // 3600},
+        )
+    total = clock.get("given", {})
+    return {
+        **clock,
+        side: clock[side] + GIVEN_SECONDS * 1000,
+        "given": {**total, side: total.get(side, 0) + GIVEN_SECONDS},
+    }
+
+
 def swapped(clock: dict | None) -> dict | None:
     """Return the clock with the two sides' times swapped (a Swap2 choice
     that gives each player the other colour)."""
     if not clock:
         return clock
-    return {**clock, "black": clock["white"], "white": clock["black"]}
+    given = clock.get("given", {})
+    return {
+        **clock,
+        "black": clock["white"],
+        "white": clock["black"],
+        "given": {_other(side): seconds for side, seconds in given.items()},
+    }
 
 
 def deadline(clock: dict | None, to_move: str | None) -> dt.datetime | None:
@@ -192,9 +225,9 @@ def view(
     first_move_by: dt.datetime | None = None,
 ) -> dict | None:
     """Return the clock as the API shows it: the control, each side's seconds
-    left at ``at``, which clock runs, and while no clock runs the seconds
-    left for the first move (``first_move_by``, the game's deadline; else
-    null)."""
+    left at ``at``, which clock runs, while no clock runs the seconds left
+    for the first move (``first_move_by``, the game's deadline; else null),
+    and the seconds each side was given by their friend."""
     if not clock:
         return None
     running = to_move if clock["since"] is not None else None
@@ -207,6 +240,7 @@ def view(
         "white": max(0, left_ms(clock, "white", running, at)) / 1000,
         "running": running,
         "first_move": first_move,
+        "given": clock.get("given", {}),
     }
 
 

@@ -13,7 +13,8 @@ the finished game names it so that both browsers and the watchers go there
 A player whose friend left (no socket, no request) for ``LIVE_GONE_SECONDS``
 may claim the game: the win, or a draw (lichess's "force resignation" and
 "force draw"); not in a correspondence game, where the clock waits days.
-Until each player has made their first move either may abort the game,
+A player may give their friend 15 s on a Fischer clock, any time (lichess's
+"moretime"). Until each player has made their first move either may abort the game,
 which ends it without a result (so does a first move not made in time:
 .clocks); as on lichess, nobody resigns, offers a draw or asks a takeback
 before then (409 ``too_early``): there is nothing yet to lose, to share or
@@ -166,6 +167,22 @@ def abort(game_id: GameId, *, token: str | None) -> dict:
             _("each player has made a first move: resign or offer a draw instead"),
         )
     return snapshot(write(row, ending=dict(ABORTED)))
+
+
+def give_time(game_id: GameId, *, token: str | None) -> dict:
+    """Return the snapshot after the token's seat gives its friend
+    ``clocks.GIVEN_SECONDS`` on their clock, as on lichess; 409
+    ``no_fischer_clock`` in a game without a clock or of days a move."""
+    row = get_row(game_id)
+    side = _seated_playing(
+        row, token, _("time is given to a friend, in a game between two seats")
+    )
+    if not row.clock or "days" in row.clock["control"]:
+        raise Conflict(
+            "no_fischer_clock",
+            _("time is given on a clock of minutes and seconds, not in this game"),
+        )
+    return snapshot(write(row, clock=clocks.given(row.clock, _other(side))))
 
 
 #: What a player may claim of a game their friend left.
@@ -327,6 +344,7 @@ __all__ = [
     "abort",
     "answer",
     "claim",
+    "give_time",
     "join",
     "resign",
     "seat_in",
