@@ -388,7 +388,8 @@ def test_a_player_gives_the_friend_fifteen_seconds(client, friends):
     row = GameRow.objects.get(pk=game_id)
     assert clocks.swapped(row.clock)["given"] == {"black": 15, "white": 15}
     assert clocks.swapped({**row.clock, "given": {"white": 30}})["given"] == {
-        "black": 30
+        "black": 30,
+        "white": 0,
     }
     # Not past the longest clock (3 hours).
     row.clock = {**row.clock, "white": 3 * 3600 * 1000 - 10_000}

@@ -16,16 +16,19 @@ The modules, from the bottom up (each imports only those above it):
   finished games.
 - :mod:`.openings`: an opening rule (Gomoku's Swap2) in a stored game: who
   acts, the choices, what the sides become.
+- :mod:`.clocks`: the clocks the server keeps (Fischer, days per move), and
+  the time a player gives their friend.
+- :mod:`.spacing`: how long a player waits to ask their friend again (a
+  draw, a takeback, a rematch).
+- :mod:`.presence`: who is at a game (its seats' and watchers' sockets), and
+  since when a seat has been gone.
+- :mod:`.seats`: the seats of a game between two browsers and their secret
+  tokens.
 - :mod:`.positions`: a stored game's position (replayed, cached) and its
   snapshot, the JSON the API shows.
 - :mod:`.notation`: reading a move sent, and why it cannot be read or
   played, in the request's language.
 - :mod:`.players`: who plays each side, checked and completed.
-- :mod:`.clocks`: the clocks the server keeps (Fischer, days per move).
-- :mod:`.presence`: who is at a game (its seats' and watchers' sockets), and
-  since when a seat has been gone.
-- :mod:`.seats`: the seats of a game between two browsers and their secret
-  tokens.
 - :mod:`.live`: every change of a game sent to the browsers showing it.
 - :mod:`.games`: a game's life: create, read, move, undo, change players,
   the loss on time (or the abort of a first move not made in time).

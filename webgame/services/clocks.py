@@ -164,10 +164,6 @@ def after_change(
     return clock
 
 
-def _other(side: str) -> str:
-    return "white" if side == "black" else "black"
-
-
 def given(clock: dict, side: str) -> dict:
     """Return the Fischer ``clock`` with ``GIVEN_SECONDS`` more for ``side``,
     counted in its ``given``; 409 ``clock_full`` past the largest time."""
@@ -195,7 +191,7 @@ def swapped(clock: dict | None) -> dict | None:
         **clock,
         "black": clock["white"],
         "white": clock["black"],
-        "given": {_other(side): seconds for side, seconds in given.items()},
+        "given": {"black": given.get("white", 0), "white": given.get("black", 0)},
     }
 
 

@@ -13,13 +13,14 @@ the finished game names it so that both browsers and the watchers go there
 A player whose friend left (no socket, no request) for ``LIVE_GONE_SECONDS``
 may claim the game: the win, or a draw (lichess's "force resignation" and
 "force draw"); not in a correspondence game, where the clock waits days.
-A player may give their friend 15 s on a Fischer clock, any time (lichess's
-"moretime"). Until each player has made their first move either may abort the game,
-which ends it without a result (so does a first move not made in time:
-.clocks); as on lichess, nobody resigns, offers a draw or asks a takeback
-before then (409 ``too_early``): there is nothing yet to lose, to share or
-to take back that aborting would not settle. Nor does a player pester the
-friend with requests: how long one waits to ask again is .spacing's.
+A player may give their friend time on a Fischer clock whenever they like
+(lichess's "moretime", .clocks). Until each player has made their first
+move either may abort the game, which ends it without a result (so does a
+first move not made in time: .clocks); as on lichess, nobody resigns,
+offers a draw or asks a takeback before then (409 ``too_early``): there is
+nothing yet to lose, to share or to take back that aborting would not
+settle. Nor does a player pester the friend with requests: how long one
+waits to ask again is .spacing's.
 """
 
 from __future__ import annotations
