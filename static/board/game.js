@@ -294,9 +294,10 @@ export function changeGame(xhr, then) {
       if (state.busy === sent) state.busy = false;
       // Pushed snapshots may have overtaken the answer: it is not drawn back,
       // nor is the game it is about once the page has gone on (to the
-      // rematch a push named).
+      // rematch a push named), nor drawn again when its push came first (the
+      // board redrawn under a tap, between press and release, lost the tap).
       const shown = state.game;
-      if (shown.id === sent.id && next.version >= shown.version) setGame(next);
+      if (shown.id === sent.id && next.version > shown.version) setGame(next);
       if (then) then(next);
     })
     .fail(function (x) {

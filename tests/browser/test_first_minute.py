@@ -437,6 +437,37 @@ def test_a_small_laptops_board_stays_put_when_a_reversi_game_ends(new_page):
     assert page.evaluate(top) == before
 
 
+def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
+    """The live push of a move often comes before the request's own answer;
+    that answer, the same version, drew the board again, and a tap whose
+    press and release straddled it (the cell under it replaced) was lost:
+    nothing played, nothing said (CI: a move the page never listed)."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    held = []
+
+    def hold_first(route):
+        """The first move reaches the server (its push comes); its answer waits."""
+        if held:
+            return route.continue_()
+        held.append((route, route.fetch()))
+
+    page.route("**/moves/", hold_first)
+    page.click('#board [data-square="a1"]')
+    page.wait_for_function(
+        "() => BoardPage.state.game.ply === 1 && !BoardPage.state.busy"
+    )
+    box = page.locator('#board [data-square="a2"]').bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    route, answer = held[0]
+    with page.expect_response("**/moves/"):
+        route.fulfill(response=answer)
+    page.wait_for_timeout(100)  # the answer handled
+    page.mouse.up()
+    wait_plies(page, 2)
+
+
 def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
