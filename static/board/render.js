@@ -207,6 +207,8 @@ function shownCells() {
 /** The live position drawn last: {id, ply, cells, moved, at, elapsed}, to
  *  tell what a new move changed and animate only that, once. */
 let drawn = null;
+/** The board's cells as drawn last, still (drawBoard). */
+let drawnKey = null;
 /** The longest piece animation, in ms (board.css). */
 const ANIMATION_MS = 400;
 
@@ -259,30 +261,43 @@ function drawBoard() {
   const numbers = stoneNumbers();
   const order = [...Array(n).keys()];
   const rows = state.flipped ? order.slice().reverse() : order;
-  const html = [];
+  // The cells, and the same cells still (no piece moving), which tell a
+  // redraw that changes nothing from one that does.
+  const html = [],
+    still = [];
   rows.forEach(function (r) {
     html.push('<div role="row">');
     rows.forEach(function (c) {
       const square = b.files[c] + b.ranks[r];
       html.push(cellHtml(square, cells[r][c], ctx, numbers[square], moved[square]));
+      still.push(moved[square] ? cellHtml(square, cells[r][c], ctx, numbers[square], null) : html[html.length - 1]);
     });
     html.push("</div>");
+    still.push("|");
   });
   const $board = $("#board");
   const focused = $board.find(":focus").data("square");
   const busy = Boolean(state.busy || state.thinking);
-  $board.attr("class", "board game-" + g.game).css("--n", n).html(html.join(""));
+  $board.attr("class", "board game-" + g.game).css("--n", n);
+  // A redraw that changes nothing (who is connected changed, say) leaves
+  // the cells be: replaced between a tap's press and release, they lost the
+  // tap. A piece's animation under way goes on as it is.
+  const key = still.join("");
+  if (key !== drawnKey) {
+    $board.html(html.join(""));
+    // One cell is in the tab order (a roving tab stop), as grids expect.
+    const $stop = focused ? $board.find('[data-square="' + focused + '"]') : $();
+    ($stop.length ? $stop : $board.find(".cell").first()).attr("tabindex", "0");
+    // The redrawn square gets the focus back where it is: scrolled into sight,
+    // a move the computer made pulled a phone's page up from the moves.
+    if ($stop.length) $stop[0].focus({ preventScroll: true });
+  }
+  drawnKey = key;
   $board.attr("aria-label", interpolate(gettext("%(title)s board, %(n)s by %(n)s"), { title: gameTitle(g), n: n }, true));
   $board.toggleClass("busy", busy).attr("aria-busy", busy);
   $board.toggleClass("viewing", state.viewPly !== null || Boolean(state.explore));
   $board.toggleClass("hide-legal", !$("#show-legal").prop("checked"));
-  // One cell is in the tab order (a roving tab stop), as grids expect.
-  const $stop = focused ? $board.find('[data-square="' + focused + '"]') : $();
-  ($stop.length ? $stop : $board.find(".cell").first()).attr("tabindex", "0");
-  // The redrawn square gets the focus back where it is: scrolled into sight,
-  // a move the computer made pulled a phone's page up from the moves.
-  if ($stop.length) $stop[0].focus({ preventScroll: true });
-  else if (state.focusBoard) $board.find('.cell[tabindex="0"]')[0].focus({ preventScroll: true });
+  if (state.focusBoard && !focused) $board.find('.cell[tabindex="0"]')[0].focus({ preventScroll: true });
   state.focusBoard = false;
 
   $("#rank-labels").html(rows.map((r) => "<span>" + b.ranks[r] + "</span>").join(""));

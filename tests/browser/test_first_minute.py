@@ -468,6 +468,25 @@ def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
     wait_plies(page, 2)
 
 
+def test_a_tap_made_as_another_page_opens_the_game_is_not_lost(new_page):
+    """Who is at the game changed (another page opened it): the board was
+    drawn again, its cells replaced, and a tap pressed before and released
+    after played nothing. A redraw that changes nothing leaves the cells
+    alone."""
+    a = new_page(viewport=DESKTOP)
+    open_board(a)
+    start_game(a, "gomoku", size=7, row=4)
+    a.wait_for_function("() => BoardPage.state.live && BoardPage.state.presence")
+    box = a.locator('#board [data-square="a1"]').bounding_box()
+    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    a.mouse.down()
+    b = new_page(viewport=DESKTOP)
+    b.goto(a.url)
+    a.wait_for_function("() => BoardPage.state.presence.playing > 1")
+    a.mouse.up()
+    wait_plies(a, 1)
+
+
 def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
