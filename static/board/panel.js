@@ -281,6 +281,9 @@ function foundNote(side, found) {
  *  number a move, as Reversi and Gomoku records count them. The move shown
  *  is the list's one tab stop, and keeps the focus over a redraw: the arrow
  *  keys step through the game from there. */
+/** The move list's buttons as drawn last (drawMoveList). */
+let listed = null;
+
 export function drawMoveList() {
   const g = state.game,
     $list = $("#move-list"),
@@ -303,7 +306,12 @@ export function drawMoveList() {
     });
     html.push("</li>");
   }
-  $list.html(html.join(""));
+  // A redraw that changes nothing (who is connected changed, say) leaves the
+  // list be: a click on a move in it is not lost, nor the place it was
+  // scrolled to.
+  if (html.join("") === listed) return;
+  listed = html.join("");
+  $list.html(listed);
   const $target = state.viewPly === null ? $list.find("[data-ply]").last() : $list.find('[data-ply="' + state.viewPly + '"]');
   // At the start (before move 1) the first move is the stop.
   const $stop = $target.length ? $target : $list.find("[data-ply]").first();

@@ -471,8 +471,8 @@ def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
 def test_a_tap_made_as_another_page_opens_the_game_is_not_lost(new_page):
     """Who is at the game changed (another page opened it): the board was
     drawn again, its cells replaced, and a tap pressed before and released
-    after played nothing. A redraw that changes nothing leaves the cells
-    alone."""
+    after played nothing; so was the move list. A redraw that changes
+    nothing leaves them alone."""
     a = new_page(viewport=DESKTOP)
     open_board(a)
     start_game(a, "gomoku", size=7, row=4)
@@ -485,6 +485,17 @@ def test_a_tap_made_as_another_page_opens_the_game_is_not_lost(new_page):
     a.wait_for_function("() => BoardPage.state.presence.playing > 1")
     a.mouse.up()
     wait_plies(a, 1)
+    # The move list too: a click on an earlier move, as a third page opens.
+    a.click('#board [data-square="a2"]')
+    wait_plies(a, 2)
+    box = a.locator('#move-list [data-ply="1"]').bounding_box()
+    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    a.mouse.down()
+    c = new_page(viewport=DESKTOP)
+    c.goto(a.url)
+    a.wait_for_function("() => BoardPage.state.presence.playing > 2")
+    a.mouse.up()
+    a.wait_for_function("() => BoardPage.state.viewPly === 1", timeout=2000)
 
 
 def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
