@@ -437,6 +437,13 @@ def test_a_small_laptops_board_stays_put_when_a_reversi_game_ends(new_page):
     assert page.evaluate(top) == before
 
 
+def press(page, selector: str) -> None:
+    """Press the mouse on the middle of ``selector`` (released later)."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
 def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
     """The live push of a move often comes before the request's own answer;
     that answer, the same version, drew the board again, and a tap whose
@@ -457,9 +464,7 @@ def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
     page.wait_for_function(
         "() => BoardPage.state.game.ply === 1 && !BoardPage.state.busy"
     )
-    box = page.locator('#board [data-square="a2"]').bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press(page, '#board [data-square="a2"]')
     route, answer = held[0]
     with page.expect_response("**/moves/"):
         route.fulfill(response=answer)
@@ -477,9 +482,7 @@ def test_a_tap_made_as_another_page_opens_the_game_is_not_lost(new_page):
     open_board(a)
     start_game(a, "gomoku", size=7, row=4)
     a.wait_for_function("() => BoardPage.state.live && BoardPage.state.presence")
-    box = a.locator('#board [data-square="a1"]').bounding_box()
-    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    a.mouse.down()
+    press(a, '#board [data-square="a1"]')
     b = new_page(viewport=DESKTOP)
     b.goto(a.url)
     a.wait_for_function("() => BoardPage.state.presence.playing > 1")
@@ -488,9 +491,7 @@ def test_a_tap_made_as_another_page_opens_the_game_is_not_lost(new_page):
     # The move list too: a click on an earlier move, as a third page opens.
     a.click('#board [data-square="a2"]')
     wait_plies(a, 2)
-    box = a.locator('#move-list [data-ply="1"]').bounding_box()
-    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    a.mouse.down()
+    press(a, '#move-list [data-ply="1"]')
     c = new_page(viewport=DESKTOP)
     c.goto(a.url)
     a.wait_for_function("() => BoardPage.state.presence.playing > 2")
