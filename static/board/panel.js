@@ -275,15 +275,15 @@ function foundNote(side, found) {
   return words ? interpolate(words(), { side: sideName(side) }, true) : found;
 }
 
+/** The move list's buttons as drawn last (drawMoveList). */
+let listed = null;
+
 /** The move list, scrolled to the newest move or the one viewed: Black's
  *  and White's moves side by side, each numbered as the page numbers moves
  *  everywhere else (the stones, "Viewing move 30", the mistakes): one
  *  number a move, as Reversi and Gomoku records count them. The move shown
  *  is the list's one tab stop, and keeps the focus over a redraw: the arrow
  *  keys step through the game from there. */
-/** The move list's buttons as drawn last (drawMoveList). */
-let listed = null;
-
 export function drawMoveList() {
   const g = state.game,
     $list = $("#move-list"),

@@ -297,7 +297,7 @@ function drawBoard() {
   $board.toggleClass("busy", busy).attr("aria-busy", busy);
   $board.toggleClass("viewing", state.viewPly !== null || Boolean(state.explore));
   $board.toggleClass("hide-legal", !$("#show-legal").prop("checked"));
-  if (state.focusBoard && !focused) $board.find('.cell[tabindex="0"]')[0].focus({ preventScroll: true });
+  if (state.focusBoard && !$board.find(":focus").length) $board.find('.cell[tabindex="0"]')[0].focus({ preventScroll: true });
   state.focusBoard = false;
 
   $("#rank-labels").html(rows.map((r) => "<span>" + b.ranks[r] + "</span>").join(""));
