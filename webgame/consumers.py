@@ -18,7 +18,10 @@ bool, "watchers": n, "playing": n, "paused": n, "gone": {side: seconds},
 "gone_after": seconds}``
 (:func:`webgame.services.presence.who_is_here`), ``{"type": "thinking",
 "side": side, "version": n, "seconds": s | null}`` (the computer starts a
-search: :func:`webgame.services.live.publish_thinking`), ``{"type": "pong"}``.
+search: :func:`webgame.services.live.publish_thinking`), ``{"type": "chat",
+"lines": [line ...]}`` (to a seat's socket only: every line said so far as
+it says hello, then each new one; :mod:`webgame.services.chat`),
+``{"type": "pong"}``.
 
 Limits: the origin must be one of the allowed hosts (:mod:`webgame.asgi`);
 a client (:func:`webgame.clients.client_of`) holds at most
@@ -118,6 +121,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     group = ""
     client = ""
     seat: str | None = None
+    #: The digest of the seat's token (its chat lines are its own), or "".
+    reader = ""
     #: Counted among the game's watchers (not a seat, not the page playing it).
     watching = False
     #: Counted as a page playing a game without seats, and as paused.
@@ -227,6 +232,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._stop_watching(announce=False)
                 self.seat = seat
                 await self._present(seat, 1)
+                await self._send_chat(token)
         if playing and self.seat is None and not game["seats"]:
             await self._stop_watching()
             await self._play(True, paused)
@@ -246,6 +252,24 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def ai_thinking(self, event: dict) -> None:
         """The game's computer starts thinking (the group's message): send it on."""
         await self.send(text_data=event["text"])
+
+    async def chat_said(self, event: dict) -> None:
+        """A player said a line (the group's message): send it on to a seat's
+        socket, telling whether it is this seat's own."""
+        if self.reader:
+            line = {**event["line"], "mine": event["author"] == self.reader}
+            await self.send(text_data=json.dumps({"type": "chat", "lines": [line]}))
+
+    async def _send_chat(self, token: str) -> None:
+        """Send a seat's socket every line said so far (a reconnect catches up)."""
+        chat = await database_sync_to_async(services.chat_for_socket)(
+            self.game_id, token
+        )
+        if chat is not None:
+            self.reader = chat["reader"]
+            await self.send(
+                text_data=json.dumps({"type": "chat", "lines": chat["lines"]})
+            )
 
     async def presence_changed(self, event: dict) -> None:
         """Who is connected changed: tell the browser."""

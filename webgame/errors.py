@@ -76,3 +76,12 @@ class Busy(ServiceError):
 
     def __init__(self, detail: str, *, retry_after: int):
         super().__init__("busy", detail, headers={"Retry-After": str(retry_after)})
+
+
+class TooFast(ServiceError):
+    """A client asks faster than allowed; it may ask again after a moment."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+
+    def __init__(self, detail: str, *, retry_after: int):
+        super().__init__("too_fast", detail, headers={"Retry-After": str(retry_after)})

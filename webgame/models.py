@@ -1,9 +1,14 @@
-"""The one table: games, stored as settings plus the list of moves played.
+"""The tables: games, stored as settings plus the list of moves played, and
+what the two players of a game with a friend say to each other.
 
 The position is not stored: it is the replay of ``moves`` from the start, so
 the move list is the single source of truth and can never disagree with a
 board column. ``status`` and ``result`` are kept beside it for listing and
 admin; every write recomputes them from the replay.
+
+A chat line is not part of the game: saying something does not change the
+game's version, and the game's snapshot, which anyone watching sees, holds
+no line.
 """
 
 from __future__ import annotations
@@ -81,3 +86,27 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.id} ({self.status}, {len(self.moves)} plies)"
+
+
+class ChatLine(models.Model):
+    """One line said by a player of a game between two seats to the other
+    (webgame/services/chat.py). Its id orders the lines and numbers them for
+    the browsers."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    # The SHA-256 of the seat token that said it, as the game's ``seats``
+    # holds it: the player, whichever colour a Swap2 choice gives them. Never
+    # shown: the API says whether a line is the reader's own.
+    author = models.CharField(max_length=64)
+    # What was said (up to 140 characters), or "" for a preset ...
+    text = models.CharField(max_length=140, blank=True, default="")
+    # ... one of the preset greetings (shown in each reader's language).
+    preset = models.CharField(max_length=16, blank=True, default="")
+    said = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.id}: {self.text or self.preset}"

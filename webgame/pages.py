@@ -134,6 +134,11 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "time_controls": time_controls(),
             "default_time_control": DEFAULT_TIME_CONTROL,
             "given_seconds": services.GIVEN_SECONDS,
+            "chat_max_chars": services.CHAT_MAX_CHARS,
+            "chat_presets": [
+                ("start", services.CHAT_START_PRESETS.items()),
+                ("end", services.CHAT_END_PRESETS.items()),
+            ],
             "gomoku_sizes": range(size["min"], size["max"] + 1),
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
             "gomoku_rules": gomoku_rules(),

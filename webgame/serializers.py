@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from .services import (
+    CHAT_MAX_CHARS,
+    CHAT_PRESETS,
     CLAIMS,
     FORBIDDEN_KINDS,
     GAME_NAMES,
@@ -321,6 +323,24 @@ class ClaimSerializer(StrictSerializer):
     result = serializers.ChoiceField(choices=CLAIMS)
 
 
+class ChatSaySerializer(StrictSerializer):
+    """The body of ``POST /api/games/{id}/chat/``: a line of text or a preset."""
+
+    text = JSONCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=CHAT_MAX_CHARS,
+        help_text="what you say, on one line (runs of spaces and line breaks "
+        "become one space)",
+    )
+    preset = serializers.ChoiceField(
+        choices=CHAT_PRESETS,
+        required=False,
+        help_text="a greeting your friend's page shows in their language",
+    )
+
+
 class EmptySerializer(StrictSerializer):
     """A body with nothing to say: ``{}`` (or none, sent as JSON)."""
 
@@ -597,6 +617,22 @@ class DrawWaitsSerializer(serializers.Serializer):
 class AskWaitsSerializer(serializers.Serializer):
     black = AskWaitSerializer(required=False)
     white = AskWaitSerializer(required=False)
+
+
+class ChatLineOutSerializer(serializers.Serializer):
+    """A line one of the two players said."""
+
+    n = serializers.IntegerField(help_text="the line's number: later lines, larger")
+    mine = serializers.BooleanField(help_text="whether the reader said it")
+    text = serializers.CharField(allow_blank=True, help_text="'' for a preset")
+    preset = serializers.ChoiceField(choices=CHAT_PRESETS, allow_null=True)
+    said = serializers.DateTimeField()
+
+
+class ChatLinesSerializer(serializers.Serializer):
+    """What the players said, oldest first (the last 200 lines)."""
+
+    lines = ChatLineOutSerializer(many=True)
 
 
 class WaitsOutSerializer(serializers.Serializer):

@@ -66,6 +66,7 @@ api = [
     path("games/<gameid:pk>/abort/", views.AbortView.as_view(), name="game-abort"),
     path("games/<gameid:pk>/draw/", views.DrawView.as_view(), name="game-draw"),
     path("games/<gameid:pk>/claim/", views.ClaimView.as_view(), name="game-claim"),
+    path("games/<gameid:pk>/chat/", views.ChatView.as_view(), name="game-chat"),
     path(
         "games/<gameid:pk>/give-time/",
         views.GiveTimeView.as_view(),

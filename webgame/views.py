@@ -261,6 +261,32 @@ class GiveTimeView(APIView):
         return Response(services.give_time(pk, token=_token(request)))
 
 
+class ChatView(APIView):
+    """What the two players of a game between two seats say to each other
+    (seats only: a watcher reads none of it)."""
+
+    @extend_schema(responses={200: s.ChatLinesSerializer, **_errors(400, 403, 404)})
+    def get(self, request: Request, pk) -> Response:
+        """Return the lines said, oldest first, each ``mine`` or your friend's."""
+        return Response(services.chat_lines(pk, token=_token(request)))
+
+    @extend_schema(
+        request=s.ChatSaySerializer,
+        responses={
+            201: s.ChatLineOutSerializer,
+            **_errors(400, 403, 404, 409, 429),
+        },
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Say a line to your friend (sent to their page at once); 409 before
+        they joined, 429 ``too_fast`` for a sixth line within 10 s."""
+        body = _valid(s.ChatSaySerializer, request)
+        line = services.say(
+            pk, token=_token(request), text=body.get("text"), preset=body.get("preset")
+        )
+        return Response(line, status=status.HTTP_201_CREATED)
+
+
 class ClaimView(APIView):
     """Claim the win or a draw of a game your friend left (seats only)."""
 

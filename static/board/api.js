@@ -122,6 +122,16 @@ export function giveTime(id) {
   return request("POST", GAMES + id + "/give-time/", {});
 }
 
+/** The lines the two players said: {lines: [{n, mine, text, preset, said}]}. */
+export function chatLines(id) {
+  return request("GET", GAMES + id + "/chat/");
+}
+
+/** body: {text} or {preset}; answers the line said. */
+export function say(id, body) {
+  return request("POST", GAMES + id + "/chat/", body);
+}
+
 /** offer: "draw", "takeback" or "rematch" (a finished game); action:
  *  "offer", "accept" or "decline". */
 export function answerOffer(id, offer, action) {

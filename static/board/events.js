@@ -4,6 +4,7 @@
  * only names the action it runs.
  */
 import * as actions from "./actions.js";
+import * as chat from "./chat.js";
 import { keepChoices } from "./choices.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
@@ -110,6 +111,15 @@ export function bind() {
   on("click", "#claim-win", () => friends.claim("win"));
   on("click", "#claim-draw", () => friends.claim("draw"));
   on("click", ".give-time", friends.giveTime);
+  on("submit", "#chat-form", function (e) {
+    e.preventDefault();
+    const text = String($("#chat-text").val());
+    if (text.trim()) chat.say({ text: text });
+  });
+  on("click", "#chat [data-preset]", function () {
+    chat.say({ preset: String($(this).data("preset")) });
+  });
+  on("click", "#chat-unread", chat.goToChat);
   on("click", "#swap2-choices button", function () {
     actions.chooseOpening(String($(this).data("choice")));
   });

@@ -47,6 +47,14 @@ export function whenSeatedGameChanges(handler) {
   onSeatedChange = handler;
 }
 
+/** What else is drawn from each snapshot shown (chat.js registers it). */
+let onDrawn = null;
+
+/** Register `handler()`, called once each snapshot shown is drawn. */
+export function whenGameDrawn(handler) {
+  onDrawn = handler;
+}
+
 whenFlagDue(() => state.game && reload());
 
 /** Snapshots `a` and `b` show the same game in play at the same position,
@@ -101,6 +109,7 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
+  if (onDrawn) onDrawn();
   if (sameGame && (g.seats || g.rematch) && onSeatedChange && onSeatedChange(before, g)) return;
   const swapped = (game) => Boolean(game.opening && game.opening.swapped);
   if (sameGame && state.seat && swapped(g) !== swapped(before)) reconnect();

@@ -5,7 +5,7 @@
  * server counts it as that seat's player and sends what it missed; the
  * page playing a game without seats says so, and whether it paused its
  * computer (the watchers are told). The computer's searches are told as
- * they start. A dropped
+ * they start, and a seat's socket brings what the players say. A dropped
  * socket reconnects (waiting longer each time, up to 10 s; at once when the
  * browser is back online); meanwhile, and wherever sockets cannot connect at
  * all, the page polls the game. A socket that was open and closed is a lost
@@ -25,6 +25,8 @@ let retries = 0;
 let retryTimer = null;
 let pollTimer = null;
 let handlers = { game: () => {}, presence: () => {}, connection: () => {}, thinking: () => {} };
+/** What takes the players' lines (chat.js registers it). */
+let chatHandler = () => {};
 /** The pause the last hello told (see tellPause). */
 let toldPaused = false;
 
@@ -39,6 +41,12 @@ export function follow(id, onGame, onPresence, onConnection, onThinking) {
   retries = 0;
   closeSocket();
   connect();
+}
+
+/** Register `handler({lines})`, called when the players said something
+ *  (a seat's socket is sent every line so far, then each new one). */
+export function onChat(handler) {
+  chatHandler = handler;
 }
 
 /** Say hello again (the seat was taken after the socket opened). */
@@ -113,6 +121,7 @@ function connect() {
     if (message.type === "game" && message.game.id === followed) handlers.game(message.game);
     else if (message.type === "presence") handlers.presence(message);
     else if (message.type === "thinking") handlers.thinking(message);
+    else if (message.type === "chat") chatHandler(message);
   };
   ws.onclose = function (event) {
     if (socket !== ws) return; // replaced on purpose, or given up offline

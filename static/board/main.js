@@ -17,6 +17,7 @@
  *   game.js      take in the server's snapshots, run the AI's turns
  *   live.js      the game's live socket (every change pushed), polling without it
  *   friends.js   playing a friend: invitation, sharing, resigning, offers
+ *   chat.js      what the two players of a game with a friend say to each other
  *   seated.js    drawn for a game between two browsers: seats, presence, clocks
  *   opening.js   Gomoku's Swap2 opening, guided: its step and its choices
  *   actions.js   what a player or the AI's turn does: request, take in, redraw

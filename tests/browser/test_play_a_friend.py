@@ -938,3 +938,64 @@ def test_a_game_of_days_a_move_reads_its_clocks_in_days(new_page):
     }
     assert len(rows) == 1, rows
     assert a.locator("#board").bounding_box()["y"] == board
+
+
+def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
+    """As lichess's chat between a game's players: once the friend came the
+    two talk, in words or in presets each reads in their own language (B's
+    page is in Chinese); a watcher sees no chat; on a phone a line said out
+    of sight is counted beside the clocks, and the count takes one to it."""
+    a = new_page(viewport=DESKTOP)
+    invite, watch = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    assert a.locator("#chat").is_hidden()  # nobody to talk to yet
+    # A phone's screen less its browser's bars (Safari's on an iPhone 12).
+    b = new_page(
+        locale="zh-CN", **{**PHONE_CONTEXT, "viewport": {"width": 390, "height": 664}}
+    )
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    a.wait_for_selector("#chat:not([hidden])")
+    a.fill("#chat-text", "  Hi!\tReady?  ")
+    a.press("#chat-text", "Enter")
+    a.wait_for_function("() => $('#chat-lines li.mine').text() === 'You: Hi! Ready?'")
+    a.wait_for_function("() => $('#chat-text').val() === ''")
+    b.wait_for_function("() => $('#chat-lines li.theirs').length === 1")
+    assert b.locator("#chat-lines li.theirs .chat-text").inner_text() == "Hi! Ready?"
+    b.locator('#chat [data-preset="good_luck"]').click()
+    a.wait_for_function("() => $('#chat-lines li.theirs').length === 1")
+    assert a.locator("#chat-lines li.theirs .chat-text").inner_text() == "Good luck"
+    assert b.locator("#chat-lines li.mine .chat-text").inner_text() == "祝你好运"
+    a.wait_for_function("() => $('#announce').text() === 'Your friend says: Good luck'")
+    b.evaluate("() => window.scrollTo(0, 0)")
+    assert b.evaluate(
+        "() => $('#chat-form')[0].getBoundingClientRect().top > innerHeight"
+    )
+    # (the page sees the chat go out of sight by the next frames)
+    b.evaluate(
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    )
+    a.fill("#chat-text", "Your move")
+    a.press("#chat-text", "Enter")
+    b.wait_for_selector("#chat-unread:not([hidden])")
+    assert b.locator("#chat-unread").inner_text() == "1 条新消息"
+    b.locator("#chat-unread").click()
+    b.wait_for_selector("#chat-unread", state="hidden")
+    b.wait_for_function("() => document.activeElement.id === 'chat-text'")
+    # The watcher sees the game, not what its players say.
+    c = new_page(viewport=DESKTOP)
+    c.goto(watch)
+    c.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
+    a.fill("#chat-text", "Only for you")
+    a.press("#chat-text", "Enter")
+    b.wait_for_function("() => $('#chat-lines li.theirs').length === 3")
+    assert c.locator("#chat").is_hidden() and c.locator("#chat-lines li").count() == 0
+    # A reload keeps the lines, in their order.
+    a.reload()
+    a.wait_for_function("() => $('#chat-lines li').length === 4")
+    assert a.locator("#chat-lines .chat-text").all_inner_texts() == [
+        "Hi! Ready?",
+        "Good luck",
+        "Your move",
+        "Only for you",
+    ]

@@ -16,7 +16,7 @@ from webgame.models import Game as GameRow
 from webgame.services import presence
 
 from .helpers import assert_error
-from .test_friends import client, friends, post  # noqa: F401  (fixtures)
+from .test_friends import client, post  # noqa: F401  (a fixture, a helper)
 
 pytestmark = pytest.mark.django_db
 

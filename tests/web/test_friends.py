@@ -17,10 +17,10 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks, flag_due_games
 from webgame.services.seats import digest
 
+from .conftest import GOMOKU_3_2
 from .helpers import assert_error, url
 
 pytestmark = pytest.mark.django_db
-GOMOKU_3_2 = {"game": "gomoku", "clock": {"initial": 180, "increment": 2}}
 
 
 @pytest.fixture
@@ -31,18 +31,6 @@ def client():
 def post(client, name, game_id, body=None, token=None):
     headers = {"HTTP_X_SEAT_TOKEN": token} if token else {}
     return client.post(url(name, game_id), body or {}, format="json", **headers)
-
-
-@pytest.fixture
-def friends(client):
-    """Return (game id, black's token, white's token) of a Gomoku game at 3+2
-    between two seats, both taken."""
-    made = client.post(
-        "/api/games/", {**GOMOKU_3_2, "friend": {"side": "black"}}, format="json"
-    ).json()
-    joined = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
-    assert made["seat"]["side"] == "black" and joined["seat"]["side"] == "white"
-    return made["id"], made["seat"]["token"], joined["seat"]["token"]
 
 
 def test_tokens_are_256_bits_and_only_their_digests_are_stored(client):

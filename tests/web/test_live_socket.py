@@ -245,6 +245,41 @@ def test_a_reconnect_catches_up_from_its_version():
     sync(body)
 
 
+def test_what_the_players_say_reaches_their_sockets_and_no_watchers():
+    game = friends_game()
+    say = database_sync_to_async(services.say)
+
+    async def body():
+        await say(game["id"], token=game["black"], text="before you came")
+        black, white = socket(game["id"]), socket(game["id"], client=("10.2.0.2", 1))
+        watcher = socket(game["id"], client=("10.2.0.3", 1))
+        for ws, token in ((black, game["black"]), (white, game["white"])):
+            await ws.connect()
+            await hello(ws, token, 1)
+            history = (await receive(ws, "chat"))["lines"]
+            assert [x["text"] for x in history] == ["before you came"]
+            assert history[0]["mine"] is (token == game["black"])
+        await watcher.connect()
+        await hello(watcher, "not a seat's token", 1)
+        await say(game["id"], token=game["white"], preset="hello")
+        for ws, mine in ((black, False), (white, True)):
+            (line,) = (await receive(ws, "chat"))["lines"]
+            assert line["preset"] == "hello" and line["mine"] is mine
+        # The watcher's socket is sent the next move, and never a line.
+        await database_sync_to_async(services.play_move)(
+            game["id"], move="h8", token=game["black"]
+        )
+        while True:
+            message = json.loads(await watcher.receive_from(timeout=5))
+            assert message["type"] != "chat"
+            if message["type"] == "game" and message["game"]["ply"] == 1:
+                break
+        for ws in (black, white, watcher):
+            await ws.disconnect()
+
+    sync(body)
+
+
 def test_another_sites_page_cannot_open_a_socket():
     game = friends_game()
 

@@ -35,6 +35,8 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.friends`: playing a friend: the invited seat, sharing a game,
   resigning or aborting, draw offers, takebacks and rematches, giving time,
   claiming a game the friend left.
+- :mod:`.chat`: what the two players of a game with a friend say to each
+  other.
 - :mod:`.records`: game records out and in, and the board after each move.
 - :mod:`.readiness`: whether each game's AI is ready in this process, after
   a server's start (the warm-up it follows).
@@ -63,6 +65,13 @@ from .catalog import (
     list_think_times,
     option_specs,
 )
+from .chat import END_PRESETS as CHAT_END_PRESETS
+from .chat import MAX_CHARS as CHAT_MAX_CHARS
+from .chat import PRESETS as CHAT_PRESETS
+from .chat import START_PRESETS as CHAT_START_PRESETS
+from .chat import lines as chat_lines
+from .chat import lines_for_socket as chat_for_socket
+from .chat import say
 from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS, GIVEN_SECONDS
 from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
@@ -97,6 +106,13 @@ def ai_readiness() -> dict:
 
 
 __all__ = [
+    "CHAT_MAX_CHARS",
+    "CHAT_END_PRESETS",
+    "CHAT_PRESETS",
+    "CHAT_START_PRESETS",
+    "chat_for_socket",
+    "chat_lines",
+    "say",
     "DAYS_CONTROLS",
     "FISCHER_CONTROLS",
     "GIVEN_SECONDS",

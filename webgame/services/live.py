@@ -48,6 +48,13 @@ def publish(snapshot: dict) -> None:
     _send(snapshot["id"], message)
 
 
+def publish_chat(game_id: object, author: str, line: dict) -> None:
+    """Send a chat line to the seats' sockets of a game (a watcher's socket
+    passes it by): ``author`` is the digest of the seat that said it, for
+    each socket to tell its page whether the line is its own."""
+    _send(game_id, {"type": "chat.said", "author": author, "line": line})
+
+
 def _send(game_id: object, message: dict) -> None:
     """Send ``message`` to a game's group; a layer that cannot take it is
     logged, and the write it tells of stands."""

@@ -39,5 +39,7 @@ class Command(BaseCommand):
         if opts["dry_run"]:
             self.stdout.write(f"{old.count()} games older than {days:g} days")
             return
-        deleted, _ = old.delete()
-        self.stdout.write(f"deleted {deleted} games not changed for {days:g} days")
+        # Their chat lines go with them; only the games are counted.
+        _, deleted = old.delete()
+        games = deleted.get(Game._meta.label, 0)
+        self.stdout.write(f"deleted {games} games not changed for {days:g} days")

@@ -1,0 +1,156 @@
+/*
+ * The chat between the two players of a game with a friend, as lichess's:
+ * shown to the two seats once both are taken, never to a watcher. A line is
+ * free text or a preset ("Hello", "Good game" ...), which each page shows in
+ * its reader's language (the words are the preset buttons' own). Lines come
+ * by the live socket (every line so far as it says hello, then each new one)
+ * or, while it is down, by asking every few seconds; each is kept by its
+ * number, so none shows twice. A friend's line out of sight (the chat is
+ * under the board on a phone) is counted beside the clocks.
+ */
+import * as api from "./api.js";
+import { whenGameDrawn } from "./game.js";
+import { onChat } from "./live.js";
+import { announce } from "./panel.js";
+import { mySeat, state } from "./state.js";
+
+/** Ask for the lines this often while the socket is down (ms). */
+const POLL_EVERY = 3000;
+/** The early presets are offered up to this ply (as lichess, the start of the game). */
+const EARLY_PLIES = 6;
+
+/** The game whose lines are kept, and its lines by number. */
+let chatGame = null;
+let lines = new Map();
+/** Whether the game's lines so far came: the first lines a page gets (its
+ *  socket's hello, a reload) are not news. */
+let loaded = false;
+/** The friend's lines come since the chat was last in sight. */
+let unread = 0;
+let inSight = false;
+
+/** The words of preset `key`, in the page's language. */
+function presetWords(key) {
+  return $(`#chat [data-preset="${key}"]`).first().text();
+}
+
+/** Whether this page shows the chat: it holds a seat of a game whose two
+ *  seats are taken. */
+function chatOpen() {
+  const g = state.game;
+  return Boolean(g && g.seats && g.seats.black && g.seats.white && mySeat());
+}
+
+/** Take lines said (`{lines}` from the socket or the API): new ones are
+ *  drawn, a friend's one heard. */
+function takeChat(message) {
+  const g = state.game;
+  if (!g || g.id !== chatGame) return;
+  const news = loaded;
+  loaded = true;
+  const fresh = message.lines.filter((line) => !lines.has(line.n));
+  if (!fresh.length) return;
+  fresh.forEach((line) => lines.set(line.n, line));
+  drawLines();
+  const theirs = fresh.filter((line) => !line.mine);
+  if (!theirs.length || !news) return;
+  const last = theirs[theirs.length - 1];
+  announce(interpolate(gettext("Your friend says: %(text)s"), { text: lineText(last) }, true));
+  if (!inSight) {
+    unread += theirs.length;
+    drawUnread();
+  }
+}
+
+function lineText(line) {
+  return line.preset ? presetWords(line.preset) : line.text;
+}
+
+function drawLines() {
+  const $list = $("#chat-lines").empty();
+  [...lines.values()]
+    .sort((a, b) => a.n - b.n)
+    .forEach(function (line) {
+      const who = line.mine ? gettext("You:") : gettext("Your friend:");
+      $("<li>")
+        .addClass("chat-line " + (line.mine ? "mine" : "theirs"))
+        .toggleClass("preset", Boolean(line.preset))
+        .append($("<span class='visually-hidden'>").text(who + " "))
+        .append($("<span class='chat-text'>").text(lineText(line)))
+        .appendTo($list);
+    });
+  $list.scrollTop($list.prop("scrollHeight"));
+}
+
+function drawUnread() {
+  const words = interpolate(ngettext("%(n)s new message", "%(n)s new messages", unread), { n: unread }, true);
+  $("#chat-unread").text(words).prop("hidden", !unread);
+}
+
+/** Draw the chat for the game on show: shown or not, emptied for another
+ *  game, the presets of the game's stage. */
+function drawChat() {
+  const g = state.game;
+  const open = chatOpen();
+  if (!g || g.id !== chatGame) {
+    chatGame = g ? g.id : null;
+    lines = new Map();
+    loaded = false;
+    unread = 0;
+    drawLines();
+    drawUnread();
+    $("#chat-note").text("");
+  }
+  $("#chat").prop("hidden", !open);
+  if (!open) return;
+  const over = g.status === "finished";
+  $('#chat .chat-presets[data-group="start"]').prop("hidden", over || g.ply > EARLY_PLIES);
+  $('#chat .chat-presets[data-group="end"]').prop("hidden", !over);
+}
+
+/** Say `body` ({text} or {preset}) to the friend. */
+export function say(body) {
+  const g = state.game;
+  if (!g || !chatOpen()) return;
+  const $text = $("#chat-text");
+  $("#chat-send, #chat [data-preset]").prop("disabled", true);
+  api
+    .say(g.id, body)
+    .done(function (line) {
+      if (body.text !== undefined) $text.val("");
+      $("#chat-note").text("");
+      takeChat({ lines: [line] });
+    })
+    .fail((xhr) => $("#chat-note").text(api.errorText(xhr)))
+    .always(() => $("#chat-send, #chat [data-preset]").prop("disabled", false));
+}
+
+/** Show the chat and its box for typing (the unread count's button). */
+export function goToChat() {
+  document.getElementById("chat").scrollIntoView({ block: "nearest", behavior: "smooth" });
+  $("#chat-text").trigger("focus");
+}
+
+onChat(takeChat);
+whenGameDrawn(drawChat);
+
+// A friend's line counts as unread while the chat is out of sight: its box
+// for typing, under the lines (the card's top may show on a phone, its
+// lines not).
+$(function () {
+  const form = document.getElementById("chat-form");
+  if (!form || !window.IntersectionObserver) return;
+  new IntersectionObserver(function (entries) {
+    inSight = entries[entries.length - 1].isIntersecting;
+    if (inSight && unread) {
+      unread = 0;
+      drawUnread();
+    }
+  }).observe(form);
+});
+
+// Without the socket, the lines are asked for.
+setInterval(function () {
+  const g = state.game;
+  if (!state.live && chatOpen() && g.id === chatGame) api.chatLines(g.id).done(takeChat);
+}, POLL_EVERY);
