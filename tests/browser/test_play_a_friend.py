@@ -990,12 +990,21 @@ def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
     a.press("#chat-text", "Enter")
     b.wait_for_function("() => $('#chat-lines li.theirs').length === 3")
     assert c.locator("#chat").is_hidden() and c.locator("#chat-lines li").count() == 0
+    # A line said while B's socket is down reaches B once, when it is back.
+    b.evaluate("() => BoardPage.dropSocket()")
+    a.fill("#chat-text", "Are you there?")
+    a.press("#chat-text", "Enter")
+    b.wait_for_function("() => BoardPage.state.live")
+    b.wait_for_function("() => $('#chat-lines li.theirs').length === 4")
     # A reload keeps the lines, in their order.
     a.reload()
-    a.wait_for_function("() => $('#chat-lines li').length === 4")
+    a.wait_for_function("() => $('#chat-lines li').length === 5")
     assert a.locator("#chat-lines .chat-text").all_inner_texts() == [
         "Hi! Ready?",
         "Good luck",
         "Your move",
         "Only for you",
+        "Are you there?",
     ]
+    b.wait_for_timeout(300)  # nothing comes twice
+    assert b.locator("#chat-lines li").count() == 5
