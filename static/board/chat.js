@@ -5,13 +5,13 @@
  * its reader's language (the words are the preset buttons' own). Lines come
  * by the live socket (every line so far as it says hello, then each new one)
  * or, while it is down, by asking every few seconds; each is kept by its
- * number, so none shows twice. A friend's line out of sight (the chat is
- * under the board on a phone) is counted beside the clocks.
+ * number, so none shows twice. A friend's line said while the chat is out
+ * of sight (under the board on a phone) shows under the board for a moment.
  */
 import * as api from "./api.js";
 import { whenGameDrawn } from "./game.js";
 import { onChat } from "./live.js";
-import { announce } from "./panel.js";
+import { announce, flash } from "./panel.js";
 import { mySeat, state } from "./state.js";
 
 /** Ask for the lines this often while the socket is down (ms). */
@@ -25,8 +25,7 @@ let lines = new Map();
 /** Whether the game's lines so far came: the first lines a page gets (its
  *  socket's hello, a reload) are not news. */
 let loaded = false;
-/** The friend's lines come since the chat was last in sight. */
-let unread = 0;
+/** Whether the box for typing, under the lines, is in sight. */
 let inSight = false;
 
 /** The words of preset `key`, in the page's language. */
@@ -55,11 +54,10 @@ function takeChat(message) {
   const theirs = fresh.filter((line) => !line.mine);
   if (!theirs.length || !news) return;
   const last = theirs[theirs.length - 1];
-  announce(interpolate(gettext("Your friend says: %(text)s"), { text: lineText(last) }, true));
-  if (!inSight) {
-    unread += theirs.length;
-    drawUnread();
-  }
+  const words = interpolate(gettext("Your friend says: %(text)s"), { text: lineText(last) }, true);
+  // Shown under the board (nothing above it moves), heard once.
+  if (!inSight) flash(words, "info", true);
+  announce(words);
 }
 
 function lineText(line) {
@@ -82,11 +80,6 @@ function drawLines() {
   $list.scrollTop($list.prop("scrollHeight"));
 }
 
-function drawUnread() {
-  const words = interpolate(ngettext("%(n)s new message", "%(n)s new messages", unread), { n: unread }, true);
-  $("#chat-unread").text(words).prop("hidden", !unread);
-}
-
 /** Draw the chat for the game on show: shown or not, emptied for another
  *  game, the presets of the game's stage. */
 function drawChat() {
@@ -96,9 +89,7 @@ function drawChat() {
     chatGame = g ? g.id : null;
     lines = new Map();
     loaded = false;
-    unread = 0;
     drawLines();
-    drawUnread();
     $("#chat-note").text("");
   }
   $("#chat").prop("hidden", !open);
@@ -125,28 +116,15 @@ export function say(body) {
     .always(() => $("#chat-send, #chat [data-preset]").prop("disabled", false));
 }
 
-/** Show the chat and its box for typing (the unread count's button). */
-export function goToChat() {
-  document.getElementById("chat").scrollIntoView({ block: "nearest", behavior: "smooth" });
-  $("#chat-text").trigger("focus");
-}
-
 onChat(takeChat);
 whenGameDrawn(drawChat);
 
-// A friend's line counts as unread while the chat is out of sight: its box
-// for typing, under the lines (the card's top may show on a phone, its
-// lines not).
+// Whether the chat is in sight: its box for typing, under the lines (the
+// card's top may show on a phone, its lines not).
 $(function () {
   const form = document.getElementById("chat-form");
   if (!form || !window.IntersectionObserver) return;
-  new IntersectionObserver(function (entries) {
-    inSight = entries[entries.length - 1].isIntersecting;
-    if (inSight && unread) {
-      unread = 0;
-      drawUnread();
-    }
-  }).observe(form);
+  new IntersectionObserver((entries) => (inSight = entries[entries.length - 1].isIntersecting)).observe(form);
 });
 
 // Without the socket, the lines are asked for.

@@ -119,7 +119,6 @@ export function bind() {
   on("click", "#chat [data-preset]", function () {
     chat.say({ preset: String($(this).data("preset")) });
   });
-  on("click", "#chat-unread", chat.goToChat);
   on("click", "#swap2-choices button", function () {
     actions.chooseOpening(String($(this).data("choice")));
   });
