@@ -7,6 +7,7 @@
  * or, while it is down, by asking every few seconds; each is kept by its
  * number, so none shows twice. A friend's line said while the chat is out
  * of sight (under the board on a phone) shows under the board for a moment.
+ * A player may turn the chat off, as on lichess: then nothing of it shows.
  */
 import * as api from "./api.js";
 import { whenGameDrawn } from "./game.js";
@@ -52,7 +53,7 @@ function takeChat(message) {
   fresh.forEach((line) => lines.set(line.n, line));
   drawLines();
   const theirs = fresh.filter((line) => !line.mine);
-  if (!theirs.length || !news) return;
+  if (!theirs.length || !news || !chatOn()) return;
   const last = theirs[theirs.length - 1];
   const words = interpolate(gettext("Your friend says: %(text)s"), { text: lineText(last) }, true);
   // Shown under the board (nothing above it moves), heard once.
@@ -77,12 +78,22 @@ function drawLines() {
         .append($("<span class='chat-text'>").text(lineText(line)))
         .appendTo($list);
     });
+  scrollToEnd();
+}
+
+function scrollToEnd() {
+  const $list = $("#chat-lines");
   $list.scrollTop($list.prop("scrollHeight"));
+}
+
+/** Whether the player has the chat on (the card's switch). */
+function chatOn() {
+  return $("#chat-on").prop("checked");
 }
 
 /** Draw the chat for the game on show: shown or not, emptied for another
  *  game, the presets of the game's stage. */
-function drawChat() {
+export function drawChat() {
   const g = state.game;
   const open = chatOpen();
   if (!g || g.id !== chatGame) {
@@ -93,6 +104,10 @@ function drawChat() {
     $("#chat-note").text("");
   }
   $("#chat").prop("hidden", !open);
+  const $body = $("#chat-body");
+  const shown = !$body.prop("hidden");
+  $body.prop("hidden", !chatOn());
+  if (chatOn() && !shown) scrollToEnd();
   if (!open) return;
   const over = g.status === "finished";
   $('#chat .chat-presets[data-group="start"]').prop("hidden", over || g.ply > EARLY_PLIES);

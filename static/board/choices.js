@@ -1,10 +1,11 @@
 /*
  * The player's display choices in the side panel, remembered in this browser
  * (they were back to their defaults on each reload): the legal-move dots, the
- * computer's view of its own moves, and move numbers on the stones.
+ * computer's view of its own moves, move numbers on the stones, and the chat
+ * with a friend on or off.
  */
 const KEY = "webgame.choices";
-const SWITCHES = ["show-legal", "show-analysis"];
+const SWITCHES = ["show-legal", "show-analysis", "chat-on"];
 const SELECTS = ["stone-numbers"];
 
 /** Set the page's controls to the choices kept, where there are any. */

@@ -195,6 +195,10 @@ export function bind() {
     keepChoices();
     render();
   });
+  on("change", "#chat-on", function () {
+    keepChoices();
+    chat.drawChat();
+  });
   on("change", "#confirm-moves", function () {
     $(this).data("user-set", true);
     state.pending = null;

@@ -1008,3 +1008,15 @@ def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
     ]
     b.wait_for_timeout(300)  # nothing comes twice
     assert b.locator("#chat-lines li").count() == 5
+    # As on lichess, a player may turn the chat off: nothing of it shows,
+    # and a reload keeps it off.
+    b.locator("#chat-on").uncheck()
+    assert b.locator("#chat-lines").is_hidden() and b.locator("#chat-text").is_hidden()
+    a.fill("#chat-text", "Hello?")
+    a.press("#chat-text", "Enter")
+    b.wait_for_function("() => $('#chat-lines li').length === 6")
+    assert "Hello?" not in b.locator("#flash").inner_text()
+    b.reload()
+    b.wait_for_function("() => BoardPage.state.live && $('#chat-lines li').length === 6")
+    assert not b.locator("#chat-on").is_checked()
+    assert b.locator("#chat").is_visible() and b.locator("#chat-lines").is_hidden()
