@@ -91,7 +91,8 @@ def test_no_serious_violation_while_playing_a_friend_and_looking_back(new_page, 
     """Colours the empty page does not show: a friend's game with a running
     clock and Resign (#0d6efd and Bootstrap's red read at 4.1:1 and 3.9:1
     on the warm page, the clock at 4.0:1 on the dark one), and Back to the
-    game while a move is looked at."""
+    game while a move is looked at, and the chat's lines, one's own and the
+    friend's."""
     a, b = (new_page(viewport=DESKTOP, color_scheme=scheme) for _ in range(2))
     invite, _ = invite_a_friend(a, "5+3")
     a.locator("#share-dialog .btn-close").click()
@@ -101,6 +102,10 @@ def test_no_serious_violation_while_playing_a_friend_and_looking_back(new_page, 
         tab.wait_for_function("n => BoardPage.state.game.ply === n - 1", arg=ply)
         click(tab, square)
     a.wait_for_function("() => (BoardPage.state.game.clock || {}).running === 'black'")
+    a.fill("#chat-text", "Nice move")
+    a.press("#chat-text", "Enter")
+    b.locator('#chat [data-preset="hello"]').click()
+    a.wait_for_function("() => $('#chat-lines li').length === 2")
     assert a.locator("#resign").is_enabled()
     assert serious(a) == []
     a.click('#move-list [data-ply="1"]')
