@@ -28,6 +28,7 @@ from .services import (
     OPENING_NAMES,
     OPENING_STEPS,
     PROVEN_RESULTS,
+    QR_MAX_CHARS,
     describe_options,
     list_think_times,
 )
@@ -339,6 +340,19 @@ class ChatSaySerializer(StrictSerializer):
         required=False,
         help_text="a greeting your friend's page shows in their language",
     )
+
+
+class QrSerializer(StrictSerializer):
+    """The body of ``POST /api/qr/``: the text (a link) to make a QR code of."""
+
+    text = JSONCharField(max_length=QR_MAX_CHARS, help_text="e.g. an invitation link")
+
+
+class QrOutSerializer(serializers.Serializer):
+    """A QR code: its rows of modules, top to bottom, ``1`` dark and ``0``
+    light, without the quiet zone (leave four light modules around it)."""
+
+    rows = serializers.ListField(child=serializers.CharField())
 
 
 class EmptySerializer(StrictSerializer):

@@ -105,6 +105,7 @@ api = [
         views.ModelPrepareView.as_view(),
         name="model-prepare",
     ),
+    path("qr/", views.QrCodeView.as_view(), name="qr-code"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "docs/",

@@ -495,6 +495,19 @@ class ExplorerView(APIView):
         )
 
 
+class QrCodeView(APIView):
+    """A link as a QR code, for a phone to scan (the page's invitation)."""
+
+    @extend_schema(
+        request=s.QrSerializer, responses={200: s.QrOutSerializer, **_errors(400)}
+    )
+    def post(self, request: Request) -> Response:
+        """Return the code's rows of modules (a POST: the link may hold a
+        secret, which no URL should carry)."""
+        body = _valid(s.QrSerializer, request)
+        return Response({"rows": services.qr_rows(body["text"])})
+
+
 class ModelStatusView(APIView):
     """A tree model's way to play: packed, unpacking, loading, ready."""
 

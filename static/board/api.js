@@ -122,6 +122,11 @@ export function giveTime(id) {
   return request("POST", GAMES + id + "/give-time/", {});
 }
 
+/** The QR code of `text` (a link): {rows: ["1110…", …]}, 1 a dark module. */
+export function qrCode(text) {
+  return request("POST", "/api/qr/", { text: text });
+}
+
 /** The lines the two players said: {lines: [{n, mine, text, preset, said}]}. */
 export function chatLines(id) {
   return request("GET", GAMES + id + "/chat/");

@@ -97,11 +97,35 @@ function showLinks() {
   $("#share-links").prop("hidden", false);
   $("#invite-part").prop("hidden", !links.invite);
   $("#invite-link").val(links.invite || "");
+  drawQr(links.invite);
   $("#watch-link").val(links.watch);
   $("#share-title").text(links.invite ? gettext("Invite a friend") : gettext("Watch link"));
   modal("share-dialog").show();
   // The form's button, pressed, hid: the keyboard goes on at the first link.
   if (document.activeElement.closest("#share-dialog [hidden]")) $(links.invite ? "#invite-link" : "#watch-link").trigger("focus");
+}
+
+/** The QR code of the invitation `link` (none: hidden), drawn as one path
+ *  with four light modules around it. Its place shows at once, so that the
+ *  watch link under it does not move as the code comes. */
+function drawQr(link) {
+  const $figure = $("#invite-qr").prop("hidden", !link);
+  const svg = $figure.find("svg").empty()[0];
+  if (!link) return;
+  api
+    .qrCode(link)
+    .done(function (code) {
+      if ($("#invite-link").val() !== link) return; // the dialog moved on
+      const size = code.rows.length + 8;
+      let d = "";
+      code.rows.forEach((row, y) => [...row].forEach((dark, x) => dark === "1" && (d += `M${x + 4} ${y + 4}h1v1h-1z`)));
+      svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+      svg.setAttribute("shape-rendering", "crispEdges");
+      const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+      path.setAttribute("d", d);
+      svg.appendChild(path);
+    })
+    .fail(() => $figure.prop("hidden", true));
 }
 
 /** The friend took the other seat: the invitation has done its work, so

@@ -1017,6 +1017,30 @@ def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
     b.wait_for_function("() => $('#chat-lines li').length === 6")
     assert "Hello?" not in b.locator("#flash").inner_text()
     b.reload()
-    b.wait_for_function("() => BoardPage.state.live && $('#chat-lines li').length === 6")
+    b.wait_for_function(
+        "() => BoardPage.state.live && $('#chat-lines li').length === 6"
+    )
     assert not b.locator("#chat-on").is_checked()
     assert b.locator("#chat").is_visible() and b.locator("#chat-lines").is_hidden()
+
+
+def test_the_invitation_shows_as_a_qr_code_of_its_link(new_page):
+    """As lichess's challenge page: a friend in the same room scans the
+    invitation. The page draws the code of the very link it shows, big
+    enough for a phone's camera, dark on white in the dark scheme too."""
+    a = new_page(viewport=DESKTOP, color_scheme="dark")
+    invite, _ = invite_a_friend(a, "")
+    drawn = a.locator("#invite-qr path").get_attribute("d")
+    rows = services.qr_rows(invite)
+    assert drawn == "".join(
+        f"M{x + 4} {y + 4}h1v1h-1z"
+        for y, row in enumerate(rows)
+        for x, dark in enumerate(row)
+        if dark == "1"
+    )
+    assert a.locator("#invite-qr svg").bounding_box()["width"] >= 150
+    colours = a.evaluate(
+        """() => [getComputedStyle($('#invite-qr svg')[0]).backgroundColor,
+                  getComputedStyle($('#invite-qr path')[0]).fill]"""
+    )
+    assert colours == ["rgb(255, 255, 255)", "rgb(0, 0, 0)"]

@@ -45,6 +45,7 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.analysis`: looking back at a game: a position's evaluation (a short
   search on the pool), the squares that won it.
 - :mod:`.explorer`: the opening explorer: a tree model's moves in a position.
+- :mod:`.qr`: a link as a QR code (the invitation, for a phone to scan).
 
 Only this package imports :mod:`mcts`, and only from its façade.
 """
@@ -92,6 +93,8 @@ from .openings import CHOICES as OPENING_CHOICES
 from .openings import NAMES as OPENING_NAMES
 from .openings import STEPS as OPENING_STEPS
 from .positions import snapshot
+from .qr import MAX_CHARS as QR_MAX_CHARS
+from .qr import qr_rows
 from .readiness import READINESS
 from .records import game_boards, game_record, import_record
 from .rules import rules_for
@@ -107,6 +110,8 @@ def ai_readiness() -> dict:
 
 __all__ = [
     "CHAT_MAX_CHARS",
+    "QR_MAX_CHARS",
+    "qr_rows",
     "CHAT_END_PRESETS",
     "CHAT_PRESETS",
     "CHAT_START_PRESETS",

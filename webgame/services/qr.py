@@ -1,0 +1,25 @@
+"""A link as a QR code, for a phone to scan: the invitation the links dialog
+shows, as lichess's challenge page does for a friend in the same room.
+
+The page asks for the code of the link it shows (a POST: the link holds the
+invitation's secret, which no URL of a request may carry) and draws the
+modules itself. The code is made by the ``qrcode`` package, at the error
+correction level M (15% of the code may be hidden or damaged).
+"""
+
+from __future__ import annotations
+
+import qrcode
+from qrcode.constants import ERROR_CORRECT_M
+
+#: The longest text made into a code (a link of this site is far shorter).
+MAX_CHARS = 512
+
+
+def qr_rows(text: str) -> list[str]:
+    """Return the QR code of ``text`` as rows of ``0`` (light) and ``1``
+    (dark) modules, without the quiet zone around it (the page draws it)."""
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
+    code.add_data(text)
+    code.make(fit=True)
+    return ["".join("1" if dark else "0" for dark in row) for row in code.get_matrix()]
