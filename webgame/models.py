@@ -88,6 +88,10 @@ class Game(models.Model):
         return f"{self.game} {self.id} ({self.status}, {len(self.moves)} plies)"
 
 
+#: The longest chat line, in characters (as lichess's).
+CHAT_LINE_CHARS = 140
+
+
 class ChatLine(models.Model):
     """One line said by a player of a game between two seats to the other
     (webgame/services/chat.py). Its id orders the lines and numbers them for
@@ -99,7 +103,7 @@ class ChatLine(models.Model):
     # shown: the API says whether a line is the reader's own.
     author = models.CharField(max_length=64)
     # What was said (up to 140 characters), or "" for a preset ...
-    text = models.CharField(max_length=140, blank=True, default="")
+    text = models.CharField(max_length=CHAT_LINE_CHARS, blank=True, default="")
     # ... one of the preset greetings (shown in each reader's language).
     preset = models.CharField(max_length=16, blank=True, default="")
     said = models.DateTimeField(auto_now_add=True)

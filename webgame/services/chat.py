@@ -26,13 +26,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..errors import Conflict, ServiceError, TooFast
-from ..models import ChatLine
+from ..models import CHAT_LINE_CHARS, ChatLine
 from ..models import Game as GameRow
 from . import live, seats
 from .games import GameId, get_row
 
-#: The longest line, in characters (as lichess).
-MAX_CHARS = 140
+#: The longest line, in characters (the table's column).
+MAX_CHARS = CHAT_LINE_CHARS
 #: The lines a game keeps: the oldest go (as lichess).
 KEPT_LINES = 200
 #: A player says at most this many lines in this many seconds.
