@@ -1044,3 +1044,32 @@ def test_the_invitation_shows_as_a_qr_code_of_its_link(new_page):
                   getComputedStyle($('#invite-qr path')[0]).fill]"""
     )
     assert colours == ["rgb(255, 255, 255)", "rgb(0, 0, 0)"]
+
+
+def test_a_page_whose_socket_cannot_connect_follows_the_game_by_polling(new_page):
+    """Issue 64: the page falls back to polling where a socket cannot
+    connect (a proxy that drops WebSockets): B's page has none, and still
+    sees A's move and A's line, and plays."""
+    a = new_page(viewport=DESKTOP)
+    invite, _ = invite_a_friend(a, "")
+    a.locator("#share-dialog .btn-close").click()
+    b = new_page(viewport=DESKTOP)
+    b.add_init_script(
+        "window.WebSocket = function () { throw new Error('no sockets here'); };"
+    )
+    b.goto(invite)
+    b.wait_for_function(
+        "() => BoardPage.state.seat !== null && BoardPage.state.game.seats.white"
+    )
+    a.wait_for_function("() => BoardPage.state.game.seats.white")
+    click(a, "h8")
+    ply_is(b, 1, timeout=10_000)  # asked every 3 s
+    assert b.evaluate("() => BoardPage.state.live") is False
+    a.fill("#chat-text", "Can you see this?")
+    a.press("#chat-text", "Enter")
+    b.wait_for_function(
+        "() => $('#chat-lines li.theirs').text() === 'Your friend: Can you see this?'",
+        timeout=10_000,
+    )
+    click(b, "h9")
+    ply_is(a, 2, timeout=5_000)
