@@ -121,7 +121,8 @@ function connect() {
     if (message.type === "game" && message.game.id === followed) handlers.game(message.game);
     else if (message.type === "presence") handlers.presence(message);
     else if (message.type === "thinking") handlers.thinking(message);
-    else if (message.type === "chat") chatHandler(message);
+    // A chat line names no game: one from a socket replaced (another game) is stale.
+    else if (message.type === "chat" && socket === ws) chatHandler(message);
   };
   ws.onclose = function (event) {
     if (socket !== ws) return; // replaced on purpose, or given up offline
