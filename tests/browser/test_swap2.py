@@ -327,7 +327,10 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     a.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
     a.wait_for_selector("#clock-white.running")  # the second player's
     assert a.get_attribute("#clock-white", "title") is None
+    # Each stone once the one before is in: a tap while a stone is on its way
+    # is refused ("Wait: ..."), and on a loaded machine the second came then.
     b.click('#board [data-square="j9"]')
+    b.wait_for_function("() => BoardPage.state.game.ply === 4 && !BoardPage.state.busy")
     b.click('#board [data-square="g7"]')
     a.wait_for_function("() => BoardPage.state.game.opening.step === 'choose-again'")
     a.wait_for_selector("#clock-black.running")  # the opener's, to choose
