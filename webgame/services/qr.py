@@ -11,6 +11,8 @@ fails on a run of zeros (``ValueError: glog(0)``, for "0" * 300).
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 import qrcode
 from qrcode.constants import ERROR_CORRECT_M
 from qrcode.util import MODE_8BIT_BYTE, QRData
@@ -23,6 +25,8 @@ def qr_rows(text: str) -> list[str]:
     """Return the QR code of ``text`` as rows of ``0`` (light) and ``1``
     (dark) modules, without the quiet zone around it (the page draws it)."""
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
-    code.add_data(QRData(text.encode("utf-8"), mode=MODE_8BIT_BYTE))
+    # (The stubs type the mode constants as int, the argument as a Literal.)
+    mode = cast(Literal[4], MODE_8BIT_BYTE)
+    code.add_data(QRData(text.encode("utf-8"), mode=mode))
     code.make(fit=True)
     return ["".join("1" if dark else "0" for dark in row) for row in code.get_matrix()]
