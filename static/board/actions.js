@@ -7,7 +7,7 @@
  */
 import * as api from "./api.js";
 import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
-import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think } from "./game.js";
+import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
@@ -104,14 +104,15 @@ function tryMove(move) {
 }
 
 /** Why this page's player cannot play now (nor ask for a hint), as flash's
- *  arguments; null if they can. */
-function whyNotNow() {
+ *  arguments; null if they can. With `pastBusy`, as if the change this page
+ *  sent were already in (whether a tap may wait for it). */
+function whyNotNow(pastBusy) {
   const g = state.game;
   if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it.")];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
   if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
   if (state.thinking) return [gettext("Wait: the AI is thinking.")];
-  if (state.busy) return [gettext("Wait: your last change is still on its way to the server."), "info"];
+  if (state.busy && !pastBusy) return [gettext("Wait: your last change is still on its way to the server."), "info"];
   if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "info"];
   if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white).")];
   return null;
@@ -123,6 +124,8 @@ export function clickSquare(square) {
   const g = state.game;
   if (!g) return;
   if (state.explore) return exploreSquare(square);
+  // A change to this game on its way (not a new game's: busy is true then).
+  if (state.busy && state.busy.id === g.id && !whyNotNow(true)) return queueTap(square);
   const why = whyNotNow();
   if (why) return flash(...why);
   if (g.opening && g.opening.choices_now.length) return flash(gettext("Swap2: choose first, with the buttons above the board."), "info");
@@ -159,6 +162,32 @@ export function clickSquare(square) {
   flash(interpolate(words, { square: square, side: sideName(g.to_move) }, true));
 }
 
+/** A tap made while this page's last move (or change) is on its way: kept,
+ *  marked, and made once the answer is in (tapTheQueued), so that quick taps
+ *  (a Swap2 opening's three stones, two people at one screen, a distant
+ *  server) are not refused. The same square again takes it back. */
+function queueTap(square) {
+  state.queuedTap = state.queuedTap === square ? null : square;
+  render();
+  if (state.queuedTap) announce(interpolate(gettext("%(square)s: tapped, played once the last move is in"), { square: square }, true));
+}
+
+/** The tap kept while a change was on its way, now that it is in: made as it
+ *  would have been then, if it is still this page's turn (after one's own
+ *  move against the computer or a friend it is not: dropped), and not a
+ *  second tap on the square just played. */
+function tapTheQueued() {
+  const square = state.queuedTap;
+  const g = state.game;
+  if (!square || state.busy || !g) return;
+  state.queuedTap = null;
+  const justPlayed = g.last_move && squaresOfMove(g.last_move).slice(-1)[0] === square;
+  if (whyNotNow() || justPlayed) return render();
+  clickSquare(square);
+}
+
+whenGameDrawn(() => setTimeout(tapTheQueued, 0));
+
 /** A piece picked on `square`: what was said before (a refusal, a move
  *  waiting for its second tap) no longer holds. */
 function pick(square, moves) {
@@ -181,7 +210,8 @@ function sayPutDown(square) {
 /** Escape: put down the piece picked (Lines of Action) or the move waiting
  *  for its confirming tap. */
 export function cancelPick() {
-  if (!state.selected && !state.pending) return;
+  if (!state.selected && !state.pending && !state.queuedTap) return;
+  state.queuedTap = null;
   if (state.selected) sayPutDown(state.selected);
   state.selected = null;
   state.pending = null;

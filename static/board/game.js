@@ -47,12 +47,12 @@ export function whenSeatedGameChanges(handler) {
   onSeatedChange = handler;
 }
 
-/** What else is drawn from each snapshot shown (chat.js registers it). */
-let onDrawn = null;
+/** What else follows each snapshot shown (chat.js, actions.js register). */
+const onDrawn = [];
 
 /** Register `handler()`, called once each snapshot shown is drawn. */
 export function whenGameDrawn(handler) {
-  onDrawn = handler;
+  onDrawn.push(handler);
 }
 
 whenFlagDue(() => state.game && reload());
@@ -84,6 +84,7 @@ export function setGame(g) {
     stopProgress();
   }
   if (!sameGame) {
+    state.queuedTap = null;
     state.seat = seatFor(g.id);
     state.presence = null;
     loadBoards(g.id);
@@ -109,7 +110,7 @@ export function setGame(g) {
   rememberGame(g);
   syncControls(g);
   render();
-  if (onDrawn) onDrawn();
+  onDrawn.forEach((handler) => handler());
   if (sameGame && (g.seats || g.rematch) && onSeatedChange && onSeatedChange(before, g)) return;
   const swapped = (game) => Boolean(game.opening && game.opening.swapped);
   if (sameGame && state.seat && swapped(g) !== swapped(before)) reconnect();
@@ -311,6 +312,7 @@ export function changeGame(xhr, then) {
     })
     .fail(function (x) {
       if (state.busy === sent) state.busy = false;
+      state.queuedTap = null; // made for a position that did not come
       flash(api.errorText(x));
       reload();
     });

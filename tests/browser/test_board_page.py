@@ -1173,14 +1173,12 @@ def test_a_move_right_after_a_switch_plays_when_the_push_beats_the_answer(page):
     page.wait_for_function("() => BoardPage.state.busy")
     page.focus('#board [data-square="d3"]')
     page.keyboard.press("Enter")
-    # Not yet sent: said as it is (it said the AI was thinking).
-    assert page.inner_text("#flash") == (
-        "Wait: your last change is still on its way to the server."
-    )
+    # Not yet sent: the move waits for the change (it was refused, "Wait: the
+    # AI is thinking", then "Wait: your last change is still on its way").
+    assert page.locator('#board [data-square="d3"] .queued-mark').count() == 1
     answer = held[0].fetch()  # the server has it, and pushes it; its answer waits
+    # The push is in: the move goes, and the computer answers it.
     page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'ai'")
-    page.focus('#board [data-square="d3"]')
-    page.keyboard.press("Enter")
     page.wait_for_function("() => BoardPage.state.thinking")
     held[0].fulfill(response=answer)
     page.wait_for_timeout(300)

@@ -473,6 +473,56 @@ def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
     wait_plies(page, 2)
 
 
+def test_a_tap_made_while_the_last_move_is_on_its_way_is_played_after_it(page):
+    """Quick taps are not refused ("Wait: your last change is still on its
+    way"), as they were: a tap made while this page's move is on its way is
+    marked, then played once the move is in (two people at one screen, a
+    Swap2 opener's three stones, a distant server). Tapped again, it is taken
+    back; after one's own move against the computer it is dropped."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    held = []
+
+    def hold(route):
+        """The first move waits in the browser, not yet sent; the rest go."""
+        if held:
+            return route.continue_()
+        held.append(route)
+
+    page.route("**/moves/", hold)
+    page.click('#board [data-square="a1"]')
+    page.wait_for_function("() => BoardPage.state.busy")
+    page.click('#board [data-square="b2"]')
+    page.click('#board [data-square="b2"]')  # taken back
+    assert page.locator("#board .queued-mark").count() == 0
+    page.click('#board [data-square="c3"]')
+    assert (
+        page.locator("#board .queued-mark").locator("..").get_attribute("data-square")
+        == "c3"
+    )
+    assert "Wait" not in page.locator("#flash").inner_text()
+    held[0].continue_()
+    wait_plies(page, 2)
+    assert plies(page) == ["a1", "c3"]
+    assert page.locator("#board .queued-mark").count() == 0
+
+    # Against the computer, a tap made after one's own move is not the
+    # player's to make once the move is in: dropped, nothing said.
+    set_ai(page, "black", True, "level:1")
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    wait_idle(page)
+    held.clear()
+    page.click('#board [data-square="d4"]')
+    page.wait_for_function("() => BoardPage.state.busy")
+    page.click('#board [data-square="e5"]')
+    held[0].continue_()
+    wait_plies(page, 5)
+    wait_idle(page)
+    assert "e5" not in plies(page)[:4]
+    assert "Wait" not in page.locator("#flash").inner_text()
+    assert page.locator("#board .queued-mark").count() == 0
+
+
 def test_a_tap_made_as_another_page_opens_the_game_is_not_lost(new_page):
     """Who is at the game changed (another page opened it): the board was
     drawn again, its cells replaced, and a tap pressed before and released

@@ -71,8 +71,13 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     assert "Stone 1 of 3: Black" in _bar(page) and _buttons(page) == []
     _place(page, "h8", 1)
     assert "Stone 2 of 3: White" in _bar(page)
-    _place(page, "h9", 2)
-    _place(page, "i8", 3)
+    # The next two tapped at once, as a quick player does: the second waits
+    # for the first to be in (it was refused: "Wait: ... on its way").
+    page.click('#board [data-square="h9"]')
+    page.click('#board [data-square="i8"]')
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    wait_idle(page)
+    assert "Wait" not in page.inner_text("#flash")
     # The stones went down black, white, black.
     cells = game_json(page)["board"]
     assert cells["cells"][cells["ranks"].index("9")][7] == "white"
@@ -329,8 +334,8 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     a.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
     a.wait_for_selector("#clock-white.running")  # the second player's
     assert a.get_attribute("#clock-white", "title") is None
-    # Each stone once the one before is in: a tap while a stone is on its way
-    # is refused ("Wait: ..."), and on a loaded machine the second came then.
+    # Each stone once the one before is in, so that the step between them
+    # (and its clock) is seen.
     b.click('#board [data-square="j9"]')
     b.wait_for_function("() => BoardPage.state.game.ply === 4 && !BoardPage.state.busy")
     b.click('#board [data-square="g7"]')
