@@ -13,7 +13,7 @@ import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash, labelButton } from "./panel.js";
 import { waitToAsk } from "./seated.js";
-import { SIDES, mySeat, otherSide, state } from "./state.js";
+import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -194,6 +194,16 @@ function givenTime(before, g) {
   return swapped(before) === swapped(g) ? Math.max(0, given(g) - given(before)) : 0;
 }
 
+/** For a watcher: the side just given time by the other, and the seconds
+ *  ({side, n}), or null (the players are told by their own words). */
+function timeGivenTo(before, g) {
+  const given = (game, side) => (game.clock && game.clock.given[side]) || 0;
+  const swapped = (game) => Boolean(game.opening && game.opening.swapped);
+  if (mySeat() || swapped(before) !== swapped(g)) return null;
+  const side = SIDES.find((s) => given(g, s) > given(before, s));
+  return side ? { side: side, n: given(g, side) - given(before, side) } : null;
+}
+
 /** This player's takeback that the friend granted: the request gone with the moves. */
 function takebackGranted(before, g) {
   const mine = mySeat();
@@ -217,6 +227,11 @@ function seatedGameChanged(before, g) {
   } else if (givenTime(before, g)) {
     const n = givenTime(before, g);
     flash(interpolate(ngettext("Your friend gave you %(n)s second", "Your friend gave you %(n)s seconds", n), { n: n }, true), "info");
+  } else if (timeGivenTo(before, g)) {
+    // A watcher saw a clock jump: said why.
+    const told = timeGivenTo(before, g);
+    const words = ngettext("%(giver)s gave %(side)s %(n)s second", "%(giver)s gave %(side)s %(n)s seconds", told.n);
+    flash(interpolate(words, { giver: sideName(otherSide(told.side)), side: sideName(told.side), n: told.n }, true), "info");
   } else if (takebackGranted(before, g)) {
     // The moves just went: said, as a refusal is.
     flash(gettext("Your friend accepted the takeback"), "info");

@@ -442,10 +442,10 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
 
 def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     """As on lichess: +15 beside the friend's clock (not one's own) gives
-    them 15 s, and they are told; the button does not move the board when
-    it comes with the friend."""
+    them 15 s, and they are told, and so is a watcher, whose clock jumped;
+    the button does not move the board when it comes with the friend."""
     a = new_page(viewport=DESKTOP)
-    invite, _ = invite_a_friend(a, "3+2")
+    invite, watch = invite_a_friend(a, "3+2")
     a.locator("#share-dialog .btn-close").click()
     board_at = a.locator("#board").bounding_box()["y"]
     assert a.locator("#give-time-white").is_hidden()  # nobody to give to yet
@@ -461,10 +461,16 @@ def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
     assert b.locator("#give-time-black").is_visible()
     assert b.locator("#give-time-white").is_hidden()
+    c = new_page(viewport=DESKTOP, locale="zh-CN")
+    c.goto(watch)
+    c.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
+    assert c.locator(".give-time:visible").count() == 0
     a.click("#give-time-white")
     b.wait_for_function("() => BoardPage.state.game.clock.given.white === 15")
     assert b.locator("#flash").inner_text() == "Your friend gave you 15 seconds"
     assert b.locator("#clock-white").inner_text() == "3:15"
+    c.wait_for_function("() => BoardPage.state.game.clock.given.white === 15")
+    assert c.locator("#flash").inner_text() == "黑方给白方加了 15 秒"
     a.wait_for_function(
         "() => $('#announce').text() === 'You gave your friend 15 seconds'"
     )
