@@ -19,8 +19,8 @@ environment here and only here:
 - ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
   (64 x AI_WORKERS): searches one client may run, one client may have running
   or waiting, and all clients together, before the API answers 503.
-- ``GAME_CREATE_RATE``: new games and seats (create, import, join, share) per
-  client (default ``30/min``, ``off``).
+- ``GAME_CREATE_RATE``: new games and seats (create, import, join, share) and
+  QR codes per client (default ``30/min``, ``off``).
 - ``GAME_EXPIRY_DAYS``: ``manage.py expiregames`` deletes games untouched that
   long (default 30).
 - ``AI_THROTTLE_RATE``: AI requests (ai-move, hint, analysis, explorer, a
@@ -292,7 +292,7 @@ AI_WORKERS = int(os.environ.get("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1))
 AI_CLIENT_SEARCHES = int(os.environ.get("AI_CLIENT_SEARCHES", "1"))
 AI_CLIENT_PENDING = int(os.environ.get("AI_CLIENT_PENDING", "2"))
 AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 64 * AI_WORKERS))
-#: New games and seats (create, import, join, share) per client, e.g.
+#: New games and seats (create, import, join, share) and QR codes per client, e.g.
 #: ``30/min``; ``off``: no limit.
 GAME_CREATE_RATE = rate_or_none(os.environ.get("GAME_CREATE_RATE", "30/min"))
 #: Days after its last change that ``manage.py expiregames`` deletes a game.

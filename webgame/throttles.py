@@ -1,5 +1,6 @@
 """Per-client throttling of the AI endpoints (they cost seconds of CPU) and of
-game creation (each game is a row kept until it expires)."""
+game creation (each game is a row kept until it expires, and a QR code of its
+link costs CPU)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ class AIRateThrottle(SimpleRateThrottle):
 
 class GameCreateThrottle(AIRateThrottle):
     """At most ``settings.GAME_CREATE_RATE`` new games and seats (create,
-    import, join, share) per client address."""
+    import, join, share) and QR codes of their links per client address."""
 
     scope = "create"
 

@@ -496,10 +496,15 @@ class ExplorerView(APIView):
 
 
 class QrCodeView(APIView):
-    """A link as a QR code, for a phone to scan (the page's invitation)."""
+    """A link as a QR code, for a phone to scan (the page's invitation).
+    Counted with new games and seats: each comes with a share, and a code
+    costs milliseconds of CPU that no client may ask for without end."""
+
+    throttle_classes = [GameCreateThrottle]
 
     @extend_schema(
-        request=s.QrSerializer, responses={200: s.QrOutSerializer, **_errors(400)}
+        request=s.QrSerializer,
+        responses={200: s.QrOutSerializer, **_errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
         """Return the code's rows of modules (a POST: the link may hold a
