@@ -162,28 +162,39 @@ export function clickSquare(square) {
   flash(interpolate(words, { square: square, side: sideName(g.to_move) }, true));
 }
 
-/** A tap made while this page's last move (or change) is on its way: kept,
- *  marked, and made once the answer is in (tapTheQueued), so that quick taps
- *  (a Swap2 opening's three stones, two people at one screen, a distant
- *  server) are not refused. The same square again takes it back. */
+/** A tap made while this page's last move (or change) is on its way: kept
+ *  in turn, marked, and made once the answer is in (tapTheQueued), so that
+ *  quick taps (a Swap2 opening's three stones, two people at one screen, a
+ *  piece and its square in Lines of Action, a distant server) are not
+ *  refused. The last square tapped again takes it back (with Confirm moves,
+ *  it is the confirming tap). */
 function queueTap(square) {
-  state.queuedTap = state.queuedTap === square ? null : square;
+  const taps = state.queuedTaps;
+  if (taps[taps.length - 1] === square && !$("#confirm-moves").prop("checked")) {
+    taps.pop();
+    return render();
+  }
+  taps.push(square);
   render();
-  if (state.queuedTap) announce(interpolate(gettext("%(square)s: tapped, played once the last move is in"), { square: square }, true));
+  announce(interpolate(gettext("%(square)s: tapped, played once the last move is in"), { square: square }, true));
 }
 
-/** The tap kept while a change was on its way, now that it is in: made as it
- *  would have been then, if it is still this page's turn (after one's own
- *  move against the computer or a friend it is not: dropped), and not a
- *  second tap on the square just played. */
+/** The taps kept while a change was on its way, now that it is in: each made
+ *  as it would have been then, until one sends a change (the rest wait for
+ *  it in turn). If it is no longer this page's turn (after one's own move
+ *  against the computer or a friend), or the first is a second tap on the
+ *  square just played, they are dropped. */
 function tapTheQueued() {
-  const square = state.queuedTap;
   const g = state.game;
-  if (!square || state.busy || !g) return;
-  state.queuedTap = null;
-  const justPlayed = g.last_move && squaresOfMove(g.last_move).slice(-1)[0] === square;
-  if (whyNotNow() || justPlayed) return render();
-  clickSquare(square);
+  if (!state.queuedTaps.length || state.busy || !g) return;
+  const first = state.queuedTaps[0];
+  const justPlayed = g.last_move && squaresOfMove(g.last_move).slice(-1)[0] === first;
+  if (whyNotNow() || justPlayed) {
+    state.queuedTaps = [];
+    return render();
+  }
+  while (state.queuedTaps.length && !state.busy) clickSquare(state.queuedTaps.shift());
+  render();
 }
 
 whenGameDrawn(() => setTimeout(tapTheQueued, 0));
@@ -210,8 +221,8 @@ function sayPutDown(square) {
 /** Escape: put down the piece picked (Lines of Action) or the move waiting
  *  for its confirming tap. */
 export function cancelPick() {
-  if (!state.selected && !state.pending && !state.queuedTap) return;
-  state.queuedTap = null;
+  if (!state.selected && !state.pending && !state.queuedTaps.length) return;
+  state.queuedTaps = [];
   if (state.selected) sayPutDown(state.selected);
   state.selected = null;
   state.pending = null;

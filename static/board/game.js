@@ -84,7 +84,7 @@ export function setGame(g) {
     stopProgress();
   }
   if (!sameGame) {
-    state.queuedTap = null;
+    state.queuedTaps = [];
     state.seat = seatFor(g.id);
     state.presence = null;
     loadBoards(g.id);
@@ -312,7 +312,7 @@ export function changeGame(xhr, then) {
     })
     .fail(function (x) {
       if (state.busy === sent) state.busy = false;
-      state.queuedTap = null; // made for a position that did not come
+      state.queuedTaps = []; // made for a position that did not come
       flash(api.errorText(x));
       reload();
     });

@@ -169,7 +169,7 @@ function cellHtml(square, piece, ctx, number, moved) {
     // Reversi and Gomoku: the stone a first tap proposes, half drawn (a second tap plays it).
     (!piece && !ctx.loa && ctx.pending[square] ? '<span class="ghost ' + stoneSide(state.game) + '"></span>' : "") +
     // A tap kept while the last move is on its way (actions.js queueTap).
-    (square === state.queuedTap ? '<span class="queued-mark"></span>' : "") +
+    (state.queuedTaps.indexOf(square) >= 0 ? '<span class="queued-mark"></span>' : "") +
     (stats && shownValue(stats) !== null && !piece ? '<span class="heat-label">' + Math.round(shownValue(stats) * 100) + "</span>" : "") +
     "</button>"
   );

@@ -24,9 +24,9 @@ export const state = {
   selected: null,
   /** Confirm mode: the move waiting for its second tap, or null. */
   pending: null,
-  /** A square tapped while this page's last change was on its way: tapped
-   *  again once the answer is in (actions.js), or null. */
-  queuedTap: null,
+  /** The squares tapped while this page's last change was on its way, in
+   *  turn: tapped again once the answer is in (actions.js). */
+  queuedTaps: [],
   /** The board is drawn from White's side (a1 bottom right). */
   flipped: false,
   /** null: the live position; else the ply being looked at (view only). */

@@ -444,6 +444,22 @@ def press(page, selector: str) -> None:
     page.mouse.down()
 
 
+def hold_a_move(page, answered: bool = False) -> list:
+    """Hold the page's next move request while the list returned is empty
+    (the others go): in the browser, not yet sent, as its route; or, if
+    ``answered``, sent (the server plays it and pushes it) with its answer
+    held, as (route, answer). Cleared, the list holds the next one."""
+    held: list = []
+
+    def hold(route):
+        if held:
+            return route.continue_()
+        held.append((route, route.fetch()) if answered else route)
+
+    page.route("**/moves/", hold)
+    return held
+
+
 def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
     """The live push of a move often comes before the request's own answer;
     that answer, the same version, drew the board again, and a tap whose
@@ -451,15 +467,8 @@ def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
     nothing played, nothing said (CI: a move the page never listed)."""
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
-    held = []
-
-    def hold_first(route):
-        """The first move reaches the server (its push comes); its answer waits."""
-        if held:
-            return route.continue_()
-        held.append((route, route.fetch()))
-
-    page.route("**/moves/", hold_first)
+    # The first move reaches the server (its push comes); its answer waits.
+    held = hold_a_move(page, answered=True)
     page.click('#board [data-square="a1"]')
     page.wait_for_function(
         "() => BoardPage.state.game.ply === 1 && !BoardPage.state.busy"
@@ -475,50 +484,42 @@ def test_a_tap_made_as_the_last_moves_answer_comes_is_not_lost(page):
 
 def test_a_tap_made_while_the_last_move_is_on_its_way_is_played_after_it(page):
     """Quick taps are not refused ("Wait: your last change is still on its
-    way"), as they were: a tap made while this page's move is on its way is
-    marked, then played once the move is in (two people at one screen, a
-    Swap2 opener's three stones, a distant server). Tapped again, it is taken
-    back; after one's own move against the computer it is dropped."""
+    way"), as they were: taps made while this page's move is on its way are
+    marked, then played in turn once it is in (two people at one screen, a
+    Swap2 opener's three stones, a distant server). The last tapped again is
+    taken back; after one's own move against the computer they are dropped."""
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
-    held = []
-
-    def hold(route):
-        """The first move waits in the browser, not yet sent; the rest go."""
-        if held:
-            return route.continue_()
-        held.append(route)
-
-    page.route("**/moves/", hold)
+    held = hold_a_move(page)  # the first waits in the browser, not yet sent
     page.click('#board [data-square="a1"]')
     page.wait_for_function("() => BoardPage.state.busy")
     page.click('#board [data-square="b2"]')
     page.click('#board [data-square="b2"]')  # taken back
     assert page.locator("#board .queued-mark").count() == 0
     page.click('#board [data-square="c3"]')
-    assert (
-        page.locator("#board .queued-mark").locator("..").get_attribute("data-square")
-        == "c3"
-    )
+    page.click('#board [data-square="d3"]')
+    marked = page.locator("#board .queued-mark").locator("..").all()
+    assert sorted(cell.get_attribute("data-square") for cell in marked) == ["c3", "d3"]
     assert "Wait" not in page.locator("#flash").inner_text()
     held[0].continue_()
-    wait_plies(page, 2)
-    assert plies(page) == ["a1", "c3"]
+    wait_plies(page, 3)  # each in turn, as tapped
+    assert plies(page) == ["a1", "c3", "d3"]
     assert page.locator("#board .queued-mark").count() == 0
 
     # Against the computer, a tap made after one's own move is not the
     # player's to make once the move is in: dropped, nothing said.
-    set_ai(page, "black", True, "level:1")
-    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    set_ai(page, "white", True, "level:1")
+    page.wait_for_function("() => BoardPage.state.game.ply === 4")
     wait_idle(page)
+    mine, after = game_json(page)["legal_moves"][:2]
     held.clear()
-    page.click('#board [data-square="d4"]')
+    page.click(f'#board [data-square="{mine}"]')
     page.wait_for_function("() => BoardPage.state.busy")
-    page.click('#board [data-square="e5"]')
+    page.click(f'#board [data-square="{after}"]')
     held[0].continue_()
-    wait_plies(page, 5)
+    wait_plies(page, 6)
     wait_idle(page)
-    assert "e5" not in plies(page)[:4]
+    assert after not in plies(page)[:5]
     assert "Wait" not in page.locator("#flash").inner_text()
     assert page.locator("#board .queued-mark").count() == 0
 
