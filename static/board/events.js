@@ -63,6 +63,13 @@ export function bind() {
   on("click", "#move-list [data-ply]", function () {
     lookAt(parseInt($(this).data("ply"), 10));
   });
+  // A greyed button's title says why it is of no use now (a wait before an
+  // offer again, a friend not yet there), and a title shows only under a
+  // mouse: a tap on it says so. A disabled button has no click, but the
+  // browser still sends it the pointer's events.
+  on("pointerup", "#play-controls > button:disabled[title]", function () {
+    flash(this.title, "info");
+  });
   on("click", "#new-game", () => dialogs.offerNewGame());
   on("click", "#play-computer", dialogs.playComputer);
   on("click", "#two-players", dialogs.twoPlayers);

@@ -497,6 +497,12 @@ def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page)
     assert a.locator("#board-rematch").get_attribute("title") in (
         f"You may offer a rematch again in {n} seconds" for n in (59, 60)
     )
+    # A title shows only under a mouse: a tap on the greyed button says it.
+    a.locator("#board-rematch").click(force=True)
+    assert a.locator("#flash").inner_text() in (
+        f"You may offer a rematch again in {n} seconds" for n in (58, 59, 60)
+    )
+    assert not a.evaluate("() => BoardPage.state.game.offers.rematch")
     b.click("#rematch")  # B's own offer does not wait
     a.wait_for_selector("#offer-bar:not([hidden])")
     assert a.locator("#offer-text").inner_text() == "Your friend offers a rematch"
