@@ -186,22 +186,20 @@ function declinedOffer(before, g) {
   return Object.keys(DECLINED).find((kind) => mine && same && (before.offers || {})[kind] === mine && !(g.offers || {})[kind]);
 }
 
-/** The seconds the friend just gave this player (0: none). */
-function givenTime(before, g) {
-  const mine = mySeat();
-  const given = (game) => (mine && game.clock && game.clock.given[mine]) || 0;
-  const swapped = (game) => Boolean(game.opening && game.opening.swapped);
-  return swapped(before) === swapped(g) ? Math.max(0, given(g) - given(before)) : 0;
-}
-
-/** For a watcher: the side just given time by the other, and the seconds
- *  ({side, n}), or null (the players are told by their own words). */
-function timeGivenTo(before, g) {
+/** Time one side just gave the other, in words to this page: to the player
+ *  given it, and to a watcher, whose clock jumped; null to the giver (their
+ *  page said it as they gave), or if none was given (a Swap2 swap moves each
+ *  side's count to the other colour: no gift). */
+function timeGivenWords(before, g) {
   const given = (game, side) => (game.clock && game.clock.given[side]) || 0;
   const swapped = (game) => Boolean(game.opening && game.opening.swapped);
-  if (mySeat() || swapped(before) !== swapped(g)) return null;
-  const side = SIDES.find((s) => given(g, s) > given(before, s));
-  return side ? { side: side, n: given(g, side) - given(before, side) } : null;
+  const side = swapped(before) === swapped(g) && SIDES.find((s) => given(g, s) > given(before, s));
+  const mine = mySeat();
+  if (!side || (mine && mine !== side)) return null;
+  const n = given(g, side) - given(before, side);
+  if (mine) return interpolate(ngettext("Your friend gave you %(n)s second", "Your friend gave you %(n)s seconds", n), { n: n }, true);
+  const words = ngettext("%(giver)s gave %(side)s %(n)s second", "%(giver)s gave %(side)s %(n)s seconds", n);
+  return interpolate(words, { giver: sideName(otherSide(side)), side: sideName(side), n: n }, true);
 }
 
 /** This player's takeback that the friend granted: the request gone with the moves. */
@@ -221,17 +219,12 @@ function seatedGameChanged(before, g) {
     return true;
   }
   const declined = declinedOffer(before, g);
+  const given = timeGivenWords(before, g);
   if (declined) {
     // With the wait the server set before asking again (as on lichess).
     flash(DECLINED[declined](waitToAsk(g, declined, mySeat())), "info"); // a live region: heard too
-  } else if (givenTime(before, g)) {
-    const n = givenTime(before, g);
-    flash(interpolate(ngettext("Your friend gave you %(n)s second", "Your friend gave you %(n)s seconds", n), { n: n }, true), "info");
-  } else if (timeGivenTo(before, g)) {
-    // A watcher saw a clock jump: said why.
-    const told = timeGivenTo(before, g);
-    const words = ngettext("%(giver)s gave %(side)s %(n)s second", "%(giver)s gave %(side)s %(n)s seconds", told.n);
-    flash(interpolate(words, { giver: sideName(otherSide(told.side)), side: sideName(told.side), n: told.n }, true), "info");
+  } else if (given) {
+    flash(given, "info");
   } else if (takebackGranted(before, g)) {
     // The moves just went: said, as a refusal is.
     flash(gettext("Your friend accepted the takeback"), "info");
