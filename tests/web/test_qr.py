@@ -5,7 +5,6 @@ finder patterns in their corners, and another text another code."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from .helpers import assert_error
@@ -17,12 +16,8 @@ LINK = (
 FINDER = ["1111111", "1000001", "1011101", "1011101", "1011101", "1000001", "1111111"]
 
 
-def qr(body):
-    return APIClient().post("/api/qr/", body, format="json")
-
-
-def qr_as(client):
-    return client.post("/api/qr/", {"text": LINK}, format="json")
+def qr(body, client=None):
+    return (client or APIClient()).post("/api/qr/", body, format="json")
 
 
 def test_a_link_is_made_into_a_qr_code():
@@ -68,15 +63,13 @@ def test_the_link_is_never_read_from_the_url():
 def test_codes_count_with_new_games_against_the_clients_rate(settings):
     # A code costs milliseconds of CPU: a client may not ask for them without
     # end. Each comes with a share, so they count with new games and seats.
-    settings.GAME_CREATE_RATE = "2/min"
-    cache.clear()
+    settings.GAME_CREATE_RATE = "2/min"  # the cache starts clean (conftest)
     one, two = APIClient(REMOTE_ADDR="10.0.0.1"), APIClient(REMOTE_ADDR="10.0.0.2")
-    assert qr_as(one).status_code == 200
+    assert qr({"text": LINK}, one).status_code == 200
     assert (
         one.post("/api/games/", {"game": "reversi"}, format="json").status_code == 201
     )
-    refused = qr_as(one)
+    refused = qr({"text": LINK}, one)
     assert_error(refused, 429, "throttled")
     assert int(refused.headers["Retry-After"]) > 0
-    assert qr_as(two).status_code == 200
-    cache.clear()
+    assert qr({"text": LINK}, two).status_code == 200
