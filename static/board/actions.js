@@ -56,8 +56,20 @@ function firstVisit(offerNewGame, missing) {
 export function followAddress() {
   const id = gameInAddress();
   if (!id || (state.game && state.game.id === id)) return;
+  openGame(id, watchInAddress());
+}
+
+/** Show game `id`: to watch it, or as this browser's own (with its seat,
+ *  if it holds one). */
+export function openGame(id, watching = false) {
   stopThinking();
-  api.getGame(id).done(setGame).fail((xhr) => flash(api.errorText(xhr)));
+  api
+    .getGame(id)
+    .done(function (g) {
+      state.watching = watching;
+      setGame(g);
+    })
+    .fail((xhr) => flash(api.errorText(xhr)));
 }
 
 // ---- moves ---------------------------------------------------------------------
@@ -345,6 +357,7 @@ export function newGame(body) {
     .createGame(body || newGameBody())
     .done(function (g) {
       state.busy = false;
+      state.watching = false; // a page that watched another game plays its own
       setGame(g);
       announce(interpolate(gettext("New game of %(title)s"), { title: gameTitle(g) }, true));
     })
@@ -381,6 +394,7 @@ function sendImport(body, mayRead) {
     .importGame(body)
     .done(function (g) {
       state.recordEdited = false;
+      state.watching = false;
       setGame(g);
       // English says "moves" for any number; other languages may not.
       const words = ngettext("Imported a game of %(title)s, %(n)s moves", "Imported a game of %(title)s, %(n)s moves", g.ply);

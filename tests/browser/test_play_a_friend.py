@@ -18,7 +18,7 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks
 
 from .conftest import DESKTOP, PHONE_CONTEXT
-from .helpers import open_board
+from .helpers import open_board, two_players
 
 #: For the tests that wait a second or two for what another browser did (a
 #: push, not the 3 s polling): run alone (make test), not beside other tests.
@@ -713,6 +713,33 @@ def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
     )
     assert d.locator("#seat-name-black").inner_text() == "Black"
     assert d.url.endswith("&watch")
+
+
+def test_a_watchers_page_plays_its_own_new_game_and_back_watches_again(new_page):
+    # A page opened by a watch link stayed a watcher in a game it started:
+    # "You are watching this game" at its own board, a watch link in its
+    # address. Back (the browser's) watches the game before again.
+    made = services.create_game(
+        game="reversi",
+        options=None,
+        players={"black": {"kind": "human"}, "white": {"kind": "human"}},
+    )
+    c = new_page(viewport=DESKTOP)
+    open_board(c, f"?game={made['id']}&watch")
+    c.wait_for_function("() => BoardPage.state.watching")
+    c.click("#new-game")
+    two_players(c, "reversi")
+    c.wait_for_function("id => BoardPage.state.game.id !== id", arg=made["id"])
+    assert not c.url.endswith("&watch")
+    click(c, "d3")
+    ply_is(c, 1, timeout=5000)
+    c.go_back()
+    c.wait_for_function("id => BoardPage.state.game.id === id", arg=made["id"])
+    assert c.evaluate("BoardPage.state.watching")
+    click(c, "d3")
+    assert c.locator("#flash").inner_text() == (
+        "You are watching this game: only its two players move."
+    )
 
 
 def test_a_game_on_the_board_is_shared_with_a_random_colour(new_page):
