@@ -3,10 +3,11 @@
  * the computer (your colour, its strength; it plays with the shipped model)
  * or two players on one board, with the game's options (Gomoku's board,
  * rule and opening); New game, the n key and the game selector open it, and
- * nothing is thrown away until a choice is made. The end card (ending.js)
+ * nothing is thrown away until a choice is made. Above them, this browser's
+ * games with a friend that go on (yourgames.js). The end card (ending.js)
  * offers Rematch with the colours swapped, and Analyse: both are here.
  */
-import { chooseGame, newGame } from "./actions.js";
+import { chooseGame, newGame, openGame } from "./actions.js";
 import * as api from "./api.js";
 import { newGameBody, syncControls } from "./controls.js";
 import { hideEnd } from "./ending.js";
@@ -15,6 +16,7 @@ import { changeGame } from "./game.js";
 import { stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
 import { SIDES, state } from "./state.js";
+import { drawYourGames } from "./yourgames.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -55,6 +57,7 @@ export function offerNewGame(name) {
   $("#start-game").val(name || current);
   $("#start-missing").prop("hidden", true); // a missing game's note is for the first visit
   drawStartOptions();
+  drawYourGames();
   // Without a game to go back to, the dialog has no way out but a choice.
   $("#start-cancel").prop("hidden", !state.game);
   chosen = false;
@@ -98,6 +101,13 @@ export function playFriend() {
   chooseGame($("#start-game").val());
   modal("start-dialog").hide();
   createFriendGame($("input[name=friend-side]:checked").val(), clockOf($("#friend-clock").val()));
+}
+
+/** Go to game `id`, one of this browser's games with a friend. */
+export function openYourGame(id) {
+  chosen = true;
+  modal("start-dialog").hide();
+  openGame(id);
 }
 
 export function twoPlayers() {

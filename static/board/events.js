@@ -73,6 +73,9 @@ export function bind() {
   on("click", "#new-game", () => dialogs.offerNewGame());
   on("click", "#play-computer", dialogs.playComputer);
   on("click", "#two-players", dialogs.twoPlayers);
+  on("click", "#your-games [data-game]", function () {
+    dialogs.openYourGame($(this).data("game"));
+  });
   on("click", "#play-friend", dialogs.playFriend);
   on("click", "#share", friends.openShare);
   on("click", "#theme", toggleTheme);

@@ -92,11 +92,36 @@ export function rememberSeat(id, seat) {
   all[id] = { side: seat.side, token: seat.token, invite: seat.invite || null, swapped: Boolean(seat.swapped) };
   const ids = Object.keys(all);
   ids.slice(0, Math.max(0, ids.length - SEATS_KEPT)).forEach((old) => delete all[old]);
+  saveSeats(all);
+}
+
+function saveSeats(all) {
   try {
     localStorage.setItem(STORE_SEATS, JSON.stringify(all));
   } catch (e) {
     /* no storage: the seat lasts as long as this page */
   }
+}
+
+/** The seats this browser holds in games it has not seen end, the latest
+ *  taken first: [{id, side, token, invite, swapped}]. */
+export function seatsInPlay() {
+  const all = seats();
+  return Object.keys(all)
+    .reverse()
+    .filter((id) => !all[id].ended)
+    .map((id) => $.extend({ id: id }, all[id]));
+}
+
+/** Game `id` has ended: its seat is kept (the rematch, the chat) but no
+ *  longer among those in play; `gone`: the server has no such game, and the
+ *  seat is dropped. */
+export function seatEnded(id, gone) {
+  const all = seats();
+  if (!all[id]) return;
+  if (gone) delete all[id];
+  else all[id].ended = true;
+  saveSeats(all);
 }
 
 /** The invitation in the address (`#invite=...`: a fragment never reaches a

@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, viewerSide } from "./state.js";
+import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -348,8 +348,7 @@ function statusText() {
   if (openingStep()) return gettext("Swap2 opening");
   // Between two browsers each player reads whose turn it is in their words.
   const mine = mySeat();
-  if (mine && mine !== g.to_move && !g.seats[g.to_move]) return interpolate(gettext("Waiting for your friend to join (%(side)s)"), who, true);
-  if (mine) return interpolate(mine === g.to_move ? gettext("Your move (%(side)s)") : gettext("Your friend's move (%(side)s)"), who, true);
+  if (mine) return turnWords(g, mine);
   if (g.players[g.to_move].kind === "ai") {
     // A watcher of a game without seats: its computer moves when the page
     // playing it asks, so that page's pause, or its absence, is said.

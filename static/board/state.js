@@ -157,8 +157,21 @@ export function humanToMove() {
 export function mySeat() {
   const g = state.game;
   if (!(g && state.seat && state.seat.id === g.id)) return null;
-  const swapped = Boolean(g.opening && g.opening.swapped) !== Boolean(state.seat.swapped);
-  return swapped ? otherSide(state.seat.side) : state.seat.side;
+  return seatSide(g, state.seat);
+}
+
+/** The side that `seat` ({side, swapped}) plays in game `g` now. */
+export function seatSide(g, seat) {
+  const swapped = Boolean(g.opening && g.opening.swapped) !== Boolean(seat.swapped);
+  return swapped ? otherSide(seat.side) : seat.side;
+}
+
+/** Whose move it is in game `g` between two seats, in the words of the
+ *  player of side `mine`. */
+export function turnWords(g, mine) {
+  const who = { side: sideName(g.to_move) };
+  if (mine !== g.to_move && !g.seats[g.to_move]) return interpolate(gettext("Waiting for your friend to join (%(side)s)"), who, true);
+  return interpolate(mine === g.to_move ? gettext("Your move (%(side)s)") : gettext("Your friend's move (%(side)s)"), who, true);
 }
 
 /** The other side than `side`. */

@@ -1,0 +1,103 @@
+/*
+ * The games with a friend that this browser holds a seat in and that are
+ * still being played, listed at the top of the first-minute dialog, those
+ * where the friend waits for this player's move first (lichess's "playing
+ * now"). A game of
+ * days a move, or one left to play another, is a tap away rather than only
+ * in a link kept somewhere. The seats are this browser's (history.js); their
+ * games' snapshots are asked for as the page loads and again as the dialog
+ * opens. A game seen finished is not asked about again, and one the server
+ * no longer has is forgotten.
+ */
+import * as api from "./api.js";
+import { optionsText } from "./controls.js";
+import { seatEnded, seatsInPlay } from "./history.js";
+import { gameTitle, otherSide, seatSide, state, turnWords } from "./state.js";
+
+/** How many of the latest seats are asked about, and how many games shown. */
+const ASKED = 8;
+const SHOWN = 5;
+
+/** The games in play found by the last answer, [{seat, g}] (null before). */
+let known = null;
+/** The answer asked for last: an older one draws nothing. */
+let asking = null;
+
+/** Ask the server for the games of the latest seats in play; those seen
+ *  finished leave the seats in play, those gone are forgotten. */
+function ask() {
+  const found = seatsInPlay()
+    .slice(0, ASKED)
+    .map((seat) =>
+      Promise.resolve(api.getGame(seat.id)).then(
+        (g) => ({ seat: seat, g: g }),
+        function (xhr) {
+          if (xhr.status === 404) seatEnded(seat.id, true);
+          return null;
+        },
+      ),
+    );
+  asking = Promise.all(found).then(function (games) {
+    games.forEach((x) => x && x.g.status !== "playing" && seatEnded(x.seat.id));
+    known = games.filter((x) => x && x.g.status === "playing");
+  });
+  return asking;
+}
+
+/** List the games in play with a friend other than the one on show: those
+ *  known at once (asked for as the page loaded, so the dialog's choices do
+ *  not move under a finger), then as the server answers now. */
+export function drawYourGames() {
+  draw();
+  const answer = ask();
+  answer.then(() => answer === asking && draw());
+}
+
+function draw() {
+  const shown = state.game && state.game.id;
+  const playing = (known || []).filter((x) => x.g.id !== shown);
+  // Where the friend waits for this player first, then where this player
+  // waits for the friend's move, then the invitations not yet taken; the
+  // latest seat first in each.
+  const rank = (x) => waitingFor(x.g, seatSide(x.g, x.seat));
+  const listed = [0, 1, 2].flatMap((n) => playing.filter((x) => rank(x) === n)).slice(0, SHOWN);
+  $("#your-games-list").empty().append(listed.map((x) => entry(x.g, seatSide(x.g, x.seat))));
+  $("#your-games").prop("hidden", listed.length === 0);
+}
+
+/** A button opening game `g`, where this player plays `mine`: the game and
+ *  its options; under them the clock and how far it has gone; and whose
+ *  move it is. */
+function entry(g, mine) {
+  const what = [gameTitle(g), optionsText(g)].filter(Boolean).join(" \u00b7 ");
+  const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", g.ply), { n: g.ply }, true);
+  const more = [g.clock ? controlName(g.clock.control) : "", far].filter(Boolean).join(" \u00b7 ");
+  const waiting = waitingFor(g, mine);
+  const turn = waiting === 2 ? gettext("Your friend has not joined yet") : turnWords(g, mine);
+  // The turn beside the game where both fit, else under it (board.css).
+  return $('<button type="button" class="list-group-item list-group-item-action your-game">')
+    .attr("data-game", g.id)
+    .append(
+      $("<span>").append(
+        $("<span class=d-block>").append($('<span aria-hidden="true">').addClass("piece-mini " + mine), " ", document.createTextNode(what)),
+        $('<span class="d-block small text-body-secondary">').text(more),
+      ),
+    )
+    .append($("<span>").addClass(waiting === 0 ? "badge text-bg-primary" : "small text-body-secondary").text(turn));
+}
+
+/** Who game `g` waits for, to the player of side `mine`: 0 this player
+ *  (their move), 1 the friend (theirs), 2 the friend to join. */
+function waitingFor(g, mine) {
+  if (!g.seats[otherSide(mine)]) return 2;
+  return g.to_move === mine ? 0 : 1;
+}
+
+/** A time control as the dialog's selector names it ("5 min + 3 s", "1 day
+ *  a move"). */
+function controlName(control) {
+  const value = control.days ? "d" + control.days : control.initial / 60 + "+" + control.increment;
+  return $('#friend-clock option[value="' + value + '"]').text() || value;
+}
+
+ask(); // as the page loads: the dialog lists the games as it opens

@@ -1,0 +1,84 @@
+"""The first-minute dialog lists this browser's games with a friend that go
+on (static/board/yourgames.js), its player's move first, and opens them with
+their seats; a game that has ended leaves the list."""
+
+from __future__ import annotations
+
+from .conftest import DESKTOP
+from .test_accessibility import serious
+from .test_play_a_friend import a_friend_joins, click, ply_is
+
+
+def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_page):
+    a, b = a_friend_joins(new_page)  # Gomoku without a clock, A black
+    for tab, square, ply in ((a, "h8", 1), (b, "h9", 2)):
+        click(tab, square)
+        ply_is(a, ply, timeout=5000)
+        ply_is(b, ply, timeout=5000)
+    friends_game = a.evaluate("BoardPage.state.game.id")
+    # A second invitation, not yet taken: the friend's move, and last.
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    a.select_option("#start-game", "gomoku")
+    a.check("#friend-black", force=True)
+    a.select_option("#friend-clock", "d3")
+    a.click("#play-friend")
+    a.wait_for_selector("#share-dialog.show")
+    waiting = a.evaluate("BoardPage.state.game.id")
+    a.locator("#share-dialog .btn-close").click()
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    a.click("#two-players")  # A's own board: neither game shown
+    a.wait_for_function("() => !BoardPage.state.game.seats")
+
+    a.click("#new-game")
+    a.wait_for_selector("#your-games:not([hidden])")
+    a.wait_for_function("() => $('#your-games [data-game]').length === 2")
+    entries = a.locator("#your-games [data-game]")
+    assert [entries.nth(i).get_attribute("data-game") for i in range(2)] == [
+        friends_game,
+        waiting,
+    ]
+    assert entries.nth(0).inner_text().split("\n") == [
+        " Gomoku · 15×15, five in a row · Freestyle",
+        "2 moves played",
+        "Your move (Black)",
+    ]
+    assert entries.nth(1).inner_text().split("\n")[1:] == [
+        "3 days a move · 0 moves played",
+        "Your friend has not joined yet",
+    ]
+    assert entries.nth(0).locator(".badge").count() == 1  # A's move stands out
+    assert entries.nth(1).locator(".badge").count() == 0
+    a.wait_for_timeout(400)  # the dialog's fade-in over: colours at full strength
+    assert serious(a) == []
+
+    entries.nth(0).click()
+    a.wait_for_selector("#start-dialog", state="hidden")
+    a.wait_for_function("id => BoardPage.state.game.id === id", arg=friends_game)
+    assert a.evaluate("BoardPage.state.seat.side") == "black"
+    assert a.inner_text("#status") == "Your move (Black)"
+    click(a, "j8")  # played with the seat's token, and pushed to the friend
+    ply_is(b, 3, timeout=5000)
+
+    # The friend resigns: the game leaves A's list, the invitation stays.
+    b.click("#resign")
+    b.click("#resign")  # "Really resign?"
+    a.wait_for_selector("#end-dialog.show")
+    a.locator("#end-dialog .btn-close").click()
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    a.wait_for_function(
+        "id => $('#your-games [data-game]').length === 1"
+        " && $('#your-games [data-game]').data('game') === id",
+        arg=waiting,
+    )
+
+
+def test_a_browser_without_games_with_friends_lists_none(new_page):
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_selector("#start-dialog.show")
+    page.wait_for_timeout(300)  # what the page asked as it loaded is in
+    assert page.locator("#your-games").is_hidden()
+    assert page.locator("#your-games [data-game]").count() == 0
