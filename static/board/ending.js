@@ -5,7 +5,7 @@
  * over nothing (board.css). It stays until closed (its button,
  * Escape), the game is taken back, or another game is on the board.
  */
-import { cap, endedOffBoard, humanSide, onlyWatching, reasonText, resultText, sideName, state } from "./state.js";
+import { cap, endedOffBoard, humanSide, mySeat, onlyWatching, otherSide, reasonText, resultText, sideName, state } from "./state.js";
 
 /** Show the card for `game`, which just ended as `ending` says (events.js
  *  registers this with game.js). */
@@ -33,8 +33,10 @@ export function showEnd(game, ending) {
   else if (ending.reason === "connected group" && ending.winner) why = interpolate(gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
   $("#end-title").text(title);
   $("#end-reason").text(why);
-  // A watcher has no rematch to play: the players' rematch takes them along.
-  $("#rematch").prop("hidden", onlyWatching());
+  // A watcher has no rematch to play: the players' rematch takes them along;
+  // nor has a player whose invitation nobody took.
+  const mine = mySeat();
+  $("#rematch").prop("hidden", onlyWatching() || Boolean(mine && !game.seats[otherSide(mine)]));
   cardFor = game.id;
   endCard().show();
 }

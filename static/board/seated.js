@@ -298,10 +298,12 @@ function drawButtons() {
   // friend opens the invitation (the server refuses them too).
   const alone = Boolean(mine && !g.seats[otherSide(mine)]);
   $("#resign, #offer-draw, #ask-takeback").attr("title", alone ? gettext("Your friend has not joined yet") : null);
-  $("#abort").attr("title", alone ? gettext("Your friend has not joined yet") : gettext("End the game without a result (until each player has moved)"));
+  // Before the friend came, Abort withdraws the invitation (lichess's cancel).
+  $("#abort").attr("title", alone ? gettext("Withdraw the invitation: the game ends without a result") : gettext("End the game without a result (until each player has moved)"));
   // Nor, as on lichess, a draw or a takeback before each has moved (Abort then).
   if (abortable && !alone) $("#offer-draw, #ask-takeback").attr("title", gettext("Once each player has made a first move"));
-  $("#resign, #abort").prop("disabled", alone);
+  $("#resign").prop("disabled", alone);
+  $("#abort").prop("disabled", false);
   // Beside the friend's Fischer clock, as on lichess: give them time.
   const canGive = Boolean(mine && playing && !alone && g.clock && !g.clock.control.days);
   SIDES.forEach((side) => $("#give-time-" + side).prop("hidden", !canGive || side === mine));
@@ -311,7 +313,7 @@ function drawButtons() {
   // reloaded); the friend's offer is answered in its bar.
   const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   $("#board-rematch")
-    .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || friendOffers || endCardUp())
+    .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || alone || friendOffers || endCardUp())
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine))
     .attr("title", null);
   $("#rematch").prop("disabled", false).attr("title", gettext("A new game with the colours swapped"));

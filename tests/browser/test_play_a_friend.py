@@ -296,12 +296,16 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
     ply_is(a, 1, 5000)
     # Abort stands for Resign until each player has moved.
     assert a.locator("#resign").is_hidden()
-    buttons = ("#offer-draw", "#ask-takeback", "#abort")
-    for button in buttons:
+    for button in ("#offer-draw", "#ask-takeback"):
         assert a.locator(button).is_disabled(), button
         assert a.locator(button).get_attribute("title") == (
             "Your friend has not joined yet"
         )
+    # Abort withdraws the invitation (test_an_invitation_nobody_took_...).
+    assert a.locator("#abort").is_enabled()
+    assert a.locator("#abort").get_attribute("title") == (
+        "Withdraw the invitation: the game ends without a result"
+    )
     assert a.inner_text("#seat-name-white") == "Not joined yet"
     # Whose move it is says what is awaited (it read "Your friend's move").
     assert a.inner_text("#status") == "Waiting for your friend to join (White)"
@@ -325,6 +329,30 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
         assert a.locator(button).is_enabled(), button
         assert a.locator(button).get_attribute("title") is None
     assert a.locator("#abort").is_hidden()
+
+
+def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
+    """As lichess's cancel of a challenge: an invitation sent to nobody, or
+    to a friend who never came, need not wait for ever (it stayed among the
+    player's games); its link then opens the game to watch, and says why."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "d3")
+    a.locator("#share-dialog .btn-close").click()
+    a.click("#abort")
+    a.wait_for_selector("#end-dialog.show")
+    assert a.locator("#end-title").inner_text() == "Game aborted"
+    assert a.locator("#rematch").is_hidden()  # nobody to play it with
+    a.locator("#end-dialog .btn-close").click()
+    assert a.locator("#board-rematch").is_hidden()
+    b.expected_errors.append("400 (Bad Request)")
+    b.goto(invite)
+    b.wait_for_function(
+        "() => BoardPage.state.game !== null && BoardPage.state.watching"
+    )
+    assert b.locator("#flash").inner_text() == (
+        "This game ended before you joined: you can watch it"
+    )
+    assert b.evaluate("BoardPage.state.seat") is None
 
 
 def test_copying_a_link_says_so_in_the_dialog(new_page):

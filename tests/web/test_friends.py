@@ -267,7 +267,8 @@ def test_a_declined_rematch_is_offered_again_a_minute_later(client, friends):
 def test_nothing_is_offered_to_a_seat_nobody_took(client):
     """Before the friend opens the invitation there is nobody to answer an
     offer or to win by a resignation: the friend's first sight was a draw
-    offer at move 0, and a resignation gave the game to an empty seat."""
+    offer at move 0, and a resignation gave the game to an empty seat (an
+    abort withdraws the invitation: the test below)."""
     made = client.post(
         "/api/games/", {**GOMOKU_3_2, "friend": {"side": "black"}}, format="json"
     ).json()
@@ -282,13 +283,43 @@ def test_nothing_is_offered_to_a_seat_nobody_took(client):
         )
         assert refused["detail"] == "your friend has not joined this game yet"
     assert_error(post(client, "game-resign", game_id, token=black), 409, "seat_open")
-    assert_error(post(client, "game-abort", game_id, token=black), 409, "seat_open")
     assert client.get(url("game-detail", game_id)).json() == before
     # Once the friend is here and has moved, all three are theirs to answer.
     joined = post(client, "game-join", game_id, {"invite": made["invite"]}).json()
     post(client, "game-moves", game_id, {"move": "h9"}, token=joined["seat"]["token"])
     offered = post(client, "game-draw", game_id, {"action": "offer"}, token=black)
     assert offered.json()["offers"] == {"draw": "black"}
+
+
+def test_an_abort_before_the_friend_came_withdraws_the_invitation(client):
+    made = client.post(
+        "/api/games/", {**GOMOKU_3_2, "friend": {"side": "black"}}, format="json"
+    ).json()
+    game_id, black = made["id"], made["seat"]["token"]
+    assert_error(post(client, "game-abort", game_id), 403, "not_your_seat")
+    over = post(client, "game-abort", game_id, token=black).json()
+    assert over["status"] == "finished"
+    assert over["result"] == {"winner": None, "reason": "aborted", "score": None}
+    # The invitation seats nobody in the ended game; a wrong one is still 403.
+    assert_error(
+        post(client, "game-join", game_id, {"invite": "x" * 43}), 403, "bad_invite"
+    )
+    refused = assert_error(
+        post(client, "game-join", game_id, {"invite": made["invite"]}),
+        400,
+        "game_over",
+    )
+    assert refused["detail"] == "this game ended before you joined: you can watch it"
+    # Nobody to ask for a rematch either.
+    assert_error(
+        post(client, "game-rematch", game_id, {"action": "offer"}, token=black),
+        409,
+        "seat_open",
+    )
+    assert client.get(url("game-detail", game_id)).json()["seats"] == {
+        "black": True,
+        "white": False,
+    }
 
 
 def test_resigning_loses_for_the_token_seat(client, friends):

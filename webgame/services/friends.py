@@ -51,15 +51,19 @@ def _friend_seated(row: GameRow, side: str) -> None:
         raise Conflict("seat_open", _("your friend has not joined this game yet"))
 
 
-def _seated_playing(row: GameRow, token: str | None, refusal: str) -> str:
+def _seated_playing(
+    row: GameRow, token: str | None, refusal: str, *, alone: bool = False
+) -> str:
     """Return the side of the token's seat in ``row``, a game between two
-    seats that is still played and that the friend has joined; 400
-    ``no_opponent`` (saying ``refusal``) in a game without seats."""
+    seats that is still played and that the friend has joined (or not yet,
+    with ``alone``); 400 ``no_opponent`` (saying ``refusal``) in a game
+    without seats."""
     if not row.seats:
         raise ServiceError("no_opponent", refusal)
     playable(row)
     side = seats.require_seat(row, token)
-    _friend_seated(row, side)
+    if not alone:
+        _friend_seated(row, side)
     return side
 
 
@@ -85,7 +89,8 @@ def seat_in(game_id: GameId, token: str | None) -> str | None:
 
 def join(game_id: GameId, *, invite: str) -> dict:
     """Return the snapshot and ``seat`` (side, token) of the open seat that the
-    invitation ``invite`` takes; 403 for a wrong invitation, 409 once taken."""
+    invitation ``invite`` takes; 403 for a wrong invitation, 409 once taken,
+    400 ``game_over`` once the game has ended (its inviter aborted it)."""
     row = get_row(game_id)
     if not row.seats:
         raise ServiceError(
@@ -96,6 +101,10 @@ def join(game_id: GameId, *, invite: str) -> dict:
         raise Conflict("seat_taken", _("both seats are taken: you can watch this game"))
     if not seats.matches(invite, row.invite):
         raise seats.NotYourSeat("bad_invite", _("this invitation is not this game's"))
+    if row.status == GameRow.Status.FINISHED:  # aborted before anyone came
+        raise ServiceError(
+            "game_over", _("this game ended before you joined: you can watch it")
+        )
     side = next(side for side in seats.SIDES if row.seats.get(side) is None)
     token = seats.new_secret()
     clock = row.clock
@@ -156,11 +165,15 @@ def resign(game_id: GameId, *, token: str | None = None) -> dict:
 def abort(game_id: GameId, *, token: str | None) -> dict:
     """Return the snapshot after the token's seat aborts the game, which then
     ends without a result; 409 ``not_abortable`` once each player has made
-    their first move (resign then) or ``seat_open`` before the friend joined
-    (nothing to abort: the invitation waits), 400 in a game without seats."""
+    their first move (resign then), 400 in a game without seats. Before the
+    friend joined it withdraws the invitation, as lichess's cancel of a
+    challenge: the link then opens the game to watch."""
     row = get_row(game_id)
     _seated_playing(
-        row, token, _("a game is aborted between two seats; here, start a new game")
+        row,
+        token,
+        _("a game is aborted between two seats; here, start a new game"),
+        alone=True,
     )
     if openings.clock_runs(row.opening, len(row.moves)):
         raise Conflict(
@@ -278,6 +291,7 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
     if not row.seats:
         players = {"black": row.players["white"], "white": row.players["black"]}
         return _start_rematch(row, players=players, seated={})
+    _friend_seated(row, side)  # an invitation withdrawn: nobody to ask
     pending = row.offers.get("rematch")
     if action == "offer" and pending == side:
         return snapshot(row)  # offered already: it waits for the answer
