@@ -2,9 +2,8 @@
  * The games with a friend that this browser holds a seat in and that are
  * still being played, listed at the top of the first-minute dialog, those
  * where the friend waits for this player's move first (lichess's "playing
- * now"). A game of
- * days a move, or one left to play another, is a tap away rather than only
- * in a link kept somewhere. The seats are this browser's (history.js); their
+ * now"). A game of days a move, or one left to play another, is a tap away
+ * rather than only in a link kept somewhere. The seats are this browser's (history.js); their
  * games' snapshots are asked for as the page loads and again as the dialog
  * opens. A game seen finished is not asked about again, and one the server
  * no longer has is forgotten.
