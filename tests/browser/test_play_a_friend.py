@@ -42,10 +42,14 @@ def click(tab, square: str) -> None:
     tab.locator(f'#board [data-square="{square}"]').click()
 
 
-def invite_a_friend(tab, clock: str) -> tuple[str, str]:
-    """In the first-minute dialog, play a friend at Gomoku as Black with
+def invite_a_friend(tab, clock: str, *, from_game: bool = False) -> tuple[str, str]:
+    """In the first-minute dialog (a first visit's, or with ``from_game``
+    New game's over the game on show), play a friend at Gomoku as Black with
     ``clock``; return the invitation and watch links the page shows."""
-    tab.goto(tab.base_url + "/")
+    if from_game:
+        tab.click("#new-game")
+    else:
+        tab.goto(tab.base_url + "/")
     tab.wait_for_selector("#start-dialog.show")
     tab.select_option("#start-game", "gomoku")
     tab.check("#friend-black", force=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .conftest import DESKTOP
 from .test_accessibility import serious
-from .test_play_a_friend import a_friend_joins, click, ply_is
+from .test_play_a_friend import a_friend_joins, click, invite_a_friend, ply_is
 
 
 def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_page):
@@ -17,13 +17,7 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
         ply_is(b, ply, timeout=5000)
     friends_game = a.evaluate("BoardPage.state.game.id")
     # A second invitation, not yet taken: the friend's move, and last.
-    a.click("#new-game")
-    a.wait_for_selector("#start-dialog.show")
-    a.select_option("#start-game", "gomoku")
-    a.check("#friend-black", force=True)
-    a.select_option("#friend-clock", "d3")
-    a.click("#play-friend")
-    a.wait_for_selector("#share-dialog.show")
+    invite_a_friend(a, "d3", from_game=True)
     waiting = a.evaluate("BoardPage.state.game.id")
     a.locator("#share-dialog .btn-close").click()
     a.click("#new-game")
