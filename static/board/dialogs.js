@@ -15,7 +15,7 @@ import { clockOf, createFriendGame, makeOffer } from "./friends.js";
 import { changeGame } from "./game.js";
 import { stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
-import { SIDES, state } from "./state.js";
+import { SIDES, mySeat, state } from "./state.js";
 import { drawYourGames } from "./yourgames.js";
 
 function modal(id) {
@@ -53,9 +53,12 @@ let chosen = false;
 
 /** Offer a new game, of `name` (default: the game on show). */
 export function offerNewGame(name) {
-  const current = state.game ? state.game.game : $("#game-select").val();
-  $("#start-game").val(name || current);
+  const g = state.game;
+  $("#start-game").val(name || (g ? g.game : $("#game-select").val()));
   $("#start-missing").prop("hidden", true); // a missing game's note is for the first visit
+  // A game on the clock with a friend does not wait: its clock runs on.
+  const running = Boolean(g && mySeat() && g.status === "playing" && g.clock && !g.clock.control.days);
+  $("#start-leaving").prop("hidden", !running);
   drawStartOptions();
   drawYourGames();
   // Without a game to go back to, the dialog has no way out but a choice.

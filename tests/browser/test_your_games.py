@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from .conftest import DESKTOP
 from .test_accessibility import serious
-from .test_play_a_friend import a_friend_joins, click, invite_a_friend, ply_is
+from .test_play_a_friend import (
+    a_friend_joins,
+    a_friend_joins_timed,
+    click,
+    invite_a_friend,
+    ply_is,
+)
 
 
 def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_page):
@@ -27,6 +33,7 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
 
     a.click("#new-game")
     a.wait_for_selector("#your-games:not([hidden])")
+    assert a.locator("#start-leaving").is_hidden()
     a.wait_for_function("() => $('#your-games [data-game]').length === 2")
     entries = a.locator("#your-games [data-game]")
     assert [entries.nth(i).get_attribute("data-game") for i in range(2)] == [
@@ -76,3 +83,22 @@ def test_a_browser_without_games_with_friends_lists_none(new_page):
     page.wait_for_timeout(300)  # what the page asked as it loaded is in
     assert page.locator("#your-games").is_hidden()
     assert page.locator("#your-games [data-game]").count() == 0
+
+
+def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
+    """Between friends nothing stops a player starting another game, but
+    their clock runs on in the one left (they lost on time, unwarned)."""
+    a, _ = a_friend_joins_timed(new_page)  # Gomoku at 3+2
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    assert a.locator("#start-leaving").inner_text() == (
+        "Your game with your friend goes on, and its clock with it:"
+        " close this dialog to go back to it."
+    )
+    a.click("#start-cancel")
+    a.wait_for_selector("#start-dialog", state="hidden")
+    a.click("#abort")  # over: nothing runs on
+    a.wait_for_selector("#end-dialog.show")
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    assert a.locator("#start-leaving").is_hidden()
