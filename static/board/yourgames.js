@@ -4,12 +4,14 @@
  * where the friend waits for this player's move first (lichess's "playing
  * now"). A game of days a move, or one left to play another, is a tap away
  * rather than only in a link kept somewhere. The seats are this browser's (history.js); their
- * games' snapshots are asked for as the page loads and again as the dialog
- * opens. A game seen finished is not asked about again, and one the server
- * no longer has is forgotten.
+ * games' snapshots are asked for as the page loads, as the dialog opens,
+ * and every minute while the page is in sight; New game counts those
+ * awaiting this player's move. A game seen finished is not asked about
+ * again, and one the server no longer has is forgotten.
  */
 import * as api from "./api.js";
 import { optionsText } from "./controls.js";
+import { whenGameDrawn } from "./game.js";
 import { seatEnded, seatsInPlay } from "./history.js";
 import { gameTitle, otherSide, seatSide, state, turnWords } from "./state.js";
 
@@ -53,15 +55,43 @@ export function drawYourGames() {
 }
 
 function draw() {
-  const shown = state.game && state.game.id;
-  const playing = (known || []).filter((x) => x.g.id !== shown);
+  const playing = others();
   // Where the friend waits for this player first, then where this player
   // waits for the friend's move, then the invitations not yet taken; the
   // latest seat first in each.
-  const rank = (x) => waitingFor(x.g, seatSide(x.g, x.seat));
   const listed = [0, 1, 2].flatMap((n) => playing.filter((x) => rank(x) === n)).slice(0, SHOWN);
   $("#your-games-list").empty().append(listed.map((x) => entry(x.g, seatSide(x.g, x.seat))));
   $("#your-games").prop("hidden", listed.length === 0);
+  drawCount();
+}
+
+/** The games in play known, but the one on show. */
+function others() {
+  const shown = state.game && state.game.id;
+  return (known || []).filter((x) => x.g.id !== shown && x.g.status === "playing");
+}
+
+function rank(x) {
+  return waitingFor(x.g, seatSide(x.g, x.seat));
+}
+
+/** Count on New game the games where the friend waits for this player's
+ *  move, as lichess counts a player's correspondence games awaiting them. */
+function drawCount() {
+  const n = others().filter((x) => rank(x) === 0).length;
+  const words = interpolate(ngettext("%(n)s game with a friend awaits your move", "%(n)s games with friends await your move", n), { n: n }, true);
+  $("#your-move-count").prop("hidden", n === 0).attr("title", words);
+  $("#your-move-count-n").text(n);
+  $("#your-move-count-words").text(" " + words); // "New game 1 game ..." to a screen reader
+}
+
+/** Ask again now and then while the page is in sight (and as it comes back
+ *  in sight), if this browser has other games in play: a friend's move in
+ *  a game of days a move comes while another game is on the board. */
+function refresh() {
+  if (document.visibilityState !== "visible" || !seatsInPlay().some((seat) => !state.game || seat.id !== state.game.id)) return;
+  const answer = ask();
+  answer.then(() => answer === asking && drawCount());
 }
 
 /** A button opening game `g`, where this player plays `mine`: the game and
@@ -99,4 +129,17 @@ function controlName(control) {
   return $('#friend-clock option[value="' + value + '"]').text() || value;
 }
 
-ask(); // as the page loads: the dialog lists the games as it opens
+/** How often the games in play are asked about again (ms). */
+const REFRESH_EVERY = 60000;
+
+// As the page loads (the dialog lists the games as it opens), then now and then.
+ask().then(drawCount);
+setInterval(refresh, REFRESH_EVERY);
+document.addEventListener("visibilitychange", refresh);
+whenGameDrawn(function () {
+  // The game on show is not counted; its snapshot, the latest, is kept for
+  // when another is shown (a move made here is no longer awaited).
+  const shown = (known || []).find((x) => x.g.id === state.game.id);
+  if (shown) shown.g = state.game;
+  drawCount();
+});

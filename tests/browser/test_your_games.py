@@ -4,6 +4,8 @@ their seats; a game that has ended leaves the list."""
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from .conftest import DESKTOP
 from .test_accessibility import serious
 from .test_play_a_friend import (
@@ -30,6 +32,12 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
     a.wait_for_selector("#start-dialog.show")
     a.click("#two-players")  # A's own board: neither game shown
     a.wait_for_function("() => !BoardPage.state.game.seats")
+    # New game counts the game where the friend waits for A's move.
+    a.wait_for_selector("#your-move-count:not([hidden])")
+    assert a.inner_text("#your-move-count-n") == "1"
+    expect(a.locator("#new-game")).to_have_accessible_name(
+        "New game 1 game with a friend awaits your move"
+    )
 
     a.click("#new-game")
     a.wait_for_selector("#your-games:not([hidden])")
@@ -59,14 +67,27 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
     a.wait_for_function("id => BoardPage.state.game.id === id", arg=friends_game)
     assert a.evaluate("BoardPage.state.seat.side") == "black"
     assert a.inner_text("#status") == "Your move (Black)"
+    assert a.locator("#your-move-count").is_hidden()  # the game on show
     click(a, "j8")  # played with the seat's token, and pushed to the friend
     ply_is(b, 3, timeout=5000)
 
-    # The friend resigns: the game leaves A's list, the invitation stays.
+    # Back on A's own board, the friend's move in the game left is counted
+    # as the page comes back in sight (and every minute while in sight).
+    a.go_back()
+    a.wait_for_function("() => !BoardPage.state.game.seats")
+    assert a.locator("#your-move-count").is_hidden()
+    click(b, "k7")
+    ply_is(b, 4, timeout=5000)
+    visible_again = "() => document.dispatchEvent(new Event('visibilitychange'))"
+    a.evaluate(visible_again)
+    a.wait_for_selector("#your-move-count:not([hidden])")
+    # The friend resigns: the game leaves A's count and list, the
+    # invitation stays.
     b.click("#resign")
     b.click("#resign")  # "Really resign?"
-    a.wait_for_selector("#end-dialog.show")
-    a.locator("#end-dialog .btn-close").click()
+    b.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    a.evaluate(visible_again)
+    a.wait_for_selector("#your-move-count", state="hidden")
     a.click("#new-game")
     a.wait_for_selector("#start-dialog.show")
     a.wait_for_function(
