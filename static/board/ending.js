@@ -37,6 +37,7 @@ export function showEnd(game, ending) {
   // nor has a player whose invitation nobody took.
   const mine = mySeat();
   $("#rematch").prop("hidden", onlyWatching() || Boolean(mine && !game.seats[otherSide(mine)]));
+  $("#analyse").prop("hidden", game.ply === 0); // an aborted game without a move
   cardFor = game.id;
   endCard().show();
 }

@@ -346,6 +346,7 @@ def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
     a.wait_for_selector("#end-dialog.show")
     assert a.locator("#end-title").inner_text() == "Game aborted"
     assert a.locator("#rematch").is_hidden()  # nobody to play it with
+    assert a.locator("#analyse").is_hidden()  # nor a move to analyse
     a.locator("#end-dialog .btn-close").click()
     assert a.locator("#board-rematch").is_hidden()
     b.expected_errors.append("400 (Bad Request)")
