@@ -13,6 +13,7 @@ import * as api from "./api.js";
 import { optionsText } from "./controls.js";
 import { whenGameDrawn } from "./game.js";
 import { seatEnded, seatsInPlay } from "./history.js";
+import { clockText } from "./seated.js";
 import { gameTitle, otherSide, seatSide, state, turnWords } from "./state.js";
 
 /** How many of the latest seats are asked about, and how many games shown. */
@@ -31,7 +32,7 @@ function ask() {
     .slice(0, ASKED)
     .map((seat) =>
       Promise.resolve(api.getGame(seat.id)).then(
-        (g) => ({ seat: seat, g: g }),
+        (g) => ({ seat: seat, g: g, at: performance.now() }),
         function (xhr) {
           if (xhr.status === 404) seatEnded(seat.id, true);
           return null;
@@ -60,7 +61,7 @@ function draw() {
   // waits for the friend's move, then the invitations not yet taken; the
   // latest seat first in each.
   const listed = [0, 1, 2].flatMap((n) => playing.filter((x) => rank(x) === n)).slice(0, SHOWN);
-  $("#your-games-list").empty().append(listed.map((x) => entry(x.g, seatSide(x.g, x.seat))));
+  $("#your-games-list").empty().append(listed.map(entry));
   $("#your-games").prop("hidden", listed.length === 0);
   drawCount();
 }
@@ -94,13 +95,17 @@ function refresh() {
   answer.then(() => answer === asking && drawCount());
 }
 
-/** A button opening game `g`, where this player plays `mine`: the game and
- *  its options; under them the clock and how far it has gone; and whose
- *  move it is. */
-function entry(g, mine) {
+/** A button opening game `g` (asked for at `at`, by performance.now()) of
+ *  this player's `seat`: the game and its options; under them the clock,
+ *  how far it has gone and, on the player's move, the time they have left;
+ *  and whose move it is. */
+function entry({ seat, g, at }) {
+  const mine = seatSide(g, seat);
   const what = [gameTitle(g), optionsText(g)].filter(Boolean).join(" \u00b7 ");
   const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", g.ply), { n: g.ply }, true);
-  const more = [g.clock ? controlName(g.clock.control) : "", far].filter(Boolean).join(" \u00b7 ");
+  const running = g.clock && g.clock.running === mine;
+  const left = running && interpolate(gettext("%(time)s left"), { time: clockText(g.clock[mine] - (performance.now() - at) / 1000, g.clock.control) }, true);
+  const more = [g.clock ? controlName(g.clock.control) : "", far, left].filter(Boolean).join(" \u00b7 ");
   const waiting = waitingFor(g, mine);
   const turn = waiting === 2 ? gettext("Your friend has not joined yet") : turnWords(g, mine);
   // The turn beside the game where both fit, else under it (board.css).
@@ -140,6 +145,6 @@ whenGameDrawn(function () {
   // The game on show is not counted; its snapshot, the latest, is kept for
   // when another is shown (a move made here is no longer awaited).
   const shown = (known || []).find((x) => x.g.id === state.game.id);
-  if (shown) shown.g = state.game;
+  if (shown) Object.assign(shown, { g: state.game, at: state.receivedAt });
   drawCount();
 });

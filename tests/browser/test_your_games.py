@@ -4,6 +4,8 @@ their seats; a game that has ended leaves the list."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
@@ -108,18 +110,32 @@ def test_a_browser_without_games_with_friends_lists_none(new_page):
 
 def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
     """Between friends nothing stops a player starting another game, but
-    their clock runs on in the one left (they lost on time, unwarned)."""
-    a, _ = a_friend_joins_timed(new_page)  # Gomoku at 3+2
+    their clock runs on in the one left (they lost on time, unwarned); the
+    list says how long they have."""
+    a, b = a_friend_joins_timed(new_page)  # Gomoku at 3+2
+    for tab, square, ply in ((a, "h8", 1), (b, "h9", 2)):
+        click(tab, square)
+        ply_is(a, ply, timeout=5000)
     a.click("#new-game")
     a.wait_for_selector("#start-dialog.show")
     assert a.locator("#start-leaving").inner_text() == (
         "Your game with your friend goes on, and its clock with it:"
         " close this dialog to go back to it."
     )
-    a.click("#start-cancel")
-    a.wait_for_selector("#start-dialog", state="hidden")
-    a.click("#abort")  # over: nothing runs on
-    a.wait_for_selector("#end-dialog.show")
+    a.click("#two-players")
+    a.wait_for_function("() => !BoardPage.state.game.seats")
     a.click("#new-game")
+    a.wait_for_function("() => $('#your-games [data-game]').length === 1")
+    assert a.locator("#start-leaving").is_hidden()
+    entry = a.locator("#your-games [data-game]")
+    _, more, turn = entry.inner_text().split("\n")
+    assert re.fullmatch(r"3 min \+ 2 s · 2 moves played · [23]:\d\d left", more), more
+    assert turn == "Your move (Black)"
+    entry.click()
+    a.wait_for_function("() => BoardPage.state.game.seats")
+    a.click("#resign")
+    a.click("#resign")  # "Really resign?"
+    a.wait_for_selector("#end-dialog.show")
+    a.click("#new-game")  # over: nothing runs on
     a.wait_for_selector("#start-dialog.show")
     assert a.locator("#start-leaving").is_hidden()
