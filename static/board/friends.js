@@ -28,6 +28,13 @@ export function clockOf(value) {
   return { initial: 60 * parseInt(parts[0], 10), increment: parseInt(parts[1], 10) };
 }
 
+/** A time control as the selectors name it ("5 min + 3 s", "1 day a move"):
+ *  clockOf's inverse. */
+export function controlName(control) {
+  const value = control.days ? "d" + control.days : control.initial / 60 + "+" + control.increment;
+  return $('#friend-clock option[value="' + value + '"]').text() || value;
+}
+
 /** Take the answer of a request that seated this browser: keep the seat,
  *  show the game. */
 function seated(g) {

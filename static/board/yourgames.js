@@ -11,6 +11,7 @@
  */
 import * as api from "./api.js";
 import { optionsText } from "./controls.js";
+import { controlName } from "./friends.js";
 import { whenGameDrawn } from "./game.js";
 import { seatEnded, seatsInPlay } from "./history.js";
 import { clockText } from "./seated.js";
@@ -125,13 +126,6 @@ function entry({ seat, g, at }) {
 function waitingFor(g, mine) {
   if (!g.seats[otherSide(mine)]) return 2;
   return g.to_move === mine ? 0 : 1;
-}
-
-/** A time control as the dialog's selector names it ("5 min + 3 s", "1 day
- *  a move"). */
-function controlName(control) {
-  const value = control.days ? "d" + control.days : control.initial / 60 + "+" + control.increment;
-  return $('#friend-clock option[value="' + value + '"]').text() || value;
 }
 
 /** How often the games in play are asked about again (ms). */
