@@ -21,7 +21,8 @@ import { gameTitle, otherSide, seatSide, state, turnWords } from "./state.js";
 const ASKED = 8;
 const SHOWN = 5;
 
-/** The games in play found by the last answer, [{seat, g}] (null before). */
+/** The games in play found by the last answer, [{seat, g, at}] (`at`: when
+ *  `g` came, by performance.now()), or null before the first. */
 let known = null;
 /** The answer asked for last: an older one draws nothing. */
 let asking = null;
