@@ -104,6 +104,9 @@ def test_no_serious_violation_while_playing_a_friend_and_looking_back(new_page, 
     a.wait_for_function("() => (BoardPage.state.game.clock || {}).running === 'black'")
     a.fill("#chat-text", "Nice move")
     a.press("#chat-text", "Enter")
+    # B answers once A's line shows: the first line opens B's list of lines
+    # and moves the presets down, under a click on its way.
+    b.wait_for_function("() => $('#chat-lines li.theirs').length === 1")
     b.locator('#chat [data-preset="hello"]').click()
     a.wait_for_function("() => $('#chat-lines li').length === 2")
     assert a.locator("#resign").is_enabled()
