@@ -3,11 +3,11 @@
  * still being played, listed at the top of the first-minute dialog, those
  * where the friend waits for this player's move first (lichess's "playing
  * now"). A game of days a move, or one left to play another, is a tap away
- * rather than only in a link kept somewhere. The seats are this browser's (history.js); their
- * games' snapshots are asked for as the page loads, as the dialog opens,
- * and every minute while the page is in sight; New game counts those
- * awaiting this player's move. A game seen finished is not asked about
- * again, and one the server no longer has is forgotten.
+ * rather than only in a link kept somewhere. The seats are this browser's
+ * (history.js); their games' snapshots are asked for as the page loads, as
+ * the dialog opens, and every minute while the page is in sight; New game
+ * counts those awaiting this player's move. A game seen finished is not
+ * asked about again, and one the server no longer has is forgotten.
  */
 import * as api from "./api.js";
 import { optionsText } from "./controls.js";
