@@ -78,11 +78,13 @@ SYMMETRIES = (
 )
 
 
-def _instances():
+def _instances() -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Return (squares of each instance, padded with -1; its length; the
     offset of its pattern's table in a stage's weights; weights a stage has,
     its last one the bias)."""
-    squares, lengths, offsets = [], [], []
+    squares: list[list[int]] = []
+    lengths: list[int] = []
+    offsets: list[int] = []
     offset = 0
     for cells in PATTERNS.values():
         seen: set[tuple[int, ...]] = set()
@@ -109,7 +111,7 @@ INSTANCES = len(INSTANCE_LENGTH)
 BIAS = STAGE_WEIGHTS - 1
 
 
-def _square_terms():
+def _square_terms() -> tuple[np.ndarray, np.ndarray]:
     """Return (start of each square's terms, 65 entries; the terms: rows of
     (instance, power of three of the square in it))."""
     by_square: list[list[tuple[int, int]]] = [[] for _ in range(64)]
@@ -117,7 +119,7 @@ def _square_terms():
         for k in range(INSTANCE_LENGTH[inst]):
             by_square[INSTANCE_SQUARES[inst, k]].append((inst, 3**k))
     start = np.zeros(65, dtype=np.int64)
-    terms = []
+    terms: list[tuple[int, int]] = []
     for sq in range(64):
         start[sq + 1] = start[sq] + len(by_square[sq])
         terms.extend(by_square[sq])
