@@ -2,6 +2,9 @@
 API), the live games' sockets (:mod:`webgame.consumers`), and the server's
 lifespan, which runs the flag watcher: every half second it ends the games
 whose side to move ran out of time (:func:`webgame.services.flag_due_games`).
+As the server starts, before the watcher and any request, and as it stops,
+the running Fischer clocks are given a restart's time, as lichess does on a
+deploy (:func:`webgame.services.make_up_for_restart`).
 
 :mod:`webgame.asgi` builds the served application from this after starting
 the AI's warm-up; the tests build theirs from it without one.
@@ -44,12 +47,30 @@ async def watch_flags() -> None:
             failing = False
 
 
+async def make_up_for_restart(when: str) -> None:
+    """Give the running clocks a restart's time; a failure is logged, and
+    the server starts or stops all the same."""
+    try:
+        given = await database_sync_to_async(services.make_up_for_restart)(when)
+    except Exception:
+        log.exception("could not give the running clocks a restart's time")
+    else:
+        if given:
+            log.info(
+                "running clocks given a restart's time as the server %ss: %d",
+                when,
+                given,
+            )
+
+
 async def lifespan(scope, receive, send) -> None:
-    """Run the flag watcher while the server runs (ASGI lifespan)."""
+    """Run the flag watcher while the server runs (ASGI lifespan), and give
+    the running clocks time as the server starts and stops."""
     watcher = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            await make_up_for_restart("start")
             watcher = asyncio.create_task(watch_flags())
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
@@ -57,6 +78,7 @@ async def lifespan(scope, receive, send) -> None:
                 watcher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watcher
+            await make_up_for_restart("stop")
             await send({"type": "lifespan.shutdown.complete"})
             return
 

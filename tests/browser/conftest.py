@@ -135,20 +135,22 @@ class AsgiLiveServer:
         self.thread.join(15)
 
 
-def flags_between_tests(flag_due_games):
-    """Return ``flag_due_games`` that ends nothing while pytest-django blocks
-    the database (between two tests) instead of raising: the server's flag
-    watcher would log that as a failure in the next failing test's output."""
+def between_tests(service):
+    """Return ``service`` (the flag watcher's, or the restart's time for the
+    running clocks) doing nothing while pytest-django blocks the database
+    (between two tests, as the server starts and stops) instead of raising:
+    the server would log that as a failure in the next failing test's
+    output."""
 
-    def watched() -> int:
+    def served(*args) -> int:
         try:
-            return flag_due_games()
+            return service(*args)
         except RuntimeError as error:
             if "Database access not allowed" not in str(error):
                 raise
             return 0
 
-    return watched
+    return served
 
 
 @pytest.fixture(scope="session")
@@ -158,9 +160,8 @@ def live_server(django_db_setup, django_db_blocker):
     from webgame import services
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(
-            services, "flag_due_games", flags_between_tests(services.flag_due_games)
-        )
+        for name in ("flag_due_games", "make_up_for_restart"):
+            patch.setattr(services, name, between_tests(getattr(services, name)))
         server = AsgiLiveServer()
         yield server
         server.stop()

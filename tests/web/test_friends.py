@@ -5,6 +5,7 @@ takebacks, the clock, the loss on time and the time for a first move (issue
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hmac
 import json
@@ -13,8 +14,9 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from webgame import routing, services
 from webgame.models import Game as GameRow
-from webgame.services import clocks, flag_due_games
+from webgame.services import clocks, flag_due_games, make_up_for_restart
 from webgame.services.seats import digest
 
 from .conftest import GOMOKU_3_2
@@ -418,6 +420,103 @@ def test_a_player_gives_the_friend_fifteen_seconds(client, friends):
     )
     post(client, "game-resign", game_id, token=black)
     assert_error(post(client, "game-give-time", game_id, token=white), 400, "game_over")
+
+
+def test_a_restart_gives_the_running_clocks_time_as_lichess_does(client, friends):
+    """As lichess's deploys: as the server stops, 20 s to the side to move
+    and 10 s to the other; as it starts, 20 s to each (not counted as a
+    friend's gift), the deadline with them, each once a minute."""
+    game_id, black, white = friends
+    for move, token in (("h8", black), ("h9", white)):
+        post(client, "game-moves", game_id, {"move": move}, token=token)
+    before = GameRow.objects.get(pk=game_id)  # Black's clock runs
+    assert make_up_for_restart("stop") == 1
+    assert make_up_for_restart("stop") == 0  # another web process's stop
+    row = GameRow.objects.get(pk=game_id)
+    assert row.version == before.version + 1
+    assert row.clock["black"] == before.clock["black"] + 20_000
+    assert row.clock["white"] == before.clock["white"] + 10_000
+    assert row.clock["since"] == before.clock["since"]
+    assert row.deadline - before.deadline == dt.timedelta(seconds=20)
+    assert make_up_for_restart("start") == 1
+    shown = client.get(url("game-detail", game_id)).json()["clock"]
+    assert 219 < shown["black"] <= 220 and shown["white"] == 210
+    assert shown["running"] == "black" and shown["given"] == {}
+
+
+def test_a_restart_within_its_time_flags_nobody(client, friends):
+    """Black's time ran out ten seconds ago, while the server was down: as
+    it starts, before its flag watcher, Black is given time to move."""
+    game_id, black, white = friends
+    for move, token in (("h8", black), ("h9", white)):
+        post(client, "game-moves", game_id, {"move": move}, token=token)
+    row = GameRow.objects.get(pk=game_id)
+    row.clock = {**row.clock, "since": row.clock["since"] - 190_000}
+    row.deadline = timezone.now() - dt.timedelta(seconds=10)
+    row.save()
+    assert make_up_for_restart("start") == 1
+    assert flag_due_games() == 0
+    played = post(client, "game-moves", game_id, {"move": "j8"}, token=black)
+    assert played.status_code == 200, played.content
+    assert played.json()["status"] == "playing"
+
+
+def test_a_restart_gives_no_time_where_no_fischer_clock_runs(client, friends):
+    """Days a move, a first move awaited (its own time), no clock, a game
+    over: nothing is written."""
+    game_id, black, white = friends  # nobody has moved: a first move awaited
+    days = client.post(
+        "/api/games/",
+        {"game": "gomoku", "clock": {"days": 3}, "friend": {"side": "black"}},
+        format="json",
+    ).json()
+    joined = post(client, "game-join", days["id"], {"invite": days["invite"]}).json()
+    for move, token in (("h8", days["seat"]["token"]), ("h9", joined["seat"]["token"])):
+        post(client, "game-moves", days["id"], {"move": move}, token=token)
+    assert GameRow.objects.get(pk=days["id"]).clock["since"] is not None  # runs
+    client.post("/api/games/", {"game": "gomoku"}, format="json")
+    over = client.post("/api/games/", GOMOKU_3_2, format="json").json()
+    for move in ("h8", "h9", "j8"):
+        client.post(url("game-moves", over["id"]), {"move": move}, format="json")
+    row = GameRow.objects.get(pk=over["id"])
+    row.clock = {**row.clock, "since": row.clock["since"] - 181_000}
+    row.deadline = timezone.now() - dt.timedelta(seconds=1)
+    row.save()
+    assert flag_due_games() == 1  # lost on time
+    versions = {row.pk: row.version for row in GameRow.objects.all()}
+    assert len(versions) == 4
+    assert make_up_for_restart("start") == 0
+    assert {row.pk: row.version for row in GameRow.objects.all()} == versions
+
+
+def test_the_server_gives_a_restarts_time_as_it_starts_and_as_it_stops(monkeypatch):
+    """The ASGI lifespan: before it says it has started (before the flag
+    watcher and any request), and before it says it has stopped."""
+    told: list[str] = []
+
+    def give(when: str) -> int:
+        told.append(when)
+        return 0
+
+    monkeypatch.setattr(services, "make_up_for_restart", give)
+
+    async def serve() -> list:
+        inbox: asyncio.Queue = asyncio.Queue()
+        said = []
+
+        async def send(message: dict) -> None:
+            said.append((message["type"], list(told)))
+
+        server = asyncio.create_task(routing.lifespan({}, inbox.get, send))
+        for message in ("lifespan.startup", "lifespan.shutdown"):
+            await inbox.put({"type": message})
+        await server
+        return said
+
+    assert asyncio.run(serve()) == [
+        ("lifespan.startup.complete", ["start"]),
+        ("lifespan.shutdown.complete", ["start", "stop"]),
+    ]
 
 
 @pytest.mark.parametrize("clock", [None, {"days": 3}])

@@ -18,6 +18,12 @@ column says when, and the flag watcher (:func:`flag_due_games`, run by the
 server every half second) ends the games past it, whether or not anyone is
 looking.
 
+A restart of the server gives every running Fischer clock time, as lichess
+does on a deploy (:data:`RESTART_SECONDS`): as the server stops, then as it
+starts again, before its flag watcher and its first request, so that a
+restart of less than half a minute flags nobody. It is not counted in
+``given``.
+
 A player may give their friend ``GIVEN_SECONDS`` on a Fischer clock, as on
 lichess (its "moretime"), any number of times while a side holds no more
 than ``FISCHER_LIMITS``' largest time; ``given`` counts each side's gifts.
@@ -50,6 +56,12 @@ MAX_DAYS = 14
 SIDES = ("black", "white")
 #: The seconds a player gives their friend at a time (lichess's 15).
 GIVEN_SECONDS = 15
+
+
+#: The seconds a restart of the server gives a running Fischer clock, as
+#: lichess's deploys do: (to the side to move, to the other side) as the
+#: server stops, and as it starts again.
+RESTART_SECONDS = {"stop": (20, 10), "start": (20, 20)}
 
 
 #: lichess's seconds for a first move by a game's speed: the estimated
@@ -178,6 +190,19 @@ def given(clock: dict, side: str) -> dict:
         **clock,
         side: clock[side] + GIVEN_SECONDS * 1000,
         "given": {**total, side: total.get(side, 0) + GIVEN_SECONDS},
+    }
+
+
+def restarted(clock: dict, to_move: str, when: str) -> dict:
+    """Return the running Fischer ``clock`` with the time a restart gives
+    (:data:`RESTART_SECONDS`; ``when`` is ``"stop"`` or ``"start"``),
+    ``to_move`` being the side whose clock runs."""
+    mover, other = RESTART_SECONDS[when]
+    rest = "white" if to_move == "black" else "black"
+    return {
+        **clock,
+        to_move: clock[to_move] + mover * 1000,
+        rest: clock[rest] + other * 1000,
     }
 
 

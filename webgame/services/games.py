@@ -12,6 +12,7 @@ import datetime as dt
 from typing import cast
 from uuid import UUID
 
+from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -303,6 +304,32 @@ def flag_due_games() -> int:
     for row in due[:100]:
         ended += settle_clock(row).status == GameRow.Status.FINISHED
     return ended
+
+
+def make_up_for_restart(when: str) -> int:
+    """Give every game in play whose Fischer clock runs the time a restart
+    of the server gives (:data:`.clocks.RESTART_SECONDS`, ``when``
+    ``"stop"`` or ``"start"``); return how many. Web processes sharing a
+    cache (Redis) give it once a minute, so that a restart of them all gives
+    it once."""
+    if not cache.add(f"restart-time:{when}", True, timeout=60):
+        return 0
+    running = GameRow.objects.filter(
+        status=GameRow.Status.PLAYING, deadline__isnull=False
+    )
+    given = 0
+    for row in running.iterator():
+        clock = row.clock
+        if not clock or "days" in clock["control"] or clock["since"] is None:
+            continue  # days a move, or a first move awaited
+        game, state = position(row)
+        side = openings.acting_side(row, game, state)
+        try:
+            write(row, clock=clocks.restarted(clock, side, when))
+        except Conflict:  # a move came meanwhile: the next restart's
+            continue
+        given += 1
+    return given
 
 
 def create_game(
