@@ -35,6 +35,15 @@ def post(client, name, game_id, body=None, token=None):
     return client.post(url(name, game_id), body or {}, format="json", **headers)
 
 
+def run_out(game_id, seconds: int = 181) -> None:
+    """Turn the game's running clock back ``seconds``, its deadline with it:
+    at 181, the side to move's 180 s of a 3+2 game ran out a second ago."""
+    row = GameRow.objects.get(pk=game_id)
+    row.clock = {**row.clock, "since": row.clock["since"] - seconds * 1000}
+    row.deadline = timezone.now() - dt.timedelta(seconds=seconds - 180)
+    row.save()
+
+
 def test_tokens_are_256_bits_and_only_their_digests_are_stored(client):
     made = client.post(
         "/api/games/", {"game": "reversi", "friend": {"side": "random"}}, format="json"
@@ -366,10 +375,7 @@ def test_a_side_out_of_time_loses_when_the_watcher_looks(client, friends):
     post(client, "game-moves", game_id, {"move": "h8"}, token=black)
     post(client, "game-moves", game_id, {"move": "h9"}, token=white)
     assert flag_due_games() == 0
-    row = GameRow.objects.get(pk=game_id)
-    row.clock = {**row.clock, "since": row.clock["since"] - 181_000}
-    row.deadline = timezone.now() - dt.timedelta(seconds=1)
-    row.save()
+    run_out(game_id)
     assert flag_due_games() == 1
     over = client.get(url("game-detail", game_id)).json()
     assert over["result"] == {"winner": "white", "reason": "time", "score": None}
@@ -450,10 +456,7 @@ def test_a_restart_within_its_time_flags_nobody(client, friends):
     game_id, black, white = friends
     for move, token in (("h8", black), ("h9", white)):
         post(client, "game-moves", game_id, {"move": move}, token=token)
-    row = GameRow.objects.get(pk=game_id)
-    row.clock = {**row.clock, "since": row.clock["since"] - 190_000}
-    row.deadline = timezone.now() - dt.timedelta(seconds=10)
-    row.save()
+    run_out(game_id, 190)
     assert make_up_for_restart("start") == 1
     assert flag_due_games() == 0
     played = post(client, "game-moves", game_id, {"move": "j8"}, token=black)
@@ -478,10 +481,7 @@ def test_a_restart_gives_no_time_where_no_fischer_clock_runs(client, friends):
     over = client.post("/api/games/", GOMOKU_3_2, format="json").json()
     for move in ("h8", "h9", "j8"):
         client.post(url("game-moves", over["id"]), {"move": move}, format="json")
-    row = GameRow.objects.get(pk=over["id"])
-    row.clock = {**row.clock, "since": row.clock["since"] - 181_000}
-    row.deadline = timezone.now() - dt.timedelta(seconds=1)
-    row.save()
+    run_out(over["id"])
     assert flag_due_games() == 1  # lost on time
     versions = {row.pk: row.version for row in GameRow.objects.all()}
     assert len(versions) == 4
@@ -539,10 +539,7 @@ def test_a_game_lost_on_time_takes_nothing_back(client):
     made = client.post("/api/games/", GOMOKU_3_2, format="json").json()
     for move in ("h8", "h9", "j8"):
         client.post(url("game-moves", made["id"]), {"move": move}, format="json")
-    row = GameRow.objects.get(pk=made["id"])
-    row.clock = {**row.clock, "since": row.clock["since"] - 181_000}
-    row.deadline = timezone.now() - dt.timedelta(seconds=1)
-    row.save()
+    run_out(made["id"])
     assert flag_due_games() == 1
     refused = assert_error(
         client.post(url("game-undo", made["id"]), {}, format="json"), 400, "game_over"
