@@ -32,8 +32,8 @@ from .services import (
     describe_options,
     list_think_times,
 )
+from .services.sides import SIDES as COLORS
 
-COLORS = ("black", "white")
 PLAYER_KINDS = ("human", "ai")
 #: The side a friend's game seats you at.
 SEAT_CHOICES = (*COLORS, "random")

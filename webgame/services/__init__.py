@@ -8,6 +8,7 @@ the database and return JSON-ready dicts. A refusal is a
 
 The modules, from the bottom up (each imports only those above it):
 
+- :mod:`.sides`: the two sides, black and white, and the other of one.
 - :mod:`.rules`: the library's Game for a name and options, cached.
 - :mod:`.treemodels`: the tree models on disk, their status, and getting one
   ready for play (a packed model unpacked, a model loaded), with its progress.

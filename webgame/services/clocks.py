@@ -43,6 +43,7 @@ import time
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, ServiceError
+from .sides import other_side
 
 #: The Fischer controls the page offers (minutes, increment in seconds); the
 #: API takes any control within :data:`FISCHER_LIMITS`.
@@ -53,7 +54,6 @@ DAYS_CONTROLS = (1, 3, 7)
 FISCHER_LIMITS = (15, 3 * 3600)
 MAX_INCREMENT = 180
 MAX_DAYS = 14
-SIDES = ("black", "white")
 #: The seconds a player gives their friend at a time (lichess's 15).
 GIVEN_SECONDS = 15
 
@@ -198,7 +198,7 @@ def restarted(clock: dict, to_move: str, when: str) -> dict:
     (:data:`RESTART_SECONDS`; ``when`` is ``"stop"`` or ``"start"``),
     ``to_move`` being the side whose clock runs."""
     mover, other = RESTART_SECONDS[when]
-    rest = "white" if to_move == "black" else "black"
+    rest = other_side(to_move)
     return {
         **clock,
         to_move: clock[to_move] + mover * 1000,

@@ -35,19 +35,16 @@ from .games import ABORTED, GameId, get_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
 from .rules import cached_rules, options_key
+from .sides import other_side
 
 #: What a seat may do with a draw offer, a takeback request or a rematch.
 ACTIONS = ("offer", "accept", "decline")
 
 
-def _other(side: str) -> str:
-    return "white" if side == "black" else "black"
-
-
 def _friend_seated(row: GameRow, side: str) -> None:
     """Refuse (409) what needs the friend of ``side`` before they joined:
     nobody is there to answer an offer, or to win a resignation or a claim."""
-    if row.seats and row.seats.get(_other(side)) is None:
+    if row.seats and row.seats.get(other_side(side)) is None:
         raise Conflict("seat_open", _("your friend has not joined this game yet"))
 
 
@@ -158,7 +155,7 @@ def resign(game_id: GameId, *, token: str | None = None) -> dict:
     else:
         humans = [s for s in seats.SIDES if row.players[s]["kind"] == "human"]
         side = humans[0] if len(humans) == 1 else game.to_move(state)
-    ending = {"winner": _other(side), "reason": "resignation", "score": None}
+    ending = {"winner": other_side(side), "reason": "resignation", "score": None}
     return snapshot(write(row, ending=ending))
 
 
@@ -196,7 +193,7 @@ def give_time(game_id: GameId, *, token: str | None) -> dict:
             "no_fischer_clock",
             _("time is given on a clock of minutes and seconds, not in this game"),
         )
-    return snapshot(write(row, clock=clocks.given(row.clock, _other(side))))
+    return snapshot(write(row, clock=clocks.given(row.clock, other_side(side))))
 
 
 #: What a player may claim of a game their friend left.
@@ -212,7 +209,7 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
     side = _seated_playing(
         row, token, _("a game is claimed from a friend who left it, between two seats")
     )
-    friend = _other(side)
+    friend = other_side(side)
     if row.clock and "days" in row.clock["control"]:
         raise Conflict(
             "correspondence",
@@ -261,11 +258,11 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         return snapshot(write(row, offers={**row.offers, offer: side}, asked=asked))
     if action == "offer":
         action = "accept"  # both want it
-    if pending != _other(side):
+    if pending != other_side(side):
         raise Conflict(
             "no_offer",
             _("%(side)s has no %(offer)s offer waiting for you")
-            % {"side": _other(side), "offer": offer},
+            % {"side": other_side(side), "offer": offer},
         )
     asked = spacing.answered(row, offer, pending, accepted=action == "accept")
     if action == "decline":
@@ -298,10 +295,11 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
     if action == "offer" and pending is None:
         spacing.check(row, "rematch", side)
         return snapshot(write(row, offers={**row.offers, "rematch": side}))
-    if pending != _other(side):
+    if pending != other_side(side):
         raise Conflict(
             "no_offer",
-            _("%(side)s has no rematch offer waiting for you") % {"side": _other(side)},
+            _("%(side)s has no rematch offer waiting for you")
+            % {"side": other_side(side)},
         )
     if action == "decline":
         asked = spacing.answered(row, "rematch", pending, accepted=False)

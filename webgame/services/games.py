@@ -25,6 +25,7 @@ from .notation import parse
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
+from .sides import other_side
 
 #: A game's id as the views pass it: the URL's UUID (or its text).
 GameId = UUID | str
@@ -285,7 +286,7 @@ def settle_clock(row: GameRow) -> GameRow:
         side = openings.acting_side(row, game, state)
         if not clocks.flagged(row.clock, side, clocks.now_ms()):
             return row
-        other = "white" if side == "black" else "black"
+        other = other_side(side)
         ending = {"winner": other, "reason": "time", "score": None}
     try:
         return write(row, ending=ending)

@@ -11,9 +11,8 @@ from django.utils.translation import gettext as _
 
 from ..errors import ServiceError
 from .catalog import MAX_LEVEL
+from .sides import SIDES as COLORS
 from .treemodels import check_model
-
-COLORS = ("black", "white")
 
 #: The default AI setting when a client gives neither level nor think time.
 DEFAULT_THINK_TIME = 1.0

@@ -18,10 +18,11 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
+from .sides import SIDES, other_side
+
 #: How long a count or a sighting is kept without change (a process killed
 #: without closing its sockets leaves counts that expire).
 KEEP_SECONDS = 24 * 3600
-SIDES = ("black", "white")
 
 
 def count(key: str, step: int) -> int:
@@ -41,10 +42,6 @@ def _key(game_id: object, who: str) -> str:
     return f"live:{game_id}:{who}"
 
 
-def _other(side: str) -> str:
-    return "white" if side == "black" else "black"
-
-
 def seen(game_id: object, side: str) -> None:
     """Note that ``side``'s seat is here now."""
     cache.set(_key(game_id, f"{side}:seen"), time.time(), KEEP_SECONDS)
@@ -56,7 +53,7 @@ def arrive(game_id: object, seat: str | None) -> None:
     count(_key(game_id, seat or "watchers"), 1)
     if seat is not None:
         seen(game_id, seat)
-        cache.add(_key(game_id, f"{_other(seat)}:seen"), time.time(), KEEP_SECONDS)
+        cache.add(_key(game_id, f"{other_side(seat)}:seen"), time.time(), KEEP_SECONDS)
 
 
 def leave(game_id: object, seat: str | None) -> None:

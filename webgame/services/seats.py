@@ -23,10 +23,10 @@ from django.utils.translation import gettext as _
 from ..errors import ServiceError
 from ..models import Game as GameRow
 from . import presence
+from .sides import SIDES
 
 #: The header a seat's token comes in.
 TOKEN_HEADER = "X-Seat-Token"
-SIDES = ("black", "white")
 
 
 class NotYourSeat(ServiceError):
