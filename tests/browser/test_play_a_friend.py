@@ -769,6 +769,13 @@ def test_a_watchers_page_plays_its_own_new_game_and_back_watches_again(new_page)
     c.go_back()
     c.wait_for_function("id => BoardPage.state.game.id === id", arg=made["id"])
     assert c.evaluate("BoardPage.state.watching")
+    # Nobody's page plays that game: once the socket says so (and counts this
+    # watcher), the page says it under the board; the click then says why
+    # it plays nothing (before, the news could overwrite the click's words).
+    c.wait_for_function(
+        "() => (BoardPage.state.presence || {}).watchers >= 1"
+        " && $('#flash').text().startsWith('The page playing this game is closed')"
+    )
     click(c, "d3")
     assert c.locator("#flash").inner_text() == (
         "You are watching this game: only its two players move."
