@@ -588,7 +588,8 @@ class GivenOutSerializer(serializers.Serializer):
 
 class ClockOutSerializer(serializers.Serializer):
     """The clock: its control, each side's seconds left, the running side,
-    the time left for a first move, and the time friends gave."""
+    the time left for a first move, the time friends gave, and the times a
+    restart gave time."""
 
     control = serializers.DictField(child=serializers.IntegerField())
     black = serializers.FloatField()
@@ -601,6 +602,10 @@ class ClockOutSerializer(serializers.Serializer):
         "aborted then); else null",
     )
     given = GivenOutSerializer()
+    restarts = serializers.IntegerField(
+        help_text="how many times a restart of the server gave the running "
+        "Fischer clocks time (not counted in given)"
+    )
 
 
 class OffersOutSerializer(serializers.Serializer):

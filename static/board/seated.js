@@ -336,6 +336,13 @@ function drawButtons() {
  *  move the board each time). */
 let watchedGame = null;
 
+/** Words for the time a restart of the server gave the clocks of `g` since
+ *  snapshot `before` (clocks that grew by themselves looked wrong), or null. */
+export function restartNews(before, g) {
+  const restarts = (game) => (game.clock && game.clock.restarts) || 0;
+  return restarts(g) > restarts(before) ? gettext("The server restarted: the clocks were given time to make up for it") : null;
+}
+
 /** Draw everything about seats, clocks and offers for the game on show. */
 export function drawSeats() {
   const g = state.game;

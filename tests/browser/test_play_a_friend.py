@@ -829,11 +829,9 @@ def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
     )
 
 
-@within_seconds
-def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
-    """The flag watcher's ending normally comes over the socket; if it does
-    not (here the deadline is put off, as when another process keeps it),
-    a page whose running clock reached zero asks the server itself."""
+def a_timed_game_under_way() -> dict:
+    """Return the snapshot of a Gomoku game between two seats at 3+2, made
+    through the services, after each side's first move: Black's clock runs."""
     made = services.create_game(
         game="gomoku",
         options=None,
@@ -843,7 +841,15 @@ def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
     )
     joined = services.join(made["id"], invite=made["invite"])
     services.play_move(made["id"], move="h8", token=made["seat"]["token"])
-    services.play_move(made["id"], move="h9", token=joined["seat"]["token"])
+    return services.play_move(made["id"], move="h9", token=joined["seat"]["token"])
+
+
+@within_seconds
+def test_a_clock_at_zero_asks_the_server_when_no_ending_comes(new_page):
+    """The flag watcher's ending normally comes over the socket; if it does
+    not (here the deadline is put off, as when another process keeps it),
+    a page whose running clock reached zero asks the server itself."""
+    made = a_timed_game_under_way()
     row = GameRow.objects.get(pk=made["id"])
     clock = {**row.clock, "black": 2500, "since": clocks.now_ms()}
     later = timezone.now() + dt.timedelta(hours=1)
@@ -1152,3 +1158,22 @@ def test_a_page_whose_socket_cannot_connect_follows_the_game_by_polling(new_page
     )
     click(b, "h9")
     ply_is(a, 2, timeout=5_000)
+
+
+def test_a_page_says_why_a_restart_of_the_server_grew_the_clocks(new_page):
+    """A restart gives the running clocks time, as lichess's deploys do: a
+    page catching up as its socket comes back says why its clocks grew
+    (they jumped by themselves)."""
+    made = a_timed_game_under_way()
+    c = new_page(viewport=DESKTOP, locale="zh-CN")
+    c.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    c.goto(c.base_url + f"/?game={made['id']}&watch")
+    c.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
+    white = c.evaluate("() => BoardPage.state.game.clock.white")  # not running
+    c.context.set_offline(True)  # the server is away
+    c.wait_for_function("() => !BoardPage.state.live")
+    assert services.make_up_for_restart("start") == 1
+    c.context.set_offline(False)
+    c.wait_for_function("() => BoardPage.state.game.clock.restarts === 1")
+    assert c.locator("#flash").inner_text() == "服务器已重启：双方棋钟均已补时"
+    assert c.evaluate("() => BoardPage.state.game.clock.white") == white + 20

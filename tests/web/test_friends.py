@@ -448,6 +448,7 @@ def test_a_restart_gives_the_running_clocks_time_as_lichess_does(client, friends
     shown = client.get(url("game-detail", game_id)).json()["clock"]
     assert 219 < shown["black"] <= 220 and shown["white"] == 210
     assert shown["running"] == "black" and shown["given"] == {}
+    assert shown["restarts"] == 2  # the page says why the clocks grew
 
 
 def test_a_restart_within_its_time_flags_nobody(client, friends):

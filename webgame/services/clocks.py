@@ -22,7 +22,8 @@ A restart of the server gives every running Fischer clock time, as lichess
 does on a deploy (:data:`RESTART_SECONDS`): as the server stops, then as it
 starts again, before its flag watcher and its first request, so that a
 restart of less than half a minute flags nobody. It is not counted in
-``given``.
+``given``; ``restarts`` counts the times given, for the page to say why a
+clock grew.
 
 A player may give their friend ``GIVEN_SECONDS`` on a Fischer clock, as on
 lichess (its "moretime"), any number of times while a side holds no more
@@ -203,6 +204,7 @@ def restarted(clock: dict, to_move: str, when: str) -> dict:
         **clock,
         to_move: clock[to_move] + mover * 1000,
         rest: clock[rest] + other * 1000,
+        "restarts": clock.get("restarts", 0) + 1,
     }
 
 
@@ -248,7 +250,8 @@ def view(
     """Return the clock as the API shows it: the control, each side's seconds
     left at ``at``, which clock runs, while no clock runs the seconds left
     for the first move (``first_move_by``, the game's deadline; else null),
-    and the seconds each side was given by their friend."""
+    the seconds each side was given by their friend, and how many times a
+    restart of the server gave both time."""
     if not clock:
         return None
     running = to_move if clock["since"] is not None else None
@@ -262,6 +265,7 @@ def view(
         "running": running,
         "first_move": first_move,
         "given": clock.get("given", {}),
+        "restarts": clock.get("restarts", 0),
     }
 
 
