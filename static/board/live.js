@@ -7,8 +7,9 @@
  * computer (the watchers are told). The computer's searches are told as
  * they start, and a seat's socket brings what the players say. A dropped
  * socket reconnects (waiting longer each time, up to 10 s; at once when the
- * browser is back online); meanwhile, and wherever sockets cannot connect at
- * all, the page polls the game. A socket that was open and closed is a lost
+ * browser is back online, or a poll finds the server back after a restart);
+ * meanwhile, and wherever sockets cannot connect at all, the page polls the
+ * game. A socket that was open and closed is a lost
  * connection (state.liveLost) until one opens again.
  */
 import * as api from "./api.js";
@@ -27,6 +28,8 @@ let pollTimer = null;
 let handlers = { game: () => {}, presence: () => {}, connection: () => {}, thinking: () => {} };
 /** What takes the players' lines (chat.js registers it). */
 let chatHandler = () => {};
+/** A poll failed while the socket was down: the server was away. */
+let serverAway = false;
 /** The pause the last hello told (see tellPause). */
 let toldPaused = false;
 
@@ -103,6 +106,7 @@ function connect() {
   socket = ws;
   ws.onopen = function () {
     retries = 0;
+    serverAway = false;
     state.live = true;
     stopPolling();
     sayHello();
@@ -168,7 +172,19 @@ function startPolling() {
   if (pollTimer) return;
   pollTimer = setInterval(function () {
     if (!followed || state.busy || state.thinking) return;
-    api.getGame(followed).done(handlers.game);
+    api
+      .getGame(followed)
+      .done(function (g) {
+        handlers.game(g);
+        // The server is back (a restart): so is its socket, without waiting
+        // out the backoff (up to 10 s more of "reconnecting").
+        if (serverAway && !socket) {
+          serverAway = false;
+          clearTimeout(retryTimer);
+          connect();
+        }
+      })
+      .fail((xhr) => (serverAway = serverAway || xhr.status === 0 || xhr.status >= 500));
   }, POLL_EVERY);
 }
 

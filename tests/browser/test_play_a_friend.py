@@ -8,6 +8,7 @@ reconnects and misses nothing; A's flag falls and all three boards say so.
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.utils import timezone
@@ -1177,3 +1178,42 @@ def test_a_page_says_why_a_restart_of_the_server_grew_the_clocks(new_page):
     c.wait_for_function("() => BoardPage.state.game.clock.restarts === 1")
     assert c.locator("#flash").inner_text() == "服务器已重启：双方棋钟均已补时"
     assert c.evaluate("() => BoardPage.state.game.clock.white") == white + 20
+
+
+@within_seconds
+def test_a_page_reconnects_as_soon_as_a_poll_finds_the_server_back(new_page):
+    """While the server is away (a restart), the socket's retries wait longer
+    each time, up to 10 s; the page's polls find the server back first, and
+    its socket reconnects then, not at the end of the wait (which left
+    "Connection lost: reconnecting…" up to 10 s after the game came back)."""
+    a, b = a_friend_joins(new_page)
+    away = {"now": False}
+    b.route(
+        re.compile(r"/api/games/"),
+        lambda route: route.abort() if away["now"] else route.continue_(),
+    )
+    # While away, each socket fails to connect, as the browser's does when
+    # nothing listens: closed (1006) without having opened.
+    b.evaluate(
+        """() => {
+          const Real = WebSocket;
+          window.WebSocket = function (url) {
+            if (!window.serverAway) return new Real(url);
+            const failed = { readyState: Real.CLOSED, close() {}, send() {} };
+            setTimeout(() => failed.onclose({ code: 1006 }), 50);
+            return failed;
+          };
+          window.WebSocket.OPEN = Real.OPEN;
+        }"""
+    )
+    b.expected_errors.append("ERR_FAILED")
+    away["now"] = True
+    b.evaluate("() => { window.serverAway = true; BoardPage.dropSocket(); }")
+    b.wait_for_selector("#connection-lost:not([hidden])", timeout=2000)
+    # Retries 0.5, 1, 2 and 4 s apart: the next waits 8 s; two polls failed
+    # (Playwright's routes answer while it waits, not while Python sleeps).
+    b.wait_for_timeout(8000)
+    away["now"] = False
+    b.evaluate("() => { window.serverAway = false; }")
+    b.wait_for_selector("#connection-lost", state="hidden", timeout=4500)
+    assert b.evaluate("() => BoardPage.state.live")
