@@ -9,13 +9,9 @@ game's analysis shares the pool fairly with the AI's moves and hints.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
-from ..errors import ServiceError
 from .ai import evaluate
-from .games import GameId, get_row, no_help_between_seats
-from .positions import board, replay
-from .rules import cached_rules, options_key
+from .games import GameId, get_row, position_for_help
+from .positions import board, position
 
 #: The search time of one position of a game analysis: short, because a game
 #: has up to a few hundred positions and the page asks for them one by one.
@@ -33,17 +29,7 @@ def analyse_ply(game_id: GameId, *, ply: int) -> dict:
 
     A finished position is scored by its result without a search.
     """
-    row = get_row(game_id)
-    no_help_between_seats(row)
-    if not 0 <= ply <= len(row.moves):
-        raise ServiceError(
-            "invalid_ply",
-            _("ply must be from 0 to %(plies)s in this game")
-            % {"plies": len(row.moves)},
-        )
-    key = options_key(row.options)
-    game = cached_rules(row.game, key)
-    state = replay(row.game, key, tuple(row.moves[:ply]))
+    _, game, state = position_for_help(game_id, ply)
     outcome = game.outcome(state)
     if outcome is not None:
         black = {"black": 1.0, "white": 0.0, None: 0.5}[outcome.winner]
@@ -78,9 +64,7 @@ def ending(game_id: GameId) -> dict:
     winner = result.get("winner")
     squares: list[str] = []
     if winner:
-        key = options_key(row.options)
-        game = cached_rules(row.game, key)
-        state = replay(row.game, key, tuple(row.moves))
+        game, state = position(row)
         shown = board(game, game.state_string(state))
         if row.game == "gomoku":
             squares = _rows_of(shown, winner, int(game.options["row"]))

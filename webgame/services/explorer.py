@@ -15,11 +15,10 @@ from django.utils.translation import gettext as _
 from mcts import Proven, holding_proofs, warm_tree
 
 from ..errors import Busy, ServiceError
-from .games import GameId, get_row, no_help_between_seats
+from .games import GameId, position_for_help
 from .notation import parse
-from .positions import board, replay
+from .positions import board
 from .readiness import READINESS
-from .rules import cached_rules, options_key
 from .treemodels import PREPARATIONS, listed_model, prepare_model, ready_model
 
 #: The model the explorer reads unless another is named: the shipped one.
@@ -73,17 +72,7 @@ def explore(
     win probability and ``proven`` the proven result of the side to move
     (only a proof that holds against every reply: a Gomoku model's tree
     also holds proofs against the replies its search kept)."""
-    row = get_row(game_id)
-    no_help_between_seats(row)
-    if not 0 <= ply <= len(row.moves):
-        raise ServiceError(
-            "invalid_ply",
-            _("ply must be from 0 to %(plies)s in this game")
-            % {"plies": len(row.moves)},
-        )
-    key = options_key(row.options)
-    game = cached_rules(row.game, key)
-    state = replay(row.game, key, tuple(row.moves[:ply]))
+    row, game, state = position_for_help(game_id, ply)
     played = []
     for text in line:
         if game.is_terminal(state):

@@ -110,6 +110,24 @@ def no_help_between_seats(row: GameRow) -> None:
         )
 
 
+def position_for_help(game_id: GameId, ply: int) -> tuple[GameRow, Game, State]:
+    """Return a game's row, rules and position after its first ``ply``
+    moves, for the computer's help on it (the analysis, the explorer):
+    refused while two seats play it (:func:`no_help_between_seats`), 400
+    ``invalid_ply`` outside 0 to the moves played."""
+    row = get_row(game_id)
+    no_help_between_seats(row)
+    if not 0 <= ply <= len(row.moves):
+        raise ServiceError(
+            "invalid_ply",
+            _("ply must be from 0 to %(plies)s in this game")
+            % {"plies": len(row.moves)},
+        )
+    key = options_key(row.options)
+    state = replay(row.game, key, tuple(row.moves[:ply]))
+    return row, cached_rules(row.game, key), state
+
+
 def result_of(game: Game, state: State) -> tuple[str, dict | None]:
     """Return the row's (status, result) for ``state``."""
     outcome = game.outcome(state)
