@@ -9,8 +9,8 @@
  * socket reconnects (waiting longer each time, up to 10 s; at once when the
  * browser is back online, or a poll finds the server back after a restart);
  * meanwhile, and wherever sockets cannot connect at all, the page polls the
- * game. A socket that was open and closed is a lost
- * connection (state.liveLost) until one opens again.
+ * game. A socket that was open and closed is a lost connection
+ * (state.liveLost) until one opens again.
  */
 import * as api from "./api.js";
 import { state } from "./state.js";
