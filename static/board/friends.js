@@ -13,6 +13,7 @@ import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash, labelButton } from "./panel.js";
 import { waitToAsk } from "./seated.js";
+import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
 
 function modal(id) {
@@ -142,6 +143,7 @@ function friendJoined() {
   if ($("#share-dialog").hasClass("show") && !$("#invite-part").prop("hidden")) modal("share-dialog").hide();
   const words = mySeat() === "white" ? gettext("Your friend joined: they play black") : gettext("Your friend joined: they play white");
   flash(words, "info"); // a live region: heard too
+  play("joined"); // the invitation may have waited in another tab
 }
 
 /** The rematch started (the finished game `g` names it): go to it, this

@@ -8,9 +8,18 @@
  */
 import { endCardUp } from "./ending.js";
 import { openingStones } from "./opening.js";
+import { play } from "./sound.js";
 import { SIDES, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
 let ticking = null;
+/** A Fischer clock under this many seconds reads red, and its player hears
+ *  it once as it crosses (as on lichess; again only once it rose above half
+ *  as much again, by increments or time given). */
+const LOW_SECONDS = 20;
+/** Whether this page's player hears their clock run low next, and the game
+ *  that holds for. */
+let lowTimeArmed = true;
+let lowTimeGame = null;
 /** What to do when a clock on show has run out but no ending came (game.js
  *  registers it: ask the server, which settles the loss on time), and the
  *  game version it was done for. */
@@ -75,7 +84,7 @@ function drawClocks() {
       .text(clockText(left, first ? null : g.clock.control))
       .toggleClass("running", g.clock.running === side)
       .toggleClass("first-move", first)
-      .toggleClass("low", first ? left < 10 : !g.clock.control.days && left < 20)
+      .toggleClass("low", first ? left < 10 : !g.clock.control.days && left < LOW_SECONDS)
       // Days and hours are words (天, 小时), wide in a typewriter's font.
       .toggleClass("font-monospace", first || !g.clock.control.days)
       .attr("aria-label", first ? interpolate(gettext("%(side)s's time to make a first move"), { side: sideName(side) }, true) : $clock.data("label"))
@@ -83,6 +92,7 @@ function drawClocks() {
       .attr("title", first ? gettext("Time to make a first move: then the game is aborted") : g.status === "playing" && !g.clock.running ? stillClock(g) : null);
   });
   const running = g.clock && g.clock.running && g.status === "playing";
+  if (running) warnLowTime(g);
   // The server's flag watcher ends the game (or aborts it) and pushes it;
   // if nothing came (a socket down, another process), ask once.
   const key = g.id + ":" + g.version;
@@ -96,6 +106,31 @@ function drawClocks() {
   if (!counting && ticking) {
     clearInterval(ticking);
     ticking = null;
+  }
+}
+
+/** The side whose clock is this page's player's: their seat, or against the
+ *  computer the one human side; null for a watcher or two at one screen. */
+function myClockSide(g) {
+  if (g.seats) return mySeat();
+  if (state.watching) return null;
+  const humans = SIDES.filter((side) => g.players[side].kind === "human");
+  return humans.length === 1 ? humans[0] : null;
+}
+
+/** Sound the player's own running Fischer clock crossing LOW_SECONDS. */
+function warnLowTime(g) {
+  if (g.id !== lowTimeGame) {
+    lowTimeGame = g.id;
+    lowTimeArmed = true;
+  }
+  const mine = myClockSide(g);
+  if (!mine || g.clock.control.days) return;
+  const left = secondsLeft(mine);
+  if (left > 1.5 * LOW_SECONDS) lowTimeArmed = true;
+  else if (lowTimeArmed && left < LOW_SECONDS && g.clock.running === mine) {
+    lowTimeArmed = false;
+    play("lowTime");
   }
 }
 

@@ -1,7 +1,9 @@
 /*
  * Sounds, off until the player turns them on (the bar's Sound button; the
  * choice is remembered): a click for a move, a lower knock for a capture, two
- * notes at the end of a game. Made with the Web Audio API: no files to load.
+ * notes at the end of a game; as on lichess, two rising notes when the friend
+ * invited takes their seat, and three short high ones when the player's own
+ * clock runs low. Made with the Web Audio API: no files to load.
  */
 const KEY = "webgame.sound";
 let context = null;
@@ -35,9 +37,18 @@ const NOTES = {
     [523, 0, 0.12],
     [784, 0.12, 0.2],
   ],
+  joined: [
+    [587, 0, 0.1],
+    [880, 0.1, 0.15],
+  ],
+  lowTime: [
+    [988, 0, 0.06],
+    [988, 0.12, 0.06],
+    [988, 0.24, 0.06],
+  ],
 };
 
-/** Play the sound of `kind` (move, capture, end) if sounds are on. */
+/** Play the sound of `kind` (move, capture, end, joined, lowTime) if sounds are on. */
 export function play(kind) {
   if (!soundOn() || !window.AudioContext) return;
   context = context || new AudioContext();

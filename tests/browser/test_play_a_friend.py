@@ -8,6 +8,7 @@ reconnects and misses nothing; A's flag falls and all three boards say so.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 
 import pytest
@@ -28,6 +29,29 @@ within_seconds = pytest.mark.timing
 #: Gomoku moves near the centre, alternately A's (black) and B's (white),
 #: that end nothing.
 MOVES = ["h8", "h9", "j8", "g7", "g9", "k7", "f10", "e10", "j10", "l6"]
+
+
+#: Put in a page before it loads: sounds on, and each tone the page plays
+#: kept in ``window.tones`` (its frequency) instead of sounding.
+HEAR_TONES = """
+  localStorage.setItem("webgame.sound", "on");
+  window.tones = [];
+  window.AudioContext = class {
+    get currentTime() { return 0; }
+    get destination() { return {}; }
+    createGain() {
+      const ramp = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+      return { gain: ramp, connect: (to) => to };
+    }
+    createOscillator() {
+      const tone = { frequency: { value: 0 }, connect: (to) => to, stop() {} };
+      tone.start = () => window.tones.push(tone.frequency.value);
+      return tone;
+    }
+  };
+"""
+#: The tones of the friend's arrival and of one's own clock running low.
+JOINED_TONES, LOW_TIME_TONES = [587, 880], [988, 988, 988]
 
 
 def ply_is(tab, ply: int, timeout: float) -> None:
@@ -831,8 +855,9 @@ def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
 
 
 def a_timed_game_under_way() -> dict:
-    """Return the snapshot of a Gomoku game between two seats at 3+2, made
-    through the services, after each side's first move: Black's clock runs."""
+    """Make a Gomoku game between two seats at 3+2 through the services,
+    and each side's first move: Black's clock runs. Return the creation's
+    answer (the game's ``id``, and Black's ``seat`` with its token)."""
     made = services.create_game(
         game="gomoku",
         options=None,
@@ -842,7 +867,8 @@ def a_timed_game_under_way() -> dict:
     )
     joined = services.join(made["id"], invite=made["invite"])
     services.play_move(made["id"], move="h8", token=made["seat"]["token"])
-    return services.play_move(made["id"], move="h9", token=joined["seat"]["token"])
+    services.play_move(made["id"], move="h9", token=joined["seat"]["token"])
+    return made
 
 
 @within_seconds
@@ -1217,3 +1243,38 @@ def test_a_page_reconnects_as_soon_as_a_poll_finds_the_server_back(new_page):
     b.evaluate("() => { window.serverAway = false; }")
     b.wait_for_selector("#connection-lost", state="hidden", timeout=4500)
     assert b.evaluate("() => BoardPage.state.live")
+
+
+def test_a_player_hears_the_friend_arrive_and_their_own_clock_run_low(new_page):
+    """With sounds on, as on lichess: the inviter hears the friend take the
+    seat (the invitation may wait in another tab), and a player hears their
+    own running clock pass under 20 s, once; a watcher hears neither."""
+    a = new_page(viewport=DESKTOP)
+    a.context.add_init_script(HEAR_TONES)
+    invite, _ = invite_a_friend(a, "3+2")
+    b = new_page(viewport=DESKTOP)
+    b.goto(invite)
+    a.wait_for_function("t => window.tones.join() === t.join()", arg=JOINED_TONES)
+
+    made = a_timed_game_under_way()
+    row = GameRow.objects.get(pk=made["id"])
+    clock = {**row.clock, "black": 21_500, "since": clocks.now_ms()}
+    due = timezone.now() + dt.timedelta(seconds=21.5)
+    GameRow.objects.filter(pk=row.pk).update(clock=clock, deadline=due)
+    seat = {made["id"]: {"side": "black", "token": made["seat"]["token"]}}
+    black, watcher = (new_page(viewport=DESKTOP) for _ in range(2))
+    for tab in (black, watcher):
+        tab.context.add_init_script(HEAR_TONES)
+    black.context.add_init_script(
+        f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
+    )
+    black.goto(black.base_url + f"/?game={made['id']}")
+    watcher.goto(watcher.base_url + f"/?game={made['id']}&watch")
+    black.wait_for_selector("#clock-black.low", timeout=5000)
+    black.wait_for_function(
+        "t => window.tones.join() === t.join()", arg=LOW_TIME_TONES, timeout=2000
+    )
+    watcher.wait_for_selector("#clock-black.low")
+    black.wait_for_timeout(500)  # once, not on every tick
+    assert black.evaluate("() => window.tones") == LOW_TIME_TONES
+    assert watcher.evaluate("() => window.tones") == []
