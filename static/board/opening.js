@@ -7,7 +7,7 @@
  * snapshot's `opening`); during it `to_move` is the side that acts: black's
  * side is the opener's until a colour is chosen.
  */
-import { SIDES, humanAgainstAi, humanToMove, mySeat, sideName, state } from "./state.js";
+import { SIDES, humanAgainstAi, humanSide, humanToMove, mySeat, sideName, state } from "./state.js";
 
 /** The opening's step while it is under way, else null. */
 export function openingStep() {
@@ -23,7 +23,7 @@ function actor(g) {
   const mine = mySeat();
   if (mine) return mine === side ? null : ACTORS.friend();
   if (g.players[side].kind === "ai") return ACTORS.computer();
-  if (humanAgainstAi()) return null;
+  if (humanAgainstAi() && !state.watching) return null;
   return side === g.opening.opener ? ACTORS.opener() : ACTORS.second();
 }
 
@@ -37,12 +37,6 @@ const ACTORS = {
   second: () => pgettext("swap2 actor", "the second player"),
 };
 
-/** The colour this browser's player plays (a seat's, or the one person's
- *  against the computer); null at one screen or watching. */
-function myColour(g) {
-  if (mySeat()) return mySeat();
-  return humanAgainstAi() ? SIDES.find((side) => g.players[side].kind === "human") : null;
-}
 
 /** The colour of the stone placed next: during the opening not the acting
  *  side's (the opener places white's stone too), but the stones' turn. */
@@ -77,7 +71,7 @@ const DONE = {
 };
 
 function doneText(g) {
-  const mine = myColour(g);
+  const mine = humanSide();
   return mine ? DONE.mine[mine]() : DONE.opener[g.opening.opener]();
 }
 

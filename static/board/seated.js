@@ -9,7 +9,7 @@
 import { endCardUp } from "./ending.js";
 import { openingStones } from "./opening.js";
 import { play } from "./sound.js";
-import { SIDES, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
+import { SIDES, humanSide, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
 let ticking = null;
 /** A Fischer clock under this many seconds reads red, and its player hears
@@ -109,22 +109,13 @@ function drawClocks() {
   }
 }
 
-/** The side whose clock is this page's player's: their seat, or against the
- *  computer the one human side; null for a watcher or two at one screen. */
-function myClockSide(g) {
-  if (g.seats) return mySeat();
-  if (state.watching) return null;
-  const humans = SIDES.filter((side) => g.players[side].kind === "human");
-  return humans.length === 1 ? humans[0] : null;
-}
-
 /** Sound the player's own running Fischer clock crossing LOW_SECONDS. */
 function warnLowTime(g) {
   if (g.id !== lowTimeGame) {
     lowTimeGame = g.id;
     lowTimeArmed = true;
   }
-  const mine = myClockSide(g);
+  const mine = humanSide();
   if (!mine || g.clock.control.days) return;
   const left = secondsLeft(mine);
   if (left > 1.5 * LOW_SECONDS) lowTimeArmed = true;

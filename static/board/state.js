@@ -201,11 +201,12 @@ export function viewerSide() {
 }
 
 /** The side this browser's player plays, when that is clear: its seat in a
- *  game between two browsers, the one human against the AI; else null. */
+ *  game between two browsers, the one human against the AI; else null (at
+ *  one screen, or to a watcher: the person watched plays it). */
 export function humanSide() {
   const g = state.game;
   if (mySeat()) return mySeat();
-  if (!g || !humanAgainstAi()) return null;
+  if (!g || state.watching || !humanAgainstAi()) return null;
   return g.players.black.kind === "human" ? "black" : "white";
 }
 

@@ -1229,6 +1229,25 @@ def test_a_watcher_reads_when_the_page_playing_the_computer_pauses_or_closes(
     )
 
 
+def test_the_end_card_tells_the_player_they_won_and_a_watcher_who_won(new_page):
+    """The end card speaks to the person playing the computer ("You won")
+    and names the winner to those who watch them (a watcher read "You
+    won" too)."""
+    made = services.create_game(game="gomoku", options=None, players=None)
+    for move in ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2"]:
+        services.play_move(made["id"], move=move)
+    computer = {"kind": "ai", "think_time": 0.1}
+    services.update_players(made["id"], players={"white": computer})
+    host, watcher = new_page(viewport=DESKTOP), new_page(viewport=DESKTOP)
+    open_board(host, f"?game={made['id']}")
+    watcher.goto(watcher.base_url + f"/?game={made['id']}&watch")
+    watcher.wait_for_function("() => BoardPage.state.watching && BoardPage.state.live")
+    host.locator('#board [data-square="e1"]').click()
+    for tab, title in ((host, "You won"), (watcher, "Black wins")):
+        tab.wait_for_selector("#end-dialog.show")
+        assert tab.locator("#end-title").inner_text() == title
+
+
 def test_pause_while_the_ai_thinks_says_it_pauses_after_its_move(new_page):
     """Pause reads Resume at once, but the search under way still plays its
     move (the server's search ends with its move, or Stop's): the status
