@@ -7,7 +7,7 @@
  * snapshot's `opening`); during it `to_move` is the side that acts: black's
  * side is the opener's until a colour is chosen.
  */
-import { SIDES, humanAgainstAi, humanSide, humanToMove, mySeat, sideName, state } from "./state.js";
+import { SIDES, humanSide, humanToMove, mySeat, sideName, state } from "./state.js";
 
 /** The opening's step while it is under way, else null. */
 export function openingStep() {
@@ -23,7 +23,7 @@ function actor(g) {
   const mine = mySeat();
   if (mine) return mine === side ? null : ACTORS.friend();
   if (g.players[side].kind === "ai") return ACTORS.computer();
-  if (humanAgainstAi() && !state.watching) return null;
+  if (humanSide() === side) return null; // the one person playing the computer
   return side === g.opening.opener ? ACTORS.opener() : ACTORS.second();
 }
 
@@ -36,7 +36,6 @@ const ACTORS = {
   opener: () => pgettext("swap2 actor", "the opener"),
   second: () => pgettext("swap2 actor", "the second player"),
 };
-
 
 /** The colour of the stone placed next: during the opening not the acting
  *  side's (the opener places white's stone too), but the stones' turn. */
