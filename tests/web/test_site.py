@@ -1,5 +1,6 @@
 """The Django project starts, passes its checks and serves the start page."""
 
+import gzip
 import re
 from pathlib import Path
 
@@ -86,3 +87,12 @@ def test_the_schema_describes_the_options_from_the_games_option_specs():
         '"draw"|"mover_wins", "no_move": "pass"|"lose", "repetition": 3|2}; '
         "reversi: {}"
     )
+
+
+def test_the_page_is_sent_compressed_to_a_browser_that_takes_it(client):
+    plain = client.get(reverse("index"))
+    packed = client.get(reverse("index"), HTTP_ACCEPT_ENCODING="gzip, br")
+    assert "Content-Encoding" not in plain
+    assert packed["Content-Encoding"] == "gzip"
+    assert len(packed.content) < len(plain.content) / 3
+    assert b'data-game="gomoku"' in gzip.decompress(packed.content)
