@@ -4,9 +4,31 @@
  * notes at the end of a game; as on lichess, two rising notes when the friend
  * invited takes their seat, and three short high ones when the player's own
  * clock runs low. Made with the Web Audio API: no files to load.
+ *
+ * A browser lets a page sound only once the person has touched it: a page
+ * reloaded mid-game whose first sound is the friend's move (or the
+ * computer's) gets its audio held back. The first tap or key on the page
+ * lets it go, as game sites do, so the sounds after it are heard.
  */
 const KEY = "webgame.sound";
 let context = null;
+
+/** The page's audio, made at its first use and let go once the person acts. */
+function audio() {
+  context = context || new AudioContext();
+  if (context.state === "suspended") context.resume();
+  return context;
+}
+
+["pointerdown", "keydown"].forEach(function (kind) {
+  document.addEventListener(
+    kind,
+    function () {
+      if (soundOn() && window.AudioContext) audio();
+    },
+    { once: true, capture: true },
+  );
+});
 
 /** Whether sounds are on. */
 export function soundOn() {
@@ -51,7 +73,7 @@ const NOTES = {
 /** Play the sound of `kind` (move, capture, end, joined, lowTime) if sounds are on. */
 export function play(kind) {
   if (!soundOn() || !window.AudioContext) return;
-  context = context || new AudioContext();
+  audio();
   const now = context.currentTime;
   NOTES[kind].forEach(function ([frequency, start, length]) {
     const tone = context.createOscillator();
