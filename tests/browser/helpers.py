@@ -197,3 +197,46 @@ def loa_record(name: str = "appendix_E_game1.txt") -> list[str]:
         if words and words[0].rstrip(".").isdigit():
             moves.extend(words[1:])
     return moves
+
+
+def hear_tones(held_back: bool = False) -> str:
+    """Return a script to put in a page before it loads: sounds on, and each
+    tone the page plays kept in ``window.tones`` (its frequency) instead of
+    sounding. With ``held_back`` the audio is a browser's made before any
+    touch: suspended, sounding nothing until resumed, which (as in Safari,
+    the strictest) works only in the handler of a tap or a key."""
+    return (
+        f"const heldBack = {'true' if held_back else 'false'};"
+        + """
+  localStorage.setItem("webgame.sound", "on");
+  window.tones = [];
+  let touching = false;
+  for (const kind of ["pointerdown", "keydown"]) {
+    window.addEventListener(kind, () => {
+      touching = true;
+      setTimeout(() => { touching = false; });
+    }, { capture: true });
+  }
+  window.AudioContext = class {
+    constructor() { this.state = heldBack ? "suspended" : "running"; }
+    resume() {
+      if (touching) this.state = "running";
+      return Promise.resolve();
+    }
+    get currentTime() { return 0; }
+    get destination() { return {}; }
+    createGain() {
+      const ramp = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+      return { gain: ramp, connect: (to) => to };
+    }
+    createOscillator() {
+      const audio = this;
+      const tone = { frequency: { value: 0 }, connect: (to) => to, stop() {} };
+      tone.start = () => {
+        if (audio.state === "running") window.tones.push(tone.frequency.value);
+      };
+      return tone;
+    }
+  };
+"""
+    )

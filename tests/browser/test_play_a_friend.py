@@ -20,7 +20,7 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks
 
 from .conftest import DESKTOP, PHONE_CONTEXT
-from .helpers import open_board, two_players
+from .helpers import hear_tones, open_board, two_players
 
 #: For the tests that wait a second or two for what another browser did (a
 #: push, not the 3 s polling): run alone (make test), not beside other tests.
@@ -31,25 +31,6 @@ within_seconds = pytest.mark.timing
 MOVES = ["h8", "h9", "j8", "g7", "g9", "k7", "f10", "e10", "j10", "l6"]
 
 
-#: Put in a page before it loads: sounds on, and each tone the page plays
-#: kept in ``window.tones`` (its frequency) instead of sounding.
-HEAR_TONES = """
-  localStorage.setItem("webgame.sound", "on");
-  window.tones = [];
-  window.AudioContext = class {
-    get currentTime() { return 0; }
-    get destination() { return {}; }
-    createGain() {
-      const ramp = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
-      return { gain: ramp, connect: (to) => to };
-    }
-    createOscillator() {
-      const tone = { frequency: { value: 0 }, connect: (to) => to, stop() {} };
-      tone.start = () => window.tones.push(tone.frequency.value);
-      return tone;
-    }
-  };
-"""
 #: The tones of the friend's arrival and of one's own clock running low.
 JOINED_TONES, LOW_TIME_TONES = [587, 880], [988, 988, 988]
 
@@ -1250,7 +1231,7 @@ def test_a_player_hears_the_friend_arrive_and_their_own_clock_run_low(new_page):
     seat (the invitation may wait in another tab), and a player hears their
     own running clock pass under 20 s, once; a watcher hears neither."""
     a = new_page(viewport=DESKTOP)
-    a.context.add_init_script(HEAR_TONES)
+    a.context.add_init_script(hear_tones())
     invite, _ = invite_a_friend(a, "3+2")
     b = new_page(viewport=DESKTOP)
     b.goto(invite)
@@ -1264,7 +1245,7 @@ def test_a_player_hears_the_friend_arrive_and_their_own_clock_run_low(new_page):
     seat = {made["id"]: {"side": "black", "token": made["seat"]["token"]}}
     black, watcher = (new_page(viewport=DESKTOP) for _ in range(2))
     for tab in (black, watcher):
-        tab.context.add_init_script(HEAR_TONES)
+        tab.context.add_init_script(hear_tones())
     black.context.add_init_script(
         f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
     )

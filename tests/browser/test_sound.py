@@ -6,49 +6,12 @@ heard. Before, the page never asked again and stayed silent to the end."""
 from __future__ import annotations
 
 from .conftest import DESKTOP
-from .helpers import wait_idle, wait_plies
-
-#: Put in a page before it loads: sounds on, and an AudioContext that, as a
-#: browser's made before any touch, starts suspended and sounds nothing until
-#: resumed, which (as in Safari, the strictest) only works in the handler of a
-#: tap or a key; each tone heard is kept in ``window.tones``.
-HELD_BACK_AUDIO = """
-  localStorage.setItem("webgame.sound", "on");
-  window.tones = [];
-  let touching = false;
-  for (const kind of ["pointerdown", "keydown"]) {
-    window.addEventListener(kind, () => {
-      touching = true;
-      setTimeout(() => { touching = false; });
-    }, { capture: true });
-  }
-  window.AudioContext = class {
-    constructor() { this.state = "suspended"; }
-    resume() {
-      if (touching) this.state = "running";
-      return Promise.resolve();
-    }
-    get currentTime() { return 0; }
-    get destination() { return {}; }
-    createGain() {
-      const ramp = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
-      return { gain: ramp, connect: (to) => to };
-    }
-    createOscillator() {
-      const audio = this;
-      const tone = { frequency: { value: 0 }, connect: (to) => to, stop() {} };
-      tone.start = () => {
-        if (audio.state === "running") window.tones.push(tone.frequency.value);
-      };
-      return tone;
-    }
-  };
-"""
+from .helpers import hear_tones, wait_idle, wait_plies
 
 
 def test_the_first_tap_lets_the_sounds_be_heard(new_page):
     page = new_page(viewport=DESKTOP)
-    page.context.add_init_script(HELD_BACK_AUDIO)
+    page.context.add_init_script(hear_tones(held_back=True))
     made = page.request.post(
         page.base_url + "/api/games/",
         data={
