@@ -29,7 +29,7 @@ from numba import njit
 from ..games import gomoku, kernels
 from ..games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
 from ..search.tree import Tree
-from ..search.walk import state_at, walk
+from ..search.walk import passed_over, skip_illegal_children, state_at, walk
 
 #: A move text is at most this many bytes (``b1xb3``, ``pass``, ``s19``).
 MOVE_ROOM = 8
@@ -245,15 +245,12 @@ def _walk(game_id, way, tree, data, text, width, compare):
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty((3, STATE_STRING_ROOM), dtype=np.uint8)
     out = room[2]
-    skipped = np.zeros(first_child.shape[0], dtype=np.bool_)
+    skipped = np.zeros(move.shape[0], dtype=np.bool_)
     first_illegal = -1
     first_bad = -1
     for i in range(order.shape[0]):
         node, level = order[i], levels[i]
-        first = first_child[node]
-        if skipped[node]:
-            if first >= 0:
-                skipped[first : first + n_children[node]] = True
+        if passed_over(first_child, n_children, node, skipped):
             continue
         state = state_at(game_id, states, level, move[node])
         n = _encode(game_id, state, room)
@@ -274,19 +271,16 @@ def _walk(game_id, way, tree, data, text, width, compare):
             text[at + 1 : at + 1 + n] = out[:n]
             text[at + n + 1] = _QUOTE
             text[at + n + 2] = _NEWLINE
-        if first < 0:
-            continue
-        count = kernels.legal_moves(game_id, state, legal)
-        for child in range(first, first + n_children[node]):
-            is_legal = False
-            for k in range(count):
-                if legal[k] == move[child]:
-                    is_legal = True
-                    break
-            if not is_legal:
-                skipped[child] = True
-                if first_illegal < 0 or child < first_illegal:
-                    first_illegal = child
+        first_illegal = skip_illegal_children(
+            game_id,
+            first_child[node],
+            n_children[node],
+            move,
+            state,
+            legal,
+            skipped,
+            first_illegal,
+        )
     return first_illegal, first_bad
 
 

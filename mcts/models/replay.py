@@ -21,7 +21,7 @@ from numba import njit
 from ..games import kernels
 from ..games.base import MAX_MOVES, STATE_STRING_ROOM, Game, State
 from ..search.tree import Tree
-from ..search.walk import state_at, walk
+from ..search.walk import passed_over, skip_illegal_children, state_at, walk
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
@@ -81,31 +81,25 @@ def _replay(game_id, way, tree, digests, sides):
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty(STATE_STRING_ROOM, dtype=np.uint8)
     # Nodes under an illegal move: skipped, with their subtrees.
-    skipped = np.zeros(first_child.shape[0], dtype=np.bool_)
+    skipped = np.zeros(move.shape[0], dtype=np.bool_)
     first_illegal = -1
     for i in range(order.shape[0]):
         node, level = order[i], levels[i]
-        first = first_child[node]
-        if skipped[node]:
-            if first >= 0:
-                skipped[first : first + n_children[node]] = True
+        if passed_over(first_child, n_children, node, skipped):
             continue
         state = state_at(game_id, states, level, move[node])
         digests[node] = _state_digest(game_id, state, room)
         sides[node] = kernels.side_to_move(game_id, state)
-        if first < 0:
-            continue
-        count = kernels.legal_moves(game_id, state, legal)
-        for child in range(first, first + n_children[node]):
-            is_legal = False
-            for k in range(count):
-                if legal[k] == move[child]:
-                    is_legal = True
-                    break
-            if not is_legal:
-                skipped[child] = True
-                if first_illegal < 0 or child < first_illegal:
-                    first_illegal = child
+        first_illegal = skip_illegal_children(
+            game_id,
+            first_child[node],
+            n_children[node],
+            move,
+            state,
+            legal,
+            skipped,
+            first_illegal,
+        )
     return first_illegal
 
 

@@ -7,7 +7,10 @@ level: a node's state is its parent's, one level up, with the node's move
 applied. Two kernels here hold that walk once:
 
 - :func:`preorder` gives the visiting order and each node's level;
-- :func:`state_at` makes a node's state from its parent's, one level up.
+- :func:`state_at` makes a node's state from its parent's, one level up;
+- :func:`passed_over` and :func:`skip_illegal_children` leave out the
+  subtrees under a move that is not legal in its parent's position (a
+  damaged or hand-edited model), for the walkers that check the moves.
 
 A walker takes a :class:`Walk` (:func:`walk`) and loops over its order::
 
@@ -91,3 +94,39 @@ def state_at(game_id, states, level, move):
     states[level, :] = states[level - 1, :]
     kernels.apply_move(game_id, states[level], np.int64(move))
     return states[level]
+
+
+@njit(cache=True, nogil=True)
+def passed_over(first_child, n_children, node, skipped):
+    """Return whether ``node`` lies under an illegal move (``skipped``); if
+    so, mark its children too: their subtrees follow it in the walk."""
+    if not skipped[node]:
+        return False
+    first = first_child[node]
+    if first >= 0:
+        skipped[first : first + n_children[node]] = True
+    return True
+
+
+@njit(cache=True, nogil=True)
+def skip_illegal_children(
+    game_id, first, n_children, move, state, legal, skipped, first_illegal
+):
+    """Mark in ``skipped`` the children (``n_children`` from ``first``) whose
+    ``move`` is not legal in their parent's position ``state`` (``legal``:
+    room for the legal moves); return the lowest illegal node found so far,
+    ``first_illegal`` included (-1: none)."""
+    if first < 0:
+        return first_illegal
+    count = kernels.legal_moves(game_id, state, legal)
+    for child in range(first, first + n_children):
+        is_legal = False
+        for k in range(count):
+            if legal[k] == move[child]:
+                is_legal = True
+                break
+        if not is_legal:
+            skipped[child] = True
+            if first_illegal < 0 or child < first_illegal:
+                first_illegal = child
+    return first_illegal
