@@ -245,7 +245,7 @@ def _walk(game_id, way, tree, data, text, width, compare):
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty((3, STATE_STRING_ROOM), dtype=np.uint8)
     out = room[2]
-    skipped = np.zeros(move.shape[0], dtype=np.bool_)
+    skipped = np.zeros(first_child.shape[0], dtype=np.bool_)
     first_illegal = -1
     first_bad = -1
     for i in range(order.shape[0]):

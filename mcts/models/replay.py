@@ -81,7 +81,7 @@ def _replay(game_id, way, tree, digests, sides):
     legal = np.empty(MAX_MOVES, dtype=np.int64)
     room = np.empty(STATE_STRING_ROOM, dtype=np.uint8)
     # Nodes under an illegal move: skipped, with their subtrees.
-    skipped = np.zeros(move.shape[0], dtype=np.bool_)
+    skipped = np.zeros(first_child.shape[0], dtype=np.bool_)
     first_illegal = -1
     for i in range(order.shape[0]):
         node, level = order[i], levels[i]

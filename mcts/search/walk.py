@@ -4,7 +4,7 @@ A tree stores moves, not positions. Jobs that need the position of many nodes
 (the evaluation's fit in :mod:`mcts.search.learned`, the model replay in
 :mod:`mcts.models.replay`) walk the tree depth first and hold one state per
 level: a node's state is its parent's, one level up, with the node's move
-applied. Two kernels here hold that walk once:
+applied. The kernels here hold that walk once:
 
 - :func:`preorder` gives the visiting order and each node's level;
 - :func:`state_at` makes a node's state from its parent's, one level up;
