@@ -129,16 +129,18 @@ def cmd_prune(args: argparse.Namespace) -> int:
     lightest pruning that fits in ``--max-mb`` megabytes."""
     model = store.load(args.path)
     min_visits = args.min_visits
-    # The pattern weights file (Reversi) counts toward --max-mb but does not
-    # shrink with the tree.
-    fixed = model.manifest.get("patterns", {}).get("bytes", 0)
+    # The pattern weights file (Reversi) and the manifest count toward
+    # --max-mb but do not shrink with the tree (the source's manifest is the
+    # guess; the saved one is measured).
+    patterns = model.manifest.get("patterns", {}).get("bytes", 0)
+    fixed = patterns + len(json.dumps(model.manifest, indent=1))
     if args.max_mb is not None:
         limit = args.max_mb * 1_000_000 - fixed
         files = model.manifest["files"].values()
         bytes_per_node = sum(entry["bytes"] for entry in files) / model.nodes
         smallest = 1 + int(model.tree.n_children[0])  # the root and its moves
         if smallest * bytes_per_node > limit:
-            raise treemodel.ModelError(_too_small(args.max_mb, smallest))
+            raise treemodel.ModelError(_too_small(args.max_mb, smallest, patterns))
         min_visits = treemodel.min_visits_for(model.tree, int(limit / bytes_per_node))
     built = dict(model.manifest.get("built") or {})
     # A model pruned before keeps its build's node count; the result is that
@@ -158,7 +160,8 @@ def cmd_prune(args: argparse.Namespace) -> int:
     while True:
         manifest = store.save(model, args.out, min_visits=min_visits, built=built)
         tree_bytes = sum(entry["bytes"] for entry in manifest["files"].values())
-        size = fixed + tree_bytes
+        size = patterns + (Path(args.out) / store.MANIFEST).stat().st_size
+        size += tree_bytes
         if not guessed_again:
             guessed_again = True
             per_node = tree_bytes / manifest["nodes"]
@@ -170,7 +173,9 @@ def cmd_prune(args: argparse.Namespace) -> int:
         if args.max_mb is None or size <= args.max_mb * 1_000_000:
             break
         if min_visits > int(model.tree.visits[0]):  # already the smallest
-            raise treemodel.ModelError(_too_small(args.max_mb, manifest["nodes"]))
+            raise treemodel.ModelError(
+                _too_small(args.max_mb, manifest["nodes"], patterns)
+            )
         min_visits = int(min_visits * 1.1) + 1
         record(min_visits)
     print(
@@ -201,8 +206,9 @@ def cmd_unpack(args: argparse.Namespace) -> int:
     return 0
 
 
-def _too_small(max_mb: float, nodes: int) -> str:
+def _too_small(max_mb: float, nodes: int, patterns: int) -> str:
+    weights = f" and the pattern weights ({patterns / 1e6:.2f} MB)" if patterns else ""
     return (
         f"--max-mb {max_mb} is too small: the smallest pruning keeps the root "
-        f"and its moves ({nodes} nodes)"
+        f"and its moves ({nodes} nodes){weights}"
     )

@@ -146,10 +146,17 @@ def test_cli_selfplay_info_and_merge(tmp_path, capsys):
     )
     assert "nodes (min visits" in capsys.readouterr().out
     pruned = store.load(light)
-    data = sum(p.stat().st_size for p in light.glob("*.jsonl"))
-    assert data <= half_mb * 1e6
+    assert sum(p.stat().st_size for p in light.iterdir()) <= half_mb * 1e6
     assert 1 < pruned.nodes < single["nodes"]
     assert pruned.manifest["built"]["pruned"]["from_nodes"] == single["nodes"]
+    # The manifest counts too: a limit that holds this pruning's data but not
+    # its manifest takes a lighter one.
+    data = sum(p.stat().st_size for p in light.glob("*.jsonl"))
+    limit = (data + (light / "manifest.json").stat().st_size // 2) / 1e6
+    lighter = tmp_path / "lighter"
+    command = ["model", "prune", str(path), "--out", str(lighter)]
+    assert cli.main([*command, "--max-mb", str(limit)]) == 0
+    assert sum(p.stat().st_size for p in lighter.iterdir()) <= limit * 1e6
 
 
 def test_games_study_one_orientation_and_players_find_it_in_every_other():
