@@ -12,7 +12,7 @@ import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash, labelButton } from "./panel.js";
-import { waitToAsk } from "./seated.js";
+import { RESIGN_PAUSE, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
 
@@ -290,19 +290,19 @@ export function joinFromLink(id, invite, missing) {
     });
 }
 
-let resignAsked = 0;
-
-/** Resign: a second click within 3 s confirms. */
+/** Resign: a second click confirms, from half a second after the first (a
+ *  double tap is not a decision: the button is disabled until then) to 3 s. */
 export function resign() {
   const g = state.game;
-  if (!g || !mySeat()) return;
-  if (Date.now() - resignAsked > 3000) {
-    resignAsked = Date.now();
-    $("#resign").text(gettext("Really resign?"));
+  if (!g || !mySeat() || resignPausing()) return;
+  if (Date.now() - state.resignAsked > 3000) {
+    state.resignAsked = Date.now();
+    $("#resign").text(gettext("Really resign?")).prop("disabled", true);
+    setTimeout(() => $("#resign").prop("disabled", false), RESIGN_PAUSE);
     setTimeout(() => $("#resign").text(gettext("Resign")), 3000);
     return;
   }
-  resignAsked = 0;
+  state.resignAsked = 0;
   $("#resign").text(gettext("Resign"));
   changeGame(api.resign(g.id));
 }

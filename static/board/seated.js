@@ -275,6 +275,14 @@ function hasOwnMove(g, side) {
   return after >= 2 || (after === 1 && g.to_move !== side);
 }
 
+/** How long Resign stays disabled after its first click (friends.resign). */
+export const RESIGN_PAUSE = 500;
+
+/** Whether Resign's first click is too recent for a second to confirm it. */
+export function resignPausing() {
+  return Date.now() - state.resignAsked < RESIGN_PAUSE;
+}
+
 /** What `side` waits now before asking `offer` again (the server's
  *  `waits`, as on lichess): moves for a draw, seconds for a takeback or a
  *  rematch (counted down since the snapshot came); 0: none. */
@@ -328,7 +336,7 @@ function drawButtons() {
   $("#abort").attr("title", alone ? gettext("Withdraw the invitation: the game ends without a result") : gettext("End the game without a result (until each player has moved)"));
   // Nor, as on lichess, a draw or a takeback before each has moved (Abort then).
   if (abortable && !alone) $("#offer-draw, #ask-takeback").attr("title", gettext("Once each player has made a first move"));
-  $("#resign").prop("disabled", alone);
+  $("#resign").prop("disabled", alone || resignPausing());
   $("#abort").prop("disabled", false);
   // Beside the friend's Fischer clock, as on lichess: give them time.
   const canGive = Boolean(mine && playing && !alone && g.clock && !g.clock.control.days);

@@ -53,6 +53,8 @@ export const state = {
   thinking: null,
   /** AI moves are not asked for (Pause, or after an AI request failed). */
   paused: false,
+  /** When Resign was first clicked (Date.now()), for its confirming click. */
+  resignAsked: 0,
   /** {id, at}: when a search this page abandoned ends on the server (it holds
    *  the game's search slot until then). */
   searchSlotFree: null,

@@ -257,9 +257,14 @@ def test_offers_and_resigning_through_the_page(new_page):
     click(b, "h9")
     ply_is(a, 2, timeout=1000)
     assert a.locator("#abort").is_hidden()
+    # A double tap (two taps 150 ms apart) only asks "Really resign?".
     a.click("#resign")
+    a.wait_for_timeout(150)
+    a.click("#resign", force=True)  # a click, whether or not it is enabled
+    a.wait_for_timeout(300)
     assert a.locator("#resign").inner_text() == "Really resign?"
-    a.click("#resign")
+    assert a.evaluate("BoardPage.state.game.status") == "playing"
+    a.click("#resign")  # waits until it is enabled again, then confirms
     for tab, title in ((a, "You lost"), (b, "You won")):
         tab.wait_for_function("() => BoardPage.state.game.status === 'finished'")
         assert tab.locator("#result").inner_text() == "White wins by resignation"
