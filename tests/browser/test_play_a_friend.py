@@ -1073,13 +1073,17 @@ def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
     b.evaluate(
         "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
     )
-    a.fill("#chat-text", "Your move")
+    # A link, long and without a space, as people paste them.
+    link = "https://example.com/" + "x" * 100
+    a.fill("#chat-text", link)
     a.press("#chat-text", "Enter")
-    # Shown under the board, where B looks; nothing above the board moved.
+    # Shown under the board, where B looks; nothing above the board moved,
+    # and the line wraps within the screen.
     board_at = b.locator("#board").bounding_box()["y"]
-    b.wait_for_function("() => $('#flash').text() === '好友说：Your move'")
+    b.wait_for_function(f"() => $('#flash').text() === '好友说：{link}'")
     assert b.locator("#board").bounding_box()["y"] == board_at
     assert b.locator("#flash").is_visible()
+    assert b.evaluate("() => document.documentElement.scrollWidth") == 390
     # The watcher sees the game, not what its players say.
     c = new_page(viewport=DESKTOP)
     c.goto(watch)
@@ -1100,7 +1104,7 @@ def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
     assert a.locator("#chat-lines .chat-text").all_inner_texts() == [
         "Hi! Ready?",
         "Good luck",
-        "Your move",
+        link,
         "Only for you",
         "Are you there?",
     ]
