@@ -95,11 +95,12 @@ export function shareGame() {
 }
 
 /** The links dialog: the invitation while the friend's seat is open (only
- *  the browser that made it holds it), and the watch link. */
+ *  the browser that made it holds it) and the game goes on (not once Abort
+ *  withdrew it), and the watch link. */
 function showLinks() {
   const g = state.game;
   const seat = state.seat && state.seat.id === g.id ? state.seat : null;
-  const open = g.seats && !(g.seats.black && g.seats.white);
+  const open = g.status === "playing" && g.seats && !(g.seats.black && g.seats.white);
   const links = gameLinks(g.id, seat && open ? seat.invite : null);
   $("#share-form").prop("hidden", true);
   $("#share-links").prop("hidden", false);

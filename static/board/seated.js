@@ -131,7 +131,8 @@ function seatName(side) {
   const mine = mySeat();
   if (mine && mine === side) return gettext("You");
   // Until the friend opens the invitation, nobody sits there yet.
-  if (mine) return g.seats[side] ? gettext("Your friend") : gettext("Not joined yet");
+  if (mine && !g.seats[side]) return g.status === "playing" ? gettext("Not joined yet") : gettext("Nobody joined");
+  if (mine) return gettext("Your friend");
   const name = { side: sideName(side) };
   if (g.seats && !g.seats[side]) return interpolate(gettext("%(side)s (open seat)"), name, true);
   if (g.players[side].kind === "ai") return interpolate(gettext("%(side)s (computer)"), name, true);

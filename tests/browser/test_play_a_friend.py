@@ -360,6 +360,13 @@ def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
     assert a.locator("#analyse").is_hidden()  # nor a move to analyse
     a.locator("#end-dialog .btn-close").click()
     assert a.locator("#board-rematch").is_hidden()
+    # The withdrawn invitation is offered no more: Links gives the watch link.
+    assert a.locator("#seat-name-white").inner_text() == "Nobody joined"
+    a.click("#share")
+    a.wait_for_selector("#share-dialog.show")
+    assert a.locator("#invite-part").is_hidden()
+    assert a.locator("#share-title").inner_text() == "Watch link"
+    a.locator("#share-dialog .btn-close").click()
     b.expected_errors.append("400 (Bad Request)")
     b.goto(invite)
     b.wait_for_function(
