@@ -10,7 +10,7 @@ import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strength
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
-import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
+import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
 import { announce, clearFlash, clearRecordNote, flash, noteRecord } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
@@ -35,10 +35,22 @@ export function start(offerNewGame) {
       state.watching = watchInAddress();
       const invite = inviteInAddress();
       // An old or foreign id: start afresh, saying so if a link brought it.
+      // A bad link does not lose the game this browser played last: it is
+      // on the board behind the dialog, which closes back to it.
       const missing = function () {
         const fromLink = Boolean(gameInAddress());
         forgetAddress();
-        firstVisit(offerNewGame, fromLink);
+        const last = lastGame();
+        if (!fromLink || !last || last === id) return firstVisit(offerNewGame, fromLink);
+        state.watching = false;
+        api
+          .getGame(last)
+          .done(function (g) {
+            setGame(g);
+            offerNewGame();
+            $("#start-missing").prop("hidden", false);
+          })
+          .fail(() => firstVisit(offerNewGame, true));
       };
       if (invite && gameInAddress()) return joinFromLink(id, invite, missing);
       api.getGame(id).done(setGame).fail(missing);

@@ -219,13 +219,16 @@ export function stepTarget(delta) {
 
 /** The game to reopen: the one in the address, else the last one played here. */
 export function gameToReopen() {
-  let id = gameInAddress();
+  return gameInAddress() || lastGame();
+}
+
+/** The game this browser played last (null: none, or no storage). */
+export function lastGame() {
   try {
-    id = id || localStorage.getItem(STORE_LAST);
+    return localStorage.getItem(STORE_LAST);
   } catch (e) {
-    /* no storage */
+    return null; // no storage
   }
-  return id;
 }
 
 /** Drop an unknown game from the address. */

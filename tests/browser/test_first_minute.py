@@ -931,6 +931,25 @@ def test_a_link_to_a_missing_game_says_so_and_offers_a_new_one(page, fragment):
     assert page.locator("#start-missing").is_hidden()  # said once
 
 
+@pytest.mark.parametrize("fragment", ["", "&watch", "#invite=not-a-seat"])
+def test_a_bad_link_keeps_the_game_this_browser_was_playing(page, fragment):
+    """A returning player who opens a mistyped link was shut in the dialog
+    (no close, no Escape) and could only reload to find their game again."""
+    open_board(page)
+    played = human_move(page)
+    wait_idle(page)
+    mine = game_json(page)["id"]
+    page.expected_errors.append("404 (Not Found)")  # the missing game's request
+    missing = "0f0e0d0c-0b0a-4909-8807-060504030201"
+    page.goto(f"{page.base_url}/?game={missing}{fragment}")
+    page.wait_for_selector("#start-missing", state="visible")
+    assert page.locator("#start-cancel").is_visible()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#start-dialog", state="hidden")
+    assert game_json(page)["id"] == mine and plies(page) == [played]
+    assert not page.evaluate("BoardPage.state.watching")
+
+
 def test_a_clocked_game_against_the_computer_reads_as_one(page):
     """Playing the computer with a clock: the player's own page counted
     itself ("1 watching"), Pause seemed to pause while both clocks ran on,
