@@ -554,6 +554,11 @@ class ResultSerializer(serializers.Serializer):
     winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
     reason = serializers.CharField()
     score = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    no_first_move = serializers.ChoiceField(
+        choices=COLORS,
+        required=False,
+        help_text="aborted: the side whose first move did not come in time",
+    )
 
 
 class PlayerOutSerializer(serializers.Serializer):

@@ -27,6 +27,8 @@ export function showEnd(game, ending) {
   if (ending.reason === "aborted") {
     title = gettext("Game aborted");
     why = gettext("Nobody wins or loses.");
+    const late = game.result && game.result.no_first_move;
+    if (late) why = interpolate(gettext("%(side)s did not make a first move in time. Nobody wins or loses."), { side: sideName(late) }, true);
   } else if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
   // Lines of Action's goal, said whole ("Connected group." left whose to guess).

@@ -499,6 +499,9 @@ export function drawPanel() {
   $("#count-black").text(counts.black);
   $("#count-white").text(counts.white);
   $("#result").prop("hidden", g.status !== "finished");
+  // Green for a game with a result; grey for one aborted, which has none.
+  const aborted = Boolean(g.result && g.result.reason === "aborted");
+  $("#result").toggleClass("alert-success", !aborted).toggleClass("alert-secondary", aborted);
   setLiveText("#result", g.status === "finished" ? resultText(g.result) : "");
   placeThinkingRow();
   // Nothing to pause in a finished game (an undo brings Pause back); it shows

@@ -626,7 +626,12 @@ def test_a_first_move_not_made_in_time_aborts_the_game(client, friends):
     row.save()
     assert flag_due_games() == 1
     over = client.get(url("game-detail", game_id)).json()
-    assert over["result"] == {"winner": None, "reason": "aborted", "score": None}
+    assert over["result"] == {
+        "winner": None,
+        "reason": "aborted",
+        "score": None,
+        "no_first_move": "white",  # said, as lichess's "White didn't move"
+    }
     # Each clock as it was: no time was spent.
     assert over["clock"]["black"] == over["clock"]["white"] == 180
 

@@ -295,13 +295,16 @@ def settle_clock(row: GameRow) -> GameRow:
     time (written once, whoever notices first)."""
     if row.status != GameRow.Status.PLAYING or row.deadline is None:
         return row
-    if row.clock and row.clock["since"] is None:  # waiting for a first move
-        if timezone.now() < row.deadline:
-            return row
-        ending = dict(ABORTED)
+    waiting = row.clock and row.clock["since"] is None  # for a first move
+    if waiting and timezone.now() < row.deadline:
+        return row
+    game, state = position(row)
+    side = openings.acting_side(row, game, state)
+    if waiting:
+        # Aborted, saying whose first move did not come (lichess's "Black
+        # didn't move").
+        ending = {**ABORTED, "no_first_move": side}
     else:
-        game, state = position(row)
-        side = openings.acting_side(row, game, state)
         if not clocks.flagged(row.clock, side, clocks.now_ms()):
             return row
         other = other_side(side)
