@@ -6,7 +6,7 @@
  * on the board and the moves stepped into. lookback.js draws both.
  */
 import * as api from "./api.js";
-import { flash } from "./panel.js";
+import { clearPositionFlash, flash } from "./panel.js";
 import { render } from "./render.js";
 import { isLoa, squaresOfMove, state } from "./state.js";
 
@@ -83,6 +83,8 @@ export function toggleExplorer() {
     return render();
   }
   state.selected = null;
+  // A hint's line under the board was about the game, not what it shows now.
+  clearPositionFlash();
   state.explore = { ply: state.viewPly === null ? g.ply : state.viewPly, line: [], data: null };
   fetchExplorer(state.explore.line);
 }

@@ -858,8 +858,15 @@ def test_the_explorer_shows_no_empty_table_where_the_model_knows_nothing(page):
 
 def test_the_opening_explorer_steps_into_the_models_moves(page):
     open_board(page)
+    page.click("#hint")
+    page.wait_for_function(
+        "() => $('#flash').text().startsWith('Hint')", timeout=AI_TIMEOUT
+    )
+    wait_idle(page)
     page.click("#explore")
     page.wait_for_selector("#explorer-moves .explorer-move")
+    # The hint's line was about the game, not the explorer's board.
+    assert page.inner_text("#flash") == ""
     moves = page.locator("#explorer-moves .explorer-move").all_inner_texts()
     assert moves and set(moves) <= {"d3", "c4", "f5", "e6"}
     # Why a move's visits can pass its position's (they read as an error).
