@@ -955,6 +955,23 @@ def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
         )
 
 
+def test_a_player_looking_back_is_told_the_friend_moved(new_page):
+    """Stepping through earlier moves, a player read "Move 1 of 2" while the
+    friend's move came and their own clock ran: nothing said it was theirs."""
+    a, b = a_friend_joins(new_page)
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    a.click("#step-back")
+    assert a.inner_text("#status") == "The starting position"
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
+    assert (
+        a.inner_text("#status") == "The starting position \u2013 your move in the game"
+    )
+    b.click("#step-back")  # not B's move: nothing more to say
+    assert b.inner_text("#status") == "Move 1 of 2"
+
+
 @within_seconds
 def test_a_player_who_loses_the_connection_is_told(new_page):
     """B's network goes: B's page says the connection is lost (not two
