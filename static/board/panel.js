@@ -333,14 +333,8 @@ function playingPageClosed() {
 function statusText() {
   const g = state.game;
   if (state.explore) return gettext("Exploring the opening knowledge");
-  if (state.viewPly !== null) {
-    const at = state.viewPly === 0 ? gettext("The starting position") : interpolate(gettext("Move %(ply)s of %(plies)s"), { ply: state.viewPly, plies: g.ply }, true);
-    // A player looking back as the friend moved: their clock runs meanwhile.
-    const mine = mySeat();
-    if (!mine || g.status !== "playing" || g.to_move !== mine) return at;
-    // Translators: the status while a player looks at an earlier position: "Move 3 of 8 – your move in the game".
-    return interpolate(gettext("%(position)s – your move in the game"), { position: at }, true);
-  }
+  if (state.viewPly === 0) return gettext("The starting position");
+  if (state.viewPly !== null) return interpolate(gettext("Move %(ply)s of %(plies)s"), { ply: state.viewPly, plies: g.ply }, true);
   // The result says the game is over ("Game over. " before it pushed a
   // narrow column's disc counts to a line of their own, and the board down).
   if (g.status === "finished") return resultText(g.result);
@@ -493,6 +487,12 @@ export function drawPanel() {
     });
   }
   $("#back-to-game").prop("hidden", state.viewPly === null || Boolean(state.explore));
+  // A player looking back as the friend moved: their clock runs meanwhile,
+  // so the way back glows, as lichess's (words added to the status wrapped
+  // it onto another line on a phone and moved the board under a finger).
+  const mine = mySeat();
+  const called = state.viewPly !== null && Boolean(mine) && g.status === "playing" && g.to_move === mine;
+  $("#back-to-game, #step-last").toggleClass("your-move", called);
   drawTitle();
   // The counts of the position on show (a viewed move, the explorer's).
   const shown = state.explore && state.explore.data ? state.explore.data.board.cells : state.viewPly === null ? g.board.cells : cellsAt(state.viewPly) || g.board.cells;

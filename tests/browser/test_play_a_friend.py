@@ -955,21 +955,28 @@ def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
         )
 
 
-def test_a_player_looking_back_is_told_the_friend_moved(new_page):
-    """Stepping through earlier moves, a player read "Move 1 of 2" while the
-    friend's move came and their own clock ran: nothing said it was theirs."""
+def test_a_player_looking_back_is_called_to_their_move(new_page):
+    """Stepping through earlier moves, a player read "Move 1 of 2" as the
+    friend's move came and their own clock ran: now Back to the game glows
+    (lichess's), and nothing above the board moves."""
     a, b = a_friend_joins(new_page)
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
     a.click("#step-back")
-    assert a.inner_text("#status") == "The starting position"
+    called = "() => $('#back-to-game').hasClass('your-move')"
+    assert not a.evaluate(called)
+    board_at = a.locator("#board").bounding_box()["y"]
     click(b, "h9")
     ply_is(a, 2, timeout=1000)
-    assert (
-        a.inner_text("#status") == "The starting position \u2013 your move in the game"
+    assert a.evaluate(called) and a.evaluate(
+        "() => $('#step-last').hasClass('your-move')"
     )
-    b.click("#step-back")  # not B's move: nothing more to say
-    assert b.inner_text("#status") == "Move 1 of 2"
+    assert a.inner_text("#status") == "The starting position"
+    assert a.locator("#board").bounding_box()["y"] == board_at
+    b.click("#step-back")  # not B's move: nothing calls
+    assert not b.evaluate(called)
+    a.click("#back-to-game")
+    assert not a.evaluate(called)
 
 
 @within_seconds
