@@ -15,6 +15,7 @@ import { clockOf, createFriendGame, makeOffer } from "./friends.js";
 import { changeGame } from "./game.js";
 import { stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
+import { showRules } from "./rules.js";
 import { SIDES, mySeat, state } from "./state.js";
 import { drawYourGames } from "./yourgames.js";
 
@@ -117,10 +118,29 @@ export function twoPlayers() {
   begin({ black: "human", white: "human" });
 }
 
+/** The rules opened from this dialog (How to play), over it. */
+let rulesOver = false;
+
+/** How to play: the rules of the game chosen in the dialog, which waits,
+ *  its choices kept, until they close. */
+export function startRules() {
+  rulesOver = true;
+  modal("start-dialog").hide();
+  showRules($("#start-game").val());
+}
+
+/** The rules closed: back to the dialog they were opened from, or without
+ *  a game to go back to, to the first choice. */
+export function rulesClosed() {
+  if (!rulesOver && state.game) return;
+  rulesOver = false;
+  offerNewGame($("#start-game").val());
+}
+
 /** The dialog closed without a choice: the selectors show the game on show
  *  again (its options, and the models that go with them). */
 export function startDialogClosed() {
-  if (!chosen && state.game) syncControls(state.game);
+  if (!chosen && !rulesOver && state.game) syncControls(state.game);
 }
 
 // ---- the end of a game ---------------------------------------------------------------

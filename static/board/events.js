@@ -80,15 +80,10 @@ export function bind() {
   on("click", "#share", friends.openShare);
   on("click", "#theme", toggleTheme);
   on("click", "#rules", () => showRules());
-  on("click", "#start-rules", function () {
-    // From the first-minute dialog: the rules of the game chosen there.
-    bootstrap.Modal.getOrCreateInstance(document.getElementById("start-dialog")).hide();
-    showRules($("#start-game").val());
-  });
+  on("click", "#start-rules", dialogs.startRules);
   // Escape (or a click beside it) keeps the game on the board, when there is one.
   on("hidePrevented.bs.modal", "#start-dialog", () => state.game && bootstrap.Modal.getInstance(document.getElementById("start-dialog")).hide());
-  // Without a game to go back to, the rules lead back to the first choice.
-  on("hidden.bs.modal", "#rules-dialog", () => state.game || dialogs.offerNewGame($("#start-game").val()));
+  on("hidden.bs.modal", "#rules-dialog", dialogs.rulesClosed);
   on("click", "#sound", function () {
     toggleSound();
     showTheme();

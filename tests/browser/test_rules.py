@@ -7,7 +7,7 @@ from __future__ import annotations
 from mcts.games import find_game
 
 from .conftest import DESKTOP, PHONE_CONTEXT
-from .helpers import LOADED, select_game
+from .helpers import LOADED, open_board, select_game
 
 
 def _forbidden_in(diagram) -> dict[str, str]:
@@ -124,6 +124,32 @@ def test_closing_the_rules_gives_the_focus_back_to_how_to_play(new_page):
     page.wait_for_selector("#rules-dialog", state="hidden")
     page.wait_for_function("() => document.activeElement.id === 'start-rules'")
     assert page.locator("#start-dialog.show").count() == 1
+
+
+def test_the_rules_from_new_game_lead_back_to_its_choices(new_page):
+    """With a game on the board, How to play in New game closed both: the
+    player was back in the old game, the choices made (renju, Swap2) lost."""
+    page = new_page(viewport=DESKTOP)
+    open_board(page)
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "gomoku")
+    page.select_option("#gomoku-rule", "renju")
+    page.select_option("#gomoku-opening", "swap2")
+    page.click("#start-rules")
+    page.wait_for_selector("#rules-dialog.show")
+    assert page.locator("#rules-gomoku.active").is_visible()
+    page.wait_for_function(  # shown: the keyboard is in it
+        "() => document.querySelector('#rules-dialog').contains(document.activeElement)"
+    )
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.input_value("#start-game") == "gomoku"
+    assert page.input_value("#gomoku-rule") == "renju"
+    assert page.input_value("#gomoku-opening") == "swap2"
+    page.keyboard.press("Escape")  # and from there back to the game
+    page.wait_for_selector("#start-dialog", state="hidden")
+    assert page.evaluate("BoardPage.state.game.game") == "reversi"
 
 
 def test_the_rules_diagrams_have_coordinates_for_their_captions(new_page):
