@@ -283,6 +283,12 @@ class CreateGameSerializer(NewGameSerializer):
         return attrs
 
 
+#: A record's longest text: it fits the 64 KiB body limit even when every
+#: character is escaped (a surrogate pair: 12 bytes); the longest games need
+#: under 2000.
+RECORD_MAX_CHARS = 4000
+
+
 class ImportGameSerializer(NewGameSerializer):
     """The body of ``POST /api/games/import/``: a new game from a record (for
     study: untimed, at one screen)."""
@@ -290,9 +296,15 @@ class ImportGameSerializer(NewGameSerializer):
     record = JSONCharField(
         allow_blank=True,
         trim_whitespace=True,
-        # 4000 characters fit the 64 KiB body limit even when every one is
-        # escaped (a surrogate pair: 12 bytes); the longest games need under 2000.
-        max_length=4000,
+        max_length=RECORD_MAX_CHARS,
+        error_messages={
+            "max_length": lazy_text(
+                lambda: (
+                    _("too long: at most %(max)s characters")
+                    % {"max": RECORD_MAX_CHARS}
+                )
+            )
+        },
         help_text="Reversi: an Othello transcript such as 'f5d6c3d3' (passes may be "
         "left out); others: moves separated by spaces, e.g. 'h8 h9' or 'b1-b3 a2xc4'",
     )

@@ -787,7 +787,19 @@ class RecordTests(APITestCase):
             format="json",
         )
         body = assert_error(response, 400, "invalid_record")
-        assert "ended" in body["detail"]
+        # In the page's words: moves, not plies.
+        assert body["detail"] == (
+            "the game ended after 5 moves but the record goes on with 'e5' (move 6)"
+        )
+
+    def test_import_of_a_record_too_long_says_how_long_one_may_be(self):
+        response = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": "f5" * 2001},
+            format="json",
+        )
+        body = assert_error(response, 400, "invalid_record")
+        assert body["detail"] == "record: too long: at most 4000 characters"
 
     def test_import_of_an_unknown_game_is_400(self):
         response = self.client.post(

@@ -160,10 +160,10 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
         if rules.is_terminal(state):
             raise _Unread(
                 _(
-                    "the game ended after %(plies)s plies but the record goes on "
+                    "the game ended after %(count)s moves but the record goes on "
                     "with %(move)s (move %(number)s)"
                 )
-                % {"plies": len(moves), "move": repr(token), "number": number},
+                % {"count": len(moves), "move": repr(token), "number": number},
                 number,
             )
         if token.lower() != PASS and rules.legal_moves(state) == [rules.PASS]:
