@@ -1204,15 +1204,16 @@ def test_a_watcher_reads_when_the_page_playing_the_computer_pauses_or_closes(
     watcher.wait_for_function("() => BoardPage.state.watching")
     host.wait_for_function("() => BoardPage.state.game.ply >= 2", timeout=AI_TIMEOUT)
     host.click("#pause")
+    # A search under way as Pause was clicked still plays its move (the
+    # watcher reads "… is thinking" meanwhile, and took it for the resumed
+    # game's move unless it waits for it).
+    host.wait_for_function("() => !BoardPage.state.thinking")
+    ply = game_json(host)["ply"]
+    watcher.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
     watcher.wait_for_function(
         "() => document.querySelector('#status').textContent.endsWith('paused')"
     )
     assert re.fullmatch(r"(Black|White) \(AI\) to move – paused", status(watcher))
-    # A search under way as Pause was clicked still plays its move: the
-    # watcher waits for it, else it took that move for the resumed game's.
-    host.wait_for_function("() => !BoardPage.state.thinking")
-    ply = game_json(host)["ply"]
-    watcher.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
     host.click("#pause")  # Resume
     watcher.wait_for_function("n => BoardPage.state.game.ply > n", arg=ply)
     assert "paused" not in status(watcher)
