@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -40,9 +41,14 @@ def get(port: int, path: str, *, method="GET", body=None, headers=None):
         conn.close()
 
 
+class Served(NamedTuple):
+    port: int
+    log: Path  # the server's standard output and error
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """Yield the port of ``make run`` serving from temporary folders."""
+    """Yield ``make run`` serving from temporary folders."""
     tmp = tmp_path_factory.mktemp("served")
     port = free_port()
     env = {
@@ -79,7 +85,7 @@ def served(tmp_path_factory):
                     "make run did not serve:\n" + (tmp / "server.log").read_text()
                 )
             time.sleep(0.3)
-    yield port
+    yield Served(port, tmp / "server.log")
     os.killpg(proc.pid, signal.SIGTERM)
     try:
         proc.wait(timeout=20)
@@ -89,12 +95,12 @@ def served(tmp_path_factory):
 
 
 def test_the_page_loads_hashed_static_files_served_by_whitenoise(served):
-    status, headers, page = get(served, "/")
+    status, headers, page = get(served.port, "/")
     assert status == 200
     assert "uvicorn" in headers.get("Server", "")
     main = re.search(rb'src="(/static/board/main\.[0-9a-f]{12}\.js)"', page)
     assert main, page[:2000]
-    status, headers, script = get(served, main.group(1).decode())
+    status, headers, script = get(served.port, main.group(1).decode())
     assert status == 200
     assert "max-age=315360000" in headers["Cache-Control"]  # immutable, hashed
     # The ES modules main.js imports are hashed too (a deploy never mixes).
@@ -102,18 +108,29 @@ def test_the_page_loads_hashed_static_files_served_by_whitenoise(served):
     assert imports and all(re.search(rb"\.[0-9a-f]{12}\.js$", name) for name in imports)
 
 
+def test_static_files_leave_no_warning_in_the_log(served):
+    """Under ASGI, Django reads WhiteNoise's file responses whole in a thread
+    and warned of it on the first: a line an operator would take for a
+    fault (settings.py keeps it out)."""
+    _, _, page = get(served.port, "/")
+    for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', page):
+        status, _, _ = get(served.port, path.decode())
+        assert status == 200, path
+    assert "Warning" not in served.log.read_text()
+
+
 def test_errors_are_json_never_a_debug_page(served):
-    status, headers, body = get(served, "/no/such/page/")
+    status, headers, body = get(served.port, "/no/such/page/")
     assert status == 404
     assert headers["Content-Type"] == "application/json"
     assert b"URLconf" not in body and len(body) < 500
     status, headers, body = get(
-        served,
+        served.port,
         "/api/games/",
         method="POST",
         body="[" * 1000 + "]" * 1000,
         headers={"Content-Type": "application/json"},
     )
     assert status == 400 and b"parse_error" in body and len(body) < 500
-    status, headers, body = get(served, "/", headers={"Host": "evil.example.com"})
+    status, headers, body = get(served.port, "/", headers={"Host": "evil.example.com"})
     assert status == 400 and b"bad_request" in body and len(body) < 500
