@@ -114,7 +114,7 @@ MIDDLEWARE = [
 
 # Under ASGI, Django reads WhiteNoise's file responses (synchronous file
 # iterators) whole in a thread and warns of it once a process: harmless for
-# these files (the largest, the API docs' bundle, is about 1 MB) and no
+# these files (the largest, the API docs' bundles, are under 2 MB) and no
 # fault, so it stays out of the operator's log. The app's own responses
 # never stream.
 warnings.filterwarnings(
