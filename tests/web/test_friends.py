@@ -636,6 +636,27 @@ def test_a_first_move_not_made_in_time_aborts_the_game(client, friends):
     assert over["clock"]["black"] == over["clock"]["white"] == 180
 
 
+def test_a_timed_rematch_counts_the_first_move_from_its_start(client, friends):
+    """A rematch between two seats starts with both taken: its first mover
+    has the same 25 s as in the first game, else one player could leave the
+    other before a clock that never runs (QA found the rematch's
+    ``first_move`` null, its clocks at 3:00 for good)."""
+    game_id, black, white = friends
+    post(client, "game-abort", game_id, token=white)
+    post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    started = post(client, "game-rematch", game_id, {"action": "offer"}, token=white)
+    new_id = started.json()["rematch"]
+    again = client.get(url("game-detail", new_id)).json()
+    assert again["to_move"] == "black" and 24 < again["clock"]["first_move"] <= 25
+    row = GameRow.objects.get(pk=new_id)
+    row.deadline = timezone.now() - dt.timedelta(seconds=1)
+    row.save()
+    assert flag_due_games() == 1
+    over = client.get(url("game-detail", new_id)).json()
+    assert over["result"]["reason"] == "aborted"
+    assert over["result"]["no_first_move"] == "black"
+
+
 def test_no_time_for_a_first_move_before_the_friend_joins_or_once_clocks_run(
     client,
 ):

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
 from . import clocks, openings, presence, seats, spacing
-from .games import ABORTED, GameId, get_row, playable, write
+from .games import ABORTED, GameId, get_row, new_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
 from .rules import cached_rules, options_key
@@ -312,11 +312,10 @@ def _start_rematch(row: GameRow, *, players: dict, seated: dict) -> dict:
     """Start the rematch of ``row`` (its options, opening and time control)
     between ``players`` in ``seated`` (each side's token digest, or none),
     and return the finished game's snapshot naming it."""
-    again = GameRow.objects.create(
+    again = new_row(
         game=row.game,
         options=row.options,
         players=players,
-        moves=[],
         seats=seated,
         clock=clocks.new_clock(row.clock["control"] if row.clock else None),
         opening=openings.new_opening(

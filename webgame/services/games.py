@@ -354,6 +354,20 @@ def make_up_for_restart(when: str) -> int:
     return given
 
 
+def new_row(**columns: object) -> GameRow:
+    """Store and return a new game (no move played yet) with ``columns``;
+    one that starts between two taken seats on a Fischer clock (a rematch)
+    counts its first mover's time from now, as :func:`write` does after a
+    change."""
+    row = GameRow(moves=[], **columns)
+    key = options_key(row.options)
+    game = cached_rules(row.game, key)
+    first = openings.side_acting(row.opening, 0, game, replay(row.game, key, ()))
+    row.deadline = _first_move_deadline(row, {}, row.clock, first, clocks.now_ms())
+    row.save(force_insert=True)
+    return row
+
+
 def create_game(
     *,
     game: str,
@@ -382,11 +396,10 @@ def create_game(
         fields["seats"], fields["invite"], token, invitation = seats.open_seats(side)
         players = None  # both human
         seat = {"side": side, "token": token}
-    row = GameRow.objects.create(
+    row = new_row(
         game=rules.name,
         options=rules.options,
         players=normal_players(rules.name, players, options=rules.options),
-        moves=[],
         **fields,
     )
     view = snapshot(row)
