@@ -409,13 +409,25 @@ function hasUndo(g) {
   return false;
 }
 
-/** Why Undo is off now (its title), or null where that goes without
- *  saying (no move yet, the game over). */
+/** Why Undo is off now (its title, which a tap on it says). */
 function noUndoReason(g) {
   if (g.status === "finished" && endedOffBoard(g.result)) return gettext("Nothing is taken back once a game is lost on time or resigned");
-  if (!g.moves.length || g.status === "finished") return null;
+  if (!g.moves.length) return gettext("No move has been played yet");
   if (g.opening && g.moves.length <= openingStones(g)) return gettext("The Swap2 opening's stones are not taken back");
   return gettext("None of your moves can be taken back yet");
+}
+
+/** Why Hint is off now (its title, which a tap on it says), or null while
+ *  it is on. */
+function noHintReason(g) {
+  if (g.status === "finished") return gettext("The game is over");
+  if (state.explore) return gettext("Close the explorer to ask for a hint");
+  if (state.viewPly !== null) return gettext("Back to the game's last move to ask for a hint");
+  if (openingStep()) return gettext("No hint during the Swap2 opening's choices");
+  if (!humanToMove()) return gettext("A hint is for your move");
+  if (state.thinking) return gettext("A hint is on its way");
+  if (state.busy) return gettext("A new game is starting");
+  return null;
 }
 
 /** Set a button's text, keeping it as wide as the widest of its `labels`
@@ -521,8 +533,9 @@ export function drawPanel() {
   labelButton($("#pause"), state.paused ? gettext("Resume") : gettext("Pause"), [gettext("Pause"), gettext("Resume")]);
   $("#undo")
     .prop("disabled", !hasUndo(g) || state.busy)
-    .attr("title", hasUndo(g) ? null : noUndoReason(g));
-  $("#hint").prop("disabled", !canClick() || Boolean(openingStep()));
+    .attr("title", !hasUndo(g) ? noUndoReason(g) : state.busy ? gettext("A new game is starting") : null);
+  const noHint = noHintReason(g);
+  $("#hint").prop("disabled", Boolean(noHint)).attr("title", noHint);
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
   drawStepButtons();

@@ -301,6 +301,14 @@ function waitWords(offer, n) {
   return interpolate(ngettext("You may offer a rematch again in %(n)s second", "You may offer a rematch again in %(n)s seconds", n), { n: n }, true);
 }
 
+/** Why this player's button for `offer` is greyed while an offer waits
+ *  for its answer (theirs, or their friend's), as its bar says; or null. */
+function pendingWords(g, offer, mine) {
+  const by = g.offers && g.offers[offer];
+  if (!by) return null;
+  return by === mine ? WAITING_WORDS[offer]() : FRIEND_OFFER_WORDS[offer]();
+}
+
 /** Counts a wait down on its button's title (null: no wait running). */
 let waitTimer = null;
 
@@ -308,7 +316,7 @@ let waitTimer = null;
  *  saying for how long; true if it waits. */
 function drawWait(selector, offer, mine) {
   const n = mine ? waitToAsk(state.game, offer, mine) : 0;
-  if (n) $(selector).prop("disabled", true).attr("title", waitWords(offer, n));
+  if (n) $(selector).prop("disabled", true).attr("title", pendingWords(state.game, offer, mine) || waitWords(offer, n));
   if (n && offer !== "draw" && !waitTimer) waitTimer = setTimeout(() => state.game && drawButtons(), 1000);
   return n > 0;
 }
@@ -344,13 +352,18 @@ function drawButtons() {
   SIDES.forEach((side) => $("#give-time-" + side).prop("hidden", !canGive || side === mine));
   $("#offer-draw").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.draw));
   $("#ask-takeback").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
+  // A greyed button, tapped, says why (events.js): an offer already made.
+  if (mine && !alone && !abortable) {
+    $("#offer-draw").attr("title", pendingWords(g, "draw", mine));
+    $("#ask-takeback").attr("title", pendingWords(g, "takeback", mine) || (hasOwnMove(g, mine) ? null : gettext("None of your moves can be taken back yet")));
+  }
   // After the game, as on the end card once it is closed (or the page
   // reloaded); the friend's offer is answered in its bar.
   const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   $("#board-rematch")
     .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || alone || friendOffers || endCardUp())
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine))
-    .attr("title", null);
+    .attr("title", mine ? pendingWords(g, "rematch", mine) : null);
   $("#rematch").prop("disabled", false).attr("title", gettext("A new game with the colours swapped"));
   // As on lichess, nobody pesters a friend: a draw offered again 20 moves
   // on, a declined takeback or rematch asked again after a wait.

@@ -176,6 +176,35 @@ def test_undo_waits_for_a_move_of_ones_own_against_the_computer(page):
     assert game_json(page)["to_move"] == "white" and page.is_disabled("#undo")
 
 
+def test_a_greyed_undo_or_hint_tapped_says_why(page):
+    """The README's promise, a greyed button tapped says why it is greyed:
+    QA found Undo before any move and Hint while looking back silent (no
+    title, and a tap says a greyed button's title)."""
+    open_board(page)
+    select_game(page, "reversi")
+    why = {
+        "#undo": "No move has been played yet",
+        "#hint": "Back to the game's last move to ask for a hint",
+    }
+    assert page.is_disabled("#undo") and page.is_enabled("#hint")
+    assert page.get_attribute("#undo", "title") == why["#undo"]
+    assert page.get_attribute("#hint", "title") is None
+    human_move(page)
+    wait_plies(page, 1)
+    wait_idle(page)
+    page.click("#step-back")
+    page.wait_for_function("() => BoardPage.state.viewPly === 0")
+    page.locator("#hint").click(force=True)
+    assert page.locator("#flash").inner_text() == why["#hint"]
+    page.click("#step-last")
+    assert page.is_enabled("#hint") and page.get_attribute("#hint", "title") is None
+    page.click("#undo")
+    wait_plies(page, 0)
+    wait_idle(page)
+    page.locator("#undo").click(force=True)
+    assert page.locator("#flash").inner_text() == why["#undo"]
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_human_vs_ai_to_the_end(page, screenshot, game):
     if game == "gomoku":

@@ -218,6 +218,13 @@ def test_offers_and_resigning_through_the_page(new_page):
     assert b.locator("#offer-text").inner_text() == "Your friend offers a draw"
     assert [b.locator(s).bounding_box() for s in ("#board", "#resign")] == before
     assert a.locator("#offer-accept").is_hidden()  # the offerer only waits
+    # Both greyed buttons, tapped, say why (their titles).
+    assert a.locator("#offer-draw").get_attribute("title") == (
+        "Draw offered: waiting for your friend"
+    )
+    assert b.locator("#offer-draw").get_attribute("title") == (
+        "Your friend offers a draw"
+    )
     b.click("#offer-decline")
     a.wait_for_selector("#offer-bar", state="hidden")
     # As on lichess, A offers a draw again only 20 moves on, and is told.
