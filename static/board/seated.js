@@ -357,13 +357,14 @@ function drawButtons() {
     $("#offer-draw").attr("title", pendingWords(g, "draw", mine));
     $("#ask-takeback").attr("title", pendingWords(g, "takeback", mine) || (hasOwnMove(g, mine) ? null : gettext("None of your moves can be taken back yet")));
   }
-  // After the game, as on the end card once it is closed (or the page
-  // reloaded); the friend's offer is answered in its bar.
+  // After the game, as on the end card once it is closed (Analyse, or the
+  // page reloaded), for whoever played it, the computer too; the friend's
+  // offer is answered in its bar.
   const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   $("#board-rematch")
-    .prop("hidden", !(mine && g.status === "finished" && !g.rematch) || alone || friendOffers || endCardUp())
+    .prop("hidden", !(!watching && g.status === "finished" && !g.rematch) || alone || friendOffers || endCardUp())
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine))
-    .attr("title", mine ? pendingWords(g, "rematch", mine) : null);
+    .attr("title", mine ? pendingWords(g, "rematch", mine) : gettext("A new game with the colours swapped"));
   $("#rematch").prop("disabled", false).attr("title", gettext("A new game with the colours swapped"));
   // As on lichess, nobody pesters a friend: a draw offered again 20 moves
   // on, a declined takeback or rematch asked again after a wait.
