@@ -29,7 +29,7 @@ export function showEnd(game, ending) {
     why = gettext("Nobody wins or loses.");
     const late = game.result && game.result.no_first_move;
     if (late) why = interpolate(gettext("%(side)s did not make a first move in time. Nobody wins or loses."), { side: sideName(late) }, true);
-  } else if (endedOffBoard(game.result)) why = interpolate(gettext("%(sentence)s."), { sentence: resultText(game.result) }, true);
+  } else if (endedOffBoard(game.result)) why = offBoardWhy(game.result);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
   // Lines of Action's goal, said whole ("Connected group." left whose to guess).
   else if (ending.reason === "connected group" && ending.winner) why = interpolate(gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
@@ -42,6 +42,22 @@ export function showEnd(game, ending) {
   $("#analyse").prop("hidden", game.ply === 0); // an aborted game without a move
   cardFor = game.id;
   endCard().show();
+}
+
+/** What happened, under the title that says who won: "Black resigned."
+ *  (the title's "White wins" said again, "White wins by resignation.",
+ *  told a watcher nothing new). */
+const LOSER_DID = {
+  time: () => gettext("%(side)s ran out of time."),
+  resignation: () => gettext("%(side)s resigned."),
+  abandonment: () => gettext("%(side)s left the game."),
+};
+
+function offBoardWhy(result) {
+  const did = LOSER_DID[result.reason];
+  if (did && result.winner) return interpolate(did(), { side: sideName(otherSide(result.winner)) }, true);
+  if (result.reason === "agreement" && !result.winner) return gettext("The players agreed to a draw.");
+  return interpolate(gettext("%(sentence)s."), { sentence: resultText(result) }, true);
 }
 
 /** The finished game the card on show is about (null: none shown; state.js's

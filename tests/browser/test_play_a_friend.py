@@ -168,6 +168,11 @@ def test_two_friends_play_and_one_watches(new_page):
         )
         assert tab.locator("#result").inner_text() == "White wins on time"
         assert tab.locator("#clock-black").inner_text() == "0:00.0"
+    # The watcher's card says what happened, not its title's "White wins"
+    # again ("White wins on time.").
+    c.wait_for_selector("#end-dialog.show")
+    assert c.locator("#end-title").inner_text() == "White wins"
+    assert c.locator("#end-reason").inner_text() == "Black ran out of time."
 
 
 def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
@@ -277,7 +282,7 @@ def test_offers_and_resigning_through_the_page(new_page):
         assert tab.locator("#result").inner_text() == "White wins by resignation"
         tab.wait_for_selector("#end-dialog.show")  # from each player's side
         assert tab.locator("#end-title").inner_text() == title
-        assert tab.locator("#end-reason").inner_text() == "White wins by resignation."
+        assert tab.locator("#end-reason").inner_text() == "Black resigned."
     # What was said during the game is gone with it (the declined draw stayed).
     assert a.locator("#flash").inner_text() == ""
 
