@@ -1372,3 +1372,28 @@ def test_a_button_that_changes_its_word_is_sized_by_its_words_not_its_row(
         " document.querySelector(s).getBoundingClientRect().width)"
     )
     assert widths[1] < 2 * widths[0], widths
+
+
+def test_on_a_small_phone_a_long_win_label_keeps_the_board_in_place(new_page):
+    """A walk-through of the computer against itself on a phone saw the board
+    move 11 px down at move 60: the label grew to "… (Black proven win)" and
+    the bar's track wrapped onto a second line. The bar keeps one line."""
+    page = new_page(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    open_board(page)
+    select_game(page, "reversi")
+    label = "You (Black) {} \u2013 White {} (Black proven win in 12)"
+    heights = []
+    for shares in (("50%", "50%"), ("100%", "0%")):
+        heights.append(
+            page.evaluate(
+                """text => {
+                  $("#win-bar").prop("hidden", false).removeClass("idle");
+                  $("#win-label").text(text);
+                  return [$("#win-bar")[0].getBoundingClientRect().height,
+                          $("#board")[0].getBoundingClientRect().top];
+                }""",
+                label.format(*shares),
+            )
+        )
+    assert heights[0] == heights[1]
+    assert heights[0][0] < 30  # one line
