@@ -138,13 +138,14 @@ export function openingNews(before, g) {
 }
 
 /** Draw the opening's bar: its step, and the choices when they are ours;
- *  after the opening, until the game ends, who plays which colour, plainly.
- *  At its reserved height throughout (also after the window's width
- *  changes): the board below moves when the game ends, not before. */
+ *  after the opening, for the rest of the game and once it is over, who
+ *  plays which colour, plainly. At its reserved height throughout (also
+ *  after the window's width changes): the board below stays put, also when
+ *  the game ends (it moved up then, as the end card came). */
 export function drawOpening() {
   const g = state.game;
   const step = openingStep();
-  const done = !step && g && g.status === "playing" && g.opening && g.opening.step === "done";
+  const done = !step && g && g.opening && g.opening.step === "done";
   const bar = document.getElementById("swap2-bar");
   bar.hidden = !step && !done;
   if (bar.hidden) return;

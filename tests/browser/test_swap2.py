@@ -144,6 +144,26 @@ def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
     assert game["status"] == "playing"
 
 
+def test_the_board_stays_put_when_a_swap2_game_ends(page):
+    """The bar keeps its height after the opening, so that the board does
+    not move; it went at the end, and the board moved up as the end card
+    came (QA's walk through a Swap2 game)."""
+    _new_swap2_game(page, "freestyle")
+    for ply, square in enumerate(("h8", "h9", "i8"), 1):
+        _place(page, square, ply)
+    page.click('#swap2-choices button[data-choice="white"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    wait_idle(page)
+    top = page.locator("#board").bounding_box()["y"]
+    # White elsewhere, Black five in a row: h8 to l8.
+    for ply, square in enumerate(("a1", "j8", "a2", "k8", "a3", "l8"), 4):
+        _place(page, square, ply)
+    page.wait_for_selector("#end-dialog.show")
+    assert game_json(page)["status"] == "finished"
+    assert _bar(page) == "Swap2 done: the opener plays Black."
+    assert page.locator("#board").bounding_box()["y"] == top
+
+
 def test_the_computers_colour_choice_is_told_to_the_player(page):
     """The computer opens, the player hands the choice back with two more
     stones, the computer chooses a colour: the bar goes, and the player reads
