@@ -496,6 +496,10 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     assert c.inner_text("#flash") == (
         "The rematch has started: the colours are swapped"
     )
+    # Black's first move is counted down, as in the first game (the
+    # rematch had no such count: its clocks sat at 5:00 for good).
+    for tab in (a, b, c):
+        assert "first-move" in tab.get_attribute("#clock-black", "class")
     click(b, "h8")
     ply_is(a, 1, timeout=1000)
     ply_is(c, 1, timeout=1000)
