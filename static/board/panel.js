@@ -131,10 +131,35 @@ function placeThinkingRow() {
   // the one line (the win bar's, kept empty below it, left a 65 px band).
   if (g && onlyWatching() && g.status === "playing" && SIDES.some((side) => g.players[side].kind === "ai")) state.thinkingRowFor = g.id;
   const keep = Boolean(g) && state.thinkingRowFor === g.id;
+  const held = heldControl();
   $("#thinking").toggleClass("idle", !progressRunning).prop("hidden", !progressRunning && !keep);
   // Another page's search is that page's to stop.
   $("#stop").prop("hidden", Boolean(state.thinking && state.thinking.remote));
   $("#win-bar").toggleClass("yielding", progressRunning && !keep);
+  held();
+}
+
+/** Note where the computer's switch or setting in use (the focused one)
+ *  is, and return what keeps it there: the window scrolls by as much as a
+ *  change above it moved it. On a phone they are under the board and its
+ *  buttons: turning one on brought Pause (a second row of buttons), the
+ *  steps' row and the thinking row, and moved the other switch 104 px down
+ *  under the finger about to tap it. (Browsers anchor scrolling so, but not
+ *  at the page's top.) Not beside the board, nor other controls: the
+ *  computer's view turned on, say, brings its card above its switch, and
+ *  holding the switch scrolled the board away. */
+export function heldControl() {
+  const el = document.activeElement;
+  const players = el && el.closest("#players");
+  if (!players || !el.getClientRects().length) return () => {};
+  // Only where they sit under the board (a phone's one column).
+  if (players.getBoundingClientRect().top < document.getElementById("board").getBoundingClientRect().bottom) return () => {};
+  const before = el.getBoundingClientRect().top;
+  return function () {
+    if (!document.contains(el) || !el.getClientRects().length) return; // gone, or hidden
+    const moved = el.getBoundingClientRect().top - before;
+    if (Math.abs(moved) >= 1 && window.scrollY + moved >= 0) window.scrollBy({ top: moved, behavior: "instant" }); // not Bootstrap's smooth scroll
+  };
 }
 
 /** The win bar and the analysis card (best line, top candidates). The

@@ -9,12 +9,13 @@ import { cellsAt } from "./history.js";
 import { stoneSide } from "./opening.js";
 import { arrowNotes, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { drawExplorer, drawReview } from "./lookback.js";
-import { drawAnalysis, drawMoveList, drawPanel } from "./panel.js";
+import { drawAnalysis, drawMoveList, drawPanel, heldControl } from "./panel.js";
 import { canClick, gameTitle, isLoa, joinWords, squaresOfMove, state } from "./state.js";
 
 /** Redraw everything from the state (nothing to draw before the first game). */
 export function render() {
   if (!state.game) return;
+  const held = heldControl();
   drawBoard();
   drawAnalysis();
   drawMoveList();
@@ -22,6 +23,7 @@ export function render() {
   drawReview();
   drawExplorer();
   dropStaleEnd();
+  held();
 }
 
 /**

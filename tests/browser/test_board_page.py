@@ -1397,3 +1397,24 @@ def test_on_a_small_phone_a_long_win_label_keeps_the_board_in_place(new_page):
         )
     assert heights[0] == heights[1]
     assert heights[0][0] < 30  # one line
+
+
+def test_on_a_phone_turning_the_computer_on_keeps_the_other_switch_in_place(
+    new_page,
+):
+    """The switches sit under the board and its buttons on a phone: turning
+    Black's computer on brought Pause (a second row of buttons), the steps'
+    row and the thinking row, and White's switch moved 104 px down under
+    the finger about to tap it. The page scrolls by as much instead."""
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    select_game(page, "reversi")
+    page.select_option("#strength-black", "level:1")
+    before = page.locator("#white-ai").bounding_box()["y"]
+    page.locator("#black-ai").tap()
+    wait_plies(page, 1)
+    wait_idle(page)
+    assert page.locator("#step-controls").is_visible()  # it came, above
+    assert page.locator("#white-ai").bounding_box()["y"] == before
+    page.locator("#white-ai").tap()  # lands on the switch
+    page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'ai'")
