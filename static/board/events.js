@@ -12,7 +12,7 @@ import { closeEnd, hideEnd, showEnd } from "./ending.js";
 import { whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
-import { balanceButtons, flash, revealBoard } from "./panel.js";
+import { balanceButtons, flash, revealBoard, underBoard } from "./panel.js";
 import * as review from "./review.js";
 import { showRules } from "./rules.js";
 import { render } from "./render.js";
@@ -134,7 +134,13 @@ export function bind() {
   // card down, as its own Analyse does (low on the right of a laptop's
   // screen, it stayed over them).
   on("click", "#analyse-game", () => (hideEnd(), review.toggleReview()));
-  on("click", "#explore", () => (hideEnd(), review.toggleExplorer()));
+  on("click", "#explore", () => {
+    hideEnd();
+    review.toggleExplorer();
+    // Under a phone's board the explorer's card comes up to the board (or
+    // goes back down): the whole board in sight, the card under it.
+    if (underBoard(document.getElementById("explorer"))) revealBoard(true);
+  });
   on("click", "#explorer-back", review.exploreBack);
   on("click", ".explorer-move", function () {
     review.exploreMove(String($(this).data("move")));

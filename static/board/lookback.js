@@ -187,6 +187,7 @@ function drawExplorerCard() {
   $("#explore").toggleClass("active", Boolean(e)).text(e ? gettext("Back to the game") : gettext("Explore"));
   $("#explorer-back").prop("hidden", !(e && e.line.length));
   $("#explorer-body").prop("hidden", !e);
+  $("#explorer").toggleClass("exploring", Boolean(e));
   if (!e) return;
   const d = e.data;
   if (!d) {

@@ -139,6 +139,11 @@ function placeThinkingRow() {
   held();
 }
 
+/** Whether `el` sits under the board (a phone's one column), not beside it. */
+export function underBoard(el) {
+  return el.getBoundingClientRect().top >= document.getElementById("board").getBoundingClientRect().bottom;
+}
+
 /** Note where the computer's switch or setting in use (the focused one)
  *  is, and return what keeps it there: the window scrolls by as much as a
  *  change above it moved it. On a phone they are under the board and its
@@ -152,8 +157,7 @@ export function heldControl() {
   const el = document.activeElement;
   const players = el && el.closest("#players");
   if (!players || !el.getClientRects().length) return () => {};
-  // Only where they sit under the board (a phone's one column).
-  if (players.getBoundingClientRect().top < document.getElementById("board").getBoundingClientRect().bottom) return () => {};
+  if (!underBoard(players)) return () => {}; // beside it, nothing moves it
   const before = el.getBoundingClientRect().top;
   return function () {
     if (!document.contains(el) || !el.getClientRects().length) return; // gone, or hidden
@@ -474,14 +478,15 @@ export function labelButton($button, text, labels) {
   $button.text(text);
 }
 
-/** Bring the board into sight when less than half of it shows: a move
- *  looked at from the chart, the mistakes or the explorer below it changed a
- *  board a phone had scrolled away (44 px of it showed, or none). */
-export function revealBoard() {
+/** Bring the board into sight when less than half of it shows (or, with
+ *  `whole`, any part of it is out of sight): a move looked at from the
+ *  chart, the mistakes or the explorer below it changed a board a phone had
+ *  scrolled away (44 px of it showed, or none). */
+export function revealBoard(whole = false) {
   const box = document.getElementById("board").getBoundingClientRect();
   const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
   // With the status above it, and there the way back to the game.
-  if (seen < box.height / 2) document.getElementById("board-column").scrollIntoView({ block: "nearest" });
+  if (seen < (whole ? box.height - 1 : box.height / 2)) document.getElementById("board-column").scrollIntoView({ block: "nearest" });
 }
 
 /** A control the keyboard can use now: in the page, shown, not off. */

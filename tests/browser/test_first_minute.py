@@ -894,6 +894,37 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     assert len(pieces(page)) == 4 and plies(page) == []
 
 
+IN_SIGHT = """sel => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= innerHeight;
+}"""
+
+
+def test_a_phone_shows_the_explorer_under_the_board(new_page):
+    """On a phone the explorer's table was a screen below the board (past
+    the switches, the moves and the game's analysis): a move tapped in it
+    scrolled the board back into sight and the table out of it, so the two
+    were never seen together."""
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    start_game(page, "reversi")
+    page.locator("#explore").tap()
+    page.wait_for_selector("#explorer-moves .explorer-move")
+    for sel in ("#board", "#explorer-moves tr:last-child"):
+        page.wait_for_function(IN_SIGHT, arg=sel, timeout=3000)  # smooth scroll
+    page.locator("#explorer-moves .explorer-move").first.tap()
+    page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
+    page.wait_for_selector("#explorer-moves .explorer-move")
+    for sel in ("#board", "#explorer-moves tr:last-child"):
+        page.wait_for_function(IN_SIGHT, arg=sel, timeout=3000)  # smooth scroll
+    # Back to the game: the switches come back under the board.
+    page.locator("#explore").tap()
+    players, explorer = (
+        page.locator(s).bounding_box() for s in ("#players", "#explorer")
+    )
+    assert players["y"] < explorer["y"]
+
+
 def test_in_lines_of_action_the_explorer_steps_in_by_the_pieces(page):
     """The board's clicks step into the model's moves in Lines of Action
     too, as in a game: a piece the model moves, then one of its marked
