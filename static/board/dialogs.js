@@ -10,10 +10,10 @@
 import { chooseGame, newGame, openGame } from "./actions.js";
 import * as api from "./api.js";
 import { newGameBody, syncControls } from "./controls.js";
-import { hideEnd } from "./ending.js";
+import { afterEndGone, hideEnd } from "./ending.js";
 import { clockOf, createFriendGame, makeOffer } from "./friends.js";
 import { changeGame } from "./game.js";
-import { stillShown } from "./panel.js";
+import { revealCard, stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
 import { showRules } from "./rules.js";
 import { SIDES, mySeat, state } from "./state.js";
@@ -159,7 +159,8 @@ export function rematch() {
 export function analyse() {
   hideEnd();
   toggleReview();
-  document.getElementById("review").scrollIntoView({ block: "nearest" });
+  const card = document.getElementById("review");
+  afterEndGone(() => revealCard(card));
   document.getElementById("analyse-game").focus({ preventScroll: true });
 }
 

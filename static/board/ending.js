@@ -73,6 +73,15 @@ function endCard() {
   return bootstrap.Toast.getOrCreateInstance(document.getElementById("end-dialog"), { autohide: false });
 }
 
+/** Run `fn` once the end card taken down has left the page: it fades out
+ *  under the board, holding its room until then (so what is under it is
+ *  lower than it will be). */
+export function afterEndGone(fn) {
+  const el = document.getElementById("end-dialog");
+  if (el.classList.contains("show")) $(el).one("hidden.bs.toast", fn);
+  else fn();
+}
+
 /** Take the end card down. */
 export function hideEnd() {
   cardFor = null;

@@ -8,11 +8,11 @@ import * as chat from "./chat.js";
 import { keepChoices } from "./choices.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
-import { closeEnd, hideEnd, showEnd } from "./ending.js";
+import { afterEndGone, closeEnd, hideEnd, showEnd } from "./ending.js";
 import { whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
-import { balanceButtons, flash, revealBoard, underBoard } from "./panel.js";
+import { balanceButtons, flash, revealBoard, revealCard } from "./panel.js";
 import * as review from "./review.js";
 import { showRules } from "./rules.js";
 import { render } from "./render.js";
@@ -61,7 +61,7 @@ export function bind() {
     actions.clickSquare($(this).data("square"));
   });
   on("click", "#move-list [data-ply]", function () {
-    lookAt(parseInt($(this).data("ply"), 10));
+    lookAt(parseInt($(this).data("ply"), 10), this);
   });
   // A greyed button's title says why it is of no use now (a wait before an
   // offer again, a friend not yet there), and a title shows only under a
@@ -133,27 +133,27 @@ export function bind() {
   // Opened from the side panel, the analysis and the explorer take the end
   // card down, as its own Analyse does (low on the right of a laptop's
   // screen, it stayed over them).
-  on("click", "#analyse-game", () => (hideEnd(), review.toggleReview()));
+  on("click", "#analyse-game", () => (hideEnd(), review.toggleReview(), afterEndGone(() => revealCard(document.getElementById("review")))));
   on("click", "#explore", () => {
     hideEnd();
     review.toggleExplorer();
-    // Under a phone's board the explorer's card comes up to the board (or
-    // goes back down): the whole board in sight, the card under it.
-    if (underBoard(document.getElementById("explorer"))) revealBoard(true);
+    // Back to the game: the board is in sight, where the card was.
+    if (state.explore) afterEndGone(() => revealCard(document.getElementById("explorer")));
   });
   on("click", "#explorer-back", review.exploreBack);
   on("click", ".explorer-move", function () {
+    const at = this.getBoundingClientRect(); // before the redraw replaces it
     review.exploreMove(String($(this).data("move")));
-    revealBoard();
+    revealBoard(at);
   });
   on("click", ".mistake-link", function () {
-    lookAt(parseInt($(this).data("ply"), 10));
+    lookAt(parseInt($(this).data("ply"), 10), this);
   });
   on("click", "#eval-chart", function (e) {
     // The chart's x axis is the ply: the nearest one to the click.
     const box = this.getBoundingClientRect();
     const plies = this.viewBox.baseVal.width;
-    lookAt(Math.round(((e.clientX - box.left) / box.width) * plies));
+    lookAt(Math.round(((e.clientX - box.left) / box.width) * plies), this);
   });
   on("click", "#back-to-game", () => actions.step(Infinity));
   on("click", "#undo", actions.undo);
@@ -243,11 +243,13 @@ function toggleTheme() {
   showTheme();
 }
 
-/** Look at the position after `ply`, picked below the board (the move
- *  list, the chart, the mistakes), and bring the board into sight. */
-function lookAt(ply) {
+/** Look at the position after `ply`, picked by `tapped` below or beside
+ *  the board (the move list, the chart, the mistakes), and bring the board
+ *  into sight. */
+function lookAt(ply, tapped) {
+  const at = tapped.getBoundingClientRect(); // before the redraw replaces it
   actions.viewPly(ply);
-  revealBoard();
+  revealBoard(at);
 }
 
 /** The bar's buttons say what they switch: the colours, the sounds. Sound

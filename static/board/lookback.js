@@ -72,6 +72,9 @@ function drawReviewCard() {
   const g = state.game,
     r = currentReview();
   const running = Boolean(r && r.running);
+  // Once the game is over, looking back is what is left to do; before, the
+  // switches keep their place under a phone's board.
+  $("#review").toggleClass("near-board", Boolean(r) && g.status === "finished");
   const known = r ? r.points.filter(Boolean).length : 0;
   const labels = [gettext("Analyse the game"), gettext("Stop"), gettext("Analyse again")];
   $("#analyse-game").prop("disabled", !running && g.ply === 0);
@@ -187,7 +190,7 @@ function drawExplorerCard() {
   $("#explore").toggleClass("active", Boolean(e)).text(e ? gettext("Back to the game") : gettext("Explore"));
   $("#explorer-back").prop("hidden", !(e && e.line.length));
   $("#explorer-body").prop("hidden", !e);
-  $("#explorer").toggleClass("exploring", Boolean(e));
+  $("#explorer").toggleClass("near-board", Boolean(e));
   if (!e) return;
   const d = e.data;
   if (!d) {

@@ -139,9 +139,26 @@ function placeThinkingRow() {
   held();
 }
 
+/** The page's own scrolls are instant, not Bootstrap's smooth scrolling: a
+ *  focus moved by a redraw while one ran (the explorer's answer coming)
+ *  stopped it halfway. */
+const JUMP = { behavior: "instant" };
+
 /** Whether `el` sits under the board (a phone's one column), not beside it. */
 export function underBoard(el) {
   return el.getBoundingClientRect().top >= document.getElementById("board").getBoundingClientRect().bottom;
+}
+
+/** Bring a card of the side panel just opened (the explorer, the game's
+ *  analysis) into sight. Come up under a phone's board (its class
+ *  `near-board`), the board with its status and buttons at the window's top
+ *  and the card under them (its table or chart still to come: as much room
+ *  as there is); else, or where the board leaves it no room (a phone held
+ *  sideways), the card itself. */
+export function revealCard(card) {
+  const column = document.getElementById("board-column").getBoundingClientRect();
+  if (card.classList.contains("near-board") && underBoard(card) && column.height + 150 <= window.innerHeight) window.scrollBy({ top: column.top, ...JUMP });
+  else card.scrollIntoView({ block: "nearest", ...JUMP });
 }
 
 /** Note where the computer's switch or setting in use (the focused one)
@@ -162,7 +179,7 @@ export function heldControl() {
   return function () {
     if (!document.contains(el) || !el.getClientRects().length) return; // gone, or hidden
     const moved = el.getBoundingClientRect().top - before;
-    if (Math.abs(moved) >= 1 && window.scrollY + moved >= 0) window.scrollBy({ top: moved, behavior: "instant" }); // not Bootstrap's smooth scroll
+    if (Math.abs(moved) >= 1 && window.scrollY + moved >= 0) window.scrollBy({ top: moved, ...JUMP });
   };
 }
 
@@ -478,15 +495,21 @@ export function labelButton($button, text, labels) {
   $button.text(text);
 }
 
-/** Bring the board into sight when less than half of it shows (or, with
- *  `whole`, any part of it is out of sight): a move looked at from the
- *  chart, the mistakes or the explorer below it changed a board a phone had
- *  scrolled away (44 px of it showed, or none). */
-export function revealBoard(whole = false) {
+/** Bring the board into sight after a control below or beside it (a move
+ *  of the list or the explorer, the chart, a mistake), tapped where `at`
+ *  says, changed what it shows: the whole board, with the status above it
+ *  (there the way back to the game) if it fits, where the control stays in
+ *  sight too; else, when less than half of the board shows (a phone had
+ *  scrolled it away: 44 px of it, or none), the board and its status. */
+export function revealBoard(at) {
   const box = document.getElementById("board").getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const column = document.getElementById("board-column");
+  const tries = box.top < 0 ? [column.getBoundingClientRect().top, box.top] : [box.bottom - window.innerHeight];
+  const by = tries.find((by) => at.top - by >= 0 && at.bottom - by <= window.innerHeight);
+  if (by !== undefined) return window.scrollBy({ top: by, ...JUMP });
   const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
-  // With the status above it, and there the way back to the game.
-  if (seen < (whole ? box.height - 1 : box.height / 2)) document.getElementById("board-column").scrollIntoView({ block: "nearest" });
+  if (seen < box.height / 2) column.scrollIntoView({ block: "nearest", ...JUMP });
 }
 
 /** A control the keyboard can use now: in the page, shown, not off. */

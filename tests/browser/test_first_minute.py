@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from webgame import services
 
@@ -653,6 +654,29 @@ def test_move_numbers_counts_and_the_win_label_fit(page):
 
 
 # ---- looking back: the game analysis and the opening explorer --------------------
+#: Whether the element named is wholly in the window.
+IN_SIGHT = """sel => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= innerHeight;
+}"""
+
+
+def wait_in_sight(page, *selectors: str) -> None:
+    """Wait until each element named is wholly in the window; fail saying
+    where they are."""
+    for sel in selectors:
+        try:
+            page.wait_for_function(IN_SIGHT, arg=sel, timeout=10_000)
+        except PlaywrightTimeout:
+            where = page.evaluate(
+                "ss => [innerHeight, ...ss.map(s => {"
+                " const b = document.querySelector(s).getBoundingClientRect();"
+                " return `${s} ${Math.round(b.top)}..${Math.round(b.bottom)}`; })]",
+                selectors,
+            )
+            raise AssertionError(f"{sel} out of sight: {where}") from None
+
+
 def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
@@ -687,6 +711,23 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     chart = page.locator("#eval-chart").bounding_box()
     page.mouse.click(chart["x"] + 2, chart["y"] + chart["height"] / 2)
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
+
+
+def test_a_phone_shows_the_game_s_analysis_under_the_board(new_page):
+    """After a game on a phone, the analysis's chart and mistakes were a
+    screen below the board: a mistake tapped scrolled the board back and the
+    chart away."""
+    page = _won_by_black(new_page(**PHONE_CONTEXT))
+    page.locator("#analyse").tap()
+    page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
+    wait_in_sight(page, "#board", "#eval-chart")
+    page.locator("#mistakes .mistake-link").first.tap()
+    page.wait_for_function("() => BoardPage.state.viewPly !== null")
+    wait_in_sight(page, "#board", "#eval-chart")
+    # The next game's switches come under the board again.
+    start_game(page, "gomoku", size=7, row=4)
+    players, review = (page.locator(s).bounding_box() for s in ("#players", "#review"))
+    assert players["y"] < review["y"]
 
 
 def test_the_analysis_s_own_best_move_is_no_mistake(page):
@@ -894,12 +935,6 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     assert len(pieces(page)) == 4 and plies(page) == []
 
 
-IN_SIGHT = """sel => {
-  const box = document.querySelector(sel).getBoundingClientRect();
-  return box.top >= 0 && box.bottom <= innerHeight;
-}"""
-
-
 def test_a_phone_shows_the_explorer_under_the_board(new_page):
     """On a phone the explorer's table was a screen below the board (past
     the switches, the moves and the game's analysis): a move tapped in it
@@ -910,13 +945,11 @@ def test_a_phone_shows_the_explorer_under_the_board(new_page):
     start_game(page, "reversi")
     page.locator("#explore").tap()
     page.wait_for_selector("#explorer-moves .explorer-move")
-    for sel in ("#board", "#explorer-moves tr:last-child"):
-        page.wait_for_function(IN_SIGHT, arg=sel, timeout=3000)  # smooth scroll
+    wait_in_sight(page, "#board", "#explorer-moves tr:last-child")
     page.locator("#explorer-moves .explorer-move").first.tap()
     page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
     page.wait_for_selector("#explorer-moves .explorer-move")
-    for sel in ("#board", "#explorer-moves tr:last-child"):
-        page.wait_for_function(IN_SIGHT, arg=sel, timeout=3000)  # smooth scroll
+    wait_in_sight(page, "#board", "#explorer-moves tr:last-child")
     # Back to the game: the switches come back under the board.
     page.locator("#explore").tap()
     players, explorer = (
