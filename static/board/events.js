@@ -137,7 +137,7 @@ export function bind() {
   on("click", "#explore", () => {
     hideEnd();
     review.toggleExplorer();
-    // Back to the game: the board is in sight, where the card was.
+    // Closed (Back to the game), it goes back down; the board stays in sight.
     if (state.explore) afterEndGone(() => revealCard(document.getElementById("explorer")));
   });
   on("click", "#explorer-back", review.exploreBack);

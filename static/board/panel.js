@@ -145,7 +145,7 @@ function placeThinkingRow() {
 const JUMP = { behavior: "instant" };
 
 /** Whether `el` sits under the board (a phone's one column), not beside it. */
-export function underBoard(el) {
+function underBoard(el) {
   return el.getBoundingClientRect().top >= document.getElementById("board").getBoundingClientRect().bottom;
 }
 
