@@ -156,6 +156,8 @@ export function rematch() {
   changeGame(api.answerOffer(g.id, "rematch", "offer"));
 }
 
+/** Analyse the game (the end card's Analyse, the side panel's button, which
+ *  also stops it): the end card down, the analysis card in sight. */
 export function analyse() {
   hideEnd();
   toggleReview();

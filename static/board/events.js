@@ -133,7 +133,7 @@ export function bind() {
   // Opened from the side panel, the analysis and the explorer take the end
   // card down, as its own Analyse does (low on the right of a laptop's
   // screen, it stayed over them).
-  on("click", "#analyse-game", () => (hideEnd(), review.toggleReview(), afterEndGone(() => revealCard(document.getElementById("review")))));
+  on("click", "#analyse-game", dialogs.analyse);
   on("click", "#explore", () => {
     hideEnd();
     review.toggleExplorer();
