@@ -11,7 +11,8 @@ import { follow, reconnect, tellPause } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { announce, clearFlash, clearPositionFlash, flash, startProgress, stopProgress } from "./panel.js";
+import { personPlaysHere } from "./overlays.js";
+import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { restartNews, whenFlagDue } from "./seated.js";
 import { hintFirstLoa } from "./rules.js";
@@ -109,6 +110,7 @@ export function setGame(g) {
   if (state.viewPly !== null && state.viewPly >= g.ply) state.viewPly = null;
   rememberGame(g);
   syncControls(g);
+  if (sameGame && before.status === "playing" && g.status === "finished" && !personPlaysHere()) releaseRows();
   render();
   onDrawn.forEach((handler) => handler());
   if (sameGame && (g.seats || g.rematch) && onSeatedChange && onSeatedChange(before, g)) return;

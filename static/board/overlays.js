@@ -64,6 +64,12 @@ function humanPlays() {
   return g.players.black.kind === "human" || g.players.white.kind === "human";
 }
 
+/** A person plays the game at this page: not the computer against itself,
+ *  nor a game watched. */
+export function personPlaysHere() {
+  return humanPlays() && !onlyWatching();
+}
+
 /** "120 visits, win 55%, proven win" for one move of a search: its
  *  numbers, each told in words, as a list. */
 export function statsText(m) {

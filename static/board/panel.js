@@ -139,6 +139,18 @@ function placeThinkingRow() {
   held();
 }
 
+/** A game just over that nobody played at this page (the computer against
+ *  itself, a game watched): the rows kept above its board for searches and
+ *  estimates, empty for good now, go (they left a 54 px band, and on a
+ *  laptop pushed the buttons under the end card out of sight); no player's
+ *  click is under the board that moves up. Where a person's move ended the
+ *  game they stay: the board does not jump under that click. */
+export function releaseRows() {
+  state.thinkingRowFor = null;
+  state.winBarShownFor = null;
+  placeThinkingRow();
+}
+
 /** The page's own scrolls are instant, not Bootstrap's smooth scrolling: a
  *  focus moved by a redraw while one ran (the explorer's answer coming)
  *  stopped it halfway. */

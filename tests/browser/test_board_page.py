@@ -340,6 +340,20 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
     page.wait_for_selector("#end-dialog.show")
     assert not page.locator("#win-bar").is_visible()
     assert page.locator("#arrow-layer line").count() == 0
+    # Nobody here clicks the board of a game the computer played out: the
+    # rows kept above it for its searches and estimates (empty from now on)
+    # are gone, and the board sits under the status. They left a 54 px band
+    # (on a laptop, the buttons under the end card were pushed out of sight).
+    assert _band_above_board(page) < 10
+
+
+def _band_above_board(page) -> float:
+    """The room between the status line and the board, in px."""
+    return page.evaluate(
+        "() => document.getElementById('board').getBoundingClientRect().top"
+        " - document.getElementById('status').parentElement"
+        ".parentElement.getBoundingClientRect().bottom"
+    )
 
 
 def test_a_damaged_model_is_listed_as_damaged_and_cannot_be_chosen(

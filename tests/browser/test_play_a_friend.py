@@ -602,6 +602,16 @@ def test_a_watcher_sees_the_computer_think(new_page):
     assert a.locator("#stop").is_visible()
     ply_is(c, 2, timeout=15_000)
     assert c.inner_text("#status") == "Black to move"
+    # The thinking bar's line stays between the computer's searches; once
+    # the game is over (nothing to think about, and the watcher clicks no
+    # board) it goes, and the watcher's board moves up under the seats.
+    assert c.locator("#thinking").get_attribute("hidden") is None
+    board_top = c.locator("#board").bounding_box()["y"]
+    resigned = a.request.post(a.base_url + f"/api/games/{made['id']}/resign/", data={})
+    assert resigned.ok, resigned.text()
+    c.wait_for_selector("#end-dialog.show")
+    assert c.locator("#thinking").get_attribute("hidden") is not None
+    assert board_top - c.locator("#board").bounding_box()["y"] > 20
 
 
 def test_a_rematchs_late_answer_does_not_draw_the_finished_game_back(page):
