@@ -120,7 +120,7 @@ export function stopProgress() {
  *  estimates show unasked (AI against AI, or its view of its moves switched
  *  on) it has a line of its own, kept between searches, unseen, so that the
  *  board below it does not jump down and back up at every move of the AI,
- *  nor up when the game ends. Elsewhere a search (the computer's move, a
+ *  nor up under a player's last click (releaseRows). Elsewhere a search (the computer's move, a
  *  hint) shows in the win bar's line, which such a game keeps from its start:
  *  nothing shows there while a search runs (two kept lines left a 58 px band
  *  above the board against the computer). */
@@ -205,7 +205,7 @@ export function drawAnalysis() {
     // where an estimate may come (the computer's moves, a hint), it has its
     // line from the start, so the board does not move when the first comes,
     // nor when the game ends (no hint comes then, and it moved up under the
-    // winning click).
+    // winning click; releaseRows where nobody here played).
     const keep = state.winBarShownFor === g.id || estimatesMayShow();
     if (keep) state.winBarShownFor = g.id;
     drawIdleCard();
