@@ -1,8 +1,8 @@
-"""The ``engine`` subcommand of ``python -m mcts``: our player behind an
-engine protocol on stdin/stdout, for GUIs and tournaments.
+"""Play through an engine protocol on stdin/stdout, for GUIs and tournaments:
 
-``python -m mcts engine reversi --protocol nboard`` (NBoard GUI) and
-``python -m mcts engine gomoku --protocol piskvork`` (piskvork, Gomocup).
+  python -m mcts engine reversi --protocol nboard     (the NBoard GUI)
+  python -m mcts engine gomoku --protocol piskvork    (piskvork, Gomocup)
+
 Only protocol lines go to stdout; problems go to stderr.
 """
 
@@ -49,7 +49,7 @@ def add_commands(subparsers) -> None:
     engine = subparsers.add_parser(
         "engine",
         help="play through an engine protocol on stdin/stdout",
-        description=__doc__,
+        description=__doc__,  # plain words, for a terminal
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     engine.add_argument("game", help="reversi (othello) or gomoku")

@@ -1,9 +1,10 @@
-"""The ``python -m mcts`` command line: what a player or an operator runs.
+"""The command line of Reversi, Gomoku and Lines of Action: what a player or
+an operator runs.
 
 The rules (show, perft, replay), the search (think, solve, arena, warm), the
 engine protocols (engine) and tree models (selfplay, model). The lab's
 commands (strength suites, benches, fitting and training, books) are
-``python -m mcts.lab``'s (:mod:`mcts.lab.main`).
+python -m mcts.lab's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def build_parser(
 ) -> argparse.ArgumentParser:
     """Return an argument parser named ``prog`` with the subcommands of every
     module in ``registrars`` (each has ``add_commands(subparsers)``)."""
+    # The description is a module's docstring: plain words, for a terminal.
     parser = argparse.ArgumentParser(
         prog=prog,
         description=description,

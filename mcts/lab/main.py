@@ -1,11 +1,11 @@
-"""The ``python -m mcts.lab`` command line: the lab's tools.
+"""The lab's command line: its tools.
 
 Strength suites and matches against engines (strength), the conversion and
 threat benchmarks (conversion, threats, lost-moves), benches (bench,
 bench-playouts, bench-model), random games (random), fitting and training
 (train-patterns, fit-shapes, train-net, net-chart, net-export), opening
 books (book) and matches between two builds (versus). What a player or an
-operator runs is ``python -m mcts``.
+operator runs is python -m mcts.
 """
 
 from __future__ import annotations

@@ -43,3 +43,12 @@ def test_the_facade_imports_neither_the_command_line_nor_the_lab():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_product_s_help_is_plain_words():
+    # The descriptions are module docstrings: their Sphinx markup
+    # (``python -m mcts.lab``'s (:mod:`mcts.lab.main`)) showed in a terminal.
+    parser = build_parser()
+    action = next(a for a in parser._actions if a.dest == "command")
+    for text in (parser.format_help(), action.choices["engine"].format_help()):
+        assert "``" not in text and ":mod:" not in text, text
