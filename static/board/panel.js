@@ -143,8 +143,9 @@ function placeThinkingRow() {
  *  itself, a game watched): the rows kept above its board for searches and
  *  estimates, empty for good now, go (they left a 54 px band, and on a
  *  laptop pushed the buttons under the end card out of sight); no player's
- *  click is under the board that moves up. Where a person's move ended the
- *  game they stay: the board does not jump under that click. */
+ *  click is under the board that moves up. Where a person plays they stay,
+ *  the end card closed too: the board does not jump under the click that
+ *  ended the game, nor its buttons down at an Undo after it. */
 export function releaseRows() {
   state.thinkingRowFor = null;
   state.winBarShownFor = null;

@@ -96,6 +96,15 @@ def status(page) -> str:
     return page.locator("#status").inner_text()
 
 
+def band_above_board(page) -> float:
+    """The room between the status line and the board, in px."""
+    return page.evaluate(
+        "() => document.getElementById('board').getBoundingClientRect().top"
+        " - document.getElementById('status').parentElement"
+        ".parentElement.getBoundingClientRect().bottom"
+    )
+
+
 def pieces(page) -> dict[str, str]:
     """Return the occupied squares as drawn: square -> black / white."""
     return page.evaluate(

@@ -21,6 +21,7 @@ from .conftest import DESKTOP, PHONE, PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     AI_TIMEOUT,
     STUCK,
+    band_above_board,
     game_json,
     human_move,
     loa_record,
@@ -344,16 +345,7 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
     # rows kept above it for its searches and estimates (empty from now on)
     # are gone, and the board sits under the status. They left a 54 px band
     # (on a laptop, the buttons under the end card were pushed out of sight).
-    assert _band_above_board(page) < 10
-
-
-def _band_above_board(page) -> float:
-    """The room between the status line and the board, in px."""
-    return page.evaluate(
-        "() => document.getElementById('board').getBoundingClientRect().top"
-        " - document.getElementById('status').parentElement"
-        ".parentElement.getBoundingClientRect().bottom"
-    )
+    assert band_above_board(page) < 10
 
 
 def test_a_damaged_model_is_listed_as_damaged_and_cannot_be_chosen(

@@ -18,6 +18,7 @@ from .conftest import DESKTOP, PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     AI_TIMEOUT,
     LOADED,
+    band_above_board,
     game_json,
     human_move,
     loa_record,
@@ -574,6 +575,22 @@ def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
     page.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)
     wait_idle(page)
     assert game_json(page)["ply"] == 0 and game_json(page)["options"]["size"] == 7
+
+
+def test_undo_after_the_end_moves_no_button(page):
+    # The rows kept above the board of a game a person plays (the win bar's
+    # line, for a hint) stay after its end, the card closed too: where they
+    # went, the first Undo brought them back and moved the board's buttons
+    # 27 px down, under the finger about to tap Undo again.
+    _won_by_black(page)
+    page.click("#end-dialog .btn-close")
+    page.wait_for_selector("#end-dialog", state="hidden")
+    undo = page.locator("#undo").bounding_box()
+    assert band_above_board(page) > 20  # the line is there, empty
+    page.click("#undo")
+    wait_plies(page, len(GOMOKU_WIN) - 1)
+    wait_idle(page)
+    assert page.locator("#undo").bounding_box() == undo
 
 
 def test_a_rematch_against_the_ai_swaps_the_colours(page):
