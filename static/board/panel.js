@@ -120,10 +120,10 @@ export function stopProgress() {
  *  estimates show unasked (AI against AI, or its view of its moves switched
  *  on) it has a line of its own, kept between searches, unseen, so that the
  *  board below it does not jump down and back up at every move of the AI,
- *  nor up under a player's last click (releaseRows). Elsewhere a search (the computer's move, a
- *  hint) shows in the win bar's line, which such a game keeps from its start:
- *  nothing shows there while a search runs (two kept lines left a 58 px band
- *  above the board against the computer). */
+ *  nor up under a player's last click (releaseRows). Elsewhere a search
+ *  (the computer's move, a hint) shows in the win bar's line, which such a
+ *  game keeps from its start: nothing shows there while a search runs (two
+ *  kept lines left a 58 px band above the board against the computer). */
 function placeThinkingRow() {
   const g = state.game;
   if (estimatesUnasked()) state.thinkingRowFor = g.id; // the computer plays, the game goes on
