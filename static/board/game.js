@@ -11,13 +11,12 @@ import { follow, reconnect, tellPause } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { personPlaysHere } from "./overlays.js";
 import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { restartNews, whenFlagDue } from "./seated.js";
 import { hintFirstLoa } from "./rules.js";
 import { play } from "./sound.js";
-import { discCounts, expectedSeconds, moveText, movesKey, resultText, sideName, state } from "./state.js";
+import { discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, resultText, sideName, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;

@@ -4,7 +4,7 @@
  * square, heat-0..9); Lines of Action gets SVG arrows from piece to
  * destination, width by visits, because a move there is two squares.
  */
-import { isLoa, joinWords, moveText, movesKey, onlyWatching, squaresOfMove, state } from "./state.js";
+import { humanPlays, isLoa, joinWords, moveText, movesKey, onlyWatching, squaresOfMove, state } from "./state.js";
 
 /** How many candidates the arrows and the analysis panel show. */
 const TOP_MOVES = 8;
@@ -56,18 +56,6 @@ export function estimatesMayShow() {
   const g = state.game;
   if (!g || g.status === "finished" || onlyWatching()) return false;
   return estimatesUnasked() || (humanPlays() && !g.seats);
-}
-
-/** A person plays at least one side. */
-function humanPlays() {
-  const g = state.game;
-  return g.players.black.kind === "human" || g.players.white.kind === "human";
-}
-
-/** A person plays the game at this page: not the computer against itself,
- *  nor a game watched. */
-export function personPlaysHere() {
-  return humanPlays() && !onlyWatching();
 }
 
 /** "120 visits, win 55%, proven win" for one move of a search: its

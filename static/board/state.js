@@ -181,6 +181,18 @@ export function otherSide(side) {
   return side === "black" ? "white" : "black";
 }
 
+/** A person plays at least one side. */
+export function humanPlays() {
+  const g = state.game;
+  return g.players.black.kind === "human" || g.players.white.kind === "human";
+}
+
+/** A person plays the game at this page: not the computer against itself,
+ *  nor a game watched. */
+export function personPlaysHere() {
+  return humanPlays() && !onlyWatching();
+}
+
 /** The game is between two browsers and this one only watches it. */
 export function onlyWatching() {
   const g = state.game;
