@@ -89,36 +89,53 @@ function stepText(g) {
   return sentence(step, actor(g), { colour: sideName(stoneSide(g)), n: step === "place3" ? g.ply + 1 : g.ply - 2 });
 }
 
-/** The last height measured by reservedHeight, and its width and language. */
-const reserved = { key: null, height: 0 };
+/** The last heights measured by reservedHeight (during the opening, and
+ *  after it), and the width and language they were measured at. */
+const reserved = { key: null, opening: 0, done: 0 };
 
-/** The bar's height at this width and language: the tallest of every
- *  sentence and set of choices it can show, so that it keeps one height
- *  through the opening and the board below stays put whoever acts.
- *  Measured on the bar itself (its own styles), before drawOpening fills
- *  it: the browser paints none of it. */
-function reservedHeight(bar) {
+/** The bar's height at this width and language, during the opening (`done`
+ *  false) or after it: the tallest of every sentence (and set of choices)
+ *  it can show then, so that it keeps one height through the opening, and
+ *  another, one line's, for the rest of the game: the board below stays put
+ *  whoever acts, and moves up once, as the opening ends (the opening's
+ *  height, kept to the end, left a phone's board 136 px down and pushed a
+ *  laptop's step buttons out of sight). Measured on the bar itself (its own
+ *  styles), before drawOpening fills it: the browser paints none of it. */
+function reservedHeight(bar, done) {
   const key = bar.offsetWidth + "|" + document.documentElement.lang;
-  if (reserved.key === key) return reserved.height;
+  if (reserved.key !== key) {
+    reserved.key = key;
+    reserved.opening = measure(bar, Object.keys(STEPS), false);
+    reserved.done = measure(bar, [], true);
+  }
+  return done ? reserved.done : reserved.opening;
+}
+
+/** The bar's tallest height over the sentences of `steps` (or, `done`, of
+ *  the opening's end), drawn as drawOpening draws them. */
+function measure(bar, steps, done) {
   const text = document.getElementById("swap2-text");
   const buttons = $("#swap2-choices button");
   const actors = [null].concat(Object.values(ACTORS).map((name) => name()));
   bar.style.minHeight = "0";
-  $(bar).addClass("alert alert-warning"); // as the opening draws it
+  $(bar).toggleClass("alert alert-warning", !done).toggleClass("text-body-secondary", done);
   let height = 0;
-  for (const step of Object.keys(STEPS)) {
+  const tallest = (sentence) => {
+    text.textContent = sentence;
+    height = Math.max(height, bar.offsetHeight);
+  };
+  for (const step of steps) {
     buttons.each(function () {
       this.hidden = (CHOICES[step] || []).indexOf($(this).data("choice")) < 0;
     });
     for (const who of actors) {
-      for (const colour of [sideName("black"), sideName("white")]) {
-        text.textContent = sentence(step, who, { colour: colour, n: 3 });
-        height = Math.max(height, bar.offsetHeight);
-      }
+      for (const colour of [sideName("black"), sideName("white")]) tallest(sentence(step, who, { colour: colour, n: 3 }));
     }
   }
-  reserved.key = key;
-  reserved.height = height;
+  if (done) {
+    buttons.prop("hidden", true);
+    for (const words of Object.values(DONE)) SIDES.forEach((side) => tallest(words[side]()));
+  }
   return height;
 }
 
@@ -139,9 +156,10 @@ export function openingNews(before, g) {
 
 /** Draw the opening's bar: its step, and the choices when they are ours;
  *  after the opening, for the rest of the game and once it is over, who
- *  plays which colour, plainly. At its reserved height throughout (also
- *  after the window's width changes): the board below stays put, also when
- *  the game ends (it moved up then, as the end card came). */
+ *  plays which colour, plainly, on one line. At its reserved height
+ *  (reservedHeight; also after the window's width changes): the board below
+ *  stays put, also when the game ends (it moved up then, as the end card
+ *  came). */
 export function drawOpening() {
   const g = state.game;
   const step = openingStep();
@@ -149,7 +167,7 @@ export function drawOpening() {
   const bar = document.getElementById("swap2-bar");
   bar.hidden = !step && !done;
   if (bar.hidden) return;
-  bar.style.minHeight = reservedHeight(bar) + "px";
+  bar.style.minHeight = reservedHeight(bar, done) + "px";
   $(bar).toggleClass("alert alert-warning", Boolean(step)).toggleClass("text-body-secondary", !step);
   $("#swap2-text").text(step ? stepText(g) : doneText(g));
   const ours = step && humanToMove() && !state.busy && !state.thinking && state.viewPly === null;

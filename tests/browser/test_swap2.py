@@ -235,10 +235,13 @@ def test_on_a_small_phone_each_sides_name_keeps_to_one_line(new_page):
 
 
 def test_on_a_phone_the_board_stays_put_through_the_swap2_opening(new_page):
-    """The bar keeps the height of its longest step, and after the opening
-    says who plays which colour: the board under it did not move when the
-    choices came (71 px down on a phone) nor after "Place two more stones"
-    (50 px up, under the next stone's tap)."""
+    """The bar keeps the height of its longest step through the opening: the
+    board under it did not move when the choices came (71 px down on a
+    phone) nor after "Place two more stones" (50 px up, under the next
+    stone's tap). After the opening it says on one line who plays which
+    colour: the board moves up once, at the choice that ends the opening (no
+    stone's tap is under way then), and stays there (the opening's height,
+    kept to the game's end, left the board 136 px down)."""
     page = new_page(**PHONE_CONTEXT)
     _new_swap2_game(page, "freestyle")
     if page.locator("#confirm-moves").is_checked():
@@ -262,14 +265,19 @@ def test_on_a_phone_the_board_stays_put_through_the_swap2_opening(new_page):
         _place(page, square, ply)
         tops.append(board_top())
     assert "chooses a colour" in _bar(page)
-    # Nor when the opening ends (87 px up, as White was to move).
+    assert max(tops) - min(tops) < 1, tops
     page.click('#swap2-choices button[data-choice="black"]')
     page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
     wait_idle(page)
-    tops.append(board_top())
-    _place(page, "k11", 6)
-    tops.append(board_top())
-    assert max(tops) - min(tops) < 1, tops
+    after = [board_top()]
+    bar = page.locator("#swap2-bar").bounding_box()
+    for ply, square in enumerate(("k11", "a1", "k12"), 6):
+        _place(page, square, ply)
+        after.append(board_top())
+    assert _bar(page) == "Swap2 done: the opener plays Black."
+    assert bar["height"] < 40, bar  # one line of words
+    assert after[0] < tops[0] - 50, (tops, after)
+    assert max(after) - min(after) < 1, after
 
 
 def test_a_rematch_opens_with_swap2_again(page):
