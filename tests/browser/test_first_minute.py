@@ -7,11 +7,13 @@ covers; every one fails on a console error (the fixtures collect them)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from mcts.games import find_game
 from webgame import services
 
 from .conftest import DESKTOP, PHONE_CONTEXT, SMALL_PHONE
@@ -29,6 +31,7 @@ from .helpers import (
     select_game,
     set_ai,
     start_game,
+    status,
     two_players,
     wait_idle,
     wait_plies,
@@ -1231,3 +1234,44 @@ def test_a_hint_for_a_person_thinks_a_second(page):
         timeout=AI_TIMEOUT,
     )
     assert asked == [{"version": game_json(page)["version"], "think_time": 1}]
+
+
+def _random_reversi_record(seed: int) -> str:
+    """A whole Reversi game of random moves, as an Othello transcript."""
+    rules = find_game("reversi")
+    state, moves, pick = rules.initial_state(), [], random.Random(seed)
+    while legal := rules.legal_move_texts(state):
+        move = pick.choice(legal)
+        state = rules.play(state, move)
+        moves.append(move)
+    return "".join(move for move in moves if move != "pass")
+
+
+def test_a_phone_s_board_stays_put_as_the_steps_go_back_through_a_game(new_page):
+    """On a phone Reversi's disc counts went onto a line of their own as the
+    words beside them grew: the result, "Back to the game" as a move was
+    looked at, a count's second digit. The board moved 31 px down and up
+    between two taps of the step buttons, and the next tap at the same
+    place took back a move with Undo. The counts have their own line now."""
+    page = new_page(**{**PHONE_CONTEXT, "viewport": SMALL_PHONE})
+    open_imported(page, "reversi", _random_reversi_record(7))
+    assert game_json(page)["status"] == "finished"
+    if page.locator("#end-dialog.show").count():
+        page.locator("#end-dialog .btn-close").tap()
+        page.wait_for_selector("#end-dialog", state="hidden")
+
+    def board_top() -> float:  # in the page, wherever it is scrolled
+        return page.evaluate(
+            "() => document.querySelector('#board').getBoundingClientRect().top"
+            " + window.scrollY"
+        )
+
+    tops = {"end": board_top()}
+    ply = game_json(page)["ply"]
+    while ply > 0:
+        page.locator("#step-back").tap()
+        ply -= 1
+        page.wait_for_function("n => BoardPage.state.viewPly === n", arg=ply)
+        tops[status(page)] = board_top()
+    assert status(page) == "The starting position"
+    assert max(tops.values()) - min(tops.values()) < 1, tops
