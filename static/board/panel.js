@@ -401,7 +401,7 @@ function statusText() {
   // A search for another side has ended: its move came (by the socket)
   // before its answer.
   const thinking = state.thinking && state.thinking.side === g.to_move ? state.thinking : null;
-  if (thinking && !thinking.hint && state.paused) return interpolate(gettext("%(side)s (AI) is thinking\u2026 It pauses after its move."), who, true);
+  if (thinking && !thinking.hint && state.paused) return interpolate(gettext("%(side)s (AI) is thinking, then pauses"), who, true);
   if (thinking && !thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
   if (thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
   if (openingStep()) return gettext("Swap2 opening");

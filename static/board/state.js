@@ -247,7 +247,8 @@ const REASONS = {
   time: { win: () => gettext("%(side)s wins on time"), draw: () => gettext("Draw on time") },
   resignation: { win: () => gettext("%(side)s wins by resignation"), draw: () => gettext("Draw by resignation") },
   agreement: { win: () => gettext("%(side)s wins by agreement"), draw: () => gettext("Draw by agreement") },
-  abandonment: { win: () => gettext("%(side)s wins: the opponent left the game"), draw: () => gettext("Draw: a player left the game") },
+  // Who left is named: "the opponent" was the reader to the player who left.
+  abandonment: { win: () => gettext("%(side)s wins: %(other)s left the game"), draw: () => gettext("Draw: a player left the game") },
   // Before each player had moved: no result, neither a win nor a draw.
   aborted: { win: () => gettext("Game aborted"), draw: () => gettext("Game aborted") },
 };
@@ -305,7 +306,7 @@ export function reasonText(result) {
 export function resultText(result) {
   if (!result) return "";
   const off = REASONS[result.reason];
-  if (off) return result.winner ? interpolate(off.win(), { side: sideName(result.winner) }, true) : off.draw();
+  if (off) return result.winner ? interpolate(off.win(), { side: sideName(result.winner), other: sideName(otherSide(result.winner)) }, true) : off.draw();
   const why = reasonText(result) || gettext("game over");
   if (result.winner) return interpolate(gettext("%(side)s wins: %(reason)s"), { side: sideName(result.winner), reason: why }, true);
   return interpolate(gettext("Draw: %(reason)s"), { reason: why }, true);

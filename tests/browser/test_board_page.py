@@ -1296,7 +1296,7 @@ def test_pause_while_the_ai_thinks_says_it_pauses_after_its_move(new_page):
     page.click('#board [data-square="d3"]')
     page.wait_for_selector("#stop", state="visible")
     page.click("#pause")
-    assert status(page) == "White (AI) is thinking… It pauses after its move."
+    assert status(page) == "White (AI) is thinking, then pauses"
     page.click("#stop")
     wait_plies(page, 2)
     assert status(page) == "Black to move"

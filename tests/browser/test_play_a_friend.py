@@ -731,9 +731,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     a.click("#claim-win")
     a.wait_for_selector("#end-dialog.show")
     assert a.locator("#end-title").inner_text() == "You won"
-    assert a.locator("#result").inner_text() == (
-        "Black wins: the opponent left the game"
-    )
+    assert a.locator("#result").inner_text() == ("Black wins: White left the game")
     assert a.locator("#gone-bar").is_hidden()
 
 
