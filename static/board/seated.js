@@ -250,7 +250,10 @@ function friendGoneFor() {
 }
 
 /** The friend left: wait, or once they have been gone long enough claim
- *  the win or a draw (the bar counts down to it). */
+ *  the win or a draw (the bar counts down to it); before each player's
+ *  first move, abort (the server's rule, as lichess's: the claim's
+ *  countdown ran past the first move's deadline, at which the game is
+ *  aborted). */
 function drawGone() {
   const since = friendGoneFor();
   clearTimeout(goneTimer);
@@ -258,6 +261,11 @@ function drawGone() {
   if (since === null) return;
   if (since < NOTICE_AFTER) {
     goneTimer = setTimeout(() => state.game && drawGone(), (NOTICE_AFTER - since) * 1000);
+    return;
+  }
+  if (beforeFirstMoves(state.game)) {
+    $("#gone-text").text(gettext("Your friend left the game before each of you had moved: you can abort it, or wait for them."));
+    $("#gone-claims").prop("hidden", true);
     return;
   }
   const wait = Math.max(0, Math.ceil(state.presence.goneAfter - since));

@@ -699,9 +699,11 @@ def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page
 
 @within_seconds
 def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
-    """B leaves (the tab goes elsewhere): A reads that the friend left and
-    how long before a claim, as on lichess; B's return takes the notice
-    away; once B has been gone long enough, A claims the win."""
+    """B leaves (the tab goes elsewhere) before a first move: A reads that
+    the friend left and that the game may be aborted, as on lichess (it
+    counted down to a claim that the first move's deadline overtook, by
+    aborting the game); B's return takes the notice away; once each has
+    moved and B has been gone long enough, A claims the win."""
     settings.LIVE_GONE_SECONDS = 6
     a, b = a_friend_joins(new_page)
     click(a, "h8")
@@ -711,12 +713,13 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     seat = b.url  # the game's address, where B's seat is kept
     b.goto("about:blank")
     a.wait_for_selector("#gone-bar:not([hidden])", timeout=4000)
-    assert (
-        a.locator("#gone-text")
-        .inner_text()
-        .startswith("Your friend left the game. You can claim victory in ")
+    assert a.locator("#gone-text").inner_text() == (
+        "Your friend left the game before each of you had moved:"
+        " you can abort it, or wait for them."
     )
-    assert a.locator("#claim-win").is_hidden()  # not yet
+    a.wait_for_timeout(6500)  # gone long enough for a claim, were it allowed
+    assert a.locator("#claim-win").is_hidden()
+    assert a.locator("#abort").is_visible()
     b.goto(seat)  # the seat is in B's storage: B is back in it
     a.wait_for_selector("#gone-bar", state="hidden", timeout=2000)
     b.wait_for_function("() => BoardPage.state.seat && BoardPage.state.game.ply === 1")
@@ -724,6 +727,12 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     ply_is(a, 2, timeout=1000)
 
     b.goto("about:blank")
+    a.wait_for_selector("#gone-bar:not([hidden])", timeout=4000)
+    assert (
+        a.locator("#gone-text")
+        .inner_text()
+        .startswith("Your friend left the game. You can claim victory in ")
+    )
     a.wait_for_selector("#claim-win:visible", timeout=9000)
     assert a.locator("#gone-text").inner_text() == (
         "Your friend left the game. You can claim victory, call it a draw, or wait."

@@ -36,9 +36,15 @@ def claim(client, game_id, result, token):  # noqa: F811
     return post(client, "game-claim", game_id, {"result": result}, token=token)
 
 
+def first_moves(client, game_id, black, white):  # noqa: F811
+    """Each player makes a first move: a game is claimed only after them."""
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+
+
 def test_a_friend_who_left_long_enough_loses_by_claim(client, friends, later):  # noqa: F811
     game_id, black, white = friends
-    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    first_moves(client, game_id, black, white)
     presence.arrive(game_id, "white")
     presence.leave(game_id, "white")
     assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
@@ -54,6 +60,7 @@ def test_a_friend_who_left_long_enough_loses_by_claim(client, friends, later):  
 
 def test_a_draw_may_be_claimed_instead(client, friends, later):  # noqa: F811
     game_id, black, white = friends
+    first_moves(client, game_id, black, white)
     presence.leave(game_id, "black")
     later(31)
     over = claim(client, game_id, "draw", white).json()
@@ -62,6 +69,7 @@ def test_a_draw_may_be_claimed_instead(client, friends, later):  # noqa: F811
 
 def test_no_claim_while_the_friend_is_connected(client, friends, later):  # noqa: F811
     game_id, black, white = friends
+    first_moves(client, game_id, black, white)
     presence.arrive(game_id, "white")
     later(3600)
     assert_error(claim(client, game_id, "win", black), 409, "friend_here")
@@ -79,16 +87,37 @@ def test_a_friend_who_plays_through_the_api_has_not_left(client, friends, later)
     assert claim(client, game_id, "win", black).status_code == 200
 
 
-def test_the_wait_starts_when_the_friend_joins(client, friends, later):  # noqa: F811
+def test_the_wait_starts_at_the_friend_s_last_request(client, friends, later):  # noqa: F811
     game_id, black, white = friends
-    later(29)  # joined 29 s ago, their page never opened
+    first_moves(client, game_id, black, white)
+    later(29)  # moved 29 s ago, their page never opened
     assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
     later(31)
     assert claim(client, game_id, "win", black).status_code == 200
 
 
+def test_a_friend_who_left_before_a_first_move_is_not_beaten_but_aborted(
+    client,  # noqa: F811
+    friends,
+    later,
+):
+    """As on lichess: the claim's countdown ran past the first move's
+    deadline, at which the game is aborted (QA: "You can claim victory in 7
+    seconds" read as the game was aborted)."""
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    presence.leave(game_id, "white")
+    later(31)
+    for result in ("win", "draw"):
+        assert_error(claim(client, game_id, result, black), 409, "too_early")
+    assert GameRow.objects.get(pk=game_id).status == GameRow.Status.PLAYING
+    aborted = post(client, "game-abort", game_id, {}, token=black).json()
+    assert aborted["result"]["reason"] == "aborted"
+
+
 def test_after_a_restart_the_wait_starts_again(client, friends, later):  # noqa: F811
     game_id, black, white = friends
+    first_moves(client, game_id, black, white)
     cache.clear()  # the server restarted: nothing is known of the friend
     later(31)
     assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
