@@ -14,7 +14,7 @@ import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { restartNews, whenFlagDue } from "./seated.js";
-import { hintFirstLoa } from "./rules.js";
+import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
 import { discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, resultText, sideName, state } from "./state.js";
 
@@ -157,7 +157,7 @@ export function setGame(g) {
   }
   // What was said during the game (a declined offer, say) is stale at its end.
   if (sameGame && before.status === "playing" && g.status === "finished") clearFlash();
-  const news = sameGame && (openingNews(before, g) || restartNews(before, g));
+  const news = sameGame && (openingNews(before, g) || restartNews(before, g) || overlineNews(before, g));
   if (news) {
     flash(news, "info"); // a live region: heard too
   }

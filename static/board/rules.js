@@ -1,8 +1,8 @@
 /*
  * How to play: the rules dialog's diagrams, drawn with the board's own cells
  * (render.js's cellClasses) and coordinates, and the one-line hint of a
- * first Lines of Action game. The rules' words are in the page
- * (templates/index.html).
+ * first Lines of Action game, and why a standard Gomoku overline did not
+ * win. The rules' words are in the page (templates/index.html).
  */
 import { flash } from "./panel.js";
 import { cellClasses, starPoints } from "./render.js";
@@ -124,4 +124,25 @@ export function hintFirstLoa(g) {
     return;
   }
   flash(gettext("A piece moves as many squares as there are pieces on its line: choose one to see where it can go (Rules tells more)."), "info");
+}
+
+/** Words for a Gomoku move of `g` (just played, one ply after `before`)
+ *  that made more than a row under the standard rule, which is not a win
+ *  there, or null: the game went on, and said nothing of why (renju
+ *  refuses black's, and says why). */
+export function overlineNews(before, g) {
+  if (g.game !== "gomoku" || g.options.rule !== "standard" || g.ply !== before.ply + 1 || g.status !== "playing") return null;
+  const { files, ranks, cells } = g.board;
+  const col = files.indexOf(g.last_move.replace(/\d+$/, ""));
+  const row = ranks.indexOf(g.last_move.slice(files[col].length));
+  const stone = cells[row] && cells[row][col];
+  if (!stone) return null;
+  const run = (dr, dc) => {
+    let n = 0;
+    for (let r = row + dr, c = col + dc; cells[r] && cells[r][c] === stone; r += dr, c += dc) n++;
+    return n;
+  };
+  const longest = Math.max(...[[0, 1], [1, 0], [1, 1], [1, -1]].map(([dr, dc]) => 1 + run(dr, dc) + run(-dr, -dc)));
+  if (longest <= g.options.row) return null;
+  return interpolate(gettext("%(square)s makes more than %(n)s in a row, which does not win under the standard rule: exactly %(n)s does."), { square: g.last_move, n: g.options.row }, true);
 }

@@ -80,3 +80,25 @@ def test_standard_plays_without_a_model_by_default(page, screenshot):
     light = page.locator('#model-black option[value="light"]')
     assert light.is_disabled() and "freestyle" in light.get_attribute("title").lower()
     screenshot(page, "standard-models")
+
+
+def test_a_standard_overline_is_said_not_to_win(page):
+    """Under the standard rule six in a row is no win: the game went on and
+    said nothing (QA read it as a fault); the page says why now."""
+    open_board(page)
+    select_game(page, "gomoku")
+    new_game_dialog(page)
+    page.select_option("#gomoku-rule", "standard")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.options.rule === 'standard'")
+    moves = ["c8", "a1", "d8", "a3", "e8", "a5", "g8", "a7", "h8", "a9", "f8"]
+    for played, square in enumerate(moves, 1):
+        wait_idle(page)
+        page.click(f'#board [data-square="{square}"]')
+        wait_plies(page, played)
+    wait_idle(page)
+    assert game_json(page)["status"] == "playing"
+    assert page.inner_text("#flash") == (
+        "f8 makes more than 5 in a row, which does not win under the standard"
+        " rule: exactly 5 does."
+    )
