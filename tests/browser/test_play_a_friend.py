@@ -1338,3 +1338,45 @@ def test_a_player_hears_the_friend_arrive_and_their_own_clock_run_low(new_page):
     black.wait_for_timeout(500)  # once, not on every tick
     assert black.evaluate("() => window.tones") == LOW_TIME_TONES
     assert watcher.evaluate("() => window.tones") == []
+
+
+#: How far up and down from its middle a tap still reaches the element.
+HIT_HEIGHT = """el => {
+  el.scrollIntoView({ block: 'center', behavior: 'instant' });
+  const b = el.getBoundingClientRect();
+  const x = b.left + b.width / 2, y = b.top + b.height / 2;
+  let up = 0, down = 0;
+  while (up < 30 && el.contains(document.elementFromPoint(x, y - up - 1))) up++;
+  while (down < 30 && el.contains(document.elementFromPoint(x, y + down + 1))) down++;
+  return up + down + 1;
+}"""
+
+
+@within_seconds
+def test_on_a_phone_the_claims_and_the_friends_time_are_finger_sized(
+    new_page, settings
+):
+    """Claim victory and Call it a draw were 23 px high, +15 34x21 (QA);
+    +15 keeps the seats row's height, a tap around it reaches it."""
+    settings.LIVE_GONE_SECONDS = 3
+    a, b = new_page(**PHONE_CONTEXT), new_page(viewport=DESKTOP)
+    invite, _ = invite_a_friend(a, "3+2")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    a.wait_for_function("() => BoardPage.state.game.seats.white")
+    if a.locator("#confirm-moves").is_checked():
+        a.click("#confirm-moves")  # one tap a stone
+    row = a.locator("#seats-row").bounding_box()["height"]
+    click(a, "h8")
+    ply_is(b, 1, timeout=2000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=2000)
+    give = a.locator("#give-time-white")
+    give.wait_for(state="visible")
+    assert give.evaluate(HIT_HEIGHT) >= 44
+    assert a.locator("#seats-row").bounding_box()["height"] == row
+    b.goto("about:blank")
+    a.wait_for_selector("#claim-win:visible", timeout=9000)
+    for claim in ("#claim-win", "#claim-draw"):
+        assert a.locator(claim).bounding_box()["height"] >= 44
