@@ -41,6 +41,7 @@ export function showEnd(game, ending) {
   $("#rematch").prop("hidden", onlyWatching() || Boolean(mine && !game.seats[otherSide(mine)]));
   $("#analyse").prop("hidden", game.ply === 0); // an aborted game without a move
   cardFor = game.id;
+  cardComing = null;
   endCard().show();
 }
 
@@ -64,9 +65,20 @@ function offBoardWhy(result) {
  *  endShownFor is the game whose end was shown once, kept when it is closed). */
 let cardFor = null;
 
+/** The game just ended at this page whose card is coming (its ending is
+ *  being fetched: game.js), or null. Meanwhile the buttons under the board
+ *  do not take its Rematch: it showed there for a moment, and the buttons
+ *  shared their rows out anew twice. */
+let cardComing = null;
+
+/** Say that the card of game `id` is coming (null: it is not). */
+export function expectEnd(id) {
+  cardComing = id;
+}
+
 /** Whether the end card is up (or coming up). */
 export function endCardUp() {
-  return cardFor !== null;
+  return cardFor !== null || Boolean(state.game && state.game.id === cardComing);
 }
 
 function endCard() {

@@ -235,6 +235,10 @@ export function bind() {
   // (it settles after the first drawing): share out its rows again, in the
   // next frame (within the observer's own, a change would loop).
   new ResizeObserver(() => requestAnimationFrame(balanceButtons)).observe(document.getElementById("play-controls"));
+  // And as a button comes or goes, whoever shows or hides it: one hidden
+  // outside a drawing (Rematch, as the end card came) left 6 buttons in
+  // rows of 4, the row's height unchanged.
+  new MutationObserver(() => requestAnimationFrame(balanceButtons)).observe(document.getElementById("play-controls"), { attributes: true, attributeFilter: ["hidden"], subtree: true });
 }
 
 /** Switch between the dark and the light colours (theme.js keeps the choice). */

@@ -10,6 +10,7 @@ import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight,
 import { follow, reconnect, tellPause } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
+import { expectEnd } from "./ending.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
@@ -109,7 +110,10 @@ export function setGame(g) {
   if (state.viewPly !== null && state.viewPly >= g.ply) state.viewPly = null;
   rememberGame(g);
   syncControls(g);
-  if (sameGame && before.status === "playing" && g.status === "finished" && !personPlaysHere()) releaseRows();
+  const justEnded = sameGame && before.status === "playing" && g.status === "finished";
+  if (justEnded && !personPlaysHere()) releaseRows();
+  // Its card comes with its ending (fetchEnding): the drawings meanwhile know.
+  if (justEnded && state.endShownFor !== g.id) expectEnd(g.id);
   render();
   onDrawn.forEach((handler) => handler());
   if (sameGame && (g.seats || g.rematch) && onSeatedChange && onSeatedChange(before, g)) return;
@@ -156,7 +160,7 @@ export function setGame(g) {
     announce(resultText(g.result));
   }
   // What was said during the game (a declined offer, say) is stale at its end.
-  if (sameGame && before.status === "playing" && g.status === "finished") clearFlash();
+  if (justEnded) clearFlash();
   const news = sameGame && (openingNews(before, g) || restartNews(before, g) || overlineNews(before, g));
   if (news) {
     flash(news, "info"); // a live region: heard too
@@ -164,7 +168,7 @@ export function setGame(g) {
   fetchRecord();
   // Taken back after its end: a new end shows its card again.
   if (sameGame && before.status === "finished" && g.status === "playing") state.endShownFor = state.ending = null;
-  if (g.status === "finished") fetchEnding(g, sameGame && before.status === "playing");
+  if (g.status === "finished") fetchEnding(g, justEnded);
   follow(g.id, takeLive, takePresence, render, takeThinking);
   if (!sameGame) hintFirstLoa(g);
   if (!sameGame) {
@@ -231,15 +235,21 @@ function takePresence(who) {
 function fetchEnding(g, justEnded) {
   const e = state.ending;
   if (e && e.id === g.id && e.ply === g.ply) return;
-  api.getEnding(g.id).done(function (ending) {
-    if (!state.game || state.game.id !== g.id || state.game.ply !== g.ply) return;
-    state.ending = $.extend({ id: g.id, ply: g.ply }, ending);
-    render();
-    if (justEnded && onGameEnd && state.endShownFor !== g.id) {
-      state.endShownFor = g.id;
-      onGameEnd(g, ending);
-    }
-  });
+  api
+    .getEnding(g.id)
+    .done(function (ending) {
+      if (!state.game || state.game.id !== g.id || state.game.ply !== g.ply) return;
+      state.ending = $.extend({ id: g.id, ply: g.ply }, ending);
+      render();
+      if (justEnded && onGameEnd && state.endShownFor !== g.id) {
+        state.endShownFor = g.id;
+        onGameEnd(g, ending);
+      }
+    })
+    .fail(function () {
+      expectEnd(null); // no card comes
+      render();
+    });
 }
 
 /** Wait for the AI search that a page before a reload asked for: the game

@@ -1252,7 +1252,8 @@ def test_a_phone_s_board_stays_put_as_the_steps_go_back_through_a_game(new_page)
     words beside them grew: the result, "Back to the game" as a move was
     looked at, a count's second digit. The board moved 31 px down and up
     between two taps of the step buttons, and the next tap at the same
-    place took back a move with Undo. The counts have their own line now."""
+    place took back a move with Undo. They keep the line now (Back to the
+    game takes their room while a move is looked at)."""
     page = new_page(**{**PHONE_CONTEXT, "viewport": SMALL_PHONE})
     open_imported(page, "reversi", _random_reversi_record(7))
     assert game_json(page)["status"] == "finished"
@@ -1275,3 +1276,46 @@ def test_a_phone_s_board_stays_put_as_the_steps_go_back_through_a_game(new_page)
         tops[status(page)] = board_top()
     assert status(page) == "The starting position"
     assert max(tops.values()) - min(tops.values()) < 1, tops
+
+
+#: Each change of the buttons under the board, as it happens: which are shown.
+WATCH_BUTTONS = """() => {
+  window.buttonsSeen = [];
+  const row = document.getElementById('play-controls');
+  const shown = () => [...row.children]
+    .filter(b => b.matches('.btn') && !b.hidden).map(b => b.id).join(' ');
+  new MutationObserver(() => window.buttonsSeen.push(shown()))
+    .observe(row, { attributes: true, attributeFilter: ['hidden'], subtree: true });
+}"""
+
+
+def test_on_a_phone_the_buttons_keep_their_rows_as_the_game_ends(new_page):
+    """Rematch showed under the board for a moment at the end, before the
+    end card came with its own: the buttons shared out anew twice, Flip
+    changed rows, and now and then six stayed in rows of four, New game
+    squeezed onto two lines (QA). Under the board it shows once the card is
+    closed, and the rows are shared out again then."""
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN[:-1])
+    page.evaluate(WATCH_BUTTONS)
+    page.locator(f'#board [data-square="{GOMOKU_WIN[-1]}"]').tap()
+    page.wait_for_selector("#end-dialog.show")
+    page.wait_for_timeout(300)
+    seen = page.evaluate("() => window.buttonsSeen")
+    assert not any("board-rematch" in shown for shown in seen), seen
+
+    def rows() -> dict[int, int]:
+        tops: dict[int, int] = {}
+        for box in page.locator("#play-controls > .btn:visible").evaluate_all(
+            "els => els.map(b => Math.round(b.getBoundingClientRect().top))"
+        ):
+            tops[box] = tops.get(box, 0) + 1
+        return tops
+
+    assert list(rows().values()) == [5], rows()  # one row, as before the end
+    page.locator("#end-dialog .btn-close").tap()
+    page.wait_for_selector("#board-rematch", state="visible")
+    page.wait_for_timeout(100)
+    assert sorted(rows().values()) == [3, 3], rows()
