@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
+import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -417,6 +417,8 @@ function statusText() {
     return interpolate(paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);
   }
   if (g.legal_moves.length === 1 && g.legal_moves[0] === "pass") return interpolate(gettext("%(side)s has no move and must pass"), who, true);
+  // The one person playing the computer reads it as a friend's game says it.
+  if (humanSide() === g.to_move) return interpolate(gettext("Your move (%(side)s)"), who, true);
   return interpolate(gettext("%(side)s to move"), who, true);
 }
 

@@ -602,6 +602,9 @@ def test_a_watcher_sees_the_computer_think(new_page):
     assert a.locator("#stop").is_visible()
     ply_is(c, 2, timeout=15_000)
     assert c.inner_text("#status") == "Black to move"
+    # The player reads it as a friend's game says it (it was "Black to move").
+    ply_is(a, 2, timeout=5000)
+    assert a.inner_text("#status") == "Your move (Black)"
     # The thinking bar's line stays between the computer's searches; once
     # the game is over (nothing to think about, and the watcher clicks no
     # board) it goes, and the watcher's board moves up under the seats.
