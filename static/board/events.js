@@ -141,6 +141,11 @@ export function bind() {
     if (state.explore) afterEndGone(() => revealCard(document.getElementById("explorer")));
   });
   on("click", "#explorer-back", review.exploreBack);
+  // A row lights up under the pointer, as lichess's explorer's: a click
+  // anywhere on it plays its move (only the move's button did).
+  on("click", "#explorer-moves tr", function (e) {
+    if (!$(e.target).closest(".explorer-move").length) $(this).find(".explorer-move").trigger("click");
+  });
   on("click", ".explorer-move", function () {
     const at = this.getBoundingClientRect(); // before the redraw replaces it
     review.exploreMove(String($(this).data("move")));

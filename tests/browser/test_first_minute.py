@@ -947,6 +947,13 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     assert page.locator("#explorer-back").is_visible()
     page.click("#explorer-back")
     page.wait_for_function("() => BoardPage.state.explore.line.length === 0")
+    # A row lights up under the pointer: a click anywhere on it steps in too
+    # (only the move's button did, QA).
+    row = page.locator("#explorer-moves tr").first
+    row.locator("td").last.click()
+    page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
+    page.click("#explorer-back")
+    page.wait_for_function("() => BoardPage.state.explore.line.length === 0")
     # Its word says what it does: no "pressed" Back to the game.
     assert page.inner_text("#explore") == "Back to the game"
     assert page.get_attribute("#explore", "aria-pressed") is None
