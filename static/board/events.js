@@ -111,6 +111,7 @@ export function bind() {
   on("click", "#ask-takeback", () => friends.makeOffer("takeback"));
   on("click", "#offer-accept", () => friends.answerOffer("accept"));
   on("click", "#offer-decline", () => friends.answerOffer("decline"));
+  on("click", "#offer-withdraw", () => friends.answerOffer("withdraw"));
   // The end card holds only a rematch offer (the bar, the offer it shows).
   on("click", "#end-decline", () => friends.answerOffer("decline", "rematch"));
   on("click", "#claim-win", () => friends.claim("win"));

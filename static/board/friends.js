@@ -345,8 +345,8 @@ export function giveTime() {
   changeGame(api.giveTime(g.id), () => announce(words));
 }
 
-/** Accept or decline the friend's `offer`, by default the one the offer
- *  bar shows. */
+/** Accept or decline the friend's `offer`, or withdraw one's own
+ *  (`action`), by default the one the offer bar shows. */
 export function answerOffer(action, offer = $("#offer-bar").data("offer")) {
   const g = state.game;
   if (!g || !offer) return;

@@ -206,6 +206,7 @@ function drawOffers() {
   $bar.prop("hidden", false).data("offer", kind);
   $("#offer-text").text(text);
   $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
+  $("#offer-withdraw").prop("hidden", !mine || from !== mine);
   // An offer to answer comes into sight whole: under the buttons it was half
   // below the window's edge (1366x768, with Swap2's line above the board).
   if (fresh && askingMe) $bar[0].scrollIntoView({ block: "nearest" });

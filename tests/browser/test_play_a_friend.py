@@ -777,7 +777,15 @@ def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
     a.wait_for_selector("#end-dialog", state="hidden")
     a.wait_for_selector("#offer-bar:not([hidden])")
     assert a.locator("#offer-text").inner_text() == "Your friend offers a rematch"
+    assert a.locator("#offer-withdraw").is_hidden()  # the friend's to withdraw
     assert b.locator("#board-rematch").is_disabled()  # asked, waiting
+    # B takes the offer back (it could not be, QA), then makes it again.
+    b.click("#offer-withdraw")
+    a.wait_for_selector("#offer-bar", state="hidden", timeout=1000)
+    b.wait_for_selector("#offer-bar", state="hidden")
+    assert b.locator("#board-rematch").is_enabled()
+    b.click("#board-rematch")
+    a.wait_for_selector("#offer-bar:not([hidden])", timeout=1000)
     a.click("#offer-accept")
     for tab in (a, b):
         tab.wait_for_function("() => BoardPage.state.game.ply === 0", timeout=2000)

@@ -275,6 +275,39 @@ def test_a_declined_rematch_is_offered_again_a_minute_later(client, friends):
     assert offered.json()["waits"] == {}
 
 
+def test_a_player_withdraws_their_own_offer(client, friends):
+    """As on lichess: a rematch (or a draw, or a takeback) asked for can be
+    taken back while it waits; the friend's cannot, nor one never made."""
+    game_id, black, white = friends
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    post(client, "game-draw", game_id, {"action": "offer"}, token=black)
+    for token in (white, None):
+        refused = post(
+            client, "game-draw", game_id, {"action": "withdraw"}, token=token
+        )
+        assert refused.status_code in (403, 409)
+    withdrawn = post(client, "game-draw", game_id, {"action": "withdraw"}, token=black)
+    assert withdrawn.json()["offers"] == {} and withdrawn.json()["status"] == "playing"
+    assert_error(
+        post(client, "game-draw", game_id, {"action": "withdraw"}, token=black),
+        409,
+        "no_offer",
+    )
+    post(client, "game-resign", game_id, token=white)
+    post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    assert_error(
+        post(client, "game-rematch", game_id, {"action": "withdraw"}, token=white),
+        409,
+        "no_offer",
+    )
+    back = post(client, "game-rematch", game_id, {"action": "withdraw"}, token=black)
+    assert back.json()["offers"] == {} and back.json()["rematch"] is None
+    # Nothing declined it: offered again at once.
+    again = post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
+    assert again.json()["offers"] == {"rematch": "black"}
+
+
 def test_nothing_is_offered_to_a_seat_nobody_took(client):
     """Before the friend opens the invitation there is nobody to answer an
     offer or to win by a resignation: the friend's first sight was a draw

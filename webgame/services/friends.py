@@ -37,8 +37,9 @@ from .positions import replay, snapshot
 from .rules import cached_rules, options_key
 from .sides import other_side
 
-#: What a seat may do with a draw offer, a takeback request or a rematch.
-ACTIONS = ("offer", "accept", "decline")
+#: What a seat may do with a draw offer, a takeback request or a rematch:
+#: make it, answer the friend's, or withdraw its own, as on lichess.
+ACTIONS = ("offer", "accept", "decline", "withdraw")
 
 
 def _friend_seated(row: GameRow, side: str) -> None:
@@ -236,12 +237,13 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
 
 
 def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> dict:
-    """Return the snapshot after the token's seat offers, accepts or declines
-    a draw, a takeback or a rematch (``offer``, ``action``), in a game
-    between two browsers (at one screen, undo takes a move back at once);
-    in a game without seats a rematch starts at once (:func:`_rematch`)."""
+    """Return the snapshot after the token's seat offers, accepts, declines
+    or withdraws a draw, a takeback or a rematch (``offer``, ``action``), in
+    a game between two browsers (at one screen, undo takes a move back at
+    once); in a game without seats a rematch starts at once
+    (:func:`_rematch`)."""
     row = get_row(game_id)
-    if offer == "rematch" and (row.seats or action != "decline"):
+    if offer == "rematch" and (row.seats or action not in ("decline", "withdraw")):
         return _rematch(row, action=action, token=token)
     side = _seated_playing(
         row,
@@ -252,6 +254,8 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         ),
     )
     pending = row.offers.get(offer)
+    if action == "withdraw":
+        return _withdraw(row, offer, side)
     if action == "offer" and pending == side:
         return snapshot(row)  # asked already: it waits for the answer
     if action == "offer" and pending is None:
@@ -279,6 +283,18 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
     return snapshot(write(row, moves=_taken_back(row, asker=pending), asked=asked))
 
 
+def _withdraw(row: GameRow, offer: str, side: str) -> dict:
+    """Return the snapshot after ``side`` withdraws its ``offer``; 409
+    ``no_offer`` if it has none waiting. Its wait before asking again runs
+    as it was (a withdrawn offer is no declined one)."""
+    if row.offers.get(offer) != side:
+        raise Conflict(
+            "no_offer", _("you have no %(offer)s offer to withdraw") % {"offer": offer}
+        )
+    rest = {name: who for name, who in row.offers.items() if name != offer}
+    return snapshot(write(row, offers=rest))
+
+
 def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
     """Return the snapshot after a rematch offer, its acceptance (the new
     game started, named by the finished one) or its refusal. In a game
@@ -294,6 +310,8 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
         players = {"black": row.players["white"], "white": row.players["black"]}
         return _start_rematch(row, players=players, seated={})
     _friend_seated(row, side)  # an invitation withdrawn: nobody to ask
+    if action == "withdraw":
+        return _withdraw(row, "rematch", side)
     pending = row.offers.get("rematch")
     if action == "offer" and pending == side:
         return snapshot(row)  # offered already: it waits for the answer
