@@ -237,8 +237,10 @@ export function drawAnalysis() {
   // not called proven: a reply it left out may refute it.
   const unproven = !s.proven && s.found;
   const note = s.proven ? provenNote(s.side, s.proven) : unproven ? foundNote(s.side, s.found) : "";
-  // Translators: the win bar's label and a note on it: "Black 58% – White 42% (Black proven win)".
-  if (note) label = interpolate(gettext("%(estimate)s (%(note)s)"), { estimate: label, note: note }, true);
+  // The note first: a phone's line, cut at its end, kept the percentages and
+  // lost the proof ("You (Black) 100% – White 0% (Black …").
+  // Translators: a note on the win bar's estimate, and the estimate: "Black proven win · Black 100% – White 0%".
+  if (note) label = interpolate(gettext("%(note)s \u00b7 %(estimate)s"), { estimate: label, note: note }, true);
   const doubt = gettext("Found against the replies the AI considered: one it left out may refute it");
   $("#win-label")
     .text(label)
