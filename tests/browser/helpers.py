@@ -249,3 +249,15 @@ def hear_tones(held_back: bool = False) -> str:
   };
 """
     )
+
+
+#: How far up and down from its middle a tap still reaches the element.
+HIT_HEIGHT = """el => {
+  el.scrollIntoView({ block: 'center', behavior: 'instant' });
+  const b = el.getBoundingClientRect();
+  const x = b.left + b.width / 2, y = b.top + b.height / 2;
+  let up = 0, down = 0;
+  while (up < 30 && el.contains(document.elementFromPoint(x, y - up - 1))) up++;
+  while (down < 30 && el.contains(document.elementFromPoint(x, y + down + 1))) down++;
+  return up + down + 1;
+}"""

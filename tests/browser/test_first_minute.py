@@ -19,6 +19,7 @@ from webgame import services
 from .conftest import DESKTOP, PHONE_CONTEXT, SMALL_PHONE
 from .helpers import (
     AI_TIMEOUT,
+    HIT_HEIGHT,
     LOADED,
     band_above_board,
     game_json,
@@ -1122,17 +1123,12 @@ def test_an_analysis_stopped_midway_says_so(page):
 #: Every visible control of the side panel and the play area that is smaller
 #: than a finger (44 px high), or whose target is under 24 px high (WCAG's
 #: minimum) for those that keep their height (see keeps).
-SMALL_TARGETS = """() => {
+SMALL_TARGETS = (
+    """() => {
   const small = [];
-  const hitHeight = (el) => {  // how far up and down a tap still reaches it
-    el.scrollIntoView({ block: 'center', behavior: 'instant' });
-    const b = el.getBoundingClientRect();
-    const x = b.left + b.width / 2, y = b.top + b.height / 2;
-    let up = 0, down = 0;
-    while (up < 30 && el.contains(document.elementFromPoint(x, y - up - 1))) up++;
-    while (down < 30 && el.contains(document.elementFromPoint(x, y + down + 1))) down++;
-    return up + down + 1;
-  };
+  const hitHeight = """
+    + HIT_HEIGHT
+    + """;
   for (const el of document.querySelectorAll('button, select, a.btn')) {
     if (!el.offsetParent || el.closest('.modal, #board, .toast')) continue;
     // The rows above the board, and the players' selectors between the
@@ -1148,6 +1144,7 @@ SMALL_TARGETS = """() => {
   }
   return small;
 }"""
+)
 
 
 def test_a_phone_s_controls_are_finger_sized(new_page):

@@ -20,7 +20,7 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks
 
 from .conftest import DESKTOP, PHONE_CONTEXT
-from .helpers import hear_tones, open_board, two_players
+from .helpers import HIT_HEIGHT, hear_tones, open_board, two_players
 
 #: For the tests that wait a second or two for what another browser did (a
 #: push, not the 3 s polling): run alone (make test), not beside other tests.
@@ -1349,18 +1349,6 @@ def test_a_player_hears_the_friend_arrive_and_their_own_clock_run_low(new_page):
     black.wait_for_timeout(500)  # once, not on every tick
     assert black.evaluate("() => window.tones") == LOW_TIME_TONES
     assert watcher.evaluate("() => window.tones") == []
-
-
-#: How far up and down from its middle a tap still reaches the element.
-HIT_HEIGHT = """el => {
-  el.scrollIntoView({ block: 'center', behavior: 'instant' });
-  const b = el.getBoundingClientRect();
-  const x = b.left + b.width / 2, y = b.top + b.height / 2;
-  let up = 0, down = 0;
-  while (up < 30 && el.contains(document.elementFromPoint(x, y - up - 1))) up++;
-  while (down < 30 && el.contains(document.elementFromPoint(x, y + down + 1))) down++;
-  return up + down + 1;
-}"""
 
 
 @within_seconds

@@ -65,15 +65,20 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
     assert page.locator("#board .cell.forbidden").count() == 0
 
 
-def test_standard_plays_without_a_model_by_default(page, screenshot):
-    # No standard build scored above no model, so none ships; the freestyle
-    # ones are shown but cannot be chosen.
+def _standard_game(page) -> None:
+    """Start a standard Gomoku game between two players at this screen."""
     open_board(page)
     select_game(page, "gomoku")
     new_game_dialog(page)
     page.select_option("#gomoku-rule", "standard")
     two_players(page)
     page.wait_for_function("() => BoardPage.state.game.options.rule === 'standard'")
+
+
+def test_standard_plays_without_a_model_by_default(page, screenshot):
+    # No standard build scored above no model, so none ships; the freestyle
+    # ones are shown but cannot be chosen.
+    _standard_game(page)
     wait_idle(page)
     for side in ("black", "white"):
         assert page.input_value(f"#model-{side}") == "none"
@@ -85,12 +90,7 @@ def test_standard_plays_without_a_model_by_default(page, screenshot):
 def test_a_standard_overline_is_said_not_to_win(page):
     """Under the standard rule six in a row is no win: the game went on and
     said nothing (QA read it as a fault); the page says why now."""
-    open_board(page)
-    select_game(page, "gomoku")
-    new_game_dialog(page)
-    page.select_option("#gomoku-rule", "standard")
-    two_players(page)
-    page.wait_for_function("() => BoardPage.state.game.options.rule === 'standard'")
+    _standard_game(page)
     moves = ["c8", "a1", "d8", "a3", "e8", "a5", "g8", "a7", "h8", "a9", "f8"]
     for played, square in enumerate(moves, 1):
         wait_idle(page)
