@@ -338,9 +338,17 @@ function drawButtons() {
   const watching = onlyWatching();
   const seated = Boolean(g.seats);
   const playing = g.status === "playing";
+  const alone = Boolean(mine && !g.seats[otherSide(mine)]);
   $("#undo, #hint").prop("hidden", seated || watching);
-  // Pause is for a game the computer plays in: at one screen it only takes room.
-  $("#pause").prop("hidden", seated || watching || !SIDES.some((side) => g.players[side].kind === "ai"));
+  // After the game, as on the end card once it is closed (Analyse, or the
+  // page reloaded), for whoever played it, the computer too; the friend's
+  // offer is answered in its bar.
+  const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
+  const rematchUnder = !watching && g.status === "finished" && !g.rematch && !alone && !friendOffers && !endCardUp();
+  // Pause is for a game the computer plays in: at one screen it only takes
+  // room; after the game Rematch takes its place (nothing to pause then, and
+  // a seventh button squeezed New game onto two lines of a phone's row).
+  $("#pause").prop("hidden", seated || watching || rematchUnder || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
   // Before each player has moved, as on lichess: Abort (no result), not Resign.
   const abortable = Boolean(mine && playing && beforeFirstMoves(g));
@@ -348,7 +356,6 @@ function drawButtons() {
   if (abortable) $("#resign").prop("hidden", true);
   // Nobody to answer an offer, nor to win by a resignation, before the
   // friend opens the invitation (the server refuses them too).
-  const alone = Boolean(mine && !g.seats[otherSide(mine)]);
   $("#resign, #offer-draw, #ask-takeback").attr("title", alone ? gettext("Your friend has not joined yet") : null);
   // Before the friend came, Abort withdraws the invitation (lichess's cancel).
   $("#abort").attr("title", alone ? gettext("Withdraw the invitation: the game ends without a result") : gettext("End the game without a result (until each player has moved)"));
@@ -366,12 +373,8 @@ function drawButtons() {
     $("#offer-draw").attr("title", pendingWords(g, "draw", mine));
     $("#ask-takeback").attr("title", pendingWords(g, "takeback", mine) || (hasOwnMove(g, mine) ? null : gettext("None of your moves can be taken back yet")));
   }
-  // After the game, as on the end card once it is closed (Analyse, or the
-  // page reloaded), for whoever played it, the computer too; the friend's
-  // offer is answered in its bar.
-  const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   $("#board-rematch")
-    .prop("hidden", !(!watching && g.status === "finished" && !g.rematch) || alone || friendOffers || endCardUp())
+    .prop("hidden", !rematchUnder)
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine))
     .attr("title", mine ? pendingWords(g, "rematch", mine) : gettext("A new game with the colours swapped"));
   $("#rematch").prop("disabled", false).attr("title", gettext("A new game with the colours swapped"));

@@ -1323,3 +1323,16 @@ def test_on_a_phone_the_buttons_keep_their_rows_as_the_game_ends(new_page):
     page.wait_for_selector("#board-rematch", state="visible")
     page.wait_for_timeout(100)
     assert sorted(rows().values()) == [3, 3], rows()
+    # Against the computer Rematch takes Pause's place, nothing to pause
+    # now: a seventh button made rows of four, New game on two lines.
+    game_id = game_json(page)["id"]
+    changed = page.request.patch(
+        f"{page.base_url}/api/games/{game_id}/",
+        data={"players": {"white": {"kind": "ai", "level": 1}}},
+    )
+    assert changed.ok, changed.text()
+    page.reload()
+    page.wait_for_selector("#board-rematch", state="visible")
+    page.wait_for_timeout(100)
+    assert page.locator("#pause").is_hidden()
+    assert sorted(rows().values()) == [3, 3], rows()
