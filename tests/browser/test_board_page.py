@@ -515,7 +515,7 @@ def test_stop_plays_the_best_move_found_so_far(page):
     )
     wait_idle(page)
     assert not page.locator("#stop").is_visible()
-    assert status(page) == "Black to move"
+    assert status(page) == "Your move (Black)"
 
 
 def test_keyboard_hint_flip_steps_and_help(page):
