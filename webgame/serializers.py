@@ -729,6 +729,11 @@ class GameSerializer(serializers.Serializer):
         help_text="gomoku under renju, black to move: the empty points black "
         "may not play and why (double three, double four, overline)",
     )
+    overline = serializers.CharField(
+        allow_null=True,
+        help_text="gomoku under the standard rule: the last move's point when "
+        "it made a line longer than the row, which does not win; else null",
+    )
     moves = serializers.ListField(child=serializers.CharField())
     last_move = serializers.CharField(allow_null=True)
     ply = serializers.IntegerField()

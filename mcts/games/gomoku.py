@@ -495,6 +495,19 @@ class Gomoku(Game):
             if array[HEADER + move] == EMPTY and move not in legal
         }
 
+    def overline_through(self, state: State, move: int) -> bool:
+        """Return True if the stone on the move code ``move`` lies on a line
+        longer than the row to make: an overline, which under the standard
+        rule does not win (nor a black one under renju, where it is
+        forbidden); False on an empty point."""
+        array = state.array
+        colour = array[HEADER + move]
+        if colour == EMPTY:
+            return False
+        return any(
+            line_length(array, self.size, move, d, colour) > self.row for d in range(4)
+        )
+
     def _illegal_reason(self, state: State, move: int) -> str | None:
         """Say why a forbidden point is not legal (base class hook)."""
         why = self.forbidden_reason(state, move)

@@ -127,22 +127,10 @@ export function hintFirstLoa(g) {
 }
 
 /** Words for a Gomoku move of `g` (just played, one ply after `before`)
- *  that made more than a row under the standard rule, which is not a win
- *  there, or null: the game went on, and said nothing of why (renju
- *  refuses black's, and says why). */
+ *  that made more than a row under the standard rule (the snapshot's
+ *  `overline`), which is not a win there, or null: the game went on, and
+ *  said nothing of why (renju refuses black's, and says why). */
 export function overlineNews(before, g) {
-  if (g.game !== "gomoku" || g.options.rule !== "standard" || g.ply !== before.ply + 1 || g.status !== "playing") return null;
-  const { files, ranks, cells } = g.board;
-  const col = files.indexOf(g.last_move.replace(/\d+$/, ""));
-  const row = ranks.indexOf(g.last_move.slice(files[col].length));
-  const stone = cells[row] && cells[row][col];
-  if (!stone) return null;
-  const run = (dr, dc) => {
-    let n = 0;
-    for (let r = row + dr, c = col + dc; cells[r] && cells[r][c] === stone; r += dr, c += dc) n++;
-    return n;
-  };
-  const longest = Math.max(...[[0, 1], [1, 0], [1, 1], [1, -1]].map(([dr, dc]) => 1 + run(dr, dc) + run(-dr, -dc)));
-  if (longest <= g.options.row) return null;
-  return interpolate(gettext("%(square)s makes more than %(n)s in a row, which does not win under the standard rule: exactly %(n)s does."), { square: g.last_move, n: g.options.row }, true);
+  if (!g.overline || g.ply !== before.ply + 1 || g.status !== "playing") return null;
+  return interpolate(gettext("%(square)s makes more than %(n)s in a row, which does not win under the standard rule: exactly %(n)s does."), { square: g.overline, n: g.options.row }, true);
 }

@@ -162,6 +162,10 @@ def test_standard_wins_with_exactly_the_row_and_never_with_more(row, black, gap)
     moves = alternate(black, "a1 a3 a5 a7 a9")
     overline = game.play_all(moves + [gap])
     assert game.status(overline) == ONGOING
+    code = game.parse_move_text(overline, gap)
+    assert game.overline_through(overline, code)
+    assert not game.overline_through(game.play_all(moves), code)  # empty there
+    assert not game.overline_through(overline, game.parse_move_text(overline, "a1"))
     freestyle = Gomoku(row=row)
     assert freestyle.status(freestyle.play_all(moves + [gap])) == BLACK_WINS
     # White's overline does not win either, exactly five (or the row) does.

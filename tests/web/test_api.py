@@ -142,6 +142,23 @@ class CreateTests(APITestCase):
         ).json()
         assert after["board"]["cells"][6][0] == "black"
 
+    def test_a_standard_overline_is_named_and_does_not_win(self):
+        game = create(self.client, "gomoku", options={"rule": "standard"}).json()
+        assert game["overline"] is None
+        moves = ["c8", "a1", "d8", "a3", "e8", "a5", "g8", "a7", "h8", "a9", "f8"]
+        for move in moves:
+            game = self.client.post(
+                url("game-moves", game["id"]), {"move": move}, format="json"
+            ).json()
+            assert game["overline"] == (move if move == "f8" else None)
+        assert game["status"] == "playing"
+        after = self.client.post(
+            url("game-moves", game["id"]), {"move": "a11"}, format="json"
+        ).json()
+        assert after["overline"] is None  # only the last move's
+        freestyle = create(self.client, "gomoku").json()
+        assert freestyle["overline"] is None
+
     def test_loa_legal_moves_are_also_grouped_by_from_square(self):
         game = create(self.client, "loa").json()
         grouped = game["legal_by_from"]

@@ -105,6 +105,10 @@ def snapshot(row: GameRow) -> dict:
             game.format_move(state, move): why
             for move, why in game.forbidden_points(state).items()
         }
+    overline = None
+    if isinstance(game, Gomoku) and game.rule == "standard" and row.moves:
+        last = game.parse_move_text(state, row.moves[-1])
+        overline = row.moves[-1] if game.overline_through(state, last) else None
     # During an opening rule, the side that acts (see .openings).
     to_move = None if finished else openings.acting_side(row, game, state)
     return {
@@ -119,6 +123,7 @@ def snapshot(row: GameRow) -> dict:
         "legal_moves": legal,
         "legal_by_from": by_from,
         "forbidden": forbidden,
+        "overline": overline,
         "moves": list(row.moves),
         "last_move": row.moves[-1] if row.moves else None,
         "ply": len(row.moves),
