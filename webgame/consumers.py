@@ -160,6 +160,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._present(None, 1)
 
     async def close(self, code=None, reason=None) -> None:
+        """Close once: messages that were on their way come after the close
+        (a flood's), and the server refuses a second close (uvicorn raises),
+        which would end the consumer before its disconnect (see send)."""
+        if self.closing:
+            return
         self.closing = True
         await super().close(code=code, reason=reason)
 
@@ -195,7 +200,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Answer a browser's message; close a socket that floods or talks
-        nonsense."""
+        nonsense; after the close, nothing more is answered."""
+        if self.closing:
+            return
         if not self.bucket.take():
             await self.close(code=POLICY_VIOLATION)
             return

@@ -345,8 +345,8 @@ def test_a_socket_that_floods_or_talks_nonsense_is_closed():
 
 
 class LikeUvicorn:
-    """The application behind a server that refuses a send after the
-    socket's close, as uvicorn does."""
+    """The application behind a server that refuses a send or a second
+    close after the socket's close, as uvicorn does."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -356,12 +356,21 @@ class LikeUvicorn:
 
         async def refusing(message):
             nonlocal closed
-            if closed and message["type"] == "websocket.send":
-                raise RuntimeError("Unexpected ASGI message 'websocket.send'")
+            if closed and message["type"] in ("websocket.send", "websocket.close"):
+                raise RuntimeError(f"Unexpected ASGI message {message['type']!r}")
             closed = closed or message["type"] == "websocket.close"
             await send(message)
 
         await self.app(scope, receive, refusing)
+
+
+def like_uvicorn(game_id: str) -> WebsocketCommunicator:
+    """A browser's socket on ``game_id`` through a server as uvicorn."""
+    return WebsocketCommunicator(
+        LikeUvicorn(application),
+        f"/ws/games/{game_id}/",
+        headers=[ORIGIN, (b"host", b"localhost")],
+    )
 
 
 def test_a_socket_closed_for_nonsense_leaves_its_clients_count():
@@ -372,11 +381,7 @@ def test_a_socket_closed_for_nonsense_leaves_its_clients_count():
     cache.clear()
 
     async def body():
-        ws = WebsocketCommunicator(
-            LikeUvicorn(application),
-            f"/ws/games/{game['id']}/",
-            headers=[ORIGIN, (b"host", b"localhost")],
-        )
+        ws = like_uvicorn(game["id"])
         assert (await ws.connect())[0]
         assert cache.get("live:client:127.0.0.1") == 1
         await ws.send_to(text_data="not json")
@@ -385,6 +390,35 @@ def test_a_socket_closed_for_nonsense_leaves_its_clients_count():
         await announce_presence(get_channel_layer(), game["id"])
         await asyncio.sleep(0.2)
         await ws.disconnect()
+        assert cache.get("live:client:127.0.0.1") == 0
+
+    sync(body)
+
+
+def test_a_seat_closed_for_flooding_leaves_and_can_be_claimed_against():
+    # QA: a player's socket that flooded was closed, and each message that
+    # had come after the close closed it again, which uvicorn refuses: the
+    # consumer ended before its disconnect, the seat stayed present (the
+    # friend could never claim the game) and the client's count kept it.
+    game = friends_game()
+    cache.clear()
+
+    async def body():
+        white = like_uvicorn(game["id"])
+        watcher = socket(game["id"], client=("10.1.1.1", 1))
+        assert (await watcher.connect())[0]
+        assert (await white.connect())[0]
+        await hello(white, game["white"], 1)
+        while not (await receive(watcher, "presence"))["white"]:
+            pass
+        for _ in range(40):
+            await white.send_to(text_data='{"type": "ping"}')
+        while (await white.receive_output(timeout=5))["type"] != "websocket.close":
+            pass
+        await white.disconnect()
+        while (await receive(watcher, "presence"))["white"]:
+            pass
+        await watcher.disconnect()
         assert cache.get("live:client:127.0.0.1") == 0
 
     sync(body)
