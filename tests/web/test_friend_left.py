@@ -106,7 +106,12 @@ def test_a_friend_who_left_before_a_first_move_is_not_beaten_but_aborted(
     seconds" read as the game was aborted)."""
     game_id, black, white = friends
     post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    # Said first, whether the friend is here or gone for a while only (QA:
+    # friend_here, then friend_not_gone, and too_early only 30 s on).
+    presence.arrive(game_id, "white")
+    assert_error(claim(client, game_id, "win", black), 409, "too_early")
     presence.leave(game_id, "white")
+    assert_error(claim(client, game_id, "win", black), 409, "too_early")
     later(31)
     for result in ("win", "draw"):
         assert_error(claim(client, game_id, result, black), 409, "too_early")

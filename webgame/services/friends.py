@@ -204,20 +204,23 @@ CLAIMS = ("win", "draw")
 def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
     """Return the snapshot after the token's seat claims the game (``result``
     ``win`` or ``draw``) that the other seat has left for at least
-    ``LIVE_GONE_SECONDS``; 409 while the friend is here or not yet gone that
-    long, before they joined, in a correspondence game, or before each
-    player has made a first move (the game is aborted then, as on lichess:
-    a win claimed was about to be an abort at the first move's deadline)."""
+    ``LIVE_GONE_SECONDS``; 409 in a correspondence game, before each player
+    has made a first move (the game is aborted then, as on lichess: a win
+    claimed was about to be an abort at the first move's deadline), or
+    while the friend is here or not yet gone that long."""
     row = get_row(game_id)
     side = _seated_playing(
         row, token, _("a game is claimed from a friend who left it, between two seats")
     )
-    friend = other_side(side)
     if row.clock and "days" in row.clock["control"]:
         raise Conflict(
             "correspondence",
             _("a correspondence game waits for its moves: its clock decides it"),
         )
+    _not_before_first_moves(
+        row, _("until each player has made a first move, abort the game instead")
+    )
+    friend = other_side(side)
     gone = presence.gone_for(row.id, friend)
     if gone is None:
         raise Conflict("friend_here", _("your friend is connected to this game"))
@@ -228,9 +231,6 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
             _("your friend left %(gone)d s ago: you may claim the game in %(wait)d s")
             % {"gone": gone, "wait": max(1, round(wait))},
         )
-    _not_before_first_moves(
-        row, _("until each player has made a first move, abort the game instead")
-    )
     winner = side if result == "win" else None
     ending = {"winner": winner, "reason": "abandonment", "score": None}
     return snapshot(write(row, ending=ending))
