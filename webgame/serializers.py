@@ -535,6 +535,13 @@ class LevelSerializer(serializers.Serializer):
     )
 
 
+class OpeningOfferSerializer(serializers.Serializer):
+    """An opening rule a game may be created with (``opening``)."""
+
+    name = serializers.ChoiceField(choices=OPENING_NAMES)
+    min_row = serializers.IntegerField(help_text="the shortest row it opens")
+
+
 class KindSerializer(serializers.Serializer):
     """A game the server offers."""
 
@@ -542,6 +549,9 @@ class KindSerializer(serializers.Serializer):
     title = serializers.CharField()
     options = serializers.DictField(help_text="the default options")
     option_specs = serializers.DictField(help_text="what each option accepts")
+    openings = OpeningOfferSerializer(
+        many=True, help_text="the opening rules a game may be created with"
+    )
     levels = LevelSerializer(many=True, help_text="the AI's strength ladder")
     models = ModelInfoSerializer(many=True)
 

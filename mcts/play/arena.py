@@ -370,6 +370,11 @@ def run_match(
         raise ValueError(f"games must be at least 1, got {games}")
     if swap2_opening and game.name != "gomoku":
         raise ValueError("only Gomoku opens by Swap2")
+    if swap2_opening and game.options["row"] < swap2.MIN_ROW:
+        raise ValueError(
+            f"Swap2 opens rows of {swap2.MIN_ROW} or more: its three black "
+            f"stones could win a row of {game.options['row']} during the opening"
+        )
     if swap2_opening:
         opening_plies = 0  # the players open: A in the games where A was black
     tasks = list(

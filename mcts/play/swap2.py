@@ -55,6 +55,9 @@ CHOICES = {CHOOSE: ("white", "black", "place2"), CHOOSE_AGAIN: ("black", "white"
 EVEN_BAND = 0.05
 #: The opener's three stones: the most even of this many random openings.
 CANDIDATES = 3
+#: The shortest row Swap2 opens: its stones hold three black ones, which a
+#: row of three would see win before the colours are settled.
+MIN_ROW = 4
 
 
 class Swap2Error(ValueError):

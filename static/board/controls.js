@@ -66,9 +66,18 @@ function optionSelectors(name) {
  *  this is the one pair the API refuses (the page does not offer it). */
 const FIXED_ROW = { renju: 5 };
 
+/** The shortest row the opening rule chosen for `name` opens (the kinds'
+ *  `openings`: Swap2's three black stones would win a row of three). */
+function openingMinRow(name) {
+  const chosen = $("#" + name + "-opening").val();
+  const opening = (state.kinds[name].openings || []).find((o) => o.name === chosen);
+  return opening ? opening.min_row : -Infinity;
+}
+
 /** Offer only the option values the kinds' option_specs allow: a bound is a
  *  number or the name of another option (Gomoku: a row no longer than the
- *  board). A value out of bounds falls back to the default, or the nearest bound. */
+ *  board), and a row no shorter than the opening rule's. A value out of
+ *  bounds falls back to the default, or the nearest bound. */
 export function limitOptions() {
   Object.keys(state.kinds).forEach(function (name) {
     const specs = optionSelectors(name);
@@ -81,6 +90,7 @@ export function limitOptions() {
       let high = spec.max === undefined ? Infinity : bound(spec.max);
       const fixed = key === "row" && specs.rule ? FIXED_ROW[optionValue(name, "rule")] : undefined;
       if (fixed !== undefined) low = high = fixed;
+      if (key === "row") low = Math.max(low, openingMinRow(name));
       const $select = $("#" + name + "-" + key);
       $select.find("option").each(function () {
         const value = parseInt(this.value, 10);

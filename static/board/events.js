@@ -204,7 +204,7 @@ export function bind() {
   on("blur", "#game-select", function () {
     if (choosingByKeys) putBack(this);
   });
-  on("change", "#gomoku-size, #gomoku-row, #gomoku-rule", function () {
+  on("change", "#gomoku-size, #gomoku-row, #gomoku-rule, #gomoku-opening", function () {
     limitOptions();
     fillModels(chosenGame()); // a network plays only on the board it learned
   });

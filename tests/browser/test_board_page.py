@@ -623,6 +623,26 @@ def test_gomoku_offers_only_the_rows_its_option_specs_allow(page):
     assert page.locator("#gomoku-row option:disabled").all_inner_texts() == ["6", "7"]
 
 
+def test_swap2_is_offered_with_rows_of_four_or_more(page):
+    # QA: Swap2 on three in a row let the opening's stones win; the API
+    # refuses it now, and the page offers the rows the kinds' openings allow.
+    _start(page, "gomoku")
+    new_game_dialog(page)
+    page.select_option("#gomoku-size", "5")
+    page.select_option("#gomoku-row", "3")
+    page.select_option("#gomoku-opening", "swap2")
+    assert page.locator("#gomoku-row").input_value() == "5"  # the default
+    disabled = page.locator("#gomoku-row option:disabled").all_inner_texts()
+    assert disabled == ["3", "6", "7"]
+    page.select_option("#gomoku-row", "4")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.opening")
+    assert game_json(page)["options"] == {"size": 5, "row": 4, "rule": "freestyle"}
+    new_game_dialog(page)
+    page.select_option("#gomoku-opening", "none")
+    assert page.locator("#gomoku-row option:disabled").all_inner_texts() == ["6", "7"]
+
+
 def _after(page, square: str, prop: str) -> str:
     """A computed style of the ``::after`` of the cell at ``square``."""
     return page.evaluate(

@@ -217,6 +217,9 @@ def test_the_arena_opens_by_swap2_and_each_player_opens_in_turn():
         )
     with pytest.raises(ValueError, match="only Gomoku"):
         run_match(find_game("reversi"), "random", "random", games=2, swap2_opening=True)
+    threes = find_game("gomoku", size=7, row=3)
+    with pytest.raises(ValueError, match="rows of 4 or more"):
+        run_match(threes, "random", "random", games=2, swap2_opening=True)
 
 
 def test_the_stones_of_a_settled_opening():

@@ -239,3 +239,20 @@ def test_only_gomoku_opens_by_swap2(client):
         "/api/games/", {"game": "reversi", "opening": "swap2"}, format="json"
     )
     assert_error(answer, 400, "invalid_opening")
+
+
+def test_swap2_opens_rows_of_four_or_more_as_the_kinds_say(client):
+    # QA: on a 5x5 board of three in a row, the second player's two stones
+    # won for black during the opening, which still awaited a choice.
+    kinds = {kind["name"]: kind for kind in client.get("/api/games/kinds/").json()}
+    assert kinds["gomoku"]["openings"] == [{"name": "swap2", "min_row": 4}]
+    assert kinds["reversi"]["openings"] == []
+    for friend in (None, {"side": "black"}):
+        for row, answer in ((3, 400), (4, 201)):
+            body = {"game": "gomoku", "options": {"size": 5, "row": row}}
+            body.update(opening="swap2", **({"friend": friend} if friend else {}))
+            made = client.post("/api/games/", body, format="json")
+            assert made.status_code == answer, made.content
+            if answer == 400:
+                assert_error(made, 400, "invalid_opening")
+    assert GameRow.objects.count() == 2

@@ -9,6 +9,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from mcts import FORBIDDEN_NAMES, GAMES, LEVELS, THINK_TIMES, Level, Proven, find_game
 
+from . import openings
 from .treemodels import list_models
 
 #: The games' registry names, in the registry's order.
@@ -34,13 +35,15 @@ PROVEN_RESULTS = tuple(p.text for p in Proven if p.text is not None)
 
 def list_kinds() -> list[dict]:
     """Return each game's name, title, default options, option ranges, the
-    AI's strength levels and the models on disk for it."""
+    opening rules it may be created with, the AI's strength levels and the
+    models on disk for it."""
     return [
         {
             "name": name,
             "title": gettext(rules.title),
             "options": find_game(name).options,
             "option_specs": rules.option_specs,
+            "openings": openings.offered(name),
             "levels": list_levels(),
             "models": list_models(name),
         }

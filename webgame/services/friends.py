@@ -342,7 +342,7 @@ def _start_rematch(row: GameRow, *, players: dict, seated: dict) -> dict:
         seats=seated,
         clock=clocks.new_clock(row.clock["control"] if row.clock else None),
         opening=openings.new_opening(
-            row.game, row.opening["name"] if row.opening else None
+            row.game, row.opening["name"] if row.opening else None, row.options
         ),
     )
     try:

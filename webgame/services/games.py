@@ -388,7 +388,7 @@ def create_game(
     rules = rules_for(game, options)
     fields: dict = {
         "clock": clocks.new_clock(clock),
-        "opening": openings.new_opening(rules.name, opening),
+        "opening": openings.new_opening(rules.name, opening, rules.options),
     }
     seat = None
     if friend is not None:

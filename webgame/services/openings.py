@@ -37,9 +37,16 @@ CHOICES = ("white", "black", "place2")
 STEPS = (swap2.PLACE3, swap2.CHOOSE, swap2.PLACE2, swap2.CHOOSE_AGAIN, swap2.DONE)
 
 
-def new_opening(game: str, name: str | None) -> dict | None:
-    """Return the ``opening`` column of a new game of ``game`` opened by
-    ``name`` (None: as the rules start it), or refuse ``invalid_opening``."""
+def offered(game: str) -> list[dict]:
+    """Return the opening rules a game of ``game`` may be created with, each
+    with the shortest row it opens (the kinds' ``openings``)."""
+    return [{"name": name, "min_row": swap2.MIN_ROW} for name in OPENINGS.get(game, ())]
+
+
+def new_opening(game: str, name: str | None, options: dict) -> dict | None:
+    """Return the ``opening`` column of a new game of ``game`` with
+    ``options`` opened by ``name`` (None: as the rules start it), or refuse
+    ``invalid_opening``: an unknown rule, or Swap2 with rows too short."""
     if name in (None, "", "none"):
         return None
     if name not in OPENINGS.get(game, ()):
@@ -47,6 +54,15 @@ def new_opening(game: str, name: str | None) -> dict | None:
             "invalid_opening",
             _("%(game)s has no opening rule %(name)s (Gomoku has swap2)")
             % {"game": game, "name": repr(name)},
+        )
+    if options.get("row", swap2.MIN_ROW) < swap2.MIN_ROW:
+        raise ServiceError(
+            "invalid_opening",
+            _(
+                "Swap2 opens games of %(n)d or more in a row: its three black "
+                "stones could win a row of %(row)d before the colours are chosen"
+            )
+            % {"n": swap2.MIN_ROW, "row": options["row"]},
         )
     return {"name": name, "choices": [], "swapped": False}
 
