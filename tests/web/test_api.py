@@ -796,6 +796,16 @@ class RecordTests(APITestCase):
             format="json",
         )
         assert "reads_as" not in assert_error(later, 400, "invalid_record")
+        # A record of a larger Gomoku board names both boards (QA: "a record
+        # of Gomoku, not of Gomoku").
+        small = self.client.post(
+            reverse("game-import"),
+            {"game": "gomoku", "options": {"size": 5}, "record": "h8"},
+            format="json",
+        )
+        assert assert_error(small, 400, "invalid_record")["detail"].startswith(
+            "this is a record of Gomoku on 15×15, 5 in a row, not on 5×5, 5 in a row"
+        )
 
     def test_import_of_moves_after_the_end_is_400(self):
         response = self.client.post(

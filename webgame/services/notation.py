@@ -1,5 +1,6 @@
 """Reading a move the API was sent, and saying in the request's language why
-it cannot be read or played (the library's own messages are English).
+it cannot be read or played (the library's own messages are English), and
+what board it is on.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from ..errors import ServiceError
 
 #: How many legal moves a refusal lists before "…".
 LISTED = 24
+
+
+def board_words(options: dict) -> str:
+    """Return a Gomoku board as people name it: "8×8, 5 in a row"."""
+    return _("%(size)s×%(size)s, %(row)s in a row") % options
 
 
 def parse(game: Game, state: State, move: str) -> str:

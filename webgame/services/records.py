@@ -18,7 +18,7 @@ from mcts import Game, State
 from ..errors import ServiceError
 from ..models import Game as GameRow
 from .games import GameId, get_row, result_of
-from .notation import parse
+from .notation import board_words, parse
 from .players import normal_players
 from .positions import PASS, board, snapshot
 from .rules import cached_rules, options_key, rules_for
@@ -111,15 +111,9 @@ def import_record(
         other = _other_reading(rules, record) if unread.number == 1 else None
         if other is None:
             raise ServiceError("invalid_record", unread.detail) from None
-        # The titles' msgids are services.catalog.TITLES.
         raise ServiceError(
             "invalid_record",
-            _("this is a record of %(title)s, not of %(chosen)s (%(error)s)")
-            % {
-                "title": _(other.title),
-                "chosen": _(rules.title),
-                "error": unread.detail,
-            },
+            _other_game(rules, other, unread.detail),
             extra={"reads_as": {"game": other.name, "options": other.options}},
         ) from None
     status, result = result_of(rules, state)
@@ -180,6 +174,26 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
         moves.append(text)
         state = rules.play(state, text)
     return moves, state
+
+
+def _other_game(rules: Game, other: Game, error: str) -> str:
+    """Say that a record of ``rules`` reads as one of ``other`` instead: the
+    other game, or the same game on another board (Gomoku's options)."""
+    if other.name != rules.name:
+        # The titles' msgids are services.catalog.TITLES.
+        return _("this is a record of %(title)s, not of %(chosen)s (%(error)s)") % {
+            "title": _(other.title),
+            "chosen": _(rules.title),
+            "error": error,
+        }
+    return _(
+        "this is a record of %(title)s on %(board)s, not on %(chosen)s (%(error)s)"
+    ) % {
+        "title": _(other.title),
+        "board": board_words(other.options),
+        "chosen": board_words(rules.options),
+        "error": error,
+    }
 
 
 def _other_reading(rules: Game, record: str) -> Game | None:

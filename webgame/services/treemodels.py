@@ -44,6 +44,7 @@ from mcts import (
 from mcts import list_models as library_models
 
 from ..errors import ModelNotFound, ServiceError
+from .notation import board_words
 
 #: A model's name: a folder name, no path (the API's model URLs, the
 #: explorer's query and the listing all use this one pattern).
@@ -115,8 +116,8 @@ def check_model(game: str, name: str | None, options: dict | None = None) -> str
                 )
                 % {
                     "name": repr(name),
-                    "trained": _board(trained),
-                    "board": _board(options),
+                    "trained": board_words(trained),
+                    "board": board_words(options),
                 },
             )
     rule = (options or {}).get("rule")
@@ -134,11 +135,6 @@ def check_model(game: str, name: str | None, options: dict | None = None) -> str
                 % {"name": repr(name), "learned": learned, "rule": rule},
             )
     return name
-
-
-def _board(options: dict) -> str:
-    """Return a Gomoku board as people name it: "8×8, 5 in a row"."""
-    return _("%(size)s×%(size)s, %(row)s in a row") % options
 
 
 def _listed(
