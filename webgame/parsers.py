@@ -1,6 +1,7 @@
 """The API's one request parser: JSON, refused before it is decoded when it
 nests deeper than any request body of the API does, and refused when an
-object names a field twice (the decoder kept the last, silently).
+object names a field twice (the decoder kept the last, silently) or a number
+runs to more than a hundred digits.
 
 Python's ``json`` module recurses once per nesting level, so a 2 KB body of
 ``[[[[…]]]]`` raises RecursionError (a 500) deep inside the decoder. The
@@ -25,6 +26,9 @@ from rest_framework.utils import json
 #: The deepest nesting accepted. The API's deepest body is
 #: ``{"players": {"black": {...}}}`` (3); the margin is for clients that wrap.
 MAX_DEPTH = 32
+#: The most digits of a whole number: no field of the API needs 20 (a
+#: version, a count); the rest is left to each field's own range.
+MAX_DIGITS = 100
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(rb"[\[\]{}]")
@@ -37,6 +41,17 @@ def nesting_depth(text: bytes) -> int:
     and the decoder then refuses it."""
     brackets = _BRACKETS.findall(_STRING.sub(b'""', text))
     return max(accumulate(_STEP[b[0]] for b in brackets), default=0)
+
+
+def _whole_number(text: str) -> int:
+    """A whole number of at most :data:`MAX_DIGITS` digits (``json``'s
+    ``parse_int``): Python refuses more than 4,300 in words about its own
+    settings."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(
+            _("a number has more than %(max)s digits") % {"max": MAX_DIGITS}
+        )
+    return int(text)
 
 
 def _unique_fields(pairs: list[tuple[str, object]]) -> dict:
@@ -72,6 +87,7 @@ class BoundedJSONParser(JSONParser):
                 decoded,
                 parse_constant=json.strict_constant if self.strict else None,
                 object_pairs_hook=_unique_fields,
+                parse_int=_whole_number,
             )
         except ValueError as exc:  # as JSONParser words it
             detail = _("JSON parse error - %(error)s") % {"error": exc}

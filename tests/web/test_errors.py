@@ -66,6 +66,26 @@ def test_a_field_named_twice_is_refused(client, settings):
     assert client.get(url("game-detail", game["id"])).json()["ply"] == 0
 
 
+@pytest.mark.django_db
+def test_a_number_of_thousands_of_digits_is_refused_in_the_api_s_words(client):
+    # QA: 5,000 digits were refused in words about Python's settings
+    # ("use sys.set_int_max_str_digits() to increase the limit").
+    game = create(client).json()
+    for digits in (5000, 101):
+        body = f'{{"move": "d3", "version": {"9" * digits}}}'
+        response = client.post(
+            url("game-moves", game["id"]), body, content_type="application/json"
+        )
+        out = assert_error(response, 400, "parse_error")
+        assert out["detail"] == "JSON parse error - a number has more than 100 digits"
+    body = f'{{"move": "d3", "version": {"9" * 100}}}'  # read: not the version
+    response = client.post(
+        url("game-moves", game["id"]), body, content_type="application/json"
+    )
+    assert_error(response, 409, "conflict")
+    assert client.get(url("game-detail", game["id"])).json()["ply"] == 0
+
+
 def test_brackets_inside_strings_do_not_count():
     assert nesting_depth(b'{"a": "[[[[[[[[{{{{", "b": [1, [2]]}') == 3
     assert nesting_depth(b'"\\"[[["') == 0
