@@ -27,7 +27,8 @@ Limits: the origin must be one of the allowed hosts (:mod:`webgame.asgi`);
 a client (:func:`webgame.clients.client_of`) holds at most
 ``LIVE_SOCKETS_PER_CLIENT`` sockets (4429 closes the next); a socket sends at
 most ``LIVE_MESSAGES_BURST`` messages at once and ``LIVE_MESSAGES_PER_SECOND``
-after (1008 closes it); a message is at most 4 KiB (uvicorn's ``--ws-max-size``
+after (1008 closes it, as it does any other message, or one with a field
+missing, one more or one named twice); a message is at most 4 KiB (uvicorn's ``--ws-max-size``
 caps frames as well). A game that does not exist, or any other path, is
 closed with 4404.
 """
@@ -47,6 +48,7 @@ from django.http import HttpRequest
 from . import services
 from .clients import client_of
 from .errors import GameNotFound
+from .parsers import unique_fields
 from .services import presence
 
 #: Close codes: the socket's own (4000-4999) and the protocol's.
@@ -73,6 +75,25 @@ _count = sync_to_async(presence.count, thread_sensitive=False)
 _arrive = sync_to_async(presence.arrive, thread_sensitive=False)
 _leave = sync_to_async(presence.leave, thread_sensitive=False)
 _playing = sync_to_async(presence.playing, thread_sensitive=False)
+
+
+#: The fields of each message a browser sends: those it must send, and those
+#: it may leave out.
+FIELDS = {
+    "ping": ({"type"}, set()),
+    "hello": ({"type", "token", "version"}, {"playing", "paused"}),
+}
+
+
+def _as_documented(message: object) -> bool:
+    """Whether a message is one of :data:`FIELDS`, with its fields and no
+    others, and a hello's values as :func:`_good_hello` says."""
+    if not isinstance(message, dict) or message.get("type") not in FIELDS:
+        return False
+    needed, optional = FIELDS[message["type"]]
+    if not needed <= message.keys() <= needed | optional:
+        return False
+    return message["type"] != "hello" or _good_hello(message)
 
 
 def _good_hello(message: dict) -> bool:
@@ -209,22 +230,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             if text_data is None or len(text_data) > MAX_MESSAGE:
                 raise ValueError("a text message of at most 4 KiB")
-            message = json.loads(text_data)
-            kind = message["type"]
-        except (ValueError, KeyError, TypeError):
+            message = json.loads(text_data, object_pairs_hook=unique_fields)
+        except (ValueError, RecursionError):  # not JSON, a field named twice, deep
+            message = None
+        if not _as_documented(message):
             await self.close(code=POLICY_VIOLATION)
-            return
-        if kind == "ping":
+        elif message["type"] == "ping":
             await self.send(text_data='{"type": "pong"}')
-        elif kind == "hello" and _good_hello(message):
+        else:
             await self._hello(
-                message.get("token"),
-                message.get("version"),
+                message["token"],
+                message["version"],
                 message.get("playing") is True,
                 message.get("paused") is True,
             )
-        else:
-            await self.close(code=POLICY_VIOLATION)
 
     async def _hello(
         self, token: object, version: object, playing: bool, paused: bool

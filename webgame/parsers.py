@@ -54,7 +54,7 @@ def _whole_number(text: str) -> int:
     return int(text)
 
 
-def _unique_fields(pairs: list[tuple[str, object]]) -> dict:
+def unique_fields(pairs: list[tuple[str, object]]) -> dict:
     """An object's fields, each named once (``json``'s ``object_pairs_hook``)."""
     fields: dict = {}
     for name, value in pairs:
@@ -86,7 +86,7 @@ class BoundedJSONParser(JSONParser):
             return json.loads(
                 decoded,
                 parse_constant=json.strict_constant if self.strict else None,
-                object_pairs_hook=_unique_fields,
+                object_pairs_hook=unique_fields,
                 parse_int=_whole_number,
             )
         except ValueError as exc:  # as JSONParser words it
