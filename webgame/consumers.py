@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
 from asgiref.sync import sync_to_async
@@ -51,10 +52,13 @@ from .errors import GameNotFound
 from .parsers import unique_fields
 from .services import presence
 
+logger = logging.getLogger(__name__)
+
 #: Close codes: the socket's own (4000-4999) and the protocol's.
 NO_SUCH_GAME = 4404
 TOO_MANY_SOCKETS = 4429
 POLICY_VIOLATION = 1008
+SERVER_ERROR = 1011
 MAX_MESSAGE = 4096
 #: Watchers coming and going are announced at most this often (seconds).
 WATCHERS_EVERY = 0.5
@@ -218,6 +222,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.counted:
             await _count(f"live:client:{self.client}", -1)
             self.counted = False
+
+    async def websocket_receive(self, message: dict) -> None:
+        """Answer a message; a fault doing so closes the socket as a server
+        error (1011), logged, rather than ending the consumer before its
+        disconnect (the socket would stay counted for its client and seat)."""
+        try:
+            await super().websocket_receive(message)
+        except Exception:
+            logger.exception("the socket on game %s failed a message", self.game_id)
+            await self.close(code=SERVER_ERROR)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Answer a browser's message; close a socket that floods or talks

@@ -18,7 +18,7 @@ from django.core.asgi import get_asgi_application
 from django.core.cache import cache
 
 from webgame import services
-from webgame.consumers import announce_presence
+from webgame.consumers import GameConsumer, announce_presence
 from webgame.errors import Conflict
 from webgame.routing import application_for
 from webgame.services.ai import SEARCHES
@@ -514,6 +514,34 @@ def test_the_socket_limit_holds_for_sockets_opened_at_once(settings):
         assert cache.get("live:client:127.0.0.1") == 0
 
     sync(body)
+
+
+def test_a_fault_answering_a_message_is_logged_and_leaves_no_count(monkeypatch, caplog):
+    # An exception in the consumer ended it before its disconnect (a flood's
+    # second close, a deep message): the socket stayed counted. Any fault
+    # now closes the socket as a server error (1011), logged.
+    game = friends_game()
+    cache.clear()
+
+    async def broken(*args):
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr(GameConsumer, "_hello", broken)
+
+    async def body():
+        ws = like_uvicorn(game["id"])
+        assert (await ws.connect())[0]
+        await hello(ws, game["black"], 0)
+        while (output := await ws.receive_output(timeout=5))["type"] != (
+            "websocket.close"
+        ):
+            pass
+        assert output["code"] == 1011
+        await ws.disconnect()
+        assert cache.get("live:client:127.0.0.1") == 0
+
+    sync(body)
+    assert "the disk caught fire" in caplog.text
 
 
 def test_a_crowd_of_watchers_is_announced_in_a_few_messages():
