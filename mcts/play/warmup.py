@@ -163,7 +163,7 @@ def warm_rules(names: tuple[str, ...] = GAMES) -> None:
     """Compile the rules of ``names``: a random game of each through the
     :class:`~mcts.games.base.Game` API the server uses for people's moves
     (legal moves, moves, the end, the state string and the board), and
-    Gomoku's renju forbidden points."""
+    Gomoku's renju forbidden points and standard overlines."""
     chooser = random.Random(1)
     for name in names:
         game = find_game(name)
@@ -178,6 +178,11 @@ def warm_rules(names: tuple[str, ...] = GAMES) -> None:
         renju = Gomoku(rule="renju")
         crossing = renju.play_all(["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"])
         assert renju.forbidden_points(crossing)
+        # The standard rule's overline, as a snapshot names it.
+        standard = Gomoku(rule="standard")
+        moves = ["c8", "a1", "d8", "a3", "e8", "a5", "g8", "a7", "h8", "a9", "f8"]
+        six = standard.play_all(moves)
+        assert standard.overline_through(six, standard.parse_move_text(six, "f8"))
 
 
 def warm_game(
