@@ -28,9 +28,9 @@ a client (:func:`webgame.clients.client_of`) holds at most
 ``LIVE_SOCKETS_PER_CLIENT`` sockets (4429 closes the next); a socket sends at
 most ``LIVE_MESSAGES_BURST`` messages at once and ``LIVE_MESSAGES_PER_SECOND``
 after (1008 closes it, as it does any other message, or one with a field
-missing, one more or one named twice); a message is at most 4 KiB (uvicorn's ``--ws-max-size``
-caps frames as well). A game that does not exist, or any other path, is
-closed with 4404.
+missing, one more or one named twice); a message is at most 4 KiB
+(uvicorn's ``--ws-max-size`` caps frames as well). A game that does not
+exist, or any other path, is closed with 4404.
 """
 
 from __future__ import annotations

@@ -508,6 +508,14 @@ class Gomoku(Game):
             line_length(array, self.size, move, d, colour) > self.row for d in range(4)
         )
 
+    def wins_with(self, colour: str, length: int) -> bool:
+        """Return True if an unbroken line of ``length`` stones of
+        ``colour`` ("black" or "white") wins under the game's rule: exactly
+        the row, or longer in freestyle and for white under renju."""
+        stone = np.uint64(BLACK_STONE if colour == "black" else WHITE_STONE)
+        # The kernel's own Python: one statement of the rule, and no compile.
+        return bool(_wins.py_func(RULES[self.rule], self.row, stone, length))
+
     def _illegal_reason(self, state: State, move: int) -> str | None:
         """Say why a forbidden point is not legal (base class hook)."""
         why = self.forbidden_reason(state, move)

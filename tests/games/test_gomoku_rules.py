@@ -142,6 +142,11 @@ def test_white_is_never_forbidden_and_wins_with_an_overline():
     assert game.status(after) == WHITE_WINS
 
 
+def test_under_renju_white_wins_with_five_or_more_and_black_with_five():
+    assert RENJU.wins_with("white", 6) and RENJU.wins_with("black", 5)
+    assert not RENJU.wins_with("black", 6) and not RENJU.wins_with("white", 4)
+
+
 def test_black_wins_with_exactly_five_under_renju():
     state = RENJU.play_all(["d8", "a1", "e8", "a3", "f8", "a5", "g8", "a7", "h8"])
     assert RENJU.status(state) == BLACK_WINS
@@ -166,6 +171,12 @@ def test_standard_wins_with_exactly_the_row_and_never_with_more(row, black, gap)
     assert game.overline_through(overline, code)
     assert not game.overline_through(game.play_all(moves), code)  # empty there
     assert not game.overline_through(overline, game.parse_move_text(overline, "a1"))
+    assert [game.wins_with("white", n) for n in (row - 1, row, row + 1)] == [
+        False,
+        True,
+        False,
+    ]
+    assert Gomoku(row=row).wins_with("black", row + 1)
     freestyle = Gomoku(row=row)
     assert freestyle.status(freestyle.play_all(moves + [gap])) == BLACK_WINS
     # White's overline does not win either, exactly five (or the row) does.

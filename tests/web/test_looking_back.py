@@ -79,6 +79,24 @@ def test_ending_names_the_winning_row_and_the_winners_group(client):
 
 
 @pytest.mark.django_db
+def test_ending_lights_only_what_won_on_the_board(client):
+    # QA: a standard six that did not win was lit beside the five that did,
+    # and a resigned Lines of Action game lit the winner's scattered pieces.
+    six = ["c8", "a1", "d8", "a3", "e8", "a5", "g8", "a7", "h8", "a9", "f8"]
+    five = ["b15", "o1", "b13", "o2", "b11", "o3", "b9", "o4", "b7", "o5"]
+    standard = _played(client, "gomoku", six + five, {"rule": "standard"})
+    body = client.get(url("game-ending", standard)).json()
+    assert body["winner"] == "black"
+    assert body["squares"] == ["o5", "o4", "o3", "o2", "o1"]
+    resigned = _played(client, "loa", LOA_BLACK_WIN[:4])
+    response = client.post(url("game-resign", resigned), {}, format="json")
+    assert response.status_code == 200, response.content
+    body = client.get(url("game-ending", resigned)).json()
+    assert body["winner"] and body["reason"] == "resignation"
+    assert body["squares"] == []
+
+
+@pytest.mark.django_db
 def test_explorer_lists_the_models_moves_and_steps_into_them(client):
     game_id = _played(client, "reversi", [])
     body = client.get(url("game-explorer", game_id), {"ply": 0}).json()

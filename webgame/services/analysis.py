@@ -9,6 +9,8 @@ game's analysis shares the pool fairly with the AI's moves and hints.
 
 from __future__ import annotations
 
+from mcts import Gomoku
+
 from .ai import evaluate
 from .games import GameId, get_row, position_for_help
 from .positions import board, position
@@ -58,16 +60,18 @@ def ending(game_id: GameId) -> dict:
     """Return how the game ended: ``winner`` and ``reason`` (None while it
     is played) and the ``squares`` to highlight: Gomoku's winning row(s),
     the winner's connected group in Lines of Action, the winner's discs in
-    Reversi; none for a draw or a game still on."""
+    Reversi; none for a draw, a game still on, or one that did not end on
+    the board (a resignation, a loss on time, a claim)."""
     row = get_row(game_id)
     result = row.result or {}
     winner = result.get("winner")
     squares: list[str] = []
-    if winner:
-        game, state = position(row)
+    game, state = position(row)
+    # Only what won on the board: not after a resignation, a flag or a claim.
+    if winner and game.is_terminal(state):
         shown = board(game, game.state_string(state))
-        if row.game == "gomoku":
-            squares = _rows_of(shown, winner, int(game.options["row"]))
+        if isinstance(game, Gomoku):
+            squares = _rows_of(shown, winner, game)
         else:
             squares = _squares_of(shown, winner)
     return {"winner": winner, "reason": result.get("reason"), "squares": squares}
@@ -83,9 +87,9 @@ def _squares_of(shown: dict, colour: str) -> list[str]:
     ]
 
 
-def _rows_of(shown: dict, colour: str, length: int) -> list[str]:
-    """Return the squares of every unbroken line of at least ``length``
-    stones of ``colour`` on the board JSON ``shown``.
+def _rows_of(shown: dict, colour: str, game: Gomoku) -> list[str]:
+    """Return the squares of every unbroken line of ``colour`` on the board
+    JSON ``shown`` that wins under ``game``'s rule (not a standard overline).
 
     Read off the finished board because the rules library does not name the
     squares that won (it only says who won); it belongs there, as
@@ -103,7 +107,7 @@ def _rows_of(shown: dict, colour: str, length: int) -> list[str]:
                 while _holds(cells, size, at, colour):
                     run.append(at)
                     at = (at[0] + dr, at[1] + dc)
-                if len(run) >= length:
+                if game.wins_with(colour, len(run)):
                     found.update(run)
     return [shown["files"][c] + shown["ranks"][r] for r, c in sorted(found)]
 
