@@ -364,7 +364,8 @@ function drawButtons() {
   $("#resign").prop("disabled", alone || resignPausing());
   $("#abort").prop("disabled", false);
   // Beside the friend's Fischer clock, as on lichess: give them time.
-  const canGive = Boolean(mine && playing && !alone && g.clock && !g.clock.control.days);
+  // Not before each has moved: a first move's own countdown decides then.
+  const canGive = Boolean(mine && playing && !abortable && g.clock && !g.clock.control.days);
   SIDES.forEach((side) => $("#give-time-" + side).prop("hidden", !canGive || side === mine));
   $("#offer-draw").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.draw));
   $("#ask-takeback").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));

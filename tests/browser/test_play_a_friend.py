@@ -509,8 +509,8 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
 
 def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     """As on lichess: +15 beside the friend's clock (not one's own) gives
-    them 15 s, and they are told, and so is a watcher, whose clock jumped;
-    the button does not move the board when it comes with the friend."""
+    them 15 s, once each has moved, and they are told, and so is a watcher,
+    whose clock jumped; the button does not move the board when it comes."""
     a = new_page(viewport=DESKTOP)
     invite, watch = invite_a_friend(a, "3+2")
     a.locator("#share-dialog .btn-close").click()
@@ -519,23 +519,33 @@ def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     b = new_page(viewport=DESKTOP)
     b.goto(invite)
     a.wait_for_function("() => BoardPage.state.game.seats.white")
-    assert a.locator("#give-time-white").is_visible()
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    # QA: given before the first moves, the time went to a clock not yet
+    # shown while the first move's countdown went on ("gave you 15 s").
+    assert a.locator(".give-time:visible").count() == 0
+    assert b.locator(".give-time:visible").count() == 0
+    click(a, "h8")
+    ply_is(b, 1, timeout=2000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=2000)
+    a.locator("#give-time-white").wait_for(state="visible")
     assert a.locator("#give-time-black").is_hidden()
     assert a.locator("#give-time-white").get_attribute("title") == (
         "Give your friend 15 seconds"
     )
     assert a.locator("#board").bounding_box()["y"] == board_at
-    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
-    assert b.locator("#give-time-black").is_visible()
+    b.locator("#give-time-black").wait_for(state="visible")
     assert b.locator("#give-time-white").is_hidden()
     c = new_page(viewport=DESKTOP, locale="zh-CN")
     c.goto(watch)
     c.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
     assert c.locator(".give-time:visible").count() == 0
+    before = b.evaluate("() => BoardPage.state.game.clock.white")
     a.click("#give-time-white")
     b.wait_for_function("() => BoardPage.state.game.clock.given.white === 15")
     assert b.locator("#flash").inner_text() == "Your friend gave you 15 seconds"
-    assert b.locator("#clock-white").inner_text() == "3:15"
+    after = b.evaluate("() => BoardPage.state.game.clock.white")
+    assert after == pytest.approx(before + 15, abs=0.5)  # white's clock stands
     c.wait_for_function("() => BoardPage.state.game.clock.given.white === 15")
     assert c.locator("#flash").inner_text() == "黑方给白方加了 15 秒"
     a.wait_for_function(

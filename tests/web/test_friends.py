@@ -429,15 +429,19 @@ def test_a_move_after_the_flag_fell_is_refused_even_before_the_watcher(client, f
 
 
 def test_a_player_gives_the_friend_fifteen_seconds(client, friends):
-    """lichess's "moretime": 15 s on the friend's clock, whenever asked, the
-    running clock's deadline with it; counted in clock.given."""
+    """lichess's "moretime": 15 s on the friend's clock, whenever asked once
+    each player has moved, the running clock's deadline with it; counted in
+    clock.given. Before, a first move's own countdown decides (QA: "Your
+    friend gave you 15 seconds" while that countdown went on)."""
     game_id, black, white = friends
     assert_error(post(client, "game-give-time", game_id), 403, "not_your_seat")
-    gift = post(client, "game-give-time", game_id, token=black).json()
-    assert gift["clock"]["white"] == 195 and gift["clock"]["black"] == 180
-    assert gift["clock"]["given"] == {"white": 15}
+    early = post(client, "game-give-time", game_id, token=black)
+    assert_error(early, 409, "too_early")
     for move, token in (("h8", black), ("h9", white)):
         post(client, "game-moves", game_id, {"move": move}, token=token)
+    gift = post(client, "game-give-time", game_id, token=black).json()
+    assert gift["clock"]["white"] == 195 and 179 < gift["clock"]["black"] <= 180
+    assert gift["clock"]["given"] == {"white": 15}
     deadline = GameRow.objects.get(pk=game_id).deadline  # Black's clock runs
     gift = post(client, "game-give-time", game_id, token=white).json()
     assert gift["clock"]["given"] == {"white": 15, "black": 15}

@@ -184,7 +184,9 @@ def abort(game_id: GameId, *, token: str | None) -> dict:
 def give_time(game_id: GameId, *, token: str | None) -> dict:
     """Return the snapshot after the token's seat gives its friend
     ``clocks.GIVEN_SECONDS`` on their clock, as on lichess; 409
-    ``no_fischer_clock`` in a game without a clock or of days a move."""
+    ``no_fischer_clock`` in a game without a clock or of days a move, and
+    ``too_early`` before each player has made a first move (a first move's
+    own countdown decides then, which no gift changes)."""
     row = get_row(game_id)
     side = _seated_playing(
         row, token, _("time is given to a friend, in a game between two seats")
@@ -194,6 +196,9 @@ def give_time(game_id: GameId, *, token: str | None) -> dict:
             "no_fischer_clock",
             _("time is given on a clock of minutes and seconds, not in this game"),
         )
+    _not_before_first_moves(
+        row, _("time is given once each player has made a first move")
+    )
     return snapshot(write(row, clock=clocks.given(row.clock, other_side(side))))
 
 
