@@ -12,7 +12,7 @@ import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash, labelButton } from "./panel.js";
-import { RESIGN_PAUSE, resignPausing, waitToAsk } from "./seated.js";
+import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
 
@@ -140,10 +140,13 @@ function drawQr(link) {
 /** The friend took the other seat: the invitation has done its work, so
  *  its dialog closes (the watch link stays under Links) and the player
  *  hears it. */
-function friendJoined() {
+function friendJoined(g) {
   if ($("#share-dialog").hasClass("show") && !$("#invite-part").prop("hidden")) modal("share-dialog").hide();
   const words = mySeat() === "white" ? gettext("Your friend joined: they play black") : gettext("Your friend joined: they play white");
-  flash(words, "info"); // a live region: heard too
+  // With the first move's countdown that their coming began, if timed.
+  const due = firstMoveNews(null, g);
+  if (due) flash(interpolate(gettext("%(joined)s. %(due)s"), { joined: words, due: due }, true), "position");
+  else flash(words, "info"); // a live region: heard too
   play("joined"); // the invitation may have waited in another tab
 }
 
@@ -222,7 +225,7 @@ function takebackGranted(before, g) {
  *  what the friend did. Answers true if the page went to the rematch. */
 function seatedGameChanged(before, g) {
   // Only the inviter holds the invitation: the friend's own join is no news to them.
-  if (state.seat && state.seat.invite && seatTaken(before, g)) friendJoined();
+  if (state.seat && state.seat.invite && seatTaken(before, g)) friendJoined(g);
   // Only while it is on show: a finished game opened later stays on the board.
   if (g.rematch && !before.rematch) {
     followRematch(g);

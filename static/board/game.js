@@ -14,7 +14,7 @@ import { expectEnd } from "./ending.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
-import { restartNews, whenFlagDue } from "./seated.js";
+import { firstMoveNews, restartNews, whenFlagDue } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
 import { discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, resultText, sideName, state } from "./state.js";
@@ -162,8 +162,11 @@ export function setGame(g) {
   // What was said during the game (a declined offer, say) is stale at its end.
   if (justEnded) clearFlash();
   const news = sameGame && (openingNews(before, g) || restartNews(before, g) || overlineNews(before, g));
+  const due = firstMoveNews(sameGame ? before : null, g);
   if (news) {
     flash(news, "info"); // a live region: heard too
+  } else if (due) {
+    flash(due, "position"); // until the move: the countdown runs till then
   }
   fetchRecord();
   // Taken back after its end: a new end shows its card again.

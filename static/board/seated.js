@@ -398,6 +398,23 @@ function drawButtons() {
  *  move the board each time). */
 let watchedGame = null;
 
+/** Words for this browser's player when a first move's countdown began in
+ *  `g` (since `before`, null for a game just opened): theirs, or their
+ *  friend's; null otherwise, to a watcher, and when the friend just joined
+ *  (friendJoined says it with its news). The clock counting it down is
+ *  the only other sign, and a phone shows no tooltip (QA). */
+export function firstMoveNews(before, g) {
+  const mine = mySeat();
+  const counting = (game) => Boolean(game && game.status === "playing" && game.clock && game.clock.first_move !== null && game.clock.first_move !== undefined);
+  if (!mine || !counting(g)) return null;
+  if (counting(before) && before.to_move === g.to_move) return null; // said already
+  const friend = otherSide(mine);
+  if (before && before.seats && !before.seats[friend] && g.seats[friend]) return null;
+  return g.to_move === mine
+    ? gettext("Make your first move before your clock runs out, or the game is aborted.")
+    : gettext("If your friend makes no first move before their clock runs out, the game is aborted.");
+}
+
 /** Words for the time a restart of the server gave the clocks of `g` since
  *  snapshot `before` (clocks that grew by themselves looked wrong), or null. */
 export function restartNews(before, g) {

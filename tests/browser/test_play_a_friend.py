@@ -507,6 +507,28 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(b, 2, timeout=1000)
 
 
+def test_each_player_is_told_of_the_first_moves_countdown(new_page):
+    """QA: a clock turned yellow and counted down from 0:25 (the friend's
+    read 3:00), and only a tooltip, which a phone does not show, said why;
+    at 0:00 the game was aborted. Each player is told as it begins."""
+    a, b = a_friend_joins_timed(new_page)
+    mine = "Make your first move before your clock runs out, or the game is aborted."
+    theirs = (
+        "If your friend makes no first move before their clock runs out, the"
+        " game is aborted."
+    )
+    assert a.inner_text("#flash") == f"Your friend joined: they play white. {mine}"
+    assert b.inner_text("#flash") == theirs
+    click(a, "h8")
+    ply_is(b, 1, timeout=2000)
+    a.wait_for_function("t => $('#flash').text() === t", arg=theirs, timeout=2000)
+    assert b.inner_text("#flash") == mine
+    click(b, "h9")
+    for tab in (a, b):
+        ply_is(tab, 2, timeout=2000)
+        tab.wait_for_function("() => $('#flash').text() === ''", timeout=2000)
+
+
 def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     """As on lichess: +15 beside the friend's clock (not one's own) gives
     them 15 s, once each has moved, and they are told, and so is a watcher,
