@@ -914,6 +914,24 @@ def test_a_touch_screen_has_finger_sized_buttons_under_the_board(new_page):
         assert box["height"] >= 44 and box["width"] >= 44, button
 
 
+def test_on_a_phone_the_dialogs_and_the_end_card_are_finger_sized(new_page):
+    """QA: the first-minute dialog's language button was 31 px high, How to
+    play 38, the end card's Rematch and Analyse 38 and its close 21 (a tap a
+    little off closed nothing). Each keeps its size; a tap around it reaches
+    it (44 px)."""
+    page = new_page(**PHONE_CONTEXT)
+    page.goto(page.base_url + "/")
+    page.wait_for_selector("#start-dialog.show")
+    for button in ("#start-language", "#start-rules", "#start-dialog .btn-close"):
+        target = page.locator(button)
+        if target.is_visible():
+            assert target.evaluate(HIT_HEIGHT) >= 44, button
+    page.keyboard.press("Escape")
+    page = _won_by_black(new_page(**PHONE_CONTEXT))
+    for button in ("#rematch", "#analyse", "#end-dialog .btn-close"):
+        assert page.locator(button).evaluate(HIT_HEIGHT) >= 44, button
+
+
 def test_the_explorer_shows_no_empty_table_where_the_model_knows_nothing(page):
     # Late in a game it showed the table's header row over no moves.
     open_board(page)
