@@ -64,8 +64,13 @@ export function secondsLeft(side) {
  *  seats, before the clocks run; the server then aborts the game), or null. */
 function firstMoveLeft() {
   const g = state.game;
-  if (g.status !== "playing" || !g.clock || g.clock.first_move === null || g.clock.first_move === undefined) return null;
+  if (!firstMoveCounted(g)) return null;
   return g.clock.first_move - (performance.now() - state.receivedAt) / 1000;
+}
+
+/** Whether a first move's time is counted down in the game `g` (or null). */
+function firstMoveCounted(g) {
+  return Boolean(g && g.status === "playing" && g.clock && g.clock.first_move !== null && g.clock.first_move !== undefined);
 }
 
 function drawClocks() {
@@ -405,9 +410,8 @@ let watchedGame = null;
  *  the only other sign, and a phone shows no tooltip (QA). */
 export function firstMoveNews(before, g) {
   const mine = mySeat();
-  const counting = (game) => Boolean(game && game.status === "playing" && game.clock && game.clock.first_move !== null && game.clock.first_move !== undefined);
-  if (!mine || !counting(g)) return null;
-  if (counting(before) && before.to_move === g.to_move) return null; // said already
+  if (!mine || !firstMoveCounted(g)) return null;
+  if (firstMoveCounted(before) && before.to_move === g.to_move) return null; // said already
   const friend = otherSide(mine);
   if (before && before.seats && !before.seats[friend] && g.seats[friend]) return null;
   return g.to_move === mine
