@@ -308,6 +308,14 @@ export function reload() {
   return api.getGame(state.game.id).done(setGame);
 }
 
+/** Ask for the game on show until the server answers (the `tries`th time
+ *  now, later each time), and draw it: its AI moves again (setGame). */
+function reloadWhenBack(tries) {
+  setTimeout(function () {
+    if (state.game) reload().fail(() => reloadWhenBack(tries + 1));
+  }, Math.min(8000, 500 * 2 ** tries));
+}
+
 /** The usual ending of a request that changes the game: take in its answer,
  *  or say what went wrong and fetch the game afresh. */
 export function changeGame(xhr, then) {
@@ -424,6 +432,12 @@ export function maybeRunAi() {
         // The game changed, or a search still runs on it: look again, later each time.
         conflicts += 1;
         setTimeout(reload, Math.min(4000, 250 * 2 ** conflicts));
+      } else if (x.status === 0 || x.status === 502 || x.status === 504) {
+        // The server went (a restart, the network): not a fault of the
+        // search, which it runs again once back (QA: the page paused
+        // itself, and the computer's clock ran out while it waited).
+        flash(gettext("Connection lost: the AI goes on when the server is back."), "info");
+        reloadWhenBack(0);
       } else {
         state.paused = true; // do not hammer a failing endpoint in a loop
         tellPause();

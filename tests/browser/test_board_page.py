@@ -177,6 +177,32 @@ def test_undo_waits_for_a_move_of_ones_own_against_the_computer(page):
     assert game_json(page)["to_move"] == "white" and page.is_disabled("#undo")
 
 
+def test_the_computer_moves_again_once_a_lost_server_is_back(page):
+    """QA: a restart cut the computer's move request; the page paused
+    itself, said nothing, and waited for Resume (in a timed game its clock
+    ran out meanwhile). It says why it waits, and asks again itself."""
+    cut = {"left": 2}
+
+    def drop(route):
+        if cut["left"]:
+            cut["left"] -= 1
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.expected_errors.append("ERR_CONNECTION_RESET")
+    open_board(page)
+    select_game(page, "reversi")
+    page.route("**/ai-move/", drop)
+    set_ai(page, "black", True, "level:1")
+    page.wait_for_function(
+        "() => $('#flash').text().startsWith('Connection lost')", timeout=5000
+    )
+    wait_plies(page, 1)
+    assert cut["left"] == 0 and not page.evaluate("() => BoardPage.state.paused")
+    assert page.inner_text("#pause") == "Pause"
+
+
 def test_a_greyed_undo_or_hint_tapped_says_why(page):
     """The README's promise, a greyed button tapped says why it is greyed:
     QA found Undo before any move and Hint while looking back silent (no
