@@ -122,6 +122,8 @@ export function setGame(g) {
   if (sameGame && g.ply > before.ply) {
     const move = g.moves[before.ply];
     play(g.status === "finished" ? "end" : move && move.indexOf("x") > 0 ? "capture" : "move");
+  } else if (justEnded) {
+    play("end"); // without a move: a resignation, a flag, an abort, a draw agreed
   }
   // Taken back: a word about the position before (a hint, a pass) no
   // longer holds (it stays while its position does: panel.flash).

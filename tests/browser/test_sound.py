@@ -32,3 +32,22 @@ def test_the_first_tap_lets_the_sounds_be_heard(new_page):
     wait_plies(page, 3)  # the player's move and the computer's, heard
     wait_idle(page)
     assert len(page.evaluate("() => window.tones")) >= 2
+
+
+def test_a_game_that_ends_without_a_move_is_heard_to_end(new_page):
+    """QA: the end's notes came only with a move that ended the game; a
+    resignation, an abort, a loss on time or an agreed draw ended it in
+    silence, to a player who may have been looking away."""
+    pages = [new_page(viewport=DESKTOP) for _ in range(2)]
+    for page in pages:
+        page.context.add_init_script(hear_tones())
+    a, b = pages
+    made = a.request.post(a.base_url + "/api/games/", data={"game": "reversi"}).json()
+    a.goto(a.base_url + f"/?game={made['id']}")
+    b.goto(b.base_url + f"/?game={made['id']}")
+    for page in pages:
+        page.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
+    b.evaluate("() => { window.tones = []; }")
+    a.request.post(a.base_url + f"/api/games/{made['id']}/resign/", data={})
+    b.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    b.wait_for_function("() => window.tones.join() === '523,784'", timeout=2000)
