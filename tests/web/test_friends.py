@@ -502,10 +502,8 @@ def test_a_restart_within_its_time_flags_nobody(client, friends):
     assert played.json()["status"] == "playing"
 
 
-def test_a_restart_gives_no_time_where_no_fischer_clock_runs(client, friends):
-    """Days a move, a first move awaited (its own time), no clock, a game
-    over: nothing is written."""
-    game_id, black, white = friends  # nobody has moved: a first move awaited
+def test_a_restart_gives_no_time_where_no_fischer_clock_runs(client):
+    """Days a move, no clock, a game over: nothing is written."""
     days = client.post(
         "/api/games/",
         {"game": "gomoku", "clock": {"days": 3}, "friend": {"side": "black"}},
@@ -522,9 +520,26 @@ def test_a_restart_gives_no_time_where_no_fischer_clock_runs(client, friends):
     run_out(over["id"])
     assert flag_due_games() == 1  # lost on time
     versions = {row.pk: row.version for row in GameRow.objects.all()}
-    assert len(versions) == 4
+    assert len(versions) == 3
     assert make_up_for_restart("start") == 0
     assert {row.pk: row.version for row in GameRow.objects.all()} == versions
+
+
+def test_a_restart_gives_a_first_move_its_whole_time_again(client, friends):
+    """QA: the whole time the server was down came off a first move's 20 s,
+    and the games still in their first moves were aborted after a restart
+    (3+2: 25 s)."""
+    game_id, black, white = friends  # nobody has moved: a first move awaited
+    row = GameRow.objects.get(pk=game_id)
+    row.deadline = timezone.now() + dt.timedelta(seconds=2)  # nearly gone
+    row.save()
+    assert make_up_for_restart("start") == 1
+    shown = client.get(url("game-detail", game_id)).json()["clock"]
+    assert 24 < shown["first_move"] <= 25 and shown["restarts"] == 1
+    assert shown["running"] is None and shown["black"] == 180
+    assert flag_due_games() == 0
+    moved = post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    assert moved.status_code == 200, moved.content
 
 
 def test_the_server_gives_a_restarts_time_as_it_starts_and_as_it_stops(monkeypatch):

@@ -197,14 +197,14 @@ def given(clock: dict, side: str) -> dict:
 def restarted(clock: dict, to_move: str, when: str) -> dict:
     """Return the running Fischer ``clock`` with the time a restart gives
     (:data:`RESTART_SECONDS`; ``when`` is ``"stop"`` or ``"start"``),
-    ``to_move`` being the side whose clock runs."""
+    ``to_move`` being the side whose clock runs (the caller counts the
+    restart)."""
     mover, other = RESTART_SECONDS[when]
     rest = other_side(to_move)
     return {
         **clock,
         to_move: clock[to_move] + mover * 1000,
         rest: clock[rest] + other * 1000,
-        "restarts": clock.get("restarts", 0) + 1,
     }
 
 

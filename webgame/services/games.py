@@ -261,6 +261,7 @@ def _first_move_deadline(
         row.deadline is not None
         and row.clock is not None
         and row.clock["since"] is None
+        and row.clock.get("restarts", 0) == clock.get("restarts", 0)
         and "moves" not in fields
         and "seats" not in fields
         and fields.get("opening", row.opening) == row.opening
@@ -331,7 +332,8 @@ def flag_due_games() -> int:
 def make_up_for_restart(when: str) -> int:
     """Give every game in play whose Fischer clock runs the time a restart
     of the server gives (:data:`.clocks.RESTART_SECONDS`, ``when``
-    ``"stop"`` or ``"start"``); return how many. Web processes sharing a
+    ``"stop"`` or ``"start"``), and a first move awaited its whole time
+    again; return how many. Web processes sharing a
     cache (Redis) give it once a minute, so that a restart of them all gives
     it once."""
     if not cache.add(f"restart-time:{when}", True, timeout=60):
@@ -342,12 +344,15 @@ def make_up_for_restart(when: str) -> int:
     given = 0
     for row in running.iterator():
         clock = row.clock
-        if not clock or "days" in clock["control"] or clock["since"] is None:
-            continue  # days a move, or a first move awaited
+        if not clock or "days" in clock["control"]:
+            continue  # days a move
         game, state = position(row)
         side = openings.acting_side(row, game, state)
+        # A first move awaited has its whole time again (_first_move_deadline).
+        ticking = clock["since"] is not None
+        again = clocks.restarted(clock, side, when) if ticking else clock
         try:
-            write(row, clock=clocks.restarted(clock, side, when))
+            write(row, clock={**again, "restarts": clock.get("restarts", 0) + 1})
         except Conflict:  # a move came meanwhile: the next restart's
             continue
         given += 1
