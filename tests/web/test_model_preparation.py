@@ -9,6 +9,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 from django.conf import settings
 from django.test import override_settings
@@ -17,6 +18,7 @@ from rest_framework import status
 from rest_framework.test import APITestCase
 
 from mcts import pack_model
+from webgame.services import treemodels
 
 from .helpers import HUMAN, assert_error, create, url
 
@@ -151,6 +153,29 @@ class PackedModelTests(APITestCase):
         assert final["status"] == "damaged" and "big.tar.xz" in final["detail"]
         assert self.folder not in str(final)
         assert not (self.games / "big").exists()
+
+    def test_a_disk_that_refuses_the_unpacking_is_said_not_waited_for(self):
+        # QA: a read-only model folder left "unpacking 0%" for good, and each
+        # AI move with it was a 500 with a traceback.
+        # A name of its own: this process keeps each model's status.
+        shutil.copytree(SHIPPED, self.games / "unwritable")
+        pack_model(self.games / "unwritable")
+        shutil.rmtree(self.games / "unwritable")
+        refused = OSError(30, "Read-only file system")
+        with mock.patch.object(treemodels, "unpack_model", side_effect=refused):
+            self.client.post(reverse("model-prepare", args=["reversi", "unwritable"]))
+            final = wait_ready(self.client, "reversi", "unwritable", seconds=10)[-1]
+            assert final["status"] == "damaged"
+            assert final["detail"] == (
+                "the server could not unpack it (Read-only file system)"
+            )
+            game = create(
+                self.client,
+                black={"kind": "ai", "model": "unwritable", "level": 1},
+                white=HUMAN,
+            ).json()
+            moved = self.client.post(url("game-ai-move", game["id"]), {}, format="json")
+            assert_error(moved, 400, "model_unavailable")
 
     def test_unknown_models_are_404(self):
         for name in ("nothing", "big.tar.xz"):

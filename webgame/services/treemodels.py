@@ -23,6 +23,7 @@ server path is ever shown to one.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import threading
@@ -45,6 +46,8 @@ from mcts import list_models as library_models
 
 from ..errors import ModelNotFound, ServiceError
 from .notation import board_words
+
+logger = logging.getLogger(__name__)
 
 #: A model's name: a folder name, no path (the API's model URLs, the
 #: explorer's query and the listing all use this one pattern).
@@ -289,8 +292,17 @@ class Preparations:
                 # The index of its positions too (seconds for a full model),
                 # so that the first AI move with it does not wait for that.
                 model.index  # noqa: B018 - built on first use
-            except ModelError as error:
-                detail = model_fault(error)
+            except (ModelError, OSError) as error:
+                # An unwritable or full disk fails the unpacking as surely as
+                # a damaged file (it waited at 0% for good: QA).
+                detail = (
+                    model_fault(error)
+                    if isinstance(error, ModelError)
+                    else _("the server could not unpack it (%(error)s)")
+                    % {"error": error.strerror or error}
+                )
+                if isinstance(error, OSError):
+                    logger.error("model %s of %s: %s", name, game, error)
                 self._set(game, name, _Progress("damaged", detail=detail))
                 raise ServiceError(
                     "model_unavailable",
