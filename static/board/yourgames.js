@@ -14,7 +14,9 @@ import { optionsText } from "./controls.js";
 import { controlName } from "./friends.js";
 import { whenGameDrawn } from "./game.js";
 import { seatEnded, seatsInPlay } from "./history.js";
+import { flash } from "./panel.js";
 import { clockText } from "./seated.js";
+import { play } from "./sound.js";
 import { gameTitle, otherSide, seatSide, state, turnWords } from "./state.js";
 
 /** How many of the latest seats are asked about, and how many games shown. */
@@ -44,8 +46,29 @@ function ask() {
   asking = Promise.all(found).then(function (games) {
     games.forEach((x) => x && x.g.status !== "playing" && seatEnded(x.seat.id));
     known = games.filter((x) => x && x.g.status === "playing");
+    known.forEach(function (x) {
+      if (waitingFor(x.g, seatSide(x.g, x.seat)) === 2) awaited.add(x.g.id);
+      else if (awaited.delete(x.g.id) && x.g.id !== shownId()) friendCame(x);
+    });
   });
   return asking;
+}
+
+/** The games of this browser's invitations last seen with the friend's
+ *  seat open (asked for, or on show). */
+const awaited = new Set();
+
+function shownId() {
+  return state.game && state.game.id;
+}
+
+/** The friend opened the invitation of a game not on show: say so (QA: the
+ *  inviter, playing another game, was told nothing, and the game was
+ *  aborted when their first move's time ran out). */
+function friendCame(x) {
+  const words = interpolate(gettext("Your friend joined your game of %(game)s: New game lists it."), { game: gameTitle(x.g) }, true);
+  flash(words, "position"); // a live region: heard too; until a move here
+  play("joined");
 }
 
 /** List the games in play with a friend other than the one on show: those
@@ -129,14 +152,30 @@ function waitingFor(g, mine) {
   return g.to_move === mine ? 0 : 1;
 }
 
-/** How often the games in play are asked about again (ms). */
+/** How often the games in play are asked about again (ms): more often while
+ *  an invitation waits, whose friend's coming starts a first move's 15-35 s. */
 const REFRESH_EVERY = 60000;
+const INVITATION_EVERY = 5000;
+
+let refreshedAt = performance.now();
 
 // As the page loads (the dialog lists the games as it opens), then now and then.
 ask().then(drawCount);
-setInterval(refresh, REFRESH_EVERY);
+setInterval(function () {
+  const inviting = [...awaited].some((id) => id !== shownId());
+  if (!inviting && performance.now() - refreshedAt < REFRESH_EVERY - INVITATION_EVERY / 2) return;
+  refreshedAt = performance.now();
+  refresh();
+}, INVITATION_EVERY);
 document.addEventListener("visibilitychange", refresh);
 whenGameDrawn(function () {
+  const g = state.game;
+  // An invitation of the game on show: its friend's coming is said here
+  // (friends.js) while it is on show, by friendCame once another is.
+  if (g.seats && state.seat && state.seat.id === g.id) {
+    if (g.status === "playing" && waitingFor(g, seatSide(g, state.seat)) === 2) awaited.add(g.id);
+    else awaited.delete(g.id);
+  }
   // The game on show is not counted; its snapshot, the latest, is kept for
   // when another is shown (a move made here is no longer awaited).
   const shown = (known || []).find((x) => x.g.id === state.game.id);

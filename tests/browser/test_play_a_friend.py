@@ -507,6 +507,32 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     ply_is(b, 2, timeout=1000)
 
 
+def test_an_inviter_on_another_game_is_told_that_the_friend_came(new_page):
+    """QA: the inviter went on to another game; the friend came, was shown
+    the inviter's first move counted down, and the game was aborted, the
+    inviter told nothing. The inviter's page asks every few seconds while an
+    invitation waits, and says it as the friend comes."""
+    a = new_page(viewport=DESKTOP)
+    a.context.add_init_script(hear_tones())
+    invite, _ = invite_a_friend(a, "3+2")
+    first = a.evaluate("() => BoardPage.state.game.id")
+    a.locator("#share-dialog .btn-close").click()
+    a.click("#new-game")
+    two_players(a, "reversi")  # another game on show
+    a.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)
+    a.evaluate("() => { window.tones = []; }")
+    b = new_page(viewport=DESKTOP)
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    a.wait_for_function(
+        "() => $('#flash').text() ==="
+        " 'Your friend joined your game of Gomoku: New game lists it.'",
+        timeout=8000,
+    )
+    assert a.evaluate("() => window.tones.join()") == "587,880"
+    assert a.locator("#your-move-count").is_visible()  # it awaits A's move
+
+
 def test_each_player_is_told_of_the_first_moves_countdown(new_page):
     """QA: a clock turned yellow and counted down from 0:25 (the friend's
     read 3:00), and only a tooltip, which a phone does not show, said why;
