@@ -66,6 +66,24 @@ setup-test: $(VENV)/.installed-test ## the same with the tests' packages
 # The optional training extra (PyTorch, CPU): `python -m mcts.lab train-net`.
 train-setup: $(VENV)/.installed-train ## the training extra (PyTorch, CPU)
 
+# Whether HOST:PORT is free, before anything starts: a server that failed to
+# bind still ran its start and its stop, each giving the running clocks a
+# restart's time (webgame/routing.py).
+define PORT_FREE
+import socket, sys
+host, port = sys.argv[1], sys.argv[2]
+if not port.isdigit():
+    sys.exit(f"make run: PORT={port!r} is not a port number")
+with socket.socket() as probe:
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        probe.bind((host, int(port)))
+    except OSError as error:
+        sys.exit(f"make run: {host}:{port} cannot be served ({error.strerror}):"
+                 " another server there? Stop it, or choose another PORT=")
+endef
+export PORT_FREE
+
 # Production-shaped on one machine: uvicorn (ASGI: the page, the API and the
 # live games' sockets on one port), DEBUG off, WhiteNoise serving the
 # collected static files. One process: without AI_BACKEND=celery the AI's
@@ -75,6 +93,7 @@ train-setup: $(VENV)/.installed-train ## the training extra (PyTorch, CPU)
 # as the rules are compiled: the AI is ready in a little over a minute on the first
 # start, in a few seconds after.
 run: setup ## serve the page, the API and the sockets (HOST, PORT: 127.0.0.1:8000)
+	@$(BIN)/python -c "$$PORT_FREE" '$(HOST)' '$(PORT)'
 	@status=$$(mktemp -d)/warm.json; \
 	$(BIN)/python -m webgame.startup $$status & \
 	$(MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
