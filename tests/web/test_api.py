@@ -796,6 +796,18 @@ class RecordTests(APITestCase):
             format="json",
         )
         assert "reads_as" not in assert_error(later, 400, "invalid_record")
+        # Another game's record, wrong at a later move: that move is named
+        # (QA: refused as Reversi's first move).
+        wrong = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": "b1-b3 b1-b3"},
+            format="json",
+        )
+        body = assert_error(wrong, 400, "invalid_record")
+        assert body["detail"].startswith(
+            "this reads as a record of Lines of Action, but: move 2 ('b1-b3')"
+        )
+        assert "reads_as" not in body
         # A record of a larger Gomoku board names both boards (QA: "a record
         # of Gomoku, not of Gomoku").
         small = self.client.post(

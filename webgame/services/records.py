@@ -102,7 +102,8 @@ def import_record(
     never writes them). Raises ServiceError ``invalid_record`` naming the ply
     and the move at fault; when already the first move is not one of this
     game and the whole record reads as another game (:data:`READINGS`), the
-    error names that game and gives it, with its options, as ``reads_as``.
+    error names that game and gives it, with its options, as ``reads_as``;
+    when it reads as another game's up to a later move, it names that move.
     """
     rules = rules_for(game, options)
     try:
@@ -110,7 +111,8 @@ def import_record(
     except _Unread as unread:
         other = _other_reading(rules, record) if unread.number == 1 else None
         if other is None:
-            raise ServiceError("invalid_record", unread.detail) from None
+            partly = _partly_other(rules, record) if unread.number == 1 else None
+            raise ServiceError("invalid_record", partly or unread.detail) from None
         raise ServiceError(
             "invalid_record",
             _other_game(rules, other, unread.detail),
@@ -194,6 +196,27 @@ def _other_game(rules: Game, other: Game, error: str) -> str:
         "chosen": board_words(rules.options),
         "error": error,
     }
+
+
+def _partly_other(rules: Game, record: str) -> str | None:
+    """Say where a record of another game of :data:`READINGS` than
+    ``rules``'s goes wrong, when it reads as one past its first move (QA:
+    a Lines of Action record with a wrong second move, imported over
+    Reversi, was refused as Reversi's: "'b1' is not legal here"), or None."""
+    for name in READINGS:
+        other = rules_for(name)
+        if other.name == rules.name:
+            continue
+        try:
+            _read(other, record)
+        except _Unread as unread:
+            if unread.number > 1:
+                # The titles' msgids are services.catalog.TITLES.
+                return _("this reads as a record of %(title)s, but: %(error)s") % {
+                    "title": _(other.title),
+                    "error": unread.detail,
+                }
+    return None
 
 
 def _other_reading(rules: Game, record: str) -> Game | None:
