@@ -44,6 +44,7 @@ of a warm-up already running, which ``make run`` starts first).
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import warnings
 from pathlib import Path
@@ -57,17 +58,49 @@ from webgame.secretkey import secret_key_from_file
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+def _refuse(name: str, value: str, expected: str):
+    """Stop the start on a setting that cannot be used, naming it and what
+    it takes (a value read wrong failed later, or at every request)."""
+    raise ImproperlyConfigured(f"{name}={value!r}: expected {expected}")
+
+
 def env_flag(name: str, default: bool) -> bool:
     """Return the boolean value of environment variable ``name``."""
     value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    if value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.strip().lower() in ("0", "false", "no", "off"):
+        return False
+    return _refuse(name, value, "1, true, yes or on, or 0, false, no or off")
+
+
+def env_number(name: str, default, low, kind=int):
+    """Return the number (``kind``: int or float) in environment variable
+    ``name``, at least ``low``, else ``default``."""
+    value = os.environ.get(name)
     if value is None:
         return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
+    try:
+        number = kind(value)
+    except ValueError:
+        number = None
+    if number is None or not number >= low:
+        whole = "a whole number" if kind is int else "a number"
+        _refuse(name, value, f"{whole} of at least {low}")
+    return number
 
 
-def rate_or_none(value: str) -> str | None:
-    """Return a throttle rate such as ``30/min``, or None for ``off``."""
-    return None if value.strip().lower() in ("", "off", "none") else value.strip()
+def env_rate(name: str, default: str) -> str | None:
+    """Return the throttle rate in environment variable ``name``, such as
+    ``30/min`` (a count per s, min, hour or day), or None for ``off``."""
+    value = os.environ.get(name, default)
+    if value.strip().lower() in ("", "off", "none"):
+        return None
+    if not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", value.strip()):
+        _refuse(name, value, "a count per s, min, hour or day (30/min), or off")
+    return value.strip()
 
 
 DEBUG = env_flag("DEBUG", False)
@@ -272,7 +305,7 @@ CHANNEL_LAYERS = {
 }
 #: A client's open sockets at most (a player's tabs, a family behind one NAT
 #: watching), and each socket's messages: a burst, then a rate.
-LIVE_SOCKETS_PER_CLIENT = int(os.environ.get("LIVE_SOCKETS_PER_CLIENT", "32"))
+LIVE_SOCKETS_PER_CLIENT = env_number("LIVE_SOCKETS_PER_CLIENT", 32, 1)
 LIVE_MESSAGES_BURST = 20
 LIVE_MESSAGES_PER_SECOND = 2.0
 #: A seat with no socket and no request for this long has left its game: its
@@ -298,32 +331,32 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 #: AI_WORKERS run at once, AI_CLIENT_SEARCHES of them for one client; the
 #: others wait, clients taking turns. A client may have AI_CLIENT_PENDING
 #: searches running or waiting, the server AI_MAX_PENDING; beyond, 503.
-AI_WORKERS = int(os.environ.get("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1)))
-AI_CLIENT_SEARCHES = int(os.environ.get("AI_CLIENT_SEARCHES", "1"))
-AI_CLIENT_PENDING = int(os.environ.get("AI_CLIENT_PENDING", "2"))
-AI_MAX_PENDING = int(os.environ.get("AI_MAX_PENDING", 64 * AI_WORKERS))
+AI_WORKERS = env_number("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1), 1)
+AI_CLIENT_SEARCHES = env_number("AI_CLIENT_SEARCHES", 1, 1)
+AI_CLIENT_PENDING = env_number("AI_CLIENT_PENDING", 2, 1)
+AI_MAX_PENDING = env_number("AI_MAX_PENDING", 64 * AI_WORKERS, 1)
 #: New games and seats (create, import, join, share) and QR codes per client, e.g.
 #: ``30/min``; ``off``: no limit.
-GAME_CREATE_RATE = rate_or_none(os.environ.get("GAME_CREATE_RATE", "30/min"))
+GAME_CREATE_RATE = env_rate("GAME_CREATE_RATE", "30/min")
 #: Days after its last change that ``manage.py expiregames`` deletes a game.
-GAME_EXPIRY_DAYS = float(os.environ.get("GAME_EXPIRY_DAYS", "30"))
+GAME_EXPIRY_DAYS = env_number("GAME_EXPIRY_DAYS", 30.0, 0, float)
 #: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
 #: so that web requests are served first while searches run.
-AI_NICE = int(os.environ.get("AI_NICE", "10"))
+AI_NICE = env_number("AI_NICE", 10, 0)
 #: Per-client rate of AI requests (ai-move, hint, analysis, explorer, a model's
 #: prepare); None disables the throttle.
-AI_THROTTLE_RATE = rate_or_none(os.environ.get("AI_THROTTLE_RATE", "240/min"))
+AI_THROTTLE_RATE = env_rate("AI_THROTTLE_RATE", "240/min")
 #: Search trees of recent games kept in memory between requests (a hint's tree
 #: serves the AI move that follows), and the node cap of each (~23 bytes a node).
-AI_TREE_CACHE = int(os.environ.get("AI_TREE_CACHE", "4"))
-AI_MAX_NODES = int(os.environ.get("AI_MAX_NODES", "2000000"))
+AI_TREE_CACHE = env_number("AI_TREE_CACHE", 4, 0)
+AI_MAX_NODES = env_number("AI_MAX_NODES", 2_000_000, 1000)
 #: The tree model that grows from the games the AI plays (model/<game>/NAME/,
 #: seeded from full, else light; webgame/services/livegrowth.py), saved every
 #: LIVE_MODEL_SAVE_EVERY finished games and pruned to LIVE_MODEL_MAX_NODES
 #: nodes when it outgrows them; empty: none.
 LIVE_MODEL = os.environ.get("LIVE_MODEL", "live")
-LIVE_MODEL_SAVE_EVERY = int(os.environ.get("LIVE_MODEL_SAVE_EVERY", "10"))
-LIVE_MODEL_MAX_NODES = int(os.environ.get("LIVE_MODEL_MAX_NODES", "1500000"))
+LIVE_MODEL_SAVE_EVERY = env_number("LIVE_MODEL_SAVE_EVERY", 10, 1)
+LIVE_MODEL_MAX_NODES = env_number("LIVE_MODEL_MAX_NODES", 1_500_000, 1000)
 
 REST_FRAMEWORK = {
     # No accounts: games are reached by their unguessable id, so there is no
@@ -341,7 +374,7 @@ REST_FRAMEWORK = {
     # Throttling identifies clients by address. Trust X-Forwarded-For only for
     # the number of proxies in front of the app (0: use the socket's address),
     # or any client could dodge the throttle by inventing the header.
-    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    "NUM_PROXIES": env_number("NUM_PROXIES", 0, 0),
     # The format suffix/query override is not used; freeing ``format`` keeps a
     # stray ?format=xyz from turning into a 404.
     "URL_FORMAT_OVERRIDE": None,
@@ -379,7 +412,7 @@ if HTTPS:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = env_number("SECURE_HSTS_SECONDS", 31_536_000, 0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -398,6 +431,10 @@ elif LOOPBACK_ONLY:
 # every 5xx with its traceback (django.request logs them at ERROR with the
 # exception), warnings and the app's own INFO messages; Django's 4xx warnings
 # (404, 409, ...) are the API working as documented and are not logged.
+#: How much the app's own loggers say (webgame.*).
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    _refuse("LOG_LEVEL", LOG_LEVEL, "DEBUG, INFO, WARNING, ERROR or CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -416,6 +453,6 @@ LOGGING = {
         "django.request": {"level": "ERROR", "filters": ["refusals"]},
         "django.security.DisallowedHost": {"filters": ["refusals"]},
         "django.server": {"level": "INFO"},  # runserver's request lines (make dev)
-        "webgame": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        "webgame": {"level": LOG_LEVEL},
     },
 }

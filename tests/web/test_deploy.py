@@ -151,3 +151,26 @@ def test_make_alone_lists_every_target_with_what_it_does():
     for target in phony.group(1).split():
         if target != "help":
             assert re.search(rf"^  make {target} +\S", listed, re.M), target
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "expected"),
+    [
+        ("AI_WORKERS", "0", "a whole number of at least 1"),
+        ("AI_THROTTLE_RATE", "lots", "a count per s, min, hour or day"),
+        ("LIVE_MODEL_SAVE_EVERY", "ten", "a whole number of at least 1"),
+        ("LOG_LEVEL", "LOUD", "DEBUG, INFO, WARNING, ERROR or CRITICAL"),
+        ("DEBUG", "maybe", "1, true, yes or on, or 0, false, no or off"),
+    ],
+)
+def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
+    setting, value, expected
+):
+    # QA: AI_WORKERS=0 started a server whose every AI request was 503,
+    # AI_THROTTLE_RATE=lots one whose every AI request was a 500, and
+    # LIVE_MODEL_SAVE_EVERY=ten a traceback naming no setting.
+    result = run_manage("check", **{setting: value})
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {setting}={value!r}: expected {expected}" in (
+        result.stderr
+    )
