@@ -52,6 +52,7 @@ from ..games import kernels as game_kernels
 from ..games.base import MAX_MOVES, Game
 from ..games.gomoku import Gomoku
 from ..models.live import LiveModel, search_gain
+from ..models.model import ModelError
 from ..models.store import model_path
 from ..search.gomoku.focus import focus_moves
 from ..search.gomoku.threats.root import plan_root
@@ -194,8 +195,22 @@ def warm_game(
     """Play every path of ``name`` the product uses with the page's AI and
     return the number of kernels numba compiled meanwhile (0 when all came
     from the cache); ``on_compile(count)`` follows each compile.
-    ``model=None`` warms the search without a model."""
+    ``model=None`` warms the search without a model, as does a model that
+    cannot be loaded (damaged: the server refuses it, and the kernels are
+    the same; QA saw a damaged light model leave Lines of Action's kernels
+    to compile at the first request)."""
     counter = _CompileCounter(on_compile or (lambda count: None))
+    try:
+        _warm_game(name, model, counter)
+    except ModelError:
+        if model is None:
+            raise
+        _warm_game(name, None, counter)
+    return counter.count
+
+
+def _warm_game(name: str, model: str | None, counter: _CompileCounter) -> None:
+    """Play :func:`warm_game`'s paths, counting compiles with ``counter``."""
     spec = (
         f"mcts-heavy:{WARM_BUDGET}" if model is None else WARM_SPEC.format(model=model)
     )
@@ -214,7 +229,6 @@ def warm_game(
         player.search(Level(seconds=LATE_SECONDS))
         if model is not None:
             _warm_live_model(game, model)
-    return counter.count
 
 
 def _warm_live_model(game: Game, model: str) -> None:

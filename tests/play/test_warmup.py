@@ -3,9 +3,16 @@ and a stage that fails does not keep it waiting."""
 
 from __future__ import annotations
 
+import shutil
 import time
 
+import pytest
+
+from mcts import ModelError
+from mcts.games import find_game
+from mcts.models.store import model_path
 from mcts.play import warmup
+from mcts.play.players import load_model
 
 
 def test_the_rules_are_done_once_each_stage_has_done_its_share_or_failed(monkeypatch):
@@ -50,3 +57,24 @@ def test_the_rules_wait_for_both_stages(monkeypatch):
         on_rules=lambda: rules.append(time.monotonic()),
     )
     assert len(rules) == 1 and rules[0] - started >= 0.5
+
+
+def test_a_damaged_model_leaves_the_kernels_warmed_without_it(tmp_path, monkeypatch):
+    # QA: a truncated model stopped Lines of Action's warm-up ("failed: a
+    # truncated line"), and its first AI move compiled in the server, 60 s.
+    damaged = tmp_path / "light"
+    shutil.copytree(model_path("loa", "light"), damaged)
+    nodes = damaged / "nodes.jsonl"
+    nodes.write_bytes(nodes.read_bytes()[: nodes.stat().st_size // 2])
+    with pytest.raises(ModelError):
+        load_model(find_game("loa"), str(damaged))
+    warmed = []
+
+    def play(name, model, counter):  # the search's paths, without the search
+        warmed.append(model)
+        if model is not None:
+            load_model(find_game(name), model)
+
+    monkeypatch.setattr(warmup, "_warm_game", play)
+    assert warmup.warm_game("loa", model=str(damaged)) == 0
+    assert warmed == [str(damaged), None]
