@@ -16,7 +16,7 @@ import { changeGame } from "./game.js";
 import { revealCard, stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
 import { showRules } from "./rules.js";
-import { SIDES, mySeat, state } from "./state.js";
+import { SIDES, mySeat, otherSide, state } from "./state.js";
 import { drawYourGames } from "./yourgames.js";
 
 function modal(id) {
@@ -57,9 +57,14 @@ export function offerNewGame(name) {
   const g = state.game;
   $("#start-game").val(name || (g ? g.game : $("#game-select").val()));
   $("#start-missing").prop("hidden", true); // a missing game's note is for the first visit
-  // A game on the clock with a friend does not wait: its clock runs on.
-  const running = Boolean(g && mySeat() && g.status === "playing" && g.clock && !g.clock.control.days);
+  // A game on the clock with a friend does not wait: its clock runs on. An
+  // invitation not yet taken runs no clock: it waits (yourgames.js says
+  // when the friend comes).
+  const mine = g && g.status === "playing" && mySeat();
+  const inviting = Boolean(mine && !g.seats[otherSide(mine)]);
+  const running = Boolean(mine && !inviting && g.clock && !g.clock.control.days);
   $("#start-leaving").prop("hidden", !running);
+  $("#start-inviting").prop("hidden", !inviting);
   drawStartOptions();
   drawYourGames();
   // Without a game to go back to, the dialog has no way out but a choice.

@@ -518,6 +518,14 @@ def test_an_inviter_on_another_game_is_told_that_the_friend_came(new_page):
     first = a.evaluate("() => BoardPage.state.game.id")
     a.locator("#share-dialog .btn-close").click()
     a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    # No clock runs yet: the dialog says the invitation waits (it said the
+    # game's clock ran on).
+    assert a.locator("#start-leaving").is_hidden()
+    assert a.locator("#start-inviting").inner_text() == (
+        "Your invitation stays open: this page tells you when your friend"
+        " comes, and New game lists the game."
+    )
     two_players(a, "reversi")  # another game on show
     a.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)
     a.evaluate("() => { window.tones = []; }")
