@@ -94,7 +94,7 @@ export PORT_FREE
 # start, in a few seconds after.
 run: setup ## serve the page, the API and the sockets (HOST, PORT: 127.0.0.1:8000)
 	@$(BIN)/python -c "$$PORT_FREE" '$(HOST)' '$(PORT)'
-	@status=$$(mktemp -d)/warm.json; \
+	@status=$$(mktemp -d -t mcts-warm-XXXXXXXX)/warm.json; \
 	$(BIN)/python -m webgame.startup $$status & \
 	$(MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
 	$(BIN)/python manage.py migrate --noinput && \

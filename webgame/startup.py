@@ -12,9 +12,11 @@ that process before anything else, through :func:`main`.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,11 @@ log = logging.getLogger(__name__)
 
 #: How long a start waits for the rules before serving anyway.
 RULES_TIMEOUT = 120.0
+
+#: The prefix of the temporary folder that holds a warm-up's status: a
+#: serving process removes its folder when it exits (``make run`` names its
+#: folder so too).
+STATUS_FOLDER = "mcts-warm-"
 
 #: The values of ``AI_WARM_UP`` that switch the warm-up off (any case).
 OFF = ("0", "false", "no", "off")
@@ -93,13 +100,14 @@ def launch_warm_up() -> WarmUp | None:
         if started is not None:  # its seconds count from its own start
             warm.launched -= max(0.0, time.time() - started)
     else:
-        status_file = Path(tempfile.mkdtemp(prefix="mcts-warm-")) / "status.json"
+        status_file = Path(tempfile.mkdtemp(prefix=STATUS_FOLDER)) / "status.json"
         root = Path(__file__).resolve().parent.parent
         warm = WarmUp(
             subprocess.Popen(warm_command(status_file), cwd=root),
             status_file,
             time.monotonic(),
         )
+    atexit.register(remove_status, warm.status_file)
     deadline = time.monotonic() + RULES_TIMEOUT
     while time.monotonic() < deadline:
         if warm.status().get("rules") or warm.exit_code() is not None:
@@ -110,6 +118,15 @@ def launch_warm_up() -> WarmUp | None:
             "the rules took over %.0f s to compile: serving anyway", RULES_TIMEOUT
         )
     return warm
+
+
+def remove_status(status_file: Path) -> None:
+    """Remove a warm-up's status folder when this process exits, so starts
+    leave nothing behind in the temporary folder: only a folder named as
+    this module and ``make run`` name it. A warm-up still compiling goes on
+    without writing its status (:func:`mcts.play.warmup.write_status`)."""
+    if status_file.parent.name.startswith(STATUS_FOLDER):
+        shutil.rmtree(status_file.parent, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:

@@ -497,7 +497,8 @@ def write_status(
 ) -> None:
     """Write the warm-up's status for a server to read (atomically): whether
     the rules are compiled, each game's progress, the pid and whether every
-    game is done."""
+    game is done. Nothing once ``path``'s folder is gone: the server that
+    followed it stopped and removed it."""
     status = {
         "pid": os.getpid(),
         "started": started,
@@ -505,4 +506,5 @@ def write_status(
         "finished": all(p.state in ("ready", "failed") for p in progress.values()),
         "games": {name: asdict(entry) for name, entry in progress.items()},
     }
-    write_text_atomically(path, json.dumps(status))
+    with contextlib.suppress(FileNotFoundError):
+        write_text_atomically(path, json.dumps(status))

@@ -116,3 +116,49 @@ def test_the_warm_up_runs_as_many_processes_as_asked(monkeypatch, tmp_path):
     command = startup.warm_command(tmp_path / "warm.json")
     assert command[1:4] == ["-m", "mcts", "warm"]
     assert command[-2:] == ["--jobs", "3"]
+
+
+def test_a_start_leaves_no_warm_up_status_behind(tmp_path):
+    said = tmp_path / "said.txt"
+    script = (
+        "import sys; from pathlib import Path; from webgame import startup\n"
+        "warm = startup.launch_warm_up()\n"
+        "Path(sys.argv[1]).write_text(\n"
+        "    f'{warm.status_file} {warm.process.pid} {warm.status().get(\"rules\")}')\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", script, str(said)],
+        env={**os.environ, "AI_WARM_UP": "1"},
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=300,
+    )
+    status, pid, rules = said.read_text().split()
+    os.kill(int(pid), 9)  # the warm-up goes on compiling the games: not here
+    assert rules == "True"
+    assert Path(status).parent.name.startswith("mcts-warm-")
+    assert not Path(status).parent.exists()
+
+
+def test_only_a_warm_up_status_folder_is_removed(tmp_path):
+    mine = tmp_path / "mine" / "warm.json"
+    mine.parent.mkdir()
+    mine.write_text("{}")
+    startup.remove_status(mine)
+    assert mine.exists()
+    warm = tmp_path / f"{startup.STATUS_FOLDER}abc" / "warm.json"
+    warm.parent.mkdir()
+    warm.write_text("{}")
+    startup.remove_status(warm)
+    assert not warm.parent.exists()
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert f"mktemp -d -t {startup.STATUS_FOLDER}XXXXXXXX" in makefile
+
+
+def test_a_warm_up_whose_server_is_gone_warms_on_quietly(tmp_path):
+    from mcts.play.warmup import write_status
+
+    status = tmp_path / "gone" / "status.json"
+    write_status(status, {}, time.time(), rules=True)  # no error
+    assert not status.parent.exists()
