@@ -124,25 +124,33 @@ function refresh() {
  *  this player's `seat`: the game and its options; under them the clock,
  *  how far it has gone and, on the player's move, the time they have left;
  *  and whose move it is. */
-function entry({ seat, g, at }) {
+function entry(x) {
+  const { seat, g } = x;
   const mine = seatSide(g, seat);
   const what = [gameTitle(g), optionsText(g)].filter(Boolean).join(" \u00b7 ");
-  const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", g.ply), { n: g.ply }, true);
-  const running = g.clock && g.clock.running === mine;
-  const left = running && interpolate(gettext("%(time)s left"), { time: clockText(g.clock[mine] - (performance.now() - at) / 1000, g.clock.control) }, true);
-  const more = [g.clock ? controlName(g.clock.control) : "", far, left].filter(Boolean).join(" \u00b7 ");
   const waiting = waitingFor(g, mine);
   const turn = waiting === 2 ? gettext("Your friend has not joined yet") : turnWords(g, mine);
   // The turn beside the game where both fit, else under it (board.css).
   return $('<button type="button" class="list-group-item list-group-item-action your-game">')
     .attr("data-game", g.id)
+    .data("entry", x)
     .append(
       $("<span>").append(
         $("<span class=d-block>").append($('<span aria-hidden="true">').addClass("piece-mini " + mine), " ", document.createTextNode(what)),
-        $('<span class="d-block small text-body-secondary">').text(more),
+        $('<span class="d-block small text-body-secondary your-game-more">').text(moreWords(x)),
       ),
     )
     .append($("<span>").addClass(waiting === 0 ? "badge text-bg-primary" : "small text-body-secondary").text(turn));
+}
+
+/** The line under a listed game: its clock, how far it has gone and, on the
+ *  player's move, the time they have left now. */
+function moreWords({ seat, g, at }) {
+  const mine = seatSide(g, seat);
+  const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", g.ply), { n: g.ply }, true);
+  const running = g.clock && g.clock.running === mine;
+  const left = running && interpolate(gettext("%(time)s left"), { time: clockText(g.clock[mine] - (performance.now() - at) / 1000, g.clock.control) }, true);
+  return [g.clock ? controlName(g.clock.control) : "", far, left].filter(Boolean).join(" \u00b7 ");
 }
 
 /** Who game `g` waits for, to the player of side `mine`: 0 this player
@@ -168,6 +176,13 @@ setInterval(function () {
   refresh();
 }, INVITATION_EVERY);
 document.addEventListener("visibilitychange", refresh);
+// The time left of the games listed runs down while the dialog is open (QA:
+// "9:33 left" stood still).
+setInterval(function () {
+  $("#your-games-list .your-game:visible").each(function () {
+    $(this).find(".your-game-more").text(moreWords($(this).data("entry")));
+  });
+}, 1000);
 whenGameDrawn(function () {
   const g = state.game;
   // An invitation of the game on show: its friend's coming is said here

@@ -131,6 +131,13 @@ def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
     _, more, turn = entry.inner_text().split("\n")
     assert re.fullmatch(r"3 min \+ 2 s · 2 moves played · [23]:\d\d left", more), more
     assert turn == "Your move (Black)"
+    # ... and it runs down while the dialog is open (it stood still).
+    more_line = entry.locator("span.d-block.small")
+    a.wait_for_function(
+        "([e, was]) => e.innerText !== was",
+        arg=[more_line.element_handle(), more],
+        timeout=3000,
+    )
     entry.click()
     a.wait_for_function("() => BoardPage.state.game.seats")
     a.click("#resign")
