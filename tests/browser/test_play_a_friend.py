@@ -206,6 +206,29 @@ def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
     assert (board_top(a), board_top(b)) == before
 
 
+def test_a_sideways_phone_keeps_no_empty_line_for_watchers(new_page):
+    """Beside the board, the count's empty line parted the seats from the
+    buttons; a watcher coming moves no board there."""
+    sideways = dict(PHONE_CONTEXT, viewport={"width": 740, "height": 360})
+    a, b = (new_page(**sideways) for _ in range(2))
+    invite, watch = invite_a_friend(a, "5+3")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null")
+    a.wait_for_function(
+        "() => BoardPage.state.presence && BoardPage.state.presence.white"
+    )
+    chips = a.locator("#seats-row .seat-chip").first.bounding_box()
+    row = a.locator("#seats-row").bounding_box()
+    assert row["height"] < chips["height"] + 8, (row, chips)
+    board = a.locator("#board").bounding_box()
+    c = new_page(**sideways)
+    c.goto(watch)
+    a.wait_for_function("() => BoardPage.state.presence.watchers === 1")
+    assert a.locator("#watchers").inner_text() == "1 watching"
+    assert a.locator("#board").bounding_box() == board
+
+
 @within_seconds
 def test_offers_and_resigning_through_the_page(new_page):
     a, b = a_friend_joins(new_page)
