@@ -281,6 +281,9 @@ function drawBoard() {
   });
   const $board = $("#board");
   const focused = $board.find(":focus").data("square");
+  // The roving tab stop's square, kept while the focus is elsewhere (QA:
+  // Tab back after the computer's move landed in the corner, a15).
+  const stop = focused || $board.find('.cell[tabindex="0"]').data("square") || (g.last_move && squaresOfMove(g.last_move).slice(-1)[0]);
   const busy = Boolean(state.busy || state.thinking);
   $board.attr("class", "board game-" + g.game).css("--n", n);
   // A redraw that changes nothing (who is connected changed, say) leaves
@@ -290,11 +293,11 @@ function drawBoard() {
   if (key !== drawnKey) {
     $board.html(html.join(""));
     // One cell is in the tab order (a roving tab stop), as grids expect.
-    const $stop = focused ? $board.find('[data-square="' + focused + '"]') : $();
+    const $stop = stop ? $board.find('[data-square="' + stop + '"]') : $();
     ($stop.length ? $stop : $board.find(".cell").first()).attr("tabindex", "0");
     // The redrawn square gets the focus back where it is: scrolled into sight,
     // a move the computer made pulled a phone's page up from the moves.
-    if ($stop.length) $stop[0].focus({ preventScroll: true });
+    if (focused && $stop.length) $stop[0].focus({ preventScroll: true });
   }
   drawnKey = key;
   $board.attr("aria-label", interpolate(gettext("%(title)s board, %(n)s by %(n)s"), { title: gameTitle(g), n: n }, true));

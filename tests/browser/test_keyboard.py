@@ -344,3 +344,20 @@ def test_after_stop_the_focus_is_on_the_board(page):
     wait_idle(page)
     assert page.evaluate("() => BoardPage.state.game.ply") == 2
     assert page.evaluate("() => document.activeElement.closest('#board') !== null")
+
+
+def test_the_board_keeps_its_tab_stop_while_the_focus_is_elsewhere(page):
+    # Tabbed out after a move, the computer's move redrew the board and its
+    # tab stop went to the first square: Tab back in landed in the corner.
+    open_board(page)
+    page.select_option("#strength-white", "time:0.1")
+    page.click("#white-ai")
+    page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'ai'")
+    page.focus('#board [data-square="d3"]')
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('#board') === null")
+    wait_plies(page, 2)
+    wait_idle(page)
+    page.keyboard.press("Shift+Tab")
+    assert active(page) == "d3"
