@@ -157,7 +157,17 @@ export function setGame(g) {
         played.turned
       );
     }
-    announce(interpolate(words, played, true));
+    // A few moves in one snapshot (Swap2's stones placed together): each is
+    // said, not only the last (QA: the choice of colour followed, and two
+    // of the three stones were never heard). More is a catch-up: the last.
+    const earlier = g.ply - before.ply <= FEW_MOVES ? g.moves.slice(before.ply, g.ply - 1) : [];
+    const sentences = earlier.map(function (move, i) {
+      const side = sideName((before.ply + i) % 2 === 0 ? "black" : "white");
+      return interpolate(gettext("%(side)s played %(move)s"), { side: side, move: moveText(move) }, true);
+    });
+    sentences.push(interpolate(words, played, true));
+    // Translators: two sentences said one after the other: "Black played h8. White played i7".
+    announce(sentences.reduce((first, then) => interpolate(gettext("%(first)s. %(then)s"), { first: first, then: then }, true)));
   } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {
     announce(resultText(g.result));
   }
@@ -234,6 +244,10 @@ function takePresence(who) {
   };
   render();
 }
+
+/** At most how many moves one snapshot brings that are each said (more is
+ *  a catch-up, and only its last move is said). */
+const FEW_MOVES = 5;
 
 /** Light the squares that won the game; `justEnded`: the game ended while
  *  this page watched, so the end card shows. */

@@ -372,3 +372,17 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     b.click('#board [data-square="g7"]')
     a.wait_for_function("() => BoardPage.state.game.opening.step === 'choose-again'")
     a.wait_for_selector("#clock-black.running")  # the opener's, to choose
+
+
+def test_the_computers_opening_stones_are_each_heard(page):
+    # They come in one snapshot, and only the last was said: a player on a
+    # screen reader chose a colour not told where two of the stones were.
+    _new_swap2_game(page, "freestyle")
+    set_ai(page, "black", True, "level:1")  # the opener: the computer
+    page.wait_for_function("() => BoardPage.state.game.ply >= 3", timeout=120_000)
+    wait_idle(page)
+    first, second, third = game_json(page)["moves"][:3]
+    page.wait_for_function("() => $('#announce').text() !== ''")
+    assert page.inner_text("#announce") == (
+        f"Black played {first}. White played {second}. Black played {third}"
+    )
