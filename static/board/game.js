@@ -14,7 +14,7 @@ import { expectEnd } from "./ending.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
-import { firstMoveNews, restartNews, whenFlagDue } from "./seated.js";
+import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
 import { discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, resultText, sideName, state } from "./state.js";
@@ -57,6 +57,7 @@ export function whenGameDrawn(handler) {
 }
 
 whenFlagDue(() => state.game && reload());
+whenLowTime(announce);
 
 /** Snapshots `a` and `b` show the same game in play at the same position,
  *  the same side to move and the same opening's turn: a piece picked or a

@@ -32,6 +32,14 @@ export function whenFlagDue(handler) {
   onFlagDue = handler;
 }
 
+/** What says words to a screen reader (game.js registers panel.js's
+ *  announce: panel.js draws the seats, so it is not imported here). */
+let onLowTime = () => {};
+
+export function whenLowTime(handler) {
+  onLowTime = handler;
+}
+
 /** "4:05", "1:02:03", "2 d 3 h" or "1 d" (correspondence), from seconds left. */
 export function clockText(seconds, control) {
   const s = Math.max(0, seconds);
@@ -114,7 +122,7 @@ function drawClocks() {
   }
 }
 
-/** Sound the player's own running Fischer clock crossing LOW_SECONDS. */
+/** Sound and say the player's own running Fischer clock crossing LOW_SECONDS. */
 function warnLowTime(g) {
   if (g.id !== lowTimeGame) {
     lowTimeGame = g.id;
@@ -127,6 +135,8 @@ function warnLowTime(g) {
   else if (lowTimeArmed && left < LOW_SECONDS && g.clock.running === mine) {
     lowTimeArmed = false;
     play("lowTime");
+    // Heard without sound too (off by default): a screen reader says it.
+    onLowTime(interpolate(gettext("Under %(n)s seconds left on your clock"), { n: LOW_SECONDS }, true));
   }
 }
 

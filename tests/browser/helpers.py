@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # The page has loaded: it shows a game or offers a new one (the page-load
@@ -261,3 +262,16 @@ HIT_HEIGHT = """el => {
   while (down < 30 && el.contains(document.elementFromPoint(x, y + down + 1))) down++;
   return up + down + 1;
 }"""
+
+
+SERIOUS = ("serious", "critical")
+
+
+def serious(page) -> list[str]:
+    """Return the serious and critical violations axe-core finds on the page."""
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']}: {[node['target'] for node in v['nodes']][:5]}"
+        for v in found
+        if v["impact"] in SERIOUS
+    ]

@@ -5,23 +5,10 @@ dialog or the rules, light or dark."""
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from .conftest import DESKTOP
-from .helpers import LOADED, two_players
+from .helpers import LOADED, serious, two_players
 from .test_play_a_friend import click, invite_a_friend
-
-SERIOUS = ("serious", "critical")
-
-
-def serious(page) -> list[str]:
-    """Return the serious and critical violations axe-core finds on the page."""
-    found = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']}: {[node['target'] for node in v['nodes']][:5]}"
-        for v in found
-        if v["impact"] in SERIOUS
-    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

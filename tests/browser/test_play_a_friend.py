@@ -20,7 +20,7 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks
 
 from .conftest import DESKTOP, PHONE_CONTEXT
-from .helpers import HIT_HEIGHT, hear_tones, open_board, two_players
+from .helpers import HIT_HEIGHT, hear_tones, open_board, serious, two_players
 
 #: For the tests that wait a second or two for what another browser did (a
 #: push, not the 3 s polling): run alone (make test), not beside other tests.
@@ -1438,6 +1438,13 @@ def test_a_player_hears_the_friend_arrive_and_their_own_clock_run_low(new_page):
     black.wait_for_timeout(500)  # once, not on every tick
     assert black.evaluate("() => window.tones") == LOW_TIME_TONES
     assert watcher.evaluate("() => window.tones") == []
+    # Said too (sound is off by default), to the player only; and shown by
+    # more than red text (4:1, under WCAG's 4.5:1): white on red.
+    assert black.inner_text("#announce") == "Under 20 seconds left on your clock"
+    assert "seconds left" not in watcher.inner_text("#announce")
+    assert serious(black) == []
+    filled = "() => getComputedStyle(document.querySelector('#clock-black')).color"
+    assert black.evaluate(filled) == "rgb(255, 255, 255)"
 
 
 @within_seconds

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
-from .test_accessibility import serious
+from .helpers import serious
 from .test_play_a_friend import (
     a_friend_joins,
     a_friend_joins_timed,
