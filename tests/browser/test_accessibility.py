@@ -153,3 +153,54 @@ def test_a_screen_readers_headings_reach_the_board_and_who_plays(page):
         ".map(h => h.textContent.trim())"
     )
     assert headings[:4] == ["Board games", "Board", "Who plays", "Game analysis"]
+
+
+#: The WCAG contrast of a marker drawn on a square: the `part` of `square`'s
+#: ::before or ::after (its background or box-shadow colours, each laid over
+#: the square as it is drawn; the best of them) against the square's colour
+#: (the board's, under a see-through square).
+MARKER_CONTRAST = """([square, pseudo, part]) => {
+    const cell = document.querySelector(`#board [data-square="${square}"]`);
+    const rgba = (text) => text.split(",").map(Number);
+    const colours = (text) => [...text.matchAll(/rgba?\\(([^)]*)\\)/g)]
+        .map((m) => rgba(m[1]));
+    let under = [0, 0, 0, 0];
+    for (let el = cell; el && under[3] === 0; el = el.parentElement) {
+        under = colours(getComputedStyle(el).backgroundColor)[0];
+        if (under.length === 3) under.push(1);
+    }
+    const lum = (c) => c.slice(0, 3).map((v) => v / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = ([r, g, b, a = 1]) => {
+        const over = [r, g, b].map((v, i) => a * v + (1 - a) * under[i]);
+        const [hi, lo] = [lum(over), lum(under)].sort((x, y) => y - x);
+        return (hi + 0.05) / (lo + 0.05);
+    };
+    return Math.max(0, ...colours(getComputedStyle(cell, pseudo)[part]).map(ratio));
+}"""
+
+
+def test_the_boards_markers_stand_out_without_colour_vision(page):
+    """WCAG's 3:1 for what a player must see: Reversi's legal dots were
+    1.6:1 on the felt and its red last-move ring 1.1:1 (red on green); Lines
+    of Action's orange destinations 1.2:1 on a dark square."""
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "reversi")
+    page.wait_for_function(
+        "() => (BoardPage.state.game || {}).legal_moves?.length === 4"
+    )
+    contrast = lambda *args: page.evaluate(MARKER_CONTRAST, list(args))  # noqa: E731
+    assert contrast("d3", "::after", "backgroundColor") >= 3
+    click(page, "d3")
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    assert contrast("d3", "::before", "boxShadow") >= 3
+    page.click("#new-game")
+    two_players(page, "loa")
+    page.wait_for_function("() => BoardPage.state.game.game === 'loa'")
+    page.click('#board [data-square="b8"]')  # to h8, b6 and d6: dark squares
+    page.wait_for_selector('#board [data-square="b6"].target')
+    for square in ("h8", "b6", "d6", "b8"):
+        pseudo = "::after" if square != "b8" else ""
+        assert contrast(square, pseudo, "boxShadow") >= 3, square
