@@ -14,6 +14,7 @@ import { expectEnd } from "./ending.js";
 import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
+import { keepReviewOf } from "./review.js";
 import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
@@ -104,6 +105,7 @@ export function setGame(g) {
   }
   state.game = g;
   state.receivedAt = performance.now();
+  if (sameGame) keepReviewOf(g); // moves taken back: its analysis too
   if (!samePosition(before, g)) {
     state.selected = null;
     state.pending = null;

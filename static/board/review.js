@@ -37,6 +37,23 @@ export function toggleReview() {
   analyseNext(state.review);
 }
 
+/** Game `g` (on show) has had moves taken back since its analysis: the
+ *  analysis keeps only the positions still in the game, and stops asking
+ *  for the others (QA: after Undo its mistakes named "55. undefined", and
+ *  one led to "Move 55 of 53"). */
+export function keepReviewOf(g) {
+  const r = state.review;
+  if (!r || r.id !== g.id) return;
+  const same = sharedPlies(r.moves, g.moves);
+  if (same === r.moves.length) return;
+  if (r.running) {
+    r.running = false;
+    if (r.xhr) r.xhr.abort();
+  }
+  r.moves = r.moves.slice(0, same);
+  r.points = r.points.slice(0, same + 1);
+}
+
 /** How many moves two move lists share from the start. */
 function sharedPlies(a, b) {
   let n = 0;

@@ -734,6 +734,30 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
 
 
+def test_moves_taken_back_leave_the_analysis_with_the_moves_still_played(page):
+    """After Undo the analysis still showed the whole game: its mistakes
+    named "55. undefined", and one led to "Move 55 of 53"."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    page.click("#analyse")
+    page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
+    for ply in range(len(GOMOKU_WIN) - 1, len(GOMOKU_WIN) - 4, -1):
+        page.click("#undo")
+        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
+    kept = len(GOMOKU_WIN) - 3
+    assert len(page.evaluate("() => BoardPage.state.review.points")) == kept + 1
+    links = page.locator("#mistakes .mistake-link").all_inner_texts()
+    assert not any("undefined" in text for text in links), links
+    plies = page.locator("#mistakes .mistake-link").evaluate_all(
+        "ls => ls.map(l => Number(l.dataset.ply))"
+    )
+    assert all(ply <= kept for ply in plies), plies
+    viewbox = page.get_attribute("#eval-chart", "viewBox")
+    assert viewbox == f"0 0 {kept} 100", viewbox
+
+
 def test_a_phone_shows_the_game_s_analysis_under_the_board(new_page):
     """After a game on a phone, the analysis's chart and mistakes were a
     screen below the board: a mistake tapped scrolled the board back and the
