@@ -1,12 +1,16 @@
 /*
  * The player's display choices in the side panel, remembered in this browser
  * (they were back to their defaults on each reload): the legal-move dots, the
- * computer's view of its own moves, move numbers on the stones, and the chat
- * with a friend on or off.
+ * computer's view of its own moves, move numbers on the stones, the chat
+ * with a friend on or off, and whether a move is confirmed by a second tap
+ * once the player set it (until then it follows the size of the squares:
+ * render.js).
  */
 const KEY = "webgame.choices";
 const SWITCHES = ["show-legal", "show-analysis", "chat-on"];
 const SELECTS = ["stone-numbers"];
+/** Kept only once the player set it. */
+const CONFIRM = "confirm-moves";
 
 /** Set the page's controls to the choices kept, where there are any. */
 export function restoreChoices() {
@@ -21,6 +25,7 @@ export function restoreChoices() {
     const $select = $("#" + id);
     if ($select.find("option").filter((i, o) => o.value === kept[id]).length) $select.val(kept[id]);
   });
+  if (typeof kept[CONFIRM] === "boolean") $("#" + CONFIRM).prop("checked", kept[CONFIRM]).data("user-set", true);
 }
 
 /** Keep the controls' present choices. */
@@ -28,6 +33,7 @@ export function keepChoices() {
   const kept = {};
   SWITCHES.forEach((id) => (kept[id] = $("#" + id).prop("checked")));
   SELECTS.forEach((id) => (kept[id] = $("#" + id).val()));
+  if ($("#" + CONFIRM).data("user-set")) kept[CONFIRM] = $("#" + CONFIRM).prop("checked");
   try {
     localStorage.setItem(KEY, JSON.stringify(kept));
   } catch (e) {

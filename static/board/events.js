@@ -218,6 +218,7 @@ export function bind() {
   });
   on("change", "#confirm-moves", function () {
     $(this).data("user-set", true);
+    keepChoices();
     state.pending = null;
     render();
   });

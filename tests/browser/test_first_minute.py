@@ -215,6 +215,26 @@ def test_the_display_choices_are_kept_over_a_reload(page):
     assert page.locator("#board.hide-legal").count() == 1  # and drawn so
 
 
+def test_confirming_moves_is_kept_over_a_reload_once_the_player_set_it(new_page):
+    # It came back on a phone's 15x15 board, where it starts on, and off on
+    # an 8x8 one: a single tap played a move the player meant to confirm.
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)  # Reversi: one tap plays
+    assert not page.is_checked("#confirm-moves")
+    page.locator("#confirm-moves").tap()
+    page.reload()
+    wait_idle(page)
+    assert page.is_checked("#confirm-moves")
+    page.locator('#board [data-square="d3"]').tap()
+    assert game_json(page)["ply"] == 0  # a first tap only picks it
+    page.locator("#confirm-moves").tap()  # off, now on every board
+    start_game(page, "gomoku")
+    assert not page.is_checked("#confirm-moves")
+    page.reload()
+    wait_idle(page)
+    assert not page.is_checked("#confirm-moves")
+
+
 def test_a_reload_while_the_ai_thinks_waits_for_its_move(page):
     open_board(page)
     set_ai(page, "white", True, "level:1")  # a first search warms the kernels
