@@ -408,8 +408,7 @@ function sendImport(body, mayRead) {
       state.recordEdited = false;
       state.watching = false;
       setGame(g);
-      // English says "moves" for any number; other languages may not.
-      const words = ngettext("Imported a game of %(title)s, %(n)s moves", "Imported a game of %(title)s, %(n)s moves", g.ply);
+      const words = ngettext("Imported a game of %(title)s, %(n)s move", "Imported a game of %(title)s, %(n)s moves", g.ply);
       const text = interpolate(words, { title: gameTitle(g), n: g.ply }, true);
       clearRecordNote();
       // The new game in sight (on a phone the record box is far below it).

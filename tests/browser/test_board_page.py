@@ -736,6 +736,11 @@ def test_a_record_of_another_game_is_imported_as_that_game(page):
         "() => document.querySelector('#record-note').innerText.includes('Move 4')"
     )
     assert game_json(page)["game"] == "reversi" and game_json(page)["ply"] == 0
+    # One move is one move (it read "1 moves").
+    page.fill("#record", "b1-b3")
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.game === 'loa'")
+    assert page.inner_text("#flash") == "Imported a game of Lines of Action, 1 move"
 
 
 def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_page):
