@@ -5,7 +5,7 @@
  * over nothing (board.css). It stays until closed (its button,
  * Escape), the game is taken back, or another game is on the board.
  */
-import { cap, endedOffBoard, humanSide, mySeat, onlyWatching, otherSide, reasonText, resultText, sideName, state } from "./state.js";
+import { cap, discCounts, endedOffBoard, humanSide, mySeat, onlyWatching, otherSide, reasonText, resultText, sideName, state } from "./state.js";
 
 /** Show the card for `game`, which just ended as `ending` says (events.js
  *  registers this with game.js). */
@@ -31,8 +31,10 @@ export function showEnd(game, ending) {
     if (late) why = interpolate(gettext("%(side)s did not make a first move in time. Nobody wins or loses."), { side: sideName(late) }, true);
   } else if (endedOffBoard(game.result)) why = offBoardWhy(game.result);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
-  // Lines of Action's goal, said whole ("Connected group." left whose to guess).
-  else if (ending.reason === "connected group" && ending.winner) why = interpolate(gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
+  // Lines of Action's goal, said whole ("Connected group." left whose to
+  // guess); a capture that leaves one piece gives it (QA: "White joined all
+  // their pieces" when Black's capture had left White one).
+  else if (ending.reason === "connected group" && ending.winner) why = interpolate(discCounts(game.board.cells)[ending.winner] === 1 ? gettext("%(side)s has one piece left: a group on its own.") : gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
   $("#end-title").text(title);
   $("#end-reason").text(why);
   // A watcher has no rematch to play: the players' rematch takes them along;

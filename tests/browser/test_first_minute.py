@@ -1247,6 +1247,30 @@ def test_the_end_card_of_lines_of_action_says_who_joined_their_pieces(page):
     )
 
 
+#: A game of Lines of Action whose last move, Black's capture d7xf5, leaves
+#: White one piece: a group on its own, so White wins.
+ONE_LEFT = (
+    "c8xa6 h7-f5 g8-g6 h6xf8 g1-a1 h3-h7 e8xh5 h4-f2 h5xh2 a3xc1 "
+    "b1xf5 a5-c5 h2-f4 f8-d6 e1-e2 c5-c3 a1xc3 c1xc3 a6xd6 f2-e1 "
+    "e2-c4 a2xc4 f5-f8 c4xf4 g6-g7 f4xf1 b8-e8 f1-e2 d6-c6 e2-d3 "
+    "d1-b3 d3-g3 c6-d5 a7-a5 e8-h8 e1-f1 f8-f6 a5-a7 b3-d1 f1xd1 "
+    "g7xc3 g3-e3 c3xe3 d1-c1 e3xc1 h7-g6 d5-e4 a4-c4 f6-d6 c4xe4 "
+    "d8-c7 a7xc7 d6-e7 e4-d5 e7xc7 g6-h5 c7-d7 h5-f5 "
+).split()
+
+
+def test_a_capture_that_leaves_one_piece_gives_the_game_to_its_owner(page):
+    # The card said "White joined all their pieces into one group."
+    open_imported(page, "loa", " ".join(ONE_LEFT))
+    page.click('#board [data-square="d7"]')
+    page.click('#board [data-square="f5"]')
+    page.wait_for_selector("#end-dialog.show")
+    assert page.evaluate("() => BoardPage.state.game.result.winner") == "white"
+    assert page.inner_text("#end-reason") == (
+        "White has one piece left: a group on its own."
+    )
+
+
 def test_an_analysis_without_a_big_mistake_lists_the_moves_that_lost_most(page):
     """A game lost a little at each move (0-64 in a player's Reversi game)
     read "No move lost much.", its worst moves unnamed. Here the analysis
