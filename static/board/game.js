@@ -81,10 +81,14 @@ function samePosition(a, b) {
 export function setGame(g) {
   const before = state.game;
   const sameGame = before && before.id === g.id;
-  if (state.thinking && state.thinking.remote) {
-    // Another page's search: its move (or any change) is in.
+  // Another page's search, or one a reload waits for (awaitSearch): its
+  // move is in, by the socket as often as by the poll (QA: "Your move" was
+  // refused with "Wait: the AI is thinking" until the next poll).
+  const awaited = state.thinking && state.thinking.resumed && sameGame && g.version !== before.version;
+  if (state.thinking && (state.thinking.remote || awaited)) {
     state.thinking = null;
     stopProgress();
+    if (awaited) rememberSearch(null);
   }
   if (!sameGame) {
     state.queuedTaps = [];

@@ -255,7 +255,10 @@ def test_a_reload_while_the_ai_thinks_waits_for_its_move(page):
     page.wait_for_function(
         "() => parseFloat($('#think-progress .progress-bar')[0].style.width) > 0"
     )
+    # The move is in, by the socket or the poll: the page takes a move at
+    # once (it said "Wait: the AI is thinking" until its next poll).
     page.wait_for_function("() => BoardPage.state.game.ply === 4", timeout=AI_TIMEOUT)
+    assert page.evaluate("() => BoardPage.state.thinking") is None
     wait_idle(page)
     assert failed == []
 
