@@ -7,7 +7,7 @@
 import { modelName } from "./controls.js";
 import { shownValue } from "./overlays.js";
 import { labelButton, setLiveText, stillShown } from "./panel.js";
-import { moveText, sideName, state } from "./state.js";
+import { COUNT, moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** How many mistakes are listed, and the least drop (in win probability of
@@ -217,7 +217,7 @@ function drawExplorerCard() {
       .map(
         (m) =>
           '<tr><td><button type="button" class="btn btn-link btn-sm p-0 explorer-move" data-move="' + m.move + '">' + moveText(m.move) + "</button></td>" +
-          '<td class="text-end">' + m.visits.toLocaleString() + '</td><td class="text-end">' +
+          '<td class="text-end">' + COUNT.format(m.visits) + '</td><td class="text-end">' +
           (shownValue(m) === null ? "" : Math.round(shownValue(m) * 100) + "%") + "</td><td>" + provenWord(m.proven) + "</td></tr>"
       )
       .join("")

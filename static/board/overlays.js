@@ -4,7 +4,7 @@
  * square, heat-0..9); Lines of Action gets SVG arrows from piece to
  * destination, width by visits, because a move there is two squares.
  */
-import { humanPlays, isLoa, joinWords, moveText, movesKey, onlyWatching, squaresOfMove, state } from "./state.js";
+import { COUNT, humanPlays, isLoa, joinWords, moveText, movesKey, onlyWatching, squaresOfMove, state } from "./state.js";
 
 /** How many candidates the arrows and the analysis panel show. */
 const TOP_MOVES = 8;
@@ -61,7 +61,7 @@ export function estimatesMayShow() {
 /** "120 visits, win 55%, proven win" for one move of a search: its
  *  numbers, each told in words, as a list. */
 export function statsText(m) {
-  const parts = [interpolate(ngettext("%(n)s visit", "%(n)s visits", m.visits), { n: m.visits }, true)];
+  const parts = [interpolate(ngettext("%(n)s visit", "%(n)s visits", m.visits), { n: COUNT.format(m.visits) }, true)];
   const value = shownValue(m);
   if (value !== null && value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(value * 100) }, true));
   if (m.proven) parts.push(provenText(m.proven));

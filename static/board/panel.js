@@ -9,7 +9,7 @@ import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones } from "./opening.js";
 import { drawSeats } from "./seated.js";
-import { SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
+import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -423,8 +423,6 @@ function statusText() {
   if (humanSide() === g.to_move) return interpolate(gettext("Your move (%(side)s)"), who, true);
   return interpolate(gettext("%(side)s to move"), who, true);
 }
-
-const COUNT = new Intl.NumberFormat("en");
 
 /** What the search did, and whose visits the candidates' counts are: this
  *  search's simulations, and the opening knowledge's (the tree model's

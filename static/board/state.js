@@ -7,6 +7,9 @@
  * request in flight). Timers live with the module that runs them, not here.
  */
 
+/** A count as the page writes it, in either language: "137,780". */
+export const COUNT = new Intl.NumberFormat("en");
+
 /** The two sides, in the order the page lists them. */
 export const SIDES = ["black", "white"];
 

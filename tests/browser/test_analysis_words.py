@@ -35,6 +35,7 @@ def test_one_is_singular_and_a_forced_result_needs_no_simulation(page):
             forced: panel.searchStats(
                 {simulations: 0, elapsed: 0, root_visits: 1, found: "win"}),
             visit: overlays.statsText({visits: 1, value: 1, proven: "win"}),
+            many: overlays.statsText({visits: 101972, value: 0.5}),
         };
     }"""
     )
@@ -42,4 +43,6 @@ def test_one_is_singular_and_a_forced_result_needs_no_simulation(page):
         "one": "This search: 1 simulation in 0.01 s",
         "forced": "This search found a forced result at once: no simulation was needed",
         "visit": "1 visit, win 100%, proven win",
+        # Grouped as the simulations beside them are ("101972 visits").
+        "many": "101,972 visits, win 50%",
     }
