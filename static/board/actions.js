@@ -6,7 +6,7 @@
  * decided here: a move is played if it is in the legal list the server sent.
  */
 import * as api from "./api.js";
-import { chosenGame, fillModels, limitOptions, newGameBody, playerSpec, strengthOf } from "./controls.js";
+import { chosenGame, fillModels, limitOptions, newGameBody, optionsText, playerSpec, strengthOf } from "./controls.js";
 import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
@@ -400,7 +400,8 @@ export function importRecord() {
 
 /** Import `body`. A record of another game (the answer's `reads_as`: already
  *  its first move is not one of the game chosen) is imported as that game,
- *  once, and the page says which game it became. */
+ *  once, and the page says which game it became; so too when the record's
+ *  tags name its game and options. */
 function sendImport(body, mayRead) {
   api
     .importGame(body)
@@ -409,12 +410,18 @@ function sendImport(body, mayRead) {
       state.watching = false;
       setGame(g);
       const words = ngettext("Imported a game of %(title)s, %(n)s move", "Imported a game of %(title)s, %(n)s moves", g.ply);
-      const text = interpolate(words, { title: gameTitle(g), n: g.ply }, true);
+      // Another game than the one chosen (read as such, or its tags said
+      // so), or other options: said with its options, and shown too (a
+      // live region).
+      const options = body.options || {};
+      const same = g.game === body.game && Object.keys(options).every((key) => g.options[key] === options[key]);
+      // Translators: a game and its options: "Gomoku (9×9, five in a row · Renju)".
+      const title = same || !optionsText(g) ? gameTitle(g) : interpolate(gettext("%(game)s (%(options)s)"), { game: gameTitle(g), options: optionsText(g) }, true);
+      const text = interpolate(words, { title: title, n: g.ply }, true);
       clearRecordNote();
       // The new game in sight (on a phone the record box is far below it).
       document.getElementById("status").scrollIntoView({ block: "nearest" });
-      // Read as another game than the one chosen: shown too (a live region).
-      if (mayRead) announce(text);
+      if (mayRead && same) announce(text);
       else flash(text, "info");
     })
     .fail(function (xhr) {

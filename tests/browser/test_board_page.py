@@ -743,6 +743,38 @@ def test_a_record_of_another_game_is_imported_as_that_game(page):
     assert page.inner_text("#flash") == "Imported a game of Lines of Action, 1 move"
 
 
+def test_a_downloaded_record_comes_back_as_the_game_it_was(page):
+    """A 9x9 standard game's record came back as 15x15 freestyle, with its
+    result gone (QA): the record's tags say its game and options."""
+    open_board(page)
+    select_game(page, "gomoku")
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#gomoku-size", "9")
+    page.select_option("#gomoku-rule", "standard")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.board.size === 9")
+    for ply, square in enumerate(("e5", "a1", "e6"), 1):
+        page.click(f'#board [data-square="{square}"]')
+        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
+    page.wait_for_function("() => $('#record').val().endsWith('e5 a1 e6')")
+    href = page.get_attribute("#download-record", "href")
+    record = page.evaluate(
+        "h => decodeURIComponent(h.split(',').slice(1).join(','))", href
+    )
+    assert record.startswith('[game "gomoku"] [size "9"] [row "5"] [rule "standard"]')
+    select_game(page, "reversi")
+    page.fill("#record", record)
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.game === 'gomoku'")
+    game = game_json(page)
+    assert game["options"] == {"size": 9, "row": 5, "rule": "standard"}
+    assert game["moves"] == ["e5", "a1", "e6"]
+    assert page.inner_text("#flash") == (
+        "Imported a game of Gomoku (9×9, five in a row · Standard), 3 moves"
+    )
+
+
 def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_page):
     """On a phone the record box is far below the board: Import and Copy
     seemed to do nothing, their words went to the flash under the board, off

@@ -1258,13 +1258,13 @@ ONE_LEFT = (
     "e2-c4 a2xc4 f5-f8 c4xf4 g6-g7 f4xf1 b8-e8 f1-e2 d6-c6 e2-d3 "
     "d1-b3 d3-g3 c6-d5 a7-a5 e8-h8 e1-f1 f8-f6 a5-a7 b3-d1 f1xd1 "
     "g7xc3 g3-e3 c3xe3 d1-c1 e3xc1 h7-g6 d5-e4 a4-c4 f6-d6 c4xe4 "
-    "d8-c7 a7xc7 d6-e7 e4-d5 e7xc7 g6-h5 c7-d7 h5-f5 "
-).split()
+    "d8-c7 a7xc7 d6-e7 e4-d5 e7xc7 g6-h5 c7-d7 h5-f5"
+)
 
 
 def test_a_capture_that_leaves_one_piece_gives_the_game_to_its_owner(page):
     # The card said "White joined all their pieces into one group."
-    open_imported(page, "loa", " ".join(ONE_LEFT))
+    open_imported(page, "loa", ONE_LEFT)
     page.click('#board [data-square="d7"]')
     page.click('#board [data-square="f5"]')
     page.wait_for_selector("#end-dialog.show")

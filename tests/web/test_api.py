@@ -697,16 +697,52 @@ class RecordTests(APITestCase):
         assert response.status_code == status.HTTP_200_OK
         assert response.json()["record"] == "f5d6c3"
 
-    def test_gomoku_and_loa_records_are_move_lists(self):
+    def test_gomoku_and_loa_records_are_move_lists_under_their_tags(self):
         gomoku_id = create(self.client, "gomoku").json()["id"]
         self.play_all(gomoku_id, ["h8", "h9"])
         assert self.client.get(url("game-record", gomoku_id)).json()["record"] == (
-            "h8 h9"
+            '[game "gomoku"] [size "15"] [row "5"] [rule "freestyle"]\nh8 h9'
         )
         loa_id = create(self.client, "loa").json()["id"]
         self.play_all(loa_id, LOA_BLACK_WIN[:4])
         record = self.client.get(url("game-record", loa_id)).json()
-        assert record["record"] == " ".join(LOA_BLACK_WIN[:4])
+        assert record["record"] == (
+            '[game "loa"] [double_connection "draw"] [no_move "pass"]'
+            ' [repetition "3"]\n' + " ".join(LOA_BLACK_WIN[:4])
+        )
+
+    def test_a_record_comes_back_as_the_game_it_was(self):
+        # A 9x9 game's record came back on 15x15, and a renju one as
+        # freestyle, where black's forbidden overline point won (QA).
+        options = {"size": 9, "row": 5, "rule": "renju"}
+        game_id = create(self.client, "gomoku", options=options).json()["id"]
+        self.play_all(game_id, ["e5", "a1", "e6", "a3"])
+        record = self.client.get(url("game-record", game_id)).json()["record"]
+        # Imported over another game and other options: the tags decide.
+        again = import_game(self.client, "reversi", record)
+        assert (again["game"], again["options"]) == ("gomoku", options)
+        assert again["moves"] == ["e5", "a1", "e6", "a3"]
+        # Tags typed by hand: any case, the options not tagged are the
+        # game's defaults, and what is not a tag of the game is refused.
+        typed = import_game(
+            self.client, "gomoku", '[Game "gomoku"] [Rule "standard"] h8'
+        )
+        assert typed["options"] == {"size": 15, "row": 5, "rule": "standard"}
+        refused = self.client.post(
+            reverse("game-import"),
+            {"game": "gomoku", "record": '[game "gomoku"] [colour "red"] h8'},
+            format="json",
+        )
+        detail = assert_error(refused, 400, "invalid_record")["detail"]
+        assert detail == (
+            "the record's tag 'colour' is not one of Gomoku's: game, size, row, rule"
+        )
+        too_big = self.client.post(
+            reverse("game-import"),
+            {"game": "gomoku", "record": '[game "gomoku"] [size "99"] h8'},
+            format="json",
+        )
+        assert too_big.status_code == 400
 
     def test_import_rebuilds_the_game_and_its_result(self):
         game = import_game(self.client, "loa", " ".join(LOA_BLACK_WIN))

@@ -4,7 +4,10 @@ played (an imported one, a link opened in another browser).
 
 Reversi records are Othello transcripts (``f5d6c3``, forced passes left
 out); the other games' records are moves separated by spaces (``h8 h9``,
-``b1-b3 a2xc4``).
+``b1-b3 a2xc4``), under tags that say the game and each of its options, as
+a PGN's do (``[game "gomoku"] [size "9"] [row "4"] [rule "renju"]``): a
+record comes back as the game it was (QA: a 9x9 game's record came back on
+15x15, and a renju one as freestyle, where the forbidden point won).
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ import re
 
 from django.utils.translation import gettext as _
 
-from mcts import Game, State
+from mcts import GAMES, Game, State
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
+from .catalog import option_specs
 from .games import GameId, get_row, result_of
 from .notation import board_words, parse
 from .players import normal_players
@@ -27,6 +31,8 @@ from .rules import cached_rules, options_key, rules_for
 MAX_RECORD_PLIES = 2000
 
 _MOVE_NUMBER = re.compile(r"\d+\.+")
+#: A tag heading a record: ``[name "value"]``.
+_TAG = re.compile(r'\s*\[\s*(\w+)\s+"([^"\]]*)"\s*\]')
 _TRANSCRIPT_TOKEN = re.compile(
     r"pass|[a-z][0-9]+|(?:(?!pass|[a-z][0-9]).)+", re.IGNORECASE
 )
@@ -55,13 +61,14 @@ def _board_text(game: Game, state: State) -> str:
 
 def game_record(game_id: GameId) -> dict:
     """Return the game's record: for Reversi an Othello transcript (``f5d6c3``,
-    passes left out because they are forced), for the others the moves
-    separated by spaces (``h8 h9``, ``b1-b3 a2xc4``)."""
+    passes left out because they are forced), for the others the tags of the
+    game and its options, then the moves separated by spaces (``h8 h9``,
+    ``b1-b3 a2xc4``)."""
     row = get_row(game_id)
     if row.game == "reversi":
         record = "".join(move for move in row.moves if move != PASS)
     else:
-        record = " ".join(row.moves)
+        record = _tags(row.game, row.options) + "\n" + " ".join(row.moves)
     return {
         "game": row.game,
         "options": row.options,
@@ -69,6 +76,52 @@ def game_record(game_id: GameId) -> dict:
         "moves": list(row.moves),
         "result": row.result,
     }
+
+
+def _tags(name: str, options: dict) -> str:
+    """The tags that head a record of game ``name`` with ``options``: the
+    game, then each option, in the order of the game's option specs."""
+    tags = {"game": name} | {key: options[key] for key in option_specs(name)}
+    return " ".join(f'[{key} "{value}"]' for key, value in tags.items())
+
+
+def _read_tags(game: str, options: dict | None, record: str):
+    """Return the game and options a record's tags give (those of the body
+    without tags; with them, the tagged game with its defaults and the
+    tagged options), and the record after its tags. Raises ServiceError
+    ``invalid_record`` for a tag it does not know."""
+    tags: dict[str, str] = {}
+    while match := _TAG.match(record):
+        tags[match.group(1).lower()] = match.group(2).strip()
+        record = record[match.end() :]
+    if not tags:
+        return game, options, record
+    name = tags.pop("game", game)
+    specs = option_specs(name) if name in GAMES else {}
+    unknown = sorted(set(tags) - set(specs))
+    if unknown:
+        raise ServiceError(
+            "invalid_record",
+            _("the record's tag %(tag)s is not one of %(title)s's: %(known)s")
+            % {
+                "tag": repr(unknown[0]),
+                "title": _(GAMES[name].title) if name in GAMES else repr(name),
+                "known": ", ".join(["game", *specs]),
+            },
+        )
+    tagged = {key: _tag_value(specs[key], value) for key, value in tags.items()}
+    return name, tagged, record
+
+
+def _tag_value(spec: dict, text: str):
+    """A tag's text as its option takes it: a number for a number, and a
+    choice as the choices write it (``"3"`` for a repetition of 3)."""
+    if spec.get("type") == "integer":
+        return int(text) if text.lstrip("-").isdigit() else text
+    for choice in spec.get("choices", []):
+        if str(choice) == text:
+            return choice
+    return text
 
 
 def _record_tokens(name: str, record: str) -> list[str]:
@@ -99,19 +152,23 @@ def import_record(
     """Return the snapshot of a new game holding the moves of ``record``.
 
     Forced passes left out of the record are put back (an Othello transcript
-    never writes them). Raises ServiceError ``invalid_record`` naming the ply
+    never writes them). A record's tags give its game and options, over
+    ``game`` and ``options``. Raises ServiceError ``invalid_record`` naming the ply
     and the move at fault; when already the first move is not one of this
     game and the whole record reads as another game (:data:`READINGS`), the
     error names that game and gives it, with its options, as ``reads_as``;
     when it reads as another game's up to a later move, it names that move.
     """
+    game, options, moves_text = _read_tags(game, options, record)
     rules = rules_for(game, options)
     try:
-        moves, state = _read(rules, record)
+        moves, state = _read(rules, moves_text)
     except _Unread as unread:
-        other = _other_reading(rules, record) if unread.number == 1 else None
+        # A record whose tags say its game is read as that game only.
+        read_as = unread.number == 1 and moves_text == record
+        other = _other_reading(rules, record) if read_as else None
         if other is None:
-            partly = _partly_other(rules, record) if unread.number == 1 else None
+            partly = _partly_other(rules, record) if read_as else None
             raise ServiceError("invalid_record", partly or unread.detail) from None
         raise ServiceError(
             "invalid_record",
