@@ -14,6 +14,7 @@ import re
 import pytest
 from django.utils import timezone
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from webgame import services
 from webgame.models import Game as GameRow
@@ -1475,3 +1476,16 @@ def test_on_a_phone_the_claims_and_the_friends_time_are_finger_sized(
     a.wait_for_selector("#claim-win:visible", timeout=9000)
     for claim in ("#claim-win", "#claim-draw"):
         assert a.locator(claim).bounding_box()["height"] >= 44
+
+
+def test_the_two_copy_buttons_say_which_link_they_copy(new_page):
+    # Both were "Copy, button" to a screen reader.
+    a = new_page(viewport=DESKTOP)
+    invite_a_friend(a, "")
+    invite, watch = (
+        a.locator(f'.copy-link[data-copy="#{n}-link"]') for n in ("invite", "watch")
+    )
+    expect(invite).to_have_accessible_description(
+        "Send this link to your friend: the first to open it takes the other seat"
+    )
+    expect(watch).to_have_accessible_description("Anyone with this link can watch")
