@@ -361,3 +361,22 @@ def test_the_board_keeps_its_tab_stop_while_the_focus_is_elsewhere(page):
     wait_idle(page)
     page.keyboard.press("Shift+Tab")
     assert active(page) == "d3"
+
+
+def test_the_focused_move_shows_its_ring_clear_of_its_fill_in_the_dark(new_page):
+    # The browser's light ring lay right against the current move's pale
+    # yellow: focused and not looked the same.
+    page = new_page(color_scheme="dark")
+    open_board(page)
+    page.click('#board [data-square="f5"]')
+    wait_plies(page, 1)
+    wait_idle(page)
+    page.focus('#move-list [data-ply="1"]')
+    page.keyboard.press("End")  # from the keyboard: the ring shows
+    ring = page.evaluate(
+        """() => { const s = getComputedStyle(document.activeElement);
+        return [s.outlineStyle, s.outlineColor, parseFloat(s.outlineOffset),
+                getComputedStyle(document.body).color]; }"""
+    )
+    style, colour, offset, text = ring
+    assert style == "solid" and colour == text and offset >= 2, ring
