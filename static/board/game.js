@@ -18,7 +18,7 @@ import { keepReviewOf } from "./review.js";
 import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
-import { discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, resultText, sideName, state } from "./state.js";
+import { discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, sideName, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
@@ -152,8 +152,10 @@ export function setGame(g) {
     // A message about the position before (a pass, a hint) no longer holds.
     clearPositionFlash();
     const mover = g.ply % 2 === 1 ? "black" : "white";
-    const played = { side: sideName(mover), move: moveText(g.last_move), result: resultText(g.result) };
-    let words = g.status === "finished" ? gettext("%(side)s played %(move)s. %(result)s") : gettext("%(side)s played %(move)s");
+    // The result is the status line's to say, once (QA: it was said three
+    // times: here, by the status line and by the end card).
+    const played = { side: sideName(mover), move: moveText(g.last_move) };
+    let words = gettext("%(side)s played %(move)s");
     if (g.game === "reversi" && g.status !== "finished" && g.ply === before.ply + 1) {
       // Heard, not seen: how many discs turned, and the score after.
       $.extend(played, discCounts(g.board.cells));
@@ -175,8 +177,6 @@ export function setGame(g) {
     sentences.push(interpolate(words, played, true));
     // Translators: two sentences said one after the other: "Black played h8. White played i7".
     announce(sentences.reduce((first, then) => interpolate(gettext("%(first)s. %(then)s"), { first: first, then: then }, true)));
-  } else if (g.status === "finished" && !(sameGame && before.status === "finished")) {
-    announce(resultText(g.result));
   }
   // What was said during the game (a declined offer, say) is stale at its end.
   if (justEnded) clearFlash();

@@ -204,3 +204,32 @@ def test_the_boards_markers_stand_out_without_colour_vision(page):
     for square in ("h8", "b6", "d6", "b8"):
         pseudo = "::after" if square != "b8" else ""
         assert contrast(square, pseudo, "boxShadow") >= 3, square
+
+
+def test_the_end_of_a_game_is_said_once(page):
+    # The status line, the move's announcement and the end card (a live
+    # region too) each said who won.
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "gomoku")
+    page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#gomoku-size", "7")
+    page.select_option("#gomoku-row", "4")
+    two_players(page)
+    page.wait_for_function("() => BoardPage.state.game.board.size === 7")
+    squares = ["a1", "a2", "b1", "b2", "c1", "c2", "d1"]
+    for count, square in enumerate(squares, 1):
+        page.wait_for_function("() => !BoardPage.state.busy")
+        page.click(f'#board [data-square="{square}"]')
+        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=count)
+    page.wait_for_selector("#end-dialog.show")
+    live = page.evaluate(
+        "() => [...document.querySelectorAll('[role=status], [role=alert],"
+        " [aria-live]:not([aria-live=off])')].filter(e => e.offsetParent !== null"
+        " || e.id === 'announce').filter(e => /wins/.test(e.innerText)).map(e => e.id)"
+    )
+    assert live == ["status"], live
+    page.wait_for_function("() => $('#announce').text() !== ''")
+    assert page.inner_text("#announce") == "Black played d1"
