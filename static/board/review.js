@@ -6,7 +6,8 @@
  * on the board and the moves stepped into. lookback.js draws both.
  */
 import * as api from "./api.js";
-import { clearPositionFlash, flash } from "./panel.js";
+import { mistakes } from "./lookback.js";
+import { announce, clearPositionFlash, flash } from "./panel.js";
 import { render } from "./render.js";
 import { isLoa, squaresOfMove, state } from "./state.js";
 
@@ -66,7 +67,10 @@ function analyseNext(r) {
   const ply = r.points.indexOf(null);
   if (ply < 0) {
     r.running = false;
-    return render();
+    render();
+    // Heard too: only the button's name changed (QA).
+    const n = mistakes(r).length;
+    return announce(n ? interpolate(ngettext("Analysis done: %(n)s mistake, listed under the chart", "Analysis done: %(n)s mistakes, listed under the chart", n), { n: n }, true) : gettext("Analysis done: no move lost much."));
   }
   r.xhr = api
     .analysePly(r.id, ply)

@@ -741,6 +741,12 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     mistakes = page.locator("#mistakes .mistake-link")
     assert mistakes.count() >= 1
     assert page.locator("#eval-chart line.mistake").count() == mistakes.count()
+    # Its end is heard, not only seen (the button's name alone changed).
+    n = mistakes.count()
+    page.wait_for_function("() => $('#announce').text().startsWith('Analysis done')")
+    assert page.inner_text("#announce") == (
+        f"Analysis done: {n} mistake{'s' if n > 1 else ''}, listed under the chart"
+    )
     plies = [int(p) for p in mistakes.evaluate_all("ls => ls.map(l => l.dataset.ply)")]
     assert any(ply % 2 == 0 for ply in plies)  # a White move among them
     target = plies[0]
