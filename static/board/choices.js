@@ -1,13 +1,13 @@
 /*
- * The player's display choices in the side panel, remembered in this browser
- * (they were back to their defaults on each reload): the legal-move dots, the
- * computer's view of its own moves, move numbers on the stones, the chat
- * with a friend on or off, and whether a move is confirmed by a second tap
- * once the player set it (until then it follows the size of the squares:
- * render.js).
+ * The player's choices, remembered in this browser (they were back to their
+ * defaults on each reload): the legal-move dots, the computer's view of its
+ * own moves, move numbers on the stones, the chat with a friend on or off,
+ * the keys of one character on or off (the Keys dialog), and whether a move
+ * is confirmed by a second tap once the player set it (until then it
+ * follows the size of the squares: render.js).
  */
 const KEY = "webgame.choices";
-const SWITCHES = ["show-legal", "show-analysis", "chat-on"];
+const SWITCHES = ["show-legal", "show-analysis", "chat-on", "character-keys"];
 const SELECTS = ["stone-numbers"];
 /** Kept only once the player set it. */
 const CONFIRM = "confirm-moves";

@@ -212,6 +212,7 @@ export function bind() {
     keepChoices();
     render();
   });
+  on("change", "#character-keys", keepChoices);
   on("change", "#chat-on", function () {
     keepChoices();
     chat.drawChat();
@@ -311,7 +312,7 @@ function onKey(e) {
   // Keys belong to text fields and selectors; switches and buttons pass them on.
   if ($(e.target).is("input:not([type=checkbox]), select, textarea") || $(".modal.show").length) return;
   const action = KEYS[e.key] || ($(e.target).closest("#move-list").length && LIST_KEYS[e.key]);
-  if (!action) return;
+  if (!action || (e.key.length === 1 && !$("#character-keys").prop("checked"))) return;
   e.preventDefault();
   action();
 }

@@ -380,3 +380,27 @@ def test_the_focused_move_shows_its_ring_clear_of_its_fill_in_the_dark(new_page)
     )
     style, colour, offset, text = ring
     assert style == "solid" and colour == text and offset >= 2, ring
+
+
+def test_the_keys_of_one_character_can_be_switched_off(page):
+    # WCAG 2.1.4: speech input types letters, and "u" took a move back.
+    open_board(page)
+    page.click('#board [data-square="f5"]')
+    wait_plies(page, 1)
+    wait_idle(page)
+    page.keyboard.press("?")
+    shown(page, "help-dialog")
+    page.click("#character-keys")  # off
+    page.keyboard.press("Escape")
+    closed(page, "help-dialog")
+    page.reload()  # and kept
+    wait_idle(page)
+    page.focus("#flip")
+    for key in ("u", "f", "n", "?"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => BoardPage.state.game.ply") == 1
+    assert page.locator(".modal.show").count() == 0
+    assert not page.evaluate("() => BoardPage.state.flipped")
+    page.keyboard.press("ArrowLeft")  # the arrows are no characters: they work
+    page.wait_for_function("() => BoardPage.state.viewPly === 0")
