@@ -123,14 +123,23 @@ def new_game_dialog(page) -> None:
     page.wait_for_selector("#start-dialog.show")
 
 
-def start_game(page, game: str, *, size: int | None = None, row: int | None = None):
-    """Choose ``game`` (and the Gomoku size and row) and start a new game."""
+def start_game(
+    page,
+    game: str,
+    *,
+    size: int | None = None,
+    row: int | None = None,
+    rule: str | None = None,
+):
+    """Choose ``game`` (and the Gomoku size, row and rule) and start a new game."""
     if page.locator("#game-select").input_value() != game:
         select_game(page, game)
     new_game_dialog(page)
     if size:
         page.select_option("#gomoku-size", str(size))
         page.select_option("#gomoku-row", str(row))
+    if rule:
+        page.select_option("#gomoku-rule", rule)
     two_players(page)
     page.wait_for_function(
         "([g, s]) => { const game = BoardPage.state.game;"

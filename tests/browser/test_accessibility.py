@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP
-from .helpers import LOADED, serious, two_players
+from .helpers import LOADED, open_board, serious, start_game, two_players
 from .test_play_a_friend import click, invite_a_friend
 
 
@@ -27,26 +27,24 @@ def test_no_serious_violation(new_page, scheme):
     assert serious(page) == [], "the rules"
 
 
+def black_wins_on_a_small_board(page) -> None:
+    """Black wins a Gomoku game of four in a row on 7x7 between two players,
+    ending with d1."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    for count, square in enumerate(["a1", "a2", "b1", "b2", "c1", "c2", "d1"], 1):
+        page.wait_for_function("() => !BoardPage.state.busy")
+        page.click(f'#board [data-square="{square}"]')
+        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=count)
+
+
 def test_the_result_and_the_explorer_are_said_once(page):
     """A screen reader reads out every write to a live region, even of the
     same words: the result (a second alert beside the status) and the
     explorer's line were written again at every redraw, five times for five
     steps back through the game."""
-    page.goto(page.base_url + "/")
-    page.wait_for_function(LOADED)
-    two_players(page, "gomoku")
-    page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
+    black_wins_on_a_small_board(page)
     assert page.get_attribute("#result", "role") is None  # the status says it
-    page.click("#new-game")
-    page.wait_for_selector("#start-dialog.show")
-    page.select_option("#gomoku-size", "7")
-    page.select_option("#gomoku-row", "4")
-    two_players(page)
-    page.wait_for_function("() => BoardPage.state.game.board.size === 7")
-    for count, square in enumerate(["a1", "a2", "b1", "b2", "c1", "c2", "d1"], 1):
-        page.wait_for_function("() => !BoardPage.state.busy")
-        page.click(f'#board [data-square="{square}"]')
-        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=count)
     page.wait_for_selector("#result:not([hidden])")
     page.keyboard.press("Escape")  # the end card
     page.evaluate(
@@ -209,21 +207,7 @@ def test_the_boards_markers_stand_out_without_colour_vision(page):
 def test_the_end_of_a_game_is_said_once(page):
     # The status line, the move's announcement and the end card (a live
     # region too) each said who won.
-    page.goto(page.base_url + "/")
-    page.wait_for_function(LOADED)
-    two_players(page, "gomoku")
-    page.wait_for_function("() => (BoardPage.state.game || {}).game === 'gomoku'")
-    page.click("#new-game")
-    page.wait_for_selector("#start-dialog.show")
-    page.select_option("#gomoku-size", "7")
-    page.select_option("#gomoku-row", "4")
-    two_players(page)
-    page.wait_for_function("() => BoardPage.state.game.board.size === 7")
-    squares = ["a1", "a2", "b1", "b2", "c1", "c2", "d1"]
-    for count, square in enumerate(squares, 1):
-        page.wait_for_function("() => !BoardPage.state.busy")
-        page.click(f'#board [data-square="{square}"]')
-        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=count)
+    black_wins_on_a_small_board(page)
     page.wait_for_selector("#end-dialog.show")
     live = page.evaluate(
         "() => [...document.querySelectorAll('[role=status], [role=alert],"

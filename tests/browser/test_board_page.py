@@ -747,13 +747,7 @@ def test_a_downloaded_record_comes_back_as_the_game_it_was(page):
     """A 9x9 standard game's record came back as 15x15 freestyle, with its
     result gone (QA): the record's tags say its game and options."""
     open_board(page)
-    select_game(page, "gomoku")
-    page.click("#new-game")
-    page.wait_for_selector("#start-dialog.show")
-    page.select_option("#gomoku-size", "9")
-    page.select_option("#gomoku-rule", "standard")
-    two_players(page)
-    page.wait_for_function("() => BoardPage.state.game.board.size === 9")
+    start_game(page, "gomoku", size=9, row=5, rule="standard")
     for ply, square in enumerate(("e5", "a1", "e6"), 1):
         page.click(f'#board [data-square="{square}"]')
         page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)

@@ -14,6 +14,7 @@ from .helpers import (
     open_board,
     play_moves,
     select_game,
+    set_ai,
     start_game,
     wait_idle,
     wait_plies,
@@ -350,9 +351,7 @@ def test_the_board_keeps_its_tab_stop_while_the_focus_is_elsewhere(page):
     # Tabbed out after a move, the computer's move redrew the board and its
     # tab stop went to the first square: Tab back in landed in the corner.
     open_board(page)
-    page.select_option("#strength-white", "time:0.1")
-    page.click("#white-ai")
-    page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'ai'")
+    set_ai(page, "white", True, "time:0.1")
     page.focus('#board [data-square="d3"]')
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")

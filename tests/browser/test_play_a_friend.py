@@ -176,12 +176,11 @@ def test_two_friends_play_and_one_watches(new_page):
     assert c.locator("#end-reason").inner_text() == "Black ran out of time."
 
 
-def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
-    """ "1 watching" took a line of its own on a phone: both players' boards
-    moved 29 px down when a watcher came, and back when they left (a small
-    phone, with clocks)."""
-    small = dict(PHONE_CONTEXT, viewport={"width": 360, "height": 740})
-    a, b = (new_page(**small) for _ in range(2))
+def _friends_at_5_3(new_page, context: dict) -> tuple:
+    """A invites a friend to Gomoku at 5+3 and B joins, both with
+    ``context``; return A's and B's pages (A seeing B there) and the watch
+    link."""
+    a, b = (new_page(**context) for _ in range(2))
     invite, watch = invite_a_friend(a, "5+3")
     a.locator("#share-dialog .btn-close").click()
     b.goto(invite)
@@ -189,6 +188,15 @@ def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
     a.wait_for_function(
         "() => BoardPage.state.presence && BoardPage.state.presence.white"
     )
+    return a, b, watch
+
+
+def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
+    """ "1 watching" took a line of its own on a phone: both players' boards
+    moved 29 px down when a watcher came, and back when they left (a small
+    phone, with clocks)."""
+    small = dict(PHONE_CONTEXT, viewport={"width": 360, "height": 740})
+    a, b, watch = _friends_at_5_3(new_page, small)
 
     def board_top(tab) -> float:
         return tab.evaluate(
@@ -211,14 +219,7 @@ def test_a_sideways_phone_keeps_no_empty_line_for_watchers(new_page):
     """Beside the board, the count's empty line parted the seats from the
     buttons; a watcher coming moves no board there."""
     sideways = dict(PHONE_CONTEXT, viewport={"width": 740, "height": 360})
-    a, b = (new_page(**sideways) for _ in range(2))
-    invite, watch = invite_a_friend(a, "5+3")
-    a.locator("#share-dialog .btn-close").click()
-    b.goto(invite)
-    b.wait_for_function("() => BoardPage.state.seat !== null")
-    a.wait_for_function(
-        "() => BoardPage.state.presence && BoardPage.state.presence.white"
-    )
+    a, _, watch = _friends_at_5_3(new_page, sideways)
     chips = a.locator("#seats-row .seat-chip").first.bounding_box()
     row = a.locator("#seats-row").bounding_box()
     assert row["height"] < chips["height"] + 8, (row, chips)
