@@ -75,8 +75,18 @@ def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
 def gomoku_rules() -> list[tuple[str, str, str]]:
     """Return Gomoku's rules as (value, label, tooltip), the default first."""
     return [
-        ("freestyle", gettext("Freestyle"), gettext("Five or more in a row wins")),
-        ("standard", gettext("Standard"), gettext("Exactly five in a row wins")),
+        # The row is chosen (five, or four on a small board): the words say
+        # none (QA: "Standard (exactly five)" on a game of four).
+        (
+            "freestyle",
+            gettext("Freestyle"),
+            gettext("A row of the length chosen or longer wins"),
+        ),
+        (
+            "standard",
+            gettext("Standard"),
+            gettext("Exactly the length chosen wins: a longer row does not"),
+        ),
         (
             "renju",
             gettext("Renju"),

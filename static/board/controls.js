@@ -103,8 +103,9 @@ export function limitOptions() {
   });
 }
 
-/** Node counts as the selectors show them: "18K", so the label fits. */
-const COMPACT = new Intl.NumberFormat("en", { notation: "compact" });
+/** Node counts as the selectors show them: "18K" ("1.8万" in Chinese: QA
+ *  read "1.4M" there), so the label fits. */
+const COMPACT = new Intl.NumberFormat(document.documentElement.lang || "en", { notation: "compact" });
 
 /** A model's size, for its tooltip: "18K positions studied", and a packed
  *  model's size on disk: "18K positions studied, packed 18 MB". */

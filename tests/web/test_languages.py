@@ -232,3 +232,23 @@ def test_renjus_chinese_name_means_renju_only(domain):
         if any("连珠" in text for text in texts):
             assert "renju" in msgid.lower(), msgid
         assert not any("双三" in text or "双四" in text for text in texts), msgid
+
+
+@pytest.mark.django_db
+def test_the_side_a_message_names_is_in_the_requests_language(client):
+    # The API's own word was put in the Chinese: "轮到 black 走棋".
+    made = client.post(
+        "/api/games/", {"game": "reversi"}, content_type="application/json"
+    ).json()
+    asked = {}
+    for language in ("en", "zh-CN"):
+        answer = client.post(
+            f"/api/games/{made['id']}/ai-move/",
+            {},
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert answer.status_code == 400, answer
+        asked[language] = answer.json()["detail"]
+    assert asked["en"].startswith("it is black's turn and black is human")
+    assert asked["zh-CN"].startswith("轮到黑方走棋，而黑方由人来下")

@@ -48,6 +48,7 @@ from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
 from .readiness import READINESS
 from .rules import options_key
+from .sides import side_words
 from .treemodels import ready_model
 from .workers import POOL
 
@@ -291,7 +292,7 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
                     "moves/, ask for a hint, or make the side an AI with PATCH"
                 )
             )
-            % {"side": side},
+            % {"side": side_words(side)},
         )
     with SEARCHES.moving(row.pk, row.version, follow=version is not None) as (
         move,

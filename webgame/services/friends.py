@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ..errors import Conflict, ServiceError
 from ..models import Game as GameRow
@@ -35,7 +36,7 @@ from .games import ABORTED, GameId, get_row, new_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
 from .rules import cached_rules, options_key
-from .sides import other_side
+from .sides import other_side, side_words
 
 #: What a seat may do with a draw offer, a takeback request or a rematch:
 #: make it, answer the friend's, or withdraw its own, as on lichess.
@@ -276,7 +277,7 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
         raise Conflict(
             "no_offer",
             _("%(side)s has no %(offer)s offer waiting for you")
-            % {"side": other_side(side), "offer": offer},
+            % {"side": side_words(other_side(side)), "offer": _offer_words(offer)},
         )
     asked = spacing.answered(row, offer, pending, accepted=action == "accept")
     if action == "decline":
@@ -288,13 +289,24 @@ def answer(game_id: GameId, *, offer: str, action: str, token: str | None) -> di
     return snapshot(write(row, moves=_taken_back(row, asker=pending), asked=asked))
 
 
+def _offer_words(offer: str) -> str:
+    """An offer as a message names it: the API's word in English."""
+    return {
+        "draw": pgettext("offer", "draw"),
+        "takeback": pgettext("offer", "takeback"),
+        "rematch": pgettext("offer", "rematch"),
+    }[offer]
+
+
 def _withdraw(row: GameRow, offer: str, side: str) -> dict:
     """Return the snapshot after ``side`` withdraws its ``offer``; 409
     ``no_offer`` if it has none waiting. Its wait before asking again runs
     as it was (a withdrawn offer is no declined one)."""
     if row.offers.get(offer) != side:
         raise Conflict(
-            "no_offer", _("you have no %(offer)s offer to withdraw") % {"offer": offer}
+            "no_offer",
+            _("you have no %(offer)s offer to withdraw")
+            % {"offer": _offer_words(offer)},
         )
     rest = {name: who for name, who in row.offers.items() if name != offer}
     return snapshot(write(row, offers=rest))
@@ -327,7 +339,7 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
         raise Conflict(
             "no_offer",
             _("%(side)s has no rematch offer waiting for you")
-            % {"side": other_side(side)},
+            % {"side": side_words(other_side(side))},
         )
     if action == "decline":
         asked = spacing.answered(row, "rematch", pending, accepted=False)

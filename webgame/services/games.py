@@ -25,7 +25,7 @@ from .notation import parse
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
 from .rules import cached_rules, options_key, rules_for
-from .sides import other_side
+from .sides import other_side, side_words
 
 #: A game's id as the views pass it: the URL's UUID (or its text).
 GameId = UUID | str
@@ -520,7 +520,7 @@ def _human_acting(
                 "it is %(side)s's turn and %(side)s is played by the AI: ask for "
                 "POST ai-move/, or make the side human with PATCH"
             )
-            % {"side": side},
+            % {"side": side_words(side)},
         )
     return row, game, state
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from ..errors import ServiceError
 from ..models import Game as GameRow
 from . import presence
-from .sides import SIDES
+from .sides import SIDES, side_words
 
 #: The header a seat's token comes in.
 TOKEN_HEADER = "X-Seat-Token"
@@ -88,7 +88,7 @@ def require_seat(row: GameRow, token: str | None, *, side: str | None = None) ->
         raise NotYourSeat(
             "not_your_turn",
             _("it is %(side)s's turn and your seat is %(mine)s's")
-            % {"side": side, "mine": mine},
+            % {"side": side_words(side), "mine": side_words(mine)},
         )
     return mine
 
