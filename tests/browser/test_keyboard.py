@@ -374,11 +374,14 @@ def test_the_focused_move_shows_its_ring_clear_of_its_fill_in_the_dark(new_page)
     page.keyboard.press("End")  # from the keyboard: the ring shows
     ring = page.evaluate(
         """() => { const s = getComputedStyle(document.activeElement);
-        return [s.outlineStyle, s.outlineColor, parseFloat(s.outlineOffset),
-                getComputedStyle(document.body).color]; }"""
+        const card = getComputedStyle(document.activeElement.closest('.card'));
+        return [s.outlineStyle, s.outlineColor, s.boxShadow,
+                getComputedStyle(document.body).color, card.backgroundColor]; }"""
     )
-    style, colour, offset, text = ring
-    assert style == "solid" and colour == text and offset >= 2, ring
+    style, colour, shadow, text, card = ring
+    # In the text's colour, parted from the fill by a line of the card's.
+    assert style == "solid" and colour == text, ring
+    assert shadow.startswith(card) and "inset" in shadow, ring
 
 
 def test_the_keys_of_one_character_can_be_switched_off(page):
