@@ -38,11 +38,14 @@ Three settings act before these are read, when a serving process starts
 (:mod:`webgame.startup`, which launches the AI's warm-up before the app is
 imported): ``AI_WARM_UP`` (``0`` turns the warm-up off), ``AI_WARM_JOBS``
 (its processes; default one a core) and ``AI_WARM_STATUS`` (the status file
-of a warm-up already running, which ``make run`` starts first).
+of a warm-up already running, which ``make run`` starts first); the first two
+are checked here too, so that a value they cannot take stops the start (a
+warm-up given ``--jobs abc`` died, and the AI compiled in the server).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
@@ -76,9 +79,9 @@ def env_flag(name: str, default: bool) -> bool:
     return _refuse(name, value, "1, true, yes or on, or 0, false, no or off")
 
 
-def env_number(name: str, default, low, kind=int):
+def env_number(name: str, default, low, kind=int, high=None):
     """Return the number (``kind``: int or float) in environment variable
-    ``name``, at least ``low``, else ``default``."""
+    ``name``, at least ``low`` (and at most ``high``), else ``default``."""
     value = os.environ.get(name)
     if value is None:
         return default
@@ -86,9 +89,10 @@ def env_number(name: str, default, low, kind=int):
         number = kind(value)
     except ValueError:
         number = None
-    if number is None or not number >= low:
+    if number is None or not low <= number <= (math.inf if high is None else high):
         whole = "a whole number" if kind is int else "a number"
-        _refuse(name, value, f"{whole} of at least {low}")
+        bounds = f"of at least {low}" if high is None else f"from {low} to {high}"
+        _refuse(name, value, f"{whole} {bounds}")
     return number
 
 
@@ -104,6 +108,9 @@ def env_rate(name: str, default: str) -> str | None:
 
 
 DEBUG = env_flag("DEBUG", False)
+# Read by webgame.startup before this module; checked here (see above).
+env_flag("AI_WARM_UP", True)
+env_number("AI_WARM_JOBS", None, 1)
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or secret_key_from_file(
     Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
 )
@@ -342,7 +349,7 @@ GAME_CREATE_RATE = env_rate("GAME_CREATE_RATE", "30/min")
 GAME_EXPIRY_DAYS = env_number("GAME_EXPIRY_DAYS", 30.0, 0, float)
 #: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
 #: so that web requests are served first while searches run.
-AI_NICE = env_number("AI_NICE", 10, 0)
+AI_NICE = env_number("AI_NICE", 10, 0, high=19)
 #: Per-client rate of AI requests (ai-move, hint, analysis, explorer, a model's
 #: prepare); None disables the throttle.
 AI_THROTTLE_RATE = env_rate("AI_THROTTLE_RATE", "240/min")

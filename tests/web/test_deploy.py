@@ -161,6 +161,11 @@ def test_make_alone_lists_every_target_with_what_it_does():
         ("LIVE_MODEL_SAVE_EVERY", "ten", "a whole number of at least 1"),
         ("LOG_LEVEL", "LOUD", "DEBUG, INFO, WARNING, ERROR or CRITICAL"),
         ("DEBUG", "maybe", "1, true, yes or on, or 0, false, no or off"),
+        # QA: AI_NICE=40 was taken; AI_WARM_JOBS=two killed the warm-up and
+        # the AI compiled in the server; AI_WARM_UP=maybe read as on.
+        ("AI_NICE", "40", "a whole number from 0 to 19"),
+        ("AI_WARM_JOBS", "two", "a whole number of at least 1"),
+        ("AI_WARM_UP", "maybe", "1, true, yes or on, or 0, false, no or off"),
     ],
 )
 def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
