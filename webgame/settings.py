@@ -401,6 +401,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "webgame.schema.strict_requests",
+        "webgame.schema.seats_and_waits",
     ],
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": "webgame.serializers.COLORS",

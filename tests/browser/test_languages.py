@@ -94,7 +94,9 @@ def test_a_chinese_browser_sees_no_english(new_page, size):
     assert page.inner_text("#start-title") == "新对局"
     assert english_words(page, "#start-dialog") == []
     # A model's size in Chinese numbers ("已研究 1.4M 个局面" before).
-    page.wait_for_selector('#model-white option[value="light"][title]', state="attached")
+    page.wait_for_selector(
+        '#model-white option[value="light"][title]', state="attached"
+    )
     size = page.get_attribute('#model-white option[value="light"]', "title")
     assert re.fullmatch(r"已研究 [\d.]+万 个局面", size), size
 

@@ -19,9 +19,12 @@ test_fuzz throws broken input at the same endpoints.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
+from django.test import Client
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
@@ -45,3 +48,23 @@ schema = schemathesis.openapi.from_wsgi(
 )
 def test_the_api_matches_its_schema(case):
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
+
+
+def test_the_schema_names_the_seat_token_and_when_to_retry():
+    # A client made from the schema knew neither (QA): the docs page's "Try
+    # it out" could send no seat token.
+    answer = Client().get(
+        "/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"
+    )
+    document = json.loads(answer.content)
+    scheme = document["components"]["securitySchemes"]["SeatToken"]
+    assert (scheme["type"], scheme["in"], scheme["name"]) == (
+        "apiKey",
+        "header",
+        "X-Seat-Token",
+    )
+    moves = document["paths"]["/api/games/{id}/moves/"]["post"]
+    assert moves["security"] == [{}, {"SeatToken": []}]
+    hint = document["paths"]["/api/games/{id}/hint/"]["post"]
+    for code in ("429", "503"):
+        assert "Retry-After" in hint["responses"][code]["headers"], code
