@@ -29,6 +29,7 @@ from .services import (
     OPENING_STEPS,
     PROVEN_RESULTS,
     QR_MAX_CHARS,
+    clocks,
     describe_options,
     list_think_times,
 )
@@ -215,9 +216,17 @@ class ClockSerializer(StrictSerializer):
     """A time control: Fischer (``initial`` and ``increment`` seconds) or
     correspondence (``days`` per move)."""
 
-    initial = JSONIntegerField(required=False, help_text="seconds for each side")
-    increment = JSONIntegerField(required=False, help_text="seconds added a move")
-    days = JSONIntegerField(required=False, help_text="days per move")
+    initial = JSONIntegerField(
+        required=False,
+        help_text="seconds for each side, {}..{}".format(*clocks.FISCHER_LIMITS),
+    )
+    increment = JSONIntegerField(
+        required=False,
+        help_text=f"seconds added a move, 0..{clocks.MAX_INCREMENT}",
+    )
+    days = JSONIntegerField(
+        required=False, help_text=f"days per move, 1..{clocks.MAX_DAYS}"
+    )
 
     def validate(self, attrs):
         if set(attrs) not in ({"initial", "increment"}, {"days"}):
