@@ -924,7 +924,8 @@ class ExplorerQuerySerializer(StrictSerializer):
     model = serializers.RegexField(
         rf"^{MODEL_NAME_PATTERN}$",
         required=False,
-        help_text="a model of the game (see kinds); default light",
+        help_text="a model of the game (see kinds); default light, or under a "
+        "rule light did not learn, that rule's (light-renju)",
     )
 
 

@@ -490,7 +490,7 @@ class ExplorerView(APIView):
                 pk,
                 ply=body["ply"],
                 line=body.get("line", "").split(),
-                model=body.get("model") or services.EXPLORER_MODEL,
+                model=body.get("model") or None,
             )
         )
 

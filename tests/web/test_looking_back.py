@@ -119,3 +119,17 @@ def test_explorer_lists_the_models_moves_and_steps_into_them(client):
     assert detail.endswith("models: full, light")  # no "none": the explorer needs one
     path = client.get(url("game-explorer", game_id), {"ply": 0, "model": "../x"})
     assert path.status_code == 400
+
+
+@pytest.mark.django_db
+def test_explorer_reads_a_rules_own_model_by_default(client):
+    # On a renju game it read light, which learned freestyle and knows no
+    # renju position: Explore showed nothing (QA).
+    game_id = _played(client, "gomoku", [], {"rule": "renju"})
+    body = client.get(url("game-explorer", game_id), {"ply": 0}).json()
+    assert body["model"] == "light-renju" and body["known"] and body["moves"]
+    # Freestyle reads light; standard, without a model of its own, too.
+    for rule in ("freestyle", "standard"):
+        other = _played(client, "gomoku", [], {"rule": rule})
+        answer = client.get(url("game-explorer", other), {"ply": 0})
+        assert answer.status_code == 200 and answer.json()["model"] == "light", rule

@@ -75,7 +75,6 @@ from .chat import lines as chat_lines
 from .chat import lines_for_socket as chat_for_socket
 from .chat import say
 from .clocks import DAYS_CONTROLS, FISCHER_CONTROLS, GIVEN_SECONDS
-from .explorer import DEFAULT_MODEL as EXPLORER_MODEL
 from .explorer import explore
 from .friends import ACTIONS as OFFER_ACTIONS
 from .friends import CLAIMS, abort, claim, give_time, join, resign, seat_in, share
@@ -141,7 +140,6 @@ __all__ = [
     "resign",
     "seat_in",
     "share",
-    "EXPLORER_MODEL",
     "GAME_NAMES",
     "MAX_LEVEL",
     "MODEL_NAME_PATTERN",

@@ -19,9 +19,17 @@ from .games import GameId, position_for_help
 from .notation import parse
 from .positions import board
 from .readiness import READINESS
-from .treemodels import PREPARATIONS, listed_model, prepare_model, ready_model
+from .treemodels import (
+    PREPARATIONS,
+    check_model,
+    list_models,
+    listed_model,
+    prepare_model,
+    ready_model,
+)
 
-#: The model the explorer reads unless another is named: the shipped one.
+#: The model the explorer reads unless another is named: the shipped one,
+#: or under a rule it did not learn, that rule's own (``light-renju``).
 DEFAULT_MODEL = "light"
 
 #: The most moves listed for one position.
@@ -63,8 +71,27 @@ def explorable_model(game: str, name: str):
     return ready_model(game, name)
 
 
+def model_names(game: str) -> set[str]:
+    """The names of ``game``'s models on disk."""
+    return {model["name"] for model in list_models(game)}
+
+
+def default_model(game: str, options: dict) -> str:
+    """The shipped light model of ``game`` under ``options``'s rule: ``light``,
+    or the rule's own when ``light`` learned another and there is one (QA:
+    Explore on a renju game read ``light``, which knows no renju position,
+    and showed nothing)."""
+    try:
+        check_model(game, DEFAULT_MODEL, options)
+    except ServiceError as error:
+        own = f"{DEFAULT_MODEL}-{options.get('rule')}"
+        if error.code == "model_other_rule" and own in model_names(game):
+            return own
+    return DEFAULT_MODEL
+
+
 def explore(
-    game_id: GameId, *, ply: int, line: list[str], model: str = DEFAULT_MODEL
+    game_id: GameId, *, ply: int, line: list[str], model: str | None = None
 ) -> dict:
     """Return the model's moves in the position after the game's first
     ``ply`` moves and then ``line``: ``{model, ply, line, to_move, board,
@@ -73,6 +100,7 @@ def explore(
     (only a proof that holds against every reply: a Gomoku model's tree
     also holds proofs against the replies its search kept)."""
     row, game, state = position_for_help(game_id, ply)
+    model = model or default_model(row.game, row.options)
     played = []
     for text in line:
         if game.is_terminal(state):
