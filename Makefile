@@ -92,11 +92,15 @@ export PORT_FREE
 # first and followed by the server (webgame/startup.py), which serves as soon
 # as the rules are compiled: the AI is ready in a little over a minute on the first
 # start, in a few seconds after.
+# The static files are brought up to date by a make of their own, started
+# beside the warm-up; named STATIC_MAKE, not MAKE, so that `make -n run` only
+# prints the commands (make runs a line naming MAKE even under -n: it served).
+STATIC_MAKE = $(MAKE)
 run: setup ## serve the page, the API and the sockets (HOST, PORT: 127.0.0.1:8000)
 	@$(BIN)/python -c "$$PORT_FREE" '$(HOST)' '$(PORT)'
 	@status=$$(mktemp -d -t mcts-warm-XXXXXXXX)/warm.json; \
 	$(BIN)/python -m webgame.startup $$status & \
-	$(MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
+	$(STATIC_MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
 	$(BIN)/python manage.py migrate --noinput && \
 	AI_WARM_STATUS=$$status exec $(BIN)/uvicorn webgame.asgi:application \
 		--host $(HOST) --port $(PORT) $(UVICORN_FLAGS)

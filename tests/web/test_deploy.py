@@ -4,12 +4,15 @@ import json
 import os
 import re
 import secrets
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from .servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -179,3 +182,19 @@ def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
     assert f"ImproperlyConfigured: {setting}={value!r}: expected {expected}" in (
         result.stderr
     )
+
+
+def test_make_n_run_only_prints_the_commands():
+    # A line naming $(MAKE) runs even under -n: `make -n run` served (QA).
+    port = free_port()
+    shown = subprocess.run(
+        ["make", "-n", "run", f"PORT={port}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "uvicorn webgame.asgi:application" in shown.stdout
+    with socket.socket() as sock:
+        assert sock.connect_ex(("127.0.0.1", port)) != 0  # nothing serves there
