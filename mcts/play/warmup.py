@@ -179,6 +179,9 @@ def warm_rules(names: tuple[str, ...] = GAMES) -> None:
         renju = Gomoku(rule="renju")
         crossing = renju.play_all(["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"])
         assert renju.forbidden_points(crossing)
+        # A renju position read from its string (the explorer reads renju's
+        # own model there: whether black still has a move, on a new array).
+        renju.parse_state(renju.state_string(crossing))
         # The standard rule's overline, as a snapshot names it.
         standard = Gomoku(rule="standard")
         moves = ["c8", "a1", "d8", "a3", "e8", "a5", "g8", "a7", "h8", "a9", "f8"]
