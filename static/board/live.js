@@ -10,13 +10,20 @@
  * browser is back online, or a poll finds the server back after a restart);
  * meanwhile, and wherever sockets cannot connect at all, the page polls the
  * game. A socket that was open and closed is a lost connection
- * (state.liveLost) until one opens again.
+ * (state.liveLost) until one opens again; so is one that stays silent: the
+ * page pings every few seconds, and a socket that hears nothing back is
+ * given up (QA: a socket dead without a close, after a network switch, went
+ * unnoticed, and a player lost on time without seeing the friend's move).
  */
 import * as api from "./api.js";
 import { state } from "./state.js";
 
 /** Poll this often while the socket is down (ms). */
 const POLL_EVERY = 3000;
+/** Ping this often while the socket is open (ms), and give it up once it
+ *  has been silent this long: two pongs missed. */
+const PING_EVERY = 5000;
+const SILENT_FOR = 12000;
 /** Close codes after which reconnecting is pointless (no such game). */
 const FINAL = { 4404: true };
 
@@ -25,6 +32,9 @@ let followed = null;
 let retries = 0;
 let retryTimer = null;
 let pollTimer = null;
+let pingTimer = null;
+/** When the socket last brought anything (performance.now()). */
+let heardAt = 0;
 let handlers = { game: () => {}, presence: () => {}, connection: () => {}, thinking: () => {} };
 /** What takes the players' lines (chat.js registers it). */
 let chatHandler = () => {};
@@ -110,12 +120,16 @@ function connect() {
     state.live = true;
     stopPolling();
     sayHello();
+    heardAt = performance.now();
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => keepAlive(ws), PING_EVERY);
     if (state.liveLost) {
       state.liveLost = false;
       handlers.connection();
     }
   };
   ws.onmessage = function (event) {
+    heardAt = performance.now();
     let message;
     try {
       message = JSON.parse(event.data);
@@ -133,6 +147,19 @@ function connect() {
     socket = null;
     connectionLost(event.code);
   };
+}
+
+/** Ping the open socket `ws`, or give it up if it has been silent too long
+ *  (a network that went away without a word). */
+function keepAlive(ws) {
+  if (socket !== ws) return clearInterval(pingTimer);
+  if (performance.now() - heardAt > SILENT_FOR) {
+    clearInterval(pingTimer);
+    socket = null;
+    ws.close(4000, "silent");
+    return connectionLost(4000);
+  }
+  if (ws.readyState === WebSocket.OPEN) ws.send('{"type": "ping"}');
 }
 
 /** The socket closed with `code` (or was given up): poll meanwhile, and try

@@ -1490,3 +1490,34 @@ def test_the_two_copy_buttons_say_which_link_they_copy(new_page):
         "Send this link to your friend: the first to open it takes the other seat"
     )
     expect(watch).to_have_accessible_description("Anyone with this link can watch")
+
+
+def test_a_socket_dead_without_a_close_is_given_up_and_the_game_caught_up(new_page):
+    # After a network switch a socket can die without a close: the page
+    # never noticed, and a player lost on time without seeing the friend's
+    # move (QA). The page pings, and gives up a socket that stays silent.
+    dead = [False]
+    sockets = []
+
+    def half_open(ws):  # the first socket dies silently; a new one works
+        server = ws.connect_to_server()
+        sockets.append(ws)
+        gone = lambda: dead[0] and ws is sockets[0]  # noqa: E731
+        ws.on_message(lambda m: None if gone() else server.send(m))
+        server.on_message(lambda m: None if gone() else ws.send(m))
+
+    a = new_page(viewport=DESKTOP)
+    a.route_web_socket("**/ws/games/**", half_open)
+    invite, _ = invite_a_friend(a, "3+2")
+    a.locator("#share-dialog .btn-close").click()
+    b = new_page(viewport=DESKTOP)
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    a.wait_for_function("() => BoardPage.state.game.seats.white")
+    click(a, "h8")
+    ply_is(b, 1, timeout=5000)
+    dead[0] = True
+    click(b, "h9")
+    a.wait_for_selector("#connection-lost:not([hidden])", timeout=20_000)
+    ply_is(a, 2, timeout=5000)  # caught up by a new socket
+    a.wait_for_selector("#connection-lost", state="hidden")
