@@ -16,9 +16,16 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+/** How long a request may go unanswered (ms) before it fails as a lost one
+ *  does (QA: a request whose connection died held the page busy for good,
+ *  its board without dots and its taps queued); a search's answer waits
+ *  for the search, the queue before it and the clock (thinking within it). */
+const ANSWER_WITHIN = 20000;
+const SEARCH_WITHIN = 120000;
+
 /** Send a JSON request to the API; returns the jqXHR. A request about the
  *  game this browser holds a seat in carries the seat's secret token. */
-function request(method, url, body) {
+function request(method, url, body, within = ANSWER_WITHIN) {
   const headers = { "X-CSRFToken": csrfToken() };
   const seat = state.seat;
   if (seat && url.indexOf(GAMES + seat.id + "/") === 0) headers["X-Seat-Token"] = seat.token;
@@ -29,6 +36,7 @@ function request(method, url, body) {
     contentType: "application/json",
     data: body === undefined ? undefined : JSON.stringify(body),
     headers: headers,
+    timeout: within,
   });
 }
 
@@ -38,6 +46,7 @@ export function errorText(xhr) {
   // The API's words start in lower case (they follow a status); the page
   // says them as a sentence.
   if (body && body.detail) return cap(body.detail);
+  if (xhr && xhr.statusText === "timeout") return gettext("The server did not answer in time.");
   if (xhr && xhr.status === 0) return gettext("The server cannot be reached.");
   return interpolate(gettext("Something went wrong (%(status)s)."), { status: xhr ? xhr.status : "?" }, true);
 }
@@ -77,12 +86,12 @@ export function choose(id, choice, version) {
 
 /** Answers {game, search} once the AI has moved. */
 export function aiMove(id, version) {
-  return request("POST", GAMES + id + "/ai-move/", { version: version });
+  return request("POST", GAMES + id + "/ai-move/", { version: version }, SEARCH_WITHIN);
 }
 
 /** body: {version, level | think_time}; answers {game, search}. */
 export function askHint(id, body) {
-  return request("POST", GAMES + id + "/hint/", body);
+  return request("POST", GAMES + id + "/hint/", body, SEARCH_WITHIN);
 }
 
 /** Ends the running search: its ai-move or hint request answers at once. */
@@ -156,7 +165,7 @@ export function getRecord(id) {
 /** Answers {ply, to_move, black, best, pv, proven}: what the AI thinks of the
  *  position after `ply` moves (a short search on the server's AI pool). */
 export function analysePly(id, ply) {
-  return request("POST", GAMES + id + "/analysis/", { ply: ply });
+  return request("POST", GAMES + id + "/analysis/", { ply: ply }, SEARCH_WITHIN);
 }
 
 /** Answers {winner, reason, squares}: how the game ended, the squares that won it. */

@@ -1431,3 +1431,20 @@ def test_on_a_phone_the_buttons_keep_their_rows_as_the_game_ends(new_page):
     page.wait_for_timeout(100)
     assert page.locator("#pause").is_hidden()
     assert sorted(rows().values()) == [3, 3], rows()
+
+
+def test_a_request_that_never_answers_leaves_the_page_usable(page):
+    # A move whose connection died held the page busy for good: no dots,
+    # taps queued, nothing said (QA).
+    page.clock.install()
+    open_board(page)
+    held = []
+    page.route("**/moves/", lambda route: held.append(route))  # never answered
+    page.click('#board [data-square="d3"]')
+    page.wait_for_function("() => BoardPage.state.busy")
+    page.clock.fast_forward(21_000)
+    page.wait_for_function("() => !BoardPage.state.busy")
+    assert page.inner_text("#flash") == "The server did not answer in time."
+    page.unroute("**/moves/")
+    page.click('#board [data-square="d3"]')
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
