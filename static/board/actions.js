@@ -16,7 +16,7 @@ import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
+import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -135,7 +135,7 @@ function whyNotNow(pastBusy) {
   if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it.")];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
   if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
-  if (state.thinking) return [gettext("Wait: the AI is thinking.")];
+  if (aiThinking()) return [gettext("Wait: the AI is thinking.")];
   if (state.busy && !pastBusy) return [gettext("Wait: your last change is still on its way to the server."), "info"];
   if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "info"];
   if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white).")];

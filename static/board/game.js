@@ -90,6 +90,15 @@ export function setGame(g) {
     stopProgress();
     if (awaited) rememberSearch(null);
   }
+  // This page's search: its move came by the socket before the request's
+  // answer, which brings what the computer thought; the player may move
+  // meanwhile (QA, a slow network: "Wait: the AI is thinking" under "Your
+  // move", and the tap lost).
+  const mine = state.thinking;
+  if (mine && !mine.hint && sameGame && g.ply > before.ply && before.to_move === mine.side) {
+    mine.moved = true;
+    stopProgress();
+  }
   if (!sameGame) {
     state.queuedTaps = [];
     state.seat = seatFor(g.id);
@@ -442,8 +451,13 @@ export function maybeRunAi() {
       if (!wanted()) return; // stopped meanwhile
       conflicts = 0;
       state.analysis = { search: resp.search, ply: ply, key: key, hint: false };
-      if (flushQueuedPlayers(resp.game)) return;
-      setGame(resp.game);
+      // The player moved since its push came: the game shown is newer.
+      const shown = state.game;
+      const stale = shown && shown.id === resp.game.id && resp.game.version < shown.version;
+      if (flushQueuedPlayers(stale ? shown : resp.game)) return;
+      if (!stale) return setGame(resp.game);
+      render();
+      maybeRunAi();
     })
     .fail(function (x) {
       if (!wanted()) return; // aborted on purpose

@@ -10,7 +10,7 @@ import { stoneSide } from "./opening.js";
 import { arrowNotes, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel, heldControl } from "./panel.js";
-import { canClick, gameTitle, isLoa, joinWords, squaresOfMove, state } from "./state.js";
+import { aiThinking, canClick, gameTitle, isLoa, joinWords, squaresOfMove, state } from "./state.js";
 
 /** Redraw everything from the state (nothing to draw before the first game). */
 export function render() {
@@ -284,7 +284,7 @@ function drawBoard() {
   // The roving tab stop's square, kept while the focus is elsewhere (QA:
   // Tab back after the computer's move landed in the corner, a15).
   const stop = focused || $board.find('.cell[tabindex="0"]').data("square") || (g.last_move && squaresOfMove(g.last_move).slice(-1)[0]);
-  const busy = Boolean(state.busy || state.thinking);
+  const busy = Boolean(state.busy) || aiThinking();
   $board.attr("class", "board game-" + g.game).css("--n", n);
   // A redraw that changes nothing (who is connected changed, say) leaves
   // the cells be: replaced between a tap's press and release, they lost the

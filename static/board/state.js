@@ -202,9 +202,15 @@ export function onlyWatching() {
   return state.watching || Boolean(g && g.seats && !mySeat());
 }
 
+/** The computer is thinking for this page, its move not yet in (game.js
+ *  marks a search whose move the socket brought before its answer). */
+export function aiThinking() {
+  return Boolean(state.thinking && !state.thinking.moved);
+}
+
 /** A click on the board may play now: a human's turn, nothing in flight, live view. */
 export function canClick() {
-  return humanToMove() && !state.busy && !state.thinking && state.viewPly === null && !state.explore;
+  return humanToMove() && !state.busy && !aiThinking() && state.viewPly === null && !state.explore;
 }
 
 /** The side this browser's player looks from: the one human against the AI,

@@ -1448,3 +1448,30 @@ def test_a_request_that_never_answers_leaves_the_page_usable(page):
     page.unroute("**/moves/")
     page.click('#board [data-square="d3"]')
     page.wait_for_function("() => BoardPage.state.game.ply === 1")
+
+
+def test_the_computers_move_pushed_before_its_answer_can_be_answered_at_once(page):
+    # On a slow network the socket brought the computer's move first, and
+    # until the request's own answer a tap was refused: "Wait: the AI is
+    # thinking" under "Your move" (QA).
+    open_board(page)
+    set_ai(page, "white", True, "level:1")
+    held: list = []
+
+    def hold(route):
+        if held:
+            return route.continue_()
+        held.append((route, route.fetch()))  # played and pushed; answer held
+
+    page.route("**/ai-move/", hold)
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.game.ply === 2")
+    assert held
+    square = game_json(page)["legal_moves"][0]
+    page.click(f'#board [data-square="{square}"]')  # the answer still held
+    page.wait_for_function("() => BoardPage.state.game.ply >= 3", timeout=5000)
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the late answer draws nothing older
+    page.wait_for_function("() => BoardPage.state.game.ply === 4", timeout=AI_TIMEOUT)
+    wait_idle(page)
+    assert len(game_json(page)["moves"]) == 4
