@@ -1447,6 +1447,11 @@ def test_a_player_hears_the_friend_arrive_and_their_own_clock_run_low(new_page):
     assert serious(black) == []
     filled = "() => getComputedStyle(document.querySelector('#clock-black')).color"
     assert black.evaluate(filled) == "rgb(255, 255, 255)"
+    # The whole chip, so nothing spills over its edge (its shadow did).
+    chip = (
+        "() => getComputedStyle(document.querySelector('#seat-black')).backgroundColor"
+    )
+    assert black.evaluate(chip) == "rgb(220, 53, 69)"
 
 
 @within_seconds
