@@ -395,7 +395,15 @@ export function importRecord() {
   const body = $.extend(newGameBody(), { record: record });
   stopThinking();
   state.paused = false;
+  // One import at a time: a double click made two games (QA, a slow network).
+  $("#import-record").prop("disabled", true).attr("aria-busy", "true");
+  noteRecord(gettext("Importing…"), "info");
   sendImport(body, true);
+}
+
+/** The import is over, done or refused: its button is back. */
+function importOver() {
+  $("#import-record").prop("disabled", false).removeAttr("aria-busy");
 }
 
 /** Import `body`. A record of another game (the answer's `reads_as`: already
@@ -406,6 +414,7 @@ function sendImport(body, mayRead) {
   api
     .importGame(body)
     .done(function (g) {
+      importOver();
       state.recordEdited = false;
       state.watching = false;
       setGame(g);
@@ -426,7 +435,10 @@ function sendImport(body, mayRead) {
     })
     .fail(function (xhr) {
       const other = xhr.responseJSON && xhr.responseJSON.reads_as;
-      if (!mayRead || !other) return noteRecord(api.errorText(xhr));
+      if (!mayRead || !other) {
+        importOver();
+        return noteRecord(api.errorText(xhr));
+      }
       const chosen = chosenGame();
       chooseGame(other.game); // its players' models, for the body
       const again = $.extend(newGameBody(), { record: body.record, options: other.options });

@@ -769,6 +769,18 @@ def test_a_downloaded_record_comes_back_as_the_game_it_was(page):
     )
 
 
+def test_a_double_click_on_import_makes_one_game(page):
+    # Two games were made, and whichever answer came last was shown (QA).
+    open_board(page)
+    sent = []
+    page.on("request", lambda r: "/import/" in r.url and sent.append(r.url))
+    page.fill("#record", "f5 d6 c3")
+    page.dblclick("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    page.wait_for_function("() => !$('#import-record').prop('disabled')")
+    assert len(sent) == 1
+
+
 def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_page):
     """On a phone the record box is far below the board: Import and Copy
     seemed to do nothing, their words went to the flash under the board, off
