@@ -796,7 +796,9 @@ def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_pag
 
     page.fill("#record", "d3 zz")
     page.click("#import-record")
-    page.wait_for_function("() => document.querySelector('#record-note').innerText")
+    page.wait_for_function(
+        "() => /Move 2/.test(document.querySelector('#record-note').innerText)"
+    )
     assert "Move 2 ('zz')" in page.inner_text("#record-note")
     page.wait_for_function(  # scrolled into sight, smoothly
         "() => document.querySelector('#record-note').getBoundingClientRect()"
