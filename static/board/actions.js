@@ -11,7 +11,7 @@ import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThi
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearRecordNote, flash, noteRecord } from "./panel.js";
+import { announce, clearFlash, clearRecordNote, flash, noteRecord, sayStatus } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -24,8 +24,7 @@ import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, j
  *  else offer a new one (the first-minute dialog: the computer or two players). */
 export function start(offerNewGame) {
   checkReadiness();
-  api
-    .getKinds()
+  api.untilAnswered(api.getKinds, sayStatus)
     .done(function (kinds) {
       kinds.forEach((k) => (state.kinds[k.name] = k));
       limitOptions();
@@ -53,13 +52,16 @@ export function start(offerNewGame) {
           .fail(() => firstVisit(offerNewGame, true));
       };
       if (invite && gameInAddress()) return joinFromLink(id, invite, missing);
-      api.getGame(id).done(setGame).fail(missing);
+      api
+        .untilAnswered(() => api.getGame(id), sayStatus)
+        .done(setGame)
+        .fail(missing);
     })
-    .fail((xhr) => $("#status").text(api.errorText(xhr)));
+    .fail((xhr) => sayStatus(api.errorText(xhr)));
 }
 
 function firstVisit(offerNewGame, missing) {
-  $("#status").text(gettext("Choose a game to start"));
+  sayStatus(gettext("Choose a game to start"));
   offerNewGame();
   $("#start-missing").prop("hidden", !missing);
 }

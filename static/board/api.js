@@ -51,6 +51,34 @@ export function errorText(xhr) {
   return interpolate(gettext("Something went wrong (%(status)s)."), { status: xhr ? xhr.status : "?" }, true);
 }
 
+/** The statuses of a server away for a moment: unreachable or too slow (0),
+ *  a proxy without it (502, 504), busy (503). */
+const AWAY = [0, 502, 503, 504];
+
+/** Send `send()` again while the server is away, `say(text)` telling why
+ *  and when it tries again (1 s, then longer each time, up to 10 s), then
+ *  "Loading…": a promise of the answer, or of a refusal. QA: a first start
+ *  the server did not answer left an empty board whose buttons did nothing,
+ *  and a game reopened during a restart was taken for a missing one (its
+ *  address forgotten, a new game offered). */
+export function untilAnswered(send, say, tries = 0) {
+  const answered = $.Deferred();
+  send()
+    .done(answered.resolve)
+    .fail(function (xhr) {
+      if (!AWAY.includes(xhr.status)) return answered.reject(xhr);
+      const seconds = Math.min(10, 2 ** tries);
+      // Translators: after why the page could not load, e.g. "The server cannot be reached. Trying again in 4 s…"
+      const again = interpolate(gettext("Trying again in %(seconds)s s…"), { seconds: seconds }, true);
+      say(errorText(xhr) + " " + again);
+      setTimeout(function () {
+        say(gettext("Loading…"));
+        untilAnswered(send, say, tries + 1).then(answered.resolve, answered.reject);
+      }, seconds * 1000);
+    });
+  return answered.promise();
+}
+
 /** The game kinds: [{name, title, options, option_specs, levels, models}]. */
 export function getKinds() {
   return request("GET", GAMES + "kinds/");

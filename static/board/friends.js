@@ -11,7 +11,7 @@ import { hideEnd } from "./ending.js";
 import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
-import { announce, flash, labelButton } from "./panel.js";
+import { announce, flash, labelButton, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
@@ -273,9 +273,11 @@ export function copyLink(selector, button) {
  *  no such game. */
 export function joinFromLink(id, invite, missing) {
   forgetInvite();
-  if (seatFor(id)) return api.getGame(id).done(setGame).fail(missing);
+  if (seatFor(id)) return api.untilAnswered(() => api.getGame(id), sayStatus).done(setGame).fail(missing);
+  // Sent again while the server is away (the invitation has left the
+  // address): its seat is not lost to a restart.
   api
-    .joinGame(id, invite)
+    .untilAnswered(() => api.joinGame(id, invite), sayStatus)
     .done(function (g) {
       seated(g);
       announce(g.seat.side === "black" ? gettext("You joined the game: you play black") : gettext("You joined the game: you play white"));
@@ -285,7 +287,7 @@ export function joinFromLink(id, invite, missing) {
       const why = api.errorText(xhr);
       state.watching = true;
       api
-        .getGame(id)
+        .untilAnswered(() => api.getGame(id), sayStatus)
         .done(function (g) {
           setGame(g);
           flash(why, "info");

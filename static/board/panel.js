@@ -552,6 +552,12 @@ function keepFocusNear(focused) {
   if (next) next.focus({ preventScroll: true });
 }
 
+/** Say `text` in the status line before a game is on show (the page
+ *  starting, or waiting for the server). */
+export function sayStatus(text) {
+  $("#status").text(text);
+}
+
 /** Status, disc counts, result, and which buttons can be used now. */
 export function drawPanel() {
   const g = state.game;

@@ -159,7 +159,7 @@ function drawPresence() {
   // While this page's own connection is lost, what it knows of the others is old.
   const lost = state.liveLost;
   const who = (!lost && state.presence) || {};
-  $("#connection-lost").prop("hidden", !(lost && (g.seats || g.clock || state.watching)));
+  $("#connection-lost").prop("hidden", !lost);
   SIDES.forEach(function (side) {
     const on = Boolean(g.seats && who[side]);
     $("#seat-name-" + side).text(seatName(side));
