@@ -332,6 +332,7 @@ export function playBestNow() {
 
 export function togglePause() {
   state.paused = !state.paused;
+  if (!state.paused) clearFlash(); // why it paused itself, if it did
   if (state.game) rememberPause(state.game.id, state.paused);
   tellPause();
   render();

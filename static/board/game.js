@@ -367,8 +367,13 @@ export function changeGame(xhr, then) {
     .fail(function (x) {
       if (state.busy === sent) state.busy = false;
       state.queuedTaps = []; // made for a position that did not come
-      flash(api.errorText(x));
-      reload();
+      // The game moved on unheard of (another tab of it): the API's words
+      // ask to reload it, which the page does; it says what happened.
+      const changed = x.status === 409 && x.responseJSON && x.responseJSON.error === "conflict";
+      if (!changed) flash(api.errorText(x));
+      reload().done(function (g) {
+        if (changed) flash(g.version > sent.from ? gettext("The game changed meanwhile, in another tab or window: here it is now.") : api.errorText(x));
+      });
     });
 }
 
@@ -430,10 +435,7 @@ export function maybeRunAi() {
   if (!modelReady(g.game, model)) {
     waits.push(
       prepareModel(g.game, model).fail(function (detail) {
-        state.paused = true;
-        tellPause();
-        flash(detail);
-        render();
+        pauseForFault(detail);
       })
     );
   }
@@ -476,12 +478,20 @@ export function maybeRunAi() {
         flash(gettext("Connection lost: the AI goes on when the server is back."), "info");
         reloadWhenBack(0);
       } else {
-        state.paused = true; // do not hammer a failing endpoint in a loop
-        tellPause();
-        flash(api.errorText(x));
-        render();
+        pauseForFault(api.errorText(x)); // do not hammer a failing endpoint in a loop
       }
     });
+}
+
+/** Pause the computer after a fault the server will not mend by itself (a
+ *  500, a damaged model), saying `why` until Resume, which asks again (QA:
+ *  the words went after 3.5 s, and a player who looked away found a
+ *  computer that did not move, and no reason). */
+function pauseForFault(why) {
+  state.paused = true;
+  tellPause();
+  flash(why + " " + gettext("The computer is paused: Resume to try again."), "stays");
+  render();
 }
 
 /** After a search: draw its move, then send the settings queued during it

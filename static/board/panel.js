@@ -25,15 +25,18 @@ let flashAboutPosition = false;
  *  kind "info" is not an error, "position" an info about the position on
  *  the board: it stays while that position does, and goes when the next
  *  move lands (clearPositionFlash). A forced pass's word faded while the
- *  player still wondered why the computer had not moved. */
+ *  player still wondered why the computer had not moved. Kind "stays" is
+ *  an error that stays until the next message or clearFlash(): why the
+ *  computer paused itself. */
 export function flash(text, kind, heard) {
   flashAboutPosition = kind === "position";
+  const stays = flashAboutPosition || kind === "stays";
   if (flashAboutPosition) kind = "info";
   const $f = $("#flash");
   $f.attr("aria-live", heard ? "off" : "polite");
   $f.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
   clearTimeout(flashTimer);
-  if (!flashAboutPosition) flashTimer = setTimeout(() => $f.text(""), 3500);
+  if (!stays) flashTimer = setTimeout(() => $f.text(""), 3500);
 }
 
 let recordNoteTimer = null;

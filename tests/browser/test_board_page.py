@@ -1523,3 +1523,55 @@ def test_on_a_phone_turning_the_computer_on_keeps_the_other_switch_in_place(
     assert page.locator("#white-ai").bounding_box()["y"] == before
     page.locator("#white-ai").tap()  # lands on the switch
     page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'ai'")
+
+
+def test_a_computer_paused_by_a_server_fault_says_so_until_resumed(page):
+    """QA: a 500 on the computer's move paused it, and the words saying so
+    went after 3.5 s: a player who looked away found a computer that did
+    not move, and no reason. They stay until Resume, which asks again."""
+    page.expected_errors.append("500 (Internal Server Error)")
+    fault = {"left": 1}
+
+    def fail_once(route):
+        if not fault["left"]:
+            return route.continue_()
+        fault["left"] -= 1
+        route.fulfill(
+            status=500,
+            json={"error": "server_error", "detail": "the server failed"},
+        )
+
+    page.clock.install()
+    open_board(page)
+    select_game(page, "reversi")
+    page.route("**/ai-move/", fail_once)
+    set_ai(page, "black", True, "level:1")
+    page.wait_for_function("() => BoardPage.state.paused")
+    page.clock.fast_forward(10_000)
+    said = page.inner_text("#flash")
+    assert said.startswith("The server failed") and "Resume" in said
+    assert page.inner_text("#pause") == "Resume"
+    page.click("#pause")
+    wait_plies(page, 1)
+    assert page.inner_text("#flash") == ""
+
+
+def test_a_move_on_a_game_changed_elsewhere_says_so_in_words(page):
+    """QA: a move made in a tab that had not heard of a change (another tab
+    of the same game) said the API's words: "The game is at version 1, not
+    0: it changed since you loaded it; reload it and try again" while the
+    page had already loaded it again."""
+    page.route_web_socket(re.compile("/ws/"), lambda ws: None)  # hears nothing
+    open_board(page)
+    g = game_json(page)
+    page.request.post(
+        f"{page.base_url}/api/games/{g['id']}/moves/",
+        data={"move": "d3", "version": g["version"]},
+    )
+    page.expected_errors.append("409 (Conflict)")
+    page.click('#board [data-square="c4"]')
+    wait_plies(page, 1)
+    assert plies(page) == ["d3"]
+    assert page.inner_text("#flash") == (
+        "The game changed meanwhile, in another tab or window: here it is now."
+    )
