@@ -594,9 +594,9 @@ export function drawPanel() {
   $("#count-black").text(counts.black);
   $("#count-white").text(counts.white);
   $("#result").prop("hidden", g.status !== "finished");
-  // Green for a game with a result; grey for one aborted, which has none.
+  // Grey for a game aborted, which has no result.
   const aborted = Boolean(g.result && g.result.reason === "aborted");
-  $("#result").toggleClass("alert-success", !aborted).toggleClass("alert-secondary", aborted);
+  $("#result").toggleClass("text-body-secondary", aborted);
   setLiveText("#result", g.status === "finished" ? resultText(g.result) : "");
   placeThinkingRow();
   // Nothing to pause in a finished game (an undo brings Pause back); it shows

@@ -597,6 +597,12 @@ def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
         "cells => cells.map(c => c.dataset.square).sort()"
     )
     assert winning == ["a1", "b1", "c1", "d1"]
+    # The result ends the move list; the side panel's top held it a third
+    # time, in a green alert (design review: status, card and alert).
+    assert page.locator(".moves-card #result").inner_text() == (
+        "Black wins: four in a row"
+    )
+    assert page.locator(".side-panel .alert:visible").count() == 0
     first = game_json(page)["id"]
     page.click("#rematch")
     page.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)

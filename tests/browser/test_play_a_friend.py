@@ -1082,8 +1082,8 @@ def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
             "() => BoardPage.state.game.status === 'finished'", timeout=5000
         )
         assert tab.locator("#result").inner_text() == "Game aborted"
-        # Grey: no result (green is for one), and the card says why.
-        assert "alert-secondary" in tab.locator("#result").get_attribute("class")
+        # Grey: no result, and the card says why.
+        assert "text-body-secondary" in tab.locator("#result").get_attribute("class")
         tab.wait_for_selector("#end-dialog.show")
         assert tab.locator("#end-reason").inner_text() == (
             "Black did not make a first move in time. Nobody wins or loses."
