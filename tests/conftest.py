@@ -60,5 +60,6 @@ def warming(tmp_path, monkeypatch):
     monkeypatch.setattr("webgame.services.explorer.READINESS", readiness)
     readiness.follow(WarmUp(process, status, time.monotonic()))
     yield readiness, write
-    process.kill()
-    process.wait()
+    # Stopped, not killed: a warm-up killed (by the system) is launched again.
+    readiness._warm.process.terminate()
+    readiness._warm.process.wait()

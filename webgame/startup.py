@@ -34,6 +34,9 @@ RULES_TIMEOUT = 120.0
 #: folder so too).
 STATUS_FOLDER = "mcts-warm-"
 
+#: The project's folder, where the warm-up runs.
+ROOT = Path(__file__).resolve().parent.parent
+
 #: The values of ``AI_WARM_UP`` that switch the warm-up off (any case).
 OFF = ("0", "false", "no", "off")
 
@@ -85,6 +88,11 @@ class WarmUp:
             pass  # alive, another user's
         return None
 
+    def relaunch(self) -> None:
+        """Launch the warm-up again, keeping its progress in the same file
+        (what it compiled before is in numba's cache)."""
+        self.process = subprocess.Popen(warm_command(self.status_file), cwd=ROOT)
+
 
 def launch_warm_up() -> WarmUp | None:
     """Return the warm-up once it has compiled the rules: the one running
@@ -101,9 +109,8 @@ def launch_warm_up() -> WarmUp | None:
             warm.launched -= max(0.0, time.time() - started)
     else:
         status_file = Path(tempfile.mkdtemp(prefix=STATUS_FOLDER)) / "status.json"
-        root = Path(__file__).resolve().parent.parent
         warm = WarmUp(
-            subprocess.Popen(warm_command(status_file), cwd=root),
+            subprocess.Popen(warm_command(status_file), cwd=ROOT),
             status_file,
             time.monotonic(),
         )

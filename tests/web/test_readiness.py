@@ -80,11 +80,48 @@ def test_an_ai_move_asked_early_waits_for_its_game_then_plays(warming):
     assert answers[0].json()["game"]["ply"] == 1
 
 
+def _sleeper(launched):
+    """A Popen that records its command and starts a sleeping process: a
+    warm-up launched again, that the test kills when it likes."""
+
+    start = subprocess.Popen  # the module's own is about to be replaced
+
+    def popen(command, **kwargs):
+        launched.append(command)
+        return start([sys.executable, "-c", "import time; time.sleep(600)"])
+
+    return popen
+
+
 @pytest.mark.django_db
-def test_a_warm_up_that_dies_leaves_no_request_waiting_forever(warming):
+def test_a_warm_up_that_dies_is_launched_again_once(warming, monkeypatch):
+    # QA: a warm-up killed (out of memory, say) left every game "ready", and
+    # the first AI move compiled in the server: every request waited on it.
+    # (A warm-up that stops or fails otherwise is not: see below.)
     readiness, _ = warming
+    launched = []
+    monkeypatch.setattr(startup.subprocess, "Popen", _sleeper(launched))
+    status_file = readiness._warm.status_file
     readiness._warm.process.kill()
-    _until(lambda: readiness.status()["ready"])
+    _until(lambda: launched, 30)
+    assert launched == [startup.warm_command(status_file)]
+    time.sleep(0.5)
+    assert not readiness.status()["ready"]  # the new one compiles
+    readiness._warm.process.kill()  # killed too: no third
+    _until(lambda: readiness.status()["ready"], 30)
+    assert len(launched) == 1
+
+
+@pytest.mark.django_db
+def test_a_warm_up_stopped_is_not_launched_again(warming, monkeypatch):
+    # Ctrl+C stops the server and its warm-up together: no new warm-up may
+    # start as the server exits.
+    readiness, _ = warming
+    launched = []
+    monkeypatch.setattr(startup.subprocess, "Popen", _sleeper(launched))
+    readiness._warm.process.terminate()
+    _until(lambda: readiness.status()["ready"], 30)
+    assert launched == []
 
 
 @pytest.mark.parametrize("value", ["0", "off", "OFF", " False ", "No"])

@@ -15,6 +15,7 @@ use, as numba does by default.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 
@@ -51,6 +52,7 @@ class Readiness:
 
     def _run(self, warm: WarmUp) -> None:
         waiting = list(WARM_GAMES)
+        relaunched = False
         while waiting:
             exited = warm.exit_code() is not None
             games = warm.status().get("games", {})
@@ -63,6 +65,19 @@ class Readiness:
                     waiting.remove(name)
                     self._load(warm, name, entry)
             if exited and waiting:
+                if not relaunched and warm.exit_code() == -signal.SIGKILL:
+                    # Killed by the system (out of memory): the next one
+                    # starts from numba's cache, where this one stopped. Not
+                    # one stopped (Ctrl+C stops the server too) or failed.
+                    log.warning(
+                        "the AI's warm-up was killed (%s) before %s was "
+                        "ready: launching it again",
+                        warm.exit_code(),
+                        ", ".join(waiting),
+                    )
+                    warm.relaunch()
+                    relaunched = True
+                    continue
                 log.error(
                     "the AI's warm-up exited with %s before %s was ready: "
                     "compiling on the first AI move instead",
