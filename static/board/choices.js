@@ -4,8 +4,11 @@
  * own moves, move numbers on the stones, the chat with a friend on or off,
  * the keys of one character on or off (the Keys dialog), and whether a move
  * is confirmed by a second tap once the player set it (until then it
- * follows the size of the squares: render.js).
+ * follows the size of the squares: render.js), and the board turned round
+ * (Flip).
  */
+import { state } from "./state.js";
+
 const KEY = "webgame.choices";
 const SWITCHES = ["show-legal", "show-analysis", "chat-on", "character-keys"];
 const SELECTS = ["stone-numbers"];
@@ -26,6 +29,7 @@ export function restoreChoices() {
     if ($select.find("option").filter((i, o) => o.value === kept[id]).length) $select.val(kept[id]);
   });
   if (typeof kept[CONFIRM] === "boolean") $("#" + CONFIRM).prop("checked", kept[CONFIRM]).data("user-set", true);
+  state.flipped = kept.flipped === true;
 }
 
 /** Keep the controls' present choices. */
@@ -34,6 +38,7 @@ export function keepChoices() {
   SWITCHES.forEach((id) => (kept[id] = $("#" + id).prop("checked")));
   SELECTS.forEach((id) => (kept[id] = $("#" + id).val()));
   if ($("#" + CONFIRM).data("user-set")) kept[CONFIRM] = $("#" + CONFIRM).prop("checked");
+  kept.flipped = state.flipped;
   try {
     localStorage.setItem(KEY, JSON.stringify(kept));
   } catch (e) {

@@ -165,7 +165,10 @@ export function bind() {
   on("click", "#undo", actions.undo);
   on("click", "#hint", actions.hint);
   on("click", "#pass", actions.pass);
-  on("click", "#flip", actions.flip);
+  on("click", "#flip", function () {
+    actions.flip();
+    keepChoices(); // as the other display choices: kept over a reload
+  });
   on("click", "#step-first", () => actions.step(-Infinity));
   on("click", "#step-back", () => actions.step(-1));
   on("click", "#step-forward", () => actions.step(1));

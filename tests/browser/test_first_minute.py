@@ -207,12 +207,18 @@ def test_the_display_choices_are_kept_over_a_reload(page):
     page.uncheck("#show-legal")
     page.check("#show-analysis")
     page.select_option("#stone-numbers", "all")
+    page.click("#flip")  # the board turned round came back unturned (QA)
     page.reload()
     wait_idle(page)
     assert not page.is_checked("#show-legal")
     assert page.is_checked("#show-analysis")
     assert page.input_value("#stone-numbers") == "all"
     assert page.locator("#board.hide-legal").count() == 1  # and drawn so
+    assert page.get_attribute("#flip", "aria-pressed") == "true"
+    # Turned round: Reversi's a1, at the top left, is at the bottom right.
+    a1 = page.locator('#board [data-square="a1"]').bounding_box()
+    h8 = page.locator('#board [data-square="h8"]').bounding_box()
+    assert a1["y"] > h8["y"] and a1["x"] > h8["x"]
 
 
 def test_confirming_moves_is_kept_over_a_reload_once_the_player_set_it(new_page):
