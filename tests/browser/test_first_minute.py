@@ -1478,6 +1478,10 @@ def test_the_computers_move_pushed_before_its_answer_can_be_answered_at_once(pag
     page.route("**/ai-move/", hold)
     human_move(page)
     page.wait_for_function("() => BoardPage.state.game.ply === 2")
+    for _ in range(100):  # the push may come before the fetch returns here
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert held
     square = game_json(page)["legal_moves"][0]
     page.click(f'#board [data-square="{square}"]')  # the answer still held
