@@ -18,10 +18,12 @@ import { keepReviewOf } from "./review.js";
 import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
-import { discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, sideName, state } from "./state.js";
+import { SIDES, discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, sideName, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
+/** The game and version ("id/version") whose record the box shows. */
+let recordShown = null;
 /** Conflicts (409) in a row when asking the AI to move: the retries back off. */
 let conflicts = 0;
 /** The page is being left (reload, another address): the browser cancels its
@@ -318,14 +320,21 @@ function awaitSearch(search) {
   setTimeout(poll, 400);
 }
 
-/** Fill the record box and the download link with the game's record. */
+/** Fill the record box and the download link with the game's record, once
+ *  a version (QA: a snapshot drawn twice, pushed then answered, fetched it
+ *  twice: 8,060 requests for 4,730 moves in a long session). */
 function fetchRecord() {
   const g = state.game;
+  const key = g.id + "/" + g.version;
+  if (recordXhr && recordXhr.key === key) return;
+  if (key === recordShown && $("#record").val() !== "") return;
   if (recordXhr) recordXhr.abort();
-  recordXhr = api
-    .getRecord(g.id)
+  recordXhr = api.getRecord(g.id);
+  recordXhr.key = key;
+  recordXhr
     .done(function (rec) {
       if (!state.game || state.game.id !== g.id) return;
+      recordShown = key;
       // A record the user is typing (to import) is theirs: do not overwrite it.
       if (!state.recordEdited) $("#record").val(rec.record);
       $("#download-record")
@@ -409,6 +418,21 @@ export function think(xhr, side, hint, seconds) {
   };
 }
 
+/** The least time between two moves of the computer against itself (ms):
+ *  each move shows long enough for its animation (400 ms) to be seen, and
+ *  the page keeps under the server's AI rate (240 requests a minute a
+ *  client). QA, a long session: at its fastest level it asked 30 ms after
+ *  the last move, and met "The server is busy" 420 times in 20 minutes. */
+const AI_PACE = 500;
+let lastAsked = 0;
+
+/** How long the computer against itself still waits before its next move
+ *  (ms): none against a person. */
+function paceWait(g) {
+  if (!SIDES.every((side) => g.players[side].kind === "ai")) return 0;
+  return lastAsked + AI_PACE - Date.now();
+}
+
 /** If the side to move is an AI (and nothing holds it back), ask it to move. */
 export function maybeRunAi() {
   const g = state.game;
@@ -420,7 +444,7 @@ export function maybeRunAi() {
     if (!aiReady(g.game)) whenAiReady(g.game);
     return;
   }
-  const wait = slotWait();
+  const wait = Math.max(slotWait(), paceWait(g));
   if (wait > 0) {
     clearTimeout(slotTimer);
     slotTimer = setTimeout(maybeRunAi, wait);
@@ -446,6 +470,7 @@ export function maybeRunAi() {
   }
   const ply = g.ply,
     key = movesKey(g.moves, g.ply);
+  lastAsked = Date.now();
   const xhr = api.aiMove(g.id, g.version);
   const wanted = think(xhr, side, false, expectedSeconds(g.game, g.players[side]));
   xhr

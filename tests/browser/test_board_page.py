@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import time
 import shutil
 from pathlib import Path
 
@@ -1575,3 +1576,46 @@ def test_a_move_on_a_game_changed_elsewhere_says_so_in_words(page):
     assert page.inner_text("#flash") == (
         "The game changed meanwhile, in another tab or window: here it is now."
     )
+
+
+def test_the_computer_against_itself_plays_at_a_pace_people_can_follow(page):
+    """QA (a long session): at its fastest level the computer against itself
+    asked for a move 60 ms after the last, ran into the server's AI rate
+    (240 a minute) and flashed "The server is busy" 420 times in 20
+    minutes, the board once stopped for 40 s. Each move now shows for half
+    a second at least, its animation seen whole."""
+    asked = []
+    page.on(
+        "request",
+        lambda r: asked.append(time.monotonic()) if r.url.endswith("/ai-move/") else None,
+    )
+    open_board(page)
+    select_game(page, "reversi")
+    set_ai(page, "white", True, "level:1")
+    set_ai(page, "black", True, "level:1")
+    page.wait_for_function(
+        "() => BoardPage.state.game.ply >= 9", timeout=AI_TIMEOUT
+    )
+    gaps = [b - a for a, b in zip(asked, asked[1:])]
+    assert len(gaps) >= 8 and min(gaps) >= 0.45, gaps
+
+
+def test_the_record_is_fetched_once_a_move(page):
+    """QA (a long session): the record was fetched again for a snapshot
+    already drawn (the socket's push of the computer's move, then the
+    request's answer): 8,060 record requests for 4,730 moves."""
+    records = []
+    page.on(
+        "request", lambda r: records.append(r.url) if "/record/" in r.url else None
+    )
+    open_board(page)
+    set_ai(page, "white", True, "level:1")
+    wait_idle(page)
+    first = game_json(page)["version"]
+    records.clear()
+    for ply in (2, 4, 6):
+        human_move(page)
+        wait_plies(page, ply)
+        wait_idle(page)
+    page.wait_for_timeout(300)  # the last record's request
+    assert 0 < len(records) <= game_json(page)["version"] - first, records
