@@ -90,7 +90,7 @@ def gomoku_rules() -> list[tuple[str, str, str]]:
         (
             "renju",
             gettext("Renju"),
-            gettext("Black may not make two threes, two fours or six in a row"),
+            gettext("Black may not make two threes, two fours or six or more in a row"),
         ),
     ]
 
