@@ -684,9 +684,9 @@ class Gomoku(Game):
 
     def end_reason(self, state: State, code: int) -> str:
         """Return "five in a row" (or the row length in force) for a win,
-        "board full" for a draw, and "no legal move" when black had only
-        forbidden points left (renju)."""
+        "board full" for a draw, and "black has only forbidden points" when
+        black had only forbidden points left (renju)."""
         if code == DRAW:
             full = int(state.array[STONES]) == self.size * self.size
-            return "board full" if full else "no legal move"
+            return "board full" if full else "black has only forbidden points"
         return row_name(int(state.array[ROW]))

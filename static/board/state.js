@@ -287,6 +287,7 @@ const BOARD_REASONS = [
   gettext_noop("seven in a row"),
   gettext_noop("eight in a row"),
   gettext_noop("board full"),
+  gettext_noop("black has only forbidden points"),
   gettext_noop("connected group"),
   gettext_noop("both sides connected at once"),
   gettext_noop("no legal move"),

@@ -1587,15 +1587,15 @@ def test_the_computer_against_itself_plays_at_a_pace_people_can_follow(page):
     asked = []
     page.on(
         "request",
-        lambda r: asked.append(time.monotonic()) if r.url.endswith("/ai-move/") else None,
+        lambda r: (
+            asked.append(time.monotonic()) if r.url.endswith("/ai-move/") else None
+        ),
     )
     open_board(page)
     select_game(page, "reversi")
     set_ai(page, "white", True, "level:1")
     set_ai(page, "black", True, "level:1")
-    page.wait_for_function(
-        "() => BoardPage.state.game.ply >= 9", timeout=AI_TIMEOUT
-    )
+    page.wait_for_function("() => BoardPage.state.game.ply >= 9", timeout=AI_TIMEOUT)
     gaps = [b - a for a, b in zip(asked, asked[1:])]
     assert len(gaps) >= 8 and min(gaps) >= 0.45, gaps
 
@@ -1605,9 +1605,7 @@ def test_the_record_is_fetched_once_a_move(page):
     already drawn (the socket's push of the computer's move, then the
     request's answer): 8,060 record requests for 4,730 moves."""
     records = []
-    page.on(
-        "request", lambda r: records.append(r.url) if "/record/" in r.url else None
-    )
+    page.on("request", lambda r: records.append(r.url) if "/record/" in r.url else None)
     open_board(page)
     set_ai(page, "white", True, "level:1")
     wait_idle(page)

@@ -24,6 +24,7 @@ from mcts.games.base import (
     WHITE_WINS,
     IllegalMoveError,
     InvalidStateError,
+    Outcome,
 )
 from mcts.games.gomoku import Gomoku
 from tests.games import reference_renju as ref
@@ -249,3 +250,16 @@ def test_renju_perft_agrees_with_the_reference(position):
 def test_random_renju_games_agree_with_the_reference_move_by_move(seed):
     plies, _ = play_random_game(seed)
     assert plies > 0
+
+
+def test_black_left_only_forbidden_points_draws_and_says_so():
+    # The end said "no legal move", as a player read it of Lines of Action,
+    # and the rules dialog nothing (a rules expert's review).
+    game = Gomoku(size=6, rule="renju")
+    state = game.play_all(
+        "c5 c2 a5 a3 b1 b4 a6 a1 b5 f3 c3 c6 b2 f2 f1 b3 c4 d2 e2 f6 a2 e6 b6 f4"
+        " c1 a4 f5 d4 d5 d1 e4 e1 e3 d6".split()
+    )
+    assert game.to_move(state) == "black" and game.legal_moves(state) == []
+    assert "." in game.state_string(state)  # empty points left, all forbidden
+    assert game.outcome(state) == Outcome(None, "black has only forbidden points")
