@@ -257,8 +257,42 @@ def test_black_left_only_forbidden_points_draws_and_says_so():
     # and the rules dialog nothing (a rules expert's review).
     game = Gomoku(size=6, rule="renju")
     state = game.play_all(
-        "c5 c2 a5 a3 b1 b4 a6 a1 b5 f3 c3 c6 b2 f2 f1 b3 c4 d2 e2 f6 a2 e6 b6 f4"
-        " c1 a4 f5 d4 d5 d1 e4 e1 e3 d6".split()
+        [
+            "c5",
+            "c2",
+            "a5",
+            "a3",
+            "b1",
+            "b4",
+            "a6",
+            "a1",
+            "b5",
+            "f3",
+            "c3",
+            "c6",
+            "b2",
+            "f2",
+            "f1",
+            "b3",
+            "c4",
+            "d2",
+            "e2",
+            "f6",
+            "a2",
+            "e6",
+            "b6",
+            "f4",
+            "c1",
+            "a4",
+            "f5",
+            "d4",
+            "d5",
+            "d1",
+            "e4",
+            "e1",
+            "e3",
+            "d6",
+        ]
     )
     assert game.to_move(state) == "black" and game.legal_moves(state) == []
     assert "." in game.state_string(state)  # empty points left, all forbidden
