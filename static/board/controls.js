@@ -139,11 +139,23 @@ function otherBoard(name, model) {
  *  five in a row · Renju · Swap2" ("" for a game without options). */
 export function optionsText(g) {
   const options = g.options || {};
+  if (g.game === "loa") return loaRules(options);
   if (!("size" in options && "row" in options)) return "";
   const parts = [boardName(options)];
   if (options.rule) parts.push(ruleName(g.game, options.rule));
   if (g.opening) parts.push($("#" + g.game + '-opening option[value="' + g.opening.name + '"]').text() || g.opening.name);
   return parts.join(" \u00b7 ");
+}
+
+/** Lines of Action's rules that are not the Olympiad's (an imported
+ *  record's tags), or "" (a rules expert's review: told apart only in the
+ *  record's text). */
+function loaRules(options) {
+  const other = [];
+  if (options.double_connection === "mover_wins") other.push(gettext("Joining both sides wins for the mover"));
+  if (options.no_move === "lose") other.push(gettext("A side that cannot move loses"));
+  if (options.repetition === 2) other.push(gettext("A position seen twice draws"));
+  return other.join(" \u00b7 ");
 }
 
 /** The rule a model learned, as the page names it, or null if it is the

@@ -1617,3 +1617,26 @@ def test_the_record_is_fetched_once_a_move(page):
         wait_idle(page)
     page.wait_for_timeout(300)  # the last record's request
     assert 0 < len(records) <= game_json(page)["version"] - first, records
+
+
+def test_a_lines_of_action_game_under_other_rules_says_which(page):
+    """A rules expert's review: a game imported with other rules (its
+    record's tags) was told apart only in the record's text, and the rules
+    dialog described the usual ones."""
+    made = page.request.post(
+        page.base_url + "/api/games/",
+        data={
+            "game": "loa",
+            "options": {"double_connection": "mover_wins", "repetition": 2},
+            "players": {"black": {"kind": "human"}, "white": {"kind": "human"}},
+        },
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    assert page.inner_text("#game-options") == (
+        "Joining both sides wins for the mover \u00b7 A position seen twice draws"
+    )
+    made = page.request.post(
+        page.base_url + "/api/games/", data={"game": "loa", "options": {}}
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    assert page.locator("#game-options").is_hidden()  # the usual rules
