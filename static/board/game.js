@@ -458,9 +458,7 @@ export function maybeRunAi() {
   const waits = [];
   if (!modelReady(g.game, model)) {
     waits.push(
-      prepareModel(g.game, model).fail(function (detail) {
-        pauseForFault(detail);
-      })
+      prepareModel(g.game, model).fail((detail) => pauseForFault(detail))
     );
   }
   if (!aiReady(g.game)) waits.push(whenAiReady(g.game));
