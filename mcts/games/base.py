@@ -304,6 +304,15 @@ class Game(ABC):
             return DRAW
         return int(self._kernels().status(state.array))
 
+    def winning_move(self, state: State) -> int | None:
+        """Return a legal move after which the side to move has won (the
+        first in the kernel's order), else None."""
+        won = (BLACK_WINS, WHITE_WINS)[int(self._kernels().side_to_move(state.array))]
+        for move in self.legal_moves(state):
+            if self.status(self._apply_unchecked(state, move)) == won:
+                return move
+        return None
+
     def is_terminal(self, state: State) -> bool:
         """Return True when the game is over."""
         return self.status(state) != ONGOING

@@ -57,7 +57,8 @@ class SearchResult:
     - ``value``: the root's expected score for the side to move, read as a win
       probability (a draw counts half); exact (1, 0.5, 0) once proven.
     - ``proven``: ``"win"``, ``"loss"``, ``"draw"`` for the side to move, or
-      None; a proof that holds against every reply.
+      None; a proof that holds against every reply. For a move a weak level
+      drew by chance, ``value`` and ``proven`` are that move's.
     - ``found``: the same as the search's tree has it, which ends the search:
       ``proven``, or a Gomoku result that a reply the search's focus left out
       might still refute (:mod:`mcts.search.proof_check`).
@@ -117,12 +118,16 @@ def read_result(
     *,
     simulations: int = 0,
     elapsed: float = 0.0,
+    by_chance: bool = False,
 ) -> SearchResult:
     """Return the SearchResult of ``tree``, searched from ``state`` (whose
     legal moves are ``legal``), that plays the move ``code``. ``holds``
     masks the nodes whose proofs hold against every reply
     (:func:`~mcts.search.proof_check.holding_proofs`; None: all do): only
-    those are shown as proven."""
+    those are shown as proven. A move drawn ``by_chance`` (a weak level's
+    random or sampled move) is not the one the root's value and proof are
+    about: the result then gives the move's own, or no proof where the
+    search did not visit it (a random move once said "proven win")."""
     side = game.to_move(state)
 
     def shown(node: int) -> Proven:
@@ -157,6 +162,13 @@ def read_result(
         value = 1.0 - float(tree.value_sum[0]) / int(tree.visits[0])
     else:
         value = 0.5
+    if by_chance:
+        child = by_code.get(code, -1)
+        proven = shown(child) if child >= 0 else Proven.UNKNOWN
+        if proven != Proven.UNKNOWN:
+            value = _PROVEN_VALUE[proven]
+        elif child >= 0 and tree.visits[child] > 0:
+            value = tree.mean(child) or 0.0
     return SearchResult(
         move=game.format_move(state, code),
         code=code,

@@ -1,6 +1,7 @@
 """The search driver: budgets, determinism, stopping, tree reuse and the result."""
 
 import json
+import random
 import time
 
 import pytest
@@ -206,6 +207,68 @@ def test_values_and_proofs_are_for_the_side_to_move():
     result = Searcher(game, won, seed=1).search(simulations=5_000)
     assert (result.side, result.value, result.proven) == ("black", 1.0, "win")
     assert result.stats_for(result.move).value > 0.5
+
+
+#: A Lines of Action position where d4-d2 joins all of black's pieces. The
+#: search at 0.05 s played e6xe3 (value 0.96), at 2 s c1-d1 (a proven win in
+#: three), its progressive bias leaving d4-d2 unvisited by 17,000 simulations.
+LOA_WIN_IN_ONE = (
+    "g8-e6 a6-d6 f8-f6 h2-e5 e1xe5 a5-b4 e8-c6 a2-c4 c8xc4 h5-f3 g1-e3 a3xe3 "
+    "d1-b3 f3xb3 d8-c7 h3-f5 c7-c3 e3-c5 f1-f4 h6-h3 c6-d5 c5-e3 b8xb4 h7-f7 "
+    "b1-d3 a4-a2 d3xd6 a7-a5 d6-d4 a2-b2"
+)
+
+
+def _positions_with_a_win_in_one(game, count, seed=7):
+    """Return ``count`` positions of random games where the side to move has
+    a move that wins at once."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if game.winning_move(state) is not None:
+                found.append(state)
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return found
+
+
+@pytest.mark.parametrize(
+    "budget",
+    [
+        {"simulations": 10, "temperature": 1.0, "random_moves": 1.0},
+        {"simulations": 100, "temperature": 0.5, "random_moves": 0.1},
+        {"seconds": 0.05},
+    ],
+    ids=["level-1", "level-2", "timed"],
+)
+@pytest.mark.parametrize("name", GAMES)
+def test_a_win_in_one_move_is_played_at_every_level(name, budget):
+    game = find_game(name)
+    states = _positions_with_a_win_in_one(game, 3)
+    if name == "loa":
+        states.append(game.play_all(LOA_WIN_IN_ONE.split()))
+    for state in states:
+        mover = game.to_move(state)
+        result = Searcher(game, state, config=HEAVY, seed=3).search(**budget)
+        outcome = game.outcome(game.apply(state, result.code))
+        assert outcome is not None and outcome.winner == mover, result.move
+        assert (result.value, result.proven) == (1.0, "win")
+
+
+def test_a_random_move_reports_its_own_proof_not_the_roots():
+    game = find_game("gomoku", size=9, row=5)
+    # Black's open three wins (an open four next), but not in one move.
+    state = game.play_all(["d5", "a1", "e5", "a9", "f5", "i1"])
+    assert game.winning_move(state) is None
+    for seed in range(4):
+        result = Searcher(game, state, seed=seed).search(
+            simulations=100, random_moves=1.0
+        )
+        assert result.found == "win"
+        stats = result.stats_for(result.move)
+        assert result.proven == stats.proven
 
 
 def test_puct_rule_searches_and_returns_a_legal_move():
