@@ -72,8 +72,8 @@ train-setup: $(VENV)/.installed-train ## the training extra (PyTorch, CPU)
 define PORT_FREE
 import socket, sys
 host, port = sys.argv[1], sys.argv[2]
-if not port.isdigit():
-    sys.exit(f"make run: PORT={port!r} is not a port number")
+if not port.isdigit() or not 1 <= int(port) <= 65535:
+    sys.exit(f"make run: PORT={port!r} is not a port number (1 to 65535)")
 with socket.socket() as probe:
     probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -111,9 +111,25 @@ DEBUG = env_flag("DEBUG", False)
 # Read by webgame.startup before this module; checked here (see above).
 env_flag("AI_WARM_UP", True)
 env_number("AI_WARM_JOBS", None, 1)
-SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or secret_key_from_file(
-    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
-)
+
+
+def _secret_key() -> str:
+    """Return ``SECRET_KEY``, else the key in ``SECRET_KEY_FILE``."""
+    key = os.environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    path = Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+    try:
+        return secret_key_from_file(path)
+    except OSError as error:
+        return _refuse(
+            "SECRET_KEY_FILE",
+            str(path),
+            f"a file this user can create or read ({error.strerror or error})",
+        )
+
+
+SECRET_KEY = _secret_key()
 
 ALLOWED_HOSTS = [
     host.strip()
@@ -181,11 +197,18 @@ TEMPLATES = [
 # No persistent connections: under ASGI each request runs in a thread of its
 # own, and a connection kept by a thread that ends would only leak (Django's
 # advice for ASGI).
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
+try:
+    DATABASES = {
+        "default": dj_database_url.config(
+            default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
+        )
+    }
+except ValueError:  # an unknown scheme (dj_database_url.UnknownSchemeError)
+    _refuse(
+        "DATABASE_URL",
+        os.environ.get("DATABASE_URL", ""),
+        "a database URL such as postgres://user:pass@host/db or sqlite:///path",
     )
-}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run while a move is written; the timeout makes racing
     # writers wait their turn instead of failing with "database is locked".
@@ -268,7 +291,10 @@ CONTENT_SECURITY_POLICY = {
 AI_BACKEND = os.environ.get("AI_BACKEND", "local").strip().lower()
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if AI_BACKEND not in ("local", "celery"):
-    raise ImproperlyConfigured("AI_BACKEND must be 'local' or 'celery'")
+    _refuse("AI_BACKEND", AI_BACKEND, "local or celery")
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    # Else the server started, and every new game failed with a 500.
+    _refuse("REDIS_URL", REDIS_URL, "redis://host:port/db, rediss://… or unix://…")
 if AI_BACKEND == "celery" and not REDIS_URL:
     raise ImproperlyConfigured("AI_BACKEND=celery needs REDIS_URL")
 if REDIS_URL:
@@ -329,6 +355,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 #: Where the tree models live: model/<game>/<name>/.
 MODEL_DIR = Path(os.environ.get("MODEL_DIR", BASE_DIR / "model"))
+if not MODEL_DIR.is_dir():
+    # Else the server started, and the page's first game was refused.
+    _refuse("MODEL_DIR", str(MODEL_DIR), "a folder that holds the tree models")
 
 # Request bodies are small JSON documents (the longest is an imported game
 # record); anything bigger is refused with 413 before it is parsed.

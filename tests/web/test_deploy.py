@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_manage(*args, **env):
-    environment = {**os.environ, **env}
-    environment.pop("DATABASE_URL", None)
+    # Not the tests' database, unless one is given.
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    environment.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -169,6 +170,14 @@ def test_make_alone_lists_every_target_with_what_it_does():
         ("AI_NICE", "40", "a whole number from 0 to 19"),
         ("AI_WARM_JOBS", "two", "a whole number of at least 1"),
         ("AI_WARM_UP", "maybe", "1, true, yes or on, or 0, false, no or off"),
+        # Operator QA: REDIS_URL=notaurl started a server whose every new game
+        # was a 500, MODEL_DIR=/nonexistent one that refused the page's first
+        # game; the others were tracebacks that did not name the setting.
+        ("REDIS_URL", "notaurl", "redis://host:port/db"),
+        ("MODEL_DIR", "/nonexistent", "a folder that holds the tree models"),
+        ("DATABASE_URL", "bogus://", "a database URL such as postgres://"),
+        ("AI_BACKEND", "celerx", "local or celery"),
+        ("SECRET_KEY_FILE", "/nonexistent/dir/key", "a file this user can create"),
     ],
 )
 def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
@@ -177,7 +186,9 @@ def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
     # QA: AI_WORKERS=0 started a server whose every AI request was 503,
     # AI_THROTTLE_RATE=lots one whose every AI request was a 500, and
     # LIVE_MODEL_SAVE_EVERY=ten a traceback naming no setting.
-    result = run_manage("check", **{setting: value})
+    # A key of its own would leave SECRET_KEY_FILE unread.
+    key = {"SECRET_KEY": ""} if setting == "SECRET_KEY_FILE" else {}
+    result = run_manage("check", **{setting: value, **key})
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {setting}={value!r}: expected {expected}" in (
         result.stderr
@@ -198,3 +209,18 @@ def test_make_n_run_only_prints_the_commands():
     assert "uvicorn webgame.asgi:application" in shown.stdout
     with socket.socket() as sock:
         assert sock.connect_ex(("127.0.0.1", port)) != 0  # nothing serves there
+
+
+@pytest.mark.parametrize("port", ["abc", "99999", "0"])
+def test_make_run_refuses_a_port_that_is_no_port_in_one_line(port):
+    # Operator QA: PORT=99999 was an OverflowError's traceback.
+    done = subprocess.run(
+        ["make", "--no-print-directory", "run", f"PORT={port}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert f"make run: PORT='{port}' is not a port number (1 to 65535)" in done.stderr
+    assert "Traceback" not in done.stderr
