@@ -99,7 +99,7 @@ STATIC_MAKE = $(MAKE)
 run: setup ## serve the page, the API and the sockets (HOST, PORT: 127.0.0.1:8000)
 	@$(BIN)/python -c "$$PORT_FREE" '$(HOST)' '$(PORT)'
 	@status=$$(mktemp -d -t mcts-warm-XXXXXXXX)/warm.json; \
-	$(BIN)/python -m webgame.startup $$status & \
+	$(BIN)/python -m webgame.startup $$status $$$$ & \
 	$(STATIC_MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
 	$(BIN)/python manage.py migrate --noinput && \
 	AI_WARM_STATUS=$$status exec $(BIN)/uvicorn webgame.asgi:application \

@@ -46,10 +46,13 @@ def warm_up_wanted() -> bool:
     return os.environ.get("AI_WARM_UP", "1").strip().lower() not in OFF
 
 
-def warm_command(status_file: Path) -> list[str]:
+def warm_command(status_file: Path, parent: int | None = None) -> list[str]:
     """The warm-up's command line, keeping its progress in ``status_file``
-    (``AI_WARM_JOBS`` processes when set)."""
+    (``AI_WARM_JOBS`` processes when set) and stopping when process
+    ``parent`` (default: this one) exits."""
+    parent = os.getpid() if parent is None else parent
     command = [sys.executable, "-m", "mcts", "warm", "--status", str(status_file)]
+    command += ["--parent", str(parent)]
     if os.environ.get("AI_WARM_JOBS"):
         command += ["--jobs", os.environ["AI_WARM_JOBS"]]
     return command
@@ -64,6 +67,8 @@ class WarmUp:
     process: subprocess.Popen | None
     status_file: Path
     launched: float
+    #: The exit code of a warm-up started before this process, once collected.
+    collected: int | None = None
 
     def status(self) -> dict:
         """The warm-up's status (empty before its first write)."""
@@ -73,20 +78,38 @@ class WarmUp:
             return {}
 
     def exit_code(self) -> int | None:
-        """The warm-up process's exit code once it has exited (-1 when it was
-        not launched here), else None."""
+        """The warm-up process's exit code once it has exited (minus the
+        signal that killed it, as subprocess has it), else None. ``make
+        run``'s warm-up is this process's child too (the shell that started
+        it became this process): its exit is collected here, so that it
+        leaves no zombie and a kill is told from a failure; -1 for one that
+        is not (a warm-up gone whose end is unknown)."""
         if self.process is not None:
             return self.process.poll()
+        if self.collected is not None:
+            return self.collected
         pid = self.status().get("pid")
         if pid is None:
             return None
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return -1
-        except PermissionError:
-            pass  # alive, another user's
-        return None
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # not this process's child
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return -1
+            except PermissionError:
+                pass  # alive, another user's
+            return None
+        if done == 0:
+            return None
+        self.collected = os.waitstatus_to_exitcode(status)
+        return self.collected
+
+    def reap(self) -> None:
+        """Wait for the warm-up to exit (it has nothing left to do)."""
+        while self.exit_code() is None:
+            time.sleep(0.5)
 
     def relaunch(self) -> None:
         """Launch the warm-up again, keeping its progress in the same file
@@ -137,14 +160,18 @@ def remove_status(status_file: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m webgame.startup STATUS_FILE``: the warm-up ``make run``
-    starts before anything else, unless ``AI_WARM_UP`` switches it off."""
-    if len(argv) != 1:
-        print("usage: python -m webgame.startup STATUS_FILE", file=sys.stderr)
+    """``python -m webgame.startup STATUS_FILE [PARENT]``: the warm-up ``make
+    run`` starts before anything else, unless ``AI_WARM_UP`` switches it
+    off. It stops when process ``PARENT`` exits: the shell that started it
+    (``make run``'s, which becomes the server), by default this process's
+    parent (a shell that exits at once may be gone by then: name it)."""
+    if len(argv) not in (1, 2) or (len(argv) == 2 and not argv[1].isdigit()):
+        print("usage: python -m webgame.startup STATUS_FILE [PARENT]", file=sys.stderr)
         return 2
     if not warm_up_wanted():
         return 0
-    os.execv(sys.executable, warm_command(Path(argv[0])))
+    parent = int(argv[1]) if len(argv) == 2 else os.getppid()
+    os.execv(sys.executable, warm_command(Path(argv[0]), parent))
     return 1  # not reached: execv replaces this process
 
 

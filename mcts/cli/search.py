@@ -15,7 +15,13 @@ from pathlib import Path
 from ..games.arguments import add_game_arguments, game_from_args
 from ..play.arena import GameRecord, distinct_positions, run_match, write_records
 from ..play.players import find_player, parse_spec
-from ..play.warmup import GAMES, GameProgress, warm_up, write_status
+from ..play.warmup import (
+    GAMES,
+    GameProgress,
+    stop_with_parent,
+    warm_up,
+    write_status,
+)
 
 
 def proven_mark(proven: str | None) -> str:
@@ -119,6 +125,13 @@ def add_commands(subparsers) -> None:
         metavar="FILE",
         help="keep the progress in FILE as JSON (rewritten whole at each "
         "change) for a server to show",
+    )
+    warm.add_argument(
+        "--parent",
+        type=int,
+        metavar="PID",
+        help="stop (removing FILE) once process PID, which started this "
+        "warm-up (a server), exits",
     )
     warm.add_argument(
         "games", nargs="*", metavar="GAME", help=f"{', '.join(GAMES)} (default: all)"
@@ -271,6 +284,8 @@ def cmd_warm(args: argparse.Namespace) -> int:
     if unknown:
         print(f"no such game: {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
+    if args.parent is not None:
+        stop_with_parent(args.parent, args.status)
     progress = {name: GameProgress() for name in games}
     rules = False
 

@@ -36,6 +36,7 @@ import multiprocessing
 import os
 import random
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -495,6 +496,10 @@ def _child(task: str, model: str | None, queue, gomoku_parts) -> None:
     queue.join_thread()
 
 
+#: Set once the warm-up stops with its parent (:func:`stop_with_parent`).
+_STOPPING = threading.Event()
+
+
 def write_status(
     path: Path, progress: dict[str, GameProgress], started: float, *, rules: bool
 ) -> None:
@@ -509,5 +514,36 @@ def write_status(
         "finished": all(p.state in ("ready", "failed") for p in progress.values()),
         "games": {name: asdict(entry) for name, entry in progress.items()},
     }
+    if _STOPPING.is_set():
+        return
     with contextlib.suppress(FileNotFoundError):
         write_text_atomically(path, json.dumps(status))
+
+
+def stop_with_parent(parent: int, status: Path | None) -> None:
+    """Exit once process ``parent``, which started this warm-up, is no
+    longer its parent (it exited), taking the warm-up's processes and its
+    ``status`` file (and the file's folder, if then empty) along: a ``make
+    run`` whose start failed left its warm-up compiling, and an operator's
+    tries stacked them up. What it compiled so far stays in numba's cache."""
+
+    def stop() -> None:
+        _STOPPING.set()  # no status written from now on
+        time.sleep(0.2)  # one being written is
+        for child in multiprocessing.active_children():
+            child.terminate()
+        if status is not None:
+            with contextlib.suppress(OSError):
+                status.unlink()
+            with contextlib.suppress(OSError):
+                status.parent.rmdir()
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        stop()
+
+    if os.getppid() != parent:  # gone already
+        stop()
+    threading.Thread(target=watch, name="warm-up-parent", daemon=True).start()

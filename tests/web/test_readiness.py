@@ -4,6 +4,7 @@ asked for meanwhile waits for its game and then plays, never an error."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -145,7 +146,7 @@ def test_make_runs_no_warm_up_when_it_is_switched_off(tmp_path):
     assert done.returncode == 0 and not status.exists()
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    assert "-m webgame.startup $$status &" in run and "mcts warm" not in run
+    assert "-m webgame.startup $$status $$$$ &" in run and "mcts warm" not in run
 
 
 def test_the_warm_up_runs_as_many_processes_as_asked(monkeypatch, tmp_path):
@@ -198,4 +199,52 @@ def test_a_warm_up_whose_server_is_gone_warms_on_quietly(tmp_path):
 
     status = tmp_path / "gone" / "status.json"
     write_status(status, {}, time.time(), rules=True)  # no error
+    assert not status.parent.exists()
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [("import sys; sys.exit(3)", 3), ("import os; os.kill(os.getpid(), 9)", -9)],
+)
+def test_a_warm_up_started_before_the_server_is_collected_when_it_ends(
+    tmp_path, code, expected
+):
+    # Operator QA: `make run`'s warm-up, the server's child once the shell
+    # became the server, stayed a zombie; and its kill could not be told from
+    # a failure, so it was never launched again.
+    pid = os.spawnv(os.P_NOWAIT, sys.executable, [sys.executable, "-c", code])
+    status = tmp_path / "warm.json"
+    status.write_text(json.dumps({"pid": pid}))
+    warm = startup.WarmUp(None, status, time.monotonic())
+    _until(lambda: warm.exit_code() is not None, 30)
+    assert warm.exit_code() == expected
+    with pytest.raises(ChildProcessError):  # collected: no zombie left
+        os.waitpid(pid, os.WNOHANG)
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process ``pid`` is gone (or a zombie nobody collected)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+@pytest.mark.parametrize("wait", [False, True], ids=["at-once", "once-it-wrote"])
+def test_a_warm_up_stops_when_the_start_that_launched_it_fails(tmp_path, wait):
+    # Operator QA: a `make run` that failed (a bad setting) left its warm-up
+    # compiling for a minute, one more at each try, and its status behind.
+    status = tmp_path / "mcts-warm-x" / "warm.json"
+    status.parent.mkdir()
+    shell = (
+        f"{sys.executable} -m webgame.startup {status} $$ >/dev/null 2>&1 & "
+        + (f"while [ ! -s {status} ]; do sleep 0.05; done; " if wait else "")
+        + "echo $!; exit 1"
+    )
+    done = subprocess.run(
+        ["sh", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    pid = int(done.stdout.split()[-1])
+    _until(lambda: _stopped(pid), 30)
     assert not status.parent.exists()

@@ -88,6 +88,7 @@ class Readiness:
                     self._mark_ready(warm, name)
                 return
             time.sleep(0.2)
+        warm.reap()
 
     def _load(self, warm: WarmUp, name: str, entry: dict) -> None:
         """Load a compiled game's kernels into this process (from the cache)."""
