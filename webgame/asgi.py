@@ -18,6 +18,8 @@ _django = get_asgi_application()
 # After Django is set up: these import the models.
 from webgame.routing import application_for  # noqa: E402
 from webgame.services.readiness import READINESS  # noqa: E402
+from webgame.services.treemodels import log_damaged_models  # noqa: E402
 
 application = application_for(_django)
 READINESS.follow(_warm_up)
+log_damaged_models()

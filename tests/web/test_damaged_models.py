@@ -16,6 +16,7 @@ from rest_framework import status
 from rest_framework.test import APITestCase
 
 from mcts.models import store
+from webgame.services import treemodels
 
 from .helpers import HUMAN, assert_error, create, url
 
@@ -87,3 +88,18 @@ class DamagedModelTests(APITestCase):
         assert (
             self.folder not in detail and str(Path(self.folder).resolve()) not in detail
         )
+
+    def test_each_damaged_model_is_logged_once_at_a_start(self):
+        # Operator QA: a damaged model reached the log only as each client's
+        # refusal, at INFO.
+        with (
+            override_settings(MODEL_DIR=self.folder),
+            self.assertLogs("webgame.services.treemodels", "WARNING") as logged,
+        ):
+            treemodels.log_damaged_models()
+            treemodels.log_damaged_models()  # once each
+            self.client.get(reverse("game-kinds"))
+        warned = [line for line in logged.output if "cut of reversi" in line]
+        assert len(warned) == 1
+        assert "is damaged and cannot be used: nodes.jsonl line " in warned[0]
+        assert len(logged.output) == len(DAMAGE) + 1  # light is whole

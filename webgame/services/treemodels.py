@@ -34,6 +34,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from mcts import (
+    GAMES,
     ModelError,
     find_game,
     load_shared,
@@ -59,6 +60,28 @@ _MODEL_NAME = re.compile(MODEL_NAME_PATTERN)
 _PRIVATE_BUILD_FACTS = ("command",)
 
 
+#: The damaged models this process has logged: each once.
+_DAMAGED_LOGGED: set[tuple[str, str, str, str]] = set()
+
+
+def _log_damaged(game: str, name: str, fault: str) -> None:
+    """Log a WARNING, once, that model ``name`` of ``game`` cannot be used:
+    clients are refused with its fault, which the log showed only as their
+    refusals (operator QA)."""
+    key = (str(settings.MODEL_DIR), game, name, fault)
+    if key not in _DAMAGED_LOGGED:
+        _DAMAGED_LOGGED.add(key)
+        logger.warning(
+            "model %s of %s is damaged and cannot be used: %s", name, game, fault
+        )
+
+
+def log_damaged_models() -> None:
+    """Look at every game's models, logging each damaged one (at a start)."""
+    for game in GAMES:
+        list_models(game)
+
+
 def list_models(game: str) -> list[dict]:
     """Return the tree models on disk for ``game``: name, nodes, bytes, built
     (how it was made, from its manifest, without the command line that names
@@ -71,6 +94,8 @@ def list_models(game: str) -> list[dict]:
         if not _MODEL_NAME.fullmatch(model.name):
             continue
         entry = {**model.to_json(), "built": _public_build_facts(model.built)}
+        if model.damaged:
+            _log_damaged(game, model.name, model.damaged)
         entry.update(PREPARATIONS.status(game, model.name, entry))
         listed.append(entry)
     return listed
@@ -303,6 +328,8 @@ class Preparations:
                 )
                 if isinstance(error, OSError):
                     logger.error("model %s of %s: %s", name, game, error)
+                else:
+                    _log_damaged(game, name, detail)
                 self._set(game, name, _Progress("damaged", detail=detail))
                 raise ServiceError(
                     "model_unavailable",
