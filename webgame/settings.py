@@ -477,12 +477,28 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        # uvicorn's lines with the time too, as the app's (operator QA): its
+        # access line for each request, and its others (its logger is named
+        # uvicorn.error whatever the line says).
+        "uvicorn": {"format": "%(asctime)s %(levelname)s uvicorn: %(message)s"},
+        "access": {
+            "()": "uvicorn.logging.AccessFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s: "
+            '%(client_addr)s - "%(request_line)s" %(status_code)s',
+            "use_colors": False,
+        },
     },
     # Expected refusals (a bad Host, the AI busy) are one WARNING line, not
     # an ERROR with a traceback (webgame/logfilters.py).
     "filters": {"refusals": {"()": "webgame.logfilters.ExpectedRefusal"}},
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "uvicorn": {"class": "logging.StreamHandler", "formatter": "uvicorn"},
+        "access": {
+            "class": "logging.StreamHandler",
+            "formatter": "access",
+            "stream": "ext://sys.stdout",
+        },
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
@@ -491,5 +507,7 @@ LOGGING = {
         "django.security.DisallowedHost": {"filters": ["refusals"]},
         "django.server": {"level": "INFO"},  # runserver's request lines (make dev)
         "webgame": {"level": LOG_LEVEL},
+        "uvicorn.error": {"handlers": ["uvicorn"], "level": "INFO", "propagate": False},
+        "uvicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
     },
 }

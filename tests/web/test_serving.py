@@ -134,3 +134,16 @@ def test_errors_are_json_never_a_debug_page(served):
     assert status == 400 and b"parse_error" in body and len(body) < 500
     status, headers, body = get(served.port, "/", headers={"Host": "evil.example.com"})
     assert status == 400 and b"bad_request" in body and len(body) < 500
+
+
+def test_every_line_of_the_log_carries_the_time(served):
+    # Operator QA: uvicorn's access lines had no time, beside the app's.
+    get(served.port, "/api/games/kinds/")
+    lines = [line for line in served.log.read_text().splitlines() if line.strip()]
+    served_lines = [
+        line for line in lines if '"GET /api/games/kinds/ HTTP/1.1"' in line
+    ]
+    assert served_lines
+    stamped = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ \S+: ")
+    assert all(stamped.match(line) for line in served_lines), served_lines[-1]
+    assert stamped.match(next(line for line in lines if "Uvicorn running on" in line))
