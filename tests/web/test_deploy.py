@@ -31,6 +31,17 @@ def run_manage(*args, **env):
     )
 
 
+def run_make(*args):
+    """Run ``make ARGS`` in the project; return the finished process."""
+    return subprocess.run(
+        ["make", "--no-print-directory", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def test_check_deploy_passes_with_production_environment():
     done = run_manage(
         "check",
@@ -148,9 +159,7 @@ def test_collectstatic_spends_brotli_top_quality_only_on_files_of_the_page_size(
 
 def test_make_alone_lists_every_target_with_what_it_does():
     # An operator's first `make` only made the virtualenv, and said nothing.
-    listed = subprocess.run(
-        ["make", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True
-    ).stdout
+    listed = run_make().stdout
     phony = re.search(r"^\.PHONY:(.*)$", (ROOT / "Makefile").read_text(), re.M)
     for target in phony.group(1).split():
         if target != "help":
@@ -198,13 +207,7 @@ def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
 def test_make_n_run_only_prints_the_commands():
     # A line naming $(MAKE) runs even under -n: `make -n run` served (QA).
     port = free_port()
-    shown = subprocess.run(
-        ["make", "-n", "run", f"PORT={port}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    shown = run_make("-n", "run", f"PORT={port}")
     assert shown.returncode == 0, shown.stderr
     assert "uvicorn webgame.asgi:application" in shown.stdout
     with socket.socket() as sock:
@@ -214,13 +217,7 @@ def test_make_n_run_only_prints_the_commands():
 @pytest.mark.parametrize("port", ["abc", "99999", "0"])
 def test_make_run_refuses_a_port_that_is_no_port_in_one_line(port):
     # Operator QA: PORT=99999 was an OverflowError's traceback.
-    done = subprocess.run(
-        ["make", "--no-print-directory", "run", f"PORT={port}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_make("run", f"PORT={port}")
     assert done.returncode != 0
     assert f"make run: PORT='{port}' is not a port number (1 to 65535)" in done.stderr
     assert "Traceback" not in done.stderr
