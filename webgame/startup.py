@@ -153,8 +153,9 @@ def launch_warm_up() -> WarmUp | None:
 def remove_status(status_file: Path) -> None:
     """Remove a warm-up's status folder when this process exits, so starts
     leave nothing behind in the temporary folder: only a folder named as
-    this module and ``make run`` name it. A warm-up still compiling goes on
-    without writing its status (:func:`mcts.play.warmup.write_status`)."""
+    this module and ``make run`` name it. A warm-up still compiling stops
+    too (``--parent``), and writes no status meanwhile
+    (:func:`mcts.play.warmup.write_status`)."""
     if status_file.parent.name.startswith(STATUS_FOLDER):
         shutil.rmtree(status_file.parent, ignore_errors=True)
 

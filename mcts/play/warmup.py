@@ -505,8 +505,10 @@ def write_status(
 ) -> None:
     """Write the warm-up's status for a server to read (atomically): whether
     the rules are compiled, each game's progress, the pid and whether every
-    game is done. Nothing once ``path``'s folder is gone: the server that
-    followed it stopped and removed it."""
+    game is done. Nothing once ``path``'s folder is gone (the server that
+    followed it stopped and removed it) or the warm-up stops with it."""
+    if _STOPPING.is_set():
+        return
     status = {
         "pid": os.getpid(),
         "started": started,
@@ -514,8 +516,6 @@ def write_status(
         "finished": all(p.state in ("ready", "failed") for p in progress.values()),
         "games": {name: asdict(entry) for name, entry in progress.items()},
     }
-    if _STOPPING.is_set():
-        return
     with contextlib.suppress(FileNotFoundError):
         write_text_atomically(path, json.dumps(status))
 

@@ -173,7 +173,7 @@ def test_a_start_leaves_no_warm_up_status_behind(tmp_path):
         timeout=300,
     )
     status, pid, rules = said.read_text().split()
-    os.kill(int(pid), 9)  # the warm-up goes on compiling the games: not here
+    os.kill(int(pid), 9)  # the warm-up stops with its server; sooner here
     assert rules == "True"
     assert Path(status).parent.name.startswith("mcts-warm-")
     assert not Path(status).parent.exists()
