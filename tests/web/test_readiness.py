@@ -16,6 +16,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from webgame import startup
+from webgame.services import treemodels
 
 from .helpers import FAST_AI, HUMAN, create, url
 
@@ -79,6 +80,18 @@ def test_an_ai_move_asked_early_waits_for_its_game_then_plays(warming):
     asked.join(timeout=60)
     assert answers and answers[0].status_code == 200, answers and answers[0].content
     assert answers[0].json()["game"]["ply"] == 1
+
+
+@pytest.mark.django_db
+def test_the_rules_light_models_are_loaded_once_a_game_is_ready(warming, monkeypatch):
+    # AI QA: a first renju game's first AI move waited 4 s for light-renju.
+    fresh = treemodels.Preparations()
+    monkeypatch.setattr(treemodels, "PREPARATIONS", fresh)
+    readiness, write = warming
+    write(gomoku=("ready", 1.0))
+    _until(lambda: fresh.is_ready("gomoku", "light-renju"), 120)
+    assert fresh.is_ready("gomoku", "light")
+    assert not fresh.is_ready("reversi", "light")  # not ready yet: not loaded
 
 
 def _sleeper(launched):

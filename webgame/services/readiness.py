@@ -22,6 +22,7 @@ import time
 from mcts import WARM_GAMES, warm_game
 
 from ..startup import WarmUp
+from .treemodels import preload_light_models
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,9 @@ class Readiness:
                     compiled,
                 )
         self._mark_ready(warm, name)
+        # Then the models a first game picks, in this thread: an AI move
+        # that needs one meanwhile waits for it, as it would have anyway.
+        preload_light_models(name)
 
     def _mark_ready(self, warm: WarmUp, name: str) -> None:
         with self._lock:

@@ -82,6 +82,18 @@ def log_damaged_models() -> None:
         list_models(game)
 
 
+def preload_light_models(game: str) -> None:
+    """Load ``game``'s light models, which the page picks by default (under
+    a rule of its own, that rule's: ``light-renju``): a first renju game's
+    first AI move waited 4 s for it (the light model itself is loaded by the
+    warm-up's play). One that cannot be loaded is logged by its preparation."""
+    for entry in list_models(game):
+        light = entry["name"] == "light" or entry["name"].startswith("light-")
+        if light and not entry["damaged"] and not entry["packed"]:
+            with contextlib.suppress(ServiceError):
+                PREPARATIONS.ready(game, entry["name"])
+
+
 def list_models(game: str) -> list[dict]:
     """Return the tree models on disk for ``game``: name, nodes, bytes, built
     (how it was made, from its manifest, without the command line that names
