@@ -368,8 +368,13 @@ class Searcher:
                 if self.tree is not searched or proven:
                     allowed = self._unlost_root_moves()
             solved = self._solve_root(seconds)
-            # A win in one move is played at every level (_winning_move).
-            won = None if solved is not None else self._winning_move()
+            # A move that wins at once is played at every level, over a weak
+            # level's random move too: a player expects the computer to
+            # finish a won game, and the search may not visit the move in
+            # time (Lines of Action's progressive bias left a connecting move
+            # unvisited by 17,000 simulations, which then played a win in
+            # three). Reversi's root solve, when it runs, finds it too.
+            won = None if solved is not None else self.game.winning_move(self._state)
             if solved is None and won is None:
                 if plan_seconds and allowed != set():
                     self._plan_move(
@@ -499,16 +504,6 @@ class Searcher:
         if len(self.game.legal_moves(self._state)) < 2:
             return None
         return solve_endgame(self._state)
-
-    def _winning_move(self) -> int | None:
-        """Return a move that wins the game at once, else None. It is played
-        at every level, over a weak level's random move too: a player expects
-        the computer to finish a won game, and the search may not visit the
-        move in time (Lines of Action's progressive bias left a connecting
-        move unvisited by 17,000 simulations, which then played a win in
-        three). Gomoku's threat search and Reversi's root solve find such a
-        move too, but not at every level."""
-        return self.game.winning_move(self._state)
 
     def _prove_root(self, move: int, side: Proven) -> None:
         """Mark ``move``'s child ``side`` (the mover's result) and the root
@@ -678,17 +673,14 @@ class Searcher:
         """Return the SearchResult of the tree as it stands (no new search)."""
         legal = self.game.legal_moves(self._state)
         # A move the search is sure of (a win in one, a solved endgame, the
-        # alpha-beta's plan) is not traded for a random one.
-        by_chance = self._solved_move is None and temperature > 0
-        if (
-            random_moves
-            and self._solved_move is None
-            and self._rng.random() < random_moves
-        ):
-            by_chance = True
+        # alpha-beta's plan) is not traded for a random or sampled one.
+        sure = self._solved_move is not None
+        if random_moves and not sure and self._rng.random() < random_moves:
             code = legal[int(self._rng.integers(len(legal)))]
+            by_chance = True
         else:
             code = self._choose(temperature, legal)
+            by_chance = not sure and temperature > 0
         return read_result(
             self.tree,
             self.game,
