@@ -142,7 +142,15 @@ DEFAULT_ROW = 5
 CELL_CHARS = ".xo"
 SIDE_CHARS = "bw"
 
-_ROW_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+_ROW_WORDS = {
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+}
 
 
 # ---- numba kernels ---------------------------------------------------------------
@@ -683,10 +691,21 @@ class Gomoku(Game):
         return "\n".join(lines)
 
     def end_reason(self, state: State, code: int) -> str:
-        """Return "five in a row" (or the row length in force) for a win,
-        "board full" for a draw, and "black has only forbidden points" when
-        black had only forbidden points left (renju)."""
+        """Return how long the winning line is ("five in a row"; "six in a
+        row" for a freestyle overline), "board full" for a draw, and "black
+        has only forbidden points" when black had only forbidden points left
+        (renju)."""
         if code == DRAW:
             full = int(state.array[STONES]) == self.size * self.size
             return "board full" if full else "black has only forbidden points"
-        return row_name(int(state.array[ROW]))
+        array = state.array
+        winner = "black" if code == BLACK_WINS else "white"
+        stone = BLACK_STONE if code == BLACK_WINS else WHITE_STONE
+        lengths = {
+            line_length(array, self.size, move, d, np.uint64(stone))
+            for move in range(self.size * self.size)
+            if array[HEADER + move] == stone
+            for d in range(4)
+        }
+        winning = [n for n in lengths if self.wins_with(winner, n)]
+        return row_name(max(winning, default=self.row))

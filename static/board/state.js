@@ -286,6 +286,7 @@ const BOARD_REASONS = [
   gettext_noop("six in a row"),
   gettext_noop("seven in a row"),
   gettext_noop("eight in a row"),
+  gettext_noop("nine in a row"),
   gettext_noop("board full"),
   gettext_noop("black has only forbidden points"),
   gettext_noop("connected group"),
@@ -308,7 +309,10 @@ export function reasonText(result) {
     const words = high === low ? gettext("equal disc count %(high)s\u2013%(low)s") : gettext("disc count %(high)s\u2013%(low)s");
     return interpolate(words, { high: high, low: low }, true);
   }
-  return BOARD_REASONS.indexOf(result.reason) !== -1 ? gettext(result.reason) : result.reason;
+  if (BOARD_REASONS.indexOf(result.reason) !== -1) return gettext(result.reason);
+  // A row past nine is named with its number: "12 in a row".
+  const row = /^(\d+) in a row$/.exec(result.reason);
+  return row ? interpolate(gettext("%(n)s in a row"), { n: row[1] }, true) : result.reason;
 }
 
 /** "Black wins: five in a row", "White wins on time", "Draw by agreement",

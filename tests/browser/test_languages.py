@@ -213,3 +213,18 @@ def test_a_chinese_screen_reader_hears_chinese_commas(new_page):
     page.wait_for_function(
         "() => $('#announce').text() === '已拿起 b1：可走到 b3、d3、h1'"
     )
+
+
+def test_every_winning_line_is_named_in_chinese(new_page):
+    # A freestyle overline ends "six in a row" ... "nine in a row", and a
+    # Gomoku of row 10 or more "12 in a row": each in the page's language.
+    page = open_chinese(new_page, "desktop")
+    said = page.evaluate(
+        """async () => {
+        const main = document.querySelector('script[src*="board/main"]').src;
+        const state = await import(main.replace("main.js", "state.js"));
+        return ["six in a row", "nine in a row", "12 in a row"].map((reason) =>
+            state.resultText({winner: "black", reason: reason}));
+    }"""
+    )
+    assert said == ["黑方胜：六子连线", "黑方胜：九子连线", "黑方胜：12子连线"]

@@ -415,21 +415,25 @@ def test_kernel_finds_every_possible_line_through_the_last_stone(size, row):
 
 
 @pytest.mark.parametrize(
-    ("size", "row", "line", "last"),
+    ("size", "row", "line", "last", "reason"),
     [
-        (15, 5, "a1 b1 c1 d1 f1", "e1"),
-        (15, 5, "h4 h5 h6 h7 h9 h10 h11", "h8"),
-        (15, 5, "i9 k11 l12 m13 n14", "j10"),
-        (8, 5, "a8 b7 c6 d5 f3 g2 h1", "e4"),
-        (10, 4, "a5 b5 c5 e5", "d5"),
+        (15, 5, "a1 b1 c1 d1 f1", "e1", "six in a row"),
+        (15, 5, "h4 h5 h6 h7 h9 h10 h11", "h8", "eight in a row"),
+        (15, 5, "i9 k11 l12 m13 n14", "j10", "six in a row"),
+        (15, 5, "a1 b1 c1 d1 f1 g1 h1 i1", "e1", "nine in a row"),
+        (8, 5, "a8 b7 c6 d5 f3 g2 h1", "e4", "eight in a row"),
+        (10, 4, "a5 b5 c5 e5", "d5", "five in a row"),
+        (19, 6, "a1 b1 c1 d1 e1 g1 h1 i1 j1 k1", "f1", "11 in a row"),
     ],
 )
-def test_overlines_win(size, row, line, last):
+def test_overlines_win_and_the_reason_says_how_long(size, row, line, last, reason):
     game = Gomoku(size=size, row=row)
     moves = line_moves(game, line.split() + [last])
     before = game.play_all(moves[:-1])
     assert game.status(before) == ONGOING
-    assert game.status(game.play(before, last)) == BLACK_WINS
+    after = game.play(before, last)
+    assert game.status(after) == BLACK_WINS
+    assert game.outcome(after).reason == reason
 
 
 @pytest.mark.parametrize(

@@ -141,6 +141,7 @@ def test_white_is_never_forbidden_and_wins_with_an_overline():
     assert game.forbidden_reason(state, game.parse_move_text(state, "g8")) is None
     after = game.play(state, "g8")
     assert game.status(after) == WHITE_WINS
+    assert game.outcome(after).reason == "six in a row"
 
 
 def test_under_renju_white_wins_with_five_or_more_and_black_with_five():
