@@ -9,8 +9,9 @@ virtual environment, runs ``make run`` there and prints:
 - each game's first AI move at level 3, asked the moment the page answers:
   its latency, and the AI readiness the page showed meanwhile;
 - over a full game of each game at each level 1-6 (the computer against
-  itself), the longest AI move against its budget (the level's think time,
-  or 0.5 s for the levels that count simulations), and the worst overrun;
+  itself), the longest and the median AI move against its budget (the
+  level's think time, or 0.5 s for the levels that count simulations), and
+  the worst overrun, the live model growing as on a player's server;
 - the server's log of each game's readiness: how long loading the compiled
   kernels took in the server, after the warm-up had compiled them.
 
@@ -30,6 +31,7 @@ import json
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -94,7 +96,9 @@ def first_start(clone: Path, venv: Path, levels: list[int], plies: int | None) -
         for k, v in os.environ.items()
         if k not in ("DEBUG", "DJANGO_SETTINGS_MODULE")
     }
-    env.update(GAME_CREATE_RATE="", AI_THROTTLE_RATE="", LIVE_MODEL="")
+    # The server's own defaults otherwise: the live model grows from each
+    # finished game, as on a player's server.
+    env.update(GAME_CREATE_RATE="", AI_THROTTLE_RATE="")
     started = time.monotonic()
     # -o: the packages count as installed (the clone's requirements files
     # are newer than the venv's stamp, and pip would check them again).
@@ -196,14 +200,17 @@ def _measure(
             budget = LEVEL_SECONDS[level] or SIMULATION_BUDGET
             ai = {"kind": "ai", "level": level}
             game = server.new_game(name, ai, ai)
-            longest, moves = 0.0, 0
-            while game["status"] == "playing" and (plies is None or moves < plies):
+            latencies: list[float] = []
+            while game["status"] == "playing" and (
+                plies is None or len(latencies) < plies
+            ):
                 latency, game = server.ai_move(game["id"])
-                longest = max(longest, latency)
-                moves += 1
+                latencies.append(latency)
+            longest = max(latencies)
             over = longest - budget
             print(
-                f"{name} level {level}: {moves} AI moves, longest {longest:.2f} s "
+                f"{name} level {level}: {len(latencies)} AI moves, longest "
+                f"{longest:.2f} s, median {statistics.median(latencies):.3f} s "
                 f"against a budget of {budget:g} s (overrun {over:+.2f} s)"
             )
             if over > worst[0] or not worst[1]:
