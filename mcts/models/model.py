@@ -109,7 +109,7 @@ def min_visits_for(tree: Tree, max_nodes: int) -> int:
     return low
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _prune_order(tree, min_visits, keep):
     """Fill ``keep`` with the old ids of the kept nodes, breadth first; return
     their count."""
@@ -128,7 +128,7 @@ def _prune_order(tree, min_visits, keep):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _prune_copy(keep, min_visits, tree, out):
     """Copy the kept nodes of ``tree`` into ``out`` under their new ids
     (``keep[new]`` is the old id, as :func:`_prune_order` fills it)."""
@@ -170,7 +170,7 @@ def graft(dst: Tree, dst_node: int, src: Tree, *, weight: float = 0.0) -> None:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _graft(dst_node, size, dst, src, weight, pairs):
     """Return dst's new size after folding src into it (see :func:`graft`)."""
     parent, move, first_child, n_children = (

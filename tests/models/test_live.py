@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import numpy as np
 import pytest
 
 from mcts import LiveModel, find_game, search_gain
@@ -31,6 +32,22 @@ def test_a_search_gain_is_what_the_search_added():
     assert all(
         int(pruned.visits[pruned.parent[n]]) >= 50 for n in range(1, pruned.size)
     )
+
+
+def test_a_gain_from_snapshots_is_the_gain_from_compact_copies():
+    # The web app hands the live model snapshots (node ids as the search left
+    # them), cheaper than compact copies: the gain must not differ.
+    searcher = Searcher(GAME, seed=4)
+    searcher.search(simulations=1500)
+    before, compact = searcher.tree.snapshot(), searcher.tree.subtree(0)
+    searcher.search(simulations=1500)
+    ours = search_gain(before, searcher.tree.snapshot(), min_visits=5)
+    theirs = search_gain(compact, searcher.tree, min_visits=5)
+    assert ours.size == theirs.size > 1
+    for array, same in zip(
+        ours.arrays.head(ours.size), theirs.arrays.head(theirs.size), strict=True
+    ):
+        assert np.array_equal(array, same)
 
 
 def _game_with_gains(seconds_moves: int = 6):

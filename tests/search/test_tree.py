@@ -91,6 +91,20 @@ def test_subtree_copies_every_statistic_under_the_new_root():
     assert np.all((used == -1) | ((used > 0) & (used < sub.size)))
 
 
+def test_a_snapshot_keeps_the_tree_as_it_was_while_the_tree_grows_on():
+    game = find_game("reversi")
+    searcher = Searcher(game, config=RANDOM, seed=3)
+    searcher.search(simulations=2_000)
+    size = searcher.tree.size
+    copy = searcher.tree.snapshot()
+    kept = [array.copy() for array in copy.arrays]
+    searcher.search(simulations=2_000)
+    assert searcher.tree.size > size and copy.size == size
+    for array, before in zip(copy.arrays, kept, strict=True):
+        assert np.array_equal(array, before)
+    _same_subtree(copy, 0, copy.subtree(0), 0)
+
+
 def test_a_capped_subtree_keeps_the_shallowest_nodes_whole_families_only():
     game = find_game("reversi")
     searcher = Searcher(game, config=RANDOM, seed=3)

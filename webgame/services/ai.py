@@ -468,9 +468,10 @@ def run_search(
         if stop_asked():
             player.stop()
 
-    # What the search adds to its tree grows the live model once the game ends.
+    # What the search adds to its tree grows the live model once the game
+    # ends; the request only copies the tree before and after.
     tree = player.searcher.tree
-    before = tree.subtree(0) if livegrowth.enabled(row.game, row.options) else None
+    before = tree.snapshot() if livegrowth.enabled(row.game, row.options) else None
     try:
         with SEARCHES.running(row.pk, player):
             result = player.search(
@@ -478,7 +479,7 @@ def run_search(
             )
         if before is not None:
             livegrowth.record_search(
-                row.pk, len(row.moves), before, player.searcher.tree
+                row.pk, len(row.moves), before, player.searcher.tree.snapshot()
             )
         return result.to_json()
     finally:

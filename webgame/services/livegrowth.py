@@ -5,8 +5,10 @@ the AI's searches in each finished game added to their trees is folded into
 every ``LIVE_MODEL_SAVE_EVERY`` games and kept within ``LIVE_MODEL_MAX_NODES``
 nodes.
 
-The searches' gains are kept in memory per game until it ends; one writer
-thread folds them in and saves, so requests never wait for it. The searches
+A search hands over copies of its tree before and after; one writer thread
+works out what it gained (kept in memory per game until the game ends),
+folds a finished game's gains in and saves, in that order, so requests never
+wait for any of it. The searches
 read the live model like any other (``load_shared`` picks up each save), so
 a crash loses at most the games since the last save, never the model. Only
 the games' default options grow it (the seed models are of those), and only
@@ -32,6 +34,9 @@ log = logging.getLogger(__name__)
 
 #: Games whose gains are kept at once (the oldest are dropped beyond).
 MAX_GAMES_KEPT = 256
+#: Jobs the writer may have waiting; a search's gain beyond is not kept (two
+#: copies of a 2 s search's tree are about 10 MB).
+MAX_JOBS_WAITING = 64
 #: The models a live model is seeded from, the first found.
 SEEDS = ("full", "light")
 
@@ -48,19 +53,19 @@ def enabled(game: str, options: dict) -> bool:
 
 
 def record_search(game_id, ply: int, before: Tree, after: Tree) -> None:
-    """Keep what the search at ``ply`` of game ``game_id`` added to its tree."""
-    GROWTH.record(str(game_id), ply, search_gain(before, after))
+    """Keep what the search at ``ply`` of game ``game_id`` added to its tree
+    (``before`` and ``after`` are copies the search no longer changes)."""
+    GROWTH.record(str(game_id), ply, before, after)
 
 
 def game_finished(row) -> None:
     """Hand a finished game's gains to the writer (once a game)."""
-    gains = GROWTH.take(str(row.pk))
-    if gains:
-        GROWTH.submit(row.game, row.options, list(row.moves), gains)
+    GROWTH.submit(str(row.pk), row.game, row.options, list(row.moves))
 
 
 class Growth:
-    """The gains of the games in play, and the writer thread of the models."""
+    """The gains of the games in play, and the writer thread that works them
+    out and folds them into the models, one job at a time in order."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -70,29 +75,46 @@ class Growth:
         self._models: dict[Path, LiveModel] = {}
         self._writer: threading.Thread | None = None
 
-    def record(self, game_id: str, ply: int, gain: Tree) -> None:
-        with self._lock:
-            self._gains.setdefault(game_id, {})[ply] = gain
-            self._gains.move_to_end(game_id)
-            while len(self._gains) > MAX_GAMES_KEPT:
-                self._gains.popitem(last=False)
+    def record(self, game_id: str, ply: int, before: Tree, after: Tree) -> None:
+        if self._queue.qsize() >= MAX_JOBS_WAITING:
+            return  # the writer is behind: this search teaches the model nothing
+        self._put(lambda: self._keep(game_id, ply, search_gain(before, after)))
 
-    def take(self, game_id: str) -> dict[int, Tree] | None:
-        with self._lock:
-            return self._gains.pop(game_id, None)
+    def submit(self, game_id: str, game: str, options: dict, moves: list[str]) -> None:
+        # Behind the game's searches in the queue: their gains are all kept.
+        self._put(lambda: self._fold_finished(game_id, game, options, moves))
 
-    def submit(self, game: str, options: dict, moves: list[str], gains) -> None:
+    def wait(self) -> None:
+        """Return once every search's gain is kept and every finished game
+        folded in."""
+        self._queue.join()
+
+    def _put(self, job) -> None:
         with self._lock:
             if self._writer is None or not self._writer.is_alive():
                 self._writer = threading.Thread(
                     target=self._write, name="live-model", daemon=True
                 )
                 self._writer.start()
-        self._queue.put((game, options, moves, gains))
+        self._queue.put(job)
 
-    def wait(self) -> None:
-        """Return once every submitted game is folded in."""
-        self._queue.join()
+    def _keep(self, game_id: str, ply: int, gain: Tree) -> None:
+        with self._lock:
+            self._gains.setdefault(game_id, {})[ply] = gain
+            self._gains.move_to_end(game_id)
+            while len(self._gains) > MAX_GAMES_KEPT:
+                self._gains.popitem(last=False)
+
+    def _fold_finished(
+        self, game_id: str, game: str, options: dict, moves: list[str]
+    ) -> None:
+        with self._lock:
+            gains = self._gains.pop(game_id, None)
+        if gains:
+            try:
+                self._fold(game, options, moves, gains)
+            except Exception:  # a model write must never take the server down
+                log.exception("live model of %s: a finished game was not added", game)
 
     def save(self, game: str) -> int:
         """Save the live model of ``game`` if it has unsaved games (call it
@@ -106,11 +128,11 @@ class Growth:
 
     def _write(self) -> None:
         while True:
-            game, options, moves, gains = self._queue.get()
+            job = self._queue.get()
             try:
-                self._fold(game, options, moves, gains)
-            except Exception:  # a model write must never take the server down
-                log.exception("live model of %s: a finished game was not added", game)
+                job()
+            except Exception:  # the writer must go on with the next job
+                log.exception("live model: a search's gain was not kept")
             finally:
                 self._queue.task_done()
 
