@@ -14,6 +14,7 @@ import threading
 import time
 
 import pytest
+from websockets.sync.client import connect
 
 from mcts import find_game
 
@@ -211,3 +212,55 @@ def test_the_limits_hold_across_processes(webs):
     assert status == 200, body
     thinker.join(timeout=30)
     assert answer["reply"][0] == 200
+
+
+def test_an_ai_move_of_more_than_five_seconds_is_answered(webs):
+    # redis-py 8 gave up reading after 5 s: the web process's wait for the
+    # worker's answer ended in a 500 while the worker went on thinking.
+    slow = {"kind": "ai", "think_time": 6.0}
+    game = new_game(webs[0], slow, {"kind": "human"}, client="10.0.3.1")
+    started = time.monotonic()
+    status, body, _ = call(
+        webs[1], "POST", f"/api/games/{game['id']}/ai-move/", {}, client="10.0.3.1"
+    )
+    assert status == 200, body
+    assert time.monotonic() - started >= 6
+    assert body["game"]["moves"] == [body["search"]["move"]]
+
+
+def test_a_quiet_live_socket_stays_open_and_hears_the_other_process(webs):
+    # With redis-py 8, the channel layer's 5 s blocking read dropped every
+    # socket every 5-6 s (and logged a traceback each time).
+    human = {"kind": "human"}
+    game = new_game(webs[0], human, human, client="10.0.3.2")
+    origin = f"http://127.0.0.1:{webs[1]}"
+    with connect(
+        f"ws://127.0.0.1:{webs[1]}/ws/games/{game['id']}/",
+        origin=origin,
+        additional_headers={"X-Forwarded-For": "10.0.3.2"},
+    ) as socket:
+        socket.send(json.dumps({"type": "hello", "token": None, "version": 0}))
+        heard = []
+        quiet_until = time.monotonic() + 8
+        while time.monotonic() < quiet_until:
+            try:
+                heard.append(
+                    json.loads(socket.recv(timeout=quiet_until - time.monotonic()))
+                )
+            except TimeoutError:
+                break
+        status, _, _ = call(
+            webs[0],
+            "POST",
+            f"/api/games/{game['id']}/moves/",
+            {"move": "e5", "version": 0},
+            client="10.0.3.2",
+        )
+        assert status == 200
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            message = json.loads(socket.recv(timeout=deadline - time.monotonic()))
+            if message["type"] == "game" and message["game"]["moves"] == ["e5"]:
+                break
+        else:
+            raise AssertionError(f"the move did not reach the socket; heard {heard}")
