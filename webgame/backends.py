@@ -13,7 +13,10 @@ that a crashed process leaves nothing stuck for long:
   (``AI_CLIENT_PENDING``, ``AI_MAX_PENDING``) and ``Retry-After``;
 - ``answer:<token>``: the search's JSON, pushed by the worker and popped by
   the web process that waits for it (not Celery's result backend: a plain
-  BLPOP is safe in a threaded web server).
+  BLPOP is safe in a threaded web server);
+- ``running:<token>``: renewed every second by the worker on the search, so
+  the web process knows within seconds when a worker died on it (killed,
+  out of memory) instead of waiting out the search's whole time.
 
 The throttles' counters are in Redis too (the cache, see settings). Celery's
 queue serves searches in arrival order; the per-client cap keeps one client
@@ -27,6 +30,7 @@ import functools
 import json
 import math
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,6 +45,8 @@ from .models import Game as GameRow
 PREFIX = "webgame:"
 #: Seconds a search's keys outlive its think time (queueing, start-up).
 GRACE = 60
+#: Seconds a worker's word that it is on a search lasts (renewed each second).
+ALIVE_SECONDS = 5
 
 #: Admit a search: KEYS pending:<client>, pending, pending-seconds;
 #: ARGV client cap, server cap, expected seconds, expiry. Returns 0 if
@@ -168,20 +174,63 @@ def search_on_workers(
             },
             expires=expected_seconds + 10 * GRACE,
         )
-        waited = connection().blpop(
-            [_key("answer", token)], timeout=int(expected_seconds) + 10 * GRACE
-        )
-    if waited is None:
-        raise _error(
-            "ai_unavailable",
-            _("no AI worker answered in time; the search was given up"),
-            503,
-        )
-    answer = json.loads(waited[1])
+        answer = json.loads(_wait_for_answer(token, expected_seconds))
     if "error" in answer:
         error = answer["error"]
         raise _error(error["code"], error["detail"], error["status"])
     return answer["result"]
+
+
+def _wait_for_answer(token: str, expected_seconds: float) -> bytes:
+    """Return the worker's answer to the search ``token``; 503 if no worker
+    answered in time, or if the worker on it stopped saying it is alive."""
+    r = connection()
+    key, running = _key("answer", token), _key("running", token)
+    deadline = time.monotonic() + int(expected_seconds) + 10 * GRACE
+    started = False
+    while time.monotonic() < deadline:
+        waited = r.blpop([key], timeout=1)
+        if waited is not None:
+            return waited[1]
+        if r.exists(running):
+            started = True
+        elif started:
+            last = r.lpop(key)  # it may have answered as it ended
+            if last is not None:
+                return last
+            raise _error(
+                "ai_unavailable",
+                _("the AI worker on this search stopped; ask for the move again"),
+                503,
+            )
+    raise _error(
+        "ai_unavailable",
+        _("no AI worker answered in time; the search was given up"),
+        503,
+    )
+
+
+@contextmanager
+def running(token: str) -> Iterator[None]:
+    """Say every second, while the block runs, that this worker is on the
+    search ``token`` (from a thread of its own: a search, a model's loading
+    or a compile may run for seconds without a word)."""
+    r, key, done = connection(), _key("running", token), threading.Event()
+
+    def renew() -> None:
+        while True:
+            r.set(key, 1, ex=ALIVE_SECONDS)
+            if done.wait(1.0):
+                return
+
+    beat = threading.Thread(target=renew, name=f"alive-{token[:8]}", daemon=True)
+    beat.start()
+    try:
+        yield
+    finally:
+        done.set()
+        beat.join()
+        r.delete(key)
 
 
 def _error(code: str, detail: str, status_code: int) -> ServiceError:

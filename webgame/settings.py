@@ -347,7 +347,8 @@ LIVE_GONE_SECONDS = 30
 CELERY_BROKER_URL = REDIS_URL
 # A search is worth nothing once its client gave up: no retries, no results
 # kept by Celery (the search's answer goes back through its own Redis key),
-# one task at a time per worker thread.
+# one task at a time per worker thread (the search task is acknowledged when
+# it ends, so a busy worker reserves no second one: webgame/tasks.py).
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = False

@@ -16,48 +16,51 @@ from .errors import ServiceError
 log = logging.getLogger(__name__)
 
 
-@app.task(name=SEARCH_TASK)
+# Acknowledged when it ends, so that a worker on a search reserves no other
+# (one that died on it is noticed by the web process: backends.running).
+@app.task(name=SEARCH_TASK, acks_late=True)
 def search(*, game_id: str, ai: dict, best: bool, version: int, answer: str) -> None:
     """Run the search for a web process and hand it its answer (or the
     ServiceError, such as a model that cannot be loaded or a game that moved
-    on) through Redis; the worker polls the game's stop key meanwhile."""
+    on) through Redis; the worker polls the game's stop key meanwhile, and
+    says every second that it is alive."""
     from .services.ai import search_in_worker
 
     close_old_connections()
-    try:
-        result = search_in_worker(
-            game_id,
-            ai=ai,
-            best=best,
-            version=version,
-            stop_asked=lambda: backends.stop_asked(game_id),
-        )
-        backends.answer(answer, {"result": result})
-    except ServiceError as error:
-        backends.answer(
-            answer,
-            {
-                "error": {
-                    "code": error.code,
-                    "detail": error.detail,
-                    "status": error.status_code,
-                }
-            },
-        )
-    except Exception:
-        backends.answer(
-            answer,
-            {
-                "error": {
-                    "code": "server_error",
-                    "detail": "the AI worker failed; the error was logged",
-                    "status": 500,
-                }
-            },
-        )
-        raise  # Celery logs it with its traceback
-    finally:
-        close_old_connections()
+    with backends.running(answer):
+        try:
+            result = search_in_worker(
+                game_id,
+                ai=ai,
+                best=best,
+                version=version,
+                stop_asked=lambda: backends.stop_asked(game_id),
+            )
+            backends.answer(answer, {"result": result})
+        except ServiceError as error:
+            code, detail, status = error.code, error.detail, error.status_code
+            if code == "unknown_model":
+                # The web process found it: this worker's MODEL_DIR lacks it.
+                log.error("this worker cannot search: %s", detail)
+                code, status = "ai_unavailable", 503
+                detail = "an AI worker lacks this model; the error was logged"
+            backends.answer(
+                answer, {"error": {"code": code, "detail": detail, "status": status}}
+            )
+        except Exception:
+            backends.answer(
+                answer,
+                {
+                    "error": {
+                        "code": "server_error",
+                        "detail": "the AI worker failed; the error was logged",
+                        "status": 500,
+                    }
+                },
+            )
+            raise  # Celery logs it with its traceback
+        finally:
+            close_old_connections()
 
 
 @app.task(name="webgame.selfplay")

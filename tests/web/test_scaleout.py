@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import signal
 import threading
 import time
 
@@ -48,9 +50,39 @@ def call(port, method, path, body=None, *, client="10.0.0.1", timeout=60):
         conn.close()
 
 
+class Cluster(list):
+    """The ports of the two web processes, and the two Celery workers behind."""
+
+    def __init__(self, env, tmp) -> None:
+        super().__init__()
+        self.env, self.tmp, self.workers = env, tmp, []
+
+    def start_workers(self) -> None:
+        self.workers = [
+            start(
+                [
+                    venv_bin("celery"), "-A", "webgame", "worker",
+                    "--pool", "threads", "--concurrency", "1",
+                    "--hostname", f"worker{n}@%h", "--loglevel", "INFO",
+                    "--without-gossip", "--without-mingle",
+                ],
+                env=self.env,
+                log=self.tmp / f"worker{n}.log",
+            )
+            for n in (1, 2)
+        ]  # fmt: skip
+
+    def kill_workers(self) -> None:
+        """Kill both workers at once, as the system's OOM killer would."""
+        for worker in self.workers:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+
+
 @pytest.fixture(scope="module")
 def webs(redis_url, postgres_url, tmp_path_factory):  # noqa: F811 - fixtures
-    """Yield the ports of two web processes; two Celery workers run behind."""
+    """Yield the ports of two web processes (a Cluster); two Celery workers
+    run behind."""
     tmp = tmp_path_factory.mktemp("cluster")
     env = app_env(
         AI_BACKEND="celery",
@@ -66,34 +98,19 @@ def webs(redis_url, postgres_url, tmp_path_factory):  # noqa: F811 - fixtures
         STATIC_ROOT=str(tmp / "static"),
     )
     migrate(env)
-    procs, ports = [], []
+    cluster, procs = Cluster(env, tmp), []
     try:
+        cluster.start_workers()
         for n in (1, 2):
-            procs.append(
-                start(
-                    [
-                        venv_bin("celery"), "-A", "webgame", "worker",
-                        "--pool", "threads", "--concurrency", "1",
-                        "--hostname", f"worker{n}@%h", "--loglevel", "INFO",
-                        "--without-gossip", "--without-mingle",
-                    ],
-                    env=env,
-                    log=tmp / f"worker{n}.log",
-                )
-            )  # fmt: skip
             port = free_port()
-            proc = start(
-                asgi_server(port),
-                env=env,
-                log=tmp / f"web{n}.log",
-            )  # fmt: skip
+            proc = start(asgi_server(port), env=env, log=tmp / f"web{n}.log")
             procs.append(proc)
-            ports.append((port, proc))
-        for port, proc in ports:
+            cluster.append(port)
+        for port, proc in zip(cluster, procs, strict=True):
             wait_for_port(port, proc, "uvicorn")
-        yield [port for port, _ in ports]
+        yield cluster
     finally:
-        for proc in procs:
+        for proc in procs + cluster.workers:
             stop(proc)
         for log in sorted(tmp.glob("*.log")):
             print(f"--- {log.name}\n{log.read_text()[-3000:]}")
@@ -264,3 +281,31 @@ def test_a_quiet_live_socket_stays_open_and_hears_the_other_process(webs):
                 break
         else:
             raise AssertionError(f"the move did not reach the socket; heard {heard}")
+
+
+def test_a_worker_killed_on_a_search_is_a_503_in_seconds_and_frees_the_game(webs):
+    # The web process waited out the search's whole time and ten minutes
+    # more, holding the game's slot and the client's place.
+    slow = {"kind": "ai", "think_time": 10.0}
+    game = new_game(webs[0], slow, {"kind": "human"}, client="10.0.4.1")
+    path = f"/api/games/{game['id']}/ai-move/"
+    answer = {}
+
+    def think():
+        started = time.monotonic()
+        answer["reply"] = call(webs[0], "POST", path, {}, client="10.0.4.1")
+        answer["seconds"] = time.monotonic() - started
+
+    thinker = threading.Thread(target=think)
+    thinker.start()
+    time.sleep(2.5)
+    try:
+        webs.kill_workers()
+        thinker.join(timeout=30)
+    finally:
+        webs.start_workers()
+    status, body, _ = answer["reply"]
+    assert status == 503 and body["error"] == "ai_unavailable", body
+    assert answer["seconds"] < 10  # not the 10 s think time, nor 600 s more
+    status, body, _ = call(webs[1], "POST", path, {}, client="10.0.4.1", timeout=120)
+    assert status == 200, body  # the game's slot and the client's place are free
