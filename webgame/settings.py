@@ -19,7 +19,7 @@ environment here and only here:
 - ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
   (64 x AI_WORKERS): searches one client may run, one client may have running
   or waiting, and all clients together, before the API answers 503.
-- ``GAME_CREATE_RATE``: new games and seats (create, import, join, share) and
+- ``GAME_CREATE_RATE``: new games and seats (create, import, join, share, rematch) and
   QR codes per client (default ``30/min``, ``off``).
 - ``GAME_EXPIRY_DAYS``: ``manage.py expiregames`` deletes games untouched that
   long (default 30).

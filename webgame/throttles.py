@@ -33,7 +33,7 @@ class AIRateThrottle(SimpleRateThrottle):
 
 class GameCreateThrottle(AIRateThrottle):
     """At most ``settings.GAME_CREATE_RATE`` new games and seats (create,
-    import, join, share) and QR codes of their links per client address."""
+    import, join, share, rematch) and QR codes of their links per client address."""
 
     scope = "create"
 

@@ -337,9 +337,18 @@ class TakebackView(OfferView):
 class RematchView(OfferView):
     """Once the game is over, offer a rematch or answer the other player's:
     accepted (at once in a game without seats), the game names the new one
-    (``rematch``)."""
+    (``rematch``). Each answer may start a game: counted as new games are."""
 
     offer = "rematch"
+    throttle_classes = [GameCreateThrottle]
+
+    @extend_schema(
+        request=s.OfferSerializer,
+        responses={200: s.GameSerializer, **_errors(400, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return the game after the offer, its acceptance or its refusal."""
+        return super().post(request, pk)
 
 
 class AIMoveView(APIView):

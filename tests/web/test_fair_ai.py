@@ -185,6 +185,27 @@ def test_game_creation_is_throttled_per_client(settings):
 
 
 @pytest.mark.django_db
+def test_rematches_count_as_new_games(settings):
+    # Resign and rematch, again and again: 593 games in 10 s from one address
+    # while creating them was held to 30 a minute (security QA).
+    settings.GAME_CREATE_RATE = "3/min"
+    one = client_at("10.0.0.3")
+    game_id = create(one).json()["id"]
+    for _ in range(2):
+        one.post(reverse("game-resign", args=[game_id]), {}, format="json")
+        offered = one.post(
+            reverse("game-rematch", args=[game_id]), {"action": "offer"}, format="json"
+        )
+        assert offered.status_code == 200, offered.content
+        game_id = offered.json()["rematch"]
+    one.post(reverse("game-resign", args=[game_id]), {}, format="json")
+    refused = one.post(
+        reverse("game-rematch", args=[game_id]), {"action": "offer"}, format="json"
+    )
+    assert_error(refused, 429, "throttled")
+
+
+@pytest.mark.django_db
 def test_expiregames_deletes_games_untouched_for_the_expiry_days(settings):
     settings.GAME_EXPIRY_DAYS = 30
     client = APIClient()
