@@ -23,7 +23,7 @@ search: :func:`webgame.services.live.publish_thinking`), ``{"type": "chat",
 it says hello, then each new one; :mod:`webgame.services.chat`),
 ``{"type": "pong"}``.
 
-Limits: the origin must be one of the allowed hosts (:mod:`webgame.asgi`);
+Limits: the origin must be the site itself (:mod:`webgame.routing`);
 a client (:func:`webgame.clients.client_of`) holds at most
 ``LIVE_SOCKETS_PER_CLIENT`` sockets (4429 closes the next); a socket sends at
 most ``LIVE_MESSAGES_BURST`` messages at once and ``LIVE_MESSAGES_PER_SECOND``

@@ -18,7 +18,8 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.routing import ProtocolTypeRouter, URLRouter
-from channels.security.websocket import AllowedHostsOriginValidator
+from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier
+from django.conf import settings
 from django.urls import re_path
 
 from . import services
@@ -83,6 +84,25 @@ async def lifespan(scope, receive, send) -> None:
             return
 
 
+class SameOrigin:
+    """Refuse a socket whose ``Origin`` is not the site it connects to: the
+    scheme (https only with ``HTTPS``), host and port of its ``Host``, as
+    Django's CSRF check compares them (the allowed-hosts check around it
+    ignores the scheme and the port, and let ``http://127.0.0.1:9999`` in)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope["headers"])
+        origin = headers.get(b"origin", b"").decode("latin-1").lower()
+        host = headers.get(b"host", b"").decode("latin-1").lower()
+        schemes = ("https",) if settings.HTTPS else ("http", "https")
+        if host and origin in {f"{scheme}://{host}" for scheme in schemes}:
+            return await self.app(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)
+
+
 def application_for(http):
     """Return the ASGI application serving ``http`` (Django's), the sockets
     and the lifespan."""
@@ -96,8 +116,8 @@ def application_for(http):
         {
             "http": http,
             # A page of another site cannot open a socket here (its Origin
-            # is not one of ALLOWED_HOSTS).
-            "websocket": AllowedHostsOriginValidator(sockets),
+            # is not this site, one of ALLOWED_HOSTS).
+            "websocket": AllowedHostsOriginValidator(SameOrigin(sockets)),
             "lifespan": lifespan,
         }
     )

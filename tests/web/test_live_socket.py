@@ -81,7 +81,9 @@ def friends_game() -> dict:
 
 def socket(game_id: str, *, origin=ORIGIN, client=("127.0.0.1", 5000)):
     communicator = WebsocketCommunicator(
-        application, f"/ws/games/{game_id}/", headers=[origin, (b"host", b"localhost")]
+        application,
+        f"/ws/games/{game_id}/",
+        headers=[origin, (b"host", b"localhost:8000")],
     )
     communicator.scope["client"] = client
     return communicator
@@ -293,6 +295,45 @@ def test_another_sites_page_cannot_open_a_socket():
     sync(body)
 
 
+@pytest.mark.parametrize(
+    "origin",
+    [
+        # The right host, but another port, scheme or a user name in front:
+        # another service on the machine (security QA).
+        "http://localhost:9999",
+        "http://localhost",
+        "ws://localhost:8000",
+        "http://evil.example.com@localhost:8000",
+    ],
+)
+def test_only_the_sites_own_origin_opens_a_socket(origin, settings):
+    settings.HTTPS = False
+    game = friends_game()
+
+    async def body():
+        ws = socket(game["id"], origin=(b"origin", origin.encode()))
+        assert not (await ws.connect())[0]
+        same = socket(game["id"], origin=(b"origin", b"http://LOCALHOST:8000"))
+        assert (await same.connect())[0]
+        await same.disconnect()
+
+    sync(body)
+
+
+def test_a_site_served_over_https_takes_only_https_pages(settings):
+    settings.HTTPS = True
+    game = friends_game()
+
+    async def body():
+        plain = socket(game["id"], origin=ORIGIN)
+        assert not (await plain.connect())[0]
+        secure = socket(game["id"], origin=(b"origin", b"https://localhost:8000"))
+        assert (await secure.connect())[0]
+        await secure.disconnect()
+
+    sync(body)
+
+
 def test_a_client_holds_a_limited_number_of_sockets(settings):
     settings.LIVE_SOCKETS_PER_CLIENT = 2
     game = friends_game()
@@ -369,7 +410,7 @@ def like_uvicorn(game_id: str) -> WebsocketCommunicator:
     return WebsocketCommunicator(
         LikeUvicorn(application),
         f"/ws/games/{game_id}/",
-        headers=[ORIGIN, (b"host", b"localhost")],
+        headers=[ORIGIN, (b"host", b"localhost:8000")],
     )
 
 
@@ -486,7 +527,7 @@ def test_a_socket_to_no_route_is_closed_as_not_found(path, caplog):
 
     async def body():
         ws = WebsocketCommunicator(
-            application, path, headers=[ORIGIN, (b"host", b"localhost")]
+            application, path, headers=[ORIGIN, (b"host", b"localhost:8000")]
         )
         assert await close_code(ws) == 4404
 
