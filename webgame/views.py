@@ -129,8 +129,8 @@ class GameDetailView(APIView):
 
     @extend_schema(responses={200: s.GameSerializer, **_errors(404)})
     def get(self, request: Request, pk) -> Response:
-        """Return the game."""
-        return Response(services.get_game(pk))
+        """Return the game; a seat's token says its player is still here."""
+        return Response(services.get_game(pk, token=_token(request)))
 
     @extend_schema(
         request=s.UpdateGameSerializer,

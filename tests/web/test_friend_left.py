@@ -11,6 +11,7 @@ import types
 
 import pytest
 from django.core.cache import cache
+from django.urls import reverse
 
 from webgame.models import Game as GameRow
 from webgame.services import presence
@@ -84,6 +85,25 @@ def test_a_friend_who_plays_through_the_api_has_not_left(client, friends, later)
     post(client, "game-moves", game_id, {"move": "h9"}, token=white)  # no socket
     assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
     later(95)
+    assert claim(client, game_id, "win", black).status_code == 200
+
+
+def test_a_friend_who_reads_the_game_with_their_token_has_not_left(
+    client,  # noqa: F811
+    friends,
+    later,
+):
+    # White followed the game by GET with its token every 3 s and no socket,
+    # and lost by black's claim (security QA).
+    game_id, black, white = friends
+    first_moves(client, game_id, black, white)
+    later(60)
+    url = reverse("game-detail", args=[game_id])
+    assert client.get(url, HTTP_X_SEAT_TOKEN=white).status_code == 200
+    later(80)
+    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    assert client.get(url, HTTP_X_SEAT_TOKEN="not a seat").status_code == 200
+    later(95)  # a wrong token, or none, is only a watcher's
     assert claim(client, game_id, "win", black).status_code == 200
 
 

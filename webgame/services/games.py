@@ -20,7 +20,7 @@ from mcts import Game, State
 
 from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
-from . import clocks, live, livegrowth, openings, seats
+from . import clocks, live, livegrowth, openings, presence, seats
 from .notation import parse
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
@@ -42,9 +42,15 @@ def get_row(game_id: GameId) -> GameRow:
     return settle_clock(row)
 
 
-def get_game(game_id: GameId) -> dict:
-    """Return the game's snapshot (board, legal moves, moves, result ...)."""
-    return snapshot(get_row(game_id))
+def get_game(game_id: GameId, *, token: str | None = None) -> dict:
+    """Return the game's snapshot (board, legal moves, moves, result ...). A
+    seat's ``token`` marks the seat as here: a player who follows the game
+    through the API, with no socket, is not gone."""
+    row = get_row(game_id)
+    side = seats.seat_of(row, token) if token and row.seats else None
+    if side:
+        presence.seen(row.id, side)
+    return snapshot(row)
 
 
 def check_version(row: GameRow, version: int | None) -> None:
