@@ -10,7 +10,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import RequestFactory
 from django.urls import reverse
@@ -216,6 +216,14 @@ def test_expiregames_deletes_games_untouched_for_the_expiry_days(settings):
     assert out.getvalue().startswith("1 games")
     call_command("expiregames", stdout=out)
     assert [str(pk) for pk in Game.objects.values_list("pk", flat=True)] == [fresh]
+
+
+@pytest.mark.parametrize("days", ["0", "-1", "nan", "inf", "1e9"])
+@pytest.mark.django_db
+def test_expiregames_refuses_days_no_date_can_hold(days):
+    # nan and inf were a ValueError's and an OverflowError's tracebacks.
+    with pytest.raises(CommandError, match="--days must be more than 0"):
+        call_command("expiregames", "--days", days)
 
 
 # ---- IPv6 (issue 67, finding 2): a /64 is one client ----
