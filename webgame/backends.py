@@ -16,7 +16,10 @@ that a crashed process leaves nothing stuck for long:
   BLPOP is safe in a threaded web server);
 - ``running:<token>``: renewed every second by the worker on the search, so
   the web process knows within seconds when a worker died on it (killed,
-  out of memory) instead of waiting out the search's whole time.
+  out of memory) instead of waiting out the search's whole time;
+- ``workers``: each running worker, scored by the time its word lasts till
+  (renewed every few seconds), so that with none a search is refused at
+  once instead of waiting in the queue for nobody.
 
 The throttles' counters are in Redis too (the cache, see settings). Celery's
 queue serves searches in arrival order; the per-client cap keeps one client
@@ -47,6 +50,8 @@ PREFIX = "webgame:"
 GRACE = 60
 #: Seconds a worker's word that it is on a search lasts (renewed each second).
 ALIVE_SECONDS = 5
+#: Seconds a worker's word that it runs lasts (renewed every third of it).
+WORKER_SECONDS = 12
 
 #: Admit a search: KEYS pending:<client>, pending, pending-seconds;
 #: ARGV client cap, server cap, expected seconds, expiry. Returns 0 if
@@ -161,6 +166,12 @@ def search_on_workers(
     # Celery is loaded only by the web processes that use it.
     from .celery import SEARCH_TASK, app
 
+    if not connection().zcount(_key("workers"), time.time(), "+inf"):
+        raise _error(
+            "ai_unavailable",
+            _("no AI worker is running; the operator was told"),
+            503,
+        )
     with _slot(row.pk, expected_seconds), _place(client, expected_seconds):
         token = secrets.token_hex(16)
         app.send_task(
@@ -208,6 +219,19 @@ def _wait_for_answer(token: str, expected_seconds: float) -> bytes:
         _("no AI worker answered in time; the search was given up"),
         503,
     )
+
+
+def say_worker_runs(name: str, stopping: threading.Event) -> None:
+    """Say, until ``stopping`` is set, that the worker ``name`` runs (its
+    own thread, from the worker's start: webgame/tasks.py)."""
+    r, key = connection(), _key("workers")
+    while True:
+        now = time.time()
+        r.zadd(key, {name: now + WORKER_SECONDS})
+        r.zremrangebyscore(key, "-inf", now)
+        if stopping.wait(WORKER_SECONDS / 3):
+            r.zrem(key, name)
+            return
 
 
 @contextmanager

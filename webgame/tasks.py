@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
 
+from celery.signals import worker_ready, worker_shutdown
 from django.core.management import call_command
 from django.db import close_old_connections
 
@@ -14,6 +16,25 @@ from .celery import SEARCH_TASK, app
 from .errors import ServiceError
 
 log = logging.getLogger(__name__)
+
+#: Set when this worker stops: it then no longer says that it runs.
+_STOPPING = threading.Event()
+
+
+@worker_ready.connect
+def _say_this_worker_runs(sender, **_kwargs) -> None:
+    """Tell the web processes, every few seconds, that this worker runs."""
+    threading.Thread(
+        target=backends.say_worker_runs,
+        args=(sender.hostname, _STOPPING),
+        name="worker-runs",
+        daemon=True,
+    ).start()
+
+
+@worker_shutdown.connect
+def _stop_saying(**_kwargs) -> None:
+    _STOPPING.set()
 
 
 # Acknowledged when it ends, so that a worker on a search reserves no other

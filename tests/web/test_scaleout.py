@@ -16,9 +16,11 @@ import threading
 import time
 
 import pytest
+import redis
 from websockets.sync.client import connect
 
 from mcts import find_game
+from webgame import backends
 
 from .servers import (
     app_env,
@@ -71,6 +73,12 @@ class Cluster(list):
             )
             for n in (1, 2)
         ]  # fmt: skip
+        # Until both say they run, a search is refused (no AI worker).
+        workers = redis.Redis.from_url(self.env["REDIS_URL"])
+        deadline = time.monotonic() + 120
+        while workers.zcount("webgame:workers", time.time(), "+inf") < 2:
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
 
     def kill_workers(self) -> None:
         """Kill both workers at once, as the system's OOM killer would."""
@@ -301,11 +309,19 @@ def test_a_worker_killed_on_a_search_is_a_503_in_seconds_and_frees_the_game(webs
     time.sleep(2.5)
     try:
         webs.kill_workers()
+        killed = time.monotonic()
         thinker.join(timeout=30)
+        status, body, _ = answer["reply"]
+        assert status == 503 and body["error"] == "ai_unavailable", body
+        assert answer["seconds"] < 10  # not the 10 s think time, nor 600 s more
+        # Once no worker says it runs, a search is refused at once, not queued
+        # for nobody.
+        time.sleep(max(0.0, killed + backends.WORKER_SECONDS + 1 - time.monotonic()))
+        asked = time.monotonic()
+        status, body, _ = call(webs[1], "POST", path, {}, client="10.0.4.1")
+        assert status == 503 and "no AI worker is running" in body["detail"], body
+        assert time.monotonic() - asked < 2
     finally:
         webs.start_workers()
-    status, body, _ = answer["reply"]
-    assert status == 503 and body["error"] == "ai_unavailable", body
-    assert answer["seconds"] < 10  # not the 10 s think time, nor 600 s more
     status, body, _ = call(webs[1], "POST", path, {}, client="10.0.4.1", timeout=120)
     assert status == 200, body  # the game's slot and the client's place are free
