@@ -296,40 +296,28 @@ def test_another_sites_page_cannot_open_a_socket():
 
 
 @pytest.mark.parametrize(
-    "origin",
+    ("https", "refused", "accepted"),
     [
         # The right host, but another port, scheme or a user name in front:
         # another service on the machine (security QA).
-        "http://localhost:9999",
-        "http://localhost",
-        "ws://localhost:8000",
-        "http://evil.example.com@localhost:8000",
+        (False, "http://localhost:9999", "http://LOCALHOST:8000"),
+        (False, "http://localhost", "http://localhost:8000"),
+        (False, "ws://localhost:8000", "http://localhost:8000"),
+        (False, "http://evil.example.com@localhost:8000", "http://localhost:8000"),
+        # A site served over https takes only https pages.
+        (True, "http://localhost:8000", "https://localhost:8000"),
     ],
 )
-def test_only_the_sites_own_origin_opens_a_socket(origin, settings):
-    settings.HTTPS = False
+def test_only_the_sites_own_origin_opens_a_socket(https, refused, accepted, settings):
+    settings.HTTPS = https
     game = friends_game()
 
     async def body():
-        ws = socket(game["id"], origin=(b"origin", origin.encode()))
-        assert not (await ws.connect())[0]
-        same = socket(game["id"], origin=(b"origin", b"http://LOCALHOST:8000"))
+        other = socket(game["id"], origin=(b"origin", refused.encode()))
+        assert not (await other.connect())[0]
+        same = socket(game["id"], origin=(b"origin", accepted.encode()))
         assert (await same.connect())[0]
         await same.disconnect()
-
-    sync(body)
-
-
-def test_a_site_served_over_https_takes_only_https_pages(settings):
-    settings.HTTPS = True
-    game = friends_game()
-
-    async def body():
-        plain = socket(game["id"], origin=ORIGIN)
-        assert not (await plain.connect())[0]
-        secure = socket(game["id"], origin=(b"origin", b"https://localhost:8000"))
-        assert (await secure.connect())[0]
-        await secure.disconnect()
 
     sync(body)
 
