@@ -29,6 +29,7 @@ making room in a full queue are not repeated across processes).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -227,10 +228,13 @@ def say_worker_runs(name: str, stopping: threading.Event) -> None:
     r, key = connection(), _key("workers")
     while True:
         now = time.time()
-        r.zadd(key, {name: now + WORKER_SECONDS})
-        r.zremrangebyscore(key, "-inf", now)
+        # Redis restarting must not silence the worker for good.
+        with contextlib.suppress(redis.RedisError):
+            r.zadd(key, {name: now + WORKER_SECONDS})
+            r.zremrangebyscore(key, "-inf", now)
         if stopping.wait(WORKER_SECONDS / 3):
-            r.zrem(key, name)
+            with contextlib.suppress(redis.RedisError):
+                r.zrem(key, name)
             return
 
 
@@ -243,7 +247,8 @@ def running(token: str) -> Iterator[None]:
 
     def renew() -> None:
         while True:
-            r.set(key, 1, ex=ALIVE_SECONDS)
+            with contextlib.suppress(redis.RedisError):
+                r.set(key, 1, ex=ALIVE_SECONDS)
             if done.wait(1.0):
                 return
 

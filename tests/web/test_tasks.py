@@ -1,11 +1,16 @@
-"""The Celery search task (AI_BACKEND=celery) answers its web process: a
-worker whose MODEL_DIR lacks the model the web process offered says the
-server is at fault (503, logged on the worker), not the client (400)."""
+"""The Celery side of AI_BACKEND=celery: a worker whose MODEL_DIR lacks the
+model the web process offered says the server is at fault (503, logged on
+the worker), not the client (400); a worker says it runs through a Redis
+restart."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import threading
+import time
+
+import redis
 
 from webgame import backends, tasks
 from webgame.errors import ModelNotFound
@@ -35,3 +40,40 @@ def test_a_worker_without_the_model_answers_503_and_logs_it(monkeypatch, caplog)
         }
     ]
     assert "this worker cannot search: no model 'light' for reversi" in caplog.text
+
+
+class FlakyRedis:
+    """A Redis whose first write fails, as while it restarts."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def zadd(self, key, mapping):
+        self.calls.append("zadd")
+        if self.calls.count("zadd") == 1:
+            raise redis.ConnectionError("Redis is restarting")
+
+    def zremrangebyscore(self, key, low, high):
+        self.calls.append("zremrangebyscore")
+
+    def zrem(self, key, name):
+        self.calls.append("zrem")
+
+
+def test_a_worker_keeps_saying_it_runs_after_redis_came_back(monkeypatch):
+    # Its thread died on the first error, and the web processes then refused
+    # every search as if no worker ran.
+    flaky = FlakyRedis()
+    monkeypatch.setattr(backends, "connection", lambda: flaky)
+    monkeypatch.setattr(backends, "WORKER_SECONDS", 0.3)
+    stopping = threading.Event()
+    saying = threading.Thread(
+        target=backends.say_worker_runs, args=("worker1@test", stopping)
+    )
+    saying.start()
+    deadline = time.monotonic() + 10
+    while flaky.calls.count("zadd") < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stopping.set()
+    saying.join(timeout=5)
+    assert flaky.calls.count("zadd") >= 3 and flaky.calls[-1] == "zrem"
