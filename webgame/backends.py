@@ -38,6 +38,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -132,15 +133,19 @@ def _place(client: str, seconds: float) -> Iterator[None]:
     r = connection()
     keys = (_key("pending", client or "-"), _key("pending"), _key("pending-seconds"))
     ttl = int(seconds) + 10 * GRACE
+    # redis-py's types also cover its asyncio client: this one answers at once.
     queued = float(
-        r.eval(
-            _ADMIT,
-            3,
-            *keys,
-            settings.AI_CLIENT_PENDING,
-            settings.AI_MAX_PENDING,
-            seconds,
-            ttl,
+        cast(
+            "bytes",
+            r.eval(
+                _ADMIT,
+                3,
+                *keys,
+                settings.AI_CLIENT_PENDING,
+                settings.AI_MAX_PENDING,
+                seconds,
+                ttl,
+            ),
         )
     )
     if queued:
@@ -201,13 +206,13 @@ def _wait_for_answer(token: str, expected_seconds: float) -> bytes:
     deadline = time.monotonic() + int(expected_seconds) + 10 * GRACE
     started = False
     while time.monotonic() < deadline:
-        waited = r.blpop([key], timeout=1)
+        waited = cast("list[bytes] | None", r.blpop([key], timeout=1))
         if waited is not None:
             return waited[1]
         if r.exists(running):
             started = True
         elif started:
-            last = r.lpop(key)  # it may have answered as it ended
+            last = cast("bytes | None", r.lpop(key))  # answered as it ended?
             if last is not None:
                 return last
             raise _error(
