@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import LOADED, select_game, two_players
+from .helpers import LOADED, open_board, select_game, two_players
 
 #: The clipped controls on show: "id: text" for each.
 CLIPPED = """() => {
@@ -75,3 +75,23 @@ def test_no_label_is_cut_off(new_page, width, locale):
     # The check sees a label that is too long (as "Openings: ligh" was).
     page.evaluate("() => $('#model-black option:selected').text('x'.repeat(200))")
     assert page.evaluate(CLIPPED)[0].startswith("model-black: xxx")
+
+
+@pytest.mark.parametrize("size", [15, 19])
+def test_every_gomoku_board_fits_a_360_px_phone(new_page, size):
+    # At 19x19 the row numbers' column (19 labels of 18 px) made the board
+    # 342 px tall and so as wide, 10 px past the screen: the page slid
+    # sideways and the s column's label was cut off (phone QA).
+    page = new_page(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    made = page.request.post(
+        page.base_url + "/api/games/",
+        data={"game": "gomoku", "options": {"size": size}},
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    assert page.evaluate("() => document.documentElement.scrollWidth") == 360
+    board = page.locator("#board").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= 360
+    last = page.locator(".file-labels span").last.bounding_box()
+    assert last["x"] + last["width"] <= 360
