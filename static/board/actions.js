@@ -115,6 +115,13 @@ function forbiddenText(square, why) {
   return interpolate(words ? words() : gettext("%(square)s is forbidden to black (renju)."), { square: square }, true);
 }
 
+/** Whether a stone or a disc is on `square` ("h8"). */
+function taken(g, square) {
+  const file = g.board.files.indexOf(square.charAt(0));
+  const rank = g.board.ranks.indexOf(square.slice(1));
+  return file >= 0 && rank >= 0 && g.board.cells[rank][file] !== null;
+}
+
 function tryMove(move) {
   // On touch screens a second tap confirms, so a slip of the finger costs nothing.
   if ($("#confirm-moves").prop("checked") && state.pending !== move) {
@@ -158,6 +165,7 @@ export function clickSquare(square) {
   if (!isLoa()) {
     if (g.legal_moves.indexOf(square) >= 0) tryMove(square);
     else if (g.forbidden && g.forbidden[square]) flash(forbiddenText(square, g.forbidden[square]));
+    else if (taken(g, square)) flash(interpolate(gettext("%(square)s is taken."), { square: square }, true));
     else flash(interpolate(gettext("%(square)s is not a legal move."), { square: square }, true));
     return;
   }
