@@ -8,6 +8,7 @@ import * as chat from "./chat.js";
 import { keepChoices } from "./choices.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
+import * as drag from "./drag.js";
 import { afterEndGone, closeEnd, hideEnd, showEnd } from "./ending.js";
 import { whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
@@ -58,8 +59,10 @@ function focusAfterLoad() {
 export function bind() {
   const on = (type, selector, handler) => $(document).on(type, selector, handler);
   on("click", "#board [data-square]", function () {
-    actions.clickSquare($(this).data("square"));
+    if (!drag.justDropped()) actions.clickSquare($(this).data("square"));
   });
+  on("pointerdown", "#board [data-square]", drag.press);
+  $(document).on("pointermove", drag.move).on("pointerup", drag.release).on("pointercancel", drag.cancel);
   on("click", "#move-list [data-ply]", function () {
     lookAt(parseInt($(this).data("ply"), 10), this);
   });

@@ -21,6 +21,7 @@
  *   seated.js    drawn for a game between two browsers: seats, presence, clocks
  *   opening.js   Gomoku's Swap2 opening, guided: its step and its choices
  *   actions.js   what a player or the AI's turn does: request, take in, redraw
+ *   drag.js      Lines of Action's pieces dragged: a drag is the two taps it stands for
  *   dialogs.js   the first-minute dialog (new game), the rematch and analysis asked at the end
  *   ending.js    the end-of-game card: who won and why (beside the page, not over it)
  *   review.js    looking back: the game analysis and opening explorer requests

@@ -1,0 +1,71 @@
+/*
+ * Lines of Action by dragging: press a piece, move, let go on one of its
+ * destinations, with a mouse, a pen or a finger. A drag is the two taps it
+ * stands for (actions.clickSquare), so it is refused, confirmed and
+ * announced as they are; the board does not scroll under a finger that
+ * drags (board.css: touch-action).
+ */
+import { clickSquare } from "./actions.js";
+import { isLoa, state } from "./state.js";
+
+/** Pixels a pointer moves before a press becomes a drag. */
+const SLOP = 8;
+/** Milliseconds after a drop during which a click is the drop's, not a tap. */
+const CLICK_AFTER_DROP = 400;
+
+let drag = null;
+let droppedAt = 0;
+
+function squareAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  const cell = el && el.closest("#board [data-square]");
+  return cell ? String(cell.dataset.square) : null;
+}
+
+function markOver(square) {
+  $("#board .drag-over").removeClass("drag-over");
+  if (square) $(`#board [data-square="${square}"]`).addClass("drag-over");
+}
+
+/** pointerdown on a square. */
+export function press(event) {
+  const e = event.originalEvent;
+  if (!isLoa() || !e.isPrimary || e.button > 0) return;
+  drag = { from: String(event.currentTarget.dataset.square), x: e.clientX, y: e.clientY, moved: false };
+}
+
+/** pointermove anywhere: past the slop, the press picks its piece up. */
+export function move(event) {
+  const e = event.originalEvent;
+  if (!drag || !e.isPrimary) return;
+  if (!drag.moved) {
+    if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < SLOP) return;
+    drag.moved = true;
+    if (state.selected !== drag.from) clickSquare(drag.from);
+  }
+  markOver(state.selected === drag.from ? squareAt(e.clientX, e.clientY) : null);
+}
+
+/** pointerup anywhere: a drag drops its piece where the pointer is. */
+export function release(event) {
+  const e = event.originalEvent;
+  if (!drag || !e.isPrimary) return;
+  const done = drag;
+  drag = null;
+  markOver(null);
+  if (!done.moved) return; // a tap: its click plays it
+  droppedAt = Date.now();
+  const to = squareAt(e.clientX, e.clientY);
+  if (to && to !== done.from && state.selected === done.from) clickSquare(to);
+}
+
+/** pointercancel: the browser took the pointer over. */
+export function cancel() {
+  drag = null;
+  markOver(null);
+}
+
+/** Whether a click is the end of a drag just dropped (not a tap). */
+export function justDropped() {
+  return Date.now() - droppedAt < CLICK_AFTER_DROP;
+}

@@ -1,0 +1,70 @@
+"""Lines of Action's pieces are dragged as well as tapped: with a mouse or a
+finger, pressed on a piece and let go on one of its destinations (a phone
+player's drag did nothing and scrolled the page: phone QA)."""
+
+from __future__ import annotations
+
+from .conftest import DESKTOP, PHONE_CONTEXT
+from .helpers import LOADED, plies, select_game, two_players, wait_idle, wait_plies
+
+
+def centre(page, square: str) -> tuple[float, float]:
+    box = page.locator(f'#board [data-square="{square}"]').bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def mouse_drag(page, start: str, end: str) -> None:
+    page.mouse.move(*centre(page, start))
+    page.mouse.down()
+    page.mouse.move(*centre(page, end), steps=8)
+    page.mouse.up()
+
+
+def finger_drag(page, start: str, end: str) -> None:
+    """Drag with a finger, as the phone's touch screen reports it."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = centre(page, start), centre(page, end)
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]},
+    )
+    for step in range(1, 11):
+        x, y = x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]},
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_piece_dragged_with_the_mouse_moves_and_a_wrong_drop_plays_nothing(new_page):
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "loa")
+    wait_idle(page)
+    mouse_drag(page, "b1", "e4")  # not one of b1's destinations
+    wait_idle(page)
+    assert plies(page) == []
+    assert page.locator("#board .cell.selected, #board .drag-over").count() == 0
+    mouse_drag(page, "b1", "b3")
+    wait_plies(page, 1)
+    assert plies(page) == ["b1-b3"]
+
+
+def test_a_finger_drags_a_piece_and_the_page_stays_put(new_page):
+    page = new_page(**PHONE_CONTEXT)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "loa")
+    wait_idle(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    touch = "s => getComputedStyle(document.querySelector(s)).touchAction"
+    assert page.evaluate(touch, '#board [data-square="b1"]') == "none"
+    finger_drag(page, "b1", "b3")
+    wait_plies(page, 1)
+    assert plies(page) == ["b1-b3"]
+    assert page.evaluate("() => window.scrollY") == 0
+    # Gomoku's points are tapped: a finger on its board still scrolls the page.
+    select_game(page, "gomoku")
+    assert page.evaluate(touch, '#board [data-square="h8"]') == "auto"
