@@ -8,12 +8,11 @@ nodes.
 A search hands over copies of its tree before and after; one writer thread
 works out what it gained (kept in memory per game until the game ends),
 folds a finished game's gains in and saves, in that order, so requests never
-wait for any of it. The searches
-read the live model like any other (``load_shared`` picks up each save), so
-a crash loses at most the games since the last save, never the model. Only
-the games' default options grow it (the seed models are of those), and only
-with the in-process AI backend: Celery workers would keep the gains in their
-own processes.
+wait for any of it. The searches read the live model like any other
+(``load_shared`` picks up each save), so a crash loses at most the games
+since the last save, never the model. Only the games' default options grow
+it (the seed models are of those), and only with the in-process AI backend:
+Celery workers would keep the gains in their own processes.
 """
 
 from __future__ import annotations
