@@ -94,7 +94,7 @@ def test_brackets_inside_strings_do_not_count():
 
 @pytest.mark.django_db
 def test_a_server_error_is_logged_with_its_traceback(client, monkeypatch, caplog):
-    def broken(game_id):
+    def broken(game_id, **_kwargs):
         raise RuntimeError("the disk caught fire")
 
     monkeypatch.setattr(services, "get_game", broken)

@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 
+import pytest
 import redis
 
 from webgame import backends, tasks
@@ -17,6 +18,7 @@ from webgame.errors import ModelNotFound
 from webgame.services import ai
 
 
+@pytest.mark.django_db
 def test_a_worker_without_the_model_answers_503_and_logs_it(monkeypatch, caplog):
     answers = []
 
