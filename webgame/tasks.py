@@ -65,23 +65,24 @@ def search(*, game_id: str, ai: dict, best: bool, version: int, answer: str) -> 
                 log.error("this worker cannot search: %s", detail)
                 code, status = "ai_unavailable", 503
                 detail = "an AI worker lacks this model; the error was logged"
-            backends.answer(
-                answer, {"error": {"code": code, "detail": detail, "status": status}}
-            )
+            _answer_error(answer, code, detail, status)
         except Exception:
-            backends.answer(
+            _answer_error(
                 answer,
-                {
-                    "error": {
-                        "code": "server_error",
-                        "detail": "the AI worker failed; the error was logged",
-                        "status": 500,
-                    }
-                },
+                "server_error",
+                "the AI worker failed; the error was logged",
+                500,
             )
             raise  # Celery logs it with its traceback
         finally:
             close_old_connections()
+
+
+def _answer_error(answer: str, code: str, detail: str, status: int) -> None:
+    """Hand the web process waiting on ``answer`` the search's error."""
+    backends.answer(
+        answer, {"error": {"code": code, "detail": detail, "status": status}}
+    )
 
 
 @app.task(name="webgame.selfplay")

@@ -700,7 +700,7 @@ class Gomoku(Game):
             return "board full" if full else "black has only forbidden points"
         array = state.array
         winner = "black" if code == BLACK_WINS else "white"
-        stone = BLACK_STONE if code == BLACK_WINS else WHITE_STONE
+        stone = BLACK_STONE if winner == "black" else WHITE_STONE
         lengths = {
             line_length(array, self.size, move, d, np.uint64(stone))
             for move in range(self.size * self.size)
