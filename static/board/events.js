@@ -61,6 +61,12 @@ export function bind() {
   on("click", "#board [data-square]", function () {
     if (!drag.justDropped()) actions.clickSquare($(this).data("square"));
   });
+  // A tap or a click beside the board puts down a piece picked or a move
+  // waiting for its second tap, as Escape does (a scroll is no click). A
+  // square's click redraws the board first: its target, gone, was on it.
+  $(document).on("click", function (e) {
+    if (document.contains(e.target) && !$(e.target).closest("#board, #pass").length) actions.cancelPick();
+  });
   on("pointerdown", "#board [data-square]", drag.press);
   $(document).on("pointermove", drag.move).on("pointerup", drag.release).on("pointercancel", drag.cancel);
   on("click", "#move-list [data-ply]", function () {

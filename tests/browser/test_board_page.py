@@ -1431,6 +1431,40 @@ def test_lines_of_action_s_taps_say_what_holds_now(new_page):
     assert tap("b1") == ""  # put down on purpose
 
 
+def test_a_tap_beside_the_board_puts_down_what_waited_for_a_second_tap(new_page):
+    """A stone waiting for its confirming tap, or a piece picked, stayed on
+    the board whatever else the player tapped: only Escape, a key no phone
+    has, put it down. A tap beside the board does now, as on lichess; a
+    scroll does not."""
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    select_game(page, "gomoku")
+    page.locator("#confirm-moves").check()
+    h8 = page.locator('#board [data-square="h8"]')
+    h8.tap()
+    assert h8.locator(".ghost").count() == 1
+    page.mouse.wheel(0, 200)  # a scroll is no tap
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => BoardPage.state.pending") == "h8"
+    page.locator("#status").tap()
+    assert page.evaluate("() => BoardPage.state.pending") is None
+    assert page.locator("#board .ghost").count() == 0
+    assert page.inner_text("#flash") == ""
+    h8.tap()  # proposes again, plays nothing
+    assert page.locator("#board .ghost").count() == 1 and plies(page) == []
+    h8.tap()
+    wait_plies(page, 1)
+    # Lines of Action: a piece picked is put down, said as Escape says it.
+    select_game(page, "loa")
+    page.locator('#board [data-square="b1"]').tap()
+    assert page.evaluate("() => BoardPage.state.selected") == "b1"
+    page.locator("#status").tap()
+    assert page.evaluate("() => BoardPage.state.selected") is None
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent === 'b1 put down'"
+    )
+
+
 def test_a_watcher_of_the_computer_has_no_empty_line_kept_for_its_estimates(
     new_page,
 ):
