@@ -29,7 +29,7 @@ from ..games.base import MAX_MOVES, ONGOING, Game, State
 from ..games.reversi import BLACK_DISCS, WHITE_DISCS
 from .config import SearchConfig, game_settings
 from .gomoku.config import GomokuSearch
-from .gomoku.focus import focus_moves
+from .gomoku.focus import beginner_moves, focus_moves
 from .gomoku.planner import AlphaBetaPlanner
 from .gomoku.threats.root import plan_root
 from .gomoku.threats.vcf import LEAF_VCF_NODES
@@ -676,7 +676,10 @@ class Searcher:
         # alpha-beta's plan) is not traded for a random or sampled one.
         sure = self._solved_move is not None
         if random_moves and not sure and self._rng.random() < random_moves:
-            code = legal[int(self._rng.integers(len(legal)))]
+            pool = legal
+            if self.game.name == "gomoku":
+                pool = beginner_moves(self._state.array, legal)
+            code = pool[int(self._rng.integers(len(pool)))]
             by_chance = True
         else:
             code = self._choose(temperature, legal)

@@ -305,6 +305,31 @@ def test_random_moves_replace_the_searchs_move_at_their_rate():
     assert never.move == best
 
 
+def test_a_random_gomoku_move_is_one_a_beginner_might_play():
+    """Level 1's random moves were any empty point: half its stones fell on
+    the edges, far from the game, as nobody plays. They are near a stone
+    now (on an empty board, near the centre), as the search's moves are."""
+    game = find_game("gomoku", size=15, row=5)
+    state = game.play_all(["h8", "h9", "i9"])
+    stones = [(7, 7), (8, 7), (8, 8)]  # (row, column) of h8, h9, i9
+    played = set()
+    for seed in range(30):
+        result = Searcher(game, state, seed=seed).search(
+            simulations=10, random_moves=1.0
+        )
+        column, row = ord(result.move[0]) - ord("a"), int(result.move[1:]) - 1
+        assert min(max(abs(row - r), abs(column - c)) for r, c in stones) <= 2
+        played.add(result.move)
+    assert len(played) > 5  # still random
+    empty = game.initial_state()
+    for seed in range(10):
+        result = Searcher(game, empty, seed=seed).search(
+            simulations=10, random_moves=1.0
+        )
+        column, row = ord(result.move[0]) - ord("a"), int(result.move[1:]) - 1
+        assert max(abs(row - 7), abs(column - 7)) <= 2
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

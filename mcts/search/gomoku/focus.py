@@ -100,6 +100,25 @@ def _near_stones(state, size, moves, count):
     return kept
 
 
+def beginner_moves(state: np.ndarray, legal: list[int]) -> list[int]:
+    """Return the moves of ``legal`` within GOMOKU_FOCUS_DISTANCE of a stone
+    (on an empty board, of the centre), or all of them if none is: the
+    moves a weak level's random move is drawn from. A stone far from the
+    others, which nobody plays, told the player the computer was broken."""
+    size = int(state[gomoku.SIZE])
+    board = np.asarray(state[gomoku.HEADER : gomoku.HEADER + size * size])
+    stones = np.argwhere(board.reshape(size, size) != 0)
+    if not len(stones):
+        stones = np.array([[size // 2, size // 2]])
+    near = [
+        code
+        for code in legal
+        if np.abs(stones - divmod(code, size)).max(axis=1).min()
+        <= GOMOKU_FOCUS_DISTANCE
+    ]
+    return near or legal
+
+
 @njit(cache=True, nogil=True)
 def _best_scored(state, moves, count, width, shapes):
     """Keep the ``width`` best-scored of ``moves[:count]`` at the front, best
