@@ -9,7 +9,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-from webgame.startup import launch_warm_up
+from webgame.startup import launch_warm_up, remove_status
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webgame.settings")
 _warm_up = launch_warm_up()
@@ -20,6 +20,9 @@ from webgame.routing import application_for  # noqa: E402
 from webgame.services.readiness import READINESS  # noqa: E402
 from webgame.services.treemodels import log_damaged_models  # noqa: E402
 
-application = application_for(_django)
+# Its status folder goes as the server stops (atexit misses a SIGTERM's stop).
+application = application_for(
+    _django, at_stop=[lambda: remove_status(_warm_up.status_file)] if _warm_up else []
+)
 READINESS.follow(_warm_up)
 log_damaged_models()

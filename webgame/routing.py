@@ -1,10 +1,13 @@
 """The ASGI application's three protocols: HTTP (Django: the page and the
 API), the live games' sockets (:mod:`webgame.consumers`), and the server's
 lifespan, which runs the flag watcher: every half second it ends the games
-whose side to move ran out of time (:func:`webgame.services.flag_due_games`).
+whose side to move ran out of time (:func:`webgame.services.flag_due_games`),
+and asks for the computer's moves that no page asked for while its clock
+runs (:func:`webgame.services.unasked_ai_moves`).
 As the server starts, before the watcher and any request, and as it stops,
 the running Fischer clocks are given a restart's time, as lichess does on a
-deploy (:func:`webgame.services.make_up_for_restart`).
+deploy (:func:`webgame.services.make_up_for_restart`); as it stops, the live
+models save the games they have not saved yet.
 
 :mod:`webgame.asgi` builds the served application from this after starting
 the AI's warm-up; the tests build theirs from it without one.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 
 from channels.db import database_sync_to_async
@@ -33,19 +37,38 @@ UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 
 
 async def watch_flags() -> None:
-    """End the games out of time, forever (each end reaches the sockets)."""
+    """End the games out of time, and ask for the computer's moves nobody
+    asked for while its clock runs, forever (each end and each move reaches
+    the sockets)."""
     flag_due = database_sync_to_async(services.flag_due_games)
+    unasked = database_sync_to_async(services.unasked_ai_moves)
+    playing: set[str] = set()  # the games whose unasked move is under way
     failing = False
     while True:
         await asyncio.sleep(FLAG_EVERY)
         try:
             await flag_due()
+            for game_id, version in await unasked():
+                if str(game_id) not in playing:
+                    playing.add(str(game_id))
+                    task = asyncio.create_task(_play_unasked(game_id, version))
+                    task.add_done_callback(lambda _, g=str(game_id): playing.discard(g))
         except Exception:  # the next round tries again; one report per outage
             if not failing:
                 log.exception("the flag watcher failed (it keeps trying)")
             failing = True
         else:
             failing = False
+
+
+async def _play_unasked(game_id, version: int) -> None:
+    """Play a computer's unasked move on a thread of its own (a search may
+    take seconds: the watcher goes on); a failure is logged."""
+    play = database_sync_to_async(services.play_unasked, thread_sensitive=False)
+    try:
+        await play(game_id, version)
+    except Exception:
+        log.exception("the computer's unasked move in %s failed", game_id)
 
 
 async def make_up_for_restart(when: str) -> None:
@@ -64,9 +87,24 @@ async def make_up_for_restart(when: str) -> None:
             )
 
 
-async def lifespan(scope, receive, send) -> None:
-    """Run the flag watcher while the server runs (ASGI lifespan), and give
-    the running clocks time as the server starts and stops."""
+async def save_live_models() -> None:
+    """Save the live models' games not saved yet, as the server stops (a
+    failure is logged)."""
+    try:
+        saved = await asyncio.to_thread(services.save_live_models)
+    except Exception:
+        log.exception("could not save the live models")
+    else:
+        if saved:
+            log.info("live models saved as the server stops: %d", saved)
+
+
+async def lifespan(scope, receive, send, at_stop=()) -> None:
+    """Run the flag watcher while the server runs (ASGI lifespan), give the
+    running clocks time as the server starts and stops, save the live models
+    and call each of ``at_stop`` as it stops (a SIGTERM ends the process
+    without running its ``atexit`` functions: uvicorn raises the signal
+    again once it has stopped)."""
     watcher = None
     while True:
         message = await receive()
@@ -80,6 +118,9 @@ async def lifespan(scope, receive, send) -> None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await watcher
             await make_up_for_restart("stop")
+            await save_live_models()
+            for done in at_stop:
+                done()
             await send({"type": "lifespan.shutdown.complete"})
             return
 
@@ -103,9 +144,9 @@ class SameOrigin:
         return await WebsocketDenier()(scope, receive, send)
 
 
-def application_for(http):
+def application_for(http, at_stop=()):
     """Return the ASGI application serving ``http`` (Django's), the sockets
-    and the lifespan."""
+    and the lifespan, which calls each of ``at_stop`` as the server stops."""
     sockets = URLRouter(
         [
             re_path(rf"^ws/games/(?P<pk>{UUID})/$", GameConsumer.as_asgi()),
@@ -118,6 +159,6 @@ def application_for(http):
             # A page of another site cannot open a socket here (its Origin
             # is not this site, one of ALLOWED_HOSTS).
             "websocket": AllowedHostsOriginValidator(SameOrigin(sockets)),
-            "lifespan": lifespan,
+            "lifespan": functools.partial(lifespan, at_stop=tuple(at_stop)),
         }
     )

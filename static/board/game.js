@@ -191,9 +191,16 @@ export function setGame(g) {
   }
   // What was said during the game (a declined offer, say) is stale at its end.
   if (justEnded) clearFlash();
-  const news = sameGame && (openingNews(before, g) || restartNews(before, g) || overlineNews(before, g));
-  const due = firstMoveNews(sameGame ? before : null, g);
-  if (news) {
+  const restart = sameGame && restartNews(before, g);
+  const news = sameGame && (openingNews(before, g) || restart || overlineNews(before, g));
+  let due = firstMoveNews(sameGame ? before : null, g);
+  // A restart gives a first move awaited its whole time again: said again
+  // with it, and kept (QA: the restart's word faded, and with it this one).
+  if (restart && news === restart && !due) due = firstMoveNews(null, g);
+  if (news && due) {
+    // Translators: news of the game, then the first move it still awaits.
+    flash(interpolate(gettext("%(news)s. %(due)s"), { news: news, due: due }, true), "position");
+  } else if (news) {
     flash(news, "info"); // a live region: heard too
   } else if (due) {
     flash(due, "position"); // until the move: the countdown runs till then

@@ -135,20 +135,20 @@ class AsgiLiveServer:
         self.thread.join(15)
 
 
-def between_tests(service):
+def between_tests(service, nothing):
     """Return ``service`` (the flag watcher's, or the restart's time for the
-    running clocks) doing nothing while pytest-django blocks the database
-    (between two tests, as the server starts and stops) instead of raising:
-    the server would log that as a failure in the next failing test's
-    output."""
+    running clocks) doing nothing, and answering ``nothing``, while
+    pytest-django blocks the database (between two tests, as the server
+    starts and stops) instead of raising: the server would log that as a
+    failure in the next failing test's output."""
 
-    def served(*args) -> int:
+    def served(*args):
         try:
             return service(*args)
         except RuntimeError as error:
             if "Database access not allowed" not in str(error):
                 raise
-            return 0
+            return nothing
 
     return served
 
@@ -160,8 +160,14 @@ def live_server(django_db_setup, django_db_blocker):
     from webgame import services
 
     with pytest.MonkeyPatch.context() as patch:
-        for name in ("flag_due_games", "make_up_for_restart"):
-            patch.setattr(services, name, between_tests(getattr(services, name)))
+        for name, nothing in (
+            ("flag_due_games", 0),
+            ("make_up_for_restart", 0),
+            ("unasked_ai_moves", []),
+        ):
+            patch.setattr(
+                services, name, between_tests(getattr(services, name), nothing)
+            )
         server = AsgiLiveServer()
         yield server
         server.stop()

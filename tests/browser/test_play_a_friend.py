@@ -1368,6 +1368,24 @@ def test_a_page_says_why_a_restart_of_the_server_grew_the_clocks(new_page):
     assert c.evaluate("() => BoardPage.state.game.clock.white") == white + 20
 
 
+def test_a_restart_keeps_the_first_move_s_word_under_the_board(new_page):
+    """QA: a restart's word replaced "Make your first move before your clock
+    runs out…", faded after 3.5 s, and the game was aborted with nothing
+    said meanwhile. Both are said now, and stay until the move."""
+    a, b = a_friend_joins_timed(new_page)
+    mine = "Make your first move before your clock runs out, or the game is aborted."
+    a.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    a.context.set_offline(True)  # the server is away
+    a.wait_for_function("() => !BoardPage.state.live")
+    assert services.make_up_for_restart("start") == 1
+    a.context.set_offline(False)
+    a.wait_for_function("() => BoardPage.state.game.clock.restarts === 1")
+    said = f"The server restarted: the clocks were given time to make up for it. {mine}"
+    assert a.inner_text("#flash") == said
+    a.wait_for_timeout(4000)
+    assert a.inner_text("#flash") == said
+
+
 @within_seconds
 def test_a_page_reconnects_as_soon_as_a_poll_finds_the_server_back(new_page):
     """While the server is away (a restart), the socket's retries wait longer
@@ -1526,3 +1544,37 @@ def test_a_socket_dead_without_a_close_is_given_up_and_the_game_caught_up(new_pa
     a.wait_for_selector("#connection-lost:not([hidden])", timeout=20_000)
     ply_is(a, 2, timeout=5000)  # caught up by a new socket
     a.wait_for_selector("#connection-lost", state="hidden")
+
+
+def test_the_computer_plays_within_its_clock_when_no_page_asks(page):
+    """QA: the computer moves when a page asks it to (POST ai-move/); a page
+    whose requests stopped reaching the server after the player's move (a
+    network drop, or a player blocking them on purpose) left the computer's
+    clock running, and it lost on time without a move. The server asks for
+    it itself a second after nobody did."""
+    api = page.base_url + "/api/games/"
+    made = page.request.post(
+        api,
+        data={
+            "game": "reversi",
+            "players": {
+                "black": {"kind": "human"},
+                "white": {"kind": "ai", "think_time": 0.1},
+            },
+            "clock": {"initial": 15, "increment": 0},
+        },
+    ).json()
+    game = f"{api}{made['id']}/"
+    page.request.post(game + "moves/", data={"move": "d3"})
+    answered = page.request.post(game + "ai-move/", data={}).json()
+    legal = answered["game"]["legal_moves"]
+    moved = page.request.post(game + "moves/", data={"move": legal[0]}).json()
+    assert moved["ply"] == 3 and moved["clock"]["running"] == "white"
+    # Nobody asks for White's move now.
+    for _ in range(40):
+        now = page.request.get(game).json()
+        if now["ply"] > 3:
+            break
+        page.wait_for_timeout(100)
+    assert now["ply"] == 4 and now["status"] == "playing", now["ply"]
+    assert now["clock"]["running"] == "black" and now["clock"]["white"] > 12

@@ -544,7 +544,9 @@ def test_a_restart_gives_a_first_move_its_whole_time_again(client, friends):
 
 def test_the_server_gives_a_restarts_time_as_it_starts_and_as_it_stops(monkeypatch):
     """The ASGI lifespan: before it says it has started (before the flag
-    watcher and any request), and before it says it has stopped."""
+    watcher and any request), and before it says it has stopped; then the
+    live models are saved, and the warm-up's status removed (given as
+    ``at_stop``: QA, a SIGTERM's stop left it in /tmp)."""
     told: list[str] = []
 
     def give(when: str) -> int:
@@ -552,6 +554,8 @@ def test_the_server_gives_a_restarts_time_as_it_starts_and_as_it_stops(monkeypat
         return 0
 
     monkeypatch.setattr(services, "make_up_for_restart", give)
+    # As it stops, the live models save their games (QA: a stop lost them).
+    monkeypatch.setattr(services, "save_live_models", lambda: told.append("save"))
 
     async def serve() -> list:
         inbox: asyncio.Queue = asyncio.Queue()
@@ -560,7 +564,8 @@ def test_the_server_gives_a_restarts_time_as_it_starts_and_as_it_stops(monkeypat
         async def send(message: dict) -> None:
             said.append((message["type"], list(told)))
 
-        server = asyncio.create_task(routing.lifespan({}, inbox.get, send))
+        stop = [lambda: told.append("at stop")]
+        server = asyncio.create_task(routing.lifespan({}, inbox.get, send, stop))
         for message in ("lifespan.startup", "lifespan.shutdown"):
             await inbox.put({"type": message})
         await server
@@ -568,7 +573,7 @@ def test_the_server_gives_a_restarts_time_as_it_starts_and_as_it_stops(monkeypat
 
     assert asyncio.run(serve()) == [
         ("lifespan.startup.complete", ["start"]),
-        ("lifespan.shutdown.complete", ["start", "stop"]),
+        ("lifespan.shutdown.complete", ["start", "stop", "save", "at stop"]),
     ]
 
 
@@ -865,6 +870,54 @@ def test_the_ai_of_a_game_with_a_clock_plays_within_it(client):
     assert answer.status_code == 200, answer.content
     assert answer.json()["search"]["elapsed"] < 1.0
     assert answer.json()["game"]["ply"] == 1
+
+
+def _against_the_computer(client, black: str, white: str) -> str:
+    """Return a Reversi game at 15+0 of ``black`` against ``white`` ("human"
+    or "ai") after each side's first move: Black's clock runs, as of a
+    second ago."""
+    kinds = {"human": {"kind": "human"}, "ai": {"kind": "ai", "think_time": 0.1}}
+    made = client.post(
+        "/api/games/",
+        {
+            "game": "reversi",
+            "players": {"black": kinds[black], "white": kinds[white]},
+            "clock": {"initial": 15, "increment": 0},
+        },
+        format="json",
+    ).json()
+    row = GameRow.objects.get(pk=made["id"])
+    services.games.write(row, moves=["d3", "c5"])
+    GameRow.objects.filter(pk=row.pk).update(
+        updated=timezone.now() - dt.timedelta(seconds=1.5)
+    )
+    return made["id"]
+
+
+def test_the_server_asks_for_the_computer_s_move_nobody_asked_for(client):
+    _against_the_computer(client, "human", "ai")
+    assert services.unasked_ai_moves() == []  # the person's turn
+    game_id = _against_the_computer(client, "ai", "human")
+    due = services.unasked_ai_moves()
+    assert [str(g) for g, _ in due] == [game_id]
+    services.play_unasked(*due[0])
+    after = client.get(url("game-detail", game_id)).json()
+    assert after["ply"] == 3 and after["clock"]["running"] == "white"
+    assert services.unasked_ai_moves() == []
+    # Played once: a second try at the same version changes nothing.
+    services.play_unasked(*due[0])
+    assert client.get(url("game-detail", game_id)).json()["ply"] == 3
+
+
+def test_the_computer_against_itself_waits_for_its_page(client):
+    _against_the_computer(client, "ai", "ai")
+    assert services.unasked_ai_moves() == []
+
+
+def test_an_unasked_move_waits_a_second_for_the_page_to_ask(client):
+    game_id = _against_the_computer(client, "ai", "human")
+    GameRow.objects.filter(pk=game_id).update(updated=timezone.now())
+    assert services.unasked_ai_moves() == []
 
 
 def test_a_rematch_is_offered_after_the_end_and_swaps_the_seats(client, friends):

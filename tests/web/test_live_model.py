@@ -130,3 +130,48 @@ def test_a_search_hands_its_trees_to_the_writer_and_does_not_wait(monkeypatch):
     release.set()
     GROWTH.wait()
     assert worked_out == [1]
+
+
+@pytest.mark.django_db
+def test_a_stop_saves_the_games_not_saved_yet(client, settings, tmp_path):
+    """QA: the model was saved every LIVE_MODEL_SAVE_EVERY games and never
+    as the server stopped: each restart lost up to nine games' gains."""
+    shutil.copytree(SHIPPED, tmp_path / "reversi" / "light")
+    settings.MODEL_DIR = str(tmp_path)
+    settings.LIVE_MODEL = "live"
+    settings.LIVE_MODEL_SAVE_EVERY = 10
+    game = create(client, "reversi", black=AI, white=AI).json()
+    _play_out(client, game["id"])
+    live_dir = tmp_path / "reversi" / "live"
+    assert livegrowth.flush() == 1
+    manifest = json.loads((live_dir / store.MANIFEST).read_text())
+    assert manifest["built"]["live_games"] == 1
+    assert livegrowth.flush() == 0  # nothing more to save
+
+
+@pytest.mark.django_db
+def test_a_damaged_live_model_is_set_aside_and_grows_again(
+    client, settings, tmp_path, caplog
+):
+    """QA: a live model damaged at a start (a disk full, a crash under
+    another tool) failed every finished game after, a traceback each, and
+    never grew again. It is set aside, said once, and a new one grows."""
+    shutil.copytree(SHIPPED, tmp_path / "reversi" / "light")
+    shutil.copytree(SHIPPED, tmp_path / "reversi" / "live")
+    nodes = tmp_path / "reversi" / "live" / "nodes.jsonl"
+    nodes.write_bytes(nodes.read_bytes()[: nodes.stat().st_size // 2])
+    settings.MODEL_DIR = str(tmp_path)
+    settings.LIVE_MODEL = "live"
+    settings.LIVE_MODEL_SAVE_EVERY = 1
+    livegrowth.GROWTH._models.clear()
+    for _ in range(2):
+        game = create(client, "reversi", black=AI, white=AI).json()
+        _play_out(client, game["id"])
+        GROWTH.wait()
+    manifest = json.loads((tmp_path / "reversi" / "live" / store.MANIFEST).read_text())
+    assert manifest["built"]["live_games"] == 2
+    aside = [p.name for p in (tmp_path / "reversi").iterdir() if "damaged" in p.name]
+    assert len(aside) == 1 and aside[0].startswith(".live.damaged-")
+    said = [r for r in caplog.records if "set aside" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelname == "WARNING"
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]

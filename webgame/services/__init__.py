@@ -53,7 +53,7 @@ Only this package imports :mod:`mcts`, and only from its façade.
 
 from __future__ import annotations
 
-from .ai import ai_move, hint, stop_search
+from .ai import ai_move, hint, play_unasked, stop_search, unasked_ai_moves
 from .analysis import analyse_ply, ending
 from .catalog import (
     FORBIDDEN_KINDS,
@@ -90,6 +90,7 @@ from .games import (
     update_players,
 )
 from .live import group as live_group
+from .livegrowth import flush as save_live_models
 from .openings import CHOICES as OPENING_CHOICES
 from .openings import NAMES as OPENING_NAMES
 from .openings import STEPS as OPENING_STEPS
@@ -169,6 +170,9 @@ __all__ = [
     "rules_for",
     "snapshot",
     "stop_search",
+    "play_unasked",
+    "save_live_models",
+    "unasked_ai_moves",
     "undo",
     "update_players",
 ]

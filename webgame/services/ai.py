@@ -9,6 +9,8 @@ remembers about searches between requests.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -16,6 +18,8 @@ from contextlib import contextmanager
 
 import numpy as np
 from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from mcts import (
@@ -48,10 +52,15 @@ from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
 from .readiness import READINESS
 from .rules import options_key
-from .sides import side_words
+from .sides import other_side, side_words
 from .treemodels import ready_model
 from .workers import POOL
 
+log = logging.getLogger(__name__)
+
+#: The seconds a computer's running clock waits for its move to be asked
+#: for before the server asks itself (:func:`unasked_ai_moves`).
+UNASKED_SECONDS = 1.0
 #: Requests that may wait for one AI move under way (a player's few pages);
 #: more are refused with 409, so that nobody holds a server's threads by
 #: asking again and again.
@@ -204,6 +213,11 @@ class SearchRegistry:
                             self._played.popitem(last=False)
                 move.done.set()
 
+    def under_way(self, game_id: GameId) -> bool:
+        """Return whether an AI move of the game is under way here."""
+        with self._lock:
+            return game_id in self._moves
+
     def answered(self, game_id: GameId, version: int, now: int) -> dict | None:
         """Return the answer of the AI's last move, played at ``version``, if
         the game, now at version ``now``, has changed by nothing else since
@@ -302,6 +316,44 @@ def ai_move(game_id: GameId, *, version: int | None = None) -> dict:
             return move.wait()
         move.answer = _play_ai(row, game, state, side, ai)
         return move.answer
+
+
+def unasked_ai_moves() -> list[tuple[GameId, int]]:
+    """Return (game id, version) of the games where a person waits for the
+    computer's move, its clock running, and nobody has asked for that move
+    (POST ai-move/) for :data:`UNASKED_SECONDS`: the server then asks for it
+    itself (:func:`play_unasked`, from the flag watcher). The page asks at
+    once; a page whose requests stopped reaching the server after its
+    player's move (a network drop, or on purpose) left the computer to lose
+    on time without a move. The computer against itself waits for its page,
+    as when the page is paused or closed."""
+    waited = timezone.now() - dt.timedelta(seconds=UNASKED_SECONDS)
+    rows = GameRow.objects.filter(
+        status=GameRow.Status.PLAYING,
+        deadline__isnull=False,
+        updated__lte=waited,
+    ).filter(Q(players__black__kind="ai") | Q(players__white__kind="ai"))
+    due = []
+    for row in rows[:100]:
+        ticking = row.clock and row.clock["since"] is not None
+        if row.seats or not ticking or SEARCHES.under_way(row.pk):
+            continue
+        game, state = playable(row)
+        side = openings.acting_side(row, game, state)
+        if row.players[side]["kind"] == "ai" != row.players[other_side(side)]["kind"]:
+            due.append((row.pk, row.version))
+    return due
+
+
+def play_unasked(game_id: GameId, version: int) -> None:
+    """Play the computer's move that nobody asked for (:func:`unasked_ai_moves`)
+    if the game is still at ``version`` (once played, asking again at that
+    version plays nothing). A refusal (the game changed, a page asked
+    meanwhile, the server is busy) leaves it to the next look."""
+    try:
+        ai_move(game_id, version=version)
+    except ServiceError as refused:
+        log.info("the unasked AI move of %s was not played: %s", game_id, refused)
 
 
 def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dict:

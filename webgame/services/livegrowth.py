@@ -10,7 +10,9 @@ works out what it gained (kept in memory per game until the game ends),
 folds a finished game's gains in and saves, in that order, so requests never
 wait for any of it. The searches read the live model like any other
 (``load_shared`` picks up each save), so a crash loses at most the games
-since the last save, never the model. Only the games' default options grow
+since the last save, never the model; a stop saves them (:func:`flush`). A
+live model found damaged is set aside (``.live.damaged-<time>``, said once
+in the log) and a new one grows from the seed. Only the games' default options grow
 it (the seed models are of those), and only with the in-process AI backend:
 Celery workers would keep the gains in their own processes.
 """
@@ -20,12 +22,21 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 
 from django.conf import settings
 
-from mcts import LiveModel, Tree, model_path, packed_path, search_gain, unpack_model
+from mcts import (
+    LiveModel,
+    ModelError,
+    Tree,
+    model_path,
+    packed_path,
+    search_gain,
+    unpack_model,
+)
 
 from .rules import cached_rules, options_key
 
@@ -60,6 +71,14 @@ def record_search(game_id, ply: int, before: Tree, after: Tree) -> None:
 def game_finished(row) -> None:
     """Hand a finished game's gains to the writer (once a game)."""
     GROWTH.submit(str(row.pk), row.game, row.options, list(row.moves))
+
+
+def flush() -> int:
+    """Fold in the finished games handed over and save every live model
+    with games not saved yet (as the server stops); return how many models
+    were saved."""
+    GROWTH.wait()
+    return GROWTH.save_all()
 
 
 class Growth:
@@ -112,6 +131,13 @@ class Growth:
         if gains:
             try:
                 self._fold(game, options, moves, gains)
+            except OSError as error:  # the disk: added, the save tried again later
+                log.error(
+                    "live model of %s could not be saved (%s): its games stay in "
+                    "memory, and the next finished game tries again",
+                    game,
+                    error,
+                )
             except Exception:  # a model write must never take the server down
                 log.exception("live model of %s: a finished game was not added", game)
 
@@ -124,6 +150,21 @@ class Growth:
         if live.unsaved:
             live.save()
         return live.games_merged
+
+    def save_all(self) -> int:
+        """Save every live model with unsaved games (call it after
+        :meth:`wait`); return how many were saved. A failure is logged."""
+        saved = 0
+        for folder, live in list(self._models.items()):
+            if not live.unsaved:
+                continue
+            try:
+                live.save()
+            except OSError as error:
+                log.error("live model %s could not be saved: %s", folder, error)
+            else:
+                saved += 1
+        return saved
 
     def _write(self) -> None:
         while True:
@@ -140,13 +181,22 @@ class Growth:
         folder = _folder(game)
         live = self._models.get(folder)
         if live is None:
-            live = self._models[folder] = LiveModel(
-                rules,
-                folder,
-                seed=_seed_folder(game) if not folder.exists() else None,
-                save_every=settings.LIVE_MODEL_SAVE_EVERY,
-                max_nodes=settings.LIVE_MODEL_MAX_NODES,
-            )
+            try:
+                live = _live_model(rules, game, folder)
+            except ModelError as damaged:
+                aside = folder.with_name(
+                    f".{folder.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+                )
+                folder.rename(aside)
+                log.warning(
+                    "live model of %s is damaged (%s): set aside as %s; a new "
+                    "one grows from the seed",
+                    game,
+                    damaged,
+                    aside,
+                )
+                live = _live_model(rules, game, folder)
+            self._models[folder] = live
         state = rules.initial_state()
         codes = []
         for text in moves:
@@ -154,6 +204,18 @@ class Growth:
             codes.append(code)
             state = rules.apply(state, code)
         live.add_game(codes, gains)
+
+
+def _live_model(rules, game: str, folder: Path) -> LiveModel:
+    """Return the live model of ``game`` in ``folder``, loaded, or new from
+    its seed; ModelError if the one there is damaged."""
+    return LiveModel(
+        rules,
+        folder,
+        seed=_seed_folder(game) if not folder.exists() else None,
+        save_every=settings.LIVE_MODEL_SAVE_EVERY,
+        max_nodes=settings.LIVE_MODEL_MAX_NODES,
+    )
 
 
 def _seed_folder(game: str) -> Path | None:
