@@ -40,10 +40,15 @@ export function whenLowTime(handler) {
   onLowTime = handler;
 }
 
-/** "4:05", "1:02:03", "2 d 3 h" or "1 d" (correspondence), from seconds left. */
+/** A correspondence clock's last hour reads as a Fischer clock's, in red
+ *  (QA: its last minute read "0 min", as if its time were up). */
+const DAYS_LOW_SECONDS = 3600;
+
+/** "4:05", "1:02:03", "2 d 3 h" or "1 d" (correspondence, "59:30" in its
+ *  last hour), from seconds left. */
 export function clockText(seconds, control) {
   const s = Math.max(0, seconds);
-  if (control && control.days) {
+  if (control && control.days && s >= DAYS_LOW_SECONDS) {
     const days = Math.floor(s / 86400),
       hours = Math.floor((s % 86400) / 3600),
       minutes = Math.floor((s % 3600) / 60);
@@ -97,9 +102,9 @@ function drawClocks() {
       .text(clockText(left, first ? null : g.clock.control))
       .toggleClass("running", g.clock.running === side)
       .toggleClass("first-move", first)
-      .toggleClass("low", first ? left < 10 : !g.clock.control.days && left < LOW_SECONDS)
+      .toggleClass("low", left < (first ? 10 : g.clock.control.days ? DAYS_LOW_SECONDS : LOW_SECONDS))
       // Days and hours are words (天, 小时), wide in a typewriter's font.
-      .toggleClass("font-monospace", first || !g.clock.control.days)
+      .toggleClass("font-monospace", first || !g.clock.control.days || left < DAYS_LOW_SECONDS)
       .attr("aria-label", first ? interpolate(gettext("%(side)s's time to make a first move"), { side: sideName(side) }, true) : $clock.data("label"))
       // A clock standing still at the start looked stuck.
       .attr("title", first ? gettext("Time to make a first move: then the game is aborted") : g.status === "playing" && !g.clock.running ? stillClock(g) : null);

@@ -1208,6 +1208,17 @@ def test_a_game_of_days_a_move_reads_its_clocks_in_days(new_page):
     }
     assert len(rows) == 1, rows
     assert a.locator("#board").bounding_box()["y"] == board
+    # QA: its last minute read "0 min", as if the time were up, and never
+    # turned red: its last hour reads as a Fischer clock's, red.
+    game_id = a.evaluate("() => BoardPage.state.game.id")
+    row = GameRow.objects.get(pk=game_id)
+    row.clock = {**row.clock, "black": 42_000, "since": clocks.now_ms()}
+    row.save()
+    a.reload()
+    a.wait_for_function("() => BoardPage.state.game && BoardPage.state.game.clock")
+    assert re.fullmatch(r"0:4[012]", a.inner_text("#clock-black"))
+    assert "low" in a.locator("#clock-black").get_attribute("class")
+    assert "low" not in a.locator("#clock-white").get_attribute("class")
 
 
 def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
