@@ -44,6 +44,7 @@ window.BoardPage = { start: start, cellClasses: cellClasses, state: state, dropS
 
 $(function () {
   bind();
+  document.body.classList.remove("starting"); // the controls answer now (board.css)
   restoreChoices();
   showTheme();
   start(offerNewGame);

@@ -119,6 +119,28 @@ def test_a_new_player_is_offered_the_computer_with_the_light_model(page):
 
 
 # ---- 2: nothing is thrown away without asking; Back returns -----------------------
+def test_the_page_s_controls_wait_for_its_scripts(new_page):
+    """QA (a slow phone): for the seconds the scripts took to come, the page
+    showed "Loading…" and buttons that looked ready and did nothing when
+    tapped. They are greyed and take no tap until the scripts run; the
+    language switch, a plain form, works at once."""
+    page = new_page(viewport=DESKTOP)
+    page.route("**/board/main*.js", lambda route: route.abort())
+    page.expected_errors.append("ERR_FAILED")
+    page.goto(page.base_url + "/")
+    for selector in ("#new-game", "#undo", "#white-ai"):
+        button = page.locator(selector)
+        assert button.evaluate("b => getComputedStyle(b).pointerEvents") == "none"
+        assert float(button.evaluate("b => getComputedStyle(b).opacity")) < 0.7
+    language = page.locator("#language")
+    assert language.evaluate("b => getComputedStyle(b).pointerEvents") != "none"
+    ready = new_page(viewport=DESKTOP)
+    open_board(ready)
+    new_game = ready.locator("#new-game")
+    assert new_game.evaluate("b => getComputedStyle(b).pointerEvents") != "none"
+    assert new_game.evaluate("b => getComputedStyle(b).opacity") == "1"
+
+
 def test_new_game_asks_first_and_back_returns_to_the_game(page):
     open_board(page)
     human_move(page)
