@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
+from functools import partial
 
 from channels.db import database_sync_to_async
 from channels.routing import ProtocolTypeRouter, URLRouter
@@ -52,13 +52,18 @@ async def watch_flags() -> None:
                 if str(game_id) not in playing:
                     playing.add(str(game_id))
                     task = asyncio.create_task(_play_unasked(game_id, version))
-                    task.add_done_callback(lambda _, g=str(game_id): playing.discard(g))
+                    task.add_done_callback(partial(_forget, playing, str(game_id)))
         except Exception:  # the next round tries again; one report per outage
             if not failing:
                 log.exception("the flag watcher failed (it keeps trying)")
             failing = True
         else:
             failing = False
+
+
+def _forget(playing: set[str], game_id: str, _task: asyncio.Task) -> None:
+    """Forget that the unasked move of ``game_id`` is under way (it ended)."""
+    playing.discard(game_id)
 
 
 async def _play_unasked(game_id, version: int) -> None:
@@ -159,6 +164,6 @@ def application_for(http, at_stop=()):
             # A page of another site cannot open a socket here (its Origin
             # is not this site, one of ALLOWED_HOSTS).
             "websocket": AllowedHostsOriginValidator(SameOrigin(sockets)),
-            "lifespan": functools.partial(lifespan, at_stop=tuple(at_stop)),
+            "lifespan": partial(lifespan, at_stop=tuple(at_stop)),
         }
     )

@@ -333,7 +333,7 @@ def unasked_ai_moves() -> list[tuple[GameId, int]]:
         deadline__isnull=False,
         updated__lte=waited,
     ).filter(Q(players__black__kind="ai") | Q(players__white__kind="ai"))
-    due = []
+    due: list[tuple[GameId, int]] = []
     for row in rows[:100]:
         ticking = row.clock and row.clock["since"] is not None
         if row.seats or not ticking or SEARCHES.under_way(row.pk):
