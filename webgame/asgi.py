@@ -18,11 +18,15 @@ _django = get_asgi_application()
 # After Django is set up: these import the models.
 from webgame.routing import application_for  # noqa: E402
 from webgame.services.readiness import READINESS  # noqa: E402
-from webgame.services.treemodels import log_damaged_models  # noqa: E402
+from webgame.services.treemodels import (  # noqa: E402
+    log_damaged_models,
+    remove_leftovers,
+)
 
 # Its status folder goes as the server stops (atexit misses a SIGTERM's stop).
 application = application_for(
     _django, at_stop=[lambda: remove_status(_warm_up.status_file)] if _warm_up else []
 )
 READINESS.follow(_warm_up)
+remove_leftovers()
 log_damaged_models()

@@ -103,3 +103,28 @@ class DamagedModelTests(APITestCase):
         assert len(warned) == 1
         assert "is damaged and cannot be used: nodes.jsonl line " in warned[0]
         assert len(logged.output) == len(DAMAGE) + 1  # light is whole
+
+
+def test_a_start_removes_what_a_killed_server_left_half_written(tmp_path, settings):
+    """QA: a server killed while it unpacked a full model (70 MB) or saved
+    its live model left the half-made folders beside the models for good.
+    A start removes those an hour old or more; younger ones may be another
+    process's at work, and a live model set aside as damaged is kept."""
+    import os
+    import time
+
+    settings.MODEL_DIR = str(tmp_path)
+    folder = tmp_path / "reversi"
+    left = [".unpack-full-12565-yobgp9u3", ".live.tmp-3985oa0f", ".live.old-ab12"]
+    kept = [".live.damaged-20261204-213000", "light", ".unpack-full-1-fresh"]
+    for name in left + kept:
+        (folder / name).mkdir(parents=True)
+        (folder / name / "nodes.jsonl").write_text("{}\n")
+    hour_ago = time.time() - 3700
+    for name in left + kept[:2]:
+        os.utime(folder / name, (hour_ago, hour_ago))
+    packing = folder / ".full.tar.xz.tmp-k2j4"
+    packing.write_bytes(b"half")
+    os.utime(packing, (hour_ago, hour_ago))
+    treemodels.remove_leftovers()
+    assert sorted(p.name for p in folder.iterdir()) == sorted(kept)

@@ -26,7 +26,9 @@ import contextlib
 import logging
 import os
 import re
+import shutil
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +82,35 @@ def log_damaged_models() -> None:
     """Look at every game's models, logging each damaged one (at a start)."""
     for game in GAMES:
         list_models(game)
+
+
+#: The folders (and files) a model's unpacking or saving makes beside it,
+#: and removes once done (:mod:`mcts.models`): ".unpack-full-<pid>-…",
+#: ".live.tmp-…", ".live.old-…", ".stale-…", ".full.tar.xz.tmp-…". A
+#: process killed meanwhile leaves them.
+_HALF_MADE = re.compile(r"\.(unpack-|stale-|.+\.tmp-|.+\.old-).*")
+#: Half-made folders younger than this may be another process's at work.
+LEFTOVER_SECONDS = 3600
+
+
+def remove_leftovers() -> None:
+    """Remove the half-made folders and files beside the models that a
+    killed process left (at a start), each an hour old or more, saying so
+    in the log."""
+    now = time.time()
+    for path in Path(settings.MODEL_DIR).glob("*/.*"):
+        if not _HALF_MADE.fullmatch(path.name):
+            continue
+        with contextlib.suppress(OSError):  # gone meanwhile, or not ours
+            if now - path.stat().st_mtime < LEFTOVER_SECONDS:
+                continue
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+            logger.info(
+                "removed %s, left half-made by a server stopped meanwhile", path
+            )
 
 
 def preload_light_models(game: str) -> None:
