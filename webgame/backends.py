@@ -127,6 +127,11 @@ def _slot(game_id, seconds: float) -> Iterator[None]:
         r.eval(_FREE, 2, _key("search", game_id), _key("stop", game_id), token)
 
 
+def searching(game_id) -> bool:
+    """Return whether a search of the game is under way, in any process."""
+    return bool(connection().exists(_key("search", game_id)))
+
+
 @contextmanager
 def _place(client: str, seconds: float) -> Iterator[None]:
     """Hold one of the client's and the server's pending places, else Busy."""

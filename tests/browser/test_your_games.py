@@ -146,3 +146,25 @@ def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
     a.click("#new-game")  # over: nothing runs on
     a.wait_for_selector("#start-dialog.show")
     assert a.locator("#start-leaving").is_hidden()
+
+
+def test_a_clock_the_dialog_does_not_offer_is_named_in_words(new_page):
+    """QA: a game made through the API at 15+0 was listed "0.25+0"."""
+    from webgame.models import Game as GameRow
+    from webgame.services import clocks
+
+    a = new_page(viewport=DESKTOP)
+    invite_a_friend(a, "d3")
+    game_id = a.evaluate("BoardPage.state.game.id")
+    a.locator("#share-dialog .btn-close").click()
+    GameRow.objects.filter(pk=game_id).update(
+        clock=clocks.new_clock({"initial": 15, "increment": 0})
+    )
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    a.click("#two-players")
+    a.wait_for_function("() => !BoardPage.state.game.seats")
+    a.click("#new-game")
+    a.wait_for_function("() => $('#your-games [data-game]').length === 1")
+    line = a.locator("#your-games [data-game]").nth(0).inner_text().split("\n")[1]
+    assert line == "15 s + 0 s · 0 moves played"

@@ -253,6 +253,34 @@ def test_an_ai_move_of_more_than_five_seconds_is_answered(webs):
     assert body["game"]["moves"] == [body["search"]["move"]]
 
 
+def test_the_computer_s_move_nobody_asked_for_is_played_once(webs):
+    """The flag watchers of both processes ask for the move no page asked
+    for while the computer's clock runs: one plays it."""
+    human, ai = {"kind": "human"}, {"kind": "ai", "think_time": 0.2}
+    body = {"game": "gomoku", "options": {"size": 9, "row": 5}}
+    body |= {"players": {"black": human, "white": ai}}
+    body["clock"] = {"initial": 60, "increment": 0}
+    status, game, _ = call(webs[0], "POST", "/api/games/", body, client="10.0.4.1")
+    assert status == 201, game
+    moves = f"/api/games/{game['id']}/moves/"
+    call(webs[0], "POST", moves, {"move": "e5"}, client="10.0.4.1")
+    status, answer, _ = call(
+        webs[1], "POST", f"/api/games/{game['id']}/ai-move/", {}, client="10.0.4.1"
+    )
+    assert status == 200, answer
+    status, after, _ = call(webs[0], "POST", moves, {"move": "a1"}, client="10.0.4.1")
+    assert after["clock"]["running"] == "white"
+    deadline = time.monotonic() + 6
+    while time.monotonic() < deadline:
+        now = call(webs[1], "GET", f"/api/games/{game['id']}/")[1]
+        if len(now["moves"]) > 3:
+            break
+        time.sleep(0.2)
+    assert len(now["moves"]) == 4 and now["to_move"] == "black"
+    time.sleep(1.5)  # no second move played by the other process
+    assert len(call(webs[0], "GET", f"/api/games/{game['id']}/")[1]["moves"]) == 4
+
+
 def test_a_quiet_live_socket_stays_open_and_hears_the_other_process(webs):
     # With redis-py 8, the channel layer's 5 s blocking read dropped every
     # socket every 5-6 s (and logged a traceback each time).

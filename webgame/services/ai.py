@@ -336,13 +336,23 @@ def unasked_ai_moves() -> list[tuple[GameId, int]]:
     due: list[tuple[GameId, int]] = []
     for row in rows[:100]:
         ticking = row.clock and row.clock["since"] is not None
-        if row.seats or not ticking or SEARCHES.under_way(row.pk):
+        if row.seats or not ticking or _searching(row.pk):
             continue
         game, state = playable(row)
         side = openings.acting_side(row, game, state)
         if row.players[side]["kind"] == "ai" != row.players[other_side(side)]["kind"]:
             due.append((row.pk, row.version))
     return due
+
+
+def _searching(game_id: GameId) -> bool:
+    """Return whether the AI is on a move or hint of the game: in this
+    process, or with Celery in any."""
+    if settings.AI_BACKEND == "celery":
+        from .. import backends
+
+        return backends.searching(game_id)
+    return SEARCHES.under_way(game_id)
 
 
 def play_unasked(game_id: GameId, version: int) -> None:
