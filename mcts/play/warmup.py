@@ -133,6 +133,12 @@ def expected_compiles() -> dict[str, int]:
     return counts
 
 
+def _cache_is_empty() -> bool:
+    """Whether numba's cache for these sources holds no compiled code yet."""
+    folder = Path(numba.config.CACHE_DIR or ".")  # type: ignore[attr-defined]
+    return not folder.is_dir() or not any(folder.iterdir())
+
+
 def _remember_compiles(game: str, compiles: int) -> None:
     """Keep a cold warm-up's count (a warm one compiles next to nothing)."""
     if compiles < 20:
@@ -262,6 +268,9 @@ def warm_up(
     started = time.monotonic()
     expected = expected_compiles()
     progress = {name: GameProgress() for name in games}
+    # Only a warm-up that starts from an empty cache counts every compile:
+    # one resumed after a stop mid-compile counts what was left.
+    cold = _cache_is_empty()
 
     def update(name: str, **change) -> None:
         entry = progress[name]
@@ -275,7 +284,8 @@ def warm_up(
     def finished(name: str, compiles: int, error: str | None) -> None:
         seconds = round(time.monotonic() - started, 2)
         if error is None:
-            _remember_compiles(name, compiles)
+            if cold:
+                _remember_compiles(name, compiles)
             update(
                 name, state="ready", progress=1.0, seconds=seconds, compiles=compiles
             )

@@ -78,3 +78,26 @@ def test_a_damaged_model_leaves_the_kernels_warmed_without_it(tmp_path, monkeypa
     monkeypatch.setattr(warmup, "_warm_game", play)
     assert warmup.warm_game("loa", model=str(damaged)) == 0
     assert warmed == [str(damaged), None]
+
+
+@pytest.mark.parametrize(("cache_before", "kept"), [(False, 300), (True, 447)])
+def test_only_a_cold_warm_up_s_count_is_kept(tmp_path, monkeypatch, cache_before, kept):
+    """QA: a first start stopped mid-compile, then started again, compiled
+    only what was left (124 of some 447) and kept that as the count a cold
+    start's progress bar is drawn against: the next cold start's bar would
+    have reached 95% a third of the way. A warm-up that found compiled code
+    in its cache keeps the count it had."""
+    import json
+
+    import numba
+
+    cache = tmp_path / "numba-abc"
+    if cache_before:
+        cache.mkdir()
+        (cache / "kernel.nbi").write_text("")
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(cache), raising=False)
+    monkeypatch.setattr(warmup, "warm_rules", lambda: None)
+    monkeypatch.setattr(warmup, "warm_game", lambda name, model, on_compile: 300)
+    (tmp_path / "warm-compiles.json").write_text(json.dumps({"gomoku": 447}))
+    warmup.warm_up(games=("gomoku",), jobs=1)
+    assert warmup.expected_compiles()["gomoku"] == kept
