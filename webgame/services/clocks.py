@@ -21,7 +21,8 @@ looking.
 A restart of the server gives every running Fischer clock time, as lichess
 does on a deploy (:data:`RESTART_SECONDS`): as the server stops, then as it
 starts again, before its flag watcher and its first request, so that a
-restart of less than half a minute flags nobody. It is not counted in
+restart of less than half a minute flags nobody; after a stop it saw, the
+start gives the side to move the time the server was down, if more. It is not counted in
 ``given``; ``restarts`` counts the times given, for the page to say why a
 clock grew.
 
@@ -164,6 +165,7 @@ def after_change(
     that each side has moved once (:func:`.openings.clock_runs`).
     """
     clock = dict(clock)
+    clock.pop("stopped", None)  # a restart's stop, if one came: past now
     control = clock["control"]
     if before is not None and clock["since"] is not None:
         clock[before] = max(0, left_ms(clock, before, before, at))
@@ -194,16 +196,25 @@ def given(clock: dict, side: str) -> dict:
     }
 
 
-def restarted(clock: dict, to_move: str, when: str) -> dict:
+def restarted(clock: dict, to_move: str, when: str, at: int) -> dict:
     """Return the running Fischer ``clock`` with the time a restart gives
-    (:data:`RESTART_SECONDS`; ``when`` is ``"stop"`` or ``"start"``),
-    ``to_move`` being the side whose clock runs (the caller counts the
-    restart)."""
+    (:data:`RESTART_SECONDS`; ``when`` is ``"stop"`` or ``"start"``, at
+    ``at``), ``to_move`` being the side whose clock runs (the caller counts
+    the restart). A stop notes its time (``stopped``), and the start after
+    gives the side to move the time the server was down if that is more
+    (QA: restarts of 44-51 s cost the side to move the rest)."""
     mover, other = RESTART_SECONDS[when]
+    mover_ms = mover * 1000
+    clock = dict(clock)
+    stopped = clock.pop("stopped", None)
+    if when == "stop":
+        clock["stopped"] = at
+    elif stopped is not None:
+        mover_ms = max(mover_ms, at - stopped)
     rest = other_side(to_move)
     return {
         **clock,
-        to_move: clock[to_move] + mover * 1000,
+        to_move: clock[to_move] + mover_ms,
         rest: clock[rest] + other * 1000,
     }
 

@@ -337,9 +337,9 @@ def flag_due_games() -> int:
 
 def make_up_for_restart(when: str) -> int:
     """Give every game in play whose Fischer clock runs the time a restart
-    of the server gives (:data:`.clocks.RESTART_SECONDS`, ``when``
-    ``"stop"`` or ``"start"``), and a first move awaited its whole time
-    again; return how many. Web processes sharing a
+    of the server gives (:func:`.clocks.restarted`, ``when`` ``"stop"`` or
+    ``"start"``), and a first move awaited its whole time again; return how
+    many. Web processes sharing a
     cache (Redis) give it once a minute, so that a restart of them all gives
     it once."""
     if not cache.add(f"restart-time:{when}", True, timeout=60):
@@ -347,7 +347,7 @@ def make_up_for_restart(when: str) -> int:
     running = GameRow.objects.filter(
         status=GameRow.Status.PLAYING, deadline__isnull=False
     )
-    given = 0
+    given, at = 0, clocks.now_ms()
     for row in running.iterator():
         clock = row.clock
         if not clock or "days" in clock["control"]:
@@ -356,7 +356,7 @@ def make_up_for_restart(when: str) -> int:
         side = openings.acting_side(row, game, state)
         # A first move awaited has its whole time again (_first_move_deadline).
         ticking = clock["since"] is not None
-        again = clocks.restarted(clock, side, when) if ticking else clock
+        again = clocks.restarted(clock, side, when, at) if ticking else clock
         try:
             write(row, clock={**again, "restarts": clock.get("restarts", 0) + 1})
         except Conflict:  # a move came meanwhile: the next restart's
