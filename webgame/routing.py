@@ -42,7 +42,9 @@ async def watch_flags() -> None:
     the sockets)."""
     flag_due = database_sync_to_async(services.flag_due_games)
     unasked = database_sync_to_async(services.unasked_ai_moves)
-    playing: set[str] = set()  # the games whose unasked move is under way
+    # The games whose unasked move is under way, and its task (held here:
+    # the event loop keeps only a weak reference to a task).
+    playing: dict[str, asyncio.Task] = {}
     failing = False
     while True:
         await asyncio.sleep(FLAG_EVERY)
@@ -50,8 +52,8 @@ async def watch_flags() -> None:
             await flag_due()
             for game_id, version in await unasked():
                 if str(game_id) not in playing:
-                    playing.add(str(game_id))
                     task = asyncio.create_task(_play_unasked(game_id, version))
+                    playing[str(game_id)] = task
                     task.add_done_callback(partial(_forget, playing, str(game_id)))
         except Exception:  # the next round tries again; one report per outage
             if not failing:
@@ -61,9 +63,9 @@ async def watch_flags() -> None:
             failing = False
 
 
-def _forget(playing: set[str], game_id: str, _task: asyncio.Task) -> None:
+def _forget(playing: dict, game_id: str, _task: asyncio.Task) -> None:
     """Forget that the unasked move of ``game_id`` is under way (it ended)."""
-    playing.discard(game_id)
+    playing.pop(game_id, None)
 
 
 async def _play_unasked(game_id, version: int) -> None:
