@@ -953,6 +953,34 @@ def test_the_computer_against_itself_waits_for_its_page(client):
     assert services.unasked_ai_moves() == []
 
 
+def test_the_computer_s_clock_stands_still_while_its_ai_compiles(client, monkeypatch):
+    """QA (an upgrade that changed the AI's code): the computer waited 5 min
+    for its kernels to compile, its clock running: 3 min 43 s of its 5 min
+    went, and at 3+2 it would have lost on time without a move. Its clock
+    stands still while its AI is not ready: no flag, and the wait is not
+    charged to its move."""
+    from webgame.services.readiness import READINESS
+
+    game_id = _against_the_computer(client, "ai", "human")  # 15 s each
+    row = GameRow.objects.get(pk=game_id)
+    row.clock = {**row.clock, "since": row.clock["since"] - 20_000}
+    row.deadline = timezone.now() - dt.timedelta(seconds=5)
+    row.save()
+    ready = {"now": False}
+    monkeypatch.setattr(READINESS, "is_ready", lambda name: ready["now"])
+    assert flag_due_games() == 0  # its time is up, but it cannot think yet
+
+    def wait(name: str) -> None:
+        ready["now"] = True  # as if compiled in the meantime, 20 s on
+
+    monkeypatch.setattr(READINESS, "wait", wait)
+    answer = post(client, "game-ai-move", game_id, {})
+    assert answer.status_code == 200, answer.content
+    shown = answer.json()["game"]["clock"]
+    assert answer.json()["game"]["status"] == "playing"
+    assert 14 < shown["black"] <= 15  # the 20 s not charged
+
+
 def test_an_unasked_move_waits_a_second_for_the_page_to_ask(client):
     game_id = _against_the_computer(client, "ai", "human")
     GameRow.objects.filter(pk=game_id).update(updated=timezone.now())

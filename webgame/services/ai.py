@@ -369,6 +369,14 @@ def play_unasked(game_id: GameId, version: int) -> None:
 def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dict:
     """Return ``{"game": snapshot, "search": result}`` once the AI ``ai`` of
     ``side`` played its move (or its turn of an opening) in ``row``."""
+    if row.clock and not READINESS.is_ready(game.name):
+        # QA (an upgrade that changed the AI's code): the computer waited
+        # minutes for its kernels, its clock running. Its clock stands
+        # still until it can think: charged from then (no flag meanwhile:
+        # .games.settle_clock).
+        READINESS.wait(game.name)
+        if row.clock["since"] is not None:
+            row.clock = {**row.clock, "since": now_ms()}
     if row.clock:  # the AI thinks within its clock, in a Swap2 opening too
         ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
     if openings.under_way(row) is not None:

@@ -26,6 +26,10 @@ start gives the side to move the time the server was down, if more. It is not co
 ``given``; ``restarts`` counts the times given, for the page to say why a
 clock grew.
 
+The computer's clock stands still while its AI cannot think yet (a first
+start's compile, :mod:`.readiness`): it is not flagged meanwhile, and its
+move is charged from when it could think (:mod:`.ai`).
+
 A player may give their friend ``GIVEN_SECONDS`` on a Fischer clock, as on
 lichess (its "moretime"), any number of times while a side holds no more
 than ``FISCHER_LIMITS``' largest time; ``given`` counts each side's gifts.

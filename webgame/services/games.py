@@ -24,6 +24,7 @@ from . import clocks, live, livegrowth, openings, presence, seats
 from .notation import parse
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
+from .readiness import READINESS
 from .rules import cached_rules, options_key, rules_for
 from .sides import other_side, side_words
 
@@ -314,6 +315,8 @@ def settle_clock(row: GameRow) -> GameRow:
     else:
         if not clocks.flagged(row.clock, side, clocks.now_ms()):
             return row
+        if row.players[side]["kind"] == "ai" and not READINESS.is_ready(row.game):
+            return row  # its clock stands still while it cannot think (.ai)
         other = other_side(side)
         ending = {"winner": other, "reason": "time", "score": None}
     try:
