@@ -44,7 +44,9 @@ def _play_out(client, game_id: str) -> dict:
 
 
 @pytest.mark.django_db
-def test_finished_ai_games_grow_and_save_the_live_model(client, settings, tmp_path):
+def test_finished_ai_games_grow_and_save_the_live_model(
+    client, settings, tmp_path, caplog
+):
     shutil.copytree(SHIPPED, tmp_path / "reversi" / "light")
     settings.MODEL_DIR = str(tmp_path)
     settings.LIVE_MODEL = "live"
@@ -60,6 +62,11 @@ def test_finished_ai_games_grow_and_save_the_live_model(client, settings, tmp_pa
     manifest = json.loads((live_dir / store.MANIFEST).read_text())
     assert manifest["built"]["by"] == "live"
     assert manifest["built"]["live_games"] == 2
+    # The operator reads each save in the log (QA: only failures were).
+    saves = [r.getMessage() for r in caplog.records if "saved:" in r.getMessage()]
+    assert len(saves) == 1 and saves[0].startswith(
+        "live model of reversi saved: 2 games"
+    )
     live = store.load(live_dir)
     assert int(live.tree.visits[0]) > int(light.tree.visits[0])
     kinds = client.get(reverse("game-kinds")).json()

@@ -203,7 +203,13 @@ class Growth:
             code = rules.parse_move(state, text)
             codes.append(code)
             state = rules.apply(state, code)
-        live.add_game(codes, gains)
+        if live.add_game(codes, gains):
+            log.info(
+                "live model of %s saved: %d games, %d nodes",
+                game,
+                live.games_merged,
+                live.model.tree.size,
+            )
 
 
 def _live_model(rules, game: str, folder: Path) -> LiveModel:
