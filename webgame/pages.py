@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.gzip import gzip_page
 
 from . import services
+from .build import page_build
 
 #: The strength both selectors start on (the first-minute dialog and the
 #: panel show the same list).
@@ -159,5 +160,6 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
             "gomoku_rules": gomoku_rules(),
             "board_modules": board_modules(),
+            "build": page_build(),
         },
     )

@@ -166,6 +166,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Every answer names the page's build: an open page sees an upgrade.
+    "webgame.build.PageBuildMiddleware",
 ]
 
 # Under ASGI, Django reads WhiteNoise's file responses (synchronous file

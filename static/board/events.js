@@ -67,6 +67,14 @@ export function bind() {
   $(document).on("click", function (e) {
     if (document.contains(e.target) && !$(e.target).closest("#board, #pass").length) actions.cancelPick();
   });
+  // After an upgrade the server names another build of the page: this one
+  // runs the old scripts (webgame/build.py). Offered, not forced: a reload
+  // in the middle of a move would lose it.
+  $(document).on("ajaxComplete", function (e, xhr) {
+    const build = xhr.getResponseHeader("X-Page-Build");
+    if (build && build !== document.body.dataset.build) $("#new-version").prop("hidden", false);
+  });
+  on("click", "#new-version", () => location.reload());
   on("pointerdown", "#board [data-square]", drag.press);
   $(document).on("pointermove", drag.move).on("pointerup", drag.release).on("pointercancel", drag.cancel);
   on("click", "#move-list [data-ply]", function () {

@@ -1676,3 +1676,18 @@ def test_a_lines_of_action_game_under_other_rules_says_which(page):
     ).json()
     open_board(page, f"?game={made['id']}")
     assert page.locator("#game-options").is_hidden()  # the usual rules
+
+
+def test_a_page_older_than_the_server_offers_a_reload(page):
+    """QA (an upgrade): the pages left open ran the old scripts against the
+    new server, and nothing said so. The server names its build in every
+    answer; a page of another build offers a reload."""
+    open_board(page)
+    assert page.locator("#new-version").is_hidden()
+    page.evaluate("() => { document.body.dataset.build = 'an-old-build'; }")
+    page.click("#hint")  # any request
+    page.wait_for_selector("#new-version:not([hidden])")
+    page.click("#new-version")
+    page.wait_for_function("() => document.body.dataset.build !== 'an-old-build'")
+    page.wait_for_function("() => BoardPage.state.game")
+    assert page.locator("#new-version").is_hidden()
