@@ -266,7 +266,15 @@ export function bind() {
   // And as a button comes or goes, whoever shows or hides it: one hidden
   // outside a drawing (Rematch, as the end card came) left 6 buttons in
   // rows of 4, the row's height unchanged.
-  new MutationObserver(() => requestAnimationFrame(balanceButtons)).observe(document.getElementById("play-controls"), { attributes: true, attributeFilter: ["hidden"], subtree: true });
+  // Only a change: each drawing sets every button's hidden again, the same
+  // mostly, and balanced them a second time, a forced layout each (QA).
+  const changed = (records) => records.some((r) => (r.oldValue !== null) !== r.target.hidden);
+  new MutationObserver((records) => changed(records) && requestAnimationFrame(balanceButtons)).observe(document.getElementById("play-controls"), {
+    attributes: true,
+    attributeFilter: ["hidden"],
+    attributeOldValue: true,
+    subtree: true,
+  });
 }
 
 /** Switch between the dark and the light colours (theme.js keeps the choice). */

@@ -318,11 +318,19 @@ function drawBoard() {
  *  play with one tap. */
 const TAP_MIN = 32;
 
+/** The board and window sizes the confirm switch was last set for. */
+let cellsMeasuredFor = null;
+
 /** On a touch screen, truly small cells need a second tap to play: the
  *  confirm switch turns on by itself, unless the player set it. */
 function confirmOnSmallCells() {
   const $switch = $("#confirm-moves");
   if ($switch.data("user-set") || !window.matchMedia("(pointer: coarse)").matches) return;
-  const cell = $("#board .cell")[0];
-  if (cell) $switch.prop("checked", cell.getBoundingClientRect().width < TAP_MIN);
+  const cells = document.querySelectorAll("#board .cell");
+  // Measured when the board or the window changed, not at every drawing:
+  // a forced layout each time, 174 ms a move on a slow phone (QA).
+  const key = cells.length + " " + window.innerWidth + "x" + window.innerHeight;
+  if (!cells.length || key === cellsMeasuredFor) return;
+  cellsMeasuredFor = key;
+  $switch.prop("checked", cells[0].getBoundingClientRect().width < TAP_MIN);
 }

@@ -1691,3 +1691,19 @@ def test_a_page_older_than_the_server_offers_a_reload(page):
     page.wait_for_function("() => document.body.dataset.build !== 'an-old-build'")
     page.wait_for_function("() => BoardPage.state.game")
     assert page.locator("#new-version").is_hidden()
+
+
+def test_the_idle_thinking_bar_does_not_animate(page):
+    """QA (a slow phone): the thinking bar, kept as an invisible line between
+    the computer's moves so the board does not jump, went on animating its
+    stripes: 37% of a throttled phone's main thread with nothing to do."""
+    open_board(page)
+    page.locator("#show-analysis").check()
+    set_ai(page, "white", True, "time:0.1")
+    human_move(page)
+    wait_plies(page, 2)
+    wait_idle(page)
+    bar = page.locator("#thinking .progress-bar")
+    page.wait_for_function("() => $('#thinking').hasClass('idle')")
+    assert page.locator("#thinking").get_attribute("hidden") is None
+    assert bar.evaluate("b => getComputedStyle(b).animationName") == "none"
