@@ -22,9 +22,9 @@ A restart of the server gives every running Fischer clock time, as lichess
 does on a deploy (:data:`RESTART_SECONDS`): as the server stops, then as it
 starts again, before its flag watcher and its first request, so that a
 restart of less than half a minute flags nobody; after a stop it saw, the
-start gives the side to move the time the server was down, if more. It is not counted in
-``given``; ``restarts`` counts the times given, for the page to say why a
-clock grew.
+start gives the side to move the time the server was down, if more. It is
+not counted in ``given``; ``restarts`` counts the times given, for the page
+to say why a clock grew.
 
 The computer's clock stands still while its AI cannot think yet (a first
 start's compile, :mod:`.readiness`): it is not flagged meanwhile, and its
