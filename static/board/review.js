@@ -6,7 +6,7 @@
  * on the board and the moves stepped into. lookback.js draws both.
  */
 import * as api from "./api.js";
-import { mistakes } from "./lookback.js";
+import { drawReview, mistakes } from "./lookback.js";
 import { announce, clearPositionFlash, flash } from "./panel.js";
 import { render } from "./render.js";
 import { isLoa, squaresOfMove, state } from "./state.js";
@@ -77,7 +77,9 @@ function analyseNext(r) {
     .done(function (point) {
       if (state.review !== r) return;
       r.points[ply] = point;
-      render();
+      // Only its card changes until the last (each answer drew the whole
+      // page: 25 s of a 60-move analysis on a slow phone, QA).
+      drawReview();
       analyseNext(r);
     })
     .fail(function (x) {

@@ -797,6 +797,30 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
 
 
+def test_the_game_analysis_draws_only_its_card_as_each_point_comes(page):
+    """QA (a slow phone): each of the analysis's answers drew the whole page
+    (board, move list, panel): 25 s of a 60-move analysis at 6x throttle,
+    29% of it blocked. Only its card changes until the last."""
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    page.evaluate(
+        """() => {
+          window.drawings = 0;  // each drawing of the page names the board again
+          new MutationObserver((records) => { window.drawings += records.length; }).observe(
+            document.getElementById('board'), {attributes: true, attributeFilter: ['aria-label']});
+        }"""
+    )
+    page.click("#analyse")
+    page.wait_for_function(
+        "() => BoardPage.state.review && !BoardPage.state.review.running",
+        timeout=AI_TIMEOUT,
+    )
+    assert len(GOMOKU_WIN) == 7  # eight positions analysed
+    assert page.evaluate("window.drawings") <= 3
+
+
 def test_moves_taken_back_leave_the_analysis_with_the_moves_still_played(page):
     """After Undo the analysis still showed the whole game: its mistakes
     named "55. undefined", and one led to "Move 55 of 53"."""
