@@ -132,10 +132,12 @@ def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
     assert re.fullmatch(r"3 min \+ 2 s · 2 moves played · [23]:\d\d left", more), more
     assert turn == "Your move (Black)"
     # ... and it runs down while the dialog is open (it stood still).
-    more_line = entry.locator("span.d-block.small")
+    # Read anew each time: the list may be drawn again meanwhile (the games
+    # asked about as the dialog opened), and a line held from before stands
+    # still (CI once).
     a.wait_for_function(
-        "([e, was]) => e.innerText !== was",
-        arg=[more_line.element_handle(), more],
+        "was => $('#your-games .your-game-more').first().text() !== was",
+        arg=more,
         timeout=3000,
     )
     entry.click()
