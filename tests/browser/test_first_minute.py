@@ -807,9 +807,10 @@ def test_the_game_analysis_draws_only_its_card_as_each_point_comes(page):
     page.wait_for_selector("#end-dialog.show")
     page.evaluate(
         """() => {
-          window.drawings = 0;  // each drawing of the page names the board again
-          new MutationObserver((records) => { window.drawings += records.length; }).observe(
-            document.getElementById('board'), {attributes: true, attributeFilter: ['aria-label']});
+          window.drawings = 0;  // each drawing names the board again
+          const count = (records) => { window.drawings += records.length; };
+          new MutationObserver(count).observe(document.getElementById('board'),
+            {attributes: true, attributeFilter: ['aria-label']});
         }"""
     )
     page.click("#analyse")
