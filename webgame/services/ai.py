@@ -340,7 +340,9 @@ def unasked_ai_moves() -> list[tuple[GameId, int]]:
             continue
         game, state = playable(row)
         side = openings.acting_side(row, game, state)
-        if row.players[side]["kind"] == "ai" != row.players[other_side(side)]["kind"]:
+        computer_waited_for = row.players[side]["kind"] == "ai"
+        person_waits = row.players[other_side(side)]["kind"] != "ai"
+        if computer_waited_for and person_waits:
             due.append((row.pk, row.version))
     return due
 
