@@ -29,18 +29,6 @@ export function clockOf(value) {
   return { initial: 60 * parseInt(parts[0], 10), increment: parseInt(parts[1], 10) };
 }
 
-/** A time control as the selectors name it ("5 min + 3 s", "1 day a move"):
- *  clockOf's inverse; one they do not offer (made through the API) in the
- *  same words ("15 s + 0 s": it read "0.25+0"). */
-export function controlName(control) {
-  const value = control.days ? "d" + control.days : control.initial / 60 + "+" + control.increment;
-  const offered = $('#friend-clock option[value="' + value + '"]').text();
-  if (offered) return offered;
-  if (control.days) return interpolate(ngettext("%(days)s day a move", "%(days)s days a move", control.days), { days: control.days }, true);
-  const words = control.initial % 60 ? gettext("%(seconds)s s + %(increment)s s") : gettext("%(minutes)s min + %(increment)s s");
-  return interpolate(words, { seconds: control.initial, minutes: control.initial / 60, increment: control.increment }, true);
-}
-
 /** Take the answer of a request that seated this browser: keep the seat,
  *  show the game. */
 function seated(g) {

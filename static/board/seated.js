@@ -40,6 +40,18 @@ export function whenLowTime(handler) {
   onLowTime = handler;
 }
 
+/** A time control as the selectors name it ("5 min + 3 s", "1 day a move"):
+ *  clockOf's inverse; one they do not offer (made through the API) in the
+ *  same words ("15 s + 0 s": it read "0.25+0"). */
+export function controlName(control) {
+  const value = control.days ? "d" + control.days : control.initial / 60 + "+" + control.increment;
+  const offered = $('#friend-clock option[value="' + value + '"]').text();
+  if (offered) return offered;
+  if (control.days) return interpolate(ngettext("%(days)s day a move", "%(days)s days a move", control.days), { days: control.days }, true);
+  const words = control.initial % 60 ? gettext("%(seconds)s s + %(increment)s s") : gettext("%(minutes)s min + %(increment)s s");
+  return interpolate(words, { seconds: control.initial, minutes: control.initial / 60, increment: control.increment }, true);
+}
+
 /** A correspondence clock's last hour reads as a Fischer clock's, in red
  *  (QA: its last minute read "0 min", as if its time were up). */
 const DAYS_LOW_SECONDS = 3600;
@@ -177,6 +189,7 @@ function drawPresence() {
   // The count keeps its place even when empty (board.css): a watcher coming
   // or going moves no board.
   // A watch link's page counts itself, as a spectators' list names its reader.
+  $("#control-name").text(g.clock ? controlName(g.clock.control) : "");
   const watchers = who.watchers || 0;
   $("#watchers").text(watchers ? interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true) : "");
 }

@@ -11,11 +11,10 @@
  */
 import * as api from "./api.js";
 import { optionsText } from "./controls.js";
-import { controlName } from "./friends.js";
 import { whenGameDrawn } from "./game.js";
 import { seatEnded, seatsInPlay } from "./history.js";
 import { flash } from "./panel.js";
-import { clockText } from "./seated.js";
+import { clockText, controlName } from "./seated.js";
 import { play } from "./sound.js";
 import { gameTitle, otherSide, seatSide, state, turnWords } from "./state.js";
 

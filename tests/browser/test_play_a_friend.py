@@ -215,14 +215,42 @@ def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
     assert (board_top(a), board_top(b)) == before
 
 
+def test_the_players_and_the_watchers_see_the_time_control(new_page):
+    """As on lichess, the game names its clock ("5 min + 3 s"): it was named
+    only in the invitation and the list of your games. On a phone it takes
+    the line the watchers' count keeps anyway: the board moves no lower."""
+    small = dict(PHONE_CONTEXT, viewport={"width": 360, "height": 740})
+    a, b, watch = _friends_at_5_3(new_page, small)
+    c = new_page(**small)
+    c.goto(watch)
+    a.wait_for_function("() => BoardPage.state.presence.watchers === 1")
+    for tab in (a, b, c):
+        assert tab.inner_text("#control-name") == "5 min + 3 s"
+    assert a.inner_text("#watchers") == "1 watching"
+    parted = a.evaluate(
+        "() => getComputedStyle(document.querySelector('#watchers'), '::before')"
+        ".content"
+    )
+    assert parted == '" \u00b7 "'  # "5 min + 3 s · 1 watching"
+    chips = a.locator("#seat-black").bounding_box()
+    info = a.locator("#seats-info").bounding_box()
+    assert info["y"] >= chips["y"] + chips["height"]  # its own line, as before
+    # Without a clock, nothing is named.
+    d, _ = a_friend_joins(new_page)
+    assert d.inner_text("#control-name") == ""
+
+
 def test_a_sideways_phone_keeps_no_empty_line_for_watchers(new_page):
     """Beside the board, the count's empty line parted the seats from the
-    buttons; a watcher coming moves no board there."""
+    buttons; a watcher coming moves no board there (the board spans the
+    rows on the left)."""
     sideways = dict(PHONE_CONTEXT, viewport={"width": 740, "height": 360})
     a, _, watch = _friends_at_5_3(new_page, sideways)
     chips = a.locator("#seats-row .seat-chip").first.bounding_box()
     row = a.locator("#seats-row").bounding_box()
-    assert row["height"] < chips["height"] + 8, (row, chips)
+    # One line, or a second that names the time control: none left empty.
+    one_line = row["height"] < chips["height"] + 8
+    assert one_line or a.inner_text("#seats-info") == "5 min + 3 s", (row, chips)
     board = a.locator("#board").bounding_box()
     c = new_page(**sideways)
     c.goto(watch)
