@@ -13,11 +13,20 @@ A live model never outgrows ``max_nodes``: a save that finds it larger
 prunes it first, keeping the children of the busiest nodes
 (:func:`mcts.models.model.min_visits_for`), so the server's memory and the
 model's load time stay bounded however long it runs.
+
+Two processes may grow one live model (the server, and ``playlive`` beside
+it): each save holds a lock on the folder, and a save that finds the model
+on disk changed since it loaded or saved it reloads it and folds its own
+unsaved games in again, so that neither writer's games are lost (QA: the
+server's next save overwrote the games ``playlive`` had saved).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..games.base import Game
@@ -47,7 +56,8 @@ def search_gain(
 class LiveModel:
     """The growing model of one game at ``path``: loaded from there, else
     seeded from the model at ``seed`` (a copy: the seed is never changed),
-    else empty. One writer at a time (the caller serializes). Saved every
+    else empty. One writer at a time in a process (the caller serializes);
+    processes share it through each save's lock. Saved every
     ``save_every`` games, pruned to at most ``max_nodes`` nodes."""
 
     def __init__(
@@ -74,13 +84,26 @@ class LiveModel:
             base = empty_model(game)
         self.game = base.game
         built = base.manifest.get("built") or {}
-        self.games_merged = (
-            int(built.get("live_games", 0)) if built.get("by") == "live" else 0
-        )
         self.seeded_from = (
             built.get("seeded_from")
             if built.get("by") == "live"
             else _source(seed, base)
+        )
+        self._take(base)
+        #: The games folded in since the last save: (moves, gains) each.
+        self._unsaved: list[tuple[list[int], dict[int, Tree]]] = []
+        self._on_disk = self._stamp()
+
+    @property
+    def unsaved(self) -> int:
+        """The games folded in since the last save."""
+        return len(self._unsaved)
+
+    def _take(self, base: Model) -> None:
+        """Make the loaded ``base`` this model, with its count of games."""
+        built = base.manifest.get("built") or {}
+        self.games_merged = (
+            int(built.get("live_games", 0)) if built.get("by") == "live" else 0
         )
         # A loaded tree's arrays are exactly full: a growable copy.
         self.model = Model(
@@ -93,13 +116,22 @@ class LiveModel:
             base.patterns,
             shape_weights=base.shape_weights,
         )
-        self.unsaved = 0
 
     def add_game(self, moves: list[int], gains: dict[int, Tree]) -> bool:
         """Fold a finished game's search gains into the model: ``moves`` are
         its move codes from the model's root, ``gains[ply]`` what the search
         at the position after ``ply`` moves added. Return whether the model
         was saved (every ``save_every`` games)."""
+        self._fold(moves, gains)
+        self.games_merged += 1
+        self._unsaved.append((moves, gains))
+        if self.unsaved >= self.save_every:
+            self.save()
+            return True
+        return False
+
+    def _fold(self, moves: list[int], gains: dict[int, Tree]) -> None:
+        """Graft a game's gains along its moves (:meth:`add_game`)."""
         tree = self.model.tree
         node = 0
         for ply in range(len(moves) + 1):
@@ -110,16 +142,34 @@ class LiveModel:
             node = tree.child_with_move(node, moves[ply])
             if node < 0:
                 break  # the game left the lines the model holds
-        self.games_merged += 1
-        self.unsaved += 1
-        if self.unsaved >= self.save_every:
-            self.save()
-            return True
-        return False
 
     def save(self) -> None:
         """Write the model atomically (a crash mid-save leaves the last one),
-        pruned first if it holds more than ``max_nodes`` nodes."""
+        pruned first if it holds more than ``max_nodes`` nodes; if another
+        process saved it since, its games are kept and this one's unsaved
+        games folded in again."""
+        with _locked(self.path):
+            on_disk = self._stamp()
+            if on_disk is not None and on_disk != self._on_disk:
+                self._take(load(self.path, game=self.game))
+                for moves, gains in self._unsaved:
+                    self._fold(moves, gains)
+                self.games_merged += self.unsaved
+            self._write()
+            self._on_disk = self._stamp()
+        self._unsaved.clear()
+
+    def _stamp(self) -> tuple[int, int] | None:
+        """Which save of the model is on disk: its manifest's inode and time
+        (each save puts a new folder in place), None if none is."""
+        try:
+            stat = (self.path / "manifest.json").stat()
+        except FileNotFoundError:
+            return None
+        return stat.st_ino, stat.st_mtime_ns
+
+    def _write(self) -> None:
+        """Save the model, pruned to ``max_nodes`` (:meth:`save`)."""
         built = {
             "by": "live",
             "live_games": self.games_merged,
@@ -135,7 +185,19 @@ class LiveModel:
             "built": built,
             "created": self.model.manifest.get("created"),
         }
-        self.unsaved = 0
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the lock of the live model at ``path`` (a file beside it: the
+    folder itself is replaced at each save)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f".{path.name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _source(seed: str | os.PathLike | None, base: Model) -> dict | None:

@@ -90,6 +90,41 @@ def test_a_finished_game_grows_the_model_along_its_moves_and_saves(tmp_path):
     assert int(again.model.tree.visits[0]) >= root_before + 4000 - 1
 
 
+def test_two_processes_growing_one_live_model_lose_no_games(tmp_path):
+    """QA: ``playlive`` beside the server saved 3 games, and the server's
+    next save, from the model it had loaded before, overwrote them. A save
+    that finds the model changed on disk takes that one and folds its own
+    unsaved games in again."""
+    moves, gains = _game_with_gains(1)
+    per_game = int(gains[0].visits[0])
+    server = LiveModel(GAME, tmp_path / "live", save_every=1)
+    server.add_game(moves, gains)  # saved: one game
+    server.save_every = 3
+    server.add_game(moves, gains)  # in memory only
+    beside = LiveModel(GAME, tmp_path / "live", save_every=1)
+    beside.add_game(moves, gains)
+    beside.add_game(moves, gains)  # on disk: three games
+    server.add_game(moves, gains)  # in memory: three games, two unsaved
+    server.save()
+    saved = store.load(tmp_path / "live")
+    assert saved.manifest["built"]["live_games"] == server.games_merged == 5
+    assert int(saved.tree.visits[0]) == 5 * per_game
+    assert server.unsaved == 0
+    # And the other way round: the one beside folds its game into the
+    # server's save.
+    beside.add_game(moves, gains)
+    assert store.load(tmp_path / "live").manifest["built"]["live_games"] == 6
+
+
+def test_a_live_model_deleted_on_disk_is_saved_again_from_memory(tmp_path):
+    moves, gains = _game_with_gains(1)
+    live = LiveModel(GAME, tmp_path / "live", save_every=1)
+    live.add_game(moves, gains)
+    shutil.rmtree(tmp_path / "live")
+    live.add_game(moves, gains)
+    assert store.load(tmp_path / "live").manifest["built"]["live_games"] == 2
+
+
 def test_save_every_must_be_positive(tmp_path):
     with pytest.raises(ValueError, match="save_every"):
         LiveModel(GAME, tmp_path / "live", save_every=0)
