@@ -14,7 +14,8 @@ environment here and only here:
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host/db``; SQLite by default.
 - ``STATIC_ROOT``: where ``collectstatic`` puts the files WhiteNoise serves.
 - ``LOG_LEVEL``: of the app's loggers (default ``INFO``); 5xx responses are
-  always logged with their traceback.
+  always logged with their traceback. ``ACCESS_LOG``: a line per request
+  (default on). Times are UTC.
 - ``AI_WORKERS``: threads that run AI searches at once (default: cores - 1, min 1).
 - ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
   (64 x AI_WORKERS): searches one client may run, one client may have running
@@ -45,6 +46,7 @@ warm-up given ``--jobs abc`` died, and the AI compiled in the server).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -223,6 +225,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests race threads on one game; an in-memory shared-cache database
     # locks whole tables, so the test database is a file (per process, in the
     # temporary directory, so parallel runs never share one).
+    # Operator QA: a database file this user cannot write started a server
+    # whose every move was a 500 ("attempt to write a readonly database").
+    _database = Path(DATABASES["default"]["NAME"])
+    if not os.access(_database if _database.exists() else _database.parent, os.W_OK):
+        _refuse("DATABASE_URL", str(_database), "an SQLite file this user can write")
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"webgame-test-{os.getpid()}.sqlite3")
     }
@@ -361,6 +368,10 @@ MODEL_DIR = Path(os.environ.get("MODEL_DIR", BASE_DIR / "model"))
 if not MODEL_DIR.is_dir():
     # Else the server started, and the page's first game was refused.
     _refuse("MODEL_DIR", str(MODEL_DIR), "a folder that holds the tree models")
+if not os.access(MODEL_DIR, os.W_OK):
+    # Operator QA: the server started, then every finished game logged an
+    # error (the live model, a full model unpacked, are written there).
+    _refuse("MODEL_DIR", str(MODEL_DIR), "a folder this user can write")
 
 # Request bodies are small JSON documents (the longest is an imported game
 # record); anything bigger is refused with 413 before it is parsed.
@@ -379,6 +390,8 @@ AI_MAX_PENDING = env_number("AI_MAX_PENDING", 64 * AI_WORKERS, 1)
 GAME_CREATE_RATE = env_rate("GAME_CREATE_RATE", "30/min")
 #: Days after its last change that ``manage.py expiregames`` deletes a game.
 GAME_EXPIRY_DAYS = env_number("GAME_EXPIRY_DAYS", 30.0, 0, float)
+if not GAME_EXPIRY_DAYS > 0:  # expiregames would delete every game
+    _refuse("GAME_EXPIRY_DAYS", os.environ["GAME_EXPIRY_DAYS"], "more than 0 days")
 #: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
 #: so that web requests are served first while searches run.
 AI_NICE = env_number("AI_NICE", 10, 0, high=19)
@@ -393,7 +406,28 @@ AI_MAX_NODES = env_number("AI_MAX_NODES", 2_000_000, 1000)
 #: seeded from full, else light; webgame/services/livegrowth.py), saved every
 #: LIVE_MODEL_SAVE_EVERY finished games and pruned to LIVE_MODEL_MAX_NODES
 #: nodes when it outgrows them; empty: none.
-LIVE_MODEL = os.environ.get("LIVE_MODEL", "live")
+LIVE_MODEL = os.environ.get("LIVE_MODEL", "live").strip()
+
+
+def _shipped_models() -> set[str]:
+    """Return the names of the models the checkout ships (built by self-play
+    or training, or packed: ``full``), which the live model must not grow
+    over (operator QA: LIVE_MODEL=light rewrote the light model)."""
+    names = {path.name.split(".")[0] for path in MODEL_DIR.glob("*/*.tar.xz")}
+    for manifest in MODEL_DIR.glob("*/*/manifest.json"):
+        try:
+            built = json.loads(manifest.read_text()).get("built") or {}
+        except (OSError, ValueError):
+            continue
+        if built.get("by") != "live":
+            names.add(manifest.parent.name)
+    return names
+
+
+if LIVE_MODEL and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", LIVE_MODEL):
+    _refuse("LIVE_MODEL", LIVE_MODEL, "a folder name (letters, digits, - and _)")
+if LIVE_MODEL in _shipped_models():
+    _refuse("LIVE_MODEL", LIVE_MODEL, "a name no shipped model has, or empty")
 LIVE_MODEL_SAVE_EVERY = env_number("LIVE_MODEL_SAVE_EVERY", 10, 1)
 LIVE_MODEL_MAX_NODES = env_number("LIVE_MODEL_MAX_NODES", 1_500_000, 1000)
 
@@ -475,6 +509,9 @@ elif LOOPBACK_ONLY:
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     _refuse("LOG_LEVEL", LOG_LEVEL, "DEBUG, INFO, WARNING, ERROR or CRITICAL")
+#: Whether each request is logged (uvicorn's access line); off, only the
+#: app's lines and errors are (uvicorn's --no-access-log was undone here).
+ACCESS_LOG = env_flag("ACCESS_LOG", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -511,6 +548,10 @@ LOGGING = {
         "django.server": {"level": "INFO"},  # runserver's request lines (make dev)
         "webgame": {"level": LOG_LEVEL},
         "uvicorn.error": {"handlers": ["uvicorn"], "level": "INFO", "propagate": False},
-        "uvicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        "uvicorn.access": {
+            "handlers": ["access"],
+            "level": "INFO" if ACCESS_LOG else "WARNING",
+            "propagate": False,
+        },
     },
 }

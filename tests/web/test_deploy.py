@@ -4,6 +4,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -187,6 +188,13 @@ def test_make_alone_lists_every_target_with_what_it_does():
         ("DATABASE_URL", "bogus://", "a database URL such as postgres://"),
         ("AI_BACKEND", "celerx", "local or celery"),
         ("SECRET_KEY_FILE", "/nonexistent/dir/key", "a file this user can create"),
+        # Operator QA: LIVE_MODEL=light grew over the shipped light model,
+        # LIVE_MODEL=../etc was taken, GAME_EXPIRY_DAYS=0 passed and
+        # expiregames then failed naming a flag nobody gave.
+        ("LIVE_MODEL", "light", "a name no shipped model has, or empty"),
+        ("LIVE_MODEL", "full", "a name no shipped model has, or empty"),
+        ("LIVE_MODEL", "../etc", "a folder name (letters, digits, - and _)"),
+        ("GAME_EXPIRY_DAYS", "0", "more than 0 days"),
     ],
 )
 def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
@@ -202,6 +210,71 @@ def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
     assert f"ImproperlyConfigured: {setting}={value!r}: expected {expected}" in (
         result.stderr
     )
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("MODEL_DIR", "a folder this user can write"),
+        ("DATABASE_URL", "an SQLite file this user can write"),
+    ],
+)
+def test_a_folder_or_database_the_server_cannot_write_stops_the_start(
+    tmp_path, setting, expected
+):
+    """Operator QA: with model/ or the database read-only, the server
+    started, then logged an error at every finished game, or answered each
+    move 500. (The process sees ``tmp_path`` unwritable: the tests run as
+    root, whom no mode stops.)"""
+    shutil.copytree(ROOT / "model" / "loa" / "light", tmp_path / "loa" / "light")
+    database = tmp_path / "db.sqlite3"
+    database.touch()
+    unwritable = {"MODEL_DIR": tmp_path, "DATABASE_URL": database}[setting]
+    env = {"MODEL_DIR": str(tmp_path), "DATABASE_URL": f"sqlite:///{database}"}
+    start = (
+        "import os, runpy, sys\n"
+        f"denied, real = {str(unwritable)!r}, os.access\n"
+        "os.access = lambda p, m, **k: str(p) != denied and real(p, m, **k)\n"
+        "sys.argv = ['manage.py', 'check']\n"
+        "runpy.run_path('manage.py', run_name='__main__')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", start],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert f"{setting}='{unwritable}': expected {expected}" in result.stderr
+
+
+_LOG_A_REQUEST = (
+    "import logging, django\n"
+    "django.setup()\n"
+    "logging.getLogger('uvicorn.access').info("
+    "'%s - \"%s %s HTTP/%s\" %d', '10.0.0.1', 'GET', '/x/', '1.1', 200)\n"
+    "logging.getLogger('uvicorn.error').info('serving')\n"
+)
+
+
+@pytest.mark.parametrize("access_log", ["1", "0"])
+def test_access_log_turns_each_request_s_line_off(access_log):
+    """Operator QA: uvicorn's --no-access-log was undone by the settings'
+    logging, and no setting turned the line per request off."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "webgame.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", _LOG_A_REQUEST],
+        cwd=ROOT,
+        env={**env, "ACCESS_LOG": access_log},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert ('"GET /x/ HTTP/1.1" 200' in result.stdout) == (access_log == "1")
+    assert "uvicorn: serving" in result.stderr  # the server's own lines stay
 
 
 def test_make_n_run_only_prints_the_commands():
