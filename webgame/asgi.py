@@ -5,8 +5,10 @@ The AI's warm-up starts first (:mod:`webgame.startup`), then the app, then
 the thread that makes each game's AI ready (:mod:`webgame.services.readiness`).
 """
 
+import logging
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 from webgame.startup import launch_warm_up, remove_status
@@ -14,6 +16,11 @@ from webgame.startup import launch_warm_up, remove_status
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webgame.settings")
 _warm_up = launch_warm_up()
 _django = get_asgi_application()
+if settings.DEBUG:  # operator QA: DEBUG=1 make run started without a word
+    logging.getLogger("webgame").warning(
+        "DEBUG is on: error pages show the code and the settings to anyone; "
+        "for development only"
+    )
 
 # After Django is set up: these import the models.
 from webgame.routing import application_for  # noqa: E402

@@ -156,14 +156,15 @@ INSTALLED_APPS = [
 ]
 
 # WhiteNoise serves the collected static files (``make run`` collects them);
-# with DEBUG on, runserver's staticfiles app serves them from the sources.
+# with DEBUG on, the sources (``make dev``'s runserver serves them itself;
+# operator QA: ``DEBUG=1 make run`` served a page without its scripts).
 MIDDLEWARE = [
     # First: the refusals of those after it are logged with their client.
     "webgame.clients.ClientMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "webgame.bodies.LengthRequiredMiddleware",
     "csp.middleware.CSPMiddleware",
-    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -269,6 +270,7 @@ STORAGES = {
 # source maps (27 MB of the packages' files, for developer tools only) are
 # served uncompressed.
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
     *__import__("whitenoise.compress").compress.Compressor.SKIP_COMPRESS_EXTENSIONS,
     "map",

@@ -277,6 +277,36 @@ def test_access_log_turns_each_request_s_line_off(access_log):
     assert "uvicorn: serving" in result.stderr  # the server's own lines stay
 
 
+_DEBUG_START = (
+    "import webgame.asgi\n"
+    "from django.test import Client\n"
+    "client = Client(HTTP_HOST='localhost')\n"
+    "for path in ('/static/theme.js', '/static/board/main.js'):\n"
+    "    print(path, client.get(path).status_code)\n"
+)
+
+
+def test_a_server_started_with_debug_on_says_so_and_serves_its_scripts():
+    """Operator QA: ``DEBUG=1 make run`` started without a word, and its
+    page came without its scripts (404: only runserver served them)."""
+    result = subprocess.run(
+        [sys.executable, "-c", _DEBUG_START],
+        cwd=ROOT,
+        env={**os.environ, "DEBUG": "1", "AI_WARM_UP": "0"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "WARNING webgame: DEBUG is on: error pages show the code" in result.stderr
+    assert result.stdout.split() == [
+        "/static/theme.js",
+        "200",
+        "/static/board/main.js",
+        "200",
+    ]
+
+
 def test_make_n_run_only_prints_the_commands():
     # A line naming $(MAKE) runs even under -n: `make -n run` served (QA).
     port = free_port()
