@@ -8,6 +8,9 @@ DRF's per-field messages for clients that want to mark the form.
 
 from __future__ import annotations
 
+import logging
+
+import redis
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -17,6 +20,11 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from .errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+#: The seconds a client is asked to wait when the server's Redis is down.
+REDIS_RETRY_SECONDS = 5
 
 #: The ``error`` code of a validation failure, by the name of the field at fault.
 FIELD_CODES = {
@@ -66,6 +74,20 @@ def api_exception_handler(exc, context) -> Response | None:
                 _("the request body is larger than the 64 KiB accepted"),
             ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(
+        exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError
+    ):
+        # Operator QA: Redis down (the scale-out's throttles, seats and
+        # searches) was a bare 500 at every request: a 503 that says so.
+        log.error("Redis (REDIS_URL) does not answer: %s", exc)
+        return Response(
+            error_body(
+                "unavailable",
+                _("the server cannot reach its shared store (Redis); try again"),
+            ),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(REDIS_RETRY_SECONDS)},
         )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

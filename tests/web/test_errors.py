@@ -118,6 +118,25 @@ def test_a_server_error_is_logged_with_its_traceback(client, monkeypatch, caplog
     assert "RuntimeError: the disk caught fire" in text
 
 
+@pytest.mark.django_db
+def test_redis_down_is_a_503_that_says_so_and_is_logged(client, monkeypatch, caplog):
+    """Operator QA: with the scale-out's Redis down, every new game was a
+    bare 500 (a ConnectionError's traceback)."""
+    import redis
+
+    def down(game_id, **_kwargs):
+        raise redis.exceptions.ConnectionError("Error 111 connecting to redis:6379")
+
+    monkeypatch.setattr(services, "get_game", down)
+    game_id = create(client).json()["id"]
+    client.raise_request_exception = False
+    response = client.get(url("game-detail", game_id))
+    assert_error(response, 503, "unavailable")
+    assert response["Retry-After"] == "5"
+    (record,) = _records(caplog, "webgame.exceptions")
+    assert record.levelno == logging.ERROR and "Error 111" in record.getMessage()
+
+
 # ---- quiet logs (issue 67, finding 6): a refusal is one line, not a fault ----
 def _records(caplog, name: str) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.name == name]
