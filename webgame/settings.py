@@ -231,6 +231,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     _database = Path(DATABASES["default"]["NAME"])
     if not os.access(_database if _database.exists() else _database.parent, os.W_OK):
         _refuse("DATABASE_URL", str(_database), "an SQLite file this user can write")
+    # Operator QA: a file that is not a database (damaged, or another file
+    # named by mistake) stopped the start with migrate's traceback, naming
+    # no setting. Empty is fine: SQLite makes a new database of it.
+    if _database.is_file() and _database.stat().st_size:
+        with _database.open("rb") as head:
+            if head.read(16) != b"SQLite format 3\x00":
+                _refuse(
+                    "DATABASE_URL",
+                    str(_database),
+                    "an SQLite database (this file is not one: restore it from"
+                    " a backup, docs/deploy.md)",
+                )
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"webgame-test-{os.getpid()}.sqlite3")
     }

@@ -250,6 +250,26 @@ def test_a_folder_or_database_the_server_cannot_write_stops_the_start(
     assert f"{setting}='{unwritable}': expected {expected}" in result.stderr
 
 
+def test_a_database_file_that_is_not_sqlite_stops_the_start_naming_it(tmp_path):
+    """Operator QA: a damaged database file stopped ``make run`` with
+    migrate's traceback ("file is not a database"), naming no setting."""
+    database = tmp_path / "db.sqlite3"
+    database.write_bytes(b"\x00garbage, not a database" * 100)
+    result = run_manage("check", DATABASE_URL=f"sqlite:///{database}")
+    assert result.returncode != 0
+    assert (
+        f"DATABASE_URL='{database}': expected an SQLite database (this file is"
+        " not one: restore it from a backup, docs/deploy.md)"
+    ) in result.stderr
+
+
+def test_an_empty_database_file_is_a_new_database(tmp_path):
+    database = tmp_path / "db.sqlite3"
+    database.touch()
+    result = run_manage("check", DATABASE_URL=f"sqlite:///{database}")
+    assert result.returncode == 0, result.stderr
+
+
 _LOG_A_REQUEST = (
     "import logging, django\n"
     "django.setup()\n"
