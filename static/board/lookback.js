@@ -45,6 +45,26 @@ export function mistakes(review, least = MISTAKE_DROP) {
   return found.sort((a, b) => b.drop - a.drop).slice(0, MISTAKES);
 }
 
+/** The mistakes the analysis card lists: those that lost MISTAKE_DROP or
+ *  more; without one, once the analysis is complete, those that lost most
+ *  (SMALL_DROP or more). */
+function listedMistakes(r) {
+  const found = mistakes(r);
+  const complete = !r.running && r.points.every(Boolean);
+  return found.length || !complete ? found : mistakes(r, SMALL_DROP);
+}
+
+/** Looking back at the position after a listed mistake: {move, side} of the
+ *  move the analysis chose there instead (drawn on the board: a ghost stone,
+ *  or an arrow in Lines of Action, as lichess draws its best move), else
+ *  null. */
+export function betterMoveShown() {
+  const r = currentReview();
+  if (!r || state.viewPly === null || state.explore) return null;
+  const m = listedMistakes(r).find((x) => x.ply === state.viewPly);
+  return m && m.best && m.best !== "pass" ? { move: m.best, side: m.side } : null;
+}
+
 function svg(name, attrs) {
   const el = document.createElementNS(SVG, name);
   Object.keys(attrs).forEach((key) => el.setAttribute(key, attrs[key]));
@@ -112,12 +132,10 @@ function drawReviewCard() {
   chart.appendChild(svg("polygon", { points: first + ",100 " + line.join(" ") + " " + last + ",100", class: "black-area" }));
   chart.appendChild(svg("line", { x1: 0, x2: width, y1: 50, y2: 50, class: "midline", "vector-effect": "non-scaling-stroke" }));
   const complete = !running && known === r.points.length;
-  let found = mistakes(r);
-  let heading = gettext("Mistakes: the mover's chance before and after");
-  if (!found.length && complete) {
-    found = mistakes(r, SMALL_DROP);
-    heading = gettext("No big mistake. The moves that lost most: the mover's chance before and after");
-  }
+  const found = listedMistakes(r);
+  const heading = mistakes(r).length
+    ? gettext("Mistakes: the mover's chance before and after")
+    : gettext("No big mistake. The moves that lost most: the mover's chance before and after");
   found.forEach(function (m) {
     chart.appendChild(svg("line", { x1: m.ply, x2: m.ply, y1: 0, y2: 100, class: "mistake", "data-ply": m.ply, "vector-effect": "non-scaling-stroke" }));
   });

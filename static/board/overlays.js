@@ -159,45 +159,65 @@ function arrowMoves(layer) {
   return topMoves(layer, layer.best).filter((m) => m.move !== "pass");
 }
 
-/** LOA's layer of arrows, from piece to destination, width by visits. */
-export function drawArrows() {
+/** LOA's layer of arrows, from piece to destination, width by visits; or,
+ *  looking back at a mistake, the one arrow of the move the analysis chose
+ *  instead (`better`: {move}, from render.js). */
+export function drawArrows(better) {
   const $layer = $("#arrow-layer").empty();
   const n = state.game.board.size;
   $("#arrows").attr("viewBox", "0 0 " + n + " " + n);
-  const layer = isLoa() ? boardLayer() : null;
+  if (!isLoa()) return;
+  if (better) {
+    const line = arrow(better.move, 0.15, "better", "arrowhead-better");
+    line.querySelector("title").textContent = moveText(better.move) + ": " + bestWords();
+    return $layer.append(line);
+  }
+  const layer = boardLayer();
   if (!layer) return;
   const moves = arrowMoves(layer);
   const most = Math.max(1, ...moves.map((m) => m.visits));
-  const ns = "http://www.w3.org/2000/svg";
   // Drawn weakest first, and the move played last, so that it lies on top.
   moves
     .slice()
     .reverse()
     .sort((x, y) => (x.move === layer.best) - (y.move === layer.best))
     .forEach(function (m) {
-      const sq = squaresOfMove(m.move),
-        a = screenPos(sq[0]),
-        z = screenPos(sq[1]);
-      // Stop short of the centre so the arrowhead sits inside the target square.
-      const dx = z.c - a.c,
-        dy = z.r - a.r,
-        len = Math.hypot(dx, dy) || 1,
-        cut = 0.25 / len;
-      const line = document.createElementNS(ns, "line");
-      line.setAttribute("x1", a.c + 0.5);
-      line.setAttribute("y1", a.r + 0.5);
-      line.setAttribute("x2", z.c + 0.5 - dx * cut);
-      line.setAttribute("y2", z.r + 0.5 - dy * cut);
-      line.setAttribute("stroke-width", (0.05 + 0.2 * (m.visits / most)).toFixed(3));
-      line.setAttribute("data-move", m.move);
       const cls = [m.proven === "win" ? "proven-win" : "", m.move === layer.best ? "best" : ""].join(" ").trim();
-      if (cls) line.setAttribute("class", cls);
       // The head in the line's colour (it was orange on the red and the green).
       const head = m.proven === "win" ? "arrowhead-win" : m.move === layer.best ? "arrowhead-best" : "arrowhead";
-      line.setAttribute("marker-end", "url(#" + head + ")");
-      const title = document.createElementNS(ns, "title");
-      title.textContent = m.move + ": " + statsText(m);
-      line.appendChild(title);
+      const line = arrow(m.move, 0.05 + 0.2 * (m.visits / most), cls, head);
+      line.querySelector("title").textContent = m.move + ": " + statsText(m);
       $layer.append(line);
     });
+}
+
+/** Said of the move the analysis chose instead of a mistake looked back at,
+ *  on its square (its destination) or arrow: "a6: the analysis's best move". */
+export function bestWords() {
+  return pgettext("square", "the analysis's best move");
+}
+
+/** One arrow of a Lines of Action move ("b1-b3"), as an SVG line `width`
+ *  wide with classes `cls` and the arrowhead marker `head`, titled. */
+function arrow(move, width, cls, head) {
+  const ns = "http://www.w3.org/2000/svg";
+  const sq = squaresOfMove(move),
+    a = screenPos(sq[0]),
+    z = screenPos(sq[1]);
+  // Stop short of the centre so the arrowhead sits inside the target square.
+  const dx = z.c - a.c,
+    dy = z.r - a.r,
+    len = Math.hypot(dx, dy) || 1,
+    cut = 0.25 / len;
+  const line = document.createElementNS(ns, "line");
+  line.setAttribute("x1", a.c + 0.5);
+  line.setAttribute("y1", a.r + 0.5);
+  line.setAttribute("x2", z.c + 0.5 - dx * cut);
+  line.setAttribute("y2", z.r + 0.5 - dy * cut);
+  line.setAttribute("stroke-width", width.toFixed(3));
+  line.setAttribute("data-move", move);
+  if (cls) line.setAttribute("class", cls);
+  line.setAttribute("marker-end", "url(#" + head + ")");
+  line.appendChild(document.createElementNS(ns, "title"));
+  return line;
 }

@@ -7,8 +7,8 @@
 import { dropStaleEnd } from "./ending.js";
 import { cellsAt } from "./history.js";
 import { stoneSide } from "./opening.js";
-import { arrowNotes, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
-import { drawExplorer, drawReview } from "./lookback.js";
+import { arrowNotes, bestWords, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
+import { betterMoveShown, drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel, heldControl } from "./panel.js";
 import { aiThinking, canClick, gameTitle, isLoa, joinWords, squaresOfMove, state } from "./state.js";
 
@@ -41,6 +41,7 @@ export function cellClasses(square, piece, ctx) {
   if (ctx.winning[square]) classes.push("winning");
   if (ctx.forbidden && ctx.forbidden[square]) classes.push("forbidden");
   if (ctx.stars && ctx.stars[square]) classes.push("star");
+  if (ctx.better && ctx.better.to === square && !ctx.loa) classes.push("better");
   const stats = ctx.stats[square];
   if (stats) {
     classes.push("heat-" + stats.heat);
@@ -52,7 +53,8 @@ export function cellClasses(square, piece, ctx) {
 }
 
 /** Square sets for one drawing: {loa, last, legal, targets, pending, dark, winning, forbidden,
- *  stars} (square -> true), `stats` (the heat map) and `notes` (LOA arrow numbers). */
+ *  stars} (square -> true), `stats` (the heat map), `notes` (LOA arrow numbers)
+ *  and `better` ({to, move, side}: the analysis's move instead of a mistake looked back at). */
 function drawingContext() {
   const g = state.game;
   const live = state.viewPly === null;
@@ -99,6 +101,8 @@ function drawingContext() {
   ctx.stars = g.game === "gomoku" ? starPoints(g.board) : {};
   ctx.stats = heatBySquare();
   ctx.notes = arrowNotes();
+  const better = betterMoveShown();
+  ctx.better = better && { to: squaresOfMove(better.move).slice(-1)[0], move: better.move, side: better.side };
   if (ctx.loa) {
     g.board.files.forEach(function (f, c) {
       g.board.ranks.forEach(function (rk, r) {
@@ -158,10 +162,13 @@ function cellHtml(square, piece, ctx, number, moved) {
   if (ctx.forbidden[square]) about.push(forbiddenWord(ctx.forbidden[square]));
   if (stats && stats.chosen) about.push(pgettext("square", "the AI's move"));
   if (stats) about.push(interpolate(gettext("AI: %(stats)s"), { stats: statsText(stats) }, true));
+  // Looking back at a mistake: the square of the move the analysis chose.
+  const better = ctx.better && ctx.better.to === square ? bestWords() : "";
+  if (better) about.push(better);
   if (notes) about.push(interpolate(gettext("AI: %(stats)s"), { stats: notes.join("; ") }, true));
   const label = joinWords(about);
   const forbidden = ctx.forbidden[square] ? square + ": " + forbiddenWord(ctx.forbidden[square]) : "";
-  const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : forbidden;
+  const title = stats ? square + ": " + statsText(stats) : notes ? notes.join("\n") : forbidden || (better && square + ": " + better);
   return (
     '<button type="button" role="gridcell" class="' + cellClasses(square, piece, ctx) + '" data-square="' + square +
     '" aria-label="' + label + '"' + (title ? ' title="' + title + '"' : "") + ' tabindex="-1">' +
@@ -170,6 +177,8 @@ function cellHtml(square, piece, ctx, number, moved) {
     (piece ? pieceHtml(piece, number, moved) : "") +
     // Reversi and Gomoku: the stone a first tap proposes, half drawn (a second tap plays it).
     (!piece && !ctx.loa && ctx.pending[square] ? '<span class="ghost ' + stoneSide(state.game) + '"></span>' : "") +
+    // Looking back at a mistake: the stone the analysis would have put down.
+    (better && !piece && !ctx.loa ? '<span class="ghost better-stone ' + ctx.better.side + '"></span>' : "") +
     // A tap kept while the last move is on its way (actions.js queueTap).
     (state.queuedTaps.indexOf(square) >= 0 ? '<span class="queued-mark"></span>' : "") +
     (stats && shownValue(stats) !== null && !piece ? '<span class="heat-label">' + Math.round(shownValue(stats) * 100) + "</span>" : "") +
@@ -309,7 +318,7 @@ function drawBoard() {
 
   $("#rank-labels").html(rows.map((r) => "<span>" + b.ranks[r] + "</span>").join(""));
   $("#file-labels").html(rows.map((c) => "<span>" + b.files[c] + "</span>").join(""));
-  drawArrows();
+  drawArrows(ctx.better);
   confirmOnSmallCells();
 }
 

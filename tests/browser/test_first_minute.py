@@ -797,6 +797,76 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
 
 
+def _analysis_with_one_mistake(page, moves: list[str], ply: int, best: str) -> None:
+    """Answer the page's game analysis with made-up points: the move that
+    makes ``ply`` drops its mover's chance from 60% to 20%, the analysis
+    having chosen ``best`` there; the moves before it lose nothing much, and
+    the analysis chose each move played but that one."""
+    mover = "black" if ply % 2 else "white"
+
+    def answer(route):
+        asked = json.loads(route.request.post_data)["ply"]
+        chance = 0.5 if asked < ply - 1 else 0.6 if asked == ply - 1 else 0.2
+        chosen = best if asked == ply - 1 else (moves[asked:] or [None])[0]
+        route.fulfill(
+            json={
+                "ply": asked,
+                "black": chance if mover == "black" else 1 - chance,
+                "best": chosen,
+                "to_move": "black" if asked % 2 == 0 else "white",
+                "pv": [],
+                "proven": None,
+            }
+        )
+
+    page.route("**/analysis/", answer)
+
+
+@pytest.mark.parametrize("game", ["reversi", "loa"])
+def test_a_mistake_looked_back_at_shows_the_analysis_s_move_on_the_board(page, game):
+    """A strong player's walk: "best was a6" stood under the chart, and the
+    board at the mistake showed only the move played. As lichess draws its
+    best move there: a ghost stone of the mover ringed in blue, or (Lines of
+    Action) a blue arrow; at no other position."""
+    if game == "reversi":
+        moves, best = ["f5", "d6", "c3", "d3", "c4"], "f4"
+        open_imported(page, "reversi", "".join(moves))
+    else:
+        moves, best = loa_record()[:5], "b8-b6"
+        open_imported(page, "loa", " ".join(moves))
+    _analysis_with_one_mistake(page, moves, 4, best)
+    page.click("#analyse-game")
+    page.wait_for_function(
+        "() => BoardPage.state.review && !BoardPage.state.review.running"
+    )
+    links = page.locator("#mistakes .mistake-link")
+    assert links.count() == 1
+    assert links.first.inner_text().startswith(f"4. {moves[3]} (White)")
+    links.first.click()  # an imported game's boards are asked first
+    page.wait_for_function("() => BoardPage.state.viewPly === 4")
+    if game == "reversi":
+        cell = page.locator(f'#board [data-square="{best}"]')
+        assert cell.get_attribute("class").split().count("better") == 1
+        assert cell.locator(".ghost.better-stone.white").count() == 1
+        assert cell.get_attribute("title") == f"{best}: the analysis's best move"
+        assert "the analysis's best move" in cell.get_attribute("aria-label")
+        assert page.locator("#board .better").count() == 1
+    else:
+        arrows = page.locator("#arrow-layer line")
+        assert arrows.count() == 1
+        assert arrows.first.get_attribute("class") == "better"
+        assert arrows.first.get_attribute("data-move") == best
+        assert page.locator("#board .better").count() == 0  # the arrow says it
+        cell = page.locator('#board [data-square="b6"]')
+        assert "the analysis's best move" in cell.get_attribute("aria-label")
+    # Elsewhere in the game, and back at it, nothing is drawn.
+    page.click("#step-back")
+    assert page.evaluate("() => BoardPage.state.viewPly") == 3
+    assert page.locator("#board .better, #arrow-layer line").count() == 0
+    page.click("#step-last")
+    assert page.locator("#board .better, #arrow-layer line").count() == 0
+
+
 def test_the_game_analysis_draws_only_its_card_as_each_point_comes(page):
     """QA (a slow phone): each of the analysis's answers drew the whole page
     (board, move list, panel): 25 s of a 60-move analysis at 6x throttle,
