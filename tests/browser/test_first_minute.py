@@ -310,7 +310,12 @@ def test_a_phone_plays_an_8x8_board_with_one_tap(new_page, viewport):
 
 
 @pytest.mark.parametrize(
-    "viewport", [{"width": 844, "height": 390}, {"width": 740, "height": 360}]
+    "viewport",
+    [
+        {"width": 844, "height": 390},
+        {"width": 740, "height": 360},
+        {"width": 640, "height": 400},
+    ],
 )
 @pytest.mark.parametrize("game", ["reversi", "gomoku"])
 def test_a_phone_held_sideways_has_the_buttons_beside_the_board(
@@ -345,6 +350,11 @@ def test_a_phone_held_sideways_has_the_buttons_beside_the_board(
             ), selector
     for button in ("#new-game", "#undo", "#share"):
         assert page.locator(button).bounding_box()["height"] >= 44, button
+    # Each button's word on one line (at 640x400 "New game" broke in two).
+    heights = page.locator("#play-controls > .btn:visible").evaluate_all(
+        "bs => bs.map(b => b.getBoundingClientRect().height)"
+    )
+    assert len(set(heights)) == 1, heights
 
 
 @pytest.mark.parametrize("viewport", [PHONE_CONTEXT["viewport"], SMALL_PHONE])
