@@ -8,6 +8,8 @@ its traceback at ERROR.
   being busy (a refusal the client is told to retry after, Retry-After),
   not a fault: one WARNING line. Every other 5xx stays an ERROR with its
   traceback.
+- uvicorn's access line of a passed health check (``GET /healthz`` answered
+  200, every few seconds from a balancer) is left out; a failed one stays.
 """
 
 from __future__ import annotations
@@ -30,4 +32,16 @@ class ExpectedRefusal(logging.Filter):
         busy = getattr(record, "status_code", 0) == 503
         if record.name == "django.security.DisallowedHost" or busy:
             _quiet(record)
+        return True
+
+
+class PassedHealthCheck(logging.Filter):
+    """Leave out the access line of a ``/healthz`` answered 200 (module
+    docstring)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # uvicorn's access record: (client, method, path, HTTP version, status).
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 5:
+            return not (args[2] == "/healthz" and args[4] == 200)
         return True

@@ -159,7 +159,10 @@ INSTALLED_APPS = [
 # with DEBUG on, the sources (``make dev``'s runserver serves them itself;
 # operator QA: ``DEBUG=1 make run`` served a page without its scripts).
 MIDDLEWARE = [
-    # First: the refusals of those after it are logged with their client.
+    # GET /healthz, before the host check and the HTTPS redirect (a balancer
+    # asks by the machine's address over plain HTTP): webgame/health.py.
+    "webgame.health.HealthMiddleware",
+    # Then: the refusals of those after it are logged with their client.
     "webgame.clients.ClientMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "webgame.bodies.LengthRequiredMiddleware",
@@ -544,7 +547,10 @@ LOGGING = {
     },
     # Expected refusals (a bad Host, the AI busy) are one WARNING line, not
     # an ERROR with a traceback (webgame/logfilters.py).
-    "filters": {"refusals": {"()": "webgame.logfilters.ExpectedRefusal"}},
+    "filters": {
+        "refusals": {"()": "webgame.logfilters.ExpectedRefusal"},
+        "health": {"()": "webgame.logfilters.PassedHealthCheck"},
+    },
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
         "uvicorn": {"class": "logging.StreamHandler", "formatter": "uvicorn"},
@@ -552,6 +558,7 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "formatter": "access",
             "stream": "ext://sys.stdout",
+            "filters": ["health"],
         },
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},

@@ -1,0 +1,85 @@
+"""``GET /healthz``: whether this web process can serve games, for a load
+balancer, an orchestrator's readiness probe or a monitor.
+
+- 200 ``{"status": "ok", ...}``: the database answers, so does the cache
+  (Redis, with ``REDIS_URL``), and each game's AI is ready.
+- 503 ``{"status": "starting", ...}`` while a first start compiles the AI (a
+  move asked for meanwhile would wait): the server answers pages, but a
+  balancer should send players to a ready one.
+- 503 ``{"status": "failing", ...}`` when the database or the cache does not
+  answer, with a WARNING line naming it.
+
+It is answered before the host check and the HTTPS redirect: a health check
+comes by the machine's address over plain HTTP (Docker, Kubernetes, a load
+balancer), and Django refused a bare ``127.0.0.1`` with 400 (operator QA). It
+tells nothing a player's page does not see (``GET /api/ai/``), and costs one
+``SELECT 1`` and one cache read.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+#: The health check's path, at the root of the host (no language prefix).
+PATH = "/healthz"
+
+
+def _database() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return True
+    except Exception:  # any driver's error: the answer is "failing"
+        log.warning("health check: the database does not answer")
+        return False
+
+
+def _cache() -> bool:
+    try:
+        cache.get("healthz")
+        return True
+    except Exception:  # Redis's ConnectionError, TimeoutError and kin
+        log.warning("health check: the cache (REDIS_URL) does not answer")
+        return False
+
+
+def health() -> tuple[int, dict]:
+    """Return the HTTP status and the JSON of this process's health (module
+    docstring)."""
+    checks = {"database": _database(), "cache": _cache()}
+    ready = services.ai_readiness()["ready"]
+    status = "failing" if not all(checks.values()) else "ok" if ready else "starting"
+    body = {
+        "status": status,
+        "database": "ok" if checks["database"] else "failing",
+        "cache": "ok" if checks["cache"] else "failing",
+        "ai": "ready" if ready else "starting",
+    }
+    return (200 if status == "ok" else 503), body
+
+
+class HealthMiddleware:
+    """Answer ``GET`` and ``HEAD /healthz`` before any other middleware
+    (first in settings.MIDDLEWARE); pass every other request on."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path != PATH or request.method not in ("GET", "HEAD"):
+            return self.get_response(request)
+        code, body = health()
+        response = JsonResponse(body, status=code)
+        response["Cache-Control"] = "no-store"
+        if code == 503:
+            response["Retry-After"] = "5"
+        return response
