@@ -6,7 +6,7 @@
  */
 import * as api from "./api.js";
 import { syncControls } from "./controls.js";
-import { loadBoards, pausedBefore, rememberGame, rememberSearch, searchInFlight, seatFor } from "./history.js";
+import { loadBoards, pausedBefore, rememberGame, rememberSearch, savedReview, searchInFlight, seatFor } from "./history.js";
 import { follow, reconnect, tellPause } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
@@ -117,10 +117,13 @@ export function setGame(g) {
       review.running = false;
       if (review.xhr) review.xhr.abort();
     }
+    // This game's analysis, kept from a page before (a reload).
+    const kept = !(review && review.id === g.id) && savedReview(g.id);
+    if (kept) state.review = kept;
   }
   state.game = g;
   state.receivedAt = performance.now();
-  if (sameGame) keepReviewOf(g); // moves taken back: its analysis too
+  keepReviewOf(g); // moves taken back (here or elsewhere since): its analysis too
   if (!samePosition(before, g)) {
     state.selected = null;
     state.pending = null;

@@ -2,7 +2,7 @@
  * What the browser remembers of games: the positions it has seen (so one can
  * step back through the moves without asking the server; a game played
  * elsewhere gets them once from its boards/), the last game played here,
- * and the game in the address (`/?game=<id>`). Local storage may be full or
+ * the last game analysis, and the game in the address (`/?game=<id>`). Local storage may be full or
  * off: then the page just knows less.
  */
 import { movesKey, state } from "./state.js";
@@ -15,6 +15,8 @@ const STORE_PAUSED = "webgame.paused";
 const STORE_SEATS = "webgame.seats";
 /** How many seats are kept (the oldest are dropped). */
 const SEATS_KEPT = 50;
+/** The last game analysis made here: {id, moves, points}. */
+const STORE_REVIEW = "webgame.review";
 /** In the tab's session storage: the AI search this page was waiting for. */
 const STORE_SEARCH = "webgame.search";
 
@@ -179,6 +181,30 @@ export function searchInFlight(id, version) {
   try {
     const s = JSON.parse(sessionStorage.getItem(STORE_SEARCH) || "null");
     return s && s.id === id && s.version === version && Date.now() < s.until ? s : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Keep the game analysis `r` ({id, moves, points}), the last one only: a
+ *  reload, or the game opened again, shows its chart and mistakes without
+ *  asking again (a strong player's walk: a reload threw a minute's analysis
+ *  away). Its lines (pv) are left out: only the card reads a point. */
+export function saveReview(r) {
+  const point = (p) => p && { ply: p.ply, black: p.black, best: p.best, to_move: p.to_move, proven: p.proven };
+  try {
+    localStorage.setItem(STORE_REVIEW, JSON.stringify({ id: r.id, moves: r.moves, points: r.points.map(point) }));
+  } catch (e) {
+    /* storage full or off: the analysis lasts as long as the page */
+  }
+}
+
+/** The game analysis kept of game `id`, as state.review holds one (not
+ *  running), or null. */
+export function savedReview(id) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE_REVIEW) || "null");
+    return saved && saved.id === id ? { id: id, moves: saved.moves, points: saved.points, running: false, xhr: null } : null;
   } catch (e) {
     return null;
   }

@@ -6,6 +6,7 @@
  * on the board and the moves stepped into. lookback.js draws both.
  */
 import * as api from "./api.js";
+import { saveReview } from "./history.js";
 import { drawReview, mistakes } from "./lookback.js";
 import { announce, clearPositionFlash, flash } from "./panel.js";
 import { render } from "./render.js";
@@ -53,6 +54,7 @@ export function keepReviewOf(g) {
   }
   r.moves = r.moves.slice(0, same);
   r.points = r.points.slice(0, same + 1);
+  saveReview(r);
 }
 
 /** How many moves two move lists share from the start. */
@@ -77,6 +79,7 @@ function analyseNext(r) {
     .done(function (point) {
       if (state.review !== r) return;
       r.points[ply] = point;
+      saveReview(r);
       // Only its card changes until the last (each answer drew the whole
       // page: 25 s of a 60-move analysis on a slow phone, QA).
       drawReview();

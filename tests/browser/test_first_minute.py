@@ -877,6 +877,38 @@ def test_a_mistake_looked_back_at_shows_the_analysis_s_move_on_the_board(page, g
     assert page.locator("#board .better, #arrow-layer line").count() == 0
 
 
+def test_a_game_analysis_is_kept_through_a_reload(page):
+    """A strong player's walk: a reload threw the analysis away (a minute of a
+    long game's); the chart and the mistakes come back unasked, and with
+    them the board's mark at the mistake."""
+    moves = ["f5", "d6", "c3", "d3", "c4"]
+    open_imported(page, "reversi", "".join(moves))
+    _analysis_with_one_mistake(page, moves, 4, "f4")
+    page.click("#analyse-game")
+    page.wait_for_function(
+        "() => BoardPage.state.review && !BoardPage.state.review.running"
+    )
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/analysis/" in r.url else None)
+    page.reload()
+    page.wait_for_function(LOADED)
+    page.wait_for_selector("#mistakes .mistake-link")
+    assert page.inner_text("#mistakes .mistake-link").startswith("4. d3 (White)")
+    assert page.locator("#eval-chart polygon.black-area").count() == 1
+    assert page.inner_text("#analyse-game") == "Analyse again"
+    page.click("#mistakes .mistake-link")
+    page.wait_for_selector('#board [data-square="f4"].better')
+    assert asked == []
+    # Another game has no analysis of its own; back at this one, its own.
+    game = page.evaluate("() => BoardPage.state.game.id")
+    open_imported(page, "reversi", "f5d6")
+    assert page.locator("#mistakes .mistake-link").count() == 0
+    assert page.locator("#eval-chart").get_attribute("hidden") is not None
+    open_board(page, f"?game={game}")
+    page.wait_for_selector("#mistakes .mistake-link")
+    assert asked == []
+
+
 def test_the_game_analysis_draws_only_its_card_as_each_point_comes(page):
     """QA (a slow phone): each of the analysis's answers drew the whole page
     (board, move list, panel): 25 s of a 60-move analysis at 6x throttle,
