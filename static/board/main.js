@@ -6,7 +6,7 @@
  *
  *   state.js     the one state object (the last snapshot and what this page does with it)
  *   api.js       one function per /api/games/ and /api/models/ endpoint, one error path
- *   history.js   positions seen (local storage), the game in the address
+ *   history.js   positions seen, the last analysis (local storage), the game in the address
  *   controls.js  the side panel's form: read as request bodies, set from a snapshot
  *   choices.js   the player's display choices (legal dots, move numbers), remembered
  *   render.js    redraw: the board's cells (cellClasses decides how a cell looks)

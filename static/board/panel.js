@@ -638,12 +638,16 @@ function drawStepButtons() {
 
 /** The buttons under the board, when they take two rows (a phone): shared
  *  out evenly, three and three, rather than five and a lone button the
- *  screen's width. */
+ *  screen's width; each word on one line where they still take two rows
+ *  (board.css), else broken as it must (a third row for one button, Abort,
+ *  pushed the page down more than two lines of words). */
 export function balanceButtons() {
-  const $row = $("#play-controls").removeClass("two-rows");
+  const $row = $("#play-controls").removeClass("two-rows one-line");
   const shown = $row.children(".btn").filter((_, button) => !button.hidden);
   if (shown.length < 4) return;
   const top = (button) => button.getBoundingClientRect().top;
   if (top(shown.last()[0]) <= top(shown.first()[0]) + 1) return;
-  $row.addClass("two-rows").css("--per-row", Math.ceil(shown.length / 2));
+  $row.addClass("two-rows one-line").css("--per-row", Math.ceil(shown.length / 2));
+  const rows = new Set(shown.toArray().map((button) => Math.round(top(button))));
+  if (rows.size > 2) $row.removeClass("one-line");
 }

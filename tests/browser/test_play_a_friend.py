@@ -215,6 +215,19 @@ def test_on_a_phone_a_watcher_coming_and_going_moves_no_board(new_page):
     assert (board_top(a), board_top(b)) == before
 
 
+def test_a_small_phone_keeps_a_friend_game_s_six_buttons_in_two_rows(new_page):
+    """Words kept on one line (a phone held sideways broke "New game" in
+    two) must not cost a row: at 320 px "Ask to take back" on one line sent
+    Abort to a third row of its own, the page 52 px longer."""
+    a, _, _ = _friends_at_5_3(
+        new_page, dict(PHONE_CONTEXT, viewport={"width": 320, "height": 640})
+    )
+    tops = a.locator("#play-controls > .btn:visible").evaluate_all(
+        "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 6 and len(set(tops)) == 2, tops
+
+
 def test_the_players_and_the_watchers_see_the_time_control(new_page):
     """As on lichess, the game names its clock ("5 min + 3 s"): it was named
     only in the invitation and the list of your games. On a phone it takes
