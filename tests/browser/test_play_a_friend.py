@@ -839,7 +839,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     counted down to a claim that the first move's deadline overtook, by
     aborting the game); B's return takes the notice away; once each has
     moved and B has been gone long enough, A claims the win."""
-    settings.LIVE_GONE_SECONDS = 6
+    settings.LIVE_GONE_SECONDS = 3
     a, b = a_friend_joins(new_page)
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
@@ -852,7 +852,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
         "Your friend left the game before each of you had moved:"
         " you can abort it, or wait for them."
     )
-    a.wait_for_timeout(6500)  # gone long enough for a claim, were it allowed
+    a.wait_for_timeout(3500)  # gone long enough for a claim, were it allowed
     assert a.locator("#claim-win").is_hidden()
     assert a.locator("#abort").is_visible()
     b.goto(seat)  # the seat is in B's storage: B is back in it
