@@ -1693,7 +1693,10 @@ def test_a_page_older_than_the_server_offers_a_reload(page):
     page.click("#hint")  # any request
     page.wait_for_selector("#new-version:not([hidden])")
     page.click("#new-version")
-    page.wait_for_function("() => document.body.dataset.build !== 'an-old-build'")
+    # The reload's new document may have no body yet (CI: a TypeError).
+    page.wait_for_function(
+        "() => document.body && document.body.dataset.build !== 'an-old-build'"
+    )
     page.wait_for_function("() => BoardPage.state.game")
     assert page.locator("#new-version").is_hidden()
 
