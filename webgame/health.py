@@ -25,8 +25,6 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from . import services
-
 log = logging.getLogger(__name__)
 
 #: The health check's path, at the root of the host (no language prefix).
@@ -55,6 +53,10 @@ def _cache() -> bool:
 def health() -> tuple[int, dict]:
     """Return the HTTP status and the JSON of this process's health (module
     docstring)."""
+    # Here, not at the top: the logging settings read PATH before the app's
+    # models can be imported (webgame/logfilters.py).
+    from . import services
+
     checks = {"database": _database(), "cache": _cache()}
     ready = services.ai_readiness()["ready"]
     status = "failing" if not all(checks.values()) else "ok" if ready else "starting"

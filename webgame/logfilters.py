@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import logging
 
+from .health import PATH as HEALTH_PATH
+
 
 def _quiet(record: logging.LogRecord, level: int = logging.WARNING) -> None:
     """Make ``record`` one line at ``level``, without a traceback."""
@@ -43,5 +45,5 @@ class PassedHealthCheck(logging.Filter):
         # uvicorn's access record: (client, method, path, HTTP version, status).
         args = record.args
         if isinstance(args, tuple) and len(args) == 5:
-            return not (args[2] == "/healthz" and args[4] == 200)
+            return not (args[2] == HEALTH_PATH and args[4] == 200)
         return True

@@ -2,8 +2,8 @@
  * What the browser remembers of games: the positions it has seen (so one can
  * step back through the moves without asking the server; a game played
  * elsewhere gets them once from its boards/), the last game played here,
- * the last game analysis, and the game in the address (`/?game=<id>`). Local storage may be full or
- * off: then the page just knows less.
+ * the last game analysis, and the game in the address (`/?game=<id>`).
+ * Local storage may be full or off: then the page just knows less.
  */
 import { movesKey, state } from "./state.js";
 

@@ -17,7 +17,7 @@ from django.db import OperationalError
 from django.test import Client, override_settings
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from webgame import health
+from webgame import health, services
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,7 +50,7 @@ def test_a_ready_server_answers_ok_by_its_address_over_plain_http():
 @pytest.mark.django_db
 def test_a_server_still_compiling_its_ai_is_not_ready():
     warming = {"ready": False, "games": {}}
-    with mock.patch.object(health.services, "ai_readiness", return_value=warming):
+    with mock.patch.object(services, "ai_readiness", return_value=warming):
         response = _ask()
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
