@@ -20,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+import channels.db
 import pytest
 from django.core.cache import cache
 from django.test.utils import modify_settings
@@ -136,11 +137,12 @@ class AsgiLiveServer:
 
 
 def between_tests(service, nothing):
-    """Return ``service`` (the flag watcher's, or the restart's time for the
-    running clocks) doing nothing, and answering ``nothing``, while
-    pytest-django blocks the database (between two tests, as the server
-    starts and stops) instead of raising: the server would log that as a
-    failure in the next failing test's output."""
+    """Return ``service`` (the flag watcher's, the restart's time for the
+    running clocks, a closing socket's tidying of connections) doing
+    nothing, and answering ``nothing``, while pytest-django blocks the
+    database (between two tests, as the server starts and stops) instead of
+    raising: the server would log that as a failure in the next failing
+    test's output."""
 
     def served(*args):
         try:
@@ -168,6 +170,13 @@ def live_server(django_db_setup, django_db_blocker):
             patch.setattr(
                 services, name, between_tests(getattr(services, name), nothing)
             )
+        # Channels closes old connections as a socket closes, which may be
+        # after its test, when pytest-django has blocked the database again.
+        patch.setattr(
+            channels.db,
+            "close_old_connections",
+            between_tests(channels.db.close_old_connections, None),
+        )
         server = AsgiLiveServer()
         yield server
         server.stop()
