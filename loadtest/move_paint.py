@@ -58,7 +58,9 @@ def busy_ms(cdp) -> float:
     return next(m["value"] for m in metrics if m["name"] == "TaskDuration") * 1000
 
 
-def play(browser, url: str, game: str, moves: int, cpu: float) -> list[tuple]:
+def play(
+    browser, url: str, game: str, moves: int, cpu: float
+) -> list[tuple[float, float]]:
     """(busy ms, wall ms) of each of ``moves`` moves tapped on ``game``."""
     context = browser.new_context(
         viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=3
@@ -109,7 +111,7 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=60)
     parser.add_argument("--moves", type=int, default=6)
     args = parser.parse_args()
-    costs: dict[str, list[tuple]] = {url: [] for url in args.urls}
+    costs: dict[str, list[tuple[float, float]]] = {url: [] for url in args.urls}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium-headless-shell")
         request = p.request.new_context()
@@ -122,14 +124,14 @@ def main() -> None:
                     costs[url].extend(done)
         browser.close()
     medians = {}
-    for url, moves in costs.items():
-        busy = statistics.median(m[0] for m in moves)
-        wall = statistics.median(m[1] for m in moves)
+    for url, played in costs.items():
+        busy = statistics.median(m[0] for m in played)
+        wall = statistics.median(m[1] for m in played)
         medians[url] = (busy, wall)
         print(
             f"{url}: a move keeps the main thread busy {busy:.0f} ms, drawn"
             f" {wall:.0f} ms after the tap (CPU x{args.cpu:g}, median of"
-            f" {len(moves)} moves)"
+            f" {len(played)} moves)"
         )
     if len(args.urls) == 2:
         (busy1, wall1), (busy2, wall2) = (medians[url] for url in args.urls)
