@@ -102,6 +102,9 @@ function sendMove(move) {
   state.selected = null;
   state.pending = null;
   changeGame(api.playMove(state.game.id, move, state.game.version));
+  // Drawn as a proposed move is until the answer brings it: on a slow link
+  // the square stayed empty meanwhile, a proposed stone gone as if undone.
+  state.busy.move = move;
   render();
 }
 

@@ -89,7 +89,10 @@ function drawingContext() {
       });
     }
   }
-  squaresOfMove(state.pending).forEach(function (sq) {
+  // A move proposed (waiting for its confirming tap), or sent and not yet
+  // answered, in the position it was made in.
+  const sent = state.busy && state.busy.move && state.busy.id === g.id && state.busy.from === g.version && live && !state.explore;
+  squaresOfMove(state.pending || (sent ? state.busy.move : null)).forEach(function (sq) {
     ctx.pending[sq] = true;
   });
   const ending = state.ending;

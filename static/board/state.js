@@ -49,8 +49,9 @@ export const state = {
   boardsAsked: null,
   /** movesKey -> compact board, the positions this browser has seen. */
   boards: {},
-  /** A request that changes the game is in flight: {from: the version it
-   *  was sent at} (game.js changeGame), or true for a new game's. */
+  /** A request that changes the game is in flight: {id, from: the version
+   *  it was sent at, and for a move the move} (game.js changeGame,
+   *  actions.js sendMove), or true for a new game's. */
   busy: false,
   /** {xhr, side, hint, seconds} while a search runs, else null. */
   thinking: null,

@@ -1715,3 +1715,69 @@ def test_the_idle_thinking_bar_does_not_animate(page):
     page.wait_for_function("() => $('#thinking').hasClass('idle')")
     assert page.locator("#thinking").get_attribute("hidden") is None
     assert bar.evaluate("b => getComputedStyle(b).animationName") == "none"
+
+
+def test_a_move_on_its_way_stays_on_the_board_until_the_server_answers(new_page):
+    """A move sent to a slow server (a distant one, or a busy one) left its
+    square empty until the answer came: on a phone the stone proposed by the
+    first tap vanished at the confirming one, as if the move were undone,
+    and at a desktop a click showed nothing. The move sent is drawn as the
+    proposed one is, a half-drawn stone of the mover (Reversi, Gomoku) or
+    its two squares marked (Lines of Action), until the answer brings it."""
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    select_game(page, "gomoku")
+    page.locator("#confirm-moves").check()
+    held = []
+    page.route(
+        "**/moves/",
+        lambda route: held.append(route) if route.request.method == "POST" else None,
+    )
+    h8 = page.locator('#board [data-square="h8"]')
+    h8.tap()
+    h8.tap()
+    page.wait_for_function("() => BoardPage.state.busy")
+    page.wait_for_timeout(200)
+    assert h8.locator(".ghost.black").count() == 1
+    assert "selected" in h8.get_attribute("class")
+    held[0].continue_()
+    wait_plies(page, 1)
+    wait_idle(page)
+    assert h8.locator(".piece.black").count() == 1
+    assert page.locator("#board .ghost, #board .selected").count() == 0
+    # A move refused drops its mark: the board is the game's again.
+    held.clear()
+    j8 = page.locator('#board [data-square="j8"]')
+    j8.tap()
+    j8.tap()
+    page.wait_for_function("() => BoardPage.state.busy")
+    assert j8.locator(".ghost.white").count() == 1
+    page.expected_errors.append("409")
+    held[0].fulfill(
+        status=409,
+        json={"error": "conflict", "detail": "the game changed meanwhile"},
+    )
+    wait_idle(page)
+    page.wait_for_timeout(300)
+    assert page.locator("#board .ghost").count() == 0 and plies(page) == ["h8"]
+    # Lines of Action: the piece's squares stay marked meanwhile.
+    page.unroute("**/moves/")
+    select_game(page, "loa")
+    held.clear()
+    page.route(
+        "**/moves/",
+        lambda route: held.append(route) if route.request.method == "POST" else None,
+    )
+    page.locator('#board [data-square="b1"]').tap()
+    page.locator('#board [data-square="b3"]').tap()
+    page.locator('#board [data-square="b3"]').tap()
+    page.wait_for_function("() => BoardPage.state.busy")
+    page.wait_for_timeout(200)
+    marked = page.locator("#board .selected")
+    assert sorted(marked.evaluate_all("cs => cs.map(c => c.dataset.square)")) == [
+        "b1",
+        "b3",
+    ]
+    held[0].continue_()
+    wait_plies(page, 1)
+    assert page.locator("#board .selected").count() == 0
