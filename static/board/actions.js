@@ -379,6 +379,8 @@ export function newGame(body) {
   stopThinking();
   state.paused = false;
   state.busy = true;
+  // A first game: nothing on the board says so while it comes (a slow link).
+  if (!state.game) sayStatus(gettext("A new game is starting"));
   api
     .createGame(body || newGameBody())
     .done(function (g) {
@@ -390,6 +392,7 @@ export function newGame(body) {
     .fail(function (xhr) {
       state.busy = false;
       flash(api.errorText(xhr));
+      if (!state.game) sayStatus(gettext("Choose a game to start"));
       render();
     });
 }

@@ -1719,3 +1719,34 @@ def test_a_game_against_the_computer_shows_a_lost_connection(page):
     page.wait_for_selector("#connection-lost", state="visible")
     page.context.set_offline(False)
     page.wait_for_selector("#connection-lost", state="hidden", timeout=15_000)
+
+
+def test_a_first_game_on_its_way_says_so(page):
+    """On a slow link the first game took a round trip to come, and the page
+    said "Choose a game to start" over an empty board meanwhile, the choice
+    made: it says the game is starting."""
+    held = []
+    page.route(
+        "**/api/games/",
+        lambda route: (
+            held.append(route) if route.request.method == "POST" else route.continue_()
+        ),
+    )
+    page.goto(page.base_url + "/")
+    page.wait_for_selector("#start-dialog.show")
+    assert status(page) == "Choose a game to start"
+    page.click("#play-computer")
+    page.wait_for_function("() => BoardPage.state.busy")
+    assert status(page) == "A new game is starting"
+    # Refused (a server restarting, say): the page says so, and the choice
+    # is to make again.
+    page.expected_errors.append("400")
+    held.pop().fulfill(status=400, json={"error": "invalid", "detail": "no"})
+    page.wait_for_function("() => !BoardPage.state.busy")
+    assert status(page) == "Choose a game to start"
+    page.click("#new-game")
+    page.click("#play-computer")
+    page.wait_for_function("() => BoardPage.state.busy")
+    held.pop().continue_()
+    wait_idle(page)
+    assert status(page) != "A new game is starting"
