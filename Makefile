@@ -115,7 +115,8 @@ STATIC_IGNORE := bootstrap.rtl* bootstrap-grid* bootstrap-reboot* \
 	bootstrap.bundle.js jquery.slim* jquery.js
 $(STATIC_ROOT)/staticfiles.json: $(shell find static templates -type f) \
 		webgame/settings.py $(VENV)/.installed
-	$(BIN)/python manage.py collectstatic --noinput --verbosity 0 \
+	@echo "collecting the page's static files (after a change only)"
+	@$(BIN)/python manage.py collectstatic --noinput --verbosity 0 \
 		$(foreach pattern,$(STATIC_IGNORE),--ignore '$(pattern)')
 
 # For developers: Django's runserver (reloads on edits) with DEBUG's pages.
