@@ -1697,7 +1697,8 @@ def test_a_page_older_than_the_server_offers_a_reload(page):
     page.wait_for_function(
         "() => document.body && document.body.dataset.build !== 'an-old-build'"
     )
-    page.wait_for_function("() => BoardPage.state.game")
+    # Nor its scripts yet (CI: "BoardPage is not defined").
+    wait_idle(page)
     assert page.locator("#new-version").is_hidden()
 
 
