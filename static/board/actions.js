@@ -7,7 +7,7 @@
  */
 import * as api from "./api.js";
 import { chosenGame, fillModels, limitOptions, newGameBody, optionsText, playerSpec, strengthOf } from "./controls.js";
-import { changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
+import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
@@ -378,21 +378,14 @@ export function changeSide(side, isSwitch) {
 export function newGame(body) {
   stopThinking();
   state.paused = false;
-  state.busy = true;
-  // A first game: nothing on the board says so while it comes (a slow link).
-  if (!state.game) sayStatus(gettext("A new game is starting"));
-  api
-    .createGame(body || newGameBody())
+  askNewGame(api.createGame(body || newGameBody()))
     .done(function (g) {
-      state.busy = false;
       state.watching = false; // a page that watched another game plays its own
       setGame(g);
       announce(interpolate(gettext("New game of %(title)s"), { title: gameTitle(g) }, true));
     })
     .fail(function (xhr) {
-      state.busy = false;
       flash(api.errorText(xhr));
-      if (!state.game) sayStatus(gettext("Choose a game to start"));
       render();
     });
 }

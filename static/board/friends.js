@@ -8,7 +8,7 @@
 import * as api from "./api.js";
 import { newGameBody } from "./controls.js";
 import { hideEnd } from "./ending.js";
-import { changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
+import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { announce, flash, labelButton, sayStatus } from "./panel.js";
@@ -46,19 +46,13 @@ function seated(g) {
 export function createFriendGame(side, clock, base) {
   base = base || newGameBody();
   stopThinking();
-  state.busy = true;
-  api
-    .createGame({ game: base.game, options: base.options, opening: base.opening, friend: { side: side }, clock: clock })
+  askNewGame(api.createGame({ game: base.game, options: base.options, opening: base.opening, friend: { side: side }, clock: clock }))
     .done(function (g) {
-      state.busy = false;
       seated(g);
       announce(g.seat.side === "black" ? gettext("New game with a friend: you play black") : gettext("New game with a friend: you play white"));
       showLinks();
     })
-    .fail(function (xhr) {
-      state.busy = false;
-      flash(api.errorText(xhr));
-    });
+    .fail((xhr) => flash(api.errorText(xhr)));
 }
 
 /** Share: the links of a game with seats, else the form that makes one,

@@ -12,7 +12,7 @@ import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
 import { expectEnd } from "./ending.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { announce, clearFlash, clearPositionFlash, flash, releaseRows, startProgress, stopProgress } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, flash, releaseRows, sayStatus, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { keepReviewOf } from "./review.js";
 import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
@@ -394,6 +394,17 @@ export function changeGame(xhr, then) {
         if (changed) flash(g.version > sent.from ? gettext("The game changed meanwhile, in another tab or window: here it is now.") : api.errorText(x));
       });
     });
+}
+
+/** A new game asked for (`xhr`): the page is busy until the answer, and
+ *  before its first game says one is starting (nothing else on the page
+ *  does on a slow link), back to the choice if it is refused. */
+export function askNewGame(xhr) {
+  state.busy = true;
+  if (!state.game) sayStatus(gettext("A new game is starting"));
+  return xhr
+    .always(() => (state.busy = false))
+    .fail(() => !state.game && sayStatus(gettext("Choose a game to start")));
 }
 
 /** PATCH the players; the game counts as busy meanwhile, so that no AI move

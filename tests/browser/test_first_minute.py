@@ -1724,7 +1724,7 @@ def test_a_game_against_the_computer_shows_a_lost_connection(page):
 def test_a_first_game_on_its_way_says_so(page):
     """On a slow link the first game took a round trip to come, and the page
     said "Choose a game to start" over an empty board meanwhile, the choice
-    made: it says the game is starting."""
+    made: it says the game is starting, against the computer or a friend."""
     held = []
     page.route(
         "**/api/games/",
@@ -1744,9 +1744,13 @@ def test_a_first_game_on_its_way_says_so(page):
     held.pop().fulfill(status=400, json={"error": "invalid", "detail": "no"})
     page.wait_for_function("() => !BoardPage.state.busy")
     assert status(page) == "Choose a game to start"
+    # A game with a friend, the same.
     page.click("#new-game")
-    page.click("#play-computer")
+    page.select_option("#start-game", "gomoku")
+    page.click("#play-friend")
     page.wait_for_function("() => BoardPage.state.busy")
+    assert status(page) == "A new game is starting"
     held.pop().continue_()
+    page.wait_for_selector("#share-dialog.show")
     wait_idle(page)
     assert status(page) != "A new game is starting"
