@@ -141,16 +141,18 @@ function tryMove(move) {
 
 /** Why this page's player cannot play now (nor ask for a hint), as flash's
  *  arguments; null if they can. With `pastBusy`, as if the change this page
- *  sent were already in (whether a tap may wait for it). */
+ *  sent were already in (whether a tap may wait for it). The other side's
+ *  turn is a word about the position, not an error: it goes when their move
+ *  lands (it stayed some seconds, in red, beside "Your turn": QA). */
 function whyNotNow(pastBusy) {
   const g = state.game;
   if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it.")];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
   if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
-  if (aiThinking()) return [gettext("Wait: the AI is thinking.")];
+  if (aiThinking()) return [gettext("Wait: the AI is thinking."), "position"];
   if (state.busy && !pastBusy) return [gettext("Wait: your last change is still on its way to the server."), "info"];
-  if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "info"];
-  if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white).")];
+  if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "position"];
+  if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white)."), "position"];
   return null;
 }
 
@@ -374,11 +376,11 @@ export function changeSide(side, isSwitch) {
 // ---- new game, record ---------------------------------------------------------------
 
 /** Start a game as the controls say (the first-minute dialog set them), or
- *  with the request `body` given (a rematch). */
+ *  with the request `body` given (a rematch); returns the request. */
 export function newGame(body) {
   stopThinking();
   state.paused = false;
-  askNewGame(api.createGame(body || newGameBody()))
+  return askNewGame(api.createGame(body || newGameBody()))
     .done(function (g) {
       state.watching = false; // a page that watched another game plays its own
       setGame(g);

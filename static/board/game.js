@@ -149,6 +149,9 @@ export function setGame(g) {
   // Taken back: a word about the position before (a hint, a pass) no
   // longer holds (it stays while its position does: panel.flash).
   if (sameGame && g.ply < before.ply) clearPositionFlash();
+  // A switch flipped: "It is the AI's turn" may no longer hold.
+  const kinds = (game) => SIDES.map((side) => game.players[side].kind).join();
+  if (sameGame && kinds(g) !== kinds(before)) clearPositionFlash();
   if (sameGame && g.ply > before.ply && g.last_move === "pass") {
     // The server plays a forced pass at once: say so, the record keeps it.
     const passer = g.ply % 2 === 1 ? "black" : "white";

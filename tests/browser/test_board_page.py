@@ -1782,3 +1782,45 @@ def test_a_move_on_its_way_stays_on_the_board_until_the_server_answers(new_page)
     held[0].continue_()
     wait_plies(page, 1)
     assert page.locator("#board .selected").count() == 0
+
+
+def test_a_tap_in_the_computers_turn_says_so_until_the_computer_has_moved(page):
+    """A second tap on the square just played (a double tap, an impatient
+    click) came while the computer was to move: "It is the AI's turn
+    (white)" showed in red, as an error, and stayed some seconds after the
+    computer had moved, beside "Your turn (black)". It is a word about the
+    position: said as information, and gone when the next move lands."""
+    open_board(page)
+    page.select_option("#strength-white", "time:1")
+    page.click("#white-ai")
+    wait_idle(page)
+    page.click('#board [data-square="d3"]')
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    page.click('#board [data-square="c5"]')  # the computer's turn still
+    flash = page.locator("#flash")
+    assert flash.inner_text() in (
+        "Wait: the AI is thinking.",
+        "It is the AI's turn (white).",
+    )
+    assert "text-danger" not in (flash.get_attribute("class") or "")
+    page.wait_for_function("() => BoardPage.state.game.ply === 2")
+    page.wait_for_timeout(100)  # the snapshot drawn
+    assert flash.inner_text() == ""
+
+
+def test_the_computers_turn_said_goes_when_its_switch_is_turned_off(page):
+    """The computer paused, a tap says it is its turn; its switch turned off,
+    it is the player's: the word goes with it."""
+    open_board(page)
+    page.click("#white-ai")
+    wait_idle(page)
+    page.click("#pause")
+    page.click('#board [data-square="d3"]')
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    page.click('#board [data-square="c5"]')
+    flash = page.locator("#flash")
+    assert flash.inner_text() == "It is the AI's turn (white)."
+    page.click("#white-ai")
+    page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'human'")
+    page.wait_for_timeout(100)
+    assert flash.inner_text() == ""
