@@ -57,6 +57,7 @@ export function offerNewGame(name) {
   const g = state.game;
   $("#start-game").val(name || (g ? g.game : $("#game-select").val()));
   $("#start-missing").prop("hidden", true); // a missing game's note is for the first visit
+  $("#start-refused").prop("hidden", true); // and a refusal's for the choice refused
   // A game on the clock with a friend does not wait: its clock runs on. An
   // invitation not yet taken runs no clock: it waits (yourgames.js says
   // when the friend comes).
@@ -93,7 +94,16 @@ function begin(players, clock) {
     $("#" + side + "-ai").prop("checked", players[side] === "ai");
   });
   modal("start-dialog").hide();
-  newGame(clock ? $.extend(newGameBody(), { clock: clock }) : undefined);
+  newGame(clock ? $.extend(newGameBody(), { clock: clock }) : undefined).fail(refusedFirst);
+}
+
+/** A first game refused, the board behind empty: the dialog again, its
+ *  choices kept, with the server's reason (it closed, and left an empty
+ *  board with the reason under it). */
+function refusedFirst(xhr) {
+  if (state.game) return;
+  offerNewGame($("#start-game").val());
+  $("#start-refused").text(api.errorText(xhr)).prop("hidden", false);
 }
 
 /** Play the computer: it takes the other colour, at the strength chosen. */
@@ -109,7 +119,7 @@ export function playFriend() {
   chosen = true;
   chooseGame($("#start-game").val());
   modal("start-dialog").hide();
-  createFriendGame($("input[name=friend-side]:checked").val(), clockOf($("#friend-clock").val()));
+  createFriendGame($("input[name=friend-side]:checked").val(), clockOf($("#friend-clock").val())).fail(refusedFirst);
 }
 
 /** Go to game `id`, one of this browser's games with a friend. */

@@ -46,7 +46,7 @@ function seated(g) {
 export function createFriendGame(side, clock, base) {
   base = base || newGameBody();
   stopThinking();
-  askNewGame(api.createGame({ game: base.game, options: base.options, opening: base.opening, friend: { side: side }, clock: clock }))
+  return askNewGame(api.createGame({ game: base.game, options: base.options, opening: base.opening, friend: { side: side }, clock: clock }))
     .done(function (g) {
       seated(g);
       announce(g.seat.side === "black" ? gettext("New game with a friend: you play black") : gettext("New game with a friend: you play white"));

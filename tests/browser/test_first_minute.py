@@ -1744,8 +1744,12 @@ def test_a_first_game_on_its_way_says_so(page):
     held.pop().fulfill(status=400, json={"error": "invalid", "detail": "no"})
     page.wait_for_function("() => !BoardPage.state.busy")
     assert status(page) == "Choose a game to start"
+    # The dialog is back with the server's reason (it closed, and the board
+    # was left empty behind a word under it), its choices kept.
+    page.wait_for_selector("#start-dialog.show")
+    assert page.inner_text("#start-refused") == "No"
+    assert page.locator("#start-cancel").is_hidden()
     # A game with a friend, the same.
-    page.click("#new-game")
     page.select_option("#start-game", "gomoku")
     page.click("#play-friend")
     page.wait_for_function("() => BoardPage.state.busy")
@@ -1754,3 +1758,30 @@ def test_a_first_game_on_its_way_says_so(page):
     page.wait_for_selector("#share-dialog.show")
     wait_idle(page)
     assert status(page) != "A new game is starting"
+    # The reason was for that refusal: the dialog opened again has none.
+    page.keyboard.press("Escape")
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.locator("#start-refused").is_hidden()
+
+
+def test_a_first_game_refused_at_once_opens_the_dialog_again(page):
+    """A refusal answered at once (a busy server's 429) opens the dialog
+    again too, with the choices of the game refused."""
+    page.route(
+        "**/api/games/",
+        lambda route: (
+            route.fulfill(status=429, json={"detail": "too many new games"})
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.expected_errors.append("429")
+    page.goto(page.base_url + "/")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "loa")
+    page.click("#two-players")
+    page.wait_for_selector("#start-refused:visible")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.inner_text("#start-refused") == "Too many new games"
+    assert page.input_value("#start-game") == "loa"
