@@ -100,7 +100,7 @@ run: setup ## serve the page, the API and the sockets (HOST, PORT: 127.0.0.1:800
 	@$(BIN)/python -c "$$PORT_FREE" '$(HOST)' '$(PORT)'
 	@status=$$(mktemp -d -t mcts-warm-XXXXXXXX)/warm.json; \
 	$(BIN)/python -m webgame.startup $$status $$$$ & \
-	$(STATIC_MAKE) --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
+	$(STATIC_MAKE) -s --no-print-directory $(STATIC_ROOT)/staticfiles.json && \
 	$(BIN)/python manage.py migrate --noinput && \
 	AI_WARM_STATUS=$$status exec $(BIN)/uvicorn webgame.asgi:application \
 		--host $(HOST) --port $(PORT) $(UVICORN_FLAGS)
