@@ -135,3 +135,28 @@ def test_the_page_modules_import_one_another_without_a_cycle():
         return None
 
     assert [cycle_from(name, []) for name in imports] == [None] * len(imports)
+
+
+def test_the_page_has_an_icon_and_a_description_for_link_previews(client):
+    """The page's tab showed a blank icon (an empty one, set so that the
+    browser would not ask for /favicon.ico and log a 404), and a link sent to
+    a friend said nothing in a chat's preview but the address. The icon is
+    a file of the page's own; the description is in the reader's language."""
+    from django.contrib.staticfiles import finders
+
+    body = client.get(reverse("index")).content.decode()
+    icon = re.search(
+        r'<link rel="icon" type="image/svg\+xml" href="/static/([^"]+)">', body
+    )
+    assert icon, "an SVG icon"
+    svg = Path(finders.find(icon.group(1))).read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and 'viewBox="0 0 32 32"' in svg
+    english = re.search(r'<meta name="description" content="([^"]+)">', body)
+    assert english and "Reversi" in english.group(1)
+    assert f'<meta property="og:description" content="{english.group(1)}">' in body
+    assert re.search(r'<meta property="og:title" content="[^"]+">', body)
+    chinese = client.get(reverse("index"), HTTP_ACCEPT_LANGUAGE="zh-hans").content
+    described = re.search(
+        r'<meta name="description" content="([^"]+)">', chinese.decode()
+    )
+    assert described and "黑白棋" in described.group(1)
