@@ -11,7 +11,7 @@ import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotW
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearRecordNote, flash, noteRecord, sayStatus } from "./panel.js";
+import { announce, clearFlash, clearRecordNote, copyField, flash, noteRecord, sayStatus } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -461,13 +461,9 @@ function sendImport(body, mayRead) {
 }
 
 export function copyRecord() {
-  const text = $("#record").val();
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(text).then(() => noteRecord(gettext("Record copied."), "info"));
-  } else {
-    $("#record").trigger("select");
-    noteRecord(gettext("Record selected: press Ctrl+C to copy."), "info");
-  }
+  copyField($("#record")[0]).then(function (copied) {
+    noteRecord(copied ? gettext("Record copied.") : gettext("Record selected: press Ctrl+C to copy."), "info");
+  });
 }
 
 // ---- looking at the board -----------------------------------------------------------

@@ -11,7 +11,7 @@ import { hideEnd } from "./ending.js";
 import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
-import { announce, flash, labelButton, sayStatus } from "./panel.js";
+import { announce, copyField, flash, labelButton, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
@@ -234,10 +234,9 @@ function seatedGameChanged(before, g) {
 
 whenSeatedGameChanges(seatedGameChanged);
 
-/** Copy the link of the input `selector` (select it where copying is not
+/** Copy the link of the input `selector` (selected where copying is not
  *  allowed); `button`, the Copy pressed, says it is done. */
 export function copyLink(selector, button) {
-  const text = $(selector).val();
   const $button = $(button);
   const labels = [gettext("Copy"), gettext("Copied")];
   // Said on the button that was pressed: under the board, the word was
@@ -247,12 +246,10 @@ export function copyLink(selector, button) {
     announce(gettext("Link copied."));
     setTimeout(() => labelButton($button, gettext("Copy"), labels), 2000);
   };
-  const select = function () {
-    $(selector).trigger("select");
-    flash(gettext("Link selected: press Ctrl+C to copy."), "info");
-  };
-  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(copied, select);
-  else select();
+  copyField($(selector)[0]).then(function (done) {
+    if (done) copied();
+    else flash(gettext("Link selected: press Ctrl+C to copy."), "info");
+  });
 }
 
 /** The page was opened by an invitation to game `id`: take the seat (once;

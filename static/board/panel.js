@@ -494,6 +494,26 @@ function noHintReason(g) {
   return null;
 }
 
+/** Copy the text of the field `input` to the clipboard: a promise of true,
+ *  or of false where it is only selected (for the player to copy). A page
+ *  served over http to another machine (a phone at the server's address)
+ *  has no clipboard API, and a browser may refuse it (no permission, the
+ *  page not focused): the browser's copy command of the selection copies
+ *  it there. */
+export function copyField(input) {
+  const byCommand = function () {
+    input.focus();
+    input.select();
+    try {
+      return document.execCommand("copy");
+    } catch (error) {
+      return false;
+    }
+  };
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(input.value).then(() => true, byCommand);
+  return Promise.resolve(byCommand());
+}
+
 /** Set a button's text, keeping it as wide as the widest of its `labels`
  *  (measured once it shows), so that what stands beside it does not move as
  *  its text changes (Pause to Resume moved Share 15 px). */

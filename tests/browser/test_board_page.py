@@ -1824,3 +1824,44 @@ def test_the_computers_turn_said_goes_when_its_switch_is_turned_off(page):
     page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'human'")
     page.wait_for_timeout(100)
     assert flash.inner_text() == ""
+
+
+def test_a_record_copy_the_browser_refuses_copies_by_command_or_selects(new_page):
+    """Copy beside the record where the browser refuses to write the
+    clipboard (no permission given, the page not focused) threw an uncaught
+    error and said nothing. The browser's copy command copies it; where
+    that fails too, the record is selected, and the page says to press
+    Ctrl+C."""
+    for command in ("", "document.execCommand = () => false;"):
+        page = new_page(viewport=DESKTOP)
+        page.add_init_script(command)
+        open_board(page)
+        page.click('#board [data-square="d3"]')
+        wait_idle(page)
+        page.click("#copy-record")
+        page.wait_for_function(
+            "() => document.getElementById('record-note').textContent"
+        )
+        said = page.inner_text("#record-note")
+        if command:
+            assert said == "Record selected: press Ctrl+C to copy."
+            selected = page.evaluate(
+                "() => { const r = document.getElementById('record');"
+                " return r.value.slice(r.selectionStart, r.selectionEnd); }"
+            )
+            assert selected == page.input_value("#record")
+        else:
+            assert said == "Record copied."
+
+
+def test_a_record_copied_is_on_the_clipboard(new_page):
+    page = new_page(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    open_board(page)
+    page.click('#board [data-square="d3"]')
+    wait_idle(page)
+    page.click("#copy-record")
+    page.wait_for_function("() => document.getElementById('record-note').textContent")
+    assert page.inner_text("#record-note") == "Record copied."
+    assert page.evaluate("() => navigator.clipboard.readText()") == page.input_value(
+        "#record"
+    )

@@ -1545,6 +1545,26 @@ def test_on_a_phone_the_claims_and_the_friends_time_are_finger_sized(
         assert a.locator(claim).bounding_box()["height"] >= 44
 
 
+def test_a_link_copies_from_a_page_served_over_plain_http(new_page):
+    """A page served over http to another machine (a phone on the same
+    network, at the server's address) has no clipboard API: the link was
+    only selected, with "press Ctrl+C" under the board, behind the dialog's
+    backdrop, and a phone has no Ctrl+C. The browser's copy command copies
+    it there."""
+    a = new_page(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    # As a page that is not a secure context sees it.
+    a.add_init_script(
+        "Object.defineProperty(window, 'isSecureContext', {value: false})"
+    )
+    invite, _ = invite_a_friend(a, "")
+    a.locator('.copy-link[data-copy="#invite-link"]').click()
+    a.wait_for_function(
+        "() => document.querySelector('.copy-link[data-copy=\"#invite-link\"]')"
+        ".textContent.trim() === 'Copied'"
+    )
+    assert a.evaluate("() => navigator.clipboard.readText()") == invite
+
+
 def test_the_two_copy_buttons_say_which_link_they_copy(new_page):
     # Both were "Copy, button" to a screen reader.
     a = new_page(viewport=DESKTOP)
