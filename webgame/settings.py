@@ -517,6 +517,11 @@ elif LOOPBACK_ONLY:
         "security.W008",  # SECURE_SSL_REDIRECT
         "security.W016",  # CSRF_COOKIE_SECURE
     ]
+else:
+    # Plain HTTP at a network address, HTTPS=0 said out loud (a friend's
+    # phone on a home network: README, Playing). Browsers ignore the opener
+    # policy of such an origin and log an error on each load: not sent.
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 
 # Errors reach the process's standard error (uvicorn's, the terminal's):
 # every 5xx with its traceback (django.request logs them at ERROR with the

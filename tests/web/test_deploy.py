@@ -85,6 +85,27 @@ def test_a_public_host_without_https_fails_the_deploy_check():
     assert "SECURE_SSL_REDIRECT" in done.stdout + done.stderr
 
 
+def test_plain_http_on_a_home_network_sends_no_header_its_browsers_ignore():
+    """Served over plain HTTP at a network address (a friend's phone on the
+    same network: README, Playing), the page's every load logged an error in
+    the browser's console: Chrome ignores the Cross-Origin-Opener-Policy
+    header of an origin that is neither HTTPS nor localhost. It is sent
+    where it is honoured: on the loopback, and over HTTPS."""
+    code = (
+        "from django.conf import settings; "
+        "print(settings.SECURE_CROSS_ORIGIN_OPENER_POLICY)"
+    )
+    policies = [
+        run_manage("shell", "-c", code, **env).stdout.strip().splitlines()[-1]
+        for env in (
+            {"ALLOWED_HOSTS": "localhost,192.168.1.5", "HTTPS": "0"},
+            {"ALLOWED_HOSTS": ""},
+            {"ALLOWED_HOSTS": "games.example.com"},
+        )
+    ]
+    assert policies == ["None", "same-origin", "same-origin"]
+
+
 def test_debug_is_off_unless_asked_for():
     code = "from django.conf import settings; print(settings.DEBUG)"
     done = run_manage("shell", "-c", code, DEBUG="")
