@@ -93,6 +93,11 @@ function showLinks() {
   $("#share-links").prop("hidden", false);
   $("#invite-part").prop("hidden", !links.invite);
   $("#invite-link").val(links.invite || "");
+  // A friend's phone would open its own localhost (README: a friend on your network).
+  const local = /^(localhost|127(\.\d+){3}|\[::1\])$/.test(location.hostname);
+  $("#invite-local")
+    .text(interpolate(gettext("This link names this computer as %(host)s: it opens on this computer only. For a friend's phone or computer, open this page at this computer's network address first."), { host: location.hostname }, true))
+    .prop("hidden", !local);
   drawQr(links.invite);
   $("#watch-link").val(links.watch);
   $("#share-title").text(links.invite ? gettext("Invite a friend") : gettext("Watch link"));

@@ -1365,6 +1365,22 @@ def test_the_invitation_shows_as_a_qr_code_of_its_link(new_page):
     assert colours == ["rgb(255, 255, 255)", "rgb(0, 0, 0)"]
 
 
+def test_an_invitation_from_localhost_says_it_opens_on_this_computer_only(page):
+    """The page opened at localhost shares links and a QR code that name
+    localhost: a friend's phone scanning it opened its own localhost, and
+    nothing said why. The dialog says so, and what to do instead (the
+    README's "a friend on your network")."""
+    invite, _ = invite_a_friend(page, "")
+    assert invite.startswith("http://127.0.0.1:")
+    note = page.locator("#invite-local")
+    assert note.is_visible()
+    assert note.inner_text() == (
+        "This link names this computer as 127.0.0.1: it opens on this computer"
+        " only. For a friend's phone or computer, open this page at this"
+        " computer's network address first."
+    )
+
+
 def test_a_page_whose_socket_cannot_connect_follows_the_game_by_polling(new_page):
     """Issue 64: the page falls back to polling where a socket cannot
     connect (a proxy that drops WebSockets): B's page has none, and still
