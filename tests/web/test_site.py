@@ -155,6 +155,15 @@ def test_the_page_has_an_icon_and_a_description_for_link_previews(client):
     assert english and "Reversi" in english.group(1)
     assert f'<meta property="og:description" content="{english.group(1)}">' in body
     assert re.search(r'<meta property="og:title" content="[^"]+">', body)
+    # A phone's home screen (iOS) takes a square PNG, 180 px.
+    touch = re.search(r'<link rel="apple-touch-icon" href="/static/([^"]+)">', body)
+    assert touch, "an icon for a phone's home screen"
+    png = Path(finders.find(touch.group(1))).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (
+        180,
+        180,
+    )
     chinese = client.get(reverse("index"), HTTP_ACCEPT_LANGUAGE="zh-hans").content
     described = re.search(
         r'<meta name="description" content="([^"]+)">', chinese.decode()
