@@ -6,7 +6,7 @@
  */
 import { flash } from "./panel.js";
 import { cellClasses, starPoints } from "./render.js";
-import { state } from "./state.js";
+import { onlyWatching, state } from "./state.js";
 
 /** Each diagram: the board's rows from the top of the picture (x black,
  *  o white), its files and ranks as drawn, and the squares to mark. */
@@ -114,9 +114,10 @@ export function showRules(name) {
 
 const STORE_LOA_HINT = "webgame.loa-hint";
 
-/** A first Lines of Action game: say in one line how pieces move (once). */
+/** A first Lines of Action game: say in one line how pieces move (once),
+ *  to a player (a watcher chooses no piece). */
 export function hintFirstLoa(g) {
-  if (g.game !== "loa" || g.ply !== 0) return;
+  if (g.game !== "loa" || g.ply !== 0 || onlyWatching()) return;
   try {
     if (localStorage.getItem(STORE_LOA_HINT)) return;
     localStorage.setItem(STORE_LOA_HINT, "shown");

@@ -5,6 +5,7 @@ first Lines of Action game says how pieces move."""
 from __future__ import annotations
 
 from mcts.games import find_game
+from webgame import services
 
 from .conftest import DESKTOP, PHONE_CONTEXT
 from .helpers import LOADED, open_board, select_game
@@ -217,3 +218,20 @@ def test_on_a_phone_the_rules_tabs_stand_in_one_row(new_page):
         ".map((e) => e.getBoundingClientRect().top)"
     )
     assert len(tops) == 3 and len(set(tops)) == 1, tops
+
+
+def test_a_watcher_of_a_first_lines_of_action_game_is_not_told_to_choose_a_piece(
+    new_page,
+):
+    """Watching a game with a friend at its start, a first Lines of Action
+    page read "choose one to see where it can go", and a click said it only
+    watches. The word waits for a game it plays (it is said once a browser)."""
+    made = services.create_game(
+        game="loa", options=None, players=None, friend={"side": "black"}
+    )
+    page = new_page(viewport=DESKTOP)
+    page.goto(page.base_url + f"/?game={made['id']}&watch")
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    page.wait_for_timeout(300)
+    assert page.locator("#flash").inner_text() == ""
+    assert page.evaluate("() => localStorage.getItem('webgame.loa-hint')") is None
