@@ -164,6 +164,9 @@ def test_the_page_has_an_icon_and_a_description_for_link_previews(client):
         180,
         180,
     )
+    # The page of a mistyped link shows them too.
+    missing = client.get("/no-such-page", HTTP_ACCEPT="text/html").content.decode()
+    assert icon.group(0) in missing and touch.group(0) in missing
     chinese = client.get(reverse("index"), HTTP_ACCEPT_LANGUAGE="zh-hans").content
     described = re.search(
         r'<meta name="description" content="([^"]+)">', chinese.decode()
