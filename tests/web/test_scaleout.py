@@ -351,5 +351,12 @@ def test_a_worker_killed_on_a_search_is_a_503_in_seconds_and_frees_the_game(webs
         assert time.monotonic() - asked < 2
     finally:
         webs.start_workers()
+    # The game's slot and the client's place are free: its players can change
+    # (to a short think, not to wait out 10 s more) and the AI moves.
+    quick = {"players": {"black": {"kind": "ai", "think_time": 0.1}}}
+    status, body, _ = call(
+        webs[1], "PATCH", f"/api/games/{game['id']}/", quick, client="10.0.4.1"
+    )
+    assert status == 200, body
     status, body, _ = call(webs[1], "POST", path, {}, client="10.0.4.1", timeout=120)
-    assert status == 200, body  # the game's slot and the client's place are free
+    assert status == 200, body
