@@ -1,4 +1,5 @@
-"""The HTML page of the site: the board page.
+"""The HTML page of the site: the board page (and the icon a browser asks
+for at /favicon.ico).
 
 The page is a thin shell: it lists the games (so the game selector works before
 any script runs) and leaves everything else to the board script, which draws
@@ -13,8 +14,9 @@ from pathlib import Path
 
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ImproperlyConfigured
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.gzip import gzip_page
 
@@ -163,3 +165,10 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "build": page_build(),
         },
     )
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Lead a browser's /favicon.ico (asked by pages without the icon's link:
+    the API's JSON and docs) to the home screen's PNG: every browser shows a
+    PNG there. Not a permanent redirect: the file's hashed name changes."""
+    return HttpResponseRedirect(static("apple-touch-icon.png"))

@@ -131,6 +131,7 @@ javascript_catalog = gzip_page(
 
 urlpatterns = [
     path("", pages.board_page, name="index"),
+    path("favicon.ico", pages.favicon, name="favicon"),
     # The page's strings for its scripts, in the request's language, and the
     # language switch (Django's set_language: a POST that sets the cookie).
     path("jsi18n/", javascript_catalog, name="javascript-catalog"),

@@ -172,3 +172,16 @@ def test_the_page_has_an_icon_and_a_description_for_link_previews(client):
         r'<meta name="description" content="([^"]+)">', chinese.decode()
     )
     assert described and "黑白棋" in described.group(1)
+
+
+def test_a_browser_asking_for_favicon_ico_gets_the_icon_not_a_404(client):
+    """Pages without the icon's link (the API's JSON and its docs opened in a
+    browser) made the browser ask for /favicon.ico, and each visit logged a
+    404. It leads to the home screen's PNG, which every browser shows."""
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 302  # not permanent: the file's name changes
+    touch = re.search(
+        r'<link rel="apple-touch-icon" href="([^"]+)">',
+        client.get(reverse("index")).content.decode(),
+    )
+    assert touch and answer["Location"] == touch.group(1)
