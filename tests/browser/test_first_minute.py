@@ -441,14 +441,26 @@ def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
     assert page.inner_text("#result") == "White wins: disc count 14\u20130"
 
 
-def test_a_big_screens_board_takes_the_height_it_has(new_page):
-    # 621 px on a 1920x1080 screen, with 325 px empty beside it.
-    page = new_page(viewport={"width": 1920, "height": 1080})
+@pytest.mark.parametrize(
+    ("width", "height", "board_at_least"),
+    [
+        # 621 px on a 1920x1080 screen, with 325 px empty beside it.
+        (1920, 1080, 800),
+        # 841 px on a 2560x1440 screen (QHD), 700 px empty beside it.
+        (2560, 1440, 1150),
+    ],
+)
+def test_a_big_screens_board_takes_the_height_it_has(
+    new_page, width, height, board_at_least
+):
+    page = new_page(viewport={"width": width, "height": height})
     open_board(page)
     board = page.locator("#board").bounding_box()
-    assert board["width"] >= 800
+    assert board["width"] >= board_at_least
     controls = page.locator("#play-controls").bounding_box()
-    assert controls["y"] + controls["height"] <= 1080  # its buttons in sight
+    assert controls["y"] + controls["height"] <= height  # its buttons in sight
+    panel = page.locator(".side-panel").bounding_box()
+    assert board["x"] + board["width"] < panel["x"]  # beside the panel, not under
 
 
 def test_a_setting_changed_while_the_computer_thinks_loses_neither_its_move_nor_the_end(
