@@ -28,7 +28,7 @@ RUN_TIME ?= 30s
 
 # `make` alone lists the targets below, each with its `##` line.
 .DEFAULT_GOAL := help
-.PHONY: help run dev messages test lint loadtest probe bench-start bench-live setup setup-test system-packages train-setup clean
+.PHONY: help run dev messages test lint loadtest probe bench-start bench-live bench-memory setup setup-test system-packages train-setup clean
 
 help:
 	@awk -F ':.*## ' '/^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -152,6 +152,11 @@ probe: setup ## hostile clients against the server at PROBE_URL
 # playing, the latency from a move to each socket and any lost update.
 bench-live: setup ## 200 spectators and 20 pairs: live updates' latency
 	$(BIN)/python loadtest/live_bench.py
+
+# A server's memory while the computer plays itself for half an hour (the
+# live models growing in a copy of model/): each sample, then the trend.
+bench-memory: setup ## a server's memory under 30 minutes of play
+	$(BIN)/python loadtest/soak.py
 
 # The translations (locale/, docs/translating.md): gather the page's and the
 # API's strings into the catalogs (needs GNU gettext), then compile them. The

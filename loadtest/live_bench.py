@@ -478,10 +478,13 @@ def wait_for_server(http: Http, process: subprocess.Popen | None) -> None:
 
 
 @contextlib.contextmanager
-def own_server(venv: Path, folder: Path) -> Iterator[tuple[Http, Path]]:
+def own_server(
+    venv: Path, folder: Path, **settings: str
+) -> Iterator[tuple[Http, Path, subprocess.Popen]]:
     """Yield the HTTP client of a server started here with ``make run`` (its
-    database, static files and key in ``folder``) and its log file; stop it
-    (its whole process group) at the end."""
+    database, static files and key in ``folder``, no throttles, no live model,
+    then ``settings``), its log file and the process of ``make``; stop it (its
+    whole process group) at the end."""
     port = free_port()
     log_path = folder / "server.log"
     env = {
@@ -498,11 +501,12 @@ def own_server(venv: Path, folder: Path) -> Iterator[tuple[Http, Path]]:
         AI_THROTTLE_RATE="off",
         LIVE_MODEL="",
     )
+    env.update(settings)
     arguments = [f"VENV={venv}", f"PORT={port}"]
     with log_path.open("w") as log, make_run(ROOT, arguments, env, log) as process:
         http = Http(f"http://127.0.0.1:{port}")
         wait_for_server(http, process)
-        yield http, log_path
+        yield http, log_path, process
 
 
 def suspect_lines(log_path: Path) -> list[str]:
@@ -538,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="live-bench-") as tmp:
         log_path = Path(tmp) / "server.log"
         try:
-            with own_server(args.venv.resolve(), Path(tmp)) as (http, log_path):
+            with own_server(args.venv.resolve(), Path(tmp)) as (http, log_path, _):
                 status = asyncio.run(bench(http, args))
         except (RuntimeError, OSError) as error:
             print(f"failed: {error!r}")
