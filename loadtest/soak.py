@@ -22,7 +22,7 @@ wrong printed (errors, 5xx). It exits 1 if the server answered an error or
 logged one.
 
     python loadtest/soak.py [--venv .venv] [--minutes 30] [--clients 2]
-                            [--think 0.1] [--every 30]
+                            [--think 0.1] [--every 30] [--server-log FILE]
     python loadtest/soak.py --url http://127.0.0.1:8000 --pid PID
 """
 
@@ -180,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--think", type=float, default=0.1)
     parser.add_argument("--every", type=float, default=30)
+    parser.add_argument("--server-log", type=Path, help="keep the server's log here")
     args = parser.parse_args(argv)
     if args.url:
         if args.pid is None:
@@ -194,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         with own_server(args.venv.resolve(), Path(tmp), **settings) as started:
             http, log_path, process = started
             status = Soak(http, uvicorn_pid(process.pid), args).run()
+        if args.server_log:
+            shutil.copyfile(log_path, args.server_log)
         lines = suspect_lines(log_path)
         print(f"server log: {len(lines)} suspect lines")
         for line in lines[:20]:

@@ -245,7 +245,10 @@ def write_data(game: Game, root: State, tree: Tree, folder: Path, progress) -> d
         before = pending[up]
         code = move[node]
         if first_child[node] >= 0:
-            pending[node] = game.apply(before, code)
+            # Without its history: the kernels that grew the tree never see
+            # repetitions (Lines of Action's), so a line may go on past a
+            # draw by repetition; the walk above checked each move by them.
+            pending[node] = game.apply(State(before.array), code)
         lines.append(
             f'[{up},"{game.format_move(before, code)}",{visits[node]},'
             f"{values[node]},{proven[node]}]\n"

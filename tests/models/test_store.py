@@ -452,3 +452,31 @@ def test_fast_load_reads_the_same_tree(saved):
 def test_load_shared_returns_one_copy(saved):
     assert store.load_shared(saved) is store.load_shared(saved)
     shutil.rmtree(saved)
+
+
+def test_a_line_past_a_repetition_draw_is_saved_and_loaded(tmp_path):
+    """The search's kernels never see Lines of Action's repetitions (the
+    rules judge them from the history), so a tree grows lines past a third
+    repetition. Saving one raised IllegalMoveError: the server's live model
+    of Lines of Action, once its games had such a line, was never saved
+    again, each finished game logging the error."""
+    from mcts.search.tree import Tree
+
+    loa = find_game("loa")
+    there_and_back = ["b1-h1", "a2-c2", "h1-b1", "c2-a2"]
+    state, codes = loa.initial_state(), []
+    for text in there_and_back * 2:
+        codes.append(loa.parse_move(state, text))
+        state = loa.play(state, text)
+    assert loa.legal_moves(state) == []  # the third repetition: a draw
+    codes += codes[:2]  # and the search's tree goes on: b1-h1, a2-c2 again
+    tree = Tree()
+    node = 0
+    for code in codes:
+        node = tree.add_children(node, np.array([code]))
+    tree.visits[: tree.size] = np.arange(tree.size, 0, -1)
+    model = treemodel.Model(loa, tree, loa.initial_state(), {}, None)
+    store.save(model, tmp_path / "m")
+    loaded = store.load(tmp_path / "m", game=loa)
+    assert loaded.tree.size == tree.size == 11
+    assert loaded.tree.move[: tree.size].tolist() == tree.move[: tree.size].tolist()
