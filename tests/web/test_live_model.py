@@ -182,3 +182,41 @@ def test_a_damaged_live_model_is_set_aside_and_grows_again(
     said = [r for r in caplog.records if "set aside" in r.getMessage()]
     assert len(said) == 1 and said[0].levelname == "WARNING"
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+def test_a_live_model_that_fails_to_save_three_times_stops_growing(
+    settings, tmp_path, monkeypatch, caplog
+):
+    """A save that kept failing (the Lines of Action writer's bug, found by
+    make bench-memory) logged a traceback for every finished game, kept every
+    unsaved game's gains in memory, grew the tree past its cap (pruned only
+    at a save) and made each stop fail the same save again. After three
+    failures in a row the model stops growing in this process, said once; the
+    one on disk stays as it was and is still played."""
+    shutil.copytree(SHIPPED, tmp_path / "reversi" / "light")
+    settings.MODEL_DIR = str(tmp_path)
+    settings.LIVE_MODEL = "live"
+    settings.LIVE_MODEL_SAVE_EVERY = 1
+    monkeypatch.setattr(livegrowth, "GROWTH", livegrowth.Growth())
+    tries = []
+
+    def failing_save(live):
+        tries.append(live.unsaved)
+        raise RuntimeError("a writer's bug")
+
+    monkeypatch.setattr(livegrowth.LiveModel, "save", failing_save)
+    tree = Tree()
+    assert livegrowth.enabled("reversi", {})
+    for _ in range(5):
+        game_id = uuid.uuid4().hex
+        livegrowth.record_search(game_id, 0, tree.snapshot(), tree.snapshot())
+        livegrowth.GROWTH.submit(game_id, "reversi", {}, [])
+        livegrowth.GROWTH.wait()
+    assert tries == [1, 2, 3]
+    assert not livegrowth.enabled("reversi", {})
+    assert livegrowth.enabled("gomoku", {})  # the other games grow theirs
+    assert livegrowth.flush() == 0  # a stop does not try it again
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 4  # a traceback for each failure, then the stop
+    assert "stops growing" in errors[-1] and "restart" in errors[-1]
+    assert not (tmp_path / "reversi" / "live").exists()

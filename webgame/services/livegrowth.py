@@ -12,7 +12,10 @@ wait for any of it. The searches read the live model like any other
 (``load_shared`` picks up each save), so a crash loses at most the games
 since the last save, never the model; a stop saves them (:func:`flush`). A
 live model found damaged is set aside (``.live.damaged-<time>``, said once
-in the log) and a new one grows from the seed. Only the games' default options grow
+in the log) and a new one grows from the seed. One that fails to take in
+``MAX_FAILURES`` finished games in a row (its save failing, say) stops growing
+in this process, said once: its unsaved games would pile up in memory, its
+tree past its cap. The one on disk is still played. Only the games' default options grow
 it (the seed models are of those), and only with the in-process AI backend:
 Celery workers would keep the gains in their own processes.
 """
@@ -47,6 +50,9 @@ MAX_GAMES_KEPT = 256
 #: Jobs the writer may have waiting; a search's gain beyond is not kept (two
 #: copies of a 2 s search's tree are about 10 MB).
 MAX_JOBS_WAITING = 64
+#: Finished games in a row a live model may fail to take in (each tries its
+#: save again) before it stops growing in this process.
+MAX_FAILURES = 3
 #: The models a live model is seeded from, the first found.
 SEEDS = ("full", "light")
 
@@ -55,6 +61,8 @@ def enabled(game: str, options: dict) -> bool:
     """Return whether searches in a game of ``game`` with ``options`` grow
     the live model."""
     if not settings.LIVE_MODEL or settings.AI_BACKEND == "celery":
+        return False
+    if GROWTH.stopped(game):
         return False
     # Both through the rules, so a game stored before an option existed
     # (its default then filled in) compares as the default it plays.
@@ -91,6 +99,9 @@ class Growth:
         self._queue: queue.Queue = queue.Queue()
         # By folder: a test (or a settings change) may move MODEL_DIR.
         self._models: dict[Path, LiveModel] = {}
+        #: Finished games in a row each model failed to take in.
+        self._failures: dict[Path, int] = {}
+        self._stopped: set[Path] = set()
         self._writer: threading.Thread | None = None
 
     def record(self, game_id: str, ply: int, before: Tree, after: Tree) -> None:
@@ -128,18 +139,40 @@ class Growth:
     ) -> None:
         with self._lock:
             gains = self._gains.pop(game_id, None)
-        if gains:
-            try:
-                self._fold(game, options, moves, gains)
-            except OSError as error:  # the disk: added, the save tried again later
-                log.error(
-                    "live model of %s could not be saved (%s): its games stay in "
-                    "memory, and the next finished game tries again",
-                    game,
-                    error,
-                )
-            except Exception:  # a model write must never take the server down
-                log.exception("live model of %s: a finished game was not added", game)
+        if not gains or self.stopped(game):
+            return
+        folder = _folder(game)
+        try:
+            self._fold(game, options, moves, gains)
+        except OSError as error:  # the disk: added, the save tried again later
+            log.error(
+                "live model of %s could not be saved (%s): its games stay in "
+                "memory, and the next finished game tries again",
+                game,
+                error,
+            )
+        except Exception:  # a model write must never take the server down
+            log.exception("live model of %s: a finished game was not added", game)
+        else:
+            self._failures.pop(folder, None)
+            return
+        self._failures[folder] = self._failures.get(folder, 0) + 1
+        if self._failures[folder] >= MAX_FAILURES:
+            self._stopped.add(folder)
+            self._models.pop(folder, None)
+            log.error(
+                "live model of %s stops growing in this process after %d "
+                "finished games in a row failed (above): the games since its "
+                "last save are dropped, and the one in %s is still played; "
+                "restart the server once the cause is fixed",
+                game,
+                MAX_FAILURES,
+                folder,
+            )
+
+    def stopped(self, game: str) -> bool:
+        """Return whether the live model of ``game`` stopped growing here."""
+        return _folder(game) in self._stopped
 
     def save(self, game: str) -> int:
         """Save the live model of ``game`` if it has unsaved games (call it
