@@ -4,18 +4,28 @@ numba checks only the defining file's timestamp when it reuses cached machine
 code, so a kernel that calls into another module (``kernels.perft`` calling
 ``reversi.legal_moves``) would keep running stale compiled code after that
 other module changed. A cache folder per source hash makes any edit to any
-module a clean recompile, and leaves unchanged code cached.
+module a clean recompile, and leaves unchanged code cached. The folders of
+earlier sources would pile up with each update (20-35 MB each): a warm-up
+removes those no warm-up used for :data:`KEEP_DAYS` (:func:`prune`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import time
 from pathlib import Path
 
 import numba
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: How each cache folder's name starts (the rest is :func:`source_hash`).
+PREFIX = "numba-"
+#: Days another source's cache folder is kept since a warm-up last used it: a
+#: branch switched back to, or a server of the code before an update still
+#: running, finds its compiled code there.
+KEEP_DAYS = 7
 
 
 def source_hash() -> str:
@@ -32,5 +42,22 @@ def configure() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     # numba.config fills its settings in at run time, so mypy cannot see them.
-    cache = str(PACKAGE_DIR / "__pycache__" / f"numba-{source_hash()}")
+    cache = str(PACKAGE_DIR / "__pycache__" / f"{PREFIX}{source_hash()}")
     numba.config.CACHE_DIR = cache  # type: ignore[attr-defined]
+
+
+def prune(current: Path, keep_days: float = KEEP_DAYS) -> list[Path]:
+    """Mark ``current`` (this source's cache folder) used now, and remove the
+    cache folders beside it that no warm-up used for ``keep_days``; return
+    those removed."""
+    current.mkdir(parents=True, exist_ok=True)
+    os.utime(current)
+    unused_since = time.time() - keep_days * 86400
+    removed = []
+    for folder in current.parent.glob(f"{PREFIX}*"):
+        if folder == current or not folder.is_dir():
+            continue
+        if folder.stat().st_mtime < unused_since:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed

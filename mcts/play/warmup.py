@@ -25,6 +25,9 @@ over those of the last cold warm-up (kept beside the cache,
 :func:`counts_path`; :data:`DEFAULT_COMPILES` until then), shown as
 :func:`shown_progress` makes it: below 1 until the game is done, and still
 moving when the code has grown more kernels than the count knows.
+
+A warm-up also removes the caches of earlier sources no warm-up used for a
+week (:func:`mcts._numba_cache.prune`).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import numba
 import numpy as np
 from numba.core import event
 
+from .. import _numba_cache
 from ..atomic import write_text_atomically
 from ..games import find_game
 from ..games import kernels as game_kernels
@@ -271,6 +275,8 @@ def warm_up(
     # Only a warm-up that starts from an empty cache counts every compile:
     # one resumed after a stop mid-compile counts what was left.
     cold = _cache_is_empty()
+    if not os.environ.get("NUMBA_CACHE_DIR"):  # ours, not a folder the user chose
+        _numba_cache.prune(Path(numba.config.CACHE_DIR))  # type: ignore[attr-defined]
 
     def update(name: str, **change) -> None:
         entry = progress[name]

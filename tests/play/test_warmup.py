@@ -101,3 +101,45 @@ def test_only_a_cold_warm_up_s_count_is_kept(tmp_path, monkeypatch, cache_before
     (tmp_path / "warm-compiles.json").write_text(json.dumps({"gomoku": 447}))
     warmup.warm_up(games=("gomoku",), jobs=1)
     assert warmup.expected_compiles()["gomoku"] == kept
+
+
+@pytest.mark.parametrize("chosen_by_user", [False, True])
+def test_a_warm_up_removes_the_caches_of_sources_unused_for_a_week(
+    tmp_path, monkeypatch, chosen_by_user
+):
+    """Each change to the sources compiles into a folder of its own (20-35 MB):
+    an operator's checkout kept one more at every update."""
+    import os
+
+    import numba
+
+    day = 86400
+    folders = {}
+    for name, age in [
+        ("numba-current", 30),  # used again now: its age is renewed
+        ("numba-before-the-update", 8),
+        ("numba-a-branch-of-last-week", 2),
+        ("pycache-of-something-else", 30),
+    ]:
+        folders[name] = tmp_path / name
+        folders[name].mkdir()
+        (folders[name] / "kernel.nbi").write_bytes(b"x")
+        then = time.time() - age * day
+        os.utime(folders[name], (then, then))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(folders["numba-current"]))
+    if chosen_by_user:  # the user's folder, perhaps shared: never pruned
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(folders["numba-current"]))
+    else:
+        monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(warmup, "warm_rules", lambda: None)
+    warmup.warm_up(games=())
+    left = sorted(p.name for p in tmp_path.iterdir())
+    if chosen_by_user:
+        assert left == sorted(folders)
+    else:
+        assert left == [
+            "numba-a-branch-of-last-week",
+            "numba-current",
+            "pycache-of-something-else",
+        ]
+        assert folders["numba-current"].stat().st_mtime > time.time() - 60
