@@ -249,6 +249,13 @@ class Game(ABC):
         """Return True if the position is drawn by repetition; never by default."""
         return False
 
+    def repetition_draws(self, state: State) -> tuple[frozenset[int], frozenset[int]]:
+        """Return the moves from ``state`` that draw by repetition at once,
+        and those after which the opponent has a reply that does: what only
+        the rules see, from the game's history (the search's kernels never
+        do). None by default."""
+        return frozenset(), frozenset()
+
     def parse_move(self, state: State, text: str) -> int:
         """Return the legal move code for ``text``.
 

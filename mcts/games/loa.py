@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 
 import numpy as np
 from numba import njit
@@ -548,6 +549,24 @@ class LinesOfAction(Game):
     def _repetition_draw(self, state: State) -> bool:
         """Return True if this position has now occurred ``repetition`` times."""
         return state.history.count(state.key()) + 1 >= self.options["repetition"]
+
+    def repetition_draws(self, state: State) -> tuple[frozenset[int], frozenset[int]]:
+        # Only a position already seen ``repetition`` - 1 times (this one
+        # counted) can draw by coming back, one or two plies on.
+        seen = Counter((*state.history, state.key()))
+        if max(seen.values()) + 1 < self.options["repetition"]:
+            return frozenset(), frozenset()
+        draws, lets_draw = set(), set()
+        for move in self.legal_moves(state):
+            after = self._apply_unchecked(state, move)
+            if self._repetition_draw(after):
+                draws.add(move)
+            elif after.history and any(
+                self._repetition_draw(self._apply_unchecked(after, reply))
+                for reply in self.legal_moves(after)
+            ):
+                lets_draw.add(move)
+        return frozenset(draws), frozenset(lets_draw)
 
     def end_reason(self, state: State, code: int) -> str:
         """Return why the game ended: 'connected group', 'both sides connected at

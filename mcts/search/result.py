@@ -216,23 +216,44 @@ def principal_variation(
     return tuple(line)
 
 
-def best_child(tree: Tree, node: int) -> int:
+def best_child(
+    tree: Tree,
+    node: int,
+    draws: frozenset[int] = frozenset(),
+    lets_draw: frozenset[int] = frozenset(),
+) -> int:
     """Return ``node``'s best child for the player to move there.
 
     A proven win first (the most visited one); else the most visited child that
     is not a proven loss (ties by mean), unless its mean is below a draw and a
     proven draw exists, which is then taken; else (all lost) the most visited.
+    ``draws`` and ``lets_draw`` are the moves the rules see a repetition draw
+    in (:meth:`~mcts.games.base.Game.repetition_draws`): the first count as
+    proven draws, the second as draws where the search thought them better.
     """
     children = list(tree.children(node))
-    wins = [ch for ch in children if tree.proven[ch] == Proven.WIN]
+
+    def proof(child: int) -> int:
+        proven = int(tree.proven[child])
+        move = int(tree.move[child])
+        if move in draws:
+            return Proven.DRAW
+        if move in lets_draw and (
+            proven == Proven.WIN
+            or (proven == Proven.UNKNOWN and (tree.mean(child) or 0.0) > 0.5)
+        ):
+            return Proven.DRAW
+        return proven
+
+    wins = [ch for ch in children if proof(ch) == Proven.WIN]
     if wins:
         return max(wins, key=lambda ch: int(tree.visits[ch]))
-    draws = [ch for ch in children if tree.proven[ch] == Proven.DRAW]
-    open_ = [ch for ch in children if tree.proven[ch] == Proven.UNKNOWN]
+    draws_ = [ch for ch in children if proof(ch) == Proven.DRAW]
+    open_ = [ch for ch in children if proof(ch) == Proven.UNKNOWN]
     if open_:
         best = max(open_, key=lambda ch: (int(tree.visits[ch]), tree.mean(ch) or 0.0))
-        if not draws or (tree.mean(best) or 0.0) >= 0.5:
+        if not draws_ or (tree.mean(best) or 0.0) >= 0.5:
             return best
-    if draws:
-        return max(draws, key=lambda ch: int(tree.visits[ch]))
+    if draws_:
+        return max(draws_, key=lambda ch: int(tree.visits[ch]))
     return max(children, key=lambda ch: int(tree.visits[ch]))

@@ -705,7 +705,8 @@ class Searcher:
         if not children:
             return legal[int(self._rng.integers(len(legal)))]
         if temperature <= 0:
-            return int(tree.move[best_child(tree, 0)])
+            repeats = self.game.repetition_draws(self._state)
+            return int(tree.move[best_child(tree, 0, *repeats)])
         candidates = [
             ch for ch in children if tree.proven[ch] != Proven.LOSS
         ] or children

@@ -334,6 +334,30 @@ def test_second_occurrence_draws_when_repetition_is_two():
     assert game.outcome(game.play_all(SHUFFLE[:-1])) is None
 
 
+def test_the_rules_name_the_moves_that_let_a_position_repeat_a_third_time():
+    """The search's kernels never see repetition: the rules tell its choice
+    which moves draw at once, and which let the opponent draw."""
+    game = LinesOfAction()
+
+    def codes(state, texts):
+        return frozenset(game.parse_move(state, text) for text in texts)
+
+    start_twice = game.play_all(SHUFFLE)
+    assert game.repetition_draws(game.initial_state()) == (frozenset(), frozenset())
+    assert game.repetition_draws(start_twice) == (frozenset(), frozenset())
+    # Black's b3-b1 lets white bring the start back a third time.
+    before = game.play_all(SHUFFLE + SHUFFLE[:2])
+    assert game.repetition_draws(before) == (frozenset(), codes(before, ["b3-b1"]))
+    last = game.play_all(SHUFFLE + SHUFFLE[:3])
+    assert game.repetition_draws(last) == (codes(last, ["c2-a2"]), frozenset())
+    # Under the second-occurrence rule the first cycle's last moves do it.
+    twice = LinesOfAction(repetition=2)
+    state = twice.play_all(SHUFFLE[:3])
+    assert twice.repetition_draws(state)[0] == frozenset(
+        {twice.parse_move(state, "c2-a2")}
+    )
+
+
 def test_capture_clears_the_repetition_history():
     game = LinesOfAction()
     quiet = game.play_all(["b1-b3", "a2-c2"])

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from mcts.games import find_game
+from mcts.play.players import find_player
 from mcts.search.config import SearchConfig
 from mcts.search.gomoku.config import GomokuSearch
 from mcts.search.result import principal_variation
@@ -434,3 +435,29 @@ def _states(game, moves):
 def test_a_search_refuses_another_games_settings(name, record):
     with pytest.raises(ValueError, match="another game's search"):
         Searcher(find_game(name), config=SearchConfig(game=record))
+
+
+#: A computer-against-computer game (python -m mcts arena loa, light models at
+#: 0.1 s): black, winning (about 70%), played c8-d8 here, and white's b7-e7
+#: then drew by a third repetition.
+REPEATING = (
+    "c1xa3 h7-f5 a3-c5 a2-c4 g1-d4 a6-d3 f1-f4 h6xf4 g8-e6 c4xe6 e1-e4 "
+    "a7-b7 f8xf5 a4-c6 d1-f3 a5-c7 b1-b4 b7-d7 f3xc6 h2-d6 c8-b7 h5-f7 "
+    "b8-b5 f7xb7 b5-e5 b7-e7 e8-g8 d3-c4 g8-g7 h3-g3 g7-h6 h4-f2 h6xf4 "
+    "g3-f3 b4-c3 f3-g4 c3-d3 g4-f3 c6xf3 c4-a6 d8-c8 e7-b7 c8-d8 b7-e7 "
+    "d8-c8 e7-b7"
+)
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_the_computer_winning_does_not_let_its_opponent_draw_by_repetition(seed):
+    game = find_game("loa")
+    state = game.play_all(REPEATING.split())
+    player = find_player("mcts-heavy:model=light", game, simulations=20000, seed=seed)
+    move = player.choose(state)
+    assert game.format_move(state, move) != "c8-d8"
+    assert player.last_result.value > 0.55  # still winning, and not a draw
+    # Losing, the other side takes the draw.
+    after = game.play_all(["c8-d8"], state)
+    reply = find_player("mcts-heavy:model=light", game, simulations=20000, seed=seed)
+    assert game.format_move(after, reply.choose(after)) == "b7-e7"
