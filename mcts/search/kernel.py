@@ -32,7 +32,10 @@ stops early once the root is proven.
 
 Lines of Action repetition is judged only by the Python layer (it needs the
 move history); inside the search the kernels ignore it, so the search may
-misjudge a line that repeats, just as a rollout would.
+misjudge a line that repeats, just as a rollout would. The move played sees
+it: :meth:`~mcts.search.searcher.Searcher.result` counts a root move that draws
+by repetition, or lets the opponent do so, as a draw
+(:meth:`~mcts.games.base.Game.repetition_draws`).
 
 The driver that calls it in chunks is :class:`mcts.search.searcher.Searcher`.
 """
