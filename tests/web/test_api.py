@@ -990,3 +990,26 @@ class EdgeTests(APITestCase):
         response = self.client.options(reverse("game-create"))
         assert response.status_code == status.HTTP_200_OK
         assert "POST" in response["Allow"]
+
+
+class RepetitionTests(APITestCase):
+    def test_the_computer_ahead_does_not_let_a_player_draw_by_repetition(self):
+        """The page's AI is given the game's history (the search's kernels
+        never see it): black, ahead, does not play the move after which
+        white can bring a position back a third time."""
+        from tests.search.test_search import REPEATING
+
+        game_id = create(self.client, "loa").json()["id"]
+        for text in REPEATING.split():
+            response = self.client.post(
+                url("game-moves", game_id), {"move": text}, format="json"
+            )
+            assert response.status_code == status.HTTP_200_OK, response.content
+        ai = {"kind": "ai", "model": "light", "think_time": 0.3}
+        response = self.client.patch(
+            url("game-detail", game_id), {"players": {"black": ai}}, format="json"
+        )
+        assert response.status_code == status.HTTP_200_OK, response.content
+        response = self.client.post(url("game-ai-move", game_id))
+        assert response.status_code == status.HTTP_200_OK, response.content
+        assert response.json()["game"]["moves"][-1] not in {"c8-d8", "C8-D8"}
