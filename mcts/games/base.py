@@ -253,7 +253,7 @@ class Game(ABC):
         """Return the moves from ``state`` that draw by repetition at once,
         and those after which the opponent has a reply that does: what only
         the rules see, from the game's history (the search's kernels never
-        do). None by default."""
+        do). Neither by default: only Lines of Action repeats."""
         return frozenset(), frozenset()
 
     def parse_move(self, state: State, text: str) -> int:

@@ -248,12 +248,12 @@ def best_child(
     wins = [ch for ch in children if proof(ch) == Proven.WIN]
     if wins:
         return max(wins, key=lambda ch: int(tree.visits[ch]))
-    draws_ = [ch for ch in children if proof(ch) == Proven.DRAW]
+    drawn = [ch for ch in children if proof(ch) == Proven.DRAW]
     open_ = [ch for ch in children if proof(ch) == Proven.UNKNOWN]
     if open_:
         best = max(open_, key=lambda ch: (int(tree.visits[ch]), tree.mean(ch) or 0.0))
-        if not draws_ or (tree.mean(best) or 0.0) >= 0.5:
+        if not drawn or (tree.mean(best) or 0.0) >= 0.5:
             return best
-    if draws_:
-        return max(draws_, key=lambda ch: int(tree.visits[ch]))
+    if drawn:
+        return max(drawn, key=lambda ch: int(tree.visits[ch]))
     return max(children, key=lambda ch: int(tree.visits[ch]))

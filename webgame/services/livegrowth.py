@@ -15,9 +15,9 @@ live model found damaged is set aside (``.live.damaged-<time>``, said once
 in the log) and a new one grows from the seed. One that fails to take in
 ``MAX_FAILURES`` finished games in a row (its save failing, say) stops growing
 in this process, said once: its unsaved games would pile up in memory, its
-tree past its cap. The one on disk is still played. Only the games' default options grow
-it (the seed models are of those), and only with the in-process AI backend:
-Celery workers would keep the gains in their own processes.
+tree past its cap. The one on disk is still played. Only the games' default
+options grow it (the seed models are of those), and only with the in-process
+AI backend: Celery workers would keep the gains in their own processes.
 """
 
 from __future__ import annotations
