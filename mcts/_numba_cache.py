@@ -49,15 +49,21 @@ def configure() -> None:
 def prune(current: Path, keep_days: float = KEEP_DAYS) -> list[Path]:
     """Mark ``current`` (this source's cache folder) used now, and remove the
     cache folders beside it that no warm-up used for ``keep_days``; return
-    those removed."""
-    current.mkdir(parents=True, exist_ok=True)
-    os.utime(current)
+    those removed. A folder that cannot be touched or removed (a read-only
+    checkout, another warm-up removing it at once) is left."""
+    try:
+        current.mkdir(parents=True, exist_ok=True)
+        os.utime(current)
+    except OSError:
+        return []  # not ours to tidy: nothing is removed either
     unused_since = time.time() - keep_days * 86400
     removed = []
     for folder in current.parent.glob(f"{PREFIX}*"):
-        if folder == current or not folder.is_dir():
+        try:
+            if folder == current or folder.stat().st_mtime >= unused_since:
+                continue
+            shutil.rmtree(folder)
+        except OSError:
             continue
-        if folder.stat().st_mtime < unused_since:
-            shutil.rmtree(folder, ignore_errors=True)
-            removed.append(folder)
+        removed.append(folder)
     return removed

@@ -143,3 +143,25 @@ def test_a_warm_up_removes_the_caches_of_sources_unused_for_a_week(
             "pycache-of-something-else",
         ]
         assert folders["numba-current"].stat().st_mtime > time.time() - 60
+
+
+def test_a_cache_folder_that_cannot_be_pruned_does_not_stop_the_warm_up(
+    tmp_path, monkeypatch
+):
+    """A read-only checkout, or another warm-up removing the same folder at
+    once: the kernels are still warmed."""
+    import numba
+
+    from mcts import _numba_cache
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba-current"))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    warmed = []
+    monkeypatch.setattr(warmup, "warm_rules", lambda: warmed.append(True))
+
+    def refused(*args, **kwargs):
+        raise PermissionError("read-only file system")
+
+    monkeypatch.setattr(_numba_cache.os, "utime", refused)
+    warmup.warm_up(games=())
+    assert warmed == [True]
