@@ -155,7 +155,7 @@ bench-live: setup ## 200 spectators and 20 pairs: live updates' latency
 
 # A server's memory while the computer plays itself for half an hour (the
 # live models growing in a copy of model/): each sample, then the trend.
-bench-memory: setup ## a server's memory under 30 minutes of play
+bench-memory: setup ## a server's memory under 45 minutes of play
 	$(BIN)/python loadtest/soak.py
 
 # The translations (locale/, docs/translating.md): gather the page's and the

@@ -6,22 +6,24 @@ key, no throttles) whose ``MODEL_DIR`` is a temporary copy of the shipped
 models, so that the live models it grows are not the checkout's; or it
 measures a running one (``--url``, with ``--pid``, the server's process id).
 
-For ``--minutes`` (30) ``--clients`` (2) play games of the computer against
+For ``--minutes`` (45) ``--clients`` (2) play games of the computer against
 itself through the API, each move at ``--think`` (0.1) s with the game's light
 model: Reversi, Gomoku, Lines of Action and Gomoku under renju in turn.
 Every ``--every`` (30) s it prints the server's resident memory (``VmRSS``),
 the games finished and the moves played.
 
-At the end it prints the memory at the end of the first third (the live
-models have grown to their cap, ``LIVE_MODEL_MAX_NODES``, by then), the
-highest, the last, and the trend of the last two thirds: the least-squares
-slope of their samples in MB per 10 minutes. A server that keeps its memory
-has a trend near 0 (each live model's save makes the samples jump by up to
-about 200 MB and back). A server started here has its log's lines that look
+At the end it prints the memory at the end of the first third (each game's
+models loaded by then), the highest, the last, and the trend of the last two
+thirds: the least-squares slope of their samples in MB per 10 minutes. A
+server that keeps its memory has a trend near 0 (each live model's save makes
+the samples jump by up to about 250 MB and back). The default is 45 minutes
+because the live models reach their cap (``LIVE_MODEL_MAX_NODES``) only about
+35 minutes in: 15 minutes showed a trend of +130 MB per 10 minutes, 45 of
++1.8 (docs/performance.md). A server started here has its log's lines that look
 wrong printed (errors, 5xx). It exits 1 if the server answered an error or
 logged one.
 
-    python loadtest/soak.py [--venv .venv] [--minutes 30] [--clients 2]
+    python loadtest/soak.py [--venv .venv] [--minutes 45] [--clients 2]
                             [--think 0.1] [--every 30] [--server-log FILE]
     python loadtest/soak.py --url http://127.0.0.1:8000 --pid PID
 """
@@ -176,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--venv", type=Path, default=ROOT / ".venv")
     parser.add_argument("--url", help="a running server's (else one is started)")
     parser.add_argument("--pid", type=int, help="with --url: the server's process")
-    parser.add_argument("--minutes", type=float, default=30)
+    parser.add_argument("--minutes", type=float, default=45)
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--think", type=float, default=0.1)
     parser.add_argument("--every", type=float, default=30)
