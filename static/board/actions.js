@@ -11,7 +11,7 @@ import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotW
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearRecordNote, copyField, flash, noteRecord, sayStatus } from "./panel.js";
+import { announce, clearFlash, clearRecordNote, copyField, flash, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -278,7 +278,8 @@ export function undo() {
   if (!g || state.busy) return;
   // Between two browsers a move is taken back when the other player agrees.
   if (g.seats) return mySeat() && g.status === "playing" ? makeOffer("takeback") : flash(gettext("Only the players can ask to take a move back."), "info");
-  if (!g.moves.length) return flash(gettext("Nothing to undo yet."));
+  // The u key too says why nothing is taken back (the button is off then).
+  if (!hasUndo(g)) return flash(noUndoReason(g), "info");
   stopThinking();
   // With both sides on AI, undo would be replayed at once: pause instead.
   if (g.players.black.kind === "ai" && g.players.white.kind === "ai") {

@@ -463,7 +463,7 @@ function drawTitle() {
  *  and against the computer one of the person's (the server's undo goes
  *  back to their turn; before their first move the computer would only play
  *  its move again). Moves alternate colours, passes included. */
-function hasUndo(g) {
+export function hasUndo(g) {
   if (g.status === "finished" && endedOffBoard(g.result)) return false;
   const floor = openingStones(g);
   if (!humanAgainstAi()) return g.moves.length > floor;
@@ -474,7 +474,7 @@ function hasUndo(g) {
 }
 
 /** Why Undo is off now (its title, which a tap on it says). */
-function noUndoReason(g) {
+export function noUndoReason(g) {
   if (g.status === "finished" && endedOffBoard(g.result)) return gettext("Nothing is taken back once a game is lost on time or resigned");
   if (!g.moves.length) return gettext("No move has been played yet");
   if (g.opening && g.moves.length <= openingStones(g)) return gettext("The Swap2 opening's stones are not taken back");

@@ -406,3 +406,22 @@ def test_the_keys_of_one_character_can_be_switched_off(page):
     assert not page.evaluate("() => BoardPage.state.flipped")
     page.keyboard.press("ArrowLeft")  # the arrows are no characters: they work
     page.wait_for_function("() => BoardPage.state.viewPly === 0")
+
+
+def test_u_says_why_no_move_is_taken_back(page):
+    """The u key, when Undo is off (the computer played the only move),
+    sent the undo anyway and showed the server's refusal (a 400 in the
+    console); it says the button's reason now, asking nothing."""
+    open_board(page)
+    set_ai(page, "black", True)
+    wait_plies(page, 1)
+    wait_idle(page)
+    assert page.is_disabled("#undo")
+    undos = []
+    page.on("request", lambda r: "/undo/" in r.url and undos.append(r.url))
+    page.keyboard.press("u")
+    page.wait_for_function("() => document.querySelector('#flash').innerText")
+    assert page.inner_text("#flash").startswith(
+        "None of your moves can be taken back yet"
+    )
+    assert undos == []
