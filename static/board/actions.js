@@ -277,7 +277,13 @@ export function undo() {
   const g = state.game;
   if (!g || state.busy) return;
   // Between two browsers a move is taken back when the other player agrees.
-  if (g.seats) return mySeat() && g.status === "playing" ? makeOffer("takeback") : flash(gettext("Only the players can ask to take a move back."), "info");
+  if (g.seats) {
+    if (!mySeat() || g.status !== "playing") return flash(gettext("Only the players can ask to take a move back."), "info");
+    // As its button: greyed, it says why (seated.js: no friend yet, before
+    // each has moved, an offer waiting, a wait before asking again).
+    const ask = document.getElementById("ask-takeback");
+    return ask.disabled ? flash(ask.title, "info") : makeOffer("takeback");
+  }
   // The u key too says why nothing is taken back (the button is off then).
   if (!hasUndo(g)) return flash(noUndoReason(g), "info");
   stopThinking();

@@ -425,6 +425,27 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
     assert a.locator("#abort").is_hidden()
 
 
+def test_the_u_key_asks_a_takeback_only_as_its_button_would(new_page):
+    """Between two seats u asks to take a move back; while Ask to take back
+    is greyed, u sent the request all the same and showed the server's
+    refusal; it says the button's reason now, asking nothing."""
+    a, b = a_friend_joins(new_page)
+    click(a, "h8")
+    ply_is(b, 1, 5000)
+    offers = []
+    a.on("request", lambda r: "/takeback/" in r.url and offers.append(r.url))
+    a.locator("#board").focus()
+    a.keyboard.press("u")
+    a.wait_for_function("() => document.querySelector('#flash').innerText")
+    assert a.inner_text("#flash") == "Once each player has made a first move"
+    assert offers == []
+    click(b, "h9")
+    ply_is(a, 2, 5000)
+    a.keyboard.press("u")
+    b.wait_for_function("() => BoardPage.state.game.offers.takeback === 'black'")
+    assert len(offers) == 1
+
+
 def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
     """As lichess's cancel of a challenge: an invitation sent to nobody, or
     to a friend who never came, need not wait for ever (it stayed among the
