@@ -278,7 +278,8 @@ export function undo() {
   if (!g || state.busy) return;
   // Between two browsers a move is taken back when the other player agrees.
   if (g.seats) {
-    if (!mySeat() || g.status !== "playing") return flash(gettext("Only the players can ask to take a move back."), "info");
+    if (!mySeat()) return flash(gettext("Only the players can ask to take a move back."), "info");
+    if (g.status !== "playing") return flash(gettext("The game is over"), "info");
     // As its button: greyed, it says why (seated.js: no friend yet, before
     // each has moved, an offer waiting, a wait before asking again).
     const ask = document.getElementById("ask-takeback");

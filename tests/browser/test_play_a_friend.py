@@ -446,6 +446,18 @@ def test_the_u_key_asks_a_takeback_only_as_its_button_would(new_page):
     assert len(offers) == 1
 
 
+def test_after_a_game_between_seats_the_u_key_says_it_is_over(new_page):
+    """u on a player's page after the game said "Only the players can ask to
+    take a move back."."""
+    a, _ = a_friend_joins(new_page)
+    a.click("#abort")
+    a.wait_for_selector("#end-dialog.show")
+    a.locator("#end-dialog .btn-close").click()
+    a.locator("#board").focus()
+    a.keyboard.press("u")
+    assert a.inner_text("#flash") == "The game is over"
+
+
 def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
     """As lichess's cancel of a challenge: an invitation sent to nobody, or
     to a friend who never came, need not wait for ever (it stayed among the
