@@ -622,10 +622,16 @@ export function drawPanel() {
   // Nothing to pause in a finished game (an undo brings Pause back); it shows
   // only where the computer plays (seated.js).
   // A clock runs on whatever the page does (as lichess, no pause): a paused
-  // computer lost on time, and the person's clock ran on.
+  // computer lost on time, and the person's clock ran on. But a page that
+  // paused itself there (an undo between two AIs, a fault) resumes: greyed,
+  // its computer lost on time waiting (QA).
+  const resumable = state.paused && g.status === "playing";
   $("#pause")
-    .prop("disabled", g.status === "finished" || Boolean(g.clock))
-    .attr("title", g.clock ? gettext("A game with a clock cannot be paused") : null);
+    .prop("disabled", g.status === "finished" || (Boolean(g.clock) && !resumable))
+    .attr(
+      "title",
+      !g.clock ? null : resumable ? gettext("The computer is paused, and its clock runs on") : gettext("A game with a clock cannot be paused")
+    );
   // Named by what it does (Pause, Resume), so no toggle: "Resume, pressed".
   labelButton($("#pause"), state.paused ? gettext("Resume") : gettext("Pause"), [gettext("Pause"), gettext("Resume")]);
   $("#undo")

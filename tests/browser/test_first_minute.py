@@ -1336,6 +1336,35 @@ def test_a_clocked_game_against_the_computer_reads_as_one(page):
     assert page.get_attribute("#clock-black", "title") is None  # running now
 
 
+def test_a_clocked_computer_the_page_paused_can_resume(page):
+    """Against the computer at 3+2 with both AI switches on, Undo paused the
+    page (else the move taken back is played again at once), but Pause,
+    greyed in a game with a clock, could not resume it: the computer's clock
+    ran out while it waited (found by a random walk through the page)."""
+    _first_visit(page)
+    page.select_option("#start-clock", "3+2")
+    page.click("#play-computer")
+    page.wait_for_function("() => BoardPage.state.game && BoardPage.state.game.clock")
+    human_move(page)
+    wait_plies(page, 2)
+    set_ai(page, "black", True, "level:1")
+    page.wait_for_function("() => BoardPage.state.game.ply >= 3")  # the AIs play
+    page.click("#undo")
+    page.wait_for_function("() => BoardPage.state.paused")
+    wait_idle(page)
+    assert page.is_enabled("#pause")
+    assert page.inner_text("#pause") == "Resume"
+    assert page.get_attribute("#pause", "title") == (
+        "The computer is paused, and its clock runs on"
+    )
+    ply = game_json(page)["ply"]
+    page.click("#pause")
+    page.wait_for_function("n => BoardPage.state.game.ply > n", arg=ply)
+    # Once resumed, a clock is still no game to pause.
+    page.wait_for_function("() => document.querySelector('#pause').disabled")
+    assert page.inner_text("#pause") == "Pause"
+
+
 def test_an_analysis_stopped_midway_says_so(page):
     """Stopped after three positions of many, the card said "No move lost
     much."; and after moves played since, nothing said they were left out."""
