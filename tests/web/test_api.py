@@ -19,6 +19,7 @@ from mcts import LEVELS
 from mcts.games import find_game
 from mcts.search.searcher import Searcher
 from webgame.models import Game as GameRow
+from webgame.services import games
 
 from .helpers import FAST_AI, HUMAN, assert_error, create, url
 
@@ -577,6 +578,29 @@ class UndoTests(APITestCase):
         assert_error(
             self.client.post(url("game-undo", game_id)), 400, "nothing_to_undo"
         )
+
+    def test_undo_without_a_version_takes_back_after_a_write_that_won_the_race(
+        self,
+    ):
+        """Undo pressed as the computer's move was being stored: the other
+        write came between the undo's read and its own, and the player got
+        a 409 and the computer's move (found by a random walk). Without a
+        version an undo means "back to my turn" from whatever is stored."""
+        game_id = create(self.client).json()["id"]
+        self.post_moves(game_id, "f5", "f6")
+        real_get_row = games.get_row
+        raced = []
+
+        def get_row_then_a_move_lands(pk):
+            row = real_get_row(pk)
+            if not raced:  # the other write lands after the undo's read
+                raced.append(games.write(real_get_row(pk), moves=[*row.moves, "e6"]))
+            return row
+
+        with mock.patch.object(games, "get_row", get_row_then_a_move_lands):
+            response = self.client.post(url("game-undo", game_id))
+        assert raced and response.status_code == 200, response.content
+        assert response.json()["moves"] == ["f5", "f6"]
 
     def test_undo_with_a_stale_version_is_409(self):
         game_id = create(self.client).json()["id"]

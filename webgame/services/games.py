@@ -449,9 +449,31 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     against the AI returns to the human's turn). Against the AI before the
     human's first move (the human plays white) there is nothing to take
     back: ``nothing_to_undo`` (the AI would play its move again). A game
-    lost on time stays lost: ``game_over``."""
-    row = get_row(game_id)
-    check_version(row, version)
+    lost on time stays lost: ``game_over``. Without ``version`` the undo
+    does not depend on the position: if another write wins the race (the
+    computer's move stored as the player pressed Undo), it takes back from
+    after that one."""
+    tries = 1
+    while True:
+        row = get_row(game_id)
+        check_version(row, version)
+        try:
+            return snapshot(write(row, moves=_undone(row)))
+        except Conflict:
+            if version is not None or tries == UNDO_TRIES:
+                raise
+            tries += 1
+
+
+#: How many times an undo without a version is tried when another write
+#: wins the race (each try reads the game again).
+UNDO_TRIES = 3
+
+
+def _undone(row: GameRow) -> list[str]:
+    """Return the moves of ``row`` once its last ones are taken back, as
+    :func:`undo` says; or refuse (``nothing_to_undo``, ``game_over``, a game
+    between seats)."""
     unseated(
         row,
         _(
@@ -492,7 +514,7 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
                 raise ServiceError(
                     "nothing_to_undo", _("none of your moves can be taken back yet")
                 )
-    return snapshot(write(row, moves=moves))
+    return moves
 
 
 def choose(
