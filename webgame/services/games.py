@@ -9,6 +9,7 @@ another request wrote first, nothing is written and the client gets 409.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import cast
 from uuid import UUID
 
@@ -453,21 +454,31 @@ def undo(game_id: GameId, *, version: int | None = None) -> dict:
     does not depend on the position: if another write wins the race (the
     computer's move stored as the player pressed Undo), it takes back from
     after that one."""
+    return _rewrite(game_id, version, lambda row: {"moves": _undone(row)})
+
+
+#: How many times a change without a version (an undo, new players) is
+#: tried when other writes win the race (each try reads the game again).
+RACE_TRIES = 3
+
+
+def _rewrite(
+    game_id: GameId, version: int | None, change: Callable[[GameRow], dict]
+) -> dict:
+    """Return the snapshot after writing the columns ``change`` makes of the
+    game as stored (it may refuse). Without ``version`` the change does not
+    depend on the position: if another write wins the race, it is made
+    again on the game after that one."""
     tries = 1
     while True:
         row = get_row(game_id)
         check_version(row, version)
         try:
-            return snapshot(write(row, moves=_undone(row)))
+            return snapshot(write(row, **change(row)))
         except Conflict:
-            if version is not None or tries == UNDO_TRIES:
+            if version is not None or tries == RACE_TRIES:
                 raise
             tries += 1
-
-
-#: How many times an undo without a version is tried when another write
-#: wins the race (each try reads the game again).
-UNDO_TRIES = 3
 
 
 def _undone(row: GameRow) -> list[str]:
@@ -556,11 +567,6 @@ def _human_acting(
     return row, game, state
 
 
-#: How often a change of players without a version is tried against racing
-#: writes.
-PLAYERS_TRIES = 3
-
-
 def update_players(
     game_id: GameId, *, players: dict, version: int | None = None
 ) -> dict:
@@ -568,19 +574,15 @@ def update_players(
     ``players`` (the other side keeps its settings). Without ``version`` the
     change does not depend on the position: if another write (an AI's move
     in a game between AIs) wins the race, it is applied after that one."""
-    tries = 1
-    while True:
-        row = get_row(game_id)
-        check_version(row, version)
+
+    def change(row: GameRow) -> dict:
         unseated(
             row, _("this game is between two seats: no one can change its players")
         )
-        merged = normal_players(
-            row.game, players, base=row.players, options=row.options
-        )
-        try:
-            return snapshot(write(row, players=merged))
-        except Conflict:
-            if version is not None or tries == PLAYERS_TRIES:
-                raise
-            tries += 1
+        return {
+            "players": normal_players(
+                row.game, players, base=row.players, options=row.options
+            )
+        }
+
+    return _rewrite(game_id, version, change)
