@@ -745,8 +745,9 @@ class GameSerializer(serializers.Serializer):
     forbidden = serializers.DictField(
         child=serializers.ChoiceField(choices=FORBIDDEN_KINDS),
         allow_null=True,
-        help_text="gomoku under renju, black to move: the empty points black "
-        "may not play and why (double three, double four, overline)",
+        help_text="gomoku under renju, black to move in a game not finished: "
+        "the empty points black may not play and why (double three, double "
+        "four, overline)",
     )
     overline = serializers.CharField(
         allow_null=True,

@@ -396,6 +396,23 @@ class MoveTests(APITestCase):
         }
         assert final["to_move"] is None and final["legal_moves"] == []
 
+    def test_a_finished_renju_game_marks_no_forbidden_point(self):
+        """The red crosses stayed on a renju board that white had won by
+        resignation, black to move (found by a random walk of two friends): a
+        finished game has no move to forbid."""
+        game = create(self.client, "gomoku", options={"rule": "renju"}).json()
+        # Black's h8 i8 j9 j10 make j8 a double three.
+        for move in ["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"]:
+            played = self.client.post(
+                url("game-moves", game["id"]), {"move": move}, format="json"
+            ).json()
+        assert played["forbidden"] == {"j8": "double three"}
+        final = self.client.post(url("game-resign", game["id"]), {}, format="json")
+        assert final.status_code == 200, final.content
+        assert final.json()["status"] == "finished"
+        assert final.json()["forbidden"] == {}
+        assert self.client.get(url("game-detail", game["id"])).json()["forbidden"] == {}
+
     def test_loa_capture_is_stored_with_x(self):
         game = create(self.client, "loa").json()
         for move in LOA_BLACK_WIN[:3]:

@@ -101,10 +101,9 @@ def snapshot(row: GameRow) -> dict:
                 by_from.setdefault(text[:2], []).append(text)
     forbidden = None
     if isinstance(game, Gomoku) and game.rule == "renju":
-        forbidden = {
-            game.format_move(state, move): why
-            for move, why in game.forbidden_points(state).items()
-        }
+        # A finished game (resigned, on time, agreed) forbids nothing.
+        points = {} if finished else game.forbidden_points(state)
+        forbidden = {game.format_move(state, move): why for move, why in points.items()}
     overline = None
     if isinstance(game, Gomoku) and game.rule == "standard" and row.moves:
         last = game.parse_move_text(state, row.moves[-1])
