@@ -24,6 +24,9 @@ let slotTimer = null;
 let recordXhr = null;
 /** The game and version ("id/version") whose record the box shows. */
 let recordShown = null;
+/** Milliseconds the server takes to stop a search abandoned by a change of
+ *  the game and free its slot (it looks every 50 ms). */
+const ABANDONED_SEARCH_MS = 400;
 /** Conflicts (409) in a row when asking the AI to move: the retries back off. */
 let conflicts = 0;
 /** The page is being left (reload, another address): the browser cancels its
@@ -560,9 +563,11 @@ function flushQueuedPlayers(game) {
 export function stopThinking() {
   if (state.thinking) {
     const xhr = state.thinking.xhr;
-    // The server's search runs out its budget and holds the game's search
-    // slot until then, so the next AI request waits.
-    state.searchSlotFree = { id: state.game.id, at: Date.now() + 1000 * (state.thinking.seconds || 5) + 300 };
+    // The change that follows (an undo, new players, sharing the game)
+    // stops the server's search within its next look; the game's search
+    // slot is free soon after (the next AI request waited out its whole
+    // budget before: 10 s for a 5 s computer after an undo).
+    state.searchSlotFree = { id: state.game.id, at: Date.now() + ABANDONED_SEARCH_MS };
     state.thinking = null;
     rememberSearch(null);
     if (xhr) xhr.abort();

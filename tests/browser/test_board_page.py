@@ -10,6 +10,7 @@ import io
 import math
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,26 @@ def test_undo_waits_for_a_move_of_ones_own_against_the_computer(page):
     wait_plies(page, 1)  # back to one's own turn
     wait_idle(page)
     assert game_json(page)["to_move"] == "white" and page.is_disabled("#undo")
+
+
+@pytest.mark.timing
+def test_after_an_undo_as_the_computer_thinks_its_next_move_takes_its_own_time(page):
+    """An undo as the computer thought (5 s a move): its abandoned search ran
+    on to its end on the server, and the next move waited for it, 10 s in
+    all (a random walk against the computer). The undo stops it."""
+    open_board(page)
+    select_game(page, "reversi")
+    set_ai(page, "white", True, "time:5")
+    human_move(page)
+    page.wait_for_function("() => BoardPage.state.thinking")
+    page.wait_for_timeout(300)
+    page.click("#undo")
+    wait_plies(page, 0)
+    wait_idle(page)
+    started = time.monotonic()
+    human_move(page)
+    wait_plies(page, 2)
+    assert time.monotonic() - started < 8  # 5 s, not 10
 
 
 def test_the_computer_moves_again_once_a_lost_server_is_back(page):

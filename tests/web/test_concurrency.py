@@ -294,3 +294,31 @@ def test_stop_ends_a_long_search_which_then_plays_its_best_move():
 def test_stop_with_no_search_running_says_so():
     game = create(APIClient(), "reversi").json()
     assert post(url("game-stop", game["id"])) == (200, {"stopped": False})
+
+
+def test_an_undo_stops_the_search_it_made_useless():
+    """An undo as the computer thought: its search ran on to its end, for a
+    move that could no longer be written, and the computer's next search
+    waited for it (a random walk against the computer: 10 s, not 5 s)."""
+    slow_ai = {"kind": "ai", "think_time": 10.0}
+    client = APIClient()
+    game = create(client, "reversi", black=HUMAN, white=slow_ai).json()
+    client.post(url("game-moves", game["id"]), {"move": "f5"}, format="json")
+    answers = {}
+
+    def think():
+        started = time.perf_counter()
+        answers["ai"] = post(url("game-ai-move", game["id"]))
+        answers["seconds"] = time.perf_counter() - started
+        connection.close()
+
+    thinker = threading.Thread(target=think)
+    thinker.start()
+    time.sleep(1.0)
+    undone = client.post(url("game-undo", game["id"]), {}, format="json")
+    assert undone.status_code == 200 and undone.json()["moves"] == []
+    thinker.join(timeout=30)
+    code, body = answers["ai"]
+    assert code == 409 and body["error"] == "conflict", body
+    assert answers["seconds"] < 4  # far less than the 10 s think time
+    assert Game.objects.get(pk=game["id"]).moves == []

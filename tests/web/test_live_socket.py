@@ -21,7 +21,7 @@ from webgame import services
 from webgame.consumers import GameConsumer, announce_presence
 from webgame.errors import Conflict
 from webgame.routing import application_for
-from webgame.services.ai import SEARCHES
+from webgame.services.searches import SEARCHES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 application = application_for(get_asgi_application())
@@ -646,7 +646,10 @@ def test_a_search_refused_is_not_told_as_thinking():
     async def body():
         ws = await watching(made["id"])
         # Another request's search holds the game's slot.
-        with SEARCHES.slot(uuid.UUID(made["id"])), pytest.raises(Conflict):
+        with (
+            SEARCHES.slot(uuid.UUID(made["id"]), made["version"]),
+            pytest.raises(Conflict),
+        ):
             await ai_move(made["id"])
         assert await ws.receive_nothing(timeout=0.3)
         await ws.disconnect()

@@ -13,7 +13,7 @@ from rest_framework import status
 from rest_framework.test import APITestCase
 
 from mcts import Level, MctsPlayer, NetSearcher, Searcher, find_game
-from webgame.services import ai
+from webgame.services import ai, searches
 
 from .helpers import HUMAN, assert_error, create, url
 
@@ -110,7 +110,7 @@ class NetworkModelInPlayTests(APITestCase):
             assert played.status_code == status.HTTP_200_OK, played.content
             response = self.client.post(url("game-ai-move", game["id"]), format="json")
         assert response.status_code == status.HTTP_200_OK, response.content
-        player, _ = ai.SEARCHES.take(uuid.UUID(game["id"]))
+        player, _ = searches.SEARCHES.take(uuid.UUID(game["id"]))
         return player.searcher, response.json()
 
     def test_the_network_plays_on_its_board_and_sees_the_last_move(self):

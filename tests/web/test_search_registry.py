@@ -1,4 +1,4 @@
-"""The process's AI searches by game (webgame.services.ai.SearchRegistry):
+"""The process's AI searches by game (webgame.services.searches.SearchRegistry):
 a page that asks for an AI move the game has just played gets that move."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import uuid
 
-from webgame.services.ai import SearchRegistry
+from webgame.services.searches import SearchRegistry
 
 
 def test_a_request_for_a_move_written_but_not_yet_answered_waits_for_it():
@@ -36,3 +36,26 @@ def test_a_move_at_another_version_is_not_waited_for():
     with registry.moving(game, 5, follow=False):
         assert registry.answered(game, 3, 6) is None  # at once
         assert registry.answered(game, 5, 5) is None  # not written yet
+
+
+def test_a_change_stops_the_search_from_an_earlier_version_only():
+    """An undo as the computer thought: its search ran out its 5 s, and the
+    next one waited for it, for a move that could no longer be written (a
+    random walk against the computer)."""
+    registry = SearchRegistry()
+    game = uuid.uuid4()
+    with registry.slot(game, 7):
+        assert not registry.abandon(game, 7)  # a search from the change's version
+        assert not registry.stop_asked(game)
+        assert registry.abandon(game, 8)
+        assert registry.stop_asked(game)
+    with registry.slot(game, 8):
+        assert not registry.stop_asked(game)
+
+
+def test_a_search_from_a_version_already_replaced_stops_at_its_start():
+    registry = SearchRegistry()
+    game = uuid.uuid4()
+    assert not registry.abandon(game, 4)  # no search under way yet
+    with registry.slot(game, 3):  # its request had read the game before
+        assert registry.stop_asked(game)

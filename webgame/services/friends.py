@@ -36,6 +36,7 @@ from .games import ABORTED, GameId, get_row, new_row, playable, write
 from .players import normal_players
 from .positions import replay, snapshot
 from .rules import cached_rules, options_key
+from .searches import abandon_search
 from .sides import other_side, side_words
 
 #: What a seat may do with a draw offer, a takeback request or a rematch:
@@ -134,6 +135,7 @@ def share(game_id: GameId, *, side: str, clock: dict | None = None) -> dict:
         invite=invite_digest,
         clock=clocks.new_clock(clock),  # runs once the friend joins
     )
+    abandon_search(row.pk, row.version)  # the computer's move under way
     return {
         **snapshot(row),
         "seat": {"side": mine, "token": token},

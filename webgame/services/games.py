@@ -27,6 +27,7 @@ from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
 from .readiness import READINESS
 from .rules import cached_rules, options_key, rules_for
+from .searches import abandon_search
 from .sides import other_side, side_words
 
 #: A game's id as the views pass it: the URL's UUID (or its text).
@@ -468,17 +469,21 @@ def _rewrite(
     """Return the snapshot after writing the columns ``change`` makes of the
     game as stored (it may refuse). Without ``version`` the change does not
     depend on the position: if another write wins the race, it is made
-    again on the game after that one."""
+    again on the game after that one. A search under way in the game is
+    stopped: it could no longer write its move."""
     tries = 1
     while True:
         row = get_row(game_id)
         check_version(row, version)
         try:
-            return snapshot(write(row, **change(row)))
+            row = write(row, **change(row))
         except Conflict:
             if version is not None or tries == RACE_TRIES:
                 raise
             tries += 1
+            continue
+        abandon_search(row.pk, row.version)
+        return snapshot(row)
 
 
 def _undone(row: GameRow) -> list[str]:
