@@ -42,6 +42,8 @@ The modules, from the bottom up (each imports only those above it):
 - :mod:`.readiness`: whether each game's AI is ready in this process, after
   a server's start (the warm-up it follows).
 - :mod:`.workers`: the pool of threads that runs AI searches, clients in turn.
+- :mod:`.searches`: this process's AI searches by game: the one under way,
+  the players kept between them, the ones a change of the game made useless.
 - :mod:`.ai`: the AI's moves, hints and stops, and the searches behind them.
 - :mod:`.analysis`: looking back at a game: a position's evaluation (a short
   search on the pool), the squares that won it.
