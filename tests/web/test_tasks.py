@@ -1,7 +1,7 @@
 """The Celery side of AI_BACKEND=celery: a worker whose MODEL_DIR lacks the
 model the web process offered says the server is at fault (503, logged on
 the worker), not the client (400); a worker says it runs through a Redis
-restart."""
+restart; an undo stands when Redis cannot stop the search it made useless."""
 
 from __future__ import annotations
 
@@ -12,10 +12,13 @@ import time
 
 import pytest
 import redis
+from rest_framework.test import APIClient
 
 from webgame import backends, tasks
 from webgame.errors import ModelNotFound
 from webgame.services import ai
+
+from .helpers import create, url
 
 
 @pytest.mark.django_db
@@ -79,3 +82,25 @@ def test_a_worker_keeps_saying_it_runs_after_redis_came_back(monkeypatch):
     stopping.set()
     saying.join(timeout=5)
     assert flaky.calls.count("zadd") >= 3 and flaky.calls[-1] == "zrem"
+
+
+@pytest.mark.django_db
+def test_an_undo_stands_when_redis_cannot_stop_the_search_it_made_useless(
+    settings, monkeypatch, caplog
+):
+    """An undo stops the computer's search under way (on a Celery worker, by
+    Redis); a Redis down then must not turn the undo, already written, into
+    an error."""
+    settings.AI_BACKEND = "celery"
+
+    def down(game_id):
+        raise redis.ConnectionError("Redis is restarting")
+
+    monkeypatch.setattr(backends, "stop", down)
+    client = APIClient()
+    game = create(client, "reversi").json()
+    client.post(url("game-moves", game["id"]), {"move": "f5"}, format="json")
+    undone = client.post(url("game-undo", game["id"]), {}, format="json")
+    assert undone.status_code == 200, undone.content
+    assert undone.json()["moves"] == []
+    assert "was not stopped: Redis is restarting" in caplog.text

@@ -6,6 +6,7 @@ the searches a change of the game made useless (:meth:`SearchRegistry.abandon`).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -17,6 +18,8 @@ from django.utils.translation import gettext as _
 from mcts import MctsPlayer
 
 from ..errors import Conflict
+
+log = logging.getLogger(__name__)
 
 #: Requests that may wait for one AI move under way (a player's few pages);
 #: more are refused with 409, so that nobody holds a server's threads by
@@ -243,10 +246,16 @@ def abandon_search(game_id: object, version: int) -> None:
     (an undo, new players, sharing the game) made useless at ``version``:
     in this process (:meth:`SearchRegistry.abandon`), or with
     ``AI_BACKEND=celery`` on whichever worker runs it (one started since the
-    change is not told: a new search forgets a stop asked before it)."""
-    if settings.AI_BACKEND == "celery":
-        from .. import backends  # the Celery/Redis side, only when configured
-
-        backends.stop(game_id)
-    else:
+    change is not told: a new search forgets a stop asked before it). The
+    change is made: a Redis that does not answer is logged, not an error."""
+    if settings.AI_BACKEND != "celery":
         SEARCHES.abandon(game_id, version)
+        return
+    import redis
+
+    from .. import backends  # the Celery/Redis side, only when configured
+
+    try:
+        backends.stop(game_id)
+    except redis.RedisError as error:
+        log.warning("the search of game %s was not stopped: %s", game_id, error)
