@@ -263,19 +263,26 @@ def test_searches_beyond_the_cap_get_503_with_retry_after_not_a_hang(settings):
     assert second[1] < 0.3
 
 
-def test_stop_ends_a_long_search_which_then_plays_its_best_move():
-    slow_ai = {"kind": "ai", "think_time": 10.0}
-    game = create(APIClient(), "reversi", black=slow_ai, white=HUMAN).json()
-    answers = {}
+def ai_move_in_a_thread(game_id) -> tuple[threading.Thread, dict]:
+    """Start ``POST ai-move/`` in a thread; return it and the dict that gets
+    its answer (``ai``: status and JSON) and its ``seconds``."""
+    answers: dict = {}
 
     def think():
         started = time.perf_counter()
-        answers["ai"] = post(url("game-ai-move", game["id"]))
+        answers["ai"] = post(url("game-ai-move", game_id))
         answers["seconds"] = time.perf_counter() - started
         connection.close()
 
     thinker = threading.Thread(target=think)
     thinker.start()
+    return thinker, answers
+
+
+def test_stop_ends_a_long_search_which_then_plays_its_best_move():
+    slow_ai = {"kind": "ai", "think_time": 10.0}
+    game = create(APIClient(), "reversi", black=slow_ai, white=HUMAN).json()
+    thinker, answers = ai_move_in_a_thread(game["id"])
     stopped = {"stopped": False}
     deadline = time.perf_counter() + 15
     while not stopped["stopped"] and time.perf_counter() < deadline:
@@ -304,16 +311,7 @@ def test_an_undo_stops_the_search_it_made_useless():
     client = APIClient()
     game = create(client, "reversi", black=HUMAN, white=slow_ai).json()
     client.post(url("game-moves", game["id"]), {"move": "f5"}, format="json")
-    answers = {}
-
-    def think():
-        started = time.perf_counter()
-        answers["ai"] = post(url("game-ai-move", game["id"]))
-        answers["seconds"] = time.perf_counter() - started
-        connection.close()
-
-    thinker = threading.Thread(target=think)
-    thinker.start()
+    thinker, answers = ai_move_in_a_thread(game["id"])
     time.sleep(1.0)
     undone = client.post(url("game-undo", game["id"]), {}, format="json")
     assert undone.status_code == 200 and undone.json()["moves"] == []
