@@ -75,6 +75,9 @@ class SearchRegistry:
       :data:`FOLLOWERS` such requests at a time. Once played, a late request
       for it gets its answer as long as nothing else happened in the game
       (:meth:`answered`).
+    - A change of the game other than a search (an undo, new players) stops
+      the search under way from an earlier version (:meth:`abandon`): its
+      move could no longer be written, and the next search would wait.
     """
 
     def __init__(self) -> None:
