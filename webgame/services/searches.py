@@ -137,9 +137,7 @@ class SearchRegistry:
             while len(self._changed) > MOVES_KEPT:
                 self._changed.popitem(last=False)
             stale = self._busy.get(game_id, version) < version
-            if stale:
-                self._stop_asked.add(game_id)
-            player = self._running.get(game_id) if stale else None
+            player = self._ask_stop(game_id) if stale else None
         if player is not None:
             player.stop()
         return stale
@@ -153,13 +151,17 @@ class SearchRegistry:
         """Ask the game's search to end now; return True if one was under way
         (running, or about to start: it then stops at its first chunk)."""
         with self._lock:
-            player = self._running.get(game_id)
             busy = game_id in self._busy
-            if busy:
-                self._stop_asked.add(game_id)
+            player = self._ask_stop(game_id) if busy else None
         if player is not None:
             player.stop()
         return busy
+
+    def _ask_stop(self, game_id: object) -> MctsPlayer | None:
+        """Remember a stop for the game's search (the lock held); return its
+        player if it runs already, for the caller to stop out of the lock."""
+        self._stop_asked.add(game_id)
+        return self._running.get(game_id)
 
     @contextmanager
     def moving(
