@@ -240,6 +240,18 @@ def ai_turn(
     raise Swap2Error("the opening is over: the AI plays its moves as usual")
 
 
+def turn_searches(stones: int, choices: Sequence[str]) -> int:
+    """Return the most searches :func:`ai_turn` makes at this step: one for
+    each candidate opening, one for each stone of ``place2``, one for a
+    choice (and one more for the black stone of a ``place2`` it makes)."""
+    now = step(stones, choices)
+    if now.phase == PLACE3:
+        return CANDIDATES
+    if now.phase == PLACE2:
+        return 5 - stones
+    return 2 if now.phase == CHOOSE else 1
+
+
 def search_turn(game: Game, think: Think, rng: np.random.Generator) -> Turn:
     """Return the :data:`Turn` of an AI that decides with ``think``
     (:func:`ai_turn`)."""

@@ -241,12 +241,24 @@ function takeLive(g) {
   setGame(g);
 }
 
-/** The game's computer started a search that another page asked for (this
- *  page watches, or shows the game twice): shown as this page's own search
- *  would be, until its move comes (setGame), or long after it should have. */
+/** The game's computer started a search. One that another page asked for
+ *  (this page watches, or shows the game twice) is shown as this page's own
+ *  search would be, until its move comes (setGame), or long after it should
+ *  have; this page's own takes the time the server gives it (within its
+ *  clock, or a Swap2 opening's turn of several searches). */
 function takeThinking(told) {
   const g = state.game;
-  if (!g || g.version !== told.version || g.status !== "playing" || state.thinking) return;
+  if (!g || g.version !== told.version || g.status !== "playing") return;
+  const own = state.thinking;
+  if (own && own.at && !own.remote && !own.hint && told.seconds && told.seconds !== own.seconds) {
+    // This page's search, as the server counts it: a Swap2 opening's turn
+    // is several searches (as the opener, one for each candidate).
+    own.seconds = told.seconds;
+    rememberThinking(g, own);
+    startProgress(own.seconds, own.at);
+    return;
+  }
+  if (own) return;
   // A level is counted in simulations: its time as this page would expect it.
   const seconds = told.seconds || expectedSeconds(g.game, g.players[told.side]);
   const remote = { xhr: null, side: told.side, hint: false, seconds: seconds, remote: true };
@@ -430,10 +442,9 @@ export function slotWait() {
  *  thinking state when it is. */
 export function think(xhr, side, hint, seconds) {
   const g = state.game;
-  state.thinking = { xhr: xhr, side: side, hint: hint, seconds: seconds };
-  // Kept for a reload: the server's search outlives this page.
   const at = Date.now();
-  rememberSearch({ id: g.id, version: g.version, hint: hint, at: at, seconds: seconds, until: at + 2000 * (seconds || 10) + 5000 });
+  state.thinking = { xhr: xhr, side: side, hint: hint, seconds: seconds, at: at };
+  rememberThinking(g, state.thinking);
   startProgress(seconds);
   render();
   return function stillWanted() {
@@ -443,6 +454,12 @@ export function think(xhr, side, hint, seconds) {
     stopProgress();
     return true;
   };
+}
+
+/** Keep the page's search for a reload: the server's search outlives it. */
+function rememberThinking(g, thinking) {
+  const until = thinking.at + 2000 * (thinking.seconds || 10) + 5000;
+  rememberSearch({ id: g.id, version: g.version, hint: thinking.hint, at: thinking.at, seconds: thinking.seconds, until: until });
 }
 
 /** The least time between two moves of the computer against itself (ms):

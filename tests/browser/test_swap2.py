@@ -386,3 +386,16 @@ def test_the_computers_opening_stones_are_each_heard(page):
     assert page.inner_text("#announce") == (
         f"Black played {first}. White played {second}. Black played {third}"
     )
+
+
+def test_the_computers_opening_turn_shows_the_time_of_all_its_searches(page):
+    # As the opener it searches each of its three candidate openings: the
+    # bar showed one search's time, full long before the stones came.
+    _new_swap2_game(page, "freestyle")
+    set_ai(page, "black", True, "time:1")  # the opener: the computer
+    page.wait_for_function(
+        "() => BoardPage.state.thinking && BoardPage.state.thinking.seconds === 3"
+    )
+    page.wait_for_function("() => BoardPage.state.game.ply >= 3", timeout=60_000)
+    wait_idle(page)
+    assert page.evaluate("() => BoardPage.state.thinking") is None

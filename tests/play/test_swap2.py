@@ -116,6 +116,32 @@ def test_the_opener_places_three_stones_near_the_centre():
     assert len(think.calls) == swap2.CANDIDATES  # one search per candidate
 
 
+@pytest.mark.parametrize(
+    ("played", "choices", "value"),
+    [
+        ((), [], 0.5),  # the opener's three stones
+        (("h8",), [], 0.5),  # the opener's two left
+        (("h8", "h9", "i8"), [], 0.9),  # a colour
+        (("h8", "h9", "i8"), [], 0.52),  # two more stones
+        (("h8", "h9", "i8"), ["place2"], 0.5),  # the two stones of place2
+        (("h8", "h9", "i8", "g9"), ["place2"], 0.5),  # the last of them
+        (("h8", "h9", "i8", "g9", "j7"), ["place2"], 0.5),  # the last choice
+    ],
+)
+def test_a_turns_searches_are_counted_before_it_starts(played, choices, value):
+    """The page shows how long the computer's turn takes: as the opener, a
+    search for each candidate, not one."""
+    game = find_game("gomoku")
+    state = game.initial_state()
+    for move in played:
+        state = game.play(state, move)
+    think = _thinker(game, value)
+    swap2.ai_turn(game, state, len(played), choices, think, np.random.default_rng(0))
+    assert len(think.calls) <= swap2.turn_searches(len(played), choices)
+    if value == 0.5 or value == 0.52:  # the most it makes
+        assert len(think.calls) == swap2.turn_searches(len(played), choices)
+
+
 def _apart(a: int, b: int, size: int = 15) -> int:
     return max(abs(a // size - b // size), abs(a % size - b % size))
 

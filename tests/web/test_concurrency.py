@@ -12,6 +12,7 @@ import time
 
 import pytest
 from django.db import connection
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from mcts import find_game
@@ -295,6 +296,28 @@ def test_stop_ends_a_long_search_which_then_plays_its_best_move():
     assert code == 200, body
     assert answers["seconds"] < 6  # far less than the 10 s think time
     assert body["game"]["moves"] == [body["search"]["move"]]
+    assert_consistent(game["id"])
+
+
+def test_stop_ends_the_computers_swap2_opening_turn_which_then_places_its_stones():
+    """The opener's turn is three searches, one for each candidate opening:
+    Stop was told a search ran, and the turn ran on to its 30 s."""
+    slow_ai = {"kind": "ai", "think_time": 10.0}
+    body = {
+        "game": "gomoku",
+        "opening": "swap2",
+        "players": {"black": slow_ai, "white": HUMAN},
+    }
+    game = APIClient().post(reverse("game-create"), body, format="json").json()
+    thinker, answers = ai_move_in_a_thread(game["id"])
+    time.sleep(1.0)
+    assert post(url("game-stop", game["id"])) == (200, {"stopped": True})
+    thinker.join(timeout=60)
+    code, body = answers["ai"]
+    assert code == 200, body
+    assert answers["seconds"] < 6  # far less than three searches of 10 s
+    assert len(body["game"]["moves"]) == 3
+    assert body["game"]["opening"]["step"] == "choose"
     assert_consistent(game["id"])
 
 

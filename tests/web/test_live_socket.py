@@ -17,6 +17,7 @@ from channels.layers import get_channel_layer
 from django.core.asgi import get_asgi_application
 from django.core.cache import cache
 
+from mcts.play import swap2
 from webgame import services
 from webgame.consumers import GameConsumer, announce_presence
 from webgame.errors import Conflict
@@ -632,6 +633,37 @@ def test_a_watcher_is_told_when_the_computer_starts_thinking():
         }
         after = await receive(ws, "game")
         assert after["game"]["ply"] == 1
+        await ws.disconnect()
+
+    sync(body)
+
+
+def test_a_watcher_is_told_how_long_the_computers_swap2_opening_turn_takes():
+    # The opener's turn is a search for each of its candidate openings: a
+    # watcher was told nothing, and the page that asked showed one search's
+    # time, its bar full long before the stones came.
+    made = services.create_game(
+        game="gomoku",
+        options=None,
+        opening="swap2",
+        players={
+            "black": {"kind": "ai", "think_time": 0.1},
+            "white": {"kind": "human"},
+        },
+    )
+
+    async def body():
+        ws = await watching(made["id"])
+        await ai_move(made["id"])
+        thinking = json.loads(await ws.receive_from(timeout=5))
+        assert thinking == {
+            "type": "thinking",
+            "side": "black",
+            "version": made["version"],
+            "seconds": pytest.approx(0.1 * swap2.CANDIDATES),
+        }
+        after = await receive(ws, "game")
+        assert len(after["game"]["moves"]) == 3
         await ws.disconnect()
 
     sync(body)

@@ -223,7 +223,7 @@ def test_the_clock_runs_for_whoever_acts_once_each_player_has(client, monkeypatc
 def test_the_ai_thinks_within_its_clock_in_the_opening_too(client, monkeypatch):
     turns = []
 
-    def opening_turn(row, game, state, ai):
+    def opening_turn(row, game, state, side, ai):
         turns.append(ai)
         return {"game": snapshot(row), "search": None}
 

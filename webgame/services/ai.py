@@ -188,7 +188,7 @@ def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dic
     if row.clock:  # the AI thinks within its clock, in a Swap2 opening too
         ai = {**ai, "think_cap": clocks.think_budget(row.clock, side, now_ms())}
     if openings.under_way(row) is not None:
-        return _opening_turn(row, game, state, ai)
+        return _opening_turn(row, game, state, side, ai)
     seconds = _search_budget(ai, best=False).seconds
     result = _search(
         row,
@@ -203,31 +203,43 @@ def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dic
     return {"game": snapshot(row), "search": result}
 
 
-def _opening_turn(row: GameRow, game: Game, state: State, ai: dict) -> dict:
+def _opening_turn(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dict:
     """Return ``{"game": snapshot, "search": None}`` after the AI's turn in a
     Swap2 opening: its stones, its choice or both, decided by
     :func:`mcts.swap2.ai_turn` with searches of its budget (as the opener,
     one for each candidate opening). They run on the worker pool, in this
-    process even with ``AI_BACKEND=celery``: a few short searches."""
+    process even with ``AI_BACKEND=celery``: a few short searches. Stop, an
+    undo or new players end each of them at its next look, as they end a
+    move's search: the turn then places the best stones found so far. The
+    sockets are told how long the turn takes: the searches it may make."""
     budget = _search_budget(ai, best=False)
+    searches = swap2.turn_searches(len(row.moves), openings.choices(row))
+    seconds = budget.seconds * searches if budget.seconds is not None else None
 
     def task() -> tuple[list[int], str | None]:
         player = ai_player(game, ai.get("model"))
-        return swap2.ai_turn(
-            game,
-            state,
-            len(row.moves),
-            openings.choices(row),
-            lambda position: player.think(position, budget),
-            np.random.default_rng(),
-        )
+        stop_if_asked = _stopper(player, lambda: SEARCHES.stop_asked(row.pk))
+
+        def think(position: State) -> SearchResult:
+            return player.think(
+                position, budget, on_progress=stop_if_asked, progress_every=0.05
+            )
+
+        with SEARCHES.running(row.pk, player):
+            return swap2.ai_turn(
+                game,
+                state,
+                len(row.moves),
+                openings.choices(row),
+                think,
+                np.random.default_rng(),
+            )
 
     READINESS.wait(game.name)
     with SEARCHES.slot(row.pk, row.version):
+        live.publish_thinking(row.pk, side=side, version=row.version, seconds=seconds)
         codes, choice = POOL.run(
-            task,
-            client=current_client(),
-            expected_seconds=(budget.seconds or 1.0) * swap2.CANDIDATES,
+            task, client=current_client(), expected_seconds=seconds or searches
         )
     texts, position = [], state
     for code in codes:
@@ -339,12 +351,7 @@ def run_search(
     the AI's spec (:func:`mcts.ai_spec`): the AI the benchmarks measure."""
     player = _player_for(row, game, model)
     player.prepare(state, _last_move(row, game))
-
-    def stop_if_asked(_progress: SearchResult) -> None:
-        # A Stop that came before the search began (the searcher clears
-        # its own flag when it starts) is honoured at the first chunk.
-        if stop_asked():
-            player.stop()
+    stop_if_asked = _stopper(player, stop_asked)
 
     # What the search adds to its tree grows the live model once the game
     # ends; the request only copies the tree before and after.
@@ -362,6 +369,21 @@ def run_search(
         return result.to_json()
     finally:
         SEARCHES.keep(row.pk, player, tuple(row.moves), limit=settings.AI_TREE_CACHE)
+
+
+def _stopper(
+    player: MctsPlayer, stop_asked: Callable[[], bool]
+) -> Callable[[SearchResult], None]:
+    """Return the progress callback that stops ``player``'s search once
+    ``stop_asked``: polled at each of its chunks, so a stop asked before a
+    search began (the searcher clears its own flag when it starts) is
+    honoured at its first."""
+
+    def stop_if_asked(_progress: SearchResult) -> None:
+        if stop_asked():
+            player.stop()
+
+    return stop_if_asked
 
 
 def search_in_worker(
