@@ -845,7 +845,11 @@ class GameAndSearchSerializer(serializers.Serializer):
     """The game (after the AI's move, for ai-move) and the search behind it."""
 
     game = GameSerializer()
-    search = SearchResultSerializer()
+    search = SearchResultSerializer(
+        allow_null=True,
+        help_text="null for the AI's turn of a Swap2 opening (its stones, its "
+        "choice or both: several searches, or one for each stone)",
+    )
 
 
 class RecordSerializer(serializers.Serializer):

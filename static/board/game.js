@@ -519,7 +519,8 @@ export function maybeRunAi() {
     .done(function (resp) {
       if (!wanted()) return; // stopped meanwhile
       conflicts = 0;
-      state.analysis = { search: resp.search, ply: ply, key: key, hint: false };
+      // A Swap2 opening's turn answers no search (it made several).
+      state.analysis = resp.search ? { search: resp.search, ply: ply, key: key, hint: false } : null;
       // The player moved since its push came: the game shown is newer.
       const shown = state.game;
       const stale = shown && shown.id === resp.game.id && resp.game.version < shown.version;

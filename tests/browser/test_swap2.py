@@ -399,3 +399,20 @@ def test_the_computers_opening_turn_shows_the_time_of_all_its_searches(page):
     page.wait_for_function("() => BoardPage.state.game.ply >= 3", timeout=60_000)
     wait_idle(page)
     assert page.evaluate("() => BoardPage.state.thinking") is None
+
+
+def test_the_computers_last_opening_stone_shows_no_search(page):
+    # Its Swap2 turn answers no search (several or none made it): shown as
+    # its view of its move, the page threw "Cannot read properties of null
+    # (reading 'moves')" (a walk: the second player's fifth stone).
+    _new_swap2_game(page, "freestyle")
+    page.check("#show-analysis")
+    for ply, square in enumerate(("h8", "h9", "i8"), 1):
+        _place(page, square, ply)
+    page.click('#swap2-choices button[data-choice="place2"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'place2'")
+    _place(page, "g9", 4)
+    set_ai(page, "white", True, "level:1")  # the second player's last stone
+    page.wait_for_function("() => BoardPage.state.game.ply === 5", timeout=60_000)
+    wait_idle(page)
+    assert _buttons(page) == ["black", "white"]  # the opener chooses

@@ -227,3 +227,18 @@ def test_the_help_refused_between_two_seats_is_in_the_schema(client):
             response = client.post(where, data, format="json")
         assert_error(response, 403, "no_help")
         assert "403" in schema["paths"][path][method]["responses"], path
+
+
+def test_the_null_search_of_an_ai_swap2_opening_turn_is_in_the_schema(client):
+    # The computer's Swap2 turn answers no search (it made several), and the
+    # schema said the search was always an object: a page reading it threw.
+    body = {
+        "game": "gomoku",
+        "opening": "swap2",
+        "players": {"black": FAST_AI, "white": HUMAN},
+    }
+    made = client.post(reverse("game-create"), body, format="json").json()
+    answer = client.post(url("game-ai-move", made["id"]), {}, format="json")
+    assert answer.status_code == 200 and answer.json()["search"] is None
+    search = openapi(client)["components"]["schemas"]["GameAndSearch"]
+    assert search["properties"]["search"].get("nullable") is True
