@@ -70,7 +70,7 @@ train-setup: $(VENV)/.installed-train ## the training extra (PyTorch, CPU)
 # bind still ran its start and its stop, each giving the running clocks a
 # restart's time (webgame/routing.py).
 define PORT_FREE
-import socket, sys
+import errno, socket, sys
 host, port = sys.argv[1], sys.argv[2]
 if not port.isdigit() or not 1 <= int(port) <= 65535:
     sys.exit(f"make run: PORT={port!r} is not a port number (1 to 65535)")
@@ -79,6 +79,9 @@ with socket.socket() as probe:
     try:
         probe.bind((host, int(port)))
     except OSError as error:
+        if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+            sys.exit(f"make run: HOST={host!r} is not an address of this machine"
+                     f" ({error.strerror}): 127.0.0.1, 0.0.0.0 (all) or one of its own")
         sys.exit(f"make run: {host}:{port} cannot be served ({error.strerror}):"
                  " another server there? Stop it, or choose another PORT=")
 endef

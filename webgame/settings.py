@@ -81,19 +81,30 @@ def env_flag(name: str, default: bool) -> bool:
     return _refuse(name, value, "1, true, yes or on, or 0, false, no or off")
 
 
-def env_number(name: str, default, low, kind=int, high=None):
+def env_number(name: str, default, low, kind=int, high=None, *, above=False):
     """Return the number (``kind``: int or float) in environment variable
-    ``name``, at least ``low`` (and at most ``high``), else ``default``."""
+    ``name``, at least ``low`` (``above``: more than ``low``) and at most
+    ``high``; ``default`` if it is unset or empty, as for a flag."""
     value = os.environ.get(name)
-    if value is None:
+    if value is None or not value.strip():
         return default
     try:
         number = kind(value)
     except ValueError:
         number = None
-    if number is None or not low <= number <= (math.inf if high is None else high):
+    top = math.inf if high is None else high
+    if (
+        number is None
+        or not (low < number if above else low <= number)
+        or not number <= top
+    ):
         whole = "a whole number" if kind is int else "a number"
-        bounds = f"of at least {low}" if high is None else f"from {low} to {high}"
+        if above:
+            bounds = f"more than {low}" + (
+                "" if high is None else f" and at most {high}"
+            )
+        else:
+            bounds = f"of at least {low}" if high is None else f"from {low} to {high}"
         _refuse(name, value, f"{whole} {bounds}")
     return number
 
@@ -140,6 +151,10 @@ ALLOWED_HOSTS = [
     )
     if host.strip()
 ]
+if not ALLOWED_HOSTS:  # every request would be refused (400)
+    _refuse(
+        "ALLOWED_HOSTS", os.environ["ALLOWED_HOSTS"], "host names, separated by commas"
+    )
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
 LOOPBACK_ONLY = set(ALLOWED_HOSTS) <= LOOPBACK_HOSTS
 HTTPS = env_flag("HTTPS", not LOOPBACK_ONLY)
@@ -406,9 +421,12 @@ AI_MAX_PENDING = env_number("AI_MAX_PENDING", 64 * AI_WORKERS, 1)
 #: ``30/min``; ``off``: no limit.
 GAME_CREATE_RATE = env_rate("GAME_CREATE_RATE", "30/min")
 #: Days after its last change that ``manage.py expiregames`` deletes a game.
-GAME_EXPIRY_DAYS = env_number("GAME_EXPIRY_DAYS", 30.0, 0, float)
-if not GAME_EXPIRY_DAYS > 0:  # expiregames would delete every game
-    _refuse("GAME_EXPIRY_DAYS", os.environ["GAME_EXPIRY_DAYS"], "more than 0 days")
+#: The most days back a date can go from today (year 1).
+MAX_EXPIRY_DAYS = 700_000
+# More than 0: expiregames would delete every game.
+GAME_EXPIRY_DAYS = env_number(
+    "GAME_EXPIRY_DAYS", 30.0, 0, float, high=MAX_EXPIRY_DAYS, above=True
+)
 #: How much lower the AI worker threads' CPU priority is (Linux nice, 0..19),
 #: so that web requests are served first while searches run.
 AI_NICE = env_number("AI_NICE", 10, 0, high=19)

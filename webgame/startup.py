@@ -170,6 +170,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m webgame.startup STATUS_FILE [PARENT]", file=sys.stderr)
         return 2
     if not warm_up_wanted():
+        remove_status(Path(argv[0]))  # the folder make run made for it
         return 0
     parent = int(argv[1]) if len(argv) == 2 else os.getppid()
     os.execv(sys.executable, warm_command(Path(argv[0]), parent))

@@ -162,6 +162,20 @@ def test_make_runs_no_warm_up_when_it_is_switched_off(tmp_path):
     assert "-m webgame.startup $$status $$$$ &" in run and "mcts warm" not in run
 
 
+def test_make_runs_status_folder_goes_when_the_warm_up_is_switched_off(tmp_path):
+    # Operator QA: each make run with AI_WARM_UP=0 left its empty
+    # mcts-warm-XXXXXXXX folder in /tmp (make makes it before the start).
+    folder = tmp_path / f"{startup.STATUS_FOLDER}abcdefgh"
+    folder.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "webgame.startup", str(folder / "warm.json")],
+        env={**os.environ, "AI_WARM_UP": "0"},
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert done.returncode == 0 and not folder.exists()
+
+
 def test_the_warm_up_runs_as_many_processes_as_asked(monkeypatch, tmp_path):
     monkeypatch.setenv("AI_WARM_JOBS", "3")
     command = startup.warm_command(tmp_path / "warm.json")

@@ -16,9 +16,6 @@ from django.utils import timezone
 
 from webgame.models import Game
 
-#: The most days back a date can go from today (year 1).
-MAX_DAYS = 700_000
-
 
 class Command(BaseCommand):
     help = "Delete games not changed for GAME_EXPIRY_DAYS days (default 30)."
@@ -37,8 +34,9 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         days = settings.GAME_EXPIRY_DAYS if opts["days"] is None else opts["days"]
         # No more than the dates allow: nan and inf were tracebacks.
-        if not 0 < days <= MAX_DAYS:
-            raise CommandError(f"--days must be more than 0 and at most {MAX_DAYS}")
+        most = settings.MAX_EXPIRY_DAYS
+        if not 0 < days <= most:
+            raise CommandError(f"--days must be more than 0 and at most {most}")
         old = Game.objects.filter(updated__lt=timezone.now() - timedelta(days=days))
         if opts["dry_run"]:
             self.stdout.write(f"{old.count()} games older than {days:g} days")
