@@ -692,9 +692,9 @@ class ChatLinesSerializer(serializers.Serializer):
 
 class WaitsOutSerializer(serializers.Serializer):
     """What a player waits before asking again (as on lichess): a draw
-    offer 20 moves after their last, a takeback request 10 s, 40 s, 90 s …
-    after declined ones, a rematch offer a minute after a declined one; a
-    side that need not wait is absent."""
+    offer more than 20 moves (plies) after their last, a takeback request
+    10 s, 40 s, 90 s … after declined ones, a rematch offer a minute after a
+    declined one; a side that need not wait is absent."""
 
     draw = DrawWaitsSerializer(required=False)
     takeback = AskWaitsSerializer(required=False)

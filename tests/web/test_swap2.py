@@ -256,3 +256,11 @@ def test_swap2_opens_rows_of_four_or_more_as_the_kinds_say(client):
             if answer == 400:
                 assert_error(made, 400, "invalid_opening")
     assert GameRow.objects.count() == 2
+
+
+def test_a_hint_waits_for_the_choice_as_a_move_does(client):
+    # Developer QA: a hint at the choice suggested a stone (h10), which,
+    # sent as a move, was refused: choose_first.
+    game = placed(client, new(client), "h8", "h9", "i8")
+    hint = client.post(url("game-hint", game["id"]), {"think_time": 0.1}, format="json")
+    assert_error(hint, 400, "choose_first")

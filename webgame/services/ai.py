@@ -264,6 +264,7 @@ def hint(
     check_version(row, version)
     game, state = playable(row)
     no_help_between_seats(row)
+    openings.refuse_move_when_choosing(row)  # its move could not be played
     side = game.to_move(state)
     if think_time is not None or level is not None:
         ai = {"think_time": think_time, "level": level}

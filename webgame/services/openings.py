@@ -112,7 +112,8 @@ def clock_runs(opening: dict | None, stones: int) -> bool:
 
 
 def refuse_move_when_choosing(row: GameRow) -> None:
-    """Refuse (``choose_first``) a move while a Swap2 choice is awaited."""
+    """Refuse (``choose_first``) a move, or a hint at one, while a Swap2
+    choice is awaited."""
     now = under_way(row)
     if now is not None and now.choosing:
         raise ServiceError(
