@@ -12,7 +12,7 @@ the limits are sized for that.)
 variable, so that the services can read it without every view and service
 signature passing it along; and logs each refusal (a 4xx) with its client
 and error code, which uvicorn's access log cannot give (behind a proxy it
-names the proxy).
+names the proxy): :func:`log_refusal`, which the sockets' refusals use too.
 """
 
 from __future__ import annotations
@@ -74,21 +74,26 @@ class ClientMiddleware:
         finally:
             CURRENT.reset(token)
         if 400 <= response.status_code < 500:
-            words = (request.method, request.path, client, error_code(response))
-            # Escaped as Django's own request log does: a path decoded from
-            # %0a would otherwise write a line of the sender's choosing.
-            method, path, who, code = (
-                str(word).encode("unicode_escape").decode("ascii") for word in words
-            )
-            log.info(
-                "refused %s %s from %s: %s %s",
-                method,
-                path,
-                who,
+            log_refusal(
+                request.method or "-",
+                request.path,
+                client,
                 response.status_code,
-                code,
+                error_code(response),
             )
         return response
+
+
+def log_refusal(method: str, path: str, client: str, status: int, code: str) -> None:
+    """Log a refused request or socket (``method`` "WebSocket"): ``refused
+    POST /api/games/ from 203.0.113.5: 429 throttled``."""
+    # Escaped as Django's own request log does: a path decoded from %0a
+    # would otherwise write a line of the sender's choosing.
+    method, path, client, code = (
+        word.encode("unicode_escape").decode("ascii")
+        for word in (method, path, client, code)
+    )
+    log.info("refused %s %s from %s: %s %s", method, path, client, status, code)
 
 
 def error_code(response: HttpResponse) -> str:

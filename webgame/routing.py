@@ -27,7 +27,15 @@ from django.conf import settings
 from django.urls import re_path
 
 from . import services
-from .consumers import GameConsumer, NoSuchPlace
+from .clients import log_refusal
+from .consumers import (
+    NO_SUCH_GAME,
+    POLICY_VIOLATION,
+    TOO_MANY_SOCKETS,
+    GameConsumer,
+    NoSuchPlace,
+    scope_client,
+)
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +159,43 @@ class SameOrigin:
         return await WebsocketDenier()(scope, receive, send)
 
 
+class LoggedRefusals:
+    """Log each socket refused as an HTTP refusal is (:func:`log_refusal`),
+    with its client: a handshake refused (403, its ``Origin``), or a socket
+    closed at once for no such game (4404), too many sockets of its client
+    (4429) or a message against the rules (1008)."""
+
+    #: The close codes that refuse a socket, and their words in the log.
+    CODES = {
+        NO_SUCH_GAME: "no_such_game",
+        TOO_MANY_SOCKETS: "too_many_sockets",
+        POLICY_VIOLATION: "policy_violation",
+    }
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        accepted = False
+
+        async def send_seen(message):
+            nonlocal accepted
+            if message["type"] == "websocket.accept":
+                accepted = True
+            elif message["type"] == "websocket.close":
+                code = message.get("code")
+                if not accepted or code in self.CODES:
+                    status, why = (
+                        (code, self.CODES[code]) if accepted else (403, "origin")
+                    )
+                    log_refusal(
+                        "WebSocket", scope["path"], scope_client(scope), status, why
+                    )
+            await send(message)
+
+        return await self.app(scope, receive, send_seen)
+
+
 def application_for(http, at_stop=()):
     """Return the ASGI application serving ``http`` (Django's), the sockets
     and the lifespan, which calls each of ``at_stop`` as the server stops."""
@@ -165,7 +210,9 @@ def application_for(http, at_stop=()):
             "http": http,
             # A page of another site cannot open a socket here (its Origin
             # is not this site, one of ALLOWED_HOSTS).
-            "websocket": AllowedHostsOriginValidator(SameOrigin(sockets)),
+            "websocket": LoggedRefusals(
+                AllowedHostsOriginValidator(SameOrigin(sockets))
+            ),
             "lifespan": partial(lifespan, at_stop=tuple(at_stop)),
         }
     )

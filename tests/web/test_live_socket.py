@@ -296,6 +296,45 @@ def test_another_sites_page_cannot_open_a_socket():
     sync(body)
 
 
+def test_a_refused_socket_is_logged_with_its_client_and_why(settings, caplog):
+    # Operator QA: an HTTP refusal is logged with the client behind the
+    # proxy and its code; a socket's only in uvicorn's line, naming the
+    # proxy and no reason.
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    settings.LIVE_SOCKETS_PER_CLIENT = 1
+    game = friends_game()
+    cache.clear()
+    forwarded = (b"x-forwarded-for", b"203.0.113.5")
+    path = f"/ws/games/{game['id']}/"
+
+    def client(origin=ORIGIN):
+        return WebsocketCommunicator(
+            application, path, headers=[origin, (b"host", b"localhost:8000"), forwarded]
+        )
+
+    async def body():
+        evil = client((b"origin", b"http://evil.example.com"))
+        assert not (await evil.connect())[0]
+        held = client()
+        assert (await held.connect())[0]
+        second = client()
+        await second.connect()
+        closed = await second.receive_output(timeout=5)
+        while closed["type"] != "websocket.close":
+            closed = await second.receive_output(timeout=5)
+        await held.disconnect()
+
+    with caplog.at_level("INFO", logger="webgame"):
+        sync(body)
+    refused = [
+        r.getMessage() for r in caplog.records if r.getMessage().startswith("refused")
+    ]
+    assert refused == [
+        f"refused WebSocket {path} from 203.0.113.5: 403 origin",
+        f"refused WebSocket {path} from 203.0.113.5: 4429 too_many_sockets",
+    ]
+
+
 @pytest.mark.parametrize(
     ("https", "refused", "accepted"),
     [
