@@ -5,6 +5,7 @@ to name the site's host and send X-Forwarded-Proto, or it got 400)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import subprocess
@@ -111,3 +112,29 @@ def test_a_passed_check_leaves_no_access_line_and_a_failed_one_does():
     assert '"GET /healthz HTTP/1.1" 200' not in result.stdout
     assert '"GET /healthz HTTP/1.1" 503' in result.stdout
     assert '"GET / HTTP/1.1" 200' in result.stdout
+
+
+def test_a_database_without_the_games_fails_the_check(tmp_path):
+    # Operator QA: its file moved away under the server (or never migrated),
+    # the database answered SELECT 1 and the check said ok, every game a 500.
+    script = (
+        "import json, django\n"
+        "django.setup()\n"
+        "from webgame import health\n"
+        "print(json.dumps(health.health()))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+            "AI_WARM_UP": "0",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    status, body = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (status, body["database"]) == (503, "failing"), done.stderr
+    assert "health check: the database does not answer" in done.stderr
