@@ -639,8 +639,9 @@ class ClockOutSerializer(serializers.Serializer):
     )
     given = GivenOutSerializer()
     restarts = serializers.IntegerField(
-        help_text="how many times a restart of the server gave the running "
-        "Fischer clocks time (not counted in given)"
+        help_text="how many times the server gave the running Fischer clocks "
+        "time as it stopped or started (a restart counts twice, a crash "
+        "once; not counted in given)"
     )
 
 
