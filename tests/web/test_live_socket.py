@@ -655,33 +655,9 @@ async def watching(game_id: str):
     return ws
 
 
-def test_a_watcher_is_told_when_the_computer_starts_thinking():
-    # A watcher of the computer's game saw nothing between its moves: the
-    # page that asked for the search showed the thinking, and only it.
-    made = against_the_computer()
-
-    async def body():
-        ws = await watching(made["id"])
-        await ai_move(made["id"])
-        thinking = json.loads(await ws.receive_from(timeout=5))
-        assert thinking == {
-            "type": "thinking",
-            "side": "black",
-            "version": made["version"],
-            "seconds": None,  # a level: so many simulations, not seconds
-        }
-        after = await receive(ws, "game")
-        assert after["game"]["ply"] == 1
-        await ws.disconnect()
-
-    sync(body)
-
-
-def test_a_watcher_is_told_how_long_the_computers_swap2_opening_turn_takes():
-    # The opener's turn is a search for each of its candidate openings: a
-    # watcher was told nothing, and the page that asked showed one search's
-    # time, its bar full long before the stones came.
-    made = services.create_game(
+def _swap2_opener_computer() -> dict:
+    """A Swap2 game whose opener is the computer, thinking 0.1 s a search."""
+    return services.create_game(
         game="gomoku",
         options=None,
         opening="swap2",
@@ -691,6 +667,22 @@ def test_a_watcher_is_told_how_long_the_computers_swap2_opening_turn_takes():
         },
     )
 
+
+@pytest.mark.parametrize(
+    ("start", "seconds", "stones"),
+    [
+        (against_the_computer, None, 1),  # a level: simulations, not seconds
+        # The opener's turn is a search for each candidate opening: the
+        # watcher was told nothing, and the page that asked showed one
+        # search's time, its bar full long before the stones came.
+        (_swap2_opener_computer, pytest.approx(0.1 * swap2.CANDIDATES), 3),
+    ],
+)
+def test_a_watcher_is_told_when_the_computer_starts_thinking(start, seconds, stones):
+    # A watcher of the computer's game saw nothing between its moves: the
+    # page that asked for the search showed the thinking, and only it.
+    made = start()
+
     async def body():
         ws = await watching(made["id"])
         await ai_move(made["id"])
@@ -699,10 +691,10 @@ def test_a_watcher_is_told_how_long_the_computers_swap2_opening_turn_takes():
             "type": "thinking",
             "side": "black",
             "version": made["version"],
-            "seconds": pytest.approx(0.1 * swap2.CANDIDATES),
+            "seconds": seconds,
         }
         after = await receive(ws, "game")
-        assert len(after["game"]["moves"]) == 3
+        assert len(after["game"]["moves"]) == stones
         await ws.disconnect()
 
     sync(body)
