@@ -10,7 +10,10 @@ import { isLoa, state } from "./state.js";
 
 /** Pixels a pointer moves before a press becomes a drag. */
 const SLOP = 8;
-/** Milliseconds after a drop during which a click is the drop's, not a tap. */
+/** Milliseconds after a drop during which a click is the drop's, not a tap:
+ *  a mouse's drag ends in a click, a finger's in none; a press after the
+ *  drop starts a tap whose click is its own (phone QA: a tap 0.3 s after a
+ *  finger's drop did nothing). */
 const CLICK_AFTER_DROP = 400;
 
 let drag = null;
@@ -31,6 +34,7 @@ function markOver(square) {
 export function press(event) {
   const e = event.originalEvent;
   if (!isLoa() || !e.isPrimary || e.button > 0) return;
+  droppedAt = 0;
   drag = { from: String(event.currentTarget.dataset.square), x: e.clientX, y: e.clientY, moved: false };
 }
 

@@ -68,3 +68,19 @@ def test_a_finger_drags_a_piece_and_the_page_stays_put(new_page):
     # Gomoku's points are tapped: a finger on its board still scrolls the page.
     select_game(page, "gomoku")
     assert page.evaluate(touch, '#board [data-square="h8"]') == "auto"
+
+
+def test_a_tap_right_after_a_finger_drop_picks_its_piece(new_page):
+    # Phone QA, two people at one phone: a tap within 0.4 s of a finger's
+    # drop was taken for the drop's own click (a mouse's drag ends in one; a
+    # finger's in none) and did nothing.
+    page = new_page(**PHONE_CONTEXT)
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "loa")
+    wait_idle(page)
+    finger_drag(page, "b1", "b3")
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    page.wait_for_timeout(200)  # a quick hand (sooner, Chrome makes no click)
+    page.tap('#board [data-square="a2"]')
+    page.wait_for_function("() => BoardPage.state.selected === 'a2'", timeout=3000)
