@@ -11,7 +11,7 @@ import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotW
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearRecordNote, copyField, flash, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -146,7 +146,7 @@ function tryMove(move) {
  *  lands (it stayed some seconds, in red, beside "Your turn": QA). */
 function whyNotNow(pastBusy) {
   const g = state.game;
-  if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it.")];
+  if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it."), "position"];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
   if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
   if (aiThinking()) return [gettext("Wait: the AI is thinking."), "position"];
@@ -483,6 +483,7 @@ export function viewPly(ply) {
   state.viewPly = ply === g.ply ? null : ply;
   state.selected = null;
   state.explore = null;
+  clearPositionFlash(); // a word about the position looked at before
   render();
 }
 

@@ -425,3 +425,15 @@ def test_u_says_why_no_move_is_taken_back(page):
         "None of your moves can be taken back yet"
     )
     assert undos == []
+
+
+def test_back_to_the_game_takes_down_the_word_about_the_earlier_position(page):
+    # Phone QA: back at the game, "You are looking at an earlier position"
+    # stayed under the board, in red, beside "Your move".
+    open_board(page)
+    play_moves(page, 2)
+    page.click('#move-list [data-ply="1"]')
+    page.keyboard.press("h")
+    assert page.inner_text("#flash").startswith("You are looking at an earlier")
+    page.click("#back-to-game")
+    assert page.inner_text("#flash") == ""
