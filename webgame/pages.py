@@ -82,17 +82,17 @@ def gomoku_rules() -> list[tuple[str, str, str]]:
         # none (QA: "Standard (exactly five)" on a game of four).
         (
             "freestyle",
-            gettext("Freestyle"),
+            services.rule_words("freestyle"),
             gettext("A row of the length chosen or longer wins"),
         ),
         (
             "standard",
-            gettext("Standard"),
+            services.rule_words("standard"),
             gettext("Exactly the length chosen wins: a longer row does not"),
         ),
         (
             "renju",
-            gettext("Renju"),
+            services.rule_words("renju"),
             gettext("Black may not make two threes, two fours or six or more in a row"),
         ),
     ]

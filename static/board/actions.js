@@ -6,7 +6,7 @@
  * decided here: a move is played if it is in the legal list the server sent.
  */
 import * as api from "./api.js";
-import { chosenGame, fillModels, limitOptions, newGameBody, optionsText, playerSpec, strengthOf } from "./controls.js";
+import { chooseOptions, chosenGame, fillModels, limitOptions, newGameBody, optionsText, playerSpec, strengthOf } from "./controls.js";
 import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
@@ -460,7 +460,8 @@ function sendImport(body, mayRead) {
         return noteRecord(api.errorText(xhr));
       }
       const chosen = chosenGame();
-      chooseGame(other.game); // its players' models, for the body
+      chooseGame(other.game);
+      chooseOptions(other.game, other.options); // its players' models, for the body
       const again = $.extend(newGameBody(), { record: body.record, options: other.options });
       delete again.opening; // a record's moves are the whole game
       chooseGame(chosen); // until it is imported

@@ -246,6 +246,14 @@ function syncOptions(g) {
   limitOptions();
 }
 
+/** Set kind `name`'s option selectors to `options`, Black beginning, and
+ *  its models to those that play them (a record read as that game is
+ *  imported with its rule's models: light-renju was sent for freestyle). */
+export function chooseOptions(name, options) {
+  syncOptions({ game: name, options: options, opening: null });
+  fillModels(name);
+}
+
 /** Set the controls to what the snapshot says (game, options, players).
  *  While the new-game dialog is open its option selectors keep what the
  *  player is choosing there (an AI's move may come meanwhile). */

@@ -772,6 +772,25 @@ def test_a_record_of_another_game_is_imported_as_that_game(page):
     assert page.inner_text("#flash") == "Imported a game of Lines of Action, 1 move"
 
 
+def test_a_record_read_as_gomoku_plays_its_rules_model(page):
+    # Chinese QA: the last Gomoku chosen was renju, so the computer's model
+    # was light-renju; a freestyle Gomoku record pasted on a Reversi board
+    # was refused, "model light-renju learned the renju rule and this game
+    # plays freestyle".
+    page.expected_errors.append("400 (Bad Request)")  # the first reading
+    open_board(page)
+    start_game(page, "gomoku", rule="renju")
+    select_game(page, "reversi")
+    set_ai(page, "white", True, "level:1")
+    page.fill("#record", "h8 h9 j10")
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.game === 'gomoku'")
+    wait_idle(page)
+    game = game_json(page)
+    assert game["options"]["rule"] == "freestyle" and game["ply"] == 3
+    assert game["players"]["white"]["model"] == "light"
+
+
 def test_a_downloaded_record_comes_back_as_the_game_it_was(page):
     """A 9x9 standard game's record came back as 15x15 freestyle, with its
     result gone (QA): the record's tags say its game and options."""

@@ -163,7 +163,19 @@ class ModelRuleTests(APITestCase):
             self.client, "gomoku", options=renju, black=self.renju_ai("light")
         )
         body = assert_error(response, status.HTTP_400_BAD_REQUEST, "model_other_rule")
-        assert "freestyle" in body["detail"] and "renju" in body["detail"]
+        assert (
+            "the Freestyle rule" in body["detail"] and "plays Renju" in body["detail"]
+        )
+        # The rules named as the page names them (Chinese QA: "学的是 renju
+        # 规则，而本局使用 freestyle 规则").
+        response = create(
+            self.client.__class__(HTTP_ACCEPT_LANGUAGE="zh-hans"),
+            "gomoku",
+            options=renju,
+            black=self.renju_ai("light"),
+        )
+        detail = assert_error(response, 400, "model_other_rule")["detail"]
+        assert "freestyle" not in detail and "连珠（有禁手）" in detail, detail
         response = create(
             self.client, "gomoku", options=renju, black=self.renju_ai("light-renju")
         )

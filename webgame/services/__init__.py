@@ -101,7 +101,7 @@ from .qr import MAX_CHARS as QR_MAX_CHARS
 from .qr import qr_rows
 from .readiness import READINESS
 from .records import game_boards, game_record, import_record
-from .rules import rules_for
+from .rules import rule_words, rules_for
 from .seats import TOKEN_HEADER
 from .treemodels import MODEL_NAME_PATTERN, list_models, model_status, prepare_model
 
@@ -170,6 +170,7 @@ __all__ = [
     "play_move",
     "prepare_model",
     "rules_for",
+    "rule_words",
     "snapshot",
     "stop_search",
     "play_unasked",

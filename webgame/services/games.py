@@ -93,7 +93,7 @@ def _describe_result(result: dict | None) -> str:
         return _("finished")
     if result.get("winner"):
         return _("%(winner)s won: %(reason)s") % {
-            "winner": result["winner"],
+            "winner": side_words(result["winner"]),
             "reason": result.get("reason"),
         }
     return _("a draw: %(reason)s") % {"reason": result.get("reason")}

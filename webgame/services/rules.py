@@ -16,6 +16,17 @@ from mcts import Game, InvalidOptionsError, UnknownGameError, find_game
 from ..errors import ServiceError
 
 
+def rule_words(rule: str | None) -> str:
+    """A Gomoku rule as the page's rule selector names it, in the request's
+    language ("Renju"; QA: "学的是 renju 规则")."""
+    words = {
+        "freestyle": _("Freestyle"),
+        "standard": _("Standard"),
+        "renju": _("Renju"),
+    }
+    return words.get(rule or "", str(rule))
+
+
 def options_key(options: dict) -> str:
     """Return ``options`` as canonical JSON: the cache key of a game's rules."""
     return json.dumps(options, sort_keys=True)

@@ -49,6 +49,7 @@ from mcts import list_models as library_models
 
 from ..errors import ModelNotFound, ServiceError
 from .notation import board_words
+from .rules import rule_words
 
 logger = logging.getLogger(__name__)
 
@@ -203,7 +204,11 @@ def check_model(game: str, name: str | None, options: dict | None = None) -> str
                     "model %(name)s learned the %(learned)s rule and this game "
                     "plays %(rule)s: choose a model of that rule, or none"
                 )
-                % {"name": repr(name), "learned": learned, "rule": rule},
+                % {
+                    "name": repr(name),
+                    "learned": rule_words(learned),
+                    "rule": rule_words(rule),
+                },
             )
     return name
 
