@@ -11,7 +11,7 @@ import { chooseGame, newGame, openGame } from "./actions.js";
 import * as api from "./api.js";
 import { newGameBody, syncControls } from "./controls.js";
 import { afterEndGone, hideEnd } from "./ending.js";
-import { clockOf, createFriendGame, makeOffer } from "./friends.js";
+import { clockOf, clockValue, createFriendGame, makeOffer } from "./friends.js";
 import { changeGame } from "./game.js";
 import { revealCard, stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
@@ -66,12 +66,29 @@ export function offerNewGame(name) {
   const running = Boolean(mine && !inviting && g.clock && !g.clock.control.days);
   $("#start-leaving").prop("hidden", !running);
   $("#start-inviting").prop("hidden", !inviting);
+  if (g) startFrom(g);
   drawStartOptions();
   drawYourGames();
   // Without a game to go back to, the dialog has no way out but a choice.
   $("#start-cancel").prop("hidden", !state.game);
   chosen = false;
   modal("start-dialog").show();
+}
+
+/** A new game against the computer starts from the choices of the one on
+ *  the board, as its options do: your colour (under Swap2, your side before
+ *  a choice swapped them), its strength and the clock (phone QA: the
+ *  dialog was back on Black and Club after each reload). */
+function startFrom(g) {
+  const ai = SIDES.filter((side) => g.players[side].kind === "ai");
+  if (ai.length !== 1 || g.seats) return;
+  const swapped = Boolean(g.opening && g.opening.swapped);
+  $("#you-" + (swapped ? ai[0] : otherSide(ai[0]))).prop("checked", true);
+  const pick = function (select, value) {
+    if ($(select).find("option").filter((i, o) => o.value === value).length) $(select).val(value);
+  };
+  pick("#start-strength", $("#strength-" + ai[0]).val());
+  pick("#start-clock", clockValue(g.clock && g.clock.control));
 }
 
 /** Show the options of the game chosen in the dialog; under Swap2 the

@@ -20,6 +20,14 @@ function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
 }
 
+/** A clock's control as the time-control selectors write it ("5+3", "d3"),
+ *  the reverse of clockOf; "" for none. */
+export function clockValue(control) {
+  if (!control) return "";
+  if (control.days) return "d" + control.days;
+  return control.initial / 60 + "+" + control.increment;
+}
+
 /** The time control of a selector's value: "5+3" (minutes + seconds),
  *  "d3" (days a move) or "" (none). */
 export function clockOf(value) {

@@ -116,6 +116,12 @@ def test_a_new_player_is_offered_the_computer_with_the_light_model(page):
     wait_idle(page)
     assert game_json(page)["id"] == snap["id"]
     assert not page.locator("#start-dialog.show").count()
+    # Their next game starts from this one's choices (phone QA: the dialog
+    # was back on Black and Club).
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.locator("#start-strength").input_value() == "level:1"
+    assert page.locator("#you-white").is_checked()
 
 
 # ---- 2: nothing is thrown away without asking; Back returns -----------------------
