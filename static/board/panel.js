@@ -398,7 +398,14 @@ function statusText() {
   const g = state.game;
   if (state.explore) return gettext("Exploring the opening knowledge");
   if (state.viewPly === 0) return gettext("The starting position");
-  if (state.viewPly !== null) return interpolate(gettext("Move %(ply)s of %(plies)s"), { ply: state.viewPly, plies: g.ply }, true);
+  if (state.viewPly !== null) {
+    const words = { ply: state.viewPly, plies: g.ply };
+    // A pass has no mark on the board: said here (phone QA). Moves
+    // alternate colours, passes included.
+    if (g.moves[state.viewPly - 1] !== "pass") return interpolate(gettext("Move %(ply)s of %(plies)s"), words, true);
+    words.side = sideName(state.viewPly % 2 === 1 ? "black" : "white");
+    return interpolate(gettext("Move %(ply)s of %(plies)s: %(side)s passed"), words, true);
+  }
   // The result says the game is over ("Game over. " before it pushed a
   // narrow column's disc counts to a line of their own, and the board down).
   if (g.status === "finished") return resultText(g.result);

@@ -3,7 +3,7 @@ and the pass is in the move list."""
 
 from __future__ import annotations
 
-from .helpers import open_imported, plies, set_ai, status, wait_idle
+from .helpers import human_move, open_imported, plies, set_ai, status, wait_idle
 
 
 def test_a_forced_pass_plays_itself_and_is_listed(page):
@@ -36,3 +36,18 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     page.locator('#board [data-square="a1"]').click()  # not a legal move
     page.wait_for_function("() => document.getElementById('flash').textContent !== ''")
     assert page.locator("#flash").get_attribute("aria-live") == "polite"
+
+
+def test_a_pass_stepped_onto_is_said(page):
+    # Phone QA: stepping back onto a pass showed "Move 58 of 61", no mark on
+    # the board and no word of the pass.
+    open_imported(page, "reversi", "d3c3e6d2d1e1b2")
+    page.locator('#board [data-square="c1"]').click()  # White; Black has no move
+    page.wait_for_function("() => BoardPage.state.game.ply === 9")
+    human_move(page)  # White again
+    page.wait_for_function("() => BoardPage.state.game.ply === 10")
+    wait_idle(page)
+    page.click("#step-back")
+    assert status(page) == "Move 9 of 10: Black passed"
+    page.click("#step-back")
+    assert status(page) == "Move 8 of 10"
