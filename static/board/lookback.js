@@ -115,7 +115,6 @@ function drawReviewCard() {
   const width = Math.max(1, r.points.length - 1);
   const chart = $chart[0];
   $chart.removeAttr("hidden").empty().attr("viewBox", "0 0 " + width + " 100");
-  chart.appendChild(svg("rect", { x: 0, y: 0, width: width, height: 100, class: "white-area" }));
   $("#chart-caption").prop("hidden", false);
   if (!known) {
     $("#mistakes").empty();
@@ -126,9 +125,12 @@ function drawReviewCard() {
   r.points.forEach(function (point, ply) {
     if (point) line.push(ply + "," + y(point));
   });
-  // Black's share is the dark area under the line; White's the light one above.
+  // Black's share is the dark area under the line; White's the light one
+  // above, over the moves analysed only (the others were White's colour:
+  // a certain win for moves not yet seen, phone QA).
   const last = r.points.length - 1 - [...r.points].reverse().findIndex(Boolean);
   const first = r.points.findIndex(Boolean);
+  chart.appendChild(svg("rect", { x: first, y: 0, width: last - first, height: 100, class: "white-area" }));
   chart.appendChild(svg("polygon", { points: first + ",100 " + line.join(" ") + " " + last + ",100", class: "black-area" }));
   chart.appendChild(svg("line", { x1: 0, x2: width, y1: 50, y2: 50, class: "midline", "vector-effect": "non-scaling-stroke" }));
   const complete = !running && known === r.points.length;

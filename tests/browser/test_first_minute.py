@@ -927,6 +927,32 @@ def test_a_game_analysis_is_kept_through_a_reload(page):
     assert asked == []
 
 
+def test_a_game_analysis_under_way_leaves_the_moves_not_yet_seen_blank(page):
+    # Phone QA: the chart's part not yet analysed was White's colour (a
+    # bright block in dark mode): White's certain win, for moves unseen.
+    open_board(page)
+    start_game(page, "gomoku", size=7, row=4)
+    _play(page, GOMOKU_WIN)
+    page.wait_for_selector("#end-dialog.show")
+    answered = []
+
+    def three_only(route):
+        answered.append(route.request.url)
+        if len(answered) <= 3:
+            route.continue_()  # the others wait: the analysis is under way
+
+    page.route("**/analysis/", three_only)
+    page.click("#analyse")
+    page.wait_for_function(
+        "() => BoardPage.state.review"
+        " && BoardPage.state.review.points.filter(Boolean).length === 3"
+    )
+    white = page.locator("#eval-chart .white-area")
+    assert float(white.get_attribute("x")) == 0
+    assert float(white.get_attribute("width")) == 2  # the points 0..2 only
+    page.unroute("**/analysis/")
+
+
 def test_the_game_analysis_draws_only_its_card_as_each_point_comes(page):
     """QA (a slow phone): each of the analysis's answers drew the whole page
     (board, move list, panel): 25 s of a 60-move analysis at 6x throttle,
