@@ -37,12 +37,19 @@ def finger_drag(page, start: str, end: str) -> None:
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-def test_a_piece_dragged_with_the_mouse_moves_and_a_wrong_drop_plays_nothing(new_page):
-    page = new_page(viewport=DESKTOP)
+def loa_at_one_screen(new_page, **context):
+    """Return a page (of ``context``) showing a new Lines of Action game
+    between two players at one screen."""
+    page = new_page(**context)
     page.goto(page.base_url + "/")
     page.wait_for_function(LOADED)
     two_players(page, "loa")
     wait_idle(page)
+    return page
+
+
+def test_a_piece_dragged_with_the_mouse_moves_and_a_wrong_drop_plays_nothing(new_page):
+    page = loa_at_one_screen(new_page, viewport=DESKTOP)
     mouse_drag(page, "b1", "e4")  # not one of b1's destinations
     wait_idle(page)
     assert plies(page) == []
@@ -53,11 +60,7 @@ def test_a_piece_dragged_with_the_mouse_moves_and_a_wrong_drop_plays_nothing(new
 
 
 def test_a_finger_drags_a_piece_and_the_page_stays_put(new_page):
-    page = new_page(**PHONE_CONTEXT)
-    page.goto(page.base_url + "/")
-    page.wait_for_function(LOADED)
-    two_players(page, "loa")
-    wait_idle(page)
+    page = loa_at_one_screen(new_page, **PHONE_CONTEXT)
     page.evaluate("() => window.scrollTo(0, 0)")
     touch = "s => getComputedStyle(document.querySelector(s)).touchAction"
     assert page.evaluate(touch, '#board [data-square="b1"]') == "none"
@@ -74,11 +77,7 @@ def test_a_tap_right_after_a_finger_drop_picks_its_piece(new_page):
     # Phone QA, two people at one phone: a tap within 0.4 s of a finger's
     # drop was taken for the drop's own click (a mouse's drag ends in one; a
     # finger's in none) and did nothing.
-    page = new_page(**PHONE_CONTEXT)
-    page.goto(page.base_url + "/")
-    page.wait_for_function(LOADED)
-    two_players(page, "loa")
-    wait_idle(page)
+    page = loa_at_one_screen(new_page, **PHONE_CONTEXT)
     finger_drag(page, "b1", "b3")
     page.wait_for_function("() => BoardPage.state.game.ply === 1")
     page.wait_for_timeout(200)  # a quick hand (sooner, Chrome makes no click)
