@@ -208,10 +208,11 @@ def _opening_turn(row: GameRow, game: Game, state: State, side: str, ai: dict) -
     Swap2 opening: its stones, its choice or both, decided by
     :func:`mcts.swap2.ai_turn` with searches of its budget (as the opener,
     one for each candidate opening). They run on the worker pool, in this
-    process even with ``AI_BACKEND=celery``: a few short searches. Stop, an
-    undo or new players end each of them at its next look, as they end a
-    move's search: the turn then places the best stones found so far. The
-    sockets are told how long the turn takes: the searches it may make."""
+    process even with ``AI_BACKEND=celery``: a few short searches. Stop, new
+    players or a share end each of them at its next look, as they end a
+    move's search (nothing is undone in the opening): the turn then places
+    the best stones found so far. The sockets are told how long the turn
+    takes: the searches it may make."""
     budget = _search_budget(ai, best=False)
     searches = swap2.turn_searches(len(row.moves), openings.choices(row))
     seconds = budget.seconds * searches if budget.seconds is not None else None
