@@ -11,7 +11,7 @@ import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotW
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, grey, greyed, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -283,7 +283,7 @@ export function undo() {
     // As its button: greyed, it says why (seated.js: no friend yet, before
     // each has moved, an offer waiting, a wait before asking again).
     const ask = document.getElementById("ask-takeback");
-    return ask.disabled ? flash(ask.title, "info") : makeOffer("takeback");
+    return greyed(ask) ? flash(ask.title, "info") : makeOffer("takeback");
   }
   // The u key too says why nothing is taken back (the button is off then).
   if (!hasUndo(g)) return flash(noUndoReason(g), "info");
@@ -416,14 +416,14 @@ export function importRecord() {
   stopThinking();
   state.paused = false;
   // One import at a time: a double click made two games (QA, a slow network).
-  $("#import-record").prop("disabled", true).attr("aria-busy", "true");
+  grey($("#import-record"), true).attr("aria-busy", "true");
   noteRecord(gettext("Importing…"), "info");
   sendImport(body, true);
 }
 
 /** The import is over, done or refused: its button is back. */
 function importOver() {
-  $("#import-record").prop("disabled", false).removeAttr("aria-busy");
+  grey($("#import-record"), false).removeAttr("aria-busy");
 }
 
 /** Import `body`. A record of another game (the answer's `reads_as`: already

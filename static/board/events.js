@@ -58,6 +58,13 @@ function focusAfterLoad() {
 
 export function bind() {
   const on = (type, selector, handler) => $(document).on(type, selector, handler);
+  // A button greyed while it held the keyboard's focus keeps it (panel.grey)
+  // and does nothing, as a disabled one; under the board it says why, as a
+  // greyed button tapped does (below).
+  on("click", "button[aria-disabled=true]", function (e) {
+    e.stopImmediatePropagation();
+    if (this.title && $(this).is("#play-controls > button")) flash(this.title, "info");
+  });
   on("click", "#board [data-square]", function () {
     if (!drag.justDropped()) actions.clickSquare($(this).data("square"));
   });

@@ -11,7 +11,7 @@ import { hideEnd } from "./ending.js";
 import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
-import { announce, copyField, flash, labelButton, sayStatus } from "./panel.js";
+import { announce, copyField, flash, grey, labelButton, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
@@ -300,8 +300,9 @@ export function resign() {
   if (!g || !mySeat() || resignPausing()) return;
   if (Date.now() - state.resignAsked > 3000) {
     state.resignAsked = Date.now();
-    $("#resign").text(gettext("Really resign?")).prop("disabled", true);
-    setTimeout(() => $("#resign").prop("disabled", false), RESIGN_PAUSE);
+    grey($("#resign").text(gettext("Really resign?")), true);
+    announce(gettext("Really resign?"));
+    setTimeout(() => grey($("#resign"), false), RESIGN_PAUSE);
     setTimeout(() => $("#resign").text(gettext("Resign")), 3000);
     return;
   }

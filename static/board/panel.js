@@ -86,6 +86,26 @@ export function stillShown(el, root) {
   return twin && $(twin).is(":visible") ? twin : null;
 }
 
+/** Grey buttons (or not) as `disabled` says, without taking the keyboard's
+ *  focus from one: a focused button disabled loses it to the page (keyboard
+ *  QA: Enter on Resign or Import sent the next keys to the page, on Hint to
+ *  the button after it, which a second Enter flipped the board with). The focused one is greyed by
+ *  aria-disabled and a disabled button's look (board.css) instead; its click
+ *  only says why (events.js). */
+export function grey($buttons, disabled) {
+  return $buttons.each(function () {
+    const soft = Boolean(disabled) && this === document.activeElement;
+    $(this).prop("disabled", Boolean(disabled) && !soft);
+    if (soft) this.setAttribute("aria-disabled", "true");
+    else this.removeAttribute("aria-disabled");
+  });
+}
+
+/** Whether a button is greyed, by grey() or by the browser's disabled. */
+export function greyed(el) {
+  return el.disabled || el.getAttribute("aria-disabled") === "true";
+}
+
 /** Tell screen readers (the aria-live #announce). */
 export function announce(text) {
   // Clearing first makes screen readers repeat an identical announcement.
@@ -633,19 +653,17 @@ export function drawPanel() {
   // paused itself there (an undo between two AIs, a fault) resumes: greyed,
   // its computer lost on time waiting (QA).
   const resumable = state.paused && g.status === "playing";
-  $("#pause")
-    .prop("disabled", g.status === "finished" || (Boolean(g.clock) && !resumable))
+  grey($("#pause"), g.status === "finished" || (Boolean(g.clock) && !resumable))
     .attr(
       "title",
       !g.clock ? null : resumable ? gettext("The computer is paused, and its clock runs on") : gettext("A game with a clock cannot be paused")
     );
   // Named by what it does (Pause, Resume), so no toggle: "Resume, pressed".
   labelButton($("#pause"), state.paused ? gettext("Resume") : gettext("Pause"), [gettext("Pause"), gettext("Resume")]);
-  $("#undo")
-    .prop("disabled", !hasUndo(g) || state.busy)
+  grey($("#undo"), !hasUndo(g) || state.busy)
     .attr("title", !hasUndo(g) ? noUndoReason(g) : state.busy ? gettext("A new game is starting") : null);
   const noHint = noHintReason(g);
-  $("#hint").prop("disabled", Boolean(noHint)).attr("title", noHint);
+  grey($("#hint"), noHint).attr("title", noHint);
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
   drawStepButtons();
@@ -665,6 +683,8 @@ function drawStepButtons() {
   const g = state.game;
   $("#step-controls").prop("hidden", g.ply === 0);
   const shown = state.viewPly === null ? g.ply : state.viewPly;
+  // Disabled, not greyed: the focus of one at its end goes to the one that
+  // still leads on (keepFocusNear).
   $("#step-first, #step-back").prop("disabled", shown === 0);
   $("#step-forward, #step-last").prop("disabled", state.viewPly === null);
 }

@@ -8,6 +8,7 @@
  */
 import { endCardUp } from "./ending.js";
 import { openingStones } from "./opening.js";
+import { grey } from "./panel.js";
 import { play } from "./sound.js";
 import { SIDES, humanSide, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
@@ -358,7 +359,7 @@ let waitTimer = null;
  *  saying for how long; true if it waits. */
 function drawWait(selector, offer, mine) {
   const n = mine ? waitToAsk(state.game, offer, mine) : 0;
-  if (n) $(selector).prop("disabled", true).attr("title", pendingWords(state.game, offer, mine) || waitWords(offer, n));
+  if (n) grey($(selector), true).attr("title", pendingWords(state.game, offer, mine) || waitWords(offer, n));
   if (n && offer !== "draw" && !waitTimer) waitTimer = setTimeout(() => state.game && drawButtons(), 1000);
   return n > 0;
 }
@@ -394,14 +395,14 @@ function drawButtons() {
   $("#abort").attr("title", alone ? gettext("Withdraw the invitation: the game ends without a result") : gettext("End the game without a result (until each player has moved)"));
   // Nor, as on lichess, a draw or a takeback before each has moved (Abort then).
   if (abortable && !alone) $("#offer-draw, #ask-takeback").attr("title", gettext("Once each player has made a first move"));
-  $("#resign").prop("disabled", alone || resignPausing());
+  grey($("#resign"), alone || resignPausing());
   $("#abort").prop("disabled", false);
   // Beside the friend's Fischer clock, as on lichess: give them time.
   // Not before each has moved: a first move's own countdown decides then.
   const canGive = Boolean(mine && playing && !abortable && g.clock && !g.clock.control.days);
   SIDES.forEach((side) => $("#give-time-" + side).prop("hidden", !canGive || side === mine));
-  $("#offer-draw").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.draw));
-  $("#ask-takeback").prop("disabled", alone || abortable || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
+  grey($("#offer-draw"), alone || abortable || Boolean(g.offers && g.offers.draw));
+  grey($("#ask-takeback"), alone || abortable || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
   // A greyed button, tapped, says why (events.js): an offer already made.
   if (mine && !alone && !abortable) {
     $("#offer-draw").attr("title", pendingWords(g, "draw", mine));

@@ -1393,7 +1393,9 @@ def test_a_clocked_computer_the_page_paused_can_resume(page):
     page.click("#pause")
     page.wait_for_function("n => BoardPage.state.game.ply > n", arg=ply)
     # Once resumed, a clock is still no game to pause.
-    page.wait_for_function("() => document.querySelector('#pause').disabled")
+    page.wait_for_function(
+        "() => document.querySelector('#pause').matches(':disabled, [aria-disabled=true]')"
+    )
     assert page.inner_text("#pause") == "Pause"
 
 

@@ -437,3 +437,15 @@ def test_back_to_the_game_takes_down_the_word_about_the_earlier_position(page):
     assert page.inner_text("#flash").startswith("You are looking at an earlier")
     page.click("#back-to-game")
     assert page.inner_text("#flash") == ""
+
+
+def test_import_keeps_the_keyboards_focus(page):
+    # Keyboard QA: the button greyed while the import ran, and the browser
+    # took the focus from it to the page.
+    open_board(page)
+    page.fill("#record", "f5 d6 c3")
+    page.focus("#import-record")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    wait_idle(page)
+    assert page.evaluate("() => document.activeElement.id") == "import-record"

@@ -1690,3 +1690,22 @@ def test_the_computer_plays_within_its_clock_when_no_page_asks(page):
         page.wait_for_timeout(100)
     assert now["ply"] == 4 and now["status"] == "playing", now["ply"]
     assert now["clock"]["running"] == "black" and now["clock"]["white"] > 12
+
+
+def test_a_player_resigns_by_keyboard(new_page):
+    # Keyboard QA: Enter on Resign greyed it for its pause, and the browser
+    # took the focus from it (to the page): 34 Tabs back, by when it said
+    # "Resign" again. Nothing was said either.
+    a, b = a_friend_joins(new_page)
+    click(a, "h8")
+    ply_is(b, 1, timeout=2000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=2000)
+    a.focus("#resign")
+    a.keyboard.press("Enter")
+    assert a.locator("#resign").inner_text() == "Really resign?"
+    assert a.evaluate("() => document.activeElement.id") == "resign"
+    a.wait_for_function("() => $('#announce').text().includes('Really resign?')")
+    a.wait_for_timeout(600)  # its pause: a second Enter confirms
+    a.keyboard.press("Enter")
+    a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
