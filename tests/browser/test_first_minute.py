@@ -1394,7 +1394,8 @@ def test_a_clocked_computer_the_page_paused_can_resume(page):
     page.wait_for_function("n => BoardPage.state.game.ply > n", arg=ply)
     # Once resumed, a clock is still no game to pause.
     page.wait_for_function(
-        "() => document.querySelector('#pause').matches(':disabled, [aria-disabled=true]')"
+        "() => document.querySelector('#pause')"
+        ".matches(':disabled, [aria-disabled=true]')"
     )
     assert page.inner_text("#pause") == "Pause"
 
