@@ -6,12 +6,13 @@
  * decided here: a move is played if it is in the legal list the server sent.
  */
 import * as api from "./api.js";
+import { grey, greyed } from "./buttons.js";
 import { chooseOptions, chosenGame, fillModels, limitOptions, newGameBody, optionsText, playerSpec, strengthOf } from "./controls.js";
 import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, grey, greyed, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";

@@ -6,12 +6,13 @@
  * goes with every request about that game (api.js).
  */
 import * as api from "./api.js";
+import { grey } from "./buttons.js";
 import { newGameBody } from "./controls.js";
 import { hideEnd } from "./ending.js";
 import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
-import { announce, copyField, flash, grey, labelButton, sayStatus } from "./panel.js";
+import { announce, copyField, flash, labelButton, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";

@@ -4,6 +4,7 @@
  * messages (the flash under the board, the screen-reader announcement, the
  * thinking progress bar).
  */
+import { grey } from "./buttons.js";
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
@@ -84,26 +85,6 @@ export function stillShown(el, root) {
   // Of the same kind: a mistake's button and the chart's line share a data-ply.
   const twin = key && root.querySelector(el.tagName + "[" + key + '="' + el.getAttribute(key) + '"]');
   return twin && $(twin).is(":visible") ? twin : null;
-}
-
-/** Grey buttons (or not) as `disabled` says, without taking the keyboard's
- *  focus from one: a focused button disabled loses it to the page (keyboard
- *  QA: Enter on Resign or Import sent the next keys to the page, on Hint to
- *  the button after it, which a second Enter flipped the board with). The focused one is greyed by
- *  aria-disabled and a disabled button's look (board.css) instead; its click
- *  only says why (events.js). */
-export function grey($buttons, disabled) {
-  return $buttons.each(function () {
-    const soft = Boolean(disabled) && this === document.activeElement;
-    $(this).prop("disabled", Boolean(disabled) && !soft);
-    if (soft) this.setAttribute("aria-disabled", "true");
-    else this.removeAttribute("aria-disabled");
-  });
-}
-
-/** Whether a button is greyed, by grey() or by the browser's disabled. */
-export function greyed(el) {
-  return el.disabled || el.getAttribute("aria-disabled") === "true";
 }
 
 /** Tell screen readers (the aria-live #announce). */

@@ -6,9 +6,9 @@
  * Rematch after the game); a claim once the friend has left; and whether
  * this page's own connection holds.
  */
+import { grey } from "./buttons.js";
 import { endCardUp } from "./ending.js";
 import { openingStones } from "./opening.js";
-import { grey } from "./panel.js";
 import { play } from "./sound.js";
 import { SIDES, humanSide, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
