@@ -15,7 +15,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from webgame import routing, services
+from webgame.errors import ServiceError
 from webgame.models import Game as GameRow
+from webgame.services import ai as ai_service
 from webgame.services import clocks, flag_due_games, make_up_for_restart
 from webgame.services.seats import digest
 
@@ -1084,3 +1086,27 @@ def test_a_game_without_seats_names_its_rematch_for_its_watchers(client):
     same = post(client, "game-rematch", made["id"], {"action": "accept"}).json()
     assert same["rematch"] == started["rematch"]
     assert GameRow.objects.count() == 2
+
+
+def test_an_unasked_move_refused_again_and_again_is_logged_once(
+    client, monkeypatch, caplog
+):
+    # Operator QA (Celery, no worker running): the flag watcher's retry, twice
+    # a second, wrote "the unasked AI move ... was not played" each time.
+    game_id = _against_the_computer(client, "ai", "human")
+    (due,) = services.unasked_ai_moves()
+
+    def refused(*args, **kwargs):
+        raise ServiceError("ai_unavailable", "no AI worker is running")
+
+    monkeypatch.setattr(ai_service, "ai_move", refused)
+    with caplog.at_level("INFO", logger="webgame.services.ai"):
+        for _ in range(5):
+            services.play_unasked(*due)
+        services.play_unasked(due[0], due[1] + 1)  # another move: said again
+    said = [r.getMessage() for r in caplog.records if "unasked" in r.getMessage()]
+    assert (
+        said
+        == [f"the unasked AI move of {game_id} was not played: no AI worker is running"]
+        * 2
+    )

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
@@ -49,7 +51,7 @@ from .players import DEFAULT_THINK_TIME
 from .positions import replay, snapshot
 from .readiness import READINESS
 from .rules import options_key
-from .searches import SEARCHES
+from .searches import MOVES_KEPT, SEARCHES
 from .sides import other_side, side_words
 from .treemodels import ready_model
 from .workers import POOL
@@ -163,15 +165,32 @@ def _searching(game_id: GameId) -> bool:
     return SEARCHES.under_way(game_id)
 
 
+#: The last refusal of each game's unasked move that was logged (its
+#: version and words), for the games refused last: the flag watcher asks
+#: again twice a second, and each time wrote the same line (operator QA:
+#: with no Celery worker, 54 lines in 15 s).
+_REFUSALS_LOGGED: OrderedDict[GameId, tuple[int, str]] = OrderedDict()
+_REFUSALS_LOCK = threading.Lock()  # each game's look runs on a thread of its own
+
+
 def play_unasked(game_id: GameId, version: int) -> None:
     """Play the computer's move that nobody asked for (:func:`unasked_ai_moves`)
     if the game is still at ``version`` (once played, asking again at that
     version plays nothing). A refusal (the game changed, a page asked
-    meanwhile, the server is busy) leaves it to the next look."""
+    meanwhile, the server is busy) leaves it to the next look; it is logged
+    once for the move, not at each look."""
     try:
         ai_move(game_id, version=version)
     except ServiceError as refused:
-        log.info("the unasked AI move of %s was not played: %s", game_id, refused)
+        said = (version, str(refused))
+        with _REFUSALS_LOCK:
+            new = _REFUSALS_LOGGED.get(game_id) != said
+            _REFUSALS_LOGGED[game_id] = said
+            _REFUSALS_LOGGED.move_to_end(game_id)
+            while len(_REFUSALS_LOGGED) > MOVES_KEPT:
+                _REFUSALS_LOGGED.popitem(last=False)
+        if new:
+            log.info("the unasked AI move of %s was not played: %s", game_id, refused)
 
 
 def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dict:
