@@ -177,12 +177,8 @@ def search_on_workers(
     # Celery is loaded only by the web processes that use it.
     from .celery import SEARCH_TASK, app
 
-    if not connection().zcount(_key("workers"), time.time(), "+inf"):
-        raise _error(
-            "ai_unavailable",
-            _("no AI worker is running; the operator was told"),
-            503,
-        )
+    if not _workers_run(connection()):
+        raise _no_worker()
     with _slot(row.pk, expected_seconds), _place(client, expected_seconds):
         token = secrets.token_hex(16)
         app.send_task(
@@ -225,6 +221,10 @@ def _wait_for_answer(token: str, expected_seconds: float) -> bytes:
                 _("the AI worker on this search stopped; ask for the move again"),
                 503,
             )
+        elif not _workers_run(r):
+            # Sent as the last worker stopped (it is counted 12 s on): the
+            # search would wait in the queue for nobody (scale-out QA).
+            raise _no_worker()
     raise _error(
         "ai_unavailable",
         _("no AI worker answered in time; the search was given up"),
@@ -270,6 +270,18 @@ def running(token: str) -> Iterator[None]:
         done.set()
         beat.join()
         r.delete(key)
+
+
+def _workers_run(r) -> bool:
+    """Whether a worker said lately that it runs (:func:`say_worker_runs`)."""
+    return bool(r.zcount(_key("workers"), time.time(), "+inf"))
+
+
+def _no_worker() -> ServiceError:
+    """The 503 of a search that no worker would take."""
+    return _error(
+        "ai_unavailable", _("no AI worker is running; the operator was told"), 503
+    )
 
 
 def _error(code: str, detail: str, status_code: int) -> ServiceError:

@@ -15,7 +15,7 @@ import redis
 from rest_framework.test import APIClient
 
 from webgame import backends, tasks
-from webgame.errors import ModelNotFound
+from webgame.errors import ModelNotFound, ServiceError
 from webgame.services import ai
 
 from .helpers import create, url
@@ -104,3 +104,33 @@ def test_an_undo_stands_when_redis_cannot_stop_the_search_it_made_useless(
     assert undone.status_code == 200, undone.content
     assert undone.json()["moves"] == []
     assert "was not stopped: Redis is restarting" in caplog.text
+
+
+class NoWorkerRedis:
+    """A Redis in which no worker runs, nor any search: the queue's last
+    worker stopped after the search was sent."""
+
+    def blpop(self, keys, timeout):
+        return None
+
+    def exists(self, key):
+        return 0
+
+    def zcount(self, key, low, high):
+        return 0
+
+
+def test_a_search_sent_as_the_last_worker_stopped_is_refused_not_waited_for(
+    monkeypatch,
+):
+    # Scale-out QA: sent in the 12 s a stopped worker is still counted, the
+    # search waited in the queue for nobody (up to its time and 600 s),
+    # and a clocked computer lost on time meanwhile.
+    monkeypatch.setattr(backends, "connection", NoWorkerRedis)
+    monkeypatch.setattr(backends, "GRACE", 0.5)  # before: 5 s, then a 503
+    started = time.monotonic()
+    with pytest.raises(ServiceError) as refused:
+        backends._wait_for_answer("t", 0.1)
+    assert refused.value.code == "ai_unavailable"
+    assert str(refused.value.detail) == "no AI worker is running; the operator was told"
+    assert time.monotonic() - started < 1
