@@ -58,7 +58,7 @@ function focusAfterLoad() {
 
 export function bind() {
   const on = (type, selector, handler) => $(document).on(type, selector, handler);
-  // A button greyed while it held the keyboard's focus keeps it (panel.grey)
+  // A button greyed while it held the keyboard's focus keeps it (buttons.grey)
   // and does nothing, as a disabled one; under the board it says why, as a
   // greyed button tapped does (below).
   on("click", "button[aria-disabled=true]", function (e) {

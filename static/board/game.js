@@ -250,7 +250,8 @@ function takeThinking(told) {
   const g = state.game;
   if (!g || g.version !== told.version || g.status !== "playing") return;
   const own = state.thinking;
-  if (own && own.at && !own.remote && !own.hint && told.seconds && told.seconds !== own.seconds) {
+  // (Only this page's own search has its start: not a watched nor a resumed one.)
+  if (own && own.at && !own.hint && told.seconds && told.seconds !== own.seconds) {
     // This page's search, as the server counts it: a Swap2 opening's turn
     // is several searches (as the opener, one for each candidate).
     own.seconds = told.seconds;
