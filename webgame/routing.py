@@ -47,7 +47,9 @@ UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 async def watch_flags() -> None:
     """End the games out of time, and ask for the computer's moves nobody
     asked for while its clock runs, forever (each end and each move reaches
-    the sockets)."""
+    the sockets); not while the shared store (Redis) does not answer, whose
+    outage the clocks are given after (:func:`webgame.services.watch_store`)."""
+    store_answers = database_sync_to_async(services.watch_store)
     flag_due = database_sync_to_async(services.flag_due_games)
     unasked = database_sync_to_async(services.unasked_ai_moves)
     # The games whose unasked move is under way, and its task (held here:
@@ -57,6 +59,8 @@ async def watch_flags() -> None:
     while True:
         await asyncio.sleep(FLAG_EVERY)
         try:
+            if not await store_answers():
+                continue  # nobody can move: the clocks wait for it (.outages)
             await flag_due()
             for game_id, version in await unasked():
                 if str(game_id) not in playing:

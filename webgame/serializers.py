@@ -641,7 +641,8 @@ class ClockOutSerializer(serializers.Serializer):
     restarts = serializers.IntegerField(
         help_text="how many times the server gave the running Fischer clocks "
         "time as it stopped or started (a restart counts twice, a crash "
-        "once; not counted in given)"
+        "once) or after an outage of its shared store (Redis); not counted "
+        "in given"
     )
 
 

@@ -452,7 +452,7 @@ export function firstMoveNews(before, g) {
  *  snapshot `before` (clocks that grew by themselves looked wrong), or null. */
 export function restartNews(before, g) {
   const restarts = (game) => (game.clock && game.clock.restarts) || 0;
-  return restarts(g) > restarts(before) ? gettext("The server restarted: the clocks were given time to make up for it") : null;
+  return restarts(g) > restarts(before) ? gettext("The server was interrupted: the clocks were given time to make up for it") : null;
 }
 
 /** Draw everything about seats, clocks and offers for the game on show. */

@@ -1474,7 +1474,8 @@ def test_a_restart_keeps_the_first_move_s_word_under_the_board(new_page):
     assert services.make_up_for_restart("start") == 1
     a.context.set_offline(False)
     a.wait_for_function("() => BoardPage.state.game.clock.restarts === 1")
-    said = f"The server restarted: the clocks were given time to make up for it. {mine}"
+    gave = "The server was interrupted: the clocks were given time to make up for it"
+    said = f"{gave}. {mine}"
     assert a.inner_text("#flash") == said
     a.wait_for_timeout(4000)
     assert a.inner_text("#flash") == said

@@ -86,10 +86,12 @@ from .games import (
     create_game,
     flag_due_games,
     get_game,
+    make_up_for_outage,
     make_up_for_restart,
     play_move,
     undo,
     update_players,
+    watch_store,
 )
 from .live import group as live_group
 from .livegrowth import flush as save_live_models
@@ -139,6 +141,7 @@ __all__ = [
     "give_time",
     "join",
     "live_group",
+    "make_up_for_outage",
     "make_up_for_restart",
     "resign",
     "seat_in",
@@ -178,4 +181,5 @@ __all__ = [
     "unasked_ai_moves",
     "undo",
     "update_players",
+    "watch_store",
 ]

@@ -223,6 +223,18 @@ def restarted(clock: dict, to_move: str, when: str, at: int) -> dict:
     }
 
 
+def outage_given(clock: dict, to_move: str, start: int, end: int) -> dict | None:
+    """Return the running Fischer ``clock`` with the time of an outage of the
+    shared store, from ``start`` to ``end``, given to ``to_move``, the side
+    whose clock runs: the part of it after the clock started and after any
+    outage already given (``outage_until``: another web process saw the
+    same one); None if that is nothing (:mod:`.outages`)."""
+    counted_from = max(start, clock["since"], clock.get("outage_until", start))
+    if end <= counted_from:
+        return None
+    return {**clock, to_move: clock[to_move] + end - counted_from, "outage_until": end}
+
+
 def swapped(clock: dict | None) -> dict | None:
     """Return the clock with the two sides' times swapped (a Swap2 choice
     that gives each player the other colour)."""

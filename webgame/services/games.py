@@ -9,10 +9,12 @@ another request wrote first, nothing is written and the client gets 409.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 from typing import cast
 from uuid import UUID
 
+from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,7 +23,7 @@ from mcts import Game, State
 
 from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
-from . import clocks, live, livegrowth, openings, presence, seats
+from . import clocks, live, livegrowth, openings, outages, presence, seats
 from .notation import parse
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
@@ -29,6 +31,8 @@ from .readiness import READINESS
 from .rules import cached_rules, options_key, rules_for
 from .searches import abandon_search
 from .sides import other_side, side_words
+
+log = logging.getLogger(__name__)
 
 #: A game's id as the views pass it: the URL's UUID (or its text).
 GameId = UUID | str
@@ -305,6 +309,8 @@ def settle_clock(row: GameRow) -> GameRow:
     time (written once, whoever notices first)."""
     if row.status != GameRow.Status.PLAYING or row.deadline is None:
         return row
+    if outages.OUTAGE.down:
+        return row  # nobody can move meanwhile: its time is given after (.outages)
     waiting = row.clock and row.clock["since"] is None  # for a first move
     if waiting and timezone.now() < row.deadline:
         return row
@@ -349,10 +355,31 @@ def make_up_for_restart(when: str) -> int:
     it once."""
     if not cache.add(f"restart-time:{when}", True, timeout=60):
         return 0
+    at = clocks.now_ms()
+    return _give_running_clocks(
+        lambda clock, side: clocks.restarted(clock, side, when, at)
+    )
+
+
+def make_up_for_outage(start: int, end: int) -> int:
+    """Give every game in play whose Fischer clock runs an outage of the
+    shared store, from ``start`` to ``end`` (:func:`.clocks.outage_given`),
+    and a first move awaited its whole time again; return how many."""
+    return _give_running_clocks(
+        lambda clock, side: clocks.outage_given(clock, side, start, end)
+    )
+
+
+def _give_running_clocks(given: Callable[[dict, str], dict | None]) -> int:
+    """Write ``given(clock, side)`` (the clock with time given to ``side``,
+    whose clock runs; None if there is nothing to give) in each game in play
+    whose Fischer clock runs, give a first move awaited its whole time again,
+    each counted in the clock's ``restarts``; return how many games were
+    given time."""
     running = GameRow.objects.filter(
         status=GameRow.Status.PLAYING, deadline__isnull=False
     )
-    given, at = 0, clocks.now_ms()
+    count = 0
     for row in running.iterator():
         clock = row.clock
         if not clock or "days" in clock["control"]:
@@ -361,13 +388,42 @@ def make_up_for_restart(when: str) -> int:
         side = openings.acting_side(row, game, state)
         # A first move awaited has its whole time again (_first_move_deadline).
         ticking = clock["since"] is not None
-        again = clocks.restarted(clock, side, when, at) if ticking else clock
+        again = given(clock, side) if ticking else clock
+        if again is None:
+            continue
         try:
             write(row, clock={**again, "restarts": clock.get("restarts", 0) + 1})
-        except Conflict:  # a move came meanwhile: the next restart's
+        except Conflict:  # a move came meanwhile: its clock has started since
             continue
-        given += 1
-    return given
+        count += 1
+    return count
+
+
+def watch_store() -> bool:
+    """Ask the shared store (Redis, with ``REDIS_URL``) whether it answers,
+    for the flag watcher, and once it answers after an outage give the
+    running clocks its time (:mod:`.outages`); return whether clocks may run
+    out (no outage lasts, none is left to make up)."""
+    if not settings.REDIS_URL:
+        return True
+    was_down = outages.OUTAGE.down
+    at = clocks.now_ms()
+    outage = outages.OUTAGE.look(outages.store_answers(), at)
+    if outage is not None:
+        given = make_up_for_outage(*outage)
+        outages.OUTAGE.made_up()
+        log.info(
+            "Redis (REDIS_URL) answers again after %.1f s: running clocks "
+            "given the time: %d",
+            (outage[1] - outage[0]) / 1000,
+            given,
+        )
+    elif outages.OUTAGE.down and not was_down:
+        log.warning(
+            "Redis (REDIS_URL) does not answer: no game ends on time until it "
+            "does, and the running clocks will be given the time"
+        )
+    return not outages.OUTAGE.down
 
 
 def new_row(**columns: object) -> GameRow:
