@@ -30,16 +30,19 @@ most ``LIVE_MESSAGES_BURST`` messages at once and ``LIVE_MESSAGES_PER_SECOND``
 after (1008 closes it, as it does any other message, or one with a field
 missing, one more or one named twice); a message is at most 4 KiB
 (uvicorn's ``--ws-max-size`` caps frames as well). A game that does not
-exist, or any other path, is closed with 4404.
+exist, or any other path, is closed with 4404; with the scale-out's Redis
+out of reach, a socket is closed with 1013 (:meth:`GameConsumer.__call__`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
 
+import redis
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -59,9 +62,17 @@ NO_SUCH_GAME = 4404
 TOO_MANY_SOCKETS = 4429
 POLICY_VIOLATION = 1008
 SERVER_ERROR = 1011
+#: The shared store (Redis, with ``REDIS_URL``) does not answer: the browser
+#: tries again later (polling meanwhile).
+TRY_AGAIN_LATER = 1013
 MAX_MESSAGE = 4096
 #: Watchers coming and going are announced at most this often (seconds).
 WATCHERS_EVERY = 0.5
+#: The errors of a shared store (Redis) out of reach.
+STORE_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+#: A socket that Redis dropped takes back its counts once Redis answers: it
+#: tries this often (seconds), for up to a day (the counts' own life).
+LEAVE_EVERY = 2.0
 
 
 def scope_client(scope: dict) -> str:
@@ -156,8 +167,47 @@ class GameConsumer(AsyncWebsocketConsumer):
     version = -1
     counted = False
     joined = False
+    accepted = False
     #: No more sends: this side closed, or the browser went.
     closing = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Serve the socket. Should the shared store (Redis) stop answering
+        (operator QA: a 500 at the handshake, a dead connection and three
+        chained tracebacks), the socket is closed with 1013 (the browser
+        tries again, polling meanwhile), said in one line of the log, and
+        its counts are taken back once Redis answers (:meth:`_leave_later`)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except STORE_DOWN as error:
+            logger.warning(
+                "the socket on game %s closes (1013): Redis (REDIS_URL) does not "
+                "answer: %s",
+                self.game_id,
+                error,
+            )
+            with contextlib.suppress(Exception):  # the browser may be gone
+                if not self.accepted:
+                    await self.accept()
+                await self.close(code=TRY_AGAIN_LATER)
+            _later(self._leave_later())
+
+    async def _leave_later(self) -> None:
+        """Take this socket's counts back once Redis answers, if it kept them
+        (:func:`webgame.services.presence.kept`: come back empty, its counts
+        are other sockets')."""
+        for _ in range(int(presence.KEEP_SECONDS / LEAVE_EVERY)):
+            await asyncio.sleep(LEAVE_EVERY)
+            try:
+                if await sync_to_async(presence.kept, thread_sensitive=False)():
+                    await self.disconnect(TRY_AGAIN_LATER)
+            except STORE_DOWN:
+                continue
+            return
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        await super().accept(subprotocol=subprotocol, headers=headers)
+        self.accepted = True
 
     async def connect(self) -> None:
         """Accept the socket within the client's limit and send the game."""
@@ -172,8 +222,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         except GameNotFound:
             await self._refuse(NO_SUCH_GAME)
             return
-        self.counted = True
         held = await _count(f"live:client:{self.client}", 1)
+        self.counted = True  # once it is (Redis may not answer: __call__)
         if held > settings.LIVE_SOCKETS_PER_CLIENT:
             await self._refuse(TOO_MANY_SOCKETS)
             return
@@ -181,7 +231,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.joined = True
         await self.accept()
         await self._send_game(game)
-        self.watching = True
         await self._present(None, 1)
 
     async def close(self, code=None, reason=None) -> None:
@@ -212,13 +261,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
-        """Leave the game's group and the counts."""
+        """Leave the game's group and the counts, each once (Redis may stop
+        answering midway: :meth:`_leave_later` does the rest)."""
         if self.joined:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            if self.seat is not None or self.watching:
-                await self._present(self.seat, -1)
-            if self.playing:
-                await self._play(False, False)
+            self.joined = False
+        if self.seat is not None or self.watching:
+            await self._present(self.seat, -1)
+        if self.playing:
+            await self._play(False, False)
         if self.counted:
             await _count(f"live:client:{self.client}", -1)
             self.counted = False
@@ -226,9 +277,12 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def websocket_receive(self, message: dict) -> None:
         """Answer a message; a fault doing so closes the socket as a server
         error (1011), logged, rather than ending the consumer before its
-        disconnect (the socket would stay counted for its client and seat)."""
+        disconnect (the socket would stay counted for its client and seat);
+        Redis out of reach closes it as :meth:`__call__` says."""
         try:
             await super().websocket_receive(message)
+        except STORE_DOWN:
+            raise  # not this socket's fault: see __call__
         except Exception:
             logger.exception("the socket on game %s failed a message", self.game_id)
             await self.close(code=SERVER_ERROR)
@@ -270,7 +324,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             seat = await database_sync_to_async(services.seat_in)(self.game_id, token)
             if seat is not None:
                 await self._stop_watching(announce=False)
-                self.seat = seat
                 await self._present(seat, 1)
                 await self._send_chat(token)
         if playing and self.seat is None and not game["seats"]:
@@ -323,7 +376,6 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _stop_watching(self, announce=True) -> None:
         if self.watching:
-            self.watching = False
             await self._present(None, -1, announce=announce)
 
     async def _play(self, playing: bool, paused: bool) -> None:
@@ -334,16 +386,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         step = int(playing) - int(self.playing)
         pause = int(paused and playing) - int(self.paused)
         if step or pause:
-            self.playing, self.paused = playing, paused and playing
             await _playing(self.game_id, step, pause)
+            self.playing, self.paused = playing, paused and playing
             await announce_presence(self.channel_layer, self.game_id, watched=True)
 
     async def _present(self, seat: str | None, step: int, announce=True) -> None:
         """Count this socket in (``step`` 1) or out (-1) as ``seat``'s player or
         a watcher (None), and tell the group who is there: at once for a seat;
         for watchers, once per :data:`WATCHERS_EVERY` however many came or
-        went (each arrival told to all would be n² messages for n watchers)."""
+        went (each arrival told to all would be n² messages for n watchers).
+        The socket is counted as ``seat`` or watching once it is (Redis may
+        not answer: :meth:`disconnect` takes back only what was counted)."""
         await (_arrive if step > 0 else _leave)(self.game_id, seat)
+        if seat is None:
+            self.watching = step > 0
+        else:
+            self.seat = seat if step > 0 else None
         if not announce:
             return
         if seat is not None:
@@ -360,6 +418,16 @@ class GameConsumer(AsyncWebsocketConsumer):
 
 #: Games whose watchers' count is about to be announced by this process.
 _ANNOUNCING: set[str] = set()
+#: Work left by sockets that are gone, held while it runs (the event loop
+#: keeps only a weak reference to a task).
+_LATER: set[asyncio.Future] = set()
+
+
+def _later(work) -> None:
+    """Run the coroutine ``work`` after its socket has gone."""
+    task = asyncio.ensure_future(work)
+    _LATER.add(task)
+    task.add_done_callback(_LATER.discard)
 
 
 async def _announce_later(layer, game_id: str) -> None:

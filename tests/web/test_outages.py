@@ -6,17 +6,27 @@ watcher ended a 15 s game on time while nobody could move."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
+import json
 import logging
 
 import pytest
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from webgame import services
+from webgame import consumers, routing, services
 from webgame.models import Game as GameRow
 from webgame.services import clocks, flag_due_games, outages
 
 from .helpers import url
 from .test_friends import post, run_out
+from .test_live_socket import friends_game, like_uvicorn
 
 pytestmark = pytest.mark.django_db
 
@@ -122,10 +132,6 @@ def test_the_flag_watcher_waits_for_redis_and_then_gives_the_time(
 
 def test_a_first_move_awaited_has_its_whole_time_again(client, friends, outage):
     """As after a restart: the first move's 25 s (3+2) again, not aborted."""
-    import datetime as dt
-
-    from django.utils import timezone
-
     game_id = friends[0]
     row = GameRow.objects.get(pk=game_id)
     row.deadline = timezone.now() - dt.timedelta(seconds=2)  # ran out in it
@@ -154,10 +160,6 @@ def test_the_flag_watcher_ends_no_game_and_plays_no_move_during_an_outage(
     """The server's watcher asks the store before each round: while it does
     not answer, no game is looked at (the computer's unasked moves neither:
     they could not be told)."""
-    import asyncio
-
-    from webgame import routing
-
     looked: list[str] = []
     store = iter([False, False, True])
     monkeypatch.setattr(routing, "FLAG_EVERY", 0.01)
@@ -178,3 +180,129 @@ def test_the_flag_watcher_ends_no_game_and_plays_no_move_during_an_outage(
 
     asyncio.run(asyncio.wait_for(watch(), 5))
     assert looked[:5] == ["store", "store", "store", "flags", "ai"]
+
+
+# ---- the live sockets while Redis does not answer ------------------------------
+
+
+def redis_down(*_args, **_kwargs):
+    raise redis.exceptions.ConnectionError("Error 111 connecting to redis:6379")
+
+
+async def closed_with(ws) -> int:
+    """Return the close code of the socket's next close (skipping sends)."""
+    while (output := await ws.receive_output(timeout=5))["type"] != "websocket.close":
+        pass
+    return output["code"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_opened_while_redis_is_down_is_told_to_try_again_later(
+    monkeypatch, caplog
+):
+    """Operator QA: the handshake was a 500 with three chained tracebacks in
+    the log. It is accepted and closed with 1013 (try again later: the page
+    retries, polling meanwhile), in one line of the log."""
+    game = friends_game()
+    cache.clear()
+    monkeypatch.setattr(consumers, "LEAVE_EVERY", 0.05)
+
+    async def body() -> None:
+        ws = like_uvicorn(game["id"])
+        with monkeypatch.context() as outage:
+            outage.setattr(LocMemCache, "incr", redis_down)
+            assert await ws.connect() == (True, None)
+            assert await closed_with(ws) == 1013
+        await asyncio.sleep(0.3)  # Redis answers: nothing to take back
+        assert cache.get("live:client:127.0.0.1") == 0  # was -1
+
+    async_to_sync(body)()
+    said = [r for r in caplog.records if r.name == "webgame.consumers"]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING, said
+    assert "Redis" in said[0].getMessage() and said[0].exc_info is None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_socket_redis_dropped_leaves_its_counts_once_redis_answers(
+    monkeypatch, caplog, kept
+):
+    """A socket open when Redis goes: closed with 1013 in one line, not a
+    traceback and a dead connection; its counts (its client's sockets, the
+    game's watchers) are taken back once Redis answers, if Redis kept them
+    (else another socket's count would be taken)."""
+    game = friends_game()
+    cache.clear()
+    monkeypatch.setattr(consumers, "LEAVE_EVERY", 0.05)
+    layer = get_channel_layer()
+    store = {"down": False}
+    receive = layer.receive
+
+    async def receiving(channel):
+        while not store["down"]:
+            try:
+                return await asyncio.wait_for(receive(channel), 0.05)
+            except TimeoutError:
+                continue
+        redis_down()
+
+    monkeypatch.setattr(layer, "receive", receiving)
+    watchers = f"live:{game['id']}:watchers"
+
+    async def body() -> None:
+        ws = like_uvicorn(game["id"])
+        assert (await ws.connect())[0]
+        await asyncio.sleep(0.1)
+        assert cache.get("live:client:127.0.0.1") == 1 and cache.get(watchers) == 1
+        with monkeypatch.context() as outage:
+            outage.setattr(LocMemCache, "incr", redis_down)
+            store["down"] = True
+            assert await closed_with(ws) == 1013
+            await asyncio.sleep(0.2)  # its counts cannot be taken back yet
+            assert cache.get(watchers) == 1
+            if not kept:  # Redis came back empty; another socket came
+                cache.clear()
+                cache.set(watchers, 1)
+        await asyncio.sleep(0.3)
+        assert cache.get(watchers) == (0 if kept else 1)
+        if kept:
+            assert cache.get("live:client:127.0.0.1") == 0
+
+    async_to_sync(body)()
+    said = [r for r in caplog.records if r.name == "webgame.consumers"]
+    assert len(said) == 1 and said[0].exc_info is None, said
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hello_redis_cannot_count_closes_the_socket_to_try_again(monkeypatch, caplog):
+    """Not as a server error (1011) with a traceback: the browser tries again."""
+    game = friends_game()
+
+    async def body() -> int:
+        ws = like_uvicorn(game["id"])
+        assert (await ws.connect())[0]
+        await asyncio.sleep(0.2)  # counted as a watcher
+        with monkeypatch.context() as outage:
+            outage.setattr(LocMemCache, "incr", redis_down)
+            told = {"type": "hello", "token": game["black"], "version": 1}
+            await ws.send_to(json.dumps(told))
+            return await closed_with(ws)
+
+    assert async_to_sync(body)() == 1013
+    said = [r for r in caplog.records if r.name == "webgame.consumers"]
+    assert len(said) == 1 and said[0].exc_info is None, said
+
+
+def test_an_update_redis_cannot_carry_is_one_line_of_the_log(monkeypatch, caplog):
+    """The write stands; the log says why the sockets missed it, without a
+    traceback at each write of an outage."""
+    from webgame.services import live
+
+    async def group_send(*_args):
+        redis_down()
+
+    monkeypatch.setattr(get_channel_layer(), "group_send", group_send)
+    live.publish_chat("0" * 32, "author", {"text": "hi"})
+    (record,) = [r for r in caplog.records if r.name == "webgame.services.live"]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "Redis" in record.getMessage()

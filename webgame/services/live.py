@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -63,5 +64,12 @@ def _send(game_id: object, message: dict) -> None:
         return
     try:
         async_to_sync(layer.group_send)(group(game_id), message)
+    except (redis.ConnectionError, redis.TimeoutError) as error:
+        # An outage: each write would log the same three chained tracebacks.
+        log.warning(
+            "could not send game %s's update: Redis (REDIS_URL) does not answer: %s",
+            game_id,
+            error,
+        )
     except Exception:  # the write is done; a socket's reconnect catches up
         log.exception("could not send game %s's update", game_id)

@@ -14,6 +14,7 @@ opponent left force the resignation or the draw.
 from __future__ import annotations
 
 import time
+import uuid
 
 from django.conf import settings
 from django.core.cache import cache
@@ -23,6 +24,9 @@ from .sides import SIDES, other_side
 #: How long a count or a sighting is kept without change (a process killed
 #: without closing its sockets leaves counts that expire).
 KEEP_SECONDS = 24 * 3600
+#: A key this process sets with each count in: while it is there, the store
+#: holds the counts this process made (see :func:`kept`).
+MARK = f"live:process:{uuid.uuid4().hex}"
 
 
 def count(key: str, step: int) -> int:
@@ -30,12 +34,21 @@ def count(key: str, step: int) -> int:
     backend's own incr, atomic (a lock in memory, INCR in Redis); Django's
     async ``aincr`` is a read and a write, and sockets opened at once lost
     counts through it."""
+    if step > 0:
+        cache.set(MARK, True, KEEP_SECONDS)
     cache.add(key, 0, KEEP_SECONDS)
     try:
         return cache.incr(key, step)
     except ValueError:  # expired between the two calls
         cache.add(key, max(step, 0), KEEP_SECONDS)
         return max(step, 0)
+
+
+def kept() -> bool:
+    """Return whether the store still holds the counts this process made
+    (Redis may come back from an outage empty: a socket it dropped then has
+    no count to take back, and taking one would take another socket's)."""
+    return cache.get(MARK) is not None
 
 
 def _key(game_id: object, who: str) -> str:
@@ -49,18 +62,20 @@ def seen(game_id: object, side: str) -> None:
 
 def arrive(game_id: object, seat: str | None) -> None:
     """Count a socket in, as ``seat``'s player or a watcher (None). A seat's
-    arrival starts its opponent's absence if nothing earlier is known."""
-    count(_key(game_id, seat or "watchers"), 1)
+    arrival starts its opponent's absence if nothing earlier is known. The
+    count comes last: once it is made, all is (Redis may stop answering
+    midway, and the socket then takes back only what was counted)."""
     if seat is not None:
         seen(game_id, seat)
         cache.add(_key(game_id, f"{other_side(seat)}:seen"), time.time(), KEEP_SECONDS)
+    count(_key(game_id, seat or "watchers"), 1)
 
 
 def leave(game_id: object, seat: str | None) -> None:
-    """Count a socket out (as :func:`arrive` counted it in)."""
-    count(_key(game_id, seat or "watchers"), -1)
+    """Count a socket out (as :func:`arrive` counted it in; the count last)."""
     if seat is not None:
         seen(game_id, seat)
+    count(_key(game_id, seat or "watchers"), -1)
 
 
 def playing(game_id: object, step: int, paused: int) -> None:
