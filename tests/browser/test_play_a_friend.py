@@ -1458,7 +1458,7 @@ def test_a_page_says_why_a_restart_of_the_server_grew_the_clocks(new_page):
     assert services.make_up_for_restart("start") == 1
     c.context.set_offline(False)
     c.wait_for_function("() => BoardPage.state.game.clock.restarts === 1")
-    assert c.locator("#flash").inner_text() == "服务器已重启：双方棋钟均已补时"
+    assert c.locator("#flash").inner_text() == "服务器曾中断：双方棋钟均已补时"
     assert c.evaluate("() => BoardPage.state.game.clock.white") == white + 20
 
 
