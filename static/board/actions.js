@@ -12,7 +12,7 @@ import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotW
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noUndoReason, noteRecord, sayStatus } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noHintReason, noUndoReason, noteRecord, sayStatus } from "./panel.js";
 import { shownValue } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
@@ -312,6 +312,10 @@ export function hint() {
   const why = g && !state.explore && whyNotNow();
   if (why) return flash(...why);
   if (!canClick()) return;
+  // The button's own reason (Gomoku QA: the h key asked for a hint during
+  // the Swap2 opening, whose button was off).
+  const off = noHintReason(g);
+  if (off) return flash(off, "info");
   if (g.seats) return flash(gettext("No hints while two people play: the computer helps once the game is over."), "info");
   if (slotWait() > 0) return flash(gettext("The AI is finishing an abandoned search: ask again in a moment."), "info");
   if (!aiReady(g.game)) return whenAiReady(g.game).done(hint);
@@ -414,6 +418,9 @@ export function importRecord() {
   // An empty box would import an empty game: no game was meant.
   if (!record.trim()) return noteRecord(gettext("Paste a game record in the box first."), "info");
   const body = $.extend(newGameBody(), { record: record });
+  // A record holds its moves, the opening's stones too: no opening rule
+  // (Gomoku QA: Swap2 chosen, every import was refused for its field).
+  delete body.opening;
   stopThinking();
   state.paused = false;
   // One import at a time: a double click made two games (QA, a slow network).

@@ -489,9 +489,9 @@ export function noUndoReason(g) {
   return gettext("None of your moves can be taken back yet");
 }
 
-/** Why Hint is off now (its title, which a tap on it says), or null while
- *  it is on. */
-function noHintReason(g) {
+/** Why Hint is off now (its title, which a tap on it, or the h key, says),
+ *  or null while it is on. */
+export function noHintReason(g) {
   if (g.status === "finished") return gettext("The game is over");
   if (state.explore) return gettext("Close the explorer to ask for a hint");
   if (state.viewPly !== null) return gettext("Back to the game's last move to ask for a hint");

@@ -416,3 +416,30 @@ def test_the_computers_last_opening_stone_shows_no_search(page):
     page.wait_for_function("() => BoardPage.state.game.ply === 5", timeout=60_000)
     wait_idle(page)
     assert _buttons(page) == ["black", "white"]  # the opener chooses
+
+
+def test_a_record_imports_after_a_swap2_game(page):
+    """Gomoku QA: once Swap2 was chosen, every import was refused ("Unknown
+    field(s) 'opening'"): the page sent the dialog's opening with the record."""
+    _new_swap2_game(page, "freestyle")
+    _place(page, "h8", 1)
+    page.fill("#record", "h8 h9 i8 i9")
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 4")
+    wait_idle(page)
+    game = game_json(page)
+    assert game["moves"] == ["h8", "h9", "i8", "i9"] and game["opening"] is None
+    assert "Unknown" not in page.inner_text("#record-note")
+
+
+def test_the_hint_key_gives_no_hint_during_the_swap2_opening(page):
+    """Gomoku QA: the Hint button is greyed during the opening, but the h key
+    asked for one ("Hint: d4", a win bar before any colour was chosen)."""
+    _new_swap2_game(page, "freestyle")
+    _place(page, "h8", 1)
+    assert page.is_disabled("#hint") or page.get_attribute("#hint", "aria-disabled")
+    hints: list[str] = []
+    page.on("request", lambda r: "/hint/" in r.url and hints.append(r.url))
+    page.keyboard.press("h")
+    page.wait_for_timeout(500)
+    assert hints == [] and "Hint:" not in page.inner_text("#flash")
