@@ -647,7 +647,8 @@ class ClockOutSerializer(serializers.Serializer):
 
 
 class OffersOutSerializer(serializers.Serializer):
-    """The side whose draw offer or takeback request waits for an answer."""
+    """The side whose draw offer or takeback request waits for an answer (a
+    move answers each, but for a draw its mover offered)."""
 
     draw = serializers.ChoiceField(choices=COLORS, required=False)
     takeback = serializers.ChoiceField(choices=COLORS, required=False)

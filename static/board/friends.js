@@ -193,11 +193,19 @@ const DECLINED = {
   rematch: (n) => interpolate(ngettext("Your friend declined the rematch: you may offer it again in %(n)s second", "Your friend declined the rematch: you may offer it again in %(n)s seconds", n), { n: n }, true),
 };
 
-/** This player's offer that is gone while nothing else changed: declined. */
+/** The offer this page withdrew, until it is gone: no friend declined it
+ *  (friends QA: a withdrawn offer was said to be declined). */
+let withdrawn = null;
+
+/** This player's offer that is gone while nothing else changed: declined,
+ *  unless this page withdrew it. */
 function declinedOffer(before, g) {
   const mine = mySeat();
   const same = g.ply === before.ply && g.status === before.status;
-  return Object.keys(DECLINED).find((kind) => mine && same && (before.offers || {})[kind] === mine && !(g.offers || {})[kind]);
+  const gone = (kind) => mine && (before.offers || {})[kind] === mine && !(g.offers || {})[kind];
+  const declined = Object.keys(DECLINED).find((kind) => same && gone(kind) && kind !== withdrawn);
+  if (withdrawn && gone(withdrawn)) withdrawn = null;
+  return declined;
 }
 
 /** Time one side just gave the other, in words to this page: to the player
@@ -330,6 +338,7 @@ const OFFERED = {
 export function makeOffer(offer) {
   const g = state.game;
   if (!g || !mySeat()) return;
+  if (withdrawn === offer) withdrawn = null; // a new one, which may be declined
   changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(OFFERED[offer]()));
 }
 
@@ -354,5 +363,6 @@ export function giveTime() {
 export function answerOffer(action, offer = $("#offer-bar").data("offer")) {
   const g = state.game;
   if (!g || !offer) return;
+  if (action === "withdraw") withdrawn = offer;
   changeGame(api.answerOffer(g.id, offer, action));
 }

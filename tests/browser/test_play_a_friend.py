@@ -953,6 +953,40 @@ def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
         assert tab.locator("#board-rematch").is_hidden()
 
 
+def test_a_withdrawn_offer_is_no_declined_one_and_a_draw_offered_then_moved_waits(
+    new_page,
+):
+    """Friends QA: withdrawing one's own draw offer or takeback request said
+    "Your friend declined ..." though the friend did nothing; and a draw
+    offered before one's move vanished with the move (as on lichess, it now
+    waits for the friend, whose move declines it)."""
+    a, b = a_friend_joins(new_page)
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
+    for offer in ("#ask-takeback", "#offer-draw"):
+        a.click(offer)
+        b.wait_for_selector("#offer-bar:not([hidden])", timeout=2000)
+        a.click("#offer-withdraw")
+        b.wait_for_selector("#offer-bar", state="hidden", timeout=2000)
+        a.wait_for_selector("#offer-bar", state="hidden")
+        a.wait_for_timeout(300)
+        assert "declined" not in a.inner_text("#flash")
+    click(a, "j8")
+    ply_is(b, 3, timeout=1000)
+    b.click("#offer-draw")
+    a.wait_for_selector("#offer-bar:not([hidden])", timeout=2000)
+    click(b, "j9")
+    ply_is(a, 4, timeout=1000)
+    a.wait_for_timeout(500)
+    assert a.locator("#offer-bar").is_visible()
+    assert a.inner_text("#offer-text") == "Your friend offers a draw"
+    click(a, "k8")  # declines it
+    ply_is(b, 5, timeout=1000)
+    b.wait_for_selector("#offer-bar", state="hidden")
+
+
 def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
     a, b, d = (new_page(viewport=DESKTOP) for _ in range(3))
     invite, _ = invite_a_friend(a, "")

@@ -149,6 +149,22 @@ def test_a_draw_offer_is_accepted_or_declined_by_the_other_seat(client, friends)
     assert agreed["clock"]["running"] is None
 
 
+def test_a_draw_offered_before_ones_move_waits_for_the_friends_answer(client, friends):
+    """As on lichess: a player offers a draw and then moves; the offer stays
+    for the friend to answer (friends QA: it was dropped by the offerer's
+    own move, shown on the friend's board for under a second). The friend's
+    move declines it."""
+    game_id, black, white = friends
+    for move, token in (("h8", black), ("h9", white)):
+        post(client, "game-moves", game_id, {"move": move}, token=token)
+    post(client, "game-draw", game_id, {"action": "offer"}, token=black)
+    moved = post(client, "game-moves", game_id, {"move": "j8"}, token=black)
+    assert moved.json()["offers"] == {"draw": "black"}
+    # White's move declines it, as does a takeback asked and answered.
+    moved = post(client, "game-moves", game_id, {"move": "j9"}, token=white)
+    assert moved.json()["offers"] == {}
+
+
 def test_a_takeback_returns_the_move_to_its_asker(client, friends):
     game_id, black, white = friends
     for move, token in (("h8", black), ("h9", white), ("j8", black)):

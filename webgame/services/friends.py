@@ -3,7 +3,8 @@ board, resigning, and the requests one player answers for the other (a draw
 offer, a takeback, and once the game is over a rematch).
 
 As on lichess for a casual game with a friend: an offer waits until the
-other player answers it or a move is played; offering what the other side
+other player answers it or a move is played (a draw offered before one's
+own move waits on: the friend's move declines it); offering what the other side
 already offers accepts it; a takeback takes back the asker's last move (and
 the reply played after it, if any), so the asker is to move again; an
 accepted rematch starts the same game again (its options, opening and time

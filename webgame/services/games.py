@@ -162,7 +162,8 @@ def write(
     agreement) and/or other ``columns`` (seats, invite, offers, clock) if
     nobody wrote since ``row`` was read; return the updated row, or raise
     Conflict. The clock follows the moves; a change of moves answers every
-    pending offer; every browser showing the game is sent its new snapshot."""
+    pending offer (not a draw its mover offered); every browser showing the
+    game is sent its new snapshot."""
     fields: dict[str, object] = dict(columns)
     at = clocks.now_ms()
     key = options_key(row.options)
@@ -185,7 +186,14 @@ def write(
         if status == GameRow.Status.PLAYING:
             after = openings.side_acting(opening, len(moves), game, state)
         fields.update(moves=moves, status=status, result=result, ending=None)
-        fields.setdefault("offers", {})
+        # A change of moves answers every pending offer, but for the draw
+        # that the mover offered before moving, as on lichess: the friend's
+        # move declines it.
+        kept = {}
+        moved = len(moves) > len(row.moves) and status == GameRow.Status.PLAYING
+        if moved and before is not None and row.offers.get("draw") == before:
+            kept = {"draw": before}
+        fields.setdefault("offers", kept)
         if row.clock:
             fields["clock"] = clocks.after_change(
                 row.clock,
