@@ -67,10 +67,17 @@ function firstVisit(offerNewGame, missing) {
   $("#start-missing").prop("hidden", !missing);
 }
 
-/** Back / Forward in the browser: show the game of the address. */
+/** Back / Forward in the browser, or a new fragment: show the game of the
+ *  address, or take the seat its invitation offers. */
 export function followAddress() {
   const id = gameInAddress();
-  if (!id || (state.game && state.game.id === id)) return;
+  if (!id) return;
+  // An invitation opened over the game's own address changes only the
+  // fragment, and the page does not load again (friends QA: the friend
+  // stayed a watcher). joinFromLink takes it out of the address at once.
+  const invite = inviteInAddress();
+  if (invite) return joinFromLink(id, invite, () => openGame(id, true));
+  if (state.game && state.game.id === id) return;
   openGame(id, watchInAddress());
 }
 

@@ -265,7 +265,8 @@ export function bind() {
   $(document).on("pointerdown", function (e) {
     clickedIntoGrid = $(e.target).closest("#board").length > 0; // (false returned would cancel the click)
   });
-  $(window).on("popstate", actions.followAddress);
+  // Browsers differ on which of the two a new fragment fires: either does.
+  $(window).on("popstate hashchange", actions.followAddress);
   // The buttons' row changes size with the window and with the board column
   // (it settles after the first drawing): share out its rows again, in the
   // next frame (within the observer's own, a change would loop).

@@ -987,6 +987,22 @@ def test_a_withdrawn_offer_is_no_declined_one_and_a_draw_offered_then_moved_wait
     b.wait_for_selector("#offer-bar", state="hidden")
 
 
+def test_an_invitation_opened_over_the_games_own_address_takes_the_seat(new_page):
+    """Friends QA: the friend, on the game's plain address first, then opened
+    the invitation in the same tab: only the fragment changed, the page did
+    not load again, and they stayed a watcher until a reload."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "")
+    b.goto(invite.split("#")[0])
+    b.wait_for_function("() => (BoardPage.state.game || {}).id !== undefined")
+    assert b.evaluate("() => BoardPage.state.seat") is None
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null", timeout=3000)
+    assert b.evaluate("() => BoardPage.state.seat.side") == "white"
+    a.wait_for_function("() => BoardPage.state.game.seats.white === true")
+    assert "#invite" not in b.url  # the secret leaves the address
+
+
 def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
     a, b, d = (new_page(viewport=DESKTOP) for _ in range(3))
     invite, _ = invite_a_friend(a, "")
