@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from ..games import find_game, gomoku
+from ..games.arguments import positive_number
 from ..games.base import Game
 from ..models.store import model_path
 from ..play import nboard, piskvork, swap2
@@ -60,7 +61,7 @@ def add_commands(subparsers) -> None:
     )
     engine.add_argument(
         "--seconds",
-        type=float,
+        type=positive_number,
         default=1.0,
         help="think time a move (default 1; piskvork's INFO timeout_turn "
         "replaces it, a little under the turn's time)",
@@ -87,7 +88,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
     """Serve the protocol until its quit command or the end of stdin."""
     game = find_game(args.game)
     protocol = args.protocol or PROTOCOL_OF.get(game.name)
-    if PROTOCOL_OF.get(game.name) != protocol:
+    if protocol is None or PROTOCOL_OF.get(game.name) != protocol:
         raise ValueError(
             f"{game.name} has no engine protocol here"
             if protocol is None

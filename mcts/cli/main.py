@@ -10,6 +10,7 @@ python -m mcts.lab's.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from collections.abc import Callable, Iterable
@@ -59,6 +60,11 @@ def run(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> int:
     except ValueError as error:  # bad game name or options: a message, not a trace
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went (`| head`): no traceback, and none at exit as
+        # Python flushes standard output (the documented remedy).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -77,7 +77,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     try:
         model = run_selfplay(game, args, args.command_line)
     except KeyboardInterrupt:
-        print("interrupted: checkpoint saved", file=sys.stderr)
+        # CLI QA: "checkpoint saved" while a round of 100 games was lost.
+        lost = " (the round of workers under way is lost)" if args.workers > 1 else ""
+        print(
+            f"interrupted: the games finished are saved{lost}; the same "
+            "command resumes",
+            file=sys.stderr,
+        )
         return 130
     path = model_path(game.name, args.model, args.model_dir)
     print(json.dumps(treemodel.info(store.load(path, check="fast")), indent=1))

@@ -8,7 +8,7 @@ import sys
 import time
 
 from ..games import Game, kernels
-from ..games.arguments import add_game_arguments, game_from_args
+from ..games.arguments import add_game_arguments, game_from_args, non_negative_int
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -83,7 +83,7 @@ def add_commands(subparsers) -> None:
     """Register the rules tools (perft, show, replay)."""
     perft = subparsers.add_parser("perft", help="count leaf positions at a depth")
     add_game_arguments(perft)
-    perft.add_argument("depth", type=int)
+    perft.add_argument("depth", type=non_negative_int)
     perft.set_defaults(func=cmd_perft)
 
     show = subparsers.add_parser("show", help="print the position after some moves")

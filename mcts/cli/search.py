@@ -12,7 +12,13 @@ import sys
 import time
 from pathlib import Path
 
-from ..games.arguments import add_game_arguments, game_from_args
+from ..games.arguments import (
+    add_game_arguments,
+    game_from_args,
+    non_negative_int,
+    positive_int,
+    positive_number,
+)
 from ..play.arena import GameRecord, distinct_positions, run_match, write_records
 from ..play.players import find_player, parse_spec
 from ..play.warmup import (
@@ -47,7 +53,9 @@ def add_commands(subparsers) -> None:
         help="player spec, e.g. mcts or mcts-heavy:c=0.8 (default mcts-heavy)",
     )
     think.add_argument("--seed", type=int, default=None)
-    think.add_argument("--top", type=int, default=20, help="root moves to list")
+    think.add_argument(
+        "--top", type=positive_int, default=20, help="root moves to list"
+    )
     think.set_defaults(func=cmd_think)
 
     arena = subparsers.add_parser(
@@ -64,13 +72,15 @@ def add_commands(subparsers) -> None:
         "malformed, illegal or late loses the game; see mcts.play.players)",
     )
     arena.add_argument("--b", required=True, type=_spec, help="player B spec")
-    arena.add_argument("--games", type=int, default=10)
+    arena.add_argument("--games", type=positive_int, default=10)
     _add_budget(arena)
-    arena.add_argument("--workers", type=int, default=1, help="worker processes")
+    arena.add_argument(
+        "--workers", type=positive_int, default=1, help="worker processes"
+    )
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument(
         "--opening-plies",
-        type=int,
+        type=non_negative_int,
         default=None,
         help="random opening plies (default: reversi 4, loa 2, gomoku 2, "
         "except 15x15 five in a row: a balanced opening of 3 stones)",
@@ -141,8 +151,8 @@ def add_commands(subparsers) -> None:
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("budget per move")
-    group.add_argument("--seconds", type=float, default=None)
-    group.add_argument("--sims", type=int, default=None, help="simulations")
+    group.add_argument("--seconds", type=positive_number, default=None)
+    group.add_argument("--sims", type=positive_int, default=None, help="simulations")
 
 
 def _spec(text: str) -> str:
@@ -226,6 +236,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
     seconds = args.seconds
     if seconds is None and args.sims is None:
         seconds = 0.2
+    # Before the games, not after the first (CLI QA: a folder given left
+    # FOLDER.tmp beside it).
+    if args.record is not None and (
+        args.record.is_dir() or not args.record.parent.is_dir()
+    ):
+        raise ValueError(f"--record {args.record}: not a file in an existing folder")
 
     finished: list[GameRecord] = []
 

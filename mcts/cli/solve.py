@@ -47,7 +47,9 @@ def add_commands(subparsers) -> None:
 
 
 def _position(game: Reversi, args: argparse.Namespace) -> State:
-    if (args.state is None) == (args.from_start is None):
+    if args.state is None and args.from_start is None:
+        raise ValueError("give a state string or --moves")
+    if args.state is not None and args.from_start is not None:
         raise ValueError("give either a state string or --moves, not both")
     if args.from_start is not None:
         return game.play_all(args.from_start)

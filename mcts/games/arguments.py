@@ -1,10 +1,48 @@
-"""Arguments every game subcommand shares: GAME and the game options."""
+"""Arguments the command lines share: GAME, the game options, and the value
+types of numbers (argparse ``type=``), which refuse in one line, before any
+work, what would fail later or mean nothing (CLI QA: an infinite --seconds
+was an OverflowError's traceback, --games 0 a progress bar and then a
+missing file, a negative engine --seconds a GUI waiting forever)."""
 
 from __future__ import annotations
 
 import argparse
+import math
 
 from . import Game, find_game
+
+
+def positive_number(text: str) -> float:
+    """A finite number above 0 (seconds, a temperature)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+    return value
+
+
+def _whole(text: str, least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = least - 1
+    if value < least:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at least {least}, got {text!r}"
+        )
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (games, workers, simulations)."""
+    return _whole(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number of at least 0 (plies, depths)."""
+    return _whole(text, 0)
 
 
 def parse_option(text: str) -> tuple[str, object]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import shutil
 
+from ..games.arguments import non_negative_int, positive_int, positive_number
 from . import model as treemodel
 from . import store
 from .selfplay import SelfPlayConfig, build
@@ -16,19 +17,25 @@ model_path = store.model_path
 
 def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the self-play options (shared with ``manage.py selfplay``)."""
-    parser.add_argument("--games", type=int, required=True, help="total games")
+    parser.add_argument("--games", type=positive_int, required=True, help="total games")
     parser.add_argument("--model", required=True, help="name (model/GAME/NAME) or path")
     parser.add_argument("--model-dir", default=str(MODEL_DIR))
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=positive_int, default=1)
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--seconds", type=float, help="search seconds per move")
-    budget.add_argument("--sims", type=int, help="simulations per move (default 200)")
-    parser.add_argument("--min-visits", type=int, default=1, help="pruning on save")
-    parser.add_argument("--checkpoint-every", type=int, default=10)
-    parser.add_argument("--noise-plies", type=int, default=12)
+    budget.add_argument(
+        "--seconds", type=positive_number, help="search seconds per move"
+    )
+    budget.add_argument(
+        "--sims", type=positive_int, help="simulations per move (default 200)"
+    )
+    parser.add_argument(
+        "--min-visits", type=positive_int, default=1, help="pruning on save"
+    )
+    parser.add_argument("--checkpoint-every", type=positive_int, default=10)
+    parser.add_argument("--noise-plies", type=non_negative_int, default=12)
     parser.add_argument(
         "--temperature",
-        type=float,
+        type=positive_number,
         default=1.0,
         help="of the noise plies' sampling (lower: nearer the most visited move)",
     )

@@ -335,28 +335,38 @@ def _with_rule(game: Game, state: State, rule: str) -> tuple[Game, State]:
     return ruled, position(ruled, own, opponent)
 
 
-def _read_board(game: Game, lines: TextIO) -> State:
-    """Read ``x,y,who`` lines up to ``DONE``; return the position (side to
-    move = ``1``'s stones)."""
-    own: list[int] = []
-    opponent: list[int] = []
+def _lines_to_done(lines: TextIO) -> list[str]:
+    """Read the lines up to ``DONE`` (all of them first: a bad line leaves
+    none behind to be read as commands); return them, stripped."""
+    texts: list[str] = []
     while True:
         line = lines.readline()
         if not line:
             raise ValueError("input ended before DONE")
-        text = line.strip()
-        if text.upper() == "DONE":
-            return position(game, own, opponent)
+        if line.strip().upper() == "DONE":
+            return texts
+        texts.append(line.strip())
+
+
+def _read_board(game: Game, lines: TextIO) -> State:
+    """Read ``x,y,who`` lines up to ``DONE``; return the position (side to
+    move = ``1``'s stones)."""
+    texts = _lines_to_done(lines)
+    own: list[int] = []
+    opponent: list[int] = []
+    for text in texts:
         where, _, who = text.rpartition(",")
+        who = who.strip()
+        if not where or who not in ("1", "2", "3"):
+            raise ValueError(f"{text!r}: expected x,y,1 (own) or x,y,2 (opponent)")
         move = from_xy(game, where)
         if move in own or move in opponent:
             raise ValueError(f"two stones on {where}")
-        if who.strip() == "1":
+        if who == "1":
             own.append(move)
-        elif who.strip() == "2":
+        elif who == "2":
             opponent.append(move)
-        elif who.strip() != "3":
-            raise ValueError(f"{text!r}: expected x,y,1 (own) or x,y,2 (opponent)")
+    return position(game, own, opponent)
 
 
 def _read_swap2(game: Game, lines: TextIO) -> tuple[State, int]:
@@ -364,14 +374,7 @@ def _read_swap2(game: Game, lines: TextIO) -> tuple[State, int]:
     played, black first, each ``x,y`` or, as ``BOARD`` writes them (Rapfi
     reads only these), ``x,y,who`` (the order alone gives the colours);
     return the position and how many stones (0, 3 or 5)."""
-    texts: list[str] = []
-    while True:  # read up to DONE first: a bad line leaves no lines behind
-        line = lines.readline()
-        if not line:
-            raise ValueError("input ended before DONE")
-        if line.strip().upper() == "DONE":
-            break
-        texts.append(line.strip())
+    texts = _lines_to_done(lines)
     state = game.initial_state()
     for text in texts:
         where, _, who = text.rpartition(",")

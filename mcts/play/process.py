@@ -2,8 +2,10 @@
 with a time limit, and a clean end (the quit line, then a kill).
 
 Used by the protocol clients (:mod:`mcts.play.nboard`,
-:mod:`mcts.play.piskvork`); every failure is a :class:`~mcts.play.base.Forfeit`
-so the arena scores it as a lost game and records why.
+:mod:`mcts.play.piskvork`); every failure in a game is a
+:class:`~mcts.play.base.Forfeit`, so the arena scores it as a lost game and
+records why; an engine that does not start at all voids the match
+(:class:`EngineNotStarted`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ from .base import Forfeit
 
 #: Seconds an engine gets to exit after its quit line before it is killed.
 EXIT_GRACE = 1.0
+
+
+class EngineNotStarted(ValueError):
+    """An engine that cannot be started at all (a wrong path, a bad command):
+    the match is void, not won by its opponent (CLI QA: a typo in the
+    engines' folder scored 100% against each depth of NTest)."""
 
 
 class EngineProcess:
@@ -37,7 +45,9 @@ class EngineProcess:
                 bufsize=1,
             )
         except (OSError, ValueError) as error:
-            raise Forfeit(f"could not start engine {command!r}: {error}") from None
+            raise EngineNotStarted(
+                f"could not start engine {command!r}: {error}"
+            ) from None
         self._lines: queue.Queue[str | None] = queue.Queue()
         # A thread reads stdout so that a silent engine cannot block the game:
         # read_line waits on the queue with a time limit.

@@ -13,6 +13,7 @@ from mcts.games import find_game
 from mcts.play.arena import play_game, run_match
 from mcts.play.base import Forfeit
 from mcts.play.players import find_player, parse_spec
+from mcts.play.process import EngineNotStarted
 from tests.play.fake_engines import READ_BOARD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,12 +195,13 @@ def test_a_silent_engine_forfeits_on_time_and_is_killed(tmp_path):
     assert _all_ended(pids)
 
 
-def test_a_missing_engine_program_forfeits():
+def test_a_missing_engine_program_voids_the_game_it_would_lose():
+    """CLI QA: it forfeited each game, and a wrong path scored 100% for the
+    other player."""
     game = find_game("reversi")
     engine = find_player("engine:nboard:cmd=/nonexistent/engine", game)
-    winner, moves, reason = play_game(game, engine, find_player("random", game))
-    assert (winner, moves) == ("white", [])
-    assert "could not start engine" in reason
+    with pytest.raises(EngineNotStarted, match="could not start engine"):
+        play_game(game, engine, find_player("random", game))
 
 
 def test_a_piskvork_engine_plays_in_worker_processes(tmp_path):

@@ -69,6 +69,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Print simulations per second from the start; the median line last."""
     game = game_from_args(args)
     if args.evaluator == "network":
+        if game.name != "gomoku":
+            raise ValueError("--evaluator network: only gomoku has networks")
         return _bench_network(game, args)
     if args.evaluator == "alphabeta":
         return _bench_alphabeta(game, args)
