@@ -12,7 +12,7 @@ import { hideEnd } from "./ending.js";
 import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
-import { announce, copyField, flash, labelButton, sayStatus } from "./panel.js";
+import { announce, clearFlash, copyField, flash, labelButton, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
@@ -208,6 +208,13 @@ function declinedOffer(before, g) {
   return declined;
 }
 
+/** Whether the friend makes an offer they did not make before. */
+function friendOffers(before, g) {
+  const mine = mySeat();
+  const friends = (game) => mine && Object.keys(DECLINED).filter((kind) => (game.offers || {})[kind] === otherSide(mine));
+  return Boolean(mine) && friends(g).some((kind) => !friends(before).includes(kind));
+}
+
 /** Time one side just gave the other, in words to this page: to the player
  *  given it, and to a watcher, whose clock jumped; null to the giver (their
  *  page said it as they gave), or if none was given (a Swap2 swap moves each
@@ -233,6 +240,9 @@ function takebackGranted(before, g) {
 /** A new snapshot of the game between two seats on show: tell this player
  *  what the friend did. Answers true if the page went to the rematch. */
 function seatedGameChanged(before, g) {
+  // The friend's new offer ends what was said of the last one (friends QA:
+  // "declined ... again in 60 seconds" stood beside it).
+  if (friendOffers(before, g)) clearFlash();
   // Only the inviter holds the invitation: the friend's own join is no news to them.
   if (state.seat && state.seat.invite && seatTaken(before, g)) friendJoined(g);
   // Only while it is on show: a finished game opened later stays on the board.
@@ -355,7 +365,8 @@ export function giveTime() {
   if (!g || !mySeat()) return;
   const n = Number($(".give-time").first().data("seconds"));
   const words = interpolate(ngettext("You gave your friend %(n)s second", "You gave your friend %(n)s seconds", n), { n: n }, true);
-  changeGame(api.giveTime(g.id), () => announce(words));
+  // Shown, not only heard (friends QA: the giver's page said nothing).
+  changeGame(api.giveTime(g.id), () => flash(words, "info"));
 }
 
 /** Accept or decline the friend's `offer`, or withdraw one's own

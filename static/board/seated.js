@@ -394,7 +394,10 @@ function drawButtons() {
   // Before the friend came, Abort withdraws the invitation (lichess's cancel).
   $("#abort").attr("title", alone ? gettext("Withdraw the invitation: the game ends without a result") : gettext("End the game without a result (until each player has moved)"));
   // Nor, as on lichess, a draw or a takeback before each has moved (Abort then).
-  if (abortable && !alone) $("#offer-draw, #ask-takeback").attr("title", gettext("Once each player has made a first move"));
+  if (abortable && !alone) {
+    $("#offer-draw").attr("title", gettext("A draw waits until each player has made a first move"));
+    $("#ask-takeback").attr("title", gettext("A takeback waits until each player has made a first move"));
+  }
   grey($("#resign"), alone || resignPausing());
   $("#abort").prop("disabled", false);
   // Beside the friend's Fischer clock, as on lichess: give them time.

@@ -407,11 +407,12 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
     a.wait_for_function("() => BoardPage.state.game.seats.white")
     assert a.inner_text("#seat-name-white") == "Your friend"
     assert a.inner_text("#status") == "Your friend's move (White)"
-    # As on lichess, a draw or a takeback waits until each player has moved.
-    for button in ("#offer-draw", "#ask-takeback"):
+    # As on lichess, a draw or a takeback waits until each player has moved,
+    # each said in a sentence (the u key says it alone: friends QA).
+    for button, words in (("#offer-draw", "A draw"), ("#ask-takeback", "A takeback")):
         assert a.locator(button).is_disabled(), button
         assert a.locator(button).get_attribute("title") == (
-            "Once each player has made a first move"
+            f"{words} waits until each player has made a first move"
         )
     assert a.locator("#abort").is_enabled()
     assert a.locator("#abort").get_attribute("title") == (
@@ -437,7 +438,9 @@ def test_the_u_key_asks_a_takeback_only_as_its_button_would(new_page):
     a.locator("#board").focus()
     a.keyboard.press("u")
     a.wait_for_function("() => document.querySelector('#flash').innerText")
-    assert a.inner_text("#flash") == "Once each player has made a first move"
+    assert a.inner_text("#flash") == (
+        "A takeback waits until each player has made a first move"
+    )
     assert offers == []
     click(b, "h9")
     ply_is(a, 2, 5000)
@@ -702,8 +705,9 @@ def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     assert after == pytest.approx(before + 15, abs=0.5)  # white's clock stands
     c.wait_for_function("() => BoardPage.state.game.clock.given.white === 15")
     assert c.locator("#flash").inner_text() == "黑方给白方加了 15 秒"
+    # Seen by the giver too (friends QA: only a screen reader heard it).
     a.wait_for_function(
-        "() => $('#announce').text() === 'You gave your friend 15 seconds'"
+        "() => $('#flash').text() === 'You gave your friend 15 seconds'"
     )
 
 
@@ -737,6 +741,9 @@ def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page)
     b.click("#rematch")  # B's own offer does not wait
     a.wait_for_selector("#offer-bar:not([hidden])")
     assert a.locator("#offer-text").inner_text() == "Your friend offers a rematch"
+    # The friend's new offer ends what was said of the last one (friends QA:
+    # "declined ... again in 60 seconds" stood beside it).
+    assert a.locator("#flash").inner_text() == ""
 
 
 def test_a_watcher_sees_the_computer_think(new_page):
