@@ -12,6 +12,7 @@ import { hideEnd } from "./ending.js";
 import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
+import { openingStep, opensSwap2 } from "./opening.js";
 import { announce, clearFlash, copyField, flash, labelButton, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
@@ -58,7 +59,7 @@ export function createFriendGame(side, clock, base) {
   return askNewGame(api.createGame({ game: base.game, options: base.options, opening: base.opening, friend: { side: side }, clock: clock }))
     .done(function (g) {
       seated(g);
-      announce(g.seat.side === "black" ? gettext("New game with a friend: you play black") : gettext("New game with a friend: you play white"));
+      announce(seatWords(g, g.seat.side, SEAT_WORDS.created));
       showLinks();
     })
     .fail((xhr) => flash(api.errorText(xhr)));
@@ -69,6 +70,11 @@ export function createFriendGame(side, clock, base) {
 export function openShare() {
   if (!state.game) return;
   if (state.game.seats || state.watching) return showLinks();
+  // In a Swap2 opening the colour picked is the opener's side, as in the
+  // New game dialog (Gomoku QA: Black and White were offered).
+  const swap2 = Boolean(openingStep());
+  $("#share-dialog .if-swap2").prop("hidden", !swap2);
+  $("#share-dialog .unless-swap2").prop("hidden", swap2);
   $("#share-form").prop("hidden", false);
   $("#share-links").prop("hidden", true);
   $("#watch-link").val(gameLinks(state.game.id, null).watch);
@@ -143,7 +149,7 @@ function drawQr(link) {
  *  hears it. */
 function friendJoined(g) {
   if ($("#share-dialog").hasClass("show") && !$("#invite-part").prop("hidden")) modal("share-dialog").hide();
-  const words = mySeat() === "white" ? gettext("Your friend joined: they play black") : gettext("Your friend joined: they play white");
+  const words = seatWords(g, otherSide(mySeat() || "black"), SEAT_WORDS.friend);
   // With the first move's countdown that their coming began, if timed.
   const due = firstMoveNews(null, g);
   if (due) flash(interpolate(gettext("%(joined)s. %(due)s"), { joined: words, due: due }, true), "position");
@@ -175,10 +181,44 @@ function followRematch(g) {
 function rematchWords(g, next) {
   const people = SIDES.filter((side) => next.players[side].kind === "human");
   const mine = mySeat() || (!state.watching && people.length === 1 ? people[0] : null);
-  if (mine === "black") return gettext("The rematch has started: you play black");
-  if (mine === "white") return gettext("The rematch has started: you play white");
+  if (mine) return seatWords(next, mine, SEAT_WORDS.rematch);
   if (g.seats) return gettext("The rematch has started: the colours are swapped");
   return gettext("The rematch has started");
+}
+
+/** What is said of a seat's player (its side, or under a Swap2 opening not
+ *  chosen yet its part: Gomoku QA, "they play white" before anyone chose). */
+const SEAT_WORDS = {
+  created: {
+    black: () => gettext("New game with a friend: you play black"),
+    white: () => gettext("New game with a friend: you play white"),
+    opener: () => gettext("New game with a friend: you are the opener"),
+    second: () => gettext("New game with a friend: you are the second player"),
+  },
+  joined: {
+    black: () => gettext("You joined the game: you play black"),
+    white: () => gettext("You joined the game: you play white"),
+    opener: () => gettext("You joined the game: you are the opener"),
+    second: () => gettext("You joined the game: you are the second player"),
+  },
+  friend: {
+    black: () => gettext("Your friend joined: they play black"),
+    white: () => gettext("Your friend joined: they play white"),
+    opener: () => gettext("Your friend joined: they are the opener"),
+    second: () => gettext("Your friend joined: they are the second player"),
+  },
+  rematch: {
+    black: () => gettext("The rematch has started: you play black"),
+    white: () => gettext("The rematch has started: you play white"),
+    opener: () => gettext("The rematch has started: you are the opener"),
+    second: () => gettext("The rematch has started: you are the second player"),
+  },
+};
+
+/** The words of `said` (one of SEAT_WORDS) for `side`'s player in `g`. */
+function seatWords(g, side, said) {
+  const opens = opensSwap2(g, side);
+  return said[opens === null ? side : opens ? "opener" : "second"]();
 }
 
 /** True if `g` has both seats taken where `before` had one open. */
@@ -296,7 +336,7 @@ export function joinFromLink(id, invite, missing) {
     .untilAnswered(() => api.joinGame(id, invite), sayStatus)
     .done(function (g) {
       seated(g);
-      announce(g.seat.side === "black" ? gettext("You joined the game: you play black") : gettext("You joined the game: you play white"));
+      announce(seatWords(g, g.seat.side, SEAT_WORDS.joined));
     })
     .fail(function (xhr) {
       // Both seats taken (the link was used), or a wrong invitation: watch.

@@ -16,6 +16,14 @@ export function openingStep() {
   return o && o.step !== "done" ? o.step : null;
 }
 
+/** Under a Swap2 opening whose colours are not chosen yet, whether `side`'s
+ *  player is the opener (true) or the second player (false); else null: a
+ *  side is its colour (Gomoku QA: "they play white" before anyone chose). */
+export function opensSwap2(g, side) {
+  if (!g.opening || g.opening.step === "done" || g.status !== "playing") return null;
+  return side === g.opening.opener;
+}
+
 /** Who acts now, in this browser's words; null: this browser's player (a
  *  seat's, or the one person playing the computer). */
 function actor(g) {

@@ -21,7 +21,14 @@ from webgame.models import Game as GameRow
 from webgame.services import clocks
 
 from .conftest import DESKTOP, PHONE_CONTEXT
-from .helpers import HIT_HEIGHT, hear_tones, open_board, serious, two_players
+from .helpers import (
+    HIT_HEIGHT,
+    hear_tones,
+    open_board,
+    select_game,
+    serious,
+    two_players,
+)
 
 #: For the test that times the issue's figure (each move on the other boards
 #: within 1 s): run alone (make test), not beside other tests. The others
@@ -1107,6 +1114,39 @@ def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
         .inner_text()
         .startswith("Swap2: your friend places three stones")
     )
+    # No colour is anyone's yet (Gomoku QA: "Your friend joined: they play
+    # white", and the Share dialog offered Black and White).
+    assert a.inner_text("#flash") == "Your friend joined: they are the second player"
+    assert b.inner_text("#announce") == "You joined the game: you are the second player"
+    a.click("#abort")
+    a.wait_for_selector("#end-dialog.show")
+    a.click("#rematch")
+    b.wait_for_selector("#end-offer:not([hidden])")
+    b.click("#rematch")  # accepts the offer
+    for tab, role in ((a, "the second player"), (b, "the opener")):
+        tab.wait_for_function(
+            "() => BoardPage.state.game.ply === 0 && !BoardPage.state.game.rematch"
+        )
+        tab.wait_for_function("() => document.querySelector('#flash').innerText")
+        assert tab.inner_text("#flash") == f"The rematch has started: you are {role}"
+
+
+def test_share_names_the_swap2_sides_as_the_new_game_dialog_does(page):
+    """Sharing a game in its Swap2 opening: the colour is the opener's or the
+    second player's (Gomoku QA: Black and White were offered)."""
+    open_board(page)
+    select_game(page, "gomoku")
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#gomoku-opening", "swap2")
+    page.click("#two-players")
+    page.wait_for_function(
+        "() => (BoardPage.state.game.opening || {}).step === 'place3'"
+    )
+    page.click("#share")
+    page.wait_for_selector("#share-dialog.show")
+    assert page.inner_text('label[for="share-black"]').strip() == "Opener"
+    assert page.inner_text('label[for="share-white"]').strip() == "Second player"
 
 
 def a_timed_game_under_way() -> dict:
