@@ -28,7 +28,10 @@ export function showEnd(game, ending) {
     title = gettext("Game aborted");
     why = gettext("Nobody wins or loses.");
     const late = game.result && game.result.no_first_move;
-    if (late) why = interpolate(gettext("%(side)s did not make a first move in time. Nobody wins or loses."), { side: sideName(late) }, true);
+    // Under Swap2, a first turn of steps by parts, not colours (Gomoku QA).
+    const opening = game.opening && game.opening.step !== "done" ? game.opening : null;
+    if (late && opening) why = late === opening.opener ? gettext("The opener did not finish their first turn in time. Nobody wins or loses.") : gettext("The second player did not finish their first turn in time. Nobody wins or loses.");
+    else if (late) why = interpolate(gettext("%(side)s did not make a first move in time. Nobody wins or loses."), { side: sideName(late) }, true);
   } else if (endedOffBoard(game.result)) why = offBoardWhy(game.result);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
   // Lines of Action's goal, said whole ("Connected group." left whose to

@@ -8,7 +8,7 @@
  */
 import { grey } from "./buttons.js";
 import { endCardUp } from "./ending.js";
-import { openingStones } from "./opening.js";
+import { openingStones, opensSwap2 } from "./opening.js";
 import { play } from "./sound.js";
 import { SIDES, humanSide, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
@@ -446,6 +446,13 @@ export function firstMoveNews(before, g) {
   if (firstMoveCounted(before) && before.to_move === g.to_move) return null; // said already
   const friend = otherSide(mine);
   if (before && before.seats && !before.seats[friend] && g.seats[friend]) return null;
+  // Under Swap2 a first turn has steps (stones, a choice), each timed
+  // (Gomoku QA: "first move" read as the first stone alone).
+  if (opensSwap2(g, mine) !== null) {
+    return g.to_move === mine
+      ? gettext("Play each step of your first turn before your clock runs out, or the game is aborted.")
+      : gettext("If your friend does not play each step of their first turn before their clock runs out, the game is aborted.");
+  }
   return g.to_move === mine
     ? gettext("Make your first move before your clock runs out, or the game is aborted.")
     : gettext("If your friend makes no first move before their clock runs out, the game is aborted.");

@@ -1256,6 +1256,41 @@ def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
         )
 
 
+def test_an_opening_turn_not_played_in_time_names_its_part_not_a_first_move(
+    new_page,
+):
+    """Gomoku QA: the opener placed two stones, let the third's time run out,
+    and read "Black did not make a first move in time"."""
+    made = services.create_game(
+        game="gomoku",
+        options=None,
+        players=None,
+        friend={"side": "black"},
+        clock={"initial": 180, "increment": 2},
+        opening="swap2",
+    )
+    services.join(made["id"], invite=made["invite"])
+    for move in ("h8", "h9"):
+        services.play_move(made["id"], move=move, token=made["seat"]["token"])
+    seat = {made["id"]: {"side": "black", "token": made["seat"]["token"]}}
+    a = new_page(viewport=DESKTOP)
+    a.context.add_init_script(
+        f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
+    )
+    a.goto(a.base_url + f"/?game={made['id']}")
+    a.wait_for_function("() => BoardPage.state.live")
+    assert a.inner_text("#flash") == (
+        "Play each step of your first turn before your clock runs out, "
+        "or the game is aborted."
+    )
+    past = timezone.now() - dt.timedelta(seconds=1)
+    GameRow.objects.filter(pk=made["id"]).update(deadline=past)
+    a.wait_for_selector("#end-dialog.show", timeout=5000)
+    assert a.locator("#end-reason").inner_text() == (
+        "The opener did not finish their first turn in time. Nobody wins or loses."
+    )
+
+
 def test_a_player_looking_back_is_called_to_their_move(new_page):
     """Stepping through earlier moves, a player read "Move 1 of 2" as the
     friend's move came and their own clock ran: now Back to the game glows
