@@ -174,8 +174,11 @@ export function drawOpening() {
   const done = !step && g && g.opening && g.opening.step === "done";
   const bar = document.getElementById("swap2-bar");
   bar.hidden = !step && !done;
+  // The board's height gives the bar room (board.css).
+  const height = bar.hidden ? 0 : reservedHeight(bar, done);
+  document.documentElement.style.setProperty("--swap2-bar", height + "px");
   if (bar.hidden) return;
-  bar.style.minHeight = reservedHeight(bar, done) + "px";
+  bar.style.minHeight = height + "px";
   $(bar).toggleClass("alert alert-warning", Boolean(step)).toggleClass("text-body-secondary", !step);
   $("#swap2-text").text(step ? stepText(g) : doneText(g));
   const ours = step && humanToMove() && !state.busy && !state.thinking && state.viewPly === null;

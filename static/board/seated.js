@@ -308,7 +308,11 @@ function drawGone() {
     ? interpolate(ngettext("Your friend left the game. You can claim victory in %(n)s second.", "Your friend left the game. You can claim victory in %(n)s seconds.", wait), { n: wait }, true)
     : gettext("Your friend left the game. You can claim victory, call it a draw, or wait.");
   $("#gone-text").text(text);
-  $("#gone-claims").prop("hidden", wait > 0);
+  const claims = $("#gone-claims");
+  const come = claims.prop("hidden") && wait === 0;
+  claims.prop("hidden", wait > 0);
+  // In sight as they come (friends QA: at 1280x800 below the window's edge).
+  if (come) document.getElementById("gone-bar").scrollIntoView({ block: "nearest" });
   if (wait > 0) goneTimer = setTimeout(() => state.game && drawGone(), 1000);
 }
 

@@ -916,6 +916,12 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     assert a.locator("#gone-text").inner_text() == (
         "Your friend left the game. You can claim victory, call it a draw, or wait."
     )
+    # In sight as they come (friends QA: at 1280x800 below the window's edge).
+    a.wait_for_function(
+        "() => document.querySelector('#claim-draw').getBoundingClientRect().bottom"
+        " <= innerHeight",
+        timeout=2000,
+    )
     a.click("#claim-win")
     a.wait_for_selector("#end-dialog.show")
     assert a.locator("#end-title").inner_text() == "You won"
@@ -1725,6 +1731,13 @@ def test_on_a_phone_the_claims_and_the_friends_time_are_finger_sized(
     a.wait_for_selector("#claim-win:visible", timeout=9000)
     for claim in ("#claim-win", "#claim-draw"):
         assert a.locator(claim).bounding_box()["height"] >= 44
+        # In sight as they come (friends QA: below the window's edge).
+        a.wait_for_function(
+            "c => document.querySelector(c).getBoundingClientRect().bottom"
+            " <= innerHeight",
+            arg=claim,
+            timeout=2000,
+        )
 
 
 def test_a_link_copies_from_a_page_served_over_plain_http(new_page):
