@@ -93,6 +93,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     """Print the model summary."""
+    archive = Path(str(args.path).rstrip("/") + ".tar.xz")
+    if not Path(args.path).exists() and archive.is_file():
+        raise ValueError(
+            f"{args.path} is packed: python -m mcts model unpack {archive}"
+        )
     model = store.load(args.path, check="fast" if args.fast else "full")
     summary = treemodel.info(model)
     if args.json:

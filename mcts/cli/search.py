@@ -177,6 +177,19 @@ def _plies(text: str) -> tuple[int, ...]:
     return tuple(plies)
 
 
+def _one_budget(args: argparse.Namespace, *specs: str) -> None:
+    """Refuse a level beside --seconds or --sims: the level's own budget
+    would win without a word (CLI QA)."""
+    if args.seconds is None and args.sims is None:
+        return
+    for text in specs:
+        if "level" in parse_spec(text).options:
+            raise ValueError(
+                f"{text}: a level sets its own time a move; drop --seconds "
+                "or --sims, or the level"
+            )
+
+
 def _game(args: argparse.Namespace):
 
     return game_from_args(args)
@@ -186,19 +199,24 @@ def _game(args: argparse.Namespace):
 def cmd_think(args: argparse.Namespace) -> int:
     """Print the board, then the root moves by visits with win % and proofs."""
     game = _game(args)
+    _one_budget(args, args.player)
     state = game.play_all(args.moves)
-    print(game.render(state))
-    if game.is_terminal(state):
-        return 0
     seconds = args.seconds
     if seconds is None and args.sims is None:
         seconds = 1.0
+    # The player before the board: a bad one is one line (CLI QA).
     player = find_player(
         args.player, game, seconds=seconds, simulations=args.sims, seed=args.seed
     )
     if not hasattr(player, "searcher"):
-        print(f"error: {args.player!r} does not search", file=sys.stderr)
+        print(
+            f"error: think shows a tree search's statistics; {args.player!r} has none",
+            file=sys.stderr,
+        )
         return 2
+    print(game.render(state))
+    if game.is_terminal(state):
+        return 0
     player.choose(state)
     print(format_result(player.last_result, top=args.top))
     return 0
@@ -233,6 +251,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Play the match and print one line per game, then the summary line
     (and, with ``--variety``, the distinct positions after it)."""
     game = _game(args)
+    _one_budget(args, args.a, args.b)
     seconds = args.seconds
     if seconds is None and args.sims is None:
         seconds = 0.2

@@ -105,3 +105,33 @@ def test_output_cut_short_by_a_pipe_is_no_traceback():
     error = run.stderr.read().decode()
     assert run.wait(timeout=60) != 0 or error == ""
     assert "Traceback" not in error and "BrokenPipe" not in error
+
+
+def test_model_info_on_a_packed_model_says_how_to_unpack_it(capsys, tmp_path):
+    """CLI QA: "model/reversi/full/manifest.json: cannot read", and no word
+    of the model/reversi/full.tar.xz beside it (a fresh checkout's)."""
+    (tmp_path / "full.tar.xz").write_bytes(b"")
+    said = refused(capsys, ["model", "info", str(tmp_path / "full")])
+    assert f"python -m mcts model unpack {tmp_path / 'full.tar.xz'}" in said
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["think", "reversi", "--player", "mcts-heavy:level=6", "--seconds", "0.1"],
+        ["arena", "reversi", "--a", "mcts-heavy:level=3", "--b", "random"]
+        + ["--seconds", "1"],
+    ],
+)
+def test_a_level_with_a_budget_is_refused_not_overridden(capsys, argv):
+    """CLI QA: level 6 thought 2 s with --seconds 0.1, and the arena's header
+    said 1.0 s/move while level 3 took 0.036 s."""
+    assert "a level" in refused(capsys, argv)
+
+
+def test_think_refuses_a_player_before_drawing_the_board(capsys):
+    """CLI QA: the board came first, then "error: 'alphabeta' does not
+    search" (it does: think shows a tree search's statistics)."""
+    assert main(["think", "gomoku", "--size", "9", "--player", "alphabeta"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "tree search" in captured.err
