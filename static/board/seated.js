@@ -216,6 +216,15 @@ const WAITING_WORDS = {
   rematch: () => gettext("Rematch offered: waiting for your friend"),
 };
 
+/** This player's own offer of `kind`, as they read it: a rematch offered to
+ *  a friend who has left waits for their return (friends QA: "waiting for
+ *  your friend" stood forever, a grey dot alone saying they were gone). */
+function waitingWords(kind) {
+  const who = state.presence;
+  const away = kind === "rematch" && who && !state.liveLost && who[otherSide(mySeat())] === false;
+  return away ? gettext("Rematch offered: your friend has left, and sees it if they come back") : WAITING_WORDS[kind]();
+}
+
 function drawOffers() {
   const g = state.game;
   const offers = g.offers || {};
@@ -230,7 +239,7 @@ function drawOffers() {
   }
   const from = offers[kind];
   const askingMe = mine && from !== mine;
-  const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? WAITING_WORDS[kind]() : FRIEND_OFFER_WORDS[kind]();
+  const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? waitingWords(kind) : FRIEND_OFFER_WORDS[kind]();
   // The end card, while it is up, holds the friend's rematch offer (its
   // Rematch accepts, Decline declines) and the bar stays down: both said it,
   // to the eye and to a screen reader. Closing the card brings the bar up.

@@ -718,6 +718,32 @@ def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     )
 
 
+def test_a_rematch_offered_to_a_friend_who_left_says_so(new_page):
+    """Friends QA: "Rematch offered: waiting for your friend" stood forever
+    after the friend had closed the page; their return shows the offer."""
+    a, b = a_friend_joins(new_page)
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=1000)
+    seat = b.url
+    b.click("#resign")
+    b.click("#resign")
+    a.wait_for_selector("#end-dialog.show")
+    b.goto("about:blank")
+    a.wait_for_function("() => BoardPage.state.presence.white === false")
+    a.click("#rematch")
+    a.wait_for_selector("#offer-bar:not([hidden])")
+    assert a.inner_text("#offer-text") == (
+        "Rematch offered: your friend has left, and sees it if they come back"
+    )
+    b.goto(seat)
+    a.wait_for_function(
+        "() => document.querySelector('#offer-text').innerText"
+        " === 'Rematch offered: waiting for your friend'"
+    )
+
+
 def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page):
     """Decline on the end card refuses the friend's rematch (it answered the
     offer bar's last offer, if any, instead); as on lichess, the asker may
