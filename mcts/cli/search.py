@@ -19,7 +19,13 @@ from ..games.arguments import (
     positive_int,
     positive_number,
 )
-from ..play.arena import GameRecord, distinct_positions, run_match, write_records
+from ..play.arena import (
+    GameRecord,
+    distinct_positions,
+    run_match,
+    tally,
+    write_records,
+)
 from ..play.players import find_player, parse_spec
 from ..play.warmup import (
     GAMES,
@@ -265,8 +271,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     finished: list[GameRecord] = []
 
     def report(record: GameRecord) -> None:
+        finished.append(record)
         if args.record is not None:
-            finished.append(record)
             write_records(args.record, finished)
         if args.quiet:
             return
@@ -280,19 +286,27 @@ def cmd_arena(args: argparse.Namespace) -> int:
         )
 
     start = time.perf_counter()
-    result = run_match(
-        game,
-        args.a,
-        args.b,
-        games=args.games,
-        seconds=seconds,
-        simulations=args.sims,
-        workers=args.workers,
-        seed=args.seed,
-        opening_plies=args.opening_plies,
-        swap2_opening=args.swap2,
-        on_game=report,
-    )
+    try:
+        result = run_match(
+            game,
+            args.a,
+            args.b,
+            games=args.games,
+            seconds=seconds,
+            simulations=args.sims,
+            workers=args.workers,
+            seed=args.seed,
+            opening_plies=args.opening_plies,
+            swap2_opening=args.swap2,
+            on_game=report,
+        )
+    except KeyboardInterrupt:
+        # Ctrl-C: the games finished, summed up (CLI QA: a traceback, and
+        # no word of them).
+        print(f"interrupted after {len(finished)} games", file=sys.stderr)
+        if finished:
+            print(tally(finished).summary())
+        return 130
     budget = f"{args.sims} sims" if args.sims is not None else f"{seconds} s"
     print(
         f"{game.name}: A = {args.a}, B = {args.b}, {budget}/move, "

@@ -81,6 +81,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
         f"nodes: {result.nodes} in {seconds:.3f} s "
         f"({result.nodes / max(seconds, 1e-9):,.0f} nodes/s)"
     )
-    print(f"best: {move}")
+    print(f"best: {move}; the margin below is the side to move's, in discs")
     print(f"{result.margin:+d}" if result.margin else "0")
     return 0

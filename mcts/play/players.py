@@ -155,6 +155,8 @@ class PlayerOptions:
 
 #: Option names accepted in a spec, with the type each value is parsed to.
 OPTIONS: dict[str, type] = {f.name: f.metadata["parse"] for f in fields(PlayerOptions)}
+#: How a refusal names the kind of value an option takes.
+KIND_WORDS: dict[type, str] = {int: "a whole number", float: "a number", str: "text"}
 #: The options of an ``engine`` spec (the others are for our players).
 ENGINE_OPTIONS = ("cmd", "cwd", "depth", "ms", "timeout")
 #: The options each of our kinds takes.
@@ -225,7 +227,8 @@ def parse_spec(text: str) -> PlayerSpec:
             options[key] = OPTIONS[key](value.strip())
         except ValueError:
             raise ValueError(
-                f"option {key} in player {text!r} needs a {OPTIONS[key].__name__}, "
+                f"option {key} in player {text!r} needs "
+                f"{KIND_WORDS.get(OPTIONS[key], OPTIONS[key].__name__)}, "
                 f"got {value!r}"
             ) from None
     if kind == "engine":
@@ -258,7 +261,7 @@ def _check_engine(text: str, options: dict) -> None:
         raise ValueError(f"an engine needs cmd=COMMAND, got {text!r}")
     wrong = {"nboard": "ms", "piskvork": "depth"}[protocol]
     if wrong in options:
-        raise ValueError(f"an {protocol} engine takes no {wrong}, got {text!r}")
+        raise ValueError(f"a {protocol} engine takes no {wrong}, got {text!r}")
 
 
 class RandomPlayer(Player):

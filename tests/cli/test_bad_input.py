@@ -135,3 +135,27 @@ def test_think_refuses_a_player_before_drawing_the_board(capsys):
     assert main(["think", "gomoku", "--size", "9", "--player", "alphabeta"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "tree search" in captured.err
+
+
+def test_an_arena_interrupted_sums_up_the_games_it_finished(capsys, monkeypatch):
+    """CLI QA: Ctrl-C was a traceback, and no word of the games finished."""
+    from mcts.cli import search
+
+    def interrupted(*args, on_game, **kwargs):
+        on_game(
+            search.GameRecord(
+                index=0,
+                a_black=True,
+                winner="black",
+                a_score=1.0,
+                moves=("a1",),
+                opening_plies=0,
+            )
+        )
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(search, "run_match", interrupted)
+    assert main(ARENA + ["--b", "random", "--games", "4"]) == 130
+    captured = capsys.readouterr()
+    assert "interrupted after 1 games" in captured.err
+    assert captured.out.strip().splitlines()[-1].startswith("A wins 1, B wins 0")

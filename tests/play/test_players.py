@@ -50,7 +50,7 @@ def test_the_options_are_the_players_and_the_engines():
         ("alphazero", "unknown player"),
         ("mcts:c", "key=value"),
         ("mcts:depth=3", "depth"),
-        ("mcts:sims=many", "int"),
+        ("mcts:sims=many", "a whole number"),
         ("mcts:level=9", "level"),
         ("random:sims=5", "random player"),
         ("alphabeta:sims=5", "alphabeta player takes model, seconds"),
