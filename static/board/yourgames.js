@@ -46,8 +46,12 @@ function ask() {
     games.forEach((x) => x && x.g.status !== "playing" && seatEnded(x.seat.id));
     known = games.filter((x) => x && x.g.status === "playing");
     known.forEach(function (x) {
-      if (waitingFor(x.g, seatSide(x.g, x.seat)) === 2) awaited.add(x.g.id);
+      const waits = waitingFor(x.g, seatSide(x.g, x.seat));
+      if (waits === 2) awaited.add(x.g.id);
       else if (awaited.delete(x.g.id) && x.g.id !== shownId()) friendCame(x);
+      const timed = x.g.clock && !x.g.clock.control.days;
+      if (timed && waits === 1) friendToMove.add(x.g.id);
+      else if (friendToMove.delete(x.g.id) && waits === 0 && x.g.id !== shownId()) friendMoved(x);
     });
   });
   return asking;
@@ -56,6 +60,9 @@ function ask() {
 /** The games of this browser's invitations last seen with the friend's
  *  seat open (asked for, or on show). */
 const awaited = new Set();
+/** The timed games last seen on the friend's move, whose coming starts this
+ *  player's clock. */
+const friendToMove = new Set();
 
 function shownId() {
   return state.game && state.game.id;
@@ -66,6 +73,15 @@ function shownId() {
  *  aborted when their first move's time ran out). */
 function friendCame(x) {
   const words = interpolate(gettext("Your friend joined your game of %(game)s: New game lists it."), { game: gameTitle(x.g) }, true);
+  flash(words, "position"); // a live region: heard too; until a move here
+  play("joined");
+}
+
+/** The friend moved in timed game `x`, not on show: say so (friends QA:
+ *  playing the computer meanwhile, the player learnt it by New game's
+ *  count, a minute later, their clock running all along). */
+function friendMoved(x) {
+  const words = interpolate(gettext("Your friend moved in your game of %(game)s, and your clock runs: New game lists it."), { game: gameTitle(x.g) }, true);
   flash(words, "position"); // a live region: heard too; until a move here
   play("joined");
 }
@@ -160,7 +176,9 @@ function waitingFor(g, mine) {
 }
 
 /** How often the games in play are asked about again (ms): more often while
- *  an invitation waits, whose friend's coming starts a first move's 15-35 s. */
+ *  an invitation waits, whose friend's coming starts a first move's 15-35 s,
+ *  or a timed game waits for the friend's move, which starts this player's
+ *  clock. */
 const REFRESH_EVERY = 60000;
 const INVITATION_EVERY = 5000;
 
@@ -169,7 +187,7 @@ let refreshedAt = performance.now();
 // As the page loads (the dialog lists the games as it opens), then now and then.
 ask().then(drawCount);
 setInterval(function () {
-  const inviting = [...awaited].some((id) => id !== shownId());
+  const inviting = [...awaited, ...friendToMove].some((id) => id !== shownId());
   if (!inviting && performance.now() - refreshedAt < REFRESH_EVERY - INVITATION_EVERY / 2) return;
   refreshedAt = performance.now();
   refresh();

@@ -649,6 +649,30 @@ def test_an_inviter_on_another_game_is_told_that_the_friend_came(new_page):
     assert a.locator("#your-move-count").is_visible()  # it awaits A's move
 
 
+def test_a_player_on_another_game_is_told_that_the_friend_moved(new_page):
+    """Friends QA: playing the computer meanwhile, A learnt of B's move in
+    their 5+3 game only by New game's count, 55 s later, A's clock running
+    all along. While a timed game waits for the friend's move, the page asks
+    every few seconds, and says it as the move comes."""
+    a, b = a_friend_joins_timed(new_page)
+    for tab, square, ply in ((a, "h8", 1), (b, "h9", 2), (a, "j8", 3)):
+        click(tab, square)
+        ply_is(b if tab is a else a, ply, timeout=2000)
+    first = a.evaluate("() => BoardPage.state.game.id")
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    two_players(a, "reversi")  # another game on show
+    a.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)
+    a.wait_for_timeout(1000)
+    click(b, "j9")
+    a.wait_for_function(
+        "() => $('#flash').text() === 'Your friend moved in your game of Gomoku,"
+        " and your clock runs: New game lists it.'",
+        timeout=8000,
+    )
+    assert a.locator("#your-move-count").is_visible()
+
+
 def test_each_player_is_told_of_the_first_moves_countdown(new_page):
     """QA: a clock turned yellow and counted down from 0:25 (the friend's
     read 3:00), and only a tooltip, which a phone does not show, said why;
