@@ -91,13 +91,13 @@ from .games import (
     play_move,
     undo,
     update_players,
-    watch_store,
 )
 from .live import group as live_group
 from .livegrowth import flush as save_live_models
 from .openings import CHOICES as OPENING_CHOICES
 from .openings import NAMES as OPENING_NAMES
 from .openings import STEPS as OPENING_STEPS
+from .outages import watch_store
 from .positions import snapshot
 from .qr import MAX_CHARS as QR_MAX_CHARS
 from .qr import qr_rows

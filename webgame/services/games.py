@@ -9,12 +9,10 @@ another request wrote first, nothing is written and the client gets 409.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from collections.abc import Callable
 from typing import cast
 from uuid import UUID
 
-from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -31,8 +29,6 @@ from .readiness import READINESS
 from .rules import cached_rules, options_key, rules_for
 from .searches import abandon_search
 from .sides import other_side, side_words
-
-log = logging.getLogger(__name__)
 
 #: A game's id as the views pass it: the URL's UUID (or its text).
 GameId = UUID | str
@@ -405,33 +401,6 @@ def _give_running_clocks(given: Callable[[dict, str], dict | None]) -> int:
             continue
         count += 1
     return count
-
-
-def watch_store() -> bool:
-    """Ask the shared store (Redis, with ``REDIS_URL``) whether it answers,
-    for the flag watcher, and once it answers after an outage give the
-    running clocks its time (:mod:`.outages`); return whether clocks may run
-    out (no outage lasts, none is left to make up)."""
-    if not settings.REDIS_URL:
-        return True
-    was_down = outages.OUTAGE.down
-    at = clocks.now_ms()
-    outage = outages.OUTAGE.look(outages.store_answers(), at)
-    if outage is not None:
-        given = make_up_for_outage(*outage)
-        outages.OUTAGE.made_up()
-        log.info(
-            "Redis (REDIS_URL) answers again after %.1f s: running clocks "
-            "given the time: %d",
-            (outage[1] - outage[0]) / 1000,
-            given,
-        )
-    elif outages.OUTAGE.down and not was_down:
-        log.warning(
-            "Redis (REDIS_URL) does not answer: no game ends on time until it "
-            "does, and the running clocks will be given the time"
-        )
-    return not outages.OUTAGE.down
 
 
 def new_row(**columns: object) -> GameRow:

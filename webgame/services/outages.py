@@ -6,7 +6,7 @@ can move; yet the side to move's clock ran on, and the flag watcher ended a
 game on time (operator QA: a 15 s game lost during a 20 s outage). As a
 restart of the server does (:mod:`.clocks`), an outage costs nobody time:
 
-- the flag watcher asks the store at each look (:func:`.games.watch_store`)
+- the flag watcher asks the store at each look (:func:`watch_store`)
   and tells :data:`OUTAGE` whether it answered;
 - while an outage lasts, and until its time is given, no game is ended on
   time or for a first move not made (:func:`.games.settle_clock` asks
@@ -23,7 +23,14 @@ which see the same outage, give its time once.
 
 from __future__ import annotations
 
+import logging
+
+from django.conf import settings
 from django.core.cache import cache
+
+from .clocks import now_ms
+
+log = logging.getLogger(__name__)
 
 
 def store_answers() -> bool:
@@ -70,3 +77,31 @@ class Outage:
 
 #: The serving process's view.
 OUTAGE = Outage()
+
+
+def watch_store() -> bool:
+    """Ask the shared store (Redis, with ``REDIS_URL``) whether it answers,
+    for the flag watcher, and once it answers after an outage give the
+    running clocks its time; return whether clocks may run
+    out (no outage lasts, none is left to make up)."""
+    from .games import make_up_for_outage  # games asks OUTAGE: not at the top
+
+    if not settings.REDIS_URL:
+        return True
+    was_down = OUTAGE.down
+    outage = OUTAGE.look(store_answers(), now_ms())
+    if outage is not None:
+        given = make_up_for_outage(*outage)
+        OUTAGE.made_up()
+        log.info(
+            "Redis (REDIS_URL) answers again after %.1f s: running clocks "
+            "given the time: %d",
+            (outage[1] - outage[0]) / 1000,
+            given,
+        )
+    elif OUTAGE.down and not was_down:
+        log.warning(
+            "Redis (REDIS_URL) does not answer: no game ends on time until it "
+            "does, and the running clocks will be given the time"
+        )
+    return not OUTAGE.down
