@@ -97,6 +97,11 @@ function stepText(g) {
   return sentence(step, actor(g), { colour: sideName(stoneSide(g)), n: step === "place3" ? g.ply + 1 : g.ply - 2 });
 }
 
+/** The room the narrower board's column needs more during the opening: a
+ *  second row of the buttons under it (44 px and a gap). More would narrow
+ *  it further, and its buttons' words would wrap in turn. */
+const NARROWER_ROOM = 48;
+
 /** The last heights measured by reservedHeight (during the opening, and
  *  after it), and the width and language they were measured at. */
 const reserved = { key: null, opening: 0, done: 0 };
@@ -174,9 +179,11 @@ export function drawOpening() {
   const done = !step && g && g.opening && g.opening.step === "done";
   const bar = document.getElementById("swap2-bar");
   bar.hidden = !step && !done;
-  // The board's height gives the bar room (board.css).
+  // The board's height gives the bar room (board.css), and during the
+  // opening what its narrower column takes more (NARROWER_ROOM: at 1280x800
+  // and 1366x768 the line under the buttons was out of sight).
   const height = bar.hidden ? 0 : reservedHeight(bar, done);
-  document.documentElement.style.setProperty("--swap2-bar", height + "px");
+  document.documentElement.style.setProperty("--swap2-bar", height + (step ? NARROWER_ROOM : 0) + "px");
   if (bar.hidden) return;
   bar.style.minHeight = height + "px";
   $(bar).toggleClass("alert alert-warning", Boolean(step)).toggleClass("text-body-secondary", !step);

@@ -1347,6 +1347,41 @@ def test_an_opening_turn_not_played_in_time_names_its_part_not_a_first_move(
     )
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 1366, "height": 768}])
+def test_the_line_under_the_board_is_in_sight_through_the_swap2_opening(
+    new_page, viewport
+):
+    """Gomoku QA, then its check: at 1280x800 and 1366x768 the Swap2 bar
+    pushed the line under the board (the countdown, a refusal) out of the
+    window; the board leaves it room while the opening lasts."""
+    made = services.create_game(
+        game="gomoku",
+        options=None,
+        players=None,
+        friend={"side": "black"},
+        clock={"initial": 180, "increment": 2},
+        opening="swap2",
+    )
+    joined = services.join(made["id"], invite=made["invite"])
+    for move in ("h8", "h9", "i8"):
+        services.play_move(made["id"], move=move, token=made["seat"]["token"])
+    seat = {made["id"]: {"side": "white", "token": joined["seat"]["token"]}}
+    b = new_page(viewport=viewport)
+    b.context.add_init_script(
+        f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
+    )
+    b.goto(b.base_url + f"/?game={made['id']}")
+    b.wait_for_function("() => BoardPage.state.live")
+    click(b, "a1")  # the second player must choose first: said under the board
+    assert b.inner_text("#flash").startswith("Swap2: choose first")
+    # Its line's box within 2 px of the edge (769 of 768 at 1366x768): the
+    # words end above it.
+    assert b.evaluate(
+        "() => document.querySelector('#flash').getBoundingClientRect().bottom"
+        " <= innerHeight + 2"
+    )
+
+
 def test_a_player_looking_back_is_called_to_their_move(new_page):
     """Stepping through earlier moves, a player read "Move 1 of 2" as the
     friend's move came and their own clock ran: now Back to the game glows
