@@ -495,7 +495,7 @@ export function noHintReason(g) {
   if (g.status === "finished") return gettext("The game is over");
   if (state.explore) return gettext("Close the explorer to ask for a hint");
   if (state.viewPly !== null) return gettext("Back to the game's last move to ask for a hint");
-  if (openingStep()) return gettext("No hint during the Swap2 opening's choices");
+  if (openingStep()) return gettext("No hint during the Swap2 opening");
   if (!humanToMove()) return gettext("A hint is for your move");
   if (state.thinking) return gettext("A hint is on its way");
   if (state.busy) return gettext("A new game is starting");
