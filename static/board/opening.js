@@ -195,6 +195,12 @@ export function drawOpening() {
   });
 }
 
+/** Why nothing is taken back when every move so far is the opening's
+ *  stone, else null (Undo's reason, and a takeback's between seats). */
+export function openingStonesKept(g) {
+  return g.opening && g.moves.length && g.moves.length <= openingStones(g) ? gettext("The Swap2 opening's stones are not taken back") : null;
+}
+
 /** How many of the moves nothing takes back: during the opening all of
  *  them, after it its stones (3, or 5 after two more), else none. */
 export function openingStones(g) {

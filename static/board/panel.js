@@ -8,7 +8,7 @@ import { grey } from "./buttons.js";
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
-import { drawOpening, openingStep, openingStones } from "./opening.js";
+import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
 
@@ -485,8 +485,7 @@ export function hasUndo(g) {
 export function noUndoReason(g) {
   if (g.status === "finished" && endedOffBoard(g.result)) return gettext("Nothing is taken back once a game is lost on time or resigned");
   if (!g.moves.length) return gettext("No move has been played yet");
-  if (g.opening && g.moves.length <= openingStones(g)) return gettext("The Swap2 opening's stones are not taken back");
-  return gettext("None of your moves can be taken back yet");
+  return openingStonesKept(g) || gettext("None of your moves can be taken back yet");
 }
 
 /** Why Hint is off now (its title, which a tap on it, or the h key, says),

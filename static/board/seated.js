@@ -8,7 +8,7 @@
  */
 import { grey } from "./buttons.js";
 import { endCardUp } from "./ending.js";
-import { openingStones, opensSwap2 } from "./opening.js";
+import { openingStones, openingStonesKept, opensSwap2 } from "./opening.js";
 import { play } from "./sound.js";
 import { SIDES, humanSide, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
@@ -422,7 +422,10 @@ function drawButtons() {
   // A greyed button, tapped, says why (events.js): an offer already made.
   if (mine && !alone && !abortable) {
     $("#offer-draw").attr("title", pendingWords(g, "draw", mine));
-    $("#ask-takeback").attr("title", pendingWords(g, "takeback", mine) || (hasOwnMove(g, mine) ? null : gettext("None of your moves can be taken back yet")));
+    // Swap2's stones said as Undo says them (QA: "None of your moves" to a
+    // second player who had just placed two).
+    const noneYet = openingStonesKept(g) || gettext("None of your moves can be taken back yet");
+    $("#ask-takeback").attr("title", pendingWords(g, "takeback", mine) || (hasOwnMove(g, mine) ? null : noneYet));
   }
   $("#board-rematch")
     .prop("hidden", !rematchUnder)

@@ -1382,6 +1382,38 @@ def test_the_line_under_the_board_is_in_sight_through_the_swap2_opening(
     )
 
 
+def test_the_u_key_between_seats_says_swap2_stones_are_not_taken_back(new_page):
+    """Verification walk: the second player, having placed two more stones,
+    pressed u at the opener's choice and read "None of your moves can be
+    taken back yet"; Undo's words for the opening's stones now."""
+    made = services.create_game(
+        game="gomoku",
+        options=None,
+        players=None,
+        friend={"side": "black"},
+        clock={"initial": 180, "increment": 2},
+        opening="swap2",
+    )
+    joined = services.join(made["id"], invite=made["invite"])
+    black, white = made["seat"]["token"], joined["seat"]["token"]
+    for move in ("h8", "h9", "i8"):
+        services.play_move(made["id"], move=move, token=black)
+    services.choose(made["id"], choice="place2", token=white)
+    for move in ("g7", "j10"):
+        services.play_move(made["id"], move=move, token=white)
+    seat = {made["id"]: {"side": "white", "token": white}}
+    b = new_page(viewport=DESKTOP)
+    b.context.add_init_script(
+        f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
+    )
+    b.goto(b.base_url + f"/?game={made['id']}")
+    b.wait_for_function("() => BoardPage.state.live")
+    b.locator("#board").focus()
+    b.keyboard.press("u")
+    b.wait_for_function("() => document.querySelector('#flash').innerText")
+    assert b.inner_text("#flash") == "The Swap2 opening's stones are not taken back"
+
+
 def test_a_player_looking_back_is_called_to_their_move(new_page):
     """Stepping through earlier moves, a player read "Move 1 of 2" as the
     friend's move came and their own clock ran: now Back to the game glows
