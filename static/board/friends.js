@@ -182,6 +182,8 @@ function rematchWords(g, next) {
   const people = SIDES.filter((side) => next.players[side].kind === "human");
   const mine = mySeat() || (!state.watching && people.length === 1 ? people[0] : null);
   if (mine) return seatWords(next, mine, SEAT_WORDS.rematch);
+  // Under Swap2 the seats swap their parts: no colour is anyone's yet.
+  if (g.seats && opensSwap2(next, "black") !== null) return gettext("The rematch has started: the players swapped their parts");
   if (g.seats) return gettext("The rematch has started: the colours are swapped");
   return gettext("The rematch has started");
 }

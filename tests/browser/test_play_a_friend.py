@@ -1156,10 +1156,13 @@ def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
     a.select_option("#friend-clock", "")
     a.click("#play-friend")
     a.wait_for_selector("#share-dialog.show")
-    invite = a.input_value("#invite-link")
+    invite, watch = a.input_value("#invite-link"), a.input_value("#watch-link")
     b.goto(invite)
     b.wait_for_function("() => BoardPage.state.seat !== null")
     a.wait_for_selector("#share-dialog", state="hidden")
+    c = new_page(viewport=DESKTOP)
+    c.goto(watch)
+    c.wait_for_function("() => BoardPage.state.watching && BoardPage.state.live")
     assert (
         a.locator("#swap2-text")
         .inner_text()
@@ -1185,6 +1188,11 @@ def test_a_swap2_opening_between_friends_speaks_to_each(new_page):
         )
         tab.wait_for_function("() => document.querySelector('#flash').innerText")
         assert tab.inner_text("#flash") == f"The rematch has started: you are {role}"
+    # A watcher: the parts are swapped, not the colours (verification walk).
+    c.wait_for_function("() => document.querySelector('#flash').innerText")
+    assert c.inner_text("#flash") == (
+        "The rematch has started: the players swapped their parts"
+    )
 
 
 def test_share_names_the_swap2_sides_as_the_new_game_dialog_does(page):
