@@ -1320,11 +1320,10 @@ def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
         )
 
 
-def test_an_opening_turn_not_played_in_time_names_its_part_not_a_first_move(
-    new_page,
-):
-    """Gomoku QA: the opener placed two stones, let the third's time run out,
-    and read "Black did not make a first move in time"."""
+def swap2_friends(*stones: str) -> tuple[str, str, str]:
+    """Make a Gomoku game at 3+2 between two seats under Swap2, the opener
+    (black's seat) having placed ``stones``; return its id and the opener's
+    and the second player's tokens."""
     made = services.create_game(
         game="gomoku",
         options=None,
@@ -1333,22 +1332,38 @@ def test_an_opening_turn_not_played_in_time_names_its_part_not_a_first_move(
         clock={"initial": 180, "increment": 2},
         opening="swap2",
     )
-    services.join(made["id"], invite=made["invite"])
-    for move in ("h8", "h9"):
+    joined = services.join(made["id"], invite=made["invite"])
+    for move in stones:
         services.play_move(made["id"], move=move, token=made["seat"]["token"])
-    seat = {made["id"]: {"side": "black", "token": made["seat"]["token"]}}
-    a = new_page(viewport=DESKTOP)
-    a.context.add_init_script(
+    return made["id"], made["seat"]["token"], joined["seat"]["token"]
+
+
+def seated_page(new_page, game_id: str, side: str, token: str, viewport=DESKTOP):
+    """Return a page showing ``game_id`` from ``side``'s seat (its token kept
+    as the page keeps it), its socket live."""
+    page = new_page(viewport=viewport)
+    seat = {game_id: {"side": side, "token": token}}
+    page.context.add_init_script(
         f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
     )
-    a.goto(a.base_url + f"/?game={made['id']}")
-    a.wait_for_function("() => BoardPage.state.live")
+    page.goto(page.base_url + f"/?game={game_id}")
+    page.wait_for_function("() => BoardPage.state.live")
+    return page
+
+
+def test_an_opening_turn_not_played_in_time_names_its_part_not_a_first_move(
+    new_page,
+):
+    """Gomoku QA: the opener placed two stones, let the third's time run out,
+    and read "Black did not make a first move in time"."""
+    game_id, black, _ = swap2_friends("h8", "h9")
+    a = seated_page(new_page, game_id, "black", black)
     assert a.inner_text("#flash") == (
         "Play each step of your first turn before your clock runs out, "
         "or the game is aborted."
     )
     past = timezone.now() - dt.timedelta(seconds=1)
-    GameRow.objects.filter(pk=made["id"]).update(deadline=past)
+    GameRow.objects.filter(pk=game_id).update(deadline=past)
     a.wait_for_selector("#end-dialog.show", timeout=5000)
     assert a.locator("#end-reason").inner_text() == (
         "The opener did not finish their first turn in time. Nobody wins or loses."
@@ -1362,24 +1377,8 @@ def test_the_line_under_the_board_is_in_sight_through_the_swap2_opening(
     """Gomoku QA, then its check: at 1280x800 and 1366x768 the Swap2 bar
     pushed the line under the board (the countdown, a refusal) out of the
     window; the board leaves it room while the opening lasts."""
-    made = services.create_game(
-        game="gomoku",
-        options=None,
-        players=None,
-        friend={"side": "black"},
-        clock={"initial": 180, "increment": 2},
-        opening="swap2",
-    )
-    joined = services.join(made["id"], invite=made["invite"])
-    for move in ("h8", "h9", "i8"):
-        services.play_move(made["id"], move=move, token=made["seat"]["token"])
-    seat = {made["id"]: {"side": "white", "token": joined["seat"]["token"]}}
-    b = new_page(viewport=viewport)
-    b.context.add_init_script(
-        f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
-    )
-    b.goto(b.base_url + f"/?game={made['id']}")
-    b.wait_for_function("() => BoardPage.state.live")
+    game_id, _, white = swap2_friends("h8", "h9", "i8")
+    b = seated_page(new_page, game_id, "white", white, viewport)
     click(b, "a1")  # the second player must choose first: said under the board
     assert b.inner_text("#flash").startswith("Swap2: choose first")
     # Its line's box within 2 px of the edge (769 of 768 at 1366x768): the
@@ -1394,28 +1393,11 @@ def test_the_u_key_between_seats_says_swap2_stones_are_not_taken_back(new_page):
     """Verification walk: the second player, having placed two more stones,
     pressed u at the opener's choice and read "None of your moves can be
     taken back yet"; Undo's words for the opening's stones now."""
-    made = services.create_game(
-        game="gomoku",
-        options=None,
-        players=None,
-        friend={"side": "black"},
-        clock={"initial": 180, "increment": 2},
-        opening="swap2",
-    )
-    joined = services.join(made["id"], invite=made["invite"])
-    black, white = made["seat"]["token"], joined["seat"]["token"]
-    for move in ("h8", "h9", "i8"):
-        services.play_move(made["id"], move=move, token=black)
-    services.choose(made["id"], choice="place2", token=white)
+    game_id, _, white = swap2_friends("h8", "h9", "i8")
+    services.choose(game_id, choice="place2", token=white)
     for move in ("g7", "j10"):
-        services.play_move(made["id"], move=move, token=white)
-    seat = {made["id"]: {"side": "white", "token": white}}
-    b = new_page(viewport=DESKTOP)
-    b.context.add_init_script(
-        f"localStorage.setItem('webgame.seats', {json.dumps(json.dumps(seat))})"
-    )
-    b.goto(b.base_url + f"/?game={made['id']}")
-    b.wait_for_function("() => BoardPage.state.live")
+        services.play_move(game_id, move=move, token=white)
+    b = seated_page(new_page, game_id, "white", white)
     b.locator("#board").focus()
     b.keyboard.press("u")
     b.wait_for_function("() => document.querySelector('#flash').innerText")
