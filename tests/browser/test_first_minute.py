@@ -479,9 +479,17 @@ def test_a_setting_changed_while_the_computer_thinks_loses_neither_its_move_nor_
     page.route_web_socket(re.compile("/ws/"), lambda ws: None)
     open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
     page.select_option("#strength-white", "time:1")
+    # The search's answer is held until the strength is chosen: the endgame
+    # solver answers at once, and under load (CI) the page's short thinking
+    # was missed and the test waited for it in vain.
+    held: list = []
+    page.route(re.compile(r"/ai-move/$"), lambda route: held.append(route))
     page.click("#white-ai")  # White's one winning move, g4, takes the last disc
-    page.wait_for_function("() => BoardPage.state.thinking")
+    while not held:
+        page.wait_for_timeout(20)
+    assert page.evaluate("() => Boolean(BoardPage.state.thinking)")
     page.select_option("#strength-white", "time:0.5")
+    held[0].continue_()
     page.wait_for_selector("#end-dialog.show", timeout=AI_TIMEOUT)
     assert page.inner_text("#end-title") == "You lost, 0\u201314"
     assert page.inner_text("#announce") == "White played g4"  # the status: the result
