@@ -43,6 +43,9 @@ function request(method, url, body, within = ANSWER_WITHIN) {
 /** The message to show for a failed request. */
 export function errorText(xhr) {
   const body = xhr && xhr.responseJSON;
+  // The scale-out's Redis down: in a player's words, not the API's (which
+  // names its shared store, for a developer).
+  if (body && body.error === "unavailable") return gettext("The server is briefly unavailable: try again in a few seconds.");
   // The API's words start in lower case (they follow a status); the page
   // says them as a sentence.
   if (body && body.detail) return cap(body.detail);

@@ -1905,3 +1905,26 @@ def test_a_record_copied_is_on_the_clipboard(new_page):
     assert page.evaluate("() => navigator.clipboard.readText()") == page.input_value(
         "#record"
     )
+
+
+def test_a_move_during_a_redis_outage_is_told_in_a_players_words(page):
+    """The scale-out's Redis down, a move is 503 ``unavailable``; the page
+    said the API's words to the player: "The server cannot reach its shared
+    store (Redis); try again"."""
+    open_board(page)
+    body = (
+        '{"error": "unavailable", "detail": "the server cannot reach its shared'
+        ' store (Redis); try again"}'
+    )
+    page.route(
+        re.compile(r"/moves/$"),
+        lambda route: route.fulfill(
+            status=503, body=body, content_type="application/json"
+        ),
+    )
+    page.expected_errors.append("503")
+    page.click('#board [data-square="d3"]')
+    page.wait_for_function("() => document.querySelector('#flash').innerText")
+    assert page.inner_text("#flash") == (
+        "The server is briefly unavailable: try again in a few seconds."
+    )
