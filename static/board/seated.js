@@ -167,7 +167,8 @@ function seatName(side) {
   if (mine && !g.seats[side]) return g.status === "playing" ? gettext("Not joined yet") : gettext("Nobody joined");
   if (mine) return gettext("Your friend");
   const name = { side: sideName(side) };
-  if (g.seats && !g.seats[side]) return interpolate(gettext("%(side)s (open seat)"), name, true);
+  // Over, nobody can take it any more (friends QA: "(open seat)").
+  if (g.seats && !g.seats[side]) return interpolate(g.status === "playing" ? gettext("%(side)s (open seat)") : gettext("%(side)s (nobody joined)"), name, true);
   if (g.players[side].kind === "ai") return interpolate(gettext("%(side)s (computer)"), name, true);
   return sideName(side);
 }

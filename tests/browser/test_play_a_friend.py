@@ -1404,6 +1404,30 @@ def test_the_u_key_between_seats_says_swap2_stones_are_not_taken_back(new_page):
     assert b.inner_text("#flash") == "The Swap2 opening's stones are not taken back"
 
 
+def test_a_seat_nobody_took_reads_so_once_the_game_is_over(new_page):
+    """Friends QA: an invitation withdrawn, its game over, a watcher read
+    "White (open seat)", a seat nobody can take any more."""
+    made = services.create_game(
+        game="gomoku", options=None, players=None, friend={"side": "black"}
+    )
+    c = new_page(viewport=DESKTOP)
+    c.goto(c.base_url + f"/?game={made['id']}&watch")
+    c.wait_for_function("() => BoardPage.state.live")
+    assert c.inner_text("#seat-name-white") == "White (open seat)"
+    # Through the server (the test's own writes reach no socket).
+    aborted = c.request.post(
+        c.base_url + f"/api/games/{made['id']}/abort/",
+        data="{}",
+        headers={
+            "Content-Type": "application/json",
+            "X-Seat-Token": made["seat"]["token"],
+        },
+    )
+    assert aborted.status == 200, aborted.text()
+    c.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    assert c.inner_text("#seat-name-white") == "White (nobody joined)"
+
+
 def test_a_player_looking_back_is_called_to_their_move(new_page):
     """Stepping through earlier moves, a player read "Move 1 of 2" as the
     friend's move came and their own clock ran: now Back to the game glows
