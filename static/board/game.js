@@ -6,7 +6,7 @@
  */
 import * as api from "./api.js";
 import { syncControls } from "./controls.js";
-import { loadBoards, pausedBefore, rememberGame, rememberSearch, savedReview, searchInFlight, seatFor } from "./history.js";
+import { endMissed, loadBoards, pausedBefore, rememberGame, rememberSearch, savedReview, searchInFlight, seatFor } from "./history.js";
 import { follow, reconnect, tellPause } from "./live.js";
 import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
@@ -18,7 +18,7 @@ import { keepReviewOf } from "./review.js";
 import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
-import { SIDES, discCounts, expectedSeconds, moveText, movesKey, personPlaysHere, sideName, state } from "./state.js";
+import { SIDES, discCounts, expectedSeconds, moveText, movesKey, onlyWatching, personPlaysHere, sideName, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
@@ -136,8 +136,12 @@ export function setGame(g) {
   syncControls(g);
   const justEnded = sameGame && before.status === "playing" && g.status === "finished";
   if (justEnded && !personPlaysHere()) releaseRows();
+  // The end card shows to a player who sees the game end, here or on coming
+  // back to it (QA: a friend's resignation while the page was closed was
+  // told only by the status line); not to a watcher.
+  const endNews = !onlyWatching() && endMissed(g);
   // Its card comes with its ending (fetchEnding): the drawings meanwhile know.
-  if (justEnded && state.endShownFor !== g.id) expectEnd(g.id);
+  if ((justEnded || endNews) && state.endShownFor !== g.id) expectEnd(g.id);
   render();
   onDrawn.forEach((handler) => handler());
   if (sameGame && (g.seats || g.rematch) && onSeatedChange && onSeatedChange(before, g)) return;
@@ -217,7 +221,7 @@ export function setGame(g) {
   fetchRecord();
   // Taken back after its end: a new end shows its card again.
   if (sameGame && before.status === "finished" && g.status === "playing") state.endShownFor = state.ending = null;
-  if (g.status === "finished") fetchEnding(g, justEnded);
+  if (g.status === "finished") fetchEnding(g, justEnded || endNews);
   follow(g.id, takeLive, takePresence, render, takeThinking);
   if (!sameGame) hintFirstLoa(g);
   if (!sameGame) {
@@ -296,9 +300,10 @@ function takePresence(who) {
  *  a catch-up, and only its last move is said). */
 const FEW_MOVES = 5;
 
-/** Light the squares that won the game; `justEnded`: the game ended while
- *  this page watched, so the end card shows. */
-function fetchEnding(g, justEnded) {
+/** Light the squares that won the game; `showCard`: its end is news to
+ *  this page (it ended on show, or since this browser saw it in play), so
+ *  the end card shows. */
+function fetchEnding(g, showCard) {
   const e = state.ending;
   if (e && e.id === g.id && e.ply === g.ply) return;
   api
@@ -307,7 +312,7 @@ function fetchEnding(g, justEnded) {
       if (!state.game || state.game.id !== g.id || state.game.ply !== g.ply) return;
       state.ending = $.extend({ id: g.id, ply: g.ply }, ending);
       render();
-      if (justEnded && onGameEnd && state.endShownFor !== g.id) {
+      if (showCard && onGameEnd && state.endShownFor !== g.id) {
         state.endShownFor = g.id;
         onGameEnd(g, ending);
       }

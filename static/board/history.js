@@ -17,6 +17,10 @@ const STORE_SEATS = "webgame.seats";
 const SEATS_KEPT = 50;
 /** The last game analysis made here: {id, moves, points}. */
 const STORE_REVIEW = "webgame.review";
+/** Games this browser last saw in play (their ids, the latest last). */
+const STORE_PLAYING = "webgame.playing";
+/** How many of them are kept (the oldest are dropped). */
+const PLAYING_KEPT = 20;
 /** In the tab's session storage: the AI search this page was waiting for. */
 const STORE_SEARCH = "webgame.search";
 
@@ -84,6 +88,30 @@ function seats() {
 export function seatFor(id) {
   const seat = seats()[id];
   return seat ? $.extend({ id: id }, seat) : null;
+}
+
+/** Note the snapshot `game` shown to one of its players; true if it has
+ *  ended since this browser last saw it in play (a friend resigned, a flag
+ *  fell, the computer won while the page was closed): its end, not seen,
+ *  is to be shown, once. */
+export function endMissed(game) {
+  let ids = [];
+  try {
+    ids = JSON.parse(localStorage.getItem(STORE_PLAYING)) || [];
+  } catch (e) {
+    /* no storage or not ours: nothing seen */
+  }
+  const at = ids.indexOf(game.id);
+  const playing = game.status === "playing";
+  if (playing === (at >= 0) && (!playing || at === ids.length - 1)) return false; // nothing new
+  if (at >= 0) ids.splice(at, 1);
+  if (playing) ids.push(game.id);
+  try {
+    localStorage.setItem(STORE_PLAYING, JSON.stringify(ids.slice(-PLAYING_KEPT)));
+  } catch (e) {
+    /* storage full or off: an end missed is not shown */
+  }
+  return !playing && at >= 0;
 }
 
 /** Keep the seat `seat` ({side, token, invite?, swapped?}) taken in game

@@ -768,6 +768,32 @@ def test_a_rematch_offered_to_a_friend_who_left_says_so(new_page):
     )
 
 
+def test_a_game_that_ended_while_its_player_was_away_shows_its_end_card(new_page):
+    """A friend who resigned while the player's page was closed: coming back,
+    the player sees the end card once (it showed only to pages open at the
+    end, and the player found a finished board and had to read the status
+    line to learn why)."""
+    a, b = a_friend_joins(new_page)
+    click(a, "h8")
+    ply_is(b, 1, timeout=5000)
+    click(b, "h9")
+    ply_is(a, 2, timeout=5000)
+    address = a.url
+    a.goto("about:blank")
+    b.click("#resign")
+    b.click("#resign")  # "Really resign?"
+    b.wait_for_selector("#end-dialog.show")
+    a.goto(address)
+    a.wait_for_selector("#end-dialog.show")
+    assert a.locator("#end-title").inner_text() == "You won"
+    assert a.locator("#end-reason").inner_text() == "White resigned."
+    # Seen once: a reload shows the finished board without the card.
+    a.reload()
+    a.wait_for_function("() => BoardPage.state.ending !== null")
+    a.wait_for_timeout(300)
+    assert a.locator("#end-dialog").is_hidden()
+
+
 def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page):
     """Decline on the end card refuses the friend's rematch (it answered the
     offer bar's last offer, if any, instead); as on lichess, the asker may
