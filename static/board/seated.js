@@ -166,11 +166,13 @@ function seatName(side) {
   // Until the friend opens the invitation, nobody sits there yet.
   if (mine && !g.seats[side]) return g.status === "playing" ? gettext("Not joined yet") : gettext("Nobody joined");
   if (mine) return gettext("Your friend");
-  const name = { side: sideName(side) };
+  // Under Swap2, parts until a colour is chosen (Gomoku QA).
+  const part = opensSwap2(g, side);
+  const name = { side: part === null ? sideName(side) : part ? gettext("Opener") : gettext("Second player") };
   // Over, nobody can take it any more (friends QA: "(open seat)").
   if (g.seats && !g.seats[side]) return interpolate(g.status === "playing" ? gettext("%(side)s (open seat)") : gettext("%(side)s (nobody joined)"), name, true);
   if (g.players[side].kind === "ai") return interpolate(gettext("%(side)s (computer)"), name, true);
-  return sideName(side);
+  return name.side;
 }
 
 function drawPresence() {
@@ -187,6 +189,11 @@ function drawPresence() {
       .toggleClass("on", on)
       .attr("title", on ? gettext("connected") : gettext("not connected"));
     $("#seat-" + side).toggleClass("to-move", g.status === "playing" && g.to_move === side);
+    // No colour is anyone's before the Swap2 choice: a disc half of each.
+    const undecided = opensSwap2(g, side) !== null;
+    $("#seat-" + side + " .piece-mini")
+      .toggleClass("undecided", undecided)
+      .attr("title", undecided ? gettext("Colour chosen in the Swap2 opening") : null);
   });
   // The count keeps its place even when empty (board.css): a watcher coming
   // or going moves no board.

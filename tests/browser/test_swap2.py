@@ -338,7 +338,7 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     """Each player's first turn is untimed (but for the time to make it), and
     the still clocks say so; from the second player's two more stones on, the
     clock of who acts runs."""
-    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
     a.goto(a.base_url + "/")
     a.wait_for_selector("#start-dialog.show")
     a.select_option("#start-game", "gomoku")
@@ -348,10 +348,23 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     a.click("#play-friend")
     a.wait_for_selector("#share-dialog.show")
     invite = a.input_value("#invite-link")
+    c.goto(a.input_value("#watch-link"))
     a.locator("#share-dialog .btn-close").click()
     b.goto(invite)
     b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
     a.wait_for_function("() => BoardPage.state.game.seats.white")
+    c.wait_for_function("() => BoardPage.state.game.seats.white")
+    # Before the colours are chosen the seats show no colour (Gomoku QA: a
+    # black and a white disc beside the players), and a watcher reads parts.
+    for tab in (a, b, c):
+        for side in ("black", "white"):
+            disc = tab.locator(f"#seat-{side} .piece-mini")
+            assert "undecided" in disc.get_attribute("class")
+            assert disc.get_attribute("title") == "Colour chosen in the Swap2 opening"
+    assert [c.inner_text(f"#seat-name-{side}") for side in ("black", "white")] == [
+        "Opener",
+        "Second player",
+    ]
     assert a.get_attribute("#clock-white", "title") == (
         "The clocks start after each player's first turn"
     )
@@ -372,6 +385,18 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     b.click('#board [data-square="g7"]')
     a.wait_for_function("() => BoardPage.state.game.opening.step === 'choose-again'")
     a.wait_for_selector("#clock-black.running")  # the opener's, to choose
+    a.click('#swap2-choices [data-choice="white"]')
+    c.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    for tab in (a, b, c):
+        tab.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+        for side in ("black", "white"):
+            disc = tab.locator(f"#seat-{side} .piece-mini")
+            assert "undecided" not in disc.get_attribute("class")
+            assert disc.get_attribute("title") is None
+    assert [c.inner_text(f"#seat-name-{side}") for side in ("black", "white")] == [
+        "Black",
+        "White",
+    ]
 
 
 def test_the_computers_opening_stones_are_each_heard(page):
