@@ -74,11 +74,13 @@ function openingMinRow(name) {
   return opening ? opening.min_row : -Infinity;
 }
 
-/** Offer only the option values the kinds' option_specs allow: a bound is a
+/** Offer only the option values the kinds' option_specs allow (and return
+ *  the values moved into range: [{key, to, low, fixed}]): a bound is a
  *  number or the name of another option (Gomoku: a row no longer than the
  *  board), and a row no shorter than the opening rule's. A value out of
  *  bounds falls back to the default, or the nearest bound. */
 export function limitOptions() {
+  const changed = [];
   Object.keys(state.kinds).forEach(function (name) {
     const specs = optionSelectors(name);
     const defaults = state.kinds[name].options || {};
@@ -98,9 +100,14 @@ export function limitOptions() {
       });
       const value = optionValue(name, key);
       const fallback = key in defaults ? defaults[key] : low;
-      if (value < low || value > high) $select.val(String(Math.max(low, Math.min(fallback, high))));
+      if (value < low || value > high) {
+        const to = Math.max(low, Math.min(fallback, high));
+        $select.val(String(to));
+        changed.push({ key: key, to: to, low: low, fixed: fixed !== undefined });
+      }
     });
   });
+  return changed;
 }
 
 /** Node counts as the selectors show them: "18K" ("1.8万" in Chinese: QA

@@ -58,6 +58,7 @@ export function offerNewGame(name) {
   $("#start-game").val(name || (g ? g.game : $("#game-select").val()));
   $("#start-missing").prop("hidden", true); // a missing game's note is for the first visit
   $("#start-refused").prop("hidden", true); // and a refusal's for the choice refused
+  $("#start-options-note").prop("hidden", true); // said of a choice made before
   // A game on the clock with a friend does not wait: its clock runs on. An
   // invitation not yet taken runs no clock: it waits (yourgames.js says
   // when the friend comes).
@@ -89,6 +90,24 @@ function startFrom(g) {
   };
   pick("#start-strength", $("#strength-" + ai[0]).val());
   pick("#start-clock", clockValue(g.clock && g.clock.control));
+}
+
+/** Why a choice moved the row to a length it allows, by the option chosen. */
+const ROW_WHY = {
+  size: () => gettext("a row is no longer than the board"),
+  rule: () => gettext("renju is played five in a row"),
+  opening: (row) => interpolate(gettext("Swap2 is played on rows of %(n)s or more"), { n: row.low }, true),
+};
+
+/** Say under the options that the choice of `option` ("size", "rule",
+ *  "opening") moved the row (`changed`: limitOptions' answer); Gomoku QA:
+ *  it went from 3 to 5 without a word. */
+export function sayOptionsLimited(changed, option) {
+  const row = changed.find((c) => c.key === "row");
+  const why = row && ROW_WHY[option];
+  // Translators: "In a row is now 5: renju is played five in a row."
+  const words = why ? interpolate(gettext("In a row is now %(n)s: %(why)s."), { n: row.to, why: why(row) }, true) : "";
+  $("#start-options-note").text(words).prop("hidden", !why);
 }
 
 /** Show the options of the game chosen in the dialog; under Swap2 the

@@ -232,7 +232,7 @@ export function bind() {
     if (choosingByKeys) putBack(this);
   });
   on("change", "#gomoku-size, #gomoku-row, #gomoku-rule, #gomoku-opening", function () {
-    limitOptions();
+    dialogs.sayOptionsLimited(limitOptions(), this.id.replace("gomoku-", ""));
     fillModels(chosenGame()); // a network plays only on the board it learned
   });
   on("change", "#show-legal, #show-analysis, #stone-numbers", function () {

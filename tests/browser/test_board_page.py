@@ -666,6 +666,12 @@ def test_gomoku_offers_only_the_rows_its_option_specs_allow(page):
     page.select_option("#gomoku-row", "7")
     page.select_option("#gomoku-size", "6")
     assert page.locator("#gomoku-row").input_value() == "5"
+    # Said, not done silently (Gomoku QA: the row changed without a word).
+    assert page.inner_text("#start-options-note") == (
+        "In a row is now 5: a row is no longer than the board."
+    )
+    page.select_option("#gomoku-size", "15")
+    assert page.locator("#start-options-note").is_hidden()  # nothing changed
     page.select_option("#gomoku-size", "5")
     disabled = page.locator("#gomoku-row option:disabled").all_inner_texts()
     assert disabled == ["6", "7"]
@@ -687,6 +693,9 @@ def test_swap2_is_offered_with_rows_of_four_or_more(page):
     page.select_option("#gomoku-row", "3")
     page.select_option("#gomoku-opening", "swap2")
     assert page.locator("#gomoku-row").input_value() == "5"  # the default
+    assert page.inner_text("#start-options-note") == (
+        "In a row is now 5: Swap2 is played on rows of 4 or more."
+    )
     disabled = page.locator("#gomoku-row option:disabled").all_inner_texts()
     assert disabled == ["3", "6", "7"]
     page.select_option("#gomoku-row", "4")
@@ -694,6 +703,12 @@ def test_swap2_is_offered_with_rows_of_four_or_more(page):
     page.wait_for_function("() => BoardPage.state.game.opening")
     assert game_json(page)["options"] == {"size": 5, "row": 4, "rule": "freestyle"}
     new_game_dialog(page)
+    assert page.locator("#start-options-note").is_hidden()  # said once
+    page.select_option("#gomoku-rule", "renju")
+    assert page.inner_text("#start-options-note") == (
+        "In a row is now 5: renju is played five in a row."
+    )
+    page.select_option("#gomoku-rule", "freestyle")
     page.select_option("#gomoku-opening", "none")
     assert page.locator("#gomoku-row option:disabled").all_inner_texts() == ["6", "7"]
 
