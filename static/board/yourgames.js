@@ -158,13 +158,15 @@ function entry(x) {
     .append($("<span>").addClass(waiting === 0 ? "badge text-bg-primary" : "small text-body-secondary").text(turn));
 }
 
-/** The line under a listed game: its clock, how far it has gone and, on the
- *  player's move, the time they have left now. */
+/** The line under a listed game: its clock, how far it has gone and, once
+ *  the clocks run, the time the player has left now (on the friend's move
+ *  too, still: friends QA). */
 function moreWords({ seat, g, at }) {
   const mine = seatSide(g, seat);
   const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", g.ply), { n: g.ply }, true);
-  const running = g.clock && g.clock.running === mine;
-  const left = running && interpolate(gettext("%(time)s left"), { time: clockText(g.clock[mine] - (performance.now() - at) / 1000, g.clock.control) }, true);
+  const running = g.clock && g.clock.running;
+  const seconds = running && g.clock[mine] - (running === mine ? (performance.now() - at) / 1000 : 0);
+  const left = running && interpolate(gettext("%(time)s left on your clock"), { time: clockText(seconds, g.clock.control) }, true);
   return [g.clock ? controlName(g.clock.control) : "", far, left].filter(Boolean).join(" \u00b7 ");
 }
 

@@ -129,7 +129,9 @@ def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
     assert a.locator("#start-leaving").is_hidden()
     entry = a.locator("#your-games [data-game]")
     _, more, turn = entry.inner_text().split("\n")
-    assert re.fullmatch(r"3 min \+ 2 s · 2 moves played · [23]:\d\d left", more), more
+    assert re.fullmatch(
+        r"3 min \+ 2 s · 2 moves played · [23]:\d\d left on your clock", more
+    ), more
     assert turn == "Your move (Black)"
     # ... and it runs down while the dialog is open (it stood still).
     # Read anew each time: the list may be drawn again meanwhile (the games
@@ -148,6 +150,28 @@ def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
     a.click("#new-game")  # over: nothing runs on
     a.wait_for_selector("#start-dialog.show")
     assert a.locator("#start-leaving").is_hidden()
+
+
+def test_on_the_friends_move_the_list_says_the_players_own_time(new_page):
+    """Friends QA: the time left showed only on the player's own move; on the
+    friend's it is the player's still clock, said as such."""
+    a, b = a_friend_joins_timed(new_page)  # Gomoku at 3+2
+    for tab, square, ply in ((a, "h8", 1), (b, "h9", 2), (a, "j8", 3)):
+        click(tab, square)
+        ply_is(a, ply, timeout=5000)
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    a.click("#two-players")
+    a.wait_for_function("() => !BoardPage.state.game.seats")
+    a.click("#new-game")
+    a.wait_for_function("() => $('#your-games [data-game]').length === 1")
+    _, more, turn = a.locator("#your-games [data-game]").inner_text().split("\n")
+    assert re.fullmatch(
+        r"3 min \+ 2 s · 3 moves played · 3:0\d left on your clock", more
+    ), more
+    assert turn == "Your friend's move (White)"
+    a.wait_for_timeout(1500)  # still: the friend's clock runs, not this one
+    assert a.locator("#your-games .your-game-more").first.inner_text() == more
 
 
 def test_a_clock_the_dialog_does_not_offer_is_named_in_words(new_page):
