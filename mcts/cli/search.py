@@ -19,6 +19,7 @@ from ..games.arguments import (
     positive_int,
     positive_number,
 )
+from ..models.store import model_path
 from ..play.arena import (
     GameRecord,
     distinct_positions,
@@ -124,9 +125,9 @@ def add_commands(subparsers) -> None:
     )
     warm.add_argument(
         "--model",
-        default="light",
-        help="the tree model the page's AI plays with (default light); "
-        "'none' warms the search alone",
+        help="the tree model the page's AI plays with (default light, or the "
+        "search alone where it cannot be loaded, as the server does); 'none' "
+        "warms the search alone",
     )
     warm.add_argument(
         "--jobs",
@@ -324,6 +325,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _missing_model(games: tuple[str, ...], name: str) -> str | None:
+    """Why model ``name`` cannot be warmed for each of ``games`` (none such,
+    or packed), or None: asked for by name, it is not left out in silence."""
+    missing = [game for game in games if not model_path(game, name).is_dir()]
+    if not missing:
+        return None
+    packed = [g for g in missing if Path(f"{model_path(g, name)}.tar.xz").is_file()]
+    if packed:
+        archive = f"{model_path(packed[0], name)}.tar.xz"
+        return (
+            f"{name} is packed for {packed[0]}: python -m mcts model unpack {archive}"
+        )
+    return f"no model {name} for {', '.join(missing)}"
+
+
 def cmd_warm(args: argparse.Namespace) -> int:
     """Compile the rules, then warm each game, printing when each is ready
     (and keeping the progress in ``--status``); 1 if a game failed."""
@@ -333,6 +349,11 @@ def cmd_warm(args: argparse.Namespace) -> int:
     if unknown:
         print(f"no such game: {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
+    if args.model not in (None, "none"):
+        refusal = _missing_model(games, args.model)
+        if refusal:
+            print(refusal, file=sys.stderr)
+            return 2
     if args.parent is not None:
         stop_with_parent(args.parent, args.status)
     progress = {name: GameProgress() for name in games}
@@ -369,7 +390,7 @@ def cmd_warm(args: argparse.Namespace) -> int:
         rules = True
         save()
 
-    model = None if args.model == "none" else args.model
+    model = None if args.model == "none" else args.model or "light"
     final = warm_up(
         games=games, model=model, jobs=args.jobs, report=report, on_rules=on_rules
     )

@@ -46,6 +46,9 @@ def refused(capsys, argv, *, lab=False) -> str:
         (["selfplay", "reversi", "--games", "0", "--model", "x"], "--games"),
         (["solve", "reversi"], "give a state string or --moves"),
         (["perft", "reversi", "-1"], "depth"),
+        # "ready" for each game, warmed without the model asked for.
+        (["warm", "--model", "nosuch"], "no model nosuch for gomoku, reversi, loa"),
+        (["warm", "reversi", "--model", "light-renju"], "no model light-renju"),
     ],
 )
 def test_a_bad_value_is_one_line_before_any_work(capsys, argv, said):
