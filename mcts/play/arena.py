@@ -90,7 +90,7 @@ class MatchResult:
     b_wins: int
     draws: int
     score: float  # A's mean score per game, 0..1
-    ci95: float  # half-width of the normal-approximation 95% interval
+    ci95: float  # half-width of the 95% interval (normal approximation)
     records: tuple[GameRecord, ...]
 
     @property
@@ -128,6 +128,12 @@ def tally(records: list[GameRecord]) -> MatchResult:
     n = len(scores)
     mean = float(scores.mean()) if n else 0.0
     ci = 1.96 * float(scores.std(ddof=1)) / math.sqrt(n) if n > 1 else 1.0
+    if n > 1 and ci == 0.0:
+        # Every game scored the same: no spread to measure, yet not certain
+        # (it printed "± 0.0%" for two wins). Agresti and Coull's interval:
+        # two wins and two losses added.
+        added = (float(scores.sum()) + 2) / (n + 4)
+        ci = 1.96 * math.sqrt(added * (1 - added) / (n + 4))
     return MatchResult(
         a_wins=sum(r.a_score == 1.0 for r in records),
         b_wins=sum(r.a_score == 0.0 for r in records),

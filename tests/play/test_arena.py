@@ -31,6 +31,16 @@ def test_tally_counts_wins_draws_and_a_95_percent_interval():
     )
 
 
+@pytest.mark.parametrize(("games", "half_width"), [(2, 0.377), (100, 0.026)])
+def test_a_match_whose_games_all_scored_the_same_is_not_certain(games, half_width):
+    """CLI QA: two wins printed "A score 100.0% ± 0.0%". With no spread to
+    measure, the interval is Agresti and Coull's (two wins and two losses
+    added)."""
+    result = tally([_record(i, 1.0) for i in range(games)])
+    assert result.ci95 == pytest.approx(half_width, abs=0.001)
+    assert tally([_record(i, 0.0) for i in range(games)]).ci95 == result.ci95
+
+
 def test_tally_counts_the_distinct_games():
     lines = [("f5", "d6"), ("f5", "f6"), ("f5", "d6"), ("d3",)]
     result = tally([_record(i, 1.0, m) for i, m in enumerate(lines)])
