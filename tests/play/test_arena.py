@@ -38,7 +38,9 @@ def test_a_match_whose_games_all_scored_the_same_is_not_certain(games, half_widt
     added)."""
     result = tally([_record(i, 1.0) for i in range(games)])
     assert result.ci95 == pytest.approx(half_width, abs=0.001)
-    assert tally([_record(i, 0.0) for i in range(games)]).ci95 == result.ci95
+    assert tally([_record(i, 0.0) for i in range(games)]).ci95 == pytest.approx(
+        result.ci95
+    )
 
 
 def test_tally_counts_the_distinct_games():
