@@ -293,6 +293,9 @@ export function undo() {
     const ask = document.getElementById("ask-takeback");
     return greyed(ask) ? flash(ask.title, "info") : makeOffer("takeback");
   }
+  // A watcher's u key (the button is hidden) takes back nothing (keyboard
+  // QA: it took back the player's move and the computer's reply).
+  if (onlyWatching()) return flash(gettext("You are watching this game: only its two players move."), "info");
   // The u key too says why nothing is taken back (the button is off then).
   if (!hasUndo(g)) return flash(noUndoReason(g), "info");
   stopThinking();

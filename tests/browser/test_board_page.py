@@ -1525,6 +1525,25 @@ def test_a_tap_beside_the_board_puts_down_what_waited_for_a_second_tap(new_page)
     )
 
 
+def test_a_watchers_u_key_takes_nothing_back(new_page):
+    """Keyboard QA: a watcher of a game against the computer pressed u and
+    took back the player's move and the computer's reply (the key went
+    straight to the API; the board and h already said "watching")."""
+    made = services.create_game(game="reversi", options=None, players=None)
+    for move in ["d3", "c3"]:
+        services.play_move(made["id"], move=move)
+    watcher = new_page(viewport=DESKTOP)
+    watcher.goto(watcher.base_url + f"/?game={made['id']}&watch")
+    watcher.wait_for_function("() => BoardPage.state.watching && BoardPage.state.game")
+    watcher.locator('#board [data-square="a1"]').focus()
+    watcher.keyboard.press("u")
+    assert watcher.inner_text("#flash") == (
+        "You are watching this game: only its two players move."
+    )
+    watcher.wait_for_timeout(500)
+    assert services.get_game(made["id"])["ply"] == 2
+
+
 def test_a_watcher_of_the_computer_has_no_empty_line_kept_for_its_estimates(
     new_page,
 ):
