@@ -310,13 +310,14 @@ function drawGone() {
   const since = friendGoneFor();
   clearTimeout(goneTimer);
   $("#gone-bar").prop("hidden", since === null || since < NOTICE_AFTER);
+  if (since === null || since < NOTICE_AFTER) goneSaid = null;
   if (since === null) return;
   if (since < NOTICE_AFTER) {
     goneTimer = setTimeout(() => state.game && drawGone(), (NOTICE_AFTER - since) * 1000);
     return;
   }
   if (beforeFirstMoves(state.game)) {
-    $("#gone-text").text(gettext("Your friend left the game before each of you had moved: you can abort it, or wait for them."));
+    sayGone(gettext("Your friend left the game before each of you had moved: you can abort it, or wait for them."), "before");
     $("#gone-claims").prop("hidden", true);
     return;
   }
@@ -324,13 +325,26 @@ function drawGone() {
   const text = wait
     ? interpolate(ngettext("Your friend left the game. You can claim victory in %(n)s second.", "Your friend left the game. You can claim victory in %(n)s seconds.", wait), { n: wait }, true)
     : gettext("Your friend left the game. You can claim victory, call it a draw, or wait.");
-  $("#gone-text").text(text);
+  sayGone(text, wait ? "waiting" : "claims");
   const claims = $("#gone-claims");
   const come = claims.prop("hidden") && wait === 0;
   claims.prop("hidden", wait > 0);
   // In sight as they come (friends QA: at 1280x800 below the window's edge).
   if (come) document.getElementById("gone-bar").scrollIntoView({ block: "nearest" });
   if (wait > 0) goneTimer = setTimeout(() => state.game && drawGone(), 1000);
+}
+
+/** What the gone bar last said aloud: "before", "waiting" or "claims". */
+let goneSaid = null;
+
+/** Show `text` on the gone bar; a screen reader hears it as `phase` begins,
+ *  not at each second of the countdown (keyboard QA: the bar's live region
+ *  was rewritten each second for half a minute). */
+function sayGone(text, phase) {
+  $("#gone-text").text(text);
+  if (phase === goneSaid) return;
+  goneSaid = phase;
+  $("#gone-said").text(text);
 }
 
 /** Whether `side` has played a move of its own, one a takeback can take

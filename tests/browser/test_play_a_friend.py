@@ -981,6 +981,13 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     click(b, "h9")
     ply_is(a, 2, timeout=1000)
 
+    # What a screen reader hears: each change of the live region.
+    a.evaluate(
+        "() => { window.saidGone = [];"
+        " const said = document.getElementById('gone-said');"
+        " new MutationObserver(() => saidGone.push(said.textContent))"
+        ".observe(said, { childList: true, characterData: true, subtree: true }); }"
+    )
     b.goto("about:blank")
     a.wait_for_selector("#gone-bar:not([hidden])", timeout=4000)
     assert (
@@ -988,10 +995,18 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
         .inner_text()
         .startswith("Your friend left the game. You can claim victory in ")
     )
+    # A screen reader hears it once, not each second of the countdown
+    # (keyboard QA: the live region was rewritten 19 times in 12 s).
+    assert a.locator("#gone-bar").get_attribute("role") is None
+    assert a.locator("#gone-text").get_attribute("aria-hidden") == "true"
     a.wait_for_selector("#claim-win:visible", timeout=9000)
     assert a.locator("#gone-text").inner_text() == (
         "Your friend left the game. You can claim victory, call it a draw, or wait."
     )
+    said = [text for text in a.evaluate("saidGone") if text]
+    assert len(said) == 2, said
+    assert said[0].startswith("Your friend left the game. You can claim victory in ")
+    assert said[1] == a.locator("#gone-text").inner_text()
     # In sight as they come (friends QA: at 1280x800 below the window's edge).
     a.wait_for_function(
         "() => document.querySelector('#claim-draw').getBoundingClientRect().bottom"
