@@ -9,7 +9,7 @@
  */
 import { chooseGame, newGame, openGame } from "./actions.js";
 import * as api from "./api.js";
-import { newGameBody, syncControls } from "./controls.js";
+import { limitOptions, newGameBody, syncControls } from "./controls.js";
 import { afterEndGone, hideEnd } from "./ending.js";
 import { clockOf, clockValue, createFriendGame, makeOffer } from "./friends.js";
 import { changeGame } from "./game.js";
@@ -52,6 +52,56 @@ document.addEventListener("hidden.bs.modal", function (event) {
 /** A choice was made in the start dialog (else closing it keeps the game). */
 let chosen = false;
 
+/** In the tab's session storage: the dialog's choices, kept over the load
+ *  that its language switch makes. */
+const STORE_START = "webgame.start-choices";
+
+/** Keep the dialog's choices for the page the language switch loads (QA:
+ *  they came back as Reversi, Black and Club, and Play the computer started
+ *  a game the player had not chosen). */
+export function keepStartChoices() {
+  const kept = { selects: {}, radios: [] };
+  $("#start-dialog select").each(function () {
+    kept.selects[this.id] = this.value;
+  });
+  $("#start-dialog input[type=radio]:checked").each(function () {
+    kept.radios.push(this.id);
+  });
+  try {
+    sessionStorage.setItem(STORE_START, JSON.stringify(kept));
+  } catch (e) {
+    /* no storage: the dialog starts afresh */
+  }
+}
+
+/** The choices the page before kept (taken once), or null. */
+let keptChoices = (function () {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(STORE_START));
+    sessionStorage.removeItem(STORE_START);
+    return kept;
+  } catch (e) {
+    return null;
+  }
+})();
+
+/** The dialog was open as the language changed: open it again, as it was,
+ *  once the game is on the board (game.js calls this as it draws). */
+export function reopenKept() {
+  if (keptChoices && state.game) offerNewGame();
+}
+
+function applyKept() {
+  const kept = keptChoices;
+  keptChoices = null;
+  Object.keys(kept.selects || {}).forEach(function (id) {
+    const $select = $("#" + id);
+    if ($select.find("option").filter((i, o) => o.value === kept.selects[id]).length) $select.val(kept.selects[id]);
+  });
+  (kept.radios || []).forEach((id) => $("#" + id).prop("checked", true));
+  limitOptions();
+}
+
 /** Offer a new game, of `name` (default: the game on show). */
 export function offerNewGame(name) {
   const g = state.game;
@@ -68,6 +118,7 @@ export function offerNewGame(name) {
   $("#start-leaving").prop("hidden", !running);
   $("#start-inviting").prop("hidden", !inviting);
   if (g) startFrom(g);
+  if (keptChoices) applyKept();
   drawStartOptions();
   drawYourGames();
   // Without a game to go back to, the dialog has no way out but a choice.

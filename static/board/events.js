@@ -10,7 +10,7 @@ import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
 import * as drag from "./drag.js";
 import { afterEndGone, closeEnd, hideEnd, showEnd } from "./ending.js";
-import { whenGameEnds } from "./game.js";
+import { whenGameDrawn, whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
 import { balanceButtons, flash, revealBoard, revealCard } from "./panel.js";
@@ -120,6 +120,7 @@ export function bind() {
     const by = e.originalEvent && e.originalEvent.submitter;
     try {
       if (by && by.id === "language") sessionStorage.setItem(FOCUS_AFTER_LOAD, by.id);
+      if (by && by.id === "start-language") dialogs.keepStartChoices();
     } catch (err) {
       // No storage: the focus starts at the top, as on any load.
     }
@@ -261,6 +262,7 @@ export function bind() {
     });
   });
   whenGameEnds(showEnd);
+  whenGameDrawn(dialogs.reopenKept);
   $(document).on("keydown", onKey);
   $(document).on("pointerdown", function (e) {
     clickedIntoGrid = $(e.target).closest("#board").length > 0; // (false returned would cancel the click)

@@ -15,6 +15,7 @@ from .conftest import DESKTOP, PHONE, PHONE_CONTEXT
 from .helpers import (
     LOADED,
     game_json,
+    open_board,
     select_game,
     start_game,
     two_players,
@@ -178,11 +179,54 @@ def test_the_first_visit_can_switch_language_in_the_new_game_dialog(new_page):
     page = new_page(locale="en-US", viewport=DESKTOP)
     page.goto(page.base_url + "/")
     page.wait_for_selector("#start-dialog.show")
+    # The choices made stay (QA: back to Reversi, Black and Club, and Play
+    # the computer started a game the player had not chosen).
+    page.select_option("#start-game", "loa")
+    page.click('label[for="you-white"]')
+    strong = page.eval_on_selector(
+        "#start-strength", "s => s.options[s.options.length - 1].value"
+    )
+    page.select_option("#start-strength", strong)
+    page.select_option("#friend-clock", "10+5")
     page.click("#start-language")
     page.wait_for_function(LANG_IS, arg="zh-hans")
     page.wait_for_selector("#start-dialog.show")
     assert page.inner_text("#start-title") == "新对局"
     assert page.inner_text("#start-language") == "English"
+    assert page.input_value("#start-game") == "loa"
+    assert page.is_checked("#you-white")
+    assert page.input_value("#start-strength") == strong
+    assert page.input_value("#friend-clock") == "10+5"
+    page.click("#play-computer")
+    page.wait_for_function(
+        "() => BoardPage.state.game && BoardPage.state.game.ply === 1"
+    )
+    game = page.evaluate("BoardPage.state.game")
+    assert game["game"] == "loa" and game["players"]["black"]["kind"] == "ai"
+
+
+def test_switching_language_in_new_game_keeps_the_dialog_and_its_choices(new_page):
+    """Over a game, the dialog comes back in the other language as it was
+    (it was gone, the game on the board)."""
+    page = new_page(locale="en-US", viewport=DESKTOP)
+    open_board(page)
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "gomoku")
+    page.select_option("#gomoku-rule", "renju")
+    page.select_option("#gomoku-opening", "swap2")
+    page.click("#start-language")
+    page.wait_for_function(LANG_IS, arg="zh-hans")
+    page.wait_for_selector("#start-dialog.show")
+    assert page.input_value("#start-game") == "gomoku"
+    assert page.input_value("#gomoku-rule") == "renju"
+    assert page.input_value("#gomoku-opening") == "swap2"
+    assert page.locator("#start-swap2-note").is_visible()
+    assert page.locator("#start-cancel").is_visible()  # back to the game
+    page.reload()  # once: a later load opens no dialog
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    page.wait_for_timeout(300)
+    assert page.locator("#start-dialog").is_hidden()
 
 
 #: The header buttons whose label text runs over more than one line.
