@@ -110,9 +110,12 @@ function drawClocks() {
     const first = firstMove !== null && side === g.to_move;
     const left = first ? firstMove : secondsLeft(side);
     if (!$clock.data("label")) $clock.data("label", $clock.attr("aria-label"));
+    // Written when it changes, not at each tick (QA: 20 times a second, a
+    // still clock too).
+    const text = clockText(left, first ? null : g.clock.control);
+    if ($clock.text() !== text) $clock.text(text);
     $clock
       .prop("hidden", false)
-      .text(clockText(left, first ? null : g.clock.control))
       .toggleClass("running", g.clock.running === side)
       .toggleClass("first-move", first)
       .toggleClass("low", left < (first ? 10 : g.clock.control.days ? DAYS_LOW_SECONDS : LOW_SECONDS))
@@ -184,10 +187,14 @@ function drawPresence() {
   SIDES.forEach(function (side) {
     const on = Boolean(g.seats && who[side]);
     $("#seat-name-" + side).text(seatName(side));
+    const presence = on ? gettext("connected") : gettext("not connected");
     $("#presence-" + side)
       .prop("hidden", !g.seats)
       .toggleClass("on", on)
-      .attr("title", on ? gettext("connected") : gettext("not connected"));
+      .attr("title", presence);
+    // The dot is seen: heard too (keyboard QA).
+    // Translators: after a player's name, to a screen reader: "(connected)".
+    $("#presence-said-" + side).text(g.seats ? " " + interpolate(gettext("(%(presence)s)"), { presence: presence }, true) : "");
     $("#seat-" + side).toggleClass("to-move", g.status === "playing" && g.to_move === side);
     // No colour is anyone's before the Swap2 choice: a disc half of each.
     const undecided = opensSwap2(g, side) !== null;

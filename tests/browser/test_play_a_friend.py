@@ -768,6 +768,21 @@ def test_a_rematch_offered_to_a_friend_who_left_says_so(new_page):
     )
 
 
+def test_a_clock_standing_still_is_not_written_again_and_again(new_page):
+    """Keyboard QA: both clocks were rewritten 20 times a second, the still
+    one's "3:00" too (work for a phone, and a timer region rewritten)."""
+    a, _ = a_friend_joins_timed(new_page)
+    writes = a.evaluate(
+        "() => new Promise(done => { const counts = {black: 0, white: 0};"
+        " for (const side of ['black', 'white']) new MutationObserver(r =>"
+        " counts[side] += r.length).observe(document.getElementById('clock-' + side),"
+        " { childList: true, characterData: true, subtree: true });"
+        " setTimeout(() => done(counts), 2000); })"
+    )
+    # Black's first move counts down, a second at a time; White's stands.
+    assert writes["white"] == 0 and 1 <= writes["black"] <= 3 * 2, writes
+
+
 def test_a_game_that_ended_while_its_player_was_away_shows_its_end_card(new_page):
     """A friend who resigned while the player's page was closed: coming back,
     the player sees the end card once (it showed only to pages open at the
@@ -1503,10 +1518,14 @@ def test_a_player_who_loses_the_connection_is_told(new_page):
     b.context.set_offline(True)
     b.wait_for_selector("#connection-lost:not([hidden])", timeout=2000)
     assert b.locator("#presence-black.on").count() == 0
+    # Heard too: the dots are only seen (keyboard QA).
+    said = " ".join(b.locator("#seat-black").text_content().split())
+    assert said.startswith("Your friend (not connected)"), said
     b.context.set_offline(False)
     b.wait_for_selector("#connection-lost", state="hidden", timeout=3000)
     b.wait_for_selector("#presence-white.on", timeout=3000)
     assert b.locator("#presence-black.on").count() == 1
+    assert "(connected)" in b.locator("#seat-black").text_content()
 
 
 def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
