@@ -106,7 +106,13 @@ export function bind() {
   on("click", "#rules", () => showRules());
   on("click", "#start-rules", dialogs.startRules);
   // Escape (or a click beside it) keeps the game on the board, when there is one.
-  on("hidePrevented.bs.modal", "#start-dialog", () => state.game && bootstrap.Modal.getInstance(document.getElementById("start-dialog")).hide());
+  // Without one it stays, and so does the focus (Bootstrap gives it to the
+  // dialog's box as it shakes: keyboard QA, the place was lost).
+  on("hidePrevented.bs.modal", "#start-dialog", function () {
+    if (state.game) return bootstrap.Modal.getInstance(this).hide();
+    const was = document.activeElement;
+    if (was && was !== this) setTimeout(() => was.focus({ preventScroll: true }));
+  });
   on("hidden.bs.modal", "#rules-dialog", dialogs.rulesClosed);
   on("click", "#sound", function () {
     toggleSound();
