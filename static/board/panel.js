@@ -431,6 +431,9 @@ function statusText() {
   }
   if (g.legal_moves.length === 1 && g.legal_moves[0] === "pass") return interpolate(gettext("%(side)s has no move and must pass"), who, true);
   // The one person playing the computer reads it as a friend's game says it.
+  // Paused on the player's own move: said now, not after it (QA: only the
+  // button's Resume told it).
+  if (humanSide() === g.to_move && state.paused) return interpolate(gettext("Your move (%(side)s) \u2013 the computer is paused"), who, true);
   if (humanSide() === g.to_move) return interpolate(gettext("Your move (%(side)s)"), who, true);
   return interpolate(gettext("%(side)s to move"), who, true);
 }

@@ -1446,6 +1446,19 @@ def test_the_end_card_tells_the_player_they_won_and_a_watcher_who_won(new_page):
         assert tab.locator("#end-title").inner_text() == title
 
 
+def test_pause_on_the_players_own_move_says_the_computer_is_paused(new_page):
+    """QA: Pause on one's own move only turned the button into Resume; the
+    status read "Your move (Black)" until the move, then "paused"."""
+    page = new_page(viewport=DESKTOP)
+    open_board(page)
+    start_game(page, "reversi")
+    set_ai(page, "white", True, "time:5")
+    page.click("#pause")
+    assert status(page) == "Your move (Black) \u2013 the computer is paused"
+    page.click("#pause")  # Resume
+    assert status(page) == "Your move (Black)"
+
+
 def test_pause_while_the_ai_thinks_says_it_pauses_after_its_move(new_page):
     """Pause reads Resume at once, but the search under way still plays its
     move (the server's search ends with its move, or Stop's): the status
