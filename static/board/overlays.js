@@ -174,8 +174,13 @@ export function drawArrows(better) {
   }
   const layer = boardLayer();
   if (!layer) return;
-  const moves = arrowMoves(layer);
-  const most = Math.max(1, ...moves.map((m) => m.visits));
+  // A piece picked: its own arrows alone, so that its destinations' dots
+  // stand out (phone QA: lost among arrows of the same orange).
+  // Their widths as with every arrow shown.
+  const picked = state.selected;
+  const all = arrowMoves(layer);
+  const moves = all.filter((m) => !picked || squaresOfMove(m.move)[0] === picked);
+  const most = Math.max(1, ...all.map((m) => m.visits));
   // Drawn weakest first, and the move played last, so that it lies on top.
   moves
     .slice()

@@ -212,6 +212,29 @@ def test_loa_arrows_mark_the_move_played(page):
     assert best.get_attribute("data-move") == game_json(page)["last_move"]
 
 
+def test_a_picked_loa_piece_shows_only_its_own_hint_arrows(page):
+    """Phone QA: with a hint's arrows from every piece, a piece picked had
+    its destinations' dots lost among arrows of the same orange."""
+    open_board(page)
+    start_game(page, "loa")
+    page.click("#hint")
+    wait_idle(page)
+    froms = page.evaluate(
+        "() => [...document.querySelectorAll('#arrow-layer line')]"
+        ".map(l => l.dataset.move.split(/[-x]/)[0])"
+    )
+    assert len(set(froms)) > 1, froms
+    piece = froms[0]
+    page.click(f'#board [data-square="{piece}"]')
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('#arrow-layer line')]"
+        ".map(l => l.dataset.move.split(/[-x]/)[0])"
+    )
+    assert shown and set(shown) == {piece}, shown
+    page.keyboard.press("Escape")  # put down: every arrow again
+    assert page.locator("#arrow-layer line").count() == len(froms)
+
+
 # ---- 5, 6: pause and a search survive a reload -----------------------------------
 def test_pause_is_kept_over_a_reload(page):
     open_board(page)
