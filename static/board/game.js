@@ -167,7 +167,7 @@ export function setGame(g) {
     // Heard with the move that left no move (the computer's, perhaps): the
     // pass came in the same snapshot, and only the pass was said. Shown
     // alone under the board, and said once.
-    flash(words, "position", true);
+    flash(words, "turn", true);
     const move = g.ply >= before.ply + 2 ? g.moves[g.ply - 2] : null;
     const played = move && interpolate(gettext("%(side)s played %(move)s"), { side: sideName(other), move: moveText(move) }, true);
     // Translators: a move, then the pass it forced: "White played c1. Black has no move: White plays again".

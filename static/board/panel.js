@@ -28,14 +28,19 @@ let flashAboutPosition = false;
  *  move lands (clearPositionFlash). A forced pass's word faded while the
  *  player still wondered why the computer had not moved. Kind "stays" is
  *  an error that stays until the next message or clearFlash(): why the
- *  computer paused itself. */
+ *  computer paused itself. Kind "turn" is a "position" that changes whose
+ *  turn it is (a pass), in bold: grey, it was missed (QA). */
 export function flash(text, kind, heard) {
-  flashAboutPosition = kind === "position";
+  const turn = kind === "turn";
+  flashAboutPosition = kind === "position" || turn;
   const stays = flashAboutPosition || kind === "stays";
   if (flashAboutPosition) kind = "info";
   const $f = $("#flash");
   $f.attr("aria-live", heard ? "off" : "polite");
-  $f.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
+  $f.text(text)
+    .toggleClass("text-danger", kind !== "info")
+    .toggleClass("text-body-secondary", kind === "info" && !turn)
+    .toggleClass("fw-semibold", turn);
   clearTimeout(flashTimer);
   if (!stays) flashTimer = setTimeout(() => $f.text(""), 3500);
 }

@@ -13,6 +13,10 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     wait_idle(page)
     assert plies(page)[-2:] == ["c1", "pass"]
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
+    # Not in the grey of a passing remark (QA: easy to miss).
+    weight = page.eval_on_selector("#flash", "f => getComputedStyle(f).fontWeight")
+    assert int(weight) >= 600
+    assert "text-body-secondary" not in page.get_attribute("#flash", "class")
     assert status(page) == "White to move"
     # Heard: the move that left Black without one too (only the pass was).
     page.wait_for_function(
@@ -36,6 +40,8 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     page.locator('#board [data-square="a1"]').click()  # not a legal move
     page.wait_for_function("() => document.getElementById('flash').textContent !== ''")
     assert page.locator("#flash").get_attribute("aria-live") == "polite"
+    weight = page.eval_on_selector("#flash", "f => getComputedStyle(f).fontWeight")
+    assert int(weight) < 600
 
 
 def test_a_pass_stepped_onto_is_said(page):
