@@ -14,6 +14,11 @@ import time
 from ..games import Reversi, State
 from ..search.reversi.endgame import NO_MOVE, solve
 
+#: The most empty squares solved: each one more takes about three times as
+#: long (docs/performance.md: about 2 s at 20, 10 s at 22 or 23), so that 30
+#: takes hours and 40 would never end.
+MAX_EMPTIES = 30
+
 #: A position with one empty square: solving it loads the compiled code.
 _ONE_EMPTY = Reversi().parse_state("x" * 62 + "o. b")
 
@@ -62,8 +67,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.game.lower() not in ("reversi", "othello"):
         raise ValueError(f"only reversi endgames can be solved, not {args.game!r}")
     state = _position(game, args)
-    print(game.render(state))
     empties = 64 - sum(game.score(state).values())
+    if empties > MAX_EMPTIES:
+        raise ValueError(
+            f"{empties} empties: solve takes at most {MAX_EMPTIES} (each one more "
+            "takes about three times as long); `think` searches any position"
+        )
+    print(game.render(state))
     start = time.perf_counter()
     solve(_ONE_EMPTY)
     print(f"first call (compile or cache load): {time.perf_counter() - start:.2f} s")

@@ -46,6 +46,8 @@ def refused(capsys, argv, *, lab=False) -> str:
         (["selfplay", "reversi", "--games", "0", "--model", "x"], "--games"),
         (["solve", "reversi"], "give a state string or --moves"),
         (["perft", "reversi", "-1"], "depth"),
+        # Started an exact search of 60 empties: years.
+        (["solve", "reversi", "--moves", "d3"], "59 empties: solve takes at most 30"),
         # "ready" for each game, warmed without the model asked for.
         (["warm", "--model", "nosuch"], "no model nosuch for gomoku, reversi, loa"),
         (["warm", "reversi", "--model", "light-renju"], "no model light-renju"),
