@@ -219,7 +219,12 @@ def serve(
         if player is None or built_for != (game, turn):
             if player is not None:
                 player.close()
-            player, built_for = make_player(game, turn), (game, turn)
+            player = None
+            try:
+                player, built_for = make_player(game, turn), (game, turn)
+            except ValueError as error:  # a model for another board or rule
+                say(f"ERROR {error}")
+                return
             own_seconds = player.seconds
         if own_seconds is not None:
             player.seconds = min(own_seconds, clock.move_seconds(seconds))

@@ -4,6 +4,8 @@ every command of the README and docs/)."""
 
 from __future__ import annotations
 
+import io
+import re
 import subprocess
 import sys
 
@@ -11,6 +13,7 @@ import pytest
 
 from mcts.cli.main import main
 from mcts.lab.main import main as lab_main
+from mcts.play import piskvork
 from tests.play.test_protocols import _piskvork
 
 ARENA = ["arena", "gomoku", "--size", "7", "--row", "4", "--a", "random"]
@@ -164,3 +167,36 @@ def test_an_arena_interrupted_sums_up_the_games_it_finished(capsys, monkeypatch)
     captured = capsys.readouterr()
     assert "interrupted after 1 games" in captured.err
     assert captured.out.strip().splitlines()[-1].startswith("A wins 1, B wins 0")
+
+
+def test_a_player_that_cannot_play_the_board_started_answers_an_error():
+    """CLI QA: a network model for another board stopped the piskvork engine
+    with a traceback at its first move."""
+
+    def make(game, seconds):
+        raise ValueError(f"the model's network plays 8x8, not {game.options['size']}")
+
+    out = io.StringIO()
+    code = piskvork.serve(make, io.StringIO("START 15\nBEGIN\nEND\n"), out)
+    assert code == 0
+    assert out.getvalue().splitlines() == [
+        "OK",
+        "ERROR the model's network plays 8x8, not 15",
+    ]
+
+
+def test_the_engine_starts_with_a_network_for_another_board():
+    """It built the player for 15x15 before START and stopped: "the model's
+    network plays Gomoku(size=8, ...), not Gomoku(size=15, ...)"."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mcts", "engine", "gomoku", "--seconds", "0.1"]
+        + ["--player", "mcts-net:model=net-8x5"],
+        input="START 8\nBEGIN\nEND\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "OK"
+    assert re.fullmatch(r"\d,\d", done.stdout.splitlines()[1]), done.stdout
