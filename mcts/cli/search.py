@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..games import find_game
 from ..games.arguments import (
     add_game_arguments,
     game_from_args,
@@ -19,6 +20,7 @@ from ..games.arguments import (
     positive_int,
     positive_number,
 )
+from ..models.reader import read_manifest
 from ..models.store import model_path
 from ..play.arena import (
     GameRecord,
@@ -197,6 +199,26 @@ def _one_budget(args: argparse.Namespace, *specs: str) -> None:
             )
 
 
+def _model_notes(game, *specs: str) -> None:
+    """Say on stderr which of ``specs`` names a model built for other
+    options than ``game``'s: it adds nothing there (its tree, evaluation and
+    shapes judge its own board alone), and was taken without a word (CLI QA)."""
+    for text in specs:
+        spec = parse_spec(text)
+        name = spec.options.get("model")
+        folder = model_path(game.name, name) if name else None
+        if spec.kind == "engine" or folder is None or not folder.is_dir():
+            continue  # a missing one is the player's to refuse
+        manifest = read_manifest(folder)
+        built = find_game(manifest["game"], **manifest.get("options", {}))
+        if (built.name, built.options) != (game.name, game.options):
+            print(
+                f"note: model {name} was built for {built!r}: it adds nothing "
+                f"to {game!r}",
+                file=sys.stderr,
+            )
+
+
 def _game(args: argparse.Namespace):
 
     return game_from_args(args)
@@ -212,6 +234,7 @@ def cmd_think(args: argparse.Namespace) -> int:
     if seconds is None and args.sims is None:
         seconds = 1.0
     # The player before the board: a bad one is one line (CLI QA).
+    _model_notes(game, args.player)
     player = find_player(
         args.player, game, seconds=seconds, simulations=args.sims, seed=args.seed
     )
@@ -259,6 +282,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     (and, with ``--variety``, the distinct positions after it)."""
     game = _game(args)
     _one_budget(args, args.a, args.b)
+    _model_notes(game, args.a, args.b)
     seconds = args.seconds
     if seconds is None and args.sims is None:
         seconds = 0.2

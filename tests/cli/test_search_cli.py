@@ -32,6 +32,21 @@ def test_think_prints_the_board_and_root_moves_by_visits(capsys):
     assert "simulations: 400" in out
 
 
+def test_a_model_for_other_options_is_said_to_add_nothing(capsys):
+    """CLI QA: a 15x15 model on a 9x9 board was taken without a word, and
+    added nothing (its tree, evaluation and shapes judge 15x15 alone)."""
+    argv = ["think", "gomoku", "--size", "9", "--sims", "50", "--seed", "1"]
+    code = main([*argv, "--player", "mcts-heavy:model=light"])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert err.strip() == (
+        "note: model light was built for Gomoku(size=15, row=5, rule='freestyle'):"
+        " it adds nothing to Gomoku(size=9, row=5, rule='freestyle')"
+    )
+    assert main([*argv[:2], "--sims", "50", "--player", "mcts-heavy:model=light"]) == 0
+    assert capsys.readouterr().err == ""  # the model's own board
+
+
 def test_think_marks_proven_moves(capsys):
     moves = ["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"]
     code, out = run(
