@@ -621,7 +621,12 @@ export function drawPanel() {
   // The counts of the position on show (a viewed move, the explorer's).
   const shown = state.explore && state.explore.data ? state.explore.data.board.cells : state.viewPly === null ? g.board.cells : cellsAt(state.viewPly) || g.board.cells;
   const counts = discCounts(shown);
-  $("#counts").prop("hidden", g.game !== "reversi");
+  // Lines of Action's pieces too: a capture changes what each side has to
+  // join up (QA).
+  $("#counts").prop("hidden", g.game === "gomoku");
+  const loa = g.game === "loa";
+  $("#count-label-black").text(loa ? gettext("Black pieces:") : gettext("Black discs:"));
+  $("#count-label-white").text(loa ? gettext("White pieces:") : gettext("White discs:"));
   // Gomoku draws no legal dots: every empty point is legal.
   $("#show-legal-switch").prop("hidden", g.game === "gomoku");
   // A Lines of Action piece moves: a move's number would stay on a square it left.

@@ -1474,7 +1474,7 @@ def test_pause_while_the_ai_thinks_says_it_pauses_after_its_move(new_page):
     assert status(page) == "White (AI) is thinking, then pauses"
     page.click("#stop")
     wait_plies(page, 2)
-    assert status(page) == "Your move (Black)"
+    assert status(page) == "Your move (Black) \u2013 the computer is paused"
 
 
 def test_lines_of_action_s_taps_say_what_holds_now(new_page):

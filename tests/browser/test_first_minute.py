@@ -212,6 +212,18 @@ def test_loa_arrows_mark_the_move_played(page):
     assert best.get_attribute("data-move") == game_json(page)["last_move"]
 
 
+def test_lines_of_action_counts_each_sides_pieces(page):
+    """QA: Reversi showed its disc counts and Lines of Action none, where a
+    capture changes what each side has to join up."""
+    open_board(page)
+    start_game(page, "loa")
+    assert page.locator("#counts").is_visible()
+    assert page.inner_text("#count-black") == "12"
+    assert page.inner_text("#count-white") == "12"
+    said = " ".join(page.text_content("#counts").split())
+    assert said == "Black pieces:12 White pieces:12"  # to a screen reader
+
+
 def test_a_picked_loa_piece_shows_only_its_own_hint_arrows(page):
     """Phone QA: with a hint's arrows from every piece, a piece picked had
     its destinations' dots lost among arrows of the same orange."""
