@@ -284,3 +284,13 @@ def serious(page) -> list[str]:
         for v in found
         if v["impact"] in SERIOUS
     ]
+
+
+def new_renju_swap2_chosen(page) -> None:
+    """Open New game over the game on the board and choose Gomoku, renju,
+    Swap2 in it (the dialog stays open)."""
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "gomoku")
+    page.select_option("#gomoku-rule", "renju")
+    page.select_option("#gomoku-opening", "swap2")

@@ -15,6 +15,7 @@ from .conftest import DESKTOP, PHONE, PHONE_CONTEXT
 from .helpers import (
     LOADED,
     game_json,
+    new_renju_swap2_chosen,
     open_board,
     select_game,
     start_game,
@@ -173,6 +174,13 @@ def test_an_english_browser_gets_english_and_the_switch_is_remembered(new_page):
 LANG_IS = "lang => (document.documentElement || {}).lang === lang"
 
 
+def switch_in_the_dialog(page) -> None:
+    """Switch to Chinese in the New game dialog; wait for it to be back."""
+    page.click("#start-language")
+    page.wait_for_function(LANG_IS, arg="zh-hans")
+    page.wait_for_selector("#start-dialog.show")
+
+
 def test_the_first_visit_can_switch_language_in_the_new_game_dialog(new_page):
     """On a first visit the new-game dialog covers the top bar until a game
     is chosen: a reader of the other language switches in the dialog."""
@@ -188,9 +196,7 @@ def test_the_first_visit_can_switch_language_in_the_new_game_dialog(new_page):
     )
     page.select_option("#start-strength", strong)
     page.select_option("#friend-clock", "10+5")
-    page.click("#start-language")
-    page.wait_for_function(LANG_IS, arg="zh-hans")
-    page.wait_for_selector("#start-dialog.show")
+    switch_in_the_dialog(page)
     assert page.inner_text("#start-title") == "新对局"
     assert page.inner_text("#start-language") == "English"
     assert page.input_value("#start-game") == "loa"
@@ -210,14 +216,8 @@ def test_switching_language_in_new_game_keeps_the_dialog_and_its_choices(new_pag
     (it was gone, the game on the board)."""
     page = new_page(locale="en-US", viewport=DESKTOP)
     open_board(page)
-    page.click("#new-game")
-    page.wait_for_selector("#start-dialog.show")
-    page.select_option("#start-game", "gomoku")
-    page.select_option("#gomoku-rule", "renju")
-    page.select_option("#gomoku-opening", "swap2")
-    page.click("#start-language")
-    page.wait_for_function(LANG_IS, arg="zh-hans")
-    page.wait_for_selector("#start-dialog.show")
+    new_renju_swap2_chosen(page)
+    switch_in_the_dialog(page)
     assert page.input_value("#start-game") == "gomoku"
     assert page.input_value("#gomoku-rule") == "renju"
     assert page.input_value("#gomoku-opening") == "swap2"

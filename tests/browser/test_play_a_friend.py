@@ -98,6 +98,15 @@ def a_friend_joins_timed(new_page) -> tuple:
     return a, b
 
 
+def first_moves(a, b, timeout: float = 1000) -> None:
+    """A plays h8 and B h9, each seen on the other's board within ``timeout``
+    (ms)."""
+    click(a, "h8")
+    ply_is(b, 1, timeout=timeout)
+    click(b, "h9")
+    ply_is(a, 2, timeout=timeout)
+
+
 @within_seconds
 def test_two_friends_play_and_one_watches(new_page):
     a, b, c = (new_page(viewport=DESKTOP) for _ in range(3))
@@ -284,10 +293,7 @@ def test_a_sideways_phone_keeps_no_empty_line_for_watchers(new_page):
 def test_offers_and_resigning_through_the_page(new_page):
     a, b = a_friend_joins(new_page)
     assert a.locator("#clock-black").is_hidden()  # no clock chosen
-    click(a, "h8")
-    ply_is(b, 1, timeout=1000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=1000)
+    first_moves(a, b)
 
     # The friend's offer comes when it comes: the board and the buttons do
     # not move under B's pointer when it does.
@@ -562,10 +568,7 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     c.goto(watch)
     c.wait_for_function("() => BoardPage.state.game !== null")
     first = a.evaluate("() => BoardPage.state.game.id")
-    click(a, "h8")
-    ply_is(b, 1, timeout=1000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=1000)
+    first_moves(a, b)
     b.click("#resign")
     b.click("#resign")
     a.wait_for_selector("#end-dialog.show")
@@ -712,10 +715,7 @@ def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     # shown while the first move's countdown went on ("gave you 15 s").
     assert a.locator(".give-time:visible").count() == 0
     assert b.locator(".give-time:visible").count() == 0
-    click(a, "h8")
-    ply_is(b, 1, timeout=2000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=2000)
+    first_moves(a, b, timeout=2000)
     a.locator("#give-time-white").wait_for(state="visible")
     assert a.locator("#give-time-black").is_hidden()
     assert a.locator("#give-time-white").get_attribute("title") == (
@@ -746,10 +746,7 @@ def test_a_rematch_offered_to_a_friend_who_left_says_so(new_page):
     """Friends QA: "Rematch offered: waiting for your friend" stood forever
     after the friend had closed the page; their return shows the offer."""
     a, b = a_friend_joins(new_page)
-    click(a, "h8")
-    ply_is(b, 1, timeout=1000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=1000)
+    first_moves(a, b)
     seat = b.url
     b.click("#resign")
     b.click("#resign")
@@ -789,10 +786,7 @@ def test_a_game_that_ended_while_its_player_was_away_shows_its_end_card(new_page
     end, and the player found a finished board and had to read the status
     line to learn why)."""
     a, b = a_friend_joins(new_page)
-    click(a, "h8")
-    ply_is(b, 1, timeout=5000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=5000)
+    first_moves(a, b, timeout=5000)
     address = a.url
     a.goto("about:blank")
     b.click("#resign")
@@ -1087,10 +1081,7 @@ def test_a_withdrawn_offer_is_no_declined_one_and_a_draw_offered_then_moved_wait
     offered before one's move vanished with the move (as on lichess, it now
     waits for the friend, whose move declines it)."""
     a, b = a_friend_joins(new_page)
-    click(a, "h8")
-    ply_is(b, 1, timeout=1000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=1000)
+    first_moves(a, b)
     for offer in ("#ask-takeback", "#offer-draw"):
         a.click(offer)
         b.wait_for_selector("#offer-bar:not([hidden])", timeout=2000)
@@ -1910,10 +1901,7 @@ def test_on_a_phone_the_claims_and_the_friends_time_are_finger_sized(
     if a.locator("#confirm-moves").is_checked():
         a.click("#confirm-moves")  # one tap a stone
     row = a.locator("#seats-row").bounding_box()["height"]
-    click(a, "h8")
-    ply_is(b, 1, timeout=2000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=2000)
+    first_moves(a, b, timeout=2000)
     give = a.locator("#give-time-white")
     give.wait_for(state="visible")
     assert give.evaluate(HIT_HEIGHT) >= 44
@@ -2034,10 +2022,7 @@ def test_a_player_resigns_by_keyboard(new_page):
     # took the focus from it (to the page): 34 Tabs back, by when it said
     # "Resign" again. Nothing was said either.
     a, b = a_friend_joins(new_page)
-    click(a, "h8")
-    ply_is(b, 1, timeout=2000)
-    click(b, "h9")
-    ply_is(a, 2, timeout=2000)
+    first_moves(a, b, timeout=2000)
     a.focus("#resign")
     a.keyboard.press("Enter")
     assert a.locator("#resign").inner_text() == "Really resign?"

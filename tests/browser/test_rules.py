@@ -8,7 +8,7 @@ from mcts.games import find_game
 from webgame import services
 
 from .conftest import DESKTOP, PHONE_CONTEXT
-from .helpers import LOADED, open_board, select_game
+from .helpers import LOADED, new_renju_swap2_chosen, open_board, select_game
 
 
 def _forbidden_in(diagram) -> dict[str, str]:
@@ -132,11 +132,7 @@ def test_the_rules_from_new_game_lead_back_to_its_choices(new_page):
     player was back in the old game, the choices made (renju, Swap2) lost."""
     page = new_page(viewport=DESKTOP)
     open_board(page)
-    page.click("#new-game")
-    page.wait_for_selector("#start-dialog.show")
-    page.select_option("#start-game", "gomoku")
-    page.select_option("#gomoku-rule", "renju")
-    page.select_option("#gomoku-opening", "swap2")
+    new_renju_swap2_chosen(page)
     page.click("#start-rules")
     page.wait_for_selector("#rules-dialog.show")
     assert page.locator("#rules-gomoku.active").is_visible()

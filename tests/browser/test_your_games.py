@@ -99,6 +99,17 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
     )
 
 
+def listed_after_a_game_at_one_screen(a) -> None:
+    """A leaves the game with a friend for one at one screen, then opens New
+    game, where the game left is listed."""
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    a.click("#two-players")
+    a.wait_for_function("() => !BoardPage.state.game.seats")
+    a.click("#new-game")
+    a.wait_for_function("() => $('#your-games [data-game]').length === 1")
+
+
 def test_a_browser_without_games_with_friends_lists_none(new_page):
     page = new_page(viewport=DESKTOP)
     page.goto(page.base_url + "/")
@@ -159,12 +170,7 @@ def test_on_the_friends_move_the_list_says_the_players_own_time(new_page):
     for tab, square, ply in ((a, "h8", 1), (b, "h9", 2), (a, "j8", 3)):
         click(tab, square)
         ply_is(a, ply, timeout=5000)
-    a.click("#new-game")
-    a.wait_for_selector("#start-dialog.show")
-    a.click("#two-players")
-    a.wait_for_function("() => !BoardPage.state.game.seats")
-    a.click("#new-game")
-    a.wait_for_function("() => $('#your-games [data-game]').length === 1")
+    listed_after_a_game_at_one_screen(a)
     _, more, turn = a.locator("#your-games [data-game]").inner_text().split("\n")
     assert re.fullmatch(
         r"3 min \+ 2 s · 3 moves played · 3:0\d left on your clock", more
@@ -186,11 +192,6 @@ def test_a_clock_the_dialog_does_not_offer_is_named_in_words(new_page):
     GameRow.objects.filter(pk=game_id).update(
         clock=clocks.new_clock({"initial": 15, "increment": 0})
     )
-    a.click("#new-game")
-    a.wait_for_selector("#start-dialog.show")
-    a.click("#two-players")
-    a.wait_for_function("() => !BoardPage.state.game.seats")
-    a.click("#new-game")
-    a.wait_for_function("() => $('#your-games [data-game]').length === 1")
+    listed_after_a_game_at_one_screen(a)
     line = a.locator("#your-games [data-game]").nth(0).inner_text().split("\n")[1]
     assert line == "15 s + 0 s · 0 moves played"
