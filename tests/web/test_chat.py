@@ -107,6 +107,27 @@ def test_a_line_of_140_characters_is_said_whole(client, friends):
     assert say(client, game_id, {"text": text}, black).json()["text"] == text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family: joined
+        "\U0001f3f3\ufe0f\u200d\U0001f308",  # a rainbow flag
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+    ],
+)
+def test_a_joined_emoji_arrives_as_sent(client, friends, text):
+    """Friends QA: the joiner between its parts was taken for a control
+    character: four people arrived for a family."""
+    game_id, black, _ = friends
+    assert say(client, game_id, {"text": text}, black).json()["text"] == text
+
+
+def test_text_that_turns_the_line_round_is_taken_out():
+    """Right-to-left overrides and the like reorder what others read (a
+    line could pose as one's friend's words): each is a space."""
+    assert chat.one_line("ok\u202egg\u2066x\u2069") == "ok gg x"
+
+
 def test_a_fast_writer_waits_a_moment(client, friends):
     game_id, black, white = friends
     for n in range(chat.FLOOD_LINES):

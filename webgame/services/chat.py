@@ -95,11 +95,20 @@ def lines_for_socket(game_id: GameId, token: str) -> dict | None:
     return {"reader": reader, "lines": [_view(line, reader) for line in row.chat.all()]}
 
 
+#: The format characters an emoji is made of, kept in a line: the joiners
+#: (a family is a man, a woman and a child joined) and the tags that name a
+#: region's flag. The others (right-to-left overrides and the like, which
+#: reorder what the friend reads) are spaces.
+EMOJI_FORMAT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+
+
 def one_line(text: str) -> str:
     """Return ``text`` as one line: every run of white space or control
-    characters one space, none at either end."""
+    characters one space, none at either end; an emoji's joiners and tags
+    are kept (friends QA: a family arrived as four people)."""
     cleaned = "".join(
-        " " if ch.isspace() or not ch.isprintable() else ch for ch in text
+        " " if ch.isspace() or not (ch.isprintable() or ch in EMOJI_FORMAT) else ch
+        for ch in text
     )
     return " ".join(cleaned.split())
 
