@@ -90,6 +90,16 @@ export function seatFor(id) {
   return seat ? $.extend({ id: id }, seat) : null;
 }
 
+/** Whether game `id` was last seen in play here: if it has ended, its end
+ *  is still news to this browser's player (endMissed). */
+export function endUnseen(id) {
+  try {
+    return (JSON.parse(localStorage.getItem(STORE_PLAYING)) || []).indexOf(id) >= 0;
+  } catch (e) {
+    return false;
+  }
+}
+
 /** Note the snapshot `game` shown to one of its players; true if it has
  *  ended since this browser last saw it in play (a friend resigned, a flag
  *  fell, the computer won while the page was closed): its end, not seen,

@@ -6,17 +6,19 @@
  * rather than only in a link kept somewhere. The seats are this browser's
  * (history.js); their games' snapshots are asked for as the page loads, as
  * the dialog opens, and every minute while the page is in sight; New game
- * counts those awaiting this player's move. A game seen finished is not
- * asked about again, and one the server no longer has is forgotten.
+ * counts those awaiting this player's move. A game that ended since this
+ * browser last saw it in play is said, and heads the list with its result
+ * until it is opened; then, like any game seen finished, it is not asked
+ * about again. One the server no longer has is forgotten.
  */
 import * as api from "./api.js";
 import { optionsText } from "./controls.js";
 import { whenGameDrawn } from "./game.js";
-import { seatEnded, seatsInPlay } from "./history.js";
+import { endUnseen, seatEnded, seatsInPlay } from "./history.js";
 import { flash } from "./panel.js";
 import { clockText, controlName } from "./seated.js";
 import { play } from "./sound.js";
-import { gameTitle, otherSide, seatSide, state, turnWords } from "./state.js";
+import { gameTitle, otherSide, resultText, seatSide, state, turnWords } from "./state.js";
 
 /** How many of the latest seats are asked about, and how many games shown. */
 const ASKED = 8;
@@ -43,15 +45,23 @@ function ask() {
       ),
     );
   asking = Promise.all(found).then(function (games) {
-    games.forEach((x) => x && x.g.status !== "playing" && seatEnded(x.seat.id));
-    known = games.filter((x) => x && x.g.status === "playing");
+    // Ended: seen, it leaves the seats in play; not yet, it stays listed.
+    games.forEach((x) => x && ended(x.g) && !endUnseen(x.g.id) && seatEnded(x.seat.id));
+    known = games.filter((x) => x && (!ended(x.g) || endUnseen(x.g.id)));
     known.forEach(function (x) {
+      const id = x.g.id;
+      if (ended(x.g)) {
+        awaited.delete(id);
+        friendToMove.delete(id);
+        if (!endSaid.has(id) && id !== shownId()) friendEnded(x);
+        endSaid.add(id);
+        return;
+      }
       const waits = waitingFor(x.g, seatSide(x.g, x.seat));
-      if (waits === 2) awaited.add(x.g.id);
-      else if (awaited.delete(x.g.id) && x.g.id !== shownId()) friendCame(x);
-      const timed = x.g.clock && !x.g.clock.control.days;
-      if (timed && waits === 1) friendToMove.add(x.g.id);
-      else if (friendToMove.delete(x.g.id) && waits === 0 && x.g.id !== shownId()) friendMoved(x);
+      if (waits === 2) awaited.add(id);
+      else if (awaited.delete(id) && id !== shownId()) friendCame(x);
+      if (waits === 1) friendToMove.set(id, timed(x.g));
+      else if (friendToMove.delete(id) && waits === 0 && id !== shownId()) friendMoved(x);
     });
   });
   return asking;
@@ -60,9 +70,20 @@ function ask() {
 /** The games of this browser's invitations last seen with the friend's
  *  seat open (asked for, or on show). */
 const awaited = new Set();
-/** The timed games last seen on the friend's move, whose coming starts this
- *  player's clock. */
-const friendToMove = new Set();
+/** The games last seen on the friend's move: id -> whether timed (the
+ *  friend's move starts this player's clock: asked about more often). */
+const friendToMove = new Map();
+/** The games whose end, not seen, this page has said. */
+const endSaid = new Set();
+
+function ended(g) {
+  return g.status !== "playing";
+}
+
+/** A timed game, whose friend's move starts this player's clock. */
+function timed(g) {
+  return Boolean(g.clock && !g.clock.control.days);
+}
 
 function shownId() {
   return state.game && state.game.id;
@@ -81,8 +102,18 @@ function friendCame(x) {
  *  playing the computer meanwhile, the player learnt it by New game's
  *  count, a minute later, their clock running all along). */
 function friendMoved(x) {
-  const words = interpolate(gettext("Your friend moved in your game of %(game)s, and your clock runs: New game lists it."), { game: gameTitle(x.g) }, true);
-  flash(words, "position"); // a live region: heard too; until a move here
+  const words = timed(x.g)
+    ? gettext("Your friend moved in your game of %(game)s, and your clock runs: New game lists it.")
+    : gettext("Your friend moved in your game of %(game)s: New game lists it.");
+  flash(interpolate(words, { game: gameTitle(x.g) }, true), "position"); // a live region: heard too; until a move here
+  play("joined");
+}
+
+/** Game `x`, not on show, has ended since this browser saw it in
+ *  play: say so (friends QA: it left the list without a word). */
+function friendEnded(x) {
+  const words = interpolate(gettext("Your game of %(game)s with your friend has ended: New game lists it."), { game: gameTitle(x.g) }, true);
+  flash(words, "position");
   play("joined");
 }
 
@@ -100,20 +131,21 @@ function draw() {
   // Where the friend waits for this player first, then where this player
   // waits for the friend's move, then the invitations not yet taken; the
   // latest seat first in each.
-  const listed = [0, 1, 2].flatMap((n) => playing.filter((x) => rank(x) === n)).slice(0, SHOWN);
+  const listed = [-1, 0, 1, 2].flatMap((n) => playing.filter((x) => rank(x) === n)).slice(0, SHOWN);
   $("#your-games-list").empty().append(listed.map(entry));
   $("#your-games").prop("hidden", listed.length === 0);
   drawCount();
 }
 
-/** The games in play known, but the one on show. */
+/** The games known (in play, or ended unseen), but the one on show. */
 function others() {
   const shown = state.game && state.game.id;
-  return (known || []).filter((x) => x.g.id !== shown && x.g.status === "playing");
+  return (known || []).filter((x) => x.g.id !== shown);
 }
 
+/** Where a game is listed: -1 ended (first), else whom it waits for. */
 function rank(x) {
-  return waitingFor(x.g, seatSide(x.g, x.seat));
+  return ended(x.g) ? -1 : waitingFor(x.g, seatSide(x.g, x.seat));
 }
 
 /** Count on New game the games where the friend waits for this player's
@@ -143,8 +175,8 @@ function entry(x) {
   const { seat, g } = x;
   const mine = seatSide(g, seat);
   const what = [gameTitle(g), optionsText(g)].filter(Boolean).join(" \u00b7 ");
-  const waiting = waitingFor(g, mine);
-  const turn = waiting === 2 ? gettext("Your friend has not joined yet") : turnWords(g, mine);
+  const waiting = ended(g) ? -1 : waitingFor(g, mine);
+  const turn = waiting === -1 ? endWords(g, mine) : waiting === 2 ? gettext("Your friend has not joined yet") : turnWords(g, mine);
   // The turn beside the game where both fit, else under it (board.css).
   return $('<button type="button" class="list-group-item list-group-item-action your-game">')
     .attr("data-game", g.id)
@@ -155,7 +187,14 @@ function entry(x) {
         $('<span class="d-block small text-body-secondary your-game-more">').text(moreWords(x)),
       ),
     )
-    .append($("<span>").addClass(waiting === 0 ? "badge text-bg-primary" : "small text-body-secondary").text(turn));
+    .append($("<span>").addClass(waiting === 0 ? "badge text-bg-primary" : waiting === -1 ? "badge text-bg-secondary" : "small text-body-secondary").text(turn));
+}
+
+/** How game `g` ended, to the player of side `mine`. */
+function endWords(g, mine) {
+  const r = g.result || {};
+  if (r.winner) return r.winner === mine ? gettext("You won") : gettext("You lost");
+  return r.reason === "aborted" ? gettext("Game aborted") : gettext("A draw");
 }
 
 /** The line under a listed game: its clock, how far it has gone and, once
@@ -164,6 +203,7 @@ function entry(x) {
 function moreWords({ seat, g, at }) {
   const mine = seatSide(g, seat);
   const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", g.ply), { n: g.ply }, true);
+  if (ended(g)) return [far, resultText(g.result)].join(" \u00b7 ");
   const running = g.clock && g.clock.running;
   const seconds = running && g.clock[mine] - (running === mine ? (performance.now() - at) / 1000 : 0);
   const left = running && interpolate(gettext("%(time)s left on your clock"), { time: clockText(seconds, g.clock.control) }, true);
@@ -189,7 +229,7 @@ let refreshedAt = performance.now();
 // As the page loads (the dialog lists the games as it opens), then now and then.
 ask().then(drawCount);
 setInterval(function () {
-  const inviting = [...awaited, ...friendToMove].some((id) => id !== shownId());
+  const inviting = [...awaited].some((id) => id !== shownId()) || [...friendToMove].some(([id, clocked]) => clocked && id !== shownId());
   if (!inviting && performance.now() - refreshedAt < REFRESH_EVERY - INVITATION_EVERY / 2) return;
   refreshedAt = performance.now();
   refresh();

@@ -1,6 +1,7 @@
 """The first-minute dialog lists this browser's games with a friend that go
 on (static/board/yourgames.js), its player's move first, and opens them with
-their seats; a game that has ended leaves the list."""
+their seats; a game that has ended is said and listed with its result
+until it is opened, then leaves the list."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from .test_play_a_friend import (
     a_friend_joins,
     a_friend_joins_timed,
     click,
+    first_moves,
     invite_a_friend,
     ply_is,
 )
@@ -83,8 +85,9 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
     visible_again = "() => document.dispatchEvent(new Event('visibilitychange'))"
     a.evaluate(visible_again)
     a.wait_for_selector("#your-move-count:not([hidden])")
-    # The friend resigns: the game leaves A's count and list, the
-    # invitation stays.
+    # The friend resigns: the game leaves A's count; the list shows it
+    # ended, first, until A opens it (the test after next); the invitation
+    # stays.
     b.click("#resign")
     b.click("#resign")  # "Really resign?"
     b.wait_for_function("() => BoardPage.state.game.status === 'finished'")
@@ -93,9 +96,9 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
     a.click("#new-game")
     a.wait_for_selector("#start-dialog.show")
     a.wait_for_function(
-        "id => $('#your-games [data-game]').length === 1"
-        " && $('#your-games [data-game]').data('game') === id",
-        arg=waiting,
+        "ids => JSON.stringify($('#your-games [data-game]').map((i, e) =>"
+        " $(e).data('game')).get()) === JSON.stringify(ids)",
+        arg=[friends_game, waiting],
     )
 
 
@@ -195,3 +198,54 @@ def test_a_clock_the_dialog_does_not_offer_is_named_in_words(new_page):
     listed_after_a_game_at_one_screen(a)
     line = a.locator("#your-games [data-game]").nth(0).inner_text().split("\n")[1]
     assert line == "15 s + 0 s · 0 moves played"
+
+
+def test_a_game_that_ended_elsewhere_is_said_and_listed_until_seen(new_page):
+    """Friends QA: the friend resigned a game of days a move while the
+    player played another: it left the list without a word, and only its
+    old link told the result. It is said, heads the list with the result,
+    and opens on its end card; then it leaves the list."""
+    a, b = a_friend_joins(new_page)  # Gomoku without a clock, A black
+    first_moves(a, b)
+    friends_game = a.evaluate("BoardPage.state.game.id")
+    listed_after_a_game_at_one_screen(a)
+    a.locator("#start-dialog .btn-close").click()
+    a.wait_for_selector("#start-dialog", state="hidden")
+    b.click("#resign")
+    b.click("#resign")  # "Really resign?"
+    b.wait_for_selector("#end-dialog.show")
+    a.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    a.wait_for_function(
+        "t => document.getElementById('flash').textContent === t",
+        arg="Your game of Gomoku with your friend has ended: New game lists it.",
+    )
+    a.click("#new-game")
+    entry = a.locator(f'#your-games [data-game="{friends_game}"]')
+    expect(entry).to_be_visible()
+    assert entry.inner_text().split("\n")[-1] == "You won"
+    assert a.inner_text("#your-move-count-n") in ("", "0")
+    entry.click()
+    a.wait_for_selector("#end-dialog.show")
+    assert a.locator("#end-reason").inner_text() == "White resigned."
+    a.click("#new-game")
+    a.wait_for_selector("#start-dialog.show")
+    a.wait_for_timeout(500)  # the games asked about as it opened are in
+    assert a.locator(f'#your-games [data-game="{friends_game}"]').count() == 0
+
+
+def test_a_friends_move_in_a_game_without_a_clock_is_said(new_page):
+    """Friends QA: a friend's move in a game of days a move not on show was
+    told only by New game's count, a minute later."""
+    a, b = a_friend_joins(new_page)
+    first_moves(a, b)
+    click(a, "j8")
+    ply_is(b, 3, timeout=5000)
+    listed_after_a_game_at_one_screen(a)
+    a.locator("#start-dialog .btn-close").click()
+    a.wait_for_selector("#start-dialog", state="hidden")
+    click(b, "j9")
+    a.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    a.wait_for_function(
+        "t => document.getElementById('flash').textContent === t",
+        arg="Your friend moved in your game of Gomoku: New game lists it.",
+    )
