@@ -114,6 +114,22 @@ export function drawChat() {
   $('#chat .chat-presets[data-group="end"]').prop("hidden", !over);
 }
 
+/** Characters left when the count shows under the box. */
+const COUNT_FROM = 20;
+
+/** Count what is typed as the server does (characters, an emoji one): the
+ *  characters left near the limit; over it, why Send waits. */
+export function countChat() {
+  const $text = $("#chat-text");
+  const max = Number($text.data("max"));
+  const n = [...String($text.val())].length;
+  const over = n > max;
+  $("#chat-count").text(!over && max - n <= COUNT_FROM ? interpolate(ngettext("%(n)s character left", "%(n)s characters left", max - n), { n: max - n }, true) : "");
+  $("#chat-note").text(over ? interpolate(gettext("%(n)s characters: a line holds at most %(max)s"), { n: n, max: max }, true) : "");
+  $("#chat-send").prop("disabled", over);
+  return !over;
+}
+
 /** Say `body` ({text} or {preset}) to the friend. */
 export function say(body) {
   const g = state.game;
@@ -125,10 +141,14 @@ export function say(body) {
     .done(function (line) {
       if (body.text !== undefined) $text.val("");
       $("#chat-note").text("");
+      $("#chat-count").text("");
       takeChat({ lines: [line] });
     })
     .fail((xhr) => $("#chat-note").text(api.errorText(xhr)))
-    .always(() => $("#chat-send, #chat [data-preset]").prop("disabled", false));
+    .always(function () {
+      $("#chat [data-preset]").prop("disabled", false);
+      countChat();
+    });
 }
 
 onChat(takeChat);

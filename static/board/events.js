@@ -148,10 +148,11 @@ export function bind() {
   on("click", "#claim-win", () => friends.claim("win"));
   on("click", "#claim-draw", () => friends.claim("draw"));
   on("click", ".give-time", friends.giveTime);
+  on("input", "#chat-text", chat.countChat);
   on("submit", "#chat-form", function (e) {
     e.preventDefault();
     const text = String($("#chat-text").val());
-    if (text.trim()) chat.say({ text: text });
+    if (text.trim() && chat.countChat()) chat.say({ text: text });
   });
   on("click", "#chat [data-preset]", function () {
     chat.say({ preset: String($(this).data("preset")) });

@@ -1608,6 +1608,29 @@ def test_a_game_of_days_a_move_reads_its_clocks_in_days(new_page):
     assert "low" not in a.locator("#clock-white").get_attribute("class")
 
 
+def test_a_chat_line_too_long_is_said_before_it_is_sent(new_page):
+    """Friends QA: a pasted line was cut at 140 without a word (and 100
+    emoji at 70: the box counted each as two, the server as one)."""
+    a, _ = a_friend_joins(new_page)
+    a.wait_for_selector("#chat:not([hidden])")
+    a.fill("#chat-text", "x" * 130)
+    assert a.inner_text("#chat-count") == "10 characters left"
+    a.fill("#chat-text", "y" * 150)
+    assert a.input_value("#chat-text") == "y" * 150  # not cut
+    assert a.inner_text("#chat-note") == "150 characters: a line holds at most 140"
+    assert a.locator("#chat-send").is_disabled()
+    a.press("#chat-text", "Enter")
+    a.wait_for_timeout(300)
+    assert a.locator("#chat-lines li").count() == 0  # nothing sent
+    smiles = "\U0001f600" * 100
+    a.fill("#chat-text", smiles)
+    assert a.inner_text("#chat-count") == ""  # 100 of 140
+    assert a.inner_text("#chat-note") == ""
+    a.press("#chat-text", "Enter")
+    a.wait_for_function("() => $('#chat-lines li.mine').length === 1")
+    assert a.locator("#chat-lines li.mine .chat-text").inner_text() == smiles
+
+
 def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
     """As lichess's chat between a game's players: once the friend came the
     two talk, in words or in presets each reads in their own language (B's
