@@ -13,7 +13,7 @@ import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
 import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noHintReason, noUndoReason, noteRecord, sayStatus } from "./panel.js";
-import { shownValue } from "./overlays.js";
+import { lookAheadWords, shownValue, treeBestOver } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreSquare } from "./review.js";
 import { render } from "./render.js";
@@ -342,11 +342,13 @@ export function hint() {
     .done(function (resp) {
       if (!wanted()) return;
       state.analysis = { search: resp.search, ply: ply, key: key, hint: true };
-      // The hinted move's own figure (a proven move may have fewer visits).
+      // The hinted move's own figure (a proven move may have fewer visits);
+      // none for the look-ahead's choice, which the tree rated lower.
       const best = (resp.search.moves || []).find((m) => m.move === resp.search.move);
       const move = moveText(resp.search.move);
-      const words =
-        best && shownValue(best) !== null
+      const words = treeBestOver(resp.search)
+        ? interpolate(gettext("Hint: %(move)s (%(why)s)"), { move: move, why: lookAheadWords() }, true)
+        : best && shownValue(best) !== null
           ? interpolate(gettext("Hint: %(move)s (win %(pct)s%)"), { move: move, pct: Math.round(shownValue(best) * 100) }, true)
           : interpolate(gettext("Hint: %(move)s"), { move: move }, true);
       flash(words, "position"); // a live region: heard too

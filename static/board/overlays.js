@@ -78,6 +78,23 @@ export function shownValue(m) {
   return m.value;
 }
 
+/** The move the tree search rates best (its most visited: the API lists
+ *  them so), if another than the search's move, chosen by the look-ahead
+ *  (Gomoku's alpha-beta over threats) and not proven; else null. Its chance
+ *  is the position's estimate: the chosen move's may be none, or the few
+ *  visits the tree gave it (Gomoku QA: the hint looked broken). */
+export function treeBestOver(search) {
+  const best = (search.moves || [])[0];
+  const chosen = (search.moves || []).find((m) => m.move === search.move);
+  if (!best || !best.visits || best.move === search.move || (chosen && chosen.proven)) return null;
+  return best;
+}
+
+/** Said after the move the look-ahead chose ("h6 (chosen by the look-ahead)"). */
+export function lookAheadWords() {
+  return gettext("chosen by the look-ahead");
+}
+
 /** "proven win", "proven loss", "proven draw" (the API's win, loss, draw;
  *  another word is shown as it is). */
 function provenText(proven) {

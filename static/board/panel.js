@@ -7,7 +7,7 @@
 import { grey } from "./buttons.js";
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
-import { estimatesMayShow, estimatesUnasked, layerKey, shownValue, statsText, topMoves, visibleAnalysis } from "./overlays.js";
+import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValue, statsText, topMoves, treeBestOver, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
@@ -227,7 +227,9 @@ export function drawAnalysis() {
   const s = analysis.search;
   // The chosen move's chance, as the hint says it; the root's average (the
   // search's value) mixes in the moves it only explored, and read lower.
-  const chosen = (s.moves || []).find((m) => m.move === s.move);
+  // The look-ahead's choice: the tree's best move's.
+  const over = treeBestOver(s);
+  const chosen = over || (s.moves || []).find((m) => m.move === s.move);
   const value = chosen && shownValue(chosen) !== null && shownValue(chosen) !== undefined ? shownValue(chosen) : s.value;
   const black = s.side === "black" ? value : 1 - value;
   const viewer = viewerSide(),
@@ -262,16 +264,19 @@ export function drawAnalysis() {
   // The move chosen first and marked: the alpha-beta or threat search may
   // choose another than the most visited.
   const candidates = topMoves(s, s.move).sort((a, b) => (b.move === s.move) - (a.move === s.move));
-  $("#candidates").html(
-    candidates
-      .map(function (m) {
+  const why = gettext("The computer's look-ahead over threats chose this move: the counts are its tree search's, which rated it lower");
+  $("#candidates")
+    .empty()
+    .append(
+      candidates.map(function (m) {
         const words = moveText(m.move) + " \u2013 " + statsText(m);
-        if (m.move !== s.move) return "<li>" + words + "</li>";
+        if (m.move !== s.move) return $("<li>").text(words);
+        // Translators: the candidate the look-ahead chose: "h6 – 0 visits (chosen by the look-ahead)".
+        if (over) return $('<li class="fw-semibold">').attr("title", why).text(interpolate(gettext("%(candidate)s (%(why)s)"), { candidate: words, why: lookAheadWords() }, true));
         // Translators: the move the AI chose in its list of candidates: "e11 – 12 visits, win 27% (chosen)".
-        return '<li class="fw-semibold">' + interpolate(gettext("%(candidate)s (chosen)"), { candidate: words }, true) + "</li>";
-      })
-      .join("")
-  );
+        return $('<li class="fw-semibold">').text(interpolate(gettext("%(candidate)s (chosen)"), { candidate: words }, true));
+      }),
+    );
   drawLayerKey();
   const card = $("#analysis")[0];
   state.analysisCard.height = Math.max(state.analysisCard.height, card.offsetHeight);

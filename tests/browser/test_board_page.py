@@ -877,6 +877,41 @@ def test_on_a_phone_import_answers_beside_the_box_and_shows_the_new_game(new_pag
     assert in_sight("#status") and page.inner_text("#record-note") == ""
 
 
+def test_a_move_the_look_ahead_chose_over_the_trees_says_so(page):
+    """Gomoku QA: the hint was "h6", listed "h6 - 0 visits (chosen)" above
+    moves of hundreds of visits, and the win bar gave another move's chance:
+    the hint looked broken. The alpha-beta's look-ahead chose it: said so,
+    and the bar gives the position's estimate, the tree's best move's."""
+    open_board(page)
+    select_game(page, "gomoku")
+
+    def planned(route):
+        # The search as it came, but for the move chosen: one it never
+        # visited, as the alpha-beta's may be.
+        answer = route.fetch().json()
+        search = answer["search"]
+        unvisited = [m for m in search["moves"] if not m["visits"]][0]
+        search["move"] = unvisited["move"]
+        for m in search["moves"]:
+            m["chosen"] = m["move"] == search["move"]
+        route.fulfill(json=answer)
+
+    page.route("**/hint/", planned)
+    page.keyboard.press("h")
+    wait_idle(page)
+    search = page.evaluate("() => BoardPage.state.analysis.search")
+    best = search["moves"][0]
+    assert best["visits"] > 0 and best["move"] != search["move"]
+    assert page.inner_text("#flash") == (
+        f"Hint: {search['move']} (chosen by the look-ahead)"
+    )
+    first = page.locator("#candidates li").first
+    assert first.inner_text().endswith("(chosen by the look-ahead)")
+    assert "look-ahead" in first.get_attribute("title")
+    mine = round(100 * best["value"])
+    assert page.inner_text("#win-label").startswith(f"Black {mine}% ")
+
+
 def test_the_hinted_move_heads_the_list_and_is_ringed_on_the_board(page):
     """In this Gomoku position the hint (the alpha-beta's and threat
     search's choice) was e11, sixth of the list by visits, and the board's
@@ -892,7 +927,8 @@ def test_the_hinted_move_heads_the_list_and_is_ringed_on_the_board(page):
     wait_idle(page)
     hinted = page.evaluate("() => BoardPage.state.analysis.search.move")
     first = page.locator("#candidates li").first.inner_text()
-    assert first.startswith(hinted + " \u2013 ") and first.endswith("(chosen)")
+    assert first.startswith(hinted + " \u2013 ")
+    assert first.endswith(("(chosen)", "(chosen by the look-ahead)"))
     assert page.locator("#candidates li").count() <= 8
     assert page.locator("#board .cell.chosen").count() == 1
     chosen = page.locator("#board .cell.chosen")
