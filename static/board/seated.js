@@ -354,6 +354,12 @@ function sayGone(text, phase) {
   $("#gone-said").text(text);
 }
 
+/** What Rematch starts: under Swap2 the parts change hands, not the colours
+ *  the choice gave (Gomoku QA). */
+function rematchWords(g) {
+  return g.opening ? gettext("A new game where the second player opens") : gettext("A new game with the colours swapped");
+}
+
 /** Whether `side` has played a move of its own, one a takeback can take
  *  back (not a Swap2 opening's stones). */
 function hasOwnMove(g, side) {
@@ -459,8 +465,8 @@ function drawButtons() {
   $("#board-rematch")
     .prop("hidden", !rematchUnder)
     .prop("disabled", Boolean(g.offers && g.offers.rematch === mine))
-    .attr("title", mine ? pendingWords(g, "rematch", mine) : gettext("A new game with the colours swapped"));
-  $("#rematch").prop("disabled", false).attr("title", gettext("A new game with the colours swapped"));
+    .attr("title", mine ? pendingWords(g, "rematch", mine) : rematchWords(g));
+  $("#rematch").prop("disabled", false).attr("title", rematchWords(g));
   // As on lichess, nobody pesters a friend: a draw offered again 20 moves
   // on, a declined takeback or rematch asked again after a wait.
   if (playing && !alone && !abortable) {

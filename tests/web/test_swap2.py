@@ -264,3 +264,28 @@ def test_a_hint_waits_for_the_choice_as_a_move_does(client):
     game = placed(client, new(client), "h8", "h9", "i8")
     hint = client.post(url("game-hint", game["id"]), {"think_time": 0.1}, format="json")
     assert_error(hint, 400, "choose_first")
+
+
+@pytest.mark.parametrize(("choice", "new_black"), [("black", "ai"), ("white", "ai")])
+def test_a_rematch_gives_the_opening_to_the_other_player(client, choice, new_black):
+    """Gomoku QA: after the computer, second, took black, Rematch ("the
+    colours swapped") made the player the opener again: the colours the
+    choice gave were swapped back. The parts change hands, whatever colour
+    each ended with."""
+    game = new(client)
+    game = placed(client, game, "h8", "h9", "i8")
+    game = choose(client, game, choice).json()
+    assert game["opening"]["swapped"] is (choice == "black")
+    # The second player is the computer, at the colour it chose.
+    second = "white" if game["opening"]["opener"] == "black" else "black"
+    row = GameRow.objects.get(pk=game["id"])
+    row.players = {**row.players, second: FAST_AI}
+    row.save()
+    client.post(url("game-resign", game["id"]), {}, format="json")
+    started = client.post(
+        url("game-rematch", game["id"]), {"action": "offer"}, format="json"
+    ).json()
+    again = client.get(url("game-detail", started["rematch"])).json()
+    assert again["opening"]["opener"] == "black"
+    assert again["players"]["black"]["kind"] == new_black  # the computer opens
+    assert again["players"]["white"]["kind"] == "human"

@@ -327,8 +327,7 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
     if row.rematch:
         return snapshot(row)  # both asked at once: the one game started
     if not row.seats:
-        players = {"black": row.players["white"], "white": row.players["black"]}
-        return _start_rematch(row, players=players, seated={})
+        return _start_rematch(row, players=_handed_over(row, row.players), seated={})
     _friend_seated(row, side)  # an invitation withdrawn: nobody to ask
     if action == "withdraw":
         return _withdraw(row, "rematch", side)
@@ -347,8 +346,19 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
     if action == "decline":
         asked = spacing.answered(row, "rematch", pending, accepted=False)
         return snapshot(write(row, offers={}, asked=asked))
-    seated = {"black": row.seats["white"], "white": row.seats["black"]}
-    return _start_rematch(row, players=normal_players(row.game, None), seated=seated)
+    return _start_rematch(
+        row, players=normal_players(row.game, None), seated=_handed_over(row, row.seats)
+    )
+
+
+def _handed_over(row: GameRow, by_side: dict) -> dict:
+    """Return ``by_side`` (players or seats, by colour at the end of
+    ``row``) as the rematch gives them: the colours swapped; under Swap2 the
+    parts, so that the second player opens, whatever colour the choice gave
+    each (Gomoku QA: the colours swapped back made the opener open again).
+    The opener plays black until the choice."""
+    opens = openings.opener(row)
+    return {"black": by_side[other_side(opens)], "white": by_side[opens]}
 
 
 def _start_rematch(row: GameRow, *, players: dict, seated: dict) -> dict:

@@ -179,6 +179,14 @@ def first_undoable(row: GameRow) -> int:
     return swap2.opening_stones_placed(row.opening["choices"])
 
 
+def opener(row: GameRow) -> str:
+    """Return the colour the opener plays: black until a colour is chosen,
+    and in a game without an opening rule."""
+    if not row.opening:
+        return "black"
+    return swap2.opener_colour(row.opening["choices"]) or "black"
+
+
 def view(row: GameRow) -> dict | None:
     """Return the opening as the API shows it: its rule, choices, step and
     whether the sides were swapped; None for a game without one."""
@@ -188,7 +196,6 @@ def view(row: GameRow) -> dict | None:
     return {
         **row.opening,
         "step": swap2.DONE if now is None else now.phase,
-        # The opener's side: black's until a colour is chosen.
-        "opener": swap2.opener_colour(row.opening["choices"]) or "black",
+        "opener": opener(row),
         "choices_now": list(swap2.CHOICES.get(now.phase, ())) if now else [],
     }
