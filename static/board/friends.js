@@ -230,7 +230,8 @@ function seatTaken(before, g) {
 }
 
 const DECLINED = {
-  draw: (n) => interpolate(ngettext("Your friend declined the draw: you may offer one again in %(n)s move", "Your friend declined the draw: you may offer one again in %(n)s moves", n), { n: n }, true),
+  // Moves of either player (friends QA: "21 moves" read as one's own).
+  draw: (n) => interpolate(ngettext("Your friend declined the draw: you may offer one again in %(n)s move (yours or your friend's)", "Your friend declined the draw: you may offer one again in %(n)s moves (yours and your friend's)", n), { n: n }, true),
   takeback: (n) => interpolate(ngettext("Your friend declined the takeback: you may ask again in %(n)s second", "Your friend declined the takeback: you may ask again in %(n)s seconds", n), { n: n }, true),
   rematch: (n) => interpolate(ngettext("Your friend declined the rematch: you may offer it again in %(n)s second", "Your friend declined the rematch: you may offer it again in %(n)s seconds", n), { n: n }, true),
 };

@@ -387,7 +387,7 @@ export function waitToAsk(g, offer, side) {
 
 /** Why this player's button for `offer` waits `n` (moves, seconds). */
 function waitWords(offer, n) {
-  if (offer === "draw") return interpolate(ngettext("You may offer a draw again in %(n)s move", "You may offer a draw again in %(n)s moves", n), { n: n }, true);
+  if (offer === "draw") return interpolate(ngettext("You may offer a draw again in %(n)s move (yours or your friend's)", "You may offer a draw again in %(n)s moves (yours and your friend's)", n), { n: n }, true);
   if (offer === "takeback") return interpolate(ngettext("You may ask again in %(n)s second", "You may ask again in %(n)s seconds", n), { n: n }, true);
   return interpolate(ngettext("You may offer a rematch again in %(n)s second", "You may offer a rematch again in %(n)s seconds", n), { n: n }, true);
 }

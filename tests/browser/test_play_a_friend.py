@@ -314,11 +314,12 @@ def test_offers_and_resigning_through_the_page(new_page):
     a.wait_for_selector("#offer-bar", state="hidden")
     # As on lichess, A offers a draw again only 20 moves on, and is told.
     assert a.locator("#flash").inner_text() == (
-        "Your friend declined the draw: you may offer one again in 21 moves"
+        "Your friend declined the draw: you may offer one again"
+        " in 21 moves (yours and your friend's)"
     )
     assert a.locator("#offer-draw").is_disabled()
     assert a.locator("#offer-draw").get_attribute("title") == (
-        "You may offer a draw again in 21 moves"
+        "You may offer a draw again in 21 moves (yours and your friend's)"
     )
     assert b.locator("#offer-draw").is_enabled()  # B's own offers do not wait
 
