@@ -146,3 +146,17 @@ def test_the_charts_white_share_is_no_glare_on_the_dark_page(new_page):
         for area in ("white-area", "black-area")
     )
     assert white < 0.9 and contrast(white, black) >= 3
+
+
+def test_a_greyed_coloured_button_looks_greyed_in_either_scheme(new_page):
+    """Gomoku QA: on the dark page a finished game's Pause, greyed, stayed
+    bright yellow, as if it could be pressed; it looks as greyed Hint does."""
+    for scheme in ("light", "dark"):
+        page = new_page(viewport=DESKTOP, color_scheme=scheme)
+        open_board(page)
+        page.evaluate("() => $('#pause, #hint').prop('disabled', true)")
+        look = page.evaluate(
+            "() => ['#pause', '#hint'].map(s => { const c = getComputedStyle("
+            "document.querySelector(s)); return [c.color, c.borderColor]; })"
+        )
+        assert look[0] == look[1], (scheme, look)
