@@ -457,6 +457,13 @@ function sendImport(body, mayRead) {
       importOver();
       state.recordEdited = false;
       state.watching = false;
+      // The computer to move waits (Gomoku QA: a position imported to study
+      // was answered at once, before it could be looked at).
+      const waits = g.status === "playing" && g.players[g.to_move].kind === "ai";
+      if (waits) {
+        state.paused = true;
+        rememberPause(g.id, true);
+      }
       setGame(g);
       const words = ngettext("Imported a game of %(title)s, %(n)s move", "Imported a game of %(title)s, %(n)s moves", g.ply);
       // Another game than the one chosen (read as such, or its tags said
@@ -466,12 +473,14 @@ function sendImport(body, mayRead) {
       const same = g.game === body.game && Object.keys(options).every((key) => g.options[key] === options[key]);
       // Translators: a game and its options: "Gomoku (9×9, five in a row · Renju)".
       const title = same || !optionsText(g) ? gameTitle(g) : interpolate(gettext("%(game)s (%(options)s)"), { game: gameTitle(g), options: optionsText(g) }, true);
-      const text = interpolate(words, { title: title, n: g.ply }, true);
+      let text = interpolate(words, { title: title, n: g.ply }, true);
+      // Translators: after "Imported a game of Reversi, 1 move".
+      if (waits) text = interpolate(gettext("%(imported)s. The computer waits: Resume lets it play."), { imported: text }, true);
       clearRecordNote();
       // The new game in sight (on a phone the record box is far below it).
       document.getElementById("status").scrollIntoView({ block: "nearest" });
-      if (mayRead && same) announce(text);
-      else flash(text, "info");
+      if (mayRead && same && !waits) announce(text);
+      else flash(text, waits ? "position" : "info");
     })
     .fail(function (xhr) {
       const other = xhr.responseJSON && xhr.responseJSON.reads_as;

@@ -832,6 +832,25 @@ def test_a_downloaded_record_comes_back_as_the_game_it_was(page):
     )
 
 
+def test_an_import_the_computer_would_answer_at_once_waits_for_resume(page):
+    """Gomoku QA: a position imported to study, the computer on for the side
+    to move played at once, before it could be looked at. It waits, paused,
+    and says so."""
+    open_board(page)
+    set_ai(page, "white", True, "level:1")
+    page.fill("#record", "f5")  # White to move: the computer's turn
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    assert page.inner_text("#flash") == (
+        "Imported a game of Reversi, 1 move. The computer waits: Resume lets it play."
+    )
+    assert page.inner_text("#pause") == "Resume"
+    page.wait_for_timeout(800)
+    assert page.evaluate("() => BoardPage.state.game.ply") == 1
+    page.click("#pause")
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=30_000)
+
+
 def test_a_double_click_on_import_makes_one_game(page):
     # Two games were made, and whichever answer came last was shown (QA).
     open_board(page)
