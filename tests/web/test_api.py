@@ -820,11 +820,11 @@ class RecordTests(APITestCase):
     def test_import_of_an_illegal_record_is_400_naming_the_move(self):
         response = self.client.post(
             reverse("game-import"),
-            {"game": "reversi", "record": "f5f5"},
+            {"game": "reversi", "record": "f5c3"},
             format="json",
         )
         body = assert_error(response, 400, "invalid_record")
-        assert "move 2" in body["detail"] and "d6" in body["detail"]
+        assert "move 2" in body["detail"] and "d6" in body["detail"]  # legal
         # What is no square is quoted whole (it said 'z' of "zz").
         letters = self.client.post(
             reverse("game-import"),

@@ -115,7 +115,10 @@ RENJU_33 = "f8 a1 g8 a3 h6 a5 h7 a7 h8"
     ("game", "options", "record", "english"),
     [
         ("loa", None, "b1-b3 zz9", "expected from-to"),
-        ("reversi", None, "f5f5", "legal moves: "),
+        ("reversi", None, "f5c3", "legal moves: "),
+        # Gomoku QA: a point taken listed every empty point as the legal ones.
+        ("reversi", None, "f5f5", "'f5' is not legal: f5 is taken"),
+        ("gomoku", {"size": 15, "row": 5}, "h8 h8", "'h8' is not legal: h8 is taken"),
         ("gomoku", {"size": 15, "row": 5}, "h8 q20", "expected a column a to o"),
         ("gomoku", {"size": 15, "row": 5, "rule": "renju"}, RENJU_33, "two threes"),
     ],
