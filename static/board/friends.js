@@ -343,7 +343,9 @@ export function joinFromLink(id, invite, missing) {
     })
     .fail(function (xhr) {
       // Both seats taken (the link was used), or a wrong invitation: watch.
-      const why = api.errorText(xhr);
+      // The friend opening it on a second device learns where the seat is.
+      const taken = xhr.responseJSON && xhr.responseJSON.error === "seat_taken";
+      const why = taken ? gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.") : api.errorText(xhr);
       state.watching = true;
       api
         .untilAnswered(() => api.getGame(id), sayStatus)

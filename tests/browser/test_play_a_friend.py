@@ -1132,8 +1132,11 @@ def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
     d.wait_for_function("() => BoardPage.state.watching")
     # Said as the page says things (the API's words start in lower case),
     # and its address, passed on, is a watch link.
+    # The friend on another device learns where their seat is (friends QA:
+    # a phone became a watcher of its player's own game, without a word).
     assert d.locator("#flash").inner_text() == (
-        "Both seats are taken: you can watch this game"
+        "Both seats are taken: you are watching. If this game is yours,"
+        " open it in the browser you joined it from."
     )
     assert d.locator("#seat-name-black").inner_text() == "Black"
     assert d.url.endswith("&watch")
