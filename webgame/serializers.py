@@ -590,6 +590,11 @@ class ResultSerializer(serializers.Serializer):
         required=False,
         help_text="aborted: the side whose first move did not come in time",
     )
+    aborted_by = serializers.ChoiceField(
+        choices=COLORS,
+        required=False,
+        help_text="aborted: the seat that aborted the game",
+    )
 
 
 class PlayerOutSerializer(serializers.Serializer):

@@ -32,6 +32,7 @@ export function showEnd(game, ending) {
     const opening = game.opening && game.opening.step !== "done" ? game.opening : null;
     if (late && opening) why = late === opening.opener ? gettext("The opener did not finish their first turn in time. Nobody wins or loses.") : gettext("The second player did not finish their first turn in time. Nobody wins or loses.");
     else if (late) why = interpolate(gettext("%(side)s did not make a first move in time. Nobody wins or loses."), { side: sideName(late) }, true);
+    else if (game.result && game.result.aborted_by) why = abortedBy(game, game.result.aborted_by, opening);
   } else if (endedOffBoard(game.result)) why = offBoardWhy(game.result);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
   // Lines of Action's goal, said whole ("Connected group." left whose to
@@ -48,6 +49,16 @@ export function showEnd(game, ending) {
   cardFor = game.id;
   cardComing = null;
   endCard().show();
+}
+
+/** Who aborted `game` (`side`'s seat), in this page's words (friends QA:
+ *  "Game aborted" said nothing of who did); under a Swap2 opening not done,
+ *  by part. */
+function abortedBy(game, side, opening) {
+  const mine = mySeat();
+  if (mine) return side === mine ? gettext("You aborted the game. Nobody wins or loses.") : gettext("Your friend aborted the game. Nobody wins or loses.");
+  if (opening) return side === opening.opener ? gettext("The opener aborted the game. Nobody wins or loses.") : gettext("The second player aborted the game. Nobody wins or loses.");
+  return interpolate(gettext("%(side)s aborted the game. Nobody wins or loses."), { side: sideName(side) }, true);
 }
 
 /** What happened, under the title that says who won: "Black resigned."

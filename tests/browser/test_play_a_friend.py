@@ -812,6 +812,11 @@ def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page)
     a.click("#abort")
     for tab in (a, b):
         tab.wait_for_selector("#end-dialog.show")
+    # Who aborted it is said (friends QA: "Nobody wins or loses" alone).
+    assert a.inner_text("#end-reason") == "You aborted the game. Nobody wins or loses."
+    assert b.inner_text("#end-reason") == (
+        "Your friend aborted the game. Nobody wins or loses."
+    )
     a.click("#rematch")
     b.wait_for_selector("#end-offer:not([hidden])")
     b.click("#end-decline")

@@ -361,7 +361,12 @@ def test_an_abort_before_the_friend_came_withdraws_the_invitation(client):
     assert_error(post(client, "game-abort", game_id), 403, "not_your_seat")
     over = post(client, "game-abort", game_id, token=black).json()
     assert over["status"] == "finished"
-    assert over["result"] == {"winner": None, "reason": "aborted", "score": None}
+    assert over["result"] == {
+        "winner": None,
+        "reason": "aborted",
+        "score": None,
+        "aborted_by": "black",
+    }
     # The invitation seats nobody in the ended game; a wrong one is still 403.
     assert_error(
         post(client, "game-join", game_id, {"invite": "x" * 43}), 403, "bad_invite"
@@ -673,7 +678,13 @@ def test_either_player_aborts_until_each_has_made_a_first_move(client, friends):
     assert_error(post(client, "game-abort", game_id), 403, "not_your_seat")
     over = post(client, "game-abort", game_id, token=white).json()
     assert over["status"] == "finished"
-    assert over["result"] == {"winner": None, "reason": "aborted", "score": None}
+    # Who aborted it: friends QA, "Game aborted" said nothing of who did.
+    assert over["result"] == {
+        "winner": None,
+        "reason": "aborted",
+        "score": None,
+        "aborted_by": "white",
+    }
     assert over["clock"]["running"] is None and over["clock"]["first_move"] is None
     assert flag_due_games() == 0
 

@@ -171,7 +171,7 @@ def abort(game_id: GameId, *, token: str | None) -> dict:
     friend joined it withdraws the invitation, as lichess's cancel of a
     challenge: the link then opens the game to watch."""
     row = get_row(game_id)
-    _seated_playing(
+    side = _seated_playing(
         row,
         token,
         _("a game is aborted between two seats; here, start a new game"),
@@ -182,7 +182,7 @@ def abort(game_id: GameId, *, token: str | None) -> dict:
             "not_abortable",
             _("each player has made a first move: resign or offer a draw instead"),
         )
-    return snapshot(write(row, ending=dict(ABORTED)))
+    return snapshot(write(row, ending={**ABORTED, "aborted_by": side}))
 
 
 def give_time(game_id: GameId, *, token: str | None) -> dict:
