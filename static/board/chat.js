@@ -57,7 +57,7 @@ function takeChat(message) {
   const last = theirs[theirs.length - 1];
   const words = interpolate(gettext("Your friend says: %(text)s"), { text: lineText(last) }, true);
   // Shown under the board (nothing above it moves), heard once.
-  if (!inSight) flash(words, "info", true);
+  if (!inSight) flash(words, "said", true);
   announce(words);
 }
 

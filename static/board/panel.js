@@ -29,8 +29,13 @@ let flashAboutPosition = false;
  *  player still wondered why the computer had not moved. Kind "stays" is
  *  an error that stays until the next message or clearFlash(): why the
  *  computer paused itself. Kind "turn" is a "position" that changes whose
- *  turn it is (a pass), in bold: grey, it was missed (QA). */
+ *  turn it is (a pass), in bold: grey, it was missed (QA). Kind "said" is
+ *  an "info" that the friend said in the chat, cut to two lines (friends
+ *  QA: 70 emoji took half a phone's screen). */
 export function flash(text, kind, heard) {
+  // A friend's chat line: two lines at most (the chat has it whole).
+  const said = kind === "said";
+  if (said) kind = "info";
   const turn = kind === "turn";
   flashAboutPosition = kind === "position" || turn;
   const stays = flashAboutPosition || kind === "stays";
@@ -40,7 +45,8 @@ export function flash(text, kind, heard) {
   $f.text(text)
     .toggleClass("text-danger", kind !== "info")
     .toggleClass("text-body-secondary", kind === "info" && !turn)
-    .toggleClass("fw-semibold", turn);
+    .toggleClass("fw-semibold", turn)
+    .toggleClass("flash-said", said);
   clearTimeout(flashTimer);
   if (!stays) flashTimer = setTimeout(() => $f.text(""), 3500);
 }

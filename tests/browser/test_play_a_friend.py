@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from webgame import services
 from webgame.models import Game as GameRow
-from webgame.services import clocks
+from webgame.services import chat, clocks
 
 from .conftest import DESKTOP, PHONE_CONTEXT
 from .helpers import (
@@ -1640,11 +1640,12 @@ def test_a_chat_line_too_long_is_said_before_it_is_sent(new_page):
     assert a.locator("#chat-lines li.mine .chat-text").inner_text() == smiles
 
 
-def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
+def test_friends_chat_and_a_watcher_sees_none_of_it(new_page, monkeypatch):
     """As lichess's chat between a game's players: once the friend came the
     two talk, in words or in presets each reads in their own language (B's
     page is in Chinese); a watcher sees no chat; on a phone a line said
     while the chat is out of sight shows under the board."""
+    monkeypatch.setattr(chat, "FLOOD_LINES", 10)  # A says 6 lines in a row
     a = new_page(viewport=DESKTOP)
     invite, watch = invite_a_friend(a, "")
     a.locator("#share-dialog .btn-close").click()
@@ -1686,43 +1687,55 @@ def test_friends_chat_and_a_watcher_sees_none_of_it(new_page):
     assert b.locator("#board").bounding_box()["y"] == board_at
     assert b.locator("#flash").is_visible()
     assert b.evaluate("() => document.documentElement.scrollWidth") == 390
+    # A long line takes two lines of the screen at most (friends QA: 70
+    # emoji took four): the chat has it whole.
+    a.fill("#chat-text", "\U0001f600" * 70)
+    a.press("#chat-text", "Enter")
+    b.wait_for_function("() => $('#flash').text().endsWith('\U0001f600'.repeat(70))")
+    lines = b.evaluate(
+        "() => { const f = document.getElementById('flash');"
+        " return f.getBoundingClientRect().height"
+        " / parseFloat(getComputedStyle(f).lineHeight); }"
+    )
+    assert lines <= 2.05, lines
     # The watcher sees the game, not what its players say.
     c = new_page(viewport=DESKTOP)
     c.goto(watch)
     c.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
     a.fill("#chat-text", "Only for you")
     a.press("#chat-text", "Enter")
-    b.wait_for_function("() => $('#chat-lines li.theirs').length === 3")
+    b.wait_for_function("() => $('#chat-lines li.theirs').length === 4")
     assert c.locator("#chat").is_hidden() and c.locator("#chat-lines li").count() == 0
     # A line said while B's socket is down reaches B once, when it is back.
     b.evaluate("() => BoardPage.dropSocket()")
     a.fill("#chat-text", "Are you there?")
     a.press("#chat-text", "Enter")
     b.wait_for_function("() => BoardPage.state.live")
-    b.wait_for_function("() => $('#chat-lines li.theirs').length === 4")
+    b.wait_for_function("() => $('#chat-lines li.theirs').length === 5")
     # A reload keeps the lines, in their order.
     a.reload()
-    a.wait_for_function("() => $('#chat-lines li').length === 5")
+    a.wait_for_function("() => $('#chat-lines li').length === 6")
     assert a.locator("#chat-lines .chat-text").all_inner_texts() == [
         "Hi! Ready?",
         "Good luck",
         link,
+        "\U0001f600" * 70,
         "Only for you",
         "Are you there?",
     ]
     b.wait_for_timeout(300)  # nothing comes twice
-    assert b.locator("#chat-lines li").count() == 5
+    assert b.locator("#chat-lines li").count() == 6
     # As on lichess, a player may turn the chat off: nothing of it shows,
     # and a reload keeps it off.
     b.locator("#chat-on").uncheck()
     assert b.locator("#chat-lines").is_hidden() and b.locator("#chat-text").is_hidden()
     a.fill("#chat-text", "Hello?")
     a.press("#chat-text", "Enter")
-    b.wait_for_function("() => $('#chat-lines li').length === 6")
+    b.wait_for_function("() => $('#chat-lines li').length === 7")
     assert "Hello?" not in b.locator("#flash").inner_text()
     b.reload()
     b.wait_for_function(
-        "() => BoardPage.state.live && $('#chat-lines li').length === 6"
+        "() => BoardPage.state.live && $('#chat-lines li').length === 7"
     )
     assert not b.locator("#chat-on").is_checked()
     assert b.locator("#chat").is_visible() and b.locator("#chat-lines").is_hidden()
