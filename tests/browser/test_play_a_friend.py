@@ -1329,16 +1329,19 @@ def test_a_first_move_counts_down_and_abort_ends_the_game_without_a_result(
     )
     assert b.locator("#resign").is_hidden()
     b.click("#abort")
-    for tab in (a, b):
+    for tab, who in ((a, "Your friend"), (b, "You")):
         tab.wait_for_selector("#end-dialog.show")
         assert tab.locator("#end-title").inner_text() == "Game aborted"
-        assert tab.locator("#end-reason").inner_text() == "Nobody wins or loses."
+        assert tab.locator("#end-reason").inner_text() == (
+            f"{who} aborted the game. Nobody wins or loses."
+        )
         assert tab.locator("#result").inner_text() == "Game aborted"
         assert tab.locator("#abort").is_hidden()
     assert a.evaluate("() => BoardPage.state.game.result") == {
         "winner": None,
         "reason": "aborted",
         "score": None,
+        "aborted_by": "white",
     }
     # On a laptop's screen the card, as tall as its buttons, leaves the
     # board's buttons in sight under the clocks' row (its reason, beside the
@@ -1352,7 +1355,10 @@ def test_a_first_move_counts_down_and_abort_ends_the_game_without_a_result(
     card, actions = (
         a.locator(s).bounding_box() for s in ("#end-dialog", ".end-actions")
     )
-    assert card["height"] <= actions["height"] + 24, (card, actions)
+    # Its buttons beside the words: two lines of them at most ("Your friend
+    # aborted the game. Nobody wins or loses." takes two at 1024 px).
+    assert card["height"] <= actions["height"] + 24 + 22, (card, actions)
+    assert actions["y"] < card["y"] + card["height"] / 2  # not on a row below
 
 
 def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 from unittest import mock
@@ -40,10 +41,22 @@ def wait_ready(client, game: str, name: str, seconds: float = 60) -> list[dict]:
     raise AssertionError(f"still not ready: {seen[-1]}")
 
 
+def finish_preparations() -> None:
+    """Wait for the models being got ready in the background: a test's own
+    (its folder is removed after it) or one before (CI, two processes: an
+    unpacking still running as the folder went, and the next test read its
+    status)."""
+    for thread in threading.enumerate():
+        if thread.name.startswith("prepare-"):
+            thread.join(timeout=60)
+
+
 class PackedModelTests(APITestCase):
     def setUp(self):
+        finish_preparations()
         self.folder = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.folder)
+        self.addCleanup(finish_preparations)  # before the folder goes
         games = Path(self.folder) / "reversi"
         shutil.copytree(SHIPPED, games / "light")
         # "big": the light model shipped packed, as the full models are.
