@@ -93,10 +93,15 @@ export function seatFor(id) {
 /** Whether game `id` was last seen in play here: if it has ended, its end
  *  is still news to this browser's player (endMissed). */
 export function endUnseen(id) {
+  return seenPlaying().indexOf(id) >= 0;
+}
+
+/** The ids of the games this browser last saw in play, the latest last. */
+function seenPlaying() {
   try {
-    return (JSON.parse(localStorage.getItem(STORE_PLAYING)) || []).indexOf(id) >= 0;
+    return JSON.parse(localStorage.getItem(STORE_PLAYING)) || [];
   } catch (e) {
-    return false;
+    return []; // no storage or not ours: nothing seen
   }
 }
 
@@ -105,12 +110,7 @@ export function endUnseen(id) {
  *  fell, the computer won while the page was closed): its end, not seen,
  *  is to be shown, once. */
 export function endMissed(game) {
-  let ids = [];
-  try {
-    ids = JSON.parse(localStorage.getItem(STORE_PLAYING)) || [];
-  } catch (e) {
-    /* no storage or not ours: nothing seen */
-  }
+  const ids = seenPlaying();
   const at = ids.indexOf(game.id);
   const playing = game.status === "playing";
   if (playing === (at >= 0) && (!playing || at === ids.length - 1)) return false; // nothing new
