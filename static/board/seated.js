@@ -77,6 +77,14 @@ export function clockText(seconds, control) {
   return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + secText;
 }
 
+/** When a move `seconds` from now is due, in the page's language ("Tue,
+ *  Dec 8, 02:05 PM"): a game of days a move is planned by the date (friends
+ *  QA: "2 d 23 h" alone). */
+export function dueText(seconds) {
+  const when = new Date(Date.now() + Math.max(0, seconds) * 1000);
+  return when.toLocaleString(document.documentElement.lang || undefined, { weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
 /** Seconds left on `side`'s clock now: the server's reading, less the time
  *  since it came for the running side. */
 export function secondsLeft(side) {
@@ -123,7 +131,7 @@ function drawClocks() {
       .toggleClass("font-monospace", first || !g.clock.control.days || left < DAYS_LOW_SECONDS)
       .attr("aria-label", first ? interpolate(gettext("%(side)s's time to make a first move"), { side: sideName(side) }, true) : $clock.data("label"))
       // A clock standing still at the start looked stuck.
-      .attr("title", first ? gettext("Time to make a first move: then the game is aborted") : g.status === "playing" && !g.clock.running ? stillClock(g) : null);
+      .attr("title", first ? gettext("Time to make a first move: then the game is aborted") : g.status !== "playing" ? null : !g.clock.running ? stillClock(g) : g.clock.control.days && g.clock.running === side ? interpolate(gettext("Move by %(when)s"), { when: dueText(left) }, true) : null);
   });
   const running = g.clock && g.clock.running && g.status === "playing";
   if (running) warnLowTime(g);

@@ -16,7 +16,7 @@ import { optionsText } from "./controls.js";
 import { whenGameDrawn } from "./game.js";
 import { endUnseen, seatEnded, seatsInPlay } from "./history.js";
 import { flash } from "./panel.js";
-import { clockText, controlName } from "./seated.js";
+import { clockText, controlName, dueText } from "./seated.js";
 import { play } from "./sound.js";
 import { gameTitle, otherSide, resultText, seatSide, state, turnWords } from "./state.js";
 
@@ -206,7 +206,10 @@ function moreWords({ seat, g, at }) {
   if (ended(g)) return [far, resultText(g.result)].join(" \u00b7 ");
   const running = g.clock && g.clock.running;
   const seconds = running && g.clock[mine] - (running === mine ? (performance.now() - at) / 1000 : 0);
-  const left = running && interpolate(gettext("%(time)s left on your clock"), { time: clockText(seconds, g.clock.control) }, true);
+  const time = { time: clockText(seconds, g.clock && g.clock.control), when: dueText(seconds) };
+  // A game of days a move: by when, too (friends QA).
+  const due = running === mine && g.clock.control.days;
+  const left = running && interpolate(due ? gettext("%(time)s left on your clock, due %(when)s") : gettext("%(time)s left on your clock"), time, true);
   return [g.clock ? controlName(g.clock.control) : "", far, left].filter(Boolean).join(" \u00b7 ");
 }
 

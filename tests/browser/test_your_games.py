@@ -249,3 +249,23 @@ def test_a_friends_move_in_a_game_without_a_clock_is_said(new_page):
         "t => document.getElementById('flash').textContent === t",
         arg="Your friend moved in your game of Gomoku: New game lists it.",
     )
+
+
+def test_a_game_of_days_a_move_says_by_when_to_move(new_page):
+    """Friends QA: a correspondence clock showed only the time left ("2 d
+    23 h"), never when the move is due, to plan a day around."""
+    a, b = (new_page(viewport=DESKTOP) for _ in range(2))
+    invite, _ = invite_a_friend(a, "d3")
+    a.locator("#share-dialog .btn-close").click()
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    first_moves(a, b, timeout=5000)
+    a.wait_for_selector("#clock-black.running")
+    due = a.get_attribute("#clock-black", "title")
+    assert due and re.fullmatch(r"Move by .+\d:\d\d.*", due), due
+    assert a.get_attribute("#clock-white", "title") is None  # the still one
+    listed_after_a_game_at_one_screen(a)
+    more = a.locator("#your-games .your-game-more").first.inner_text()
+    assert re.fullmatch(
+        r"3 days a move · 2 moves played · .+ left on your clock, due .+\d:\d\d.*", more
+    ), more
