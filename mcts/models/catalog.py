@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .fileformat import fault, fault_at
 from .model import ModelError, info
-from .packed import is_stale, packed_name, read_packed_manifest
+from .packed import packed_name, read_packed_manifest, unpacked_state
 from .reader import LineReader
 from .store import MANIFEST, NODES, STATES, load, read_manifest
 from .weights import NETWORK
@@ -69,33 +69,41 @@ def list_models(folder: Path, game: str) -> list[ModelSummary]:
         return []
     found = []
     paths = sorted(root.iterdir())
-    # Decided from this one reading of the folder: an unpack that renames its
-    # folder into place after it must not hide the model from both sides.
+    # Decided from this one reading of the folder and one reading of each
+    # unpacked manifest: an unpack that renames its folder into place, or
+    # sets a stale one aside, must not hide the model from both sides.
     names = {path.name for path in paths}
-    # A folder left from an older archive is listed as the archive's model.
-    stale = {packed_name(path) for path in paths if is_stale(path)}
+    archives = set()
     for path in paths:
         name = packed_name(path)
-        if name is not None:
-            if path.is_file() and (name not in names or name in stale):
-                found.append(_packed_summary(path, name, game))
+        if name is None or not path.is_file():
             continue
-        if path.name.startswith(".") or not (path / MANIFEST).is_file():
+        archives.add(name)
+        if name in names and unpacked_state(path) == "current":
+            found.append(_folder_summary(root / name, game))
+        else:  # not unpacked (yet), or a folder left from an older archive
+            found.append(_packed_summary(path, name, game))
+    for path in paths:
+        if path.name in archives or path.name.startswith("."):
             continue
-        if path.name in stale:
-            continue
-        try:
-            size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
-        except OSError:
-            size = 0
-        try:
-            manifest = read_manifest(path)
-            _check_listed(path, manifest, game)
-        except ModelError as error:
-            found.append(ModelSummary(path.name, None, size, None, _local(error, path)))
-            continue
-        found.append(_summary(path.name, manifest, size))
+        if packed_name(path) is None and (path / MANIFEST).is_file():
+            found.append(_folder_summary(path, game))
     return sorted(found, key=lambda model: model.name)
+
+
+def _folder_summary(path: Path, game: str) -> ModelSummary:
+    """Return the summary of the model folder ``path`` (damaged, naming the
+    file inside it, if it cannot be read or is of another game)."""
+    try:
+        size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+    except OSError:
+        size = 0
+    try:
+        manifest = read_manifest(path)
+        _check_listed(path, manifest, game)
+    except ModelError as error:
+        return ModelSummary(path.name, None, size, None, _local(error, path))
+    return _summary(path.name, manifest, size)
 
 
 def _packed_summary(archive: Path, name: str, game: str) -> ModelSummary:

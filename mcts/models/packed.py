@@ -298,20 +298,30 @@ def is_stale(archive: Path) -> bool:
     replaced since, as a ``git pull`` of a rebuilt model does, so the folder
     is to be unpacked again. False if there is no such folder, and if the
     archive cannot be read (the folder is then the model there is)."""
+    return unpacked_state(archive) == "stale"
+
+
+def unpacked_state(archive: Path) -> str:
+    """Return ``"missing"`` if no model folder is unpacked beside ``archive``
+    (no manifest can be read there), ``"stale"`` if it holds another model
+    (see :func:`is_stale`), else ``"current"`` (also when the archive cannot
+    be read: the folder is then the model there is). The folder's manifest
+    is read once, so the answer holds for one moment even while an unpack
+    replaces the folder."""
     archive = Path(archive)
     name = packed_name(archive)
     if name is None:
-        return False
+        return "missing"
     try:
         unpacked = (archive.parent / name / MANIFEST).read_bytes()
     except OSError:
-        return False
+        return "missing"
     try:
         with _members(archive) as (tar, members, _):
             shipped = _read_manifest_member(archive, tar, next(members))[1]
     except ModelError:
-        return False
-    return unpacked != shipped
+        return "current"
+    return "current" if unpacked == shipped else "stale"
 
 
 def _unpack_into(

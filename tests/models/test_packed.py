@@ -202,6 +202,23 @@ def test_the_catalog_lists_a_stale_folder_as_its_packed_model(archive, tmp_path)
     assert light.bytes == archive.stat().st_size
 
 
+def test_a_stale_folder_set_aside_while_the_catalog_reads_is_listed_as_packed(
+    archive, tmp_path, monkeypatch
+):
+    # An unpack replacing a stale folder sets it aside after the catalog read
+    # the folder's entries and before its new folder is renamed into place:
+    # the model is still listed (as packed), not lost (a status poll got a
+    # 404 in CI).
+    folder = _unpacked_from_an_older_archive(archive)
+    root = tmp_path / "reversi"
+    entries = sorted(root.iterdir())
+    shutil.rmtree(folder)
+    monkeypatch.setattr(Path, "iterdir", lambda self: iter(entries))
+    assert [(m.name, m.packed) for m in list_models(tmp_path, "reversi")] == [
+        ("light", True)
+    ]
+
+
 def test_a_folder_beside_an_unreadable_archive_is_kept(archive):
     folder = unpack_model(archive)
     archive.write_bytes(b"not xz")
