@@ -13,7 +13,9 @@ STATIC_ROOT ?= staticfiles
 # uvicorn's limits: a request's head and body each arrive within 10 s, else
 # 408 (webgame/serving.py), idle keep-alive connections close after 5 s, a
 # socket's frame is at most 64 KiB, sockets are pinged every 20 s, and a stop
-# waits 15 s for requests. Proxies' headers are Django's business (NUM_PROXIES).
+# waits 15 s for requests (a computer's move still waiting for a worker is
+# refused then: 503, Retry-After 15). Proxies' headers are Django's business
+# (NUM_PROXIES).
 UVICORN_FLAGS ?= --http webgame.serving:GuardedHttpProtocol \
 	--no-proxy-headers --timeout-keep-alive 5 --ws-max-size 65536 \
 	--ws-per-message-deflate false \
@@ -156,7 +158,7 @@ probe: setup ## hostile clients against the server at PROBE_URL
 bench-live: setup ## 200 spectators and 20 pairs: live updates' latency
 	$(BIN)/python loadtest/live_bench.py
 
-# A server's memory while the computer plays itself for half an hour (the
+# A server's memory while the computer plays itself for 45 minutes (the
 # live models growing in a copy of model/): each sample, then the trend.
 bench-memory: setup ## a server's memory under 45 minutes of play
 	$(BIN)/python loadtest/soak.py

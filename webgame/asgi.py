@@ -11,11 +11,12 @@ import os
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 
-from webgame.startup import launch_warm_up, remove_status
+from webgame.startup import launch_warm_up, remove_status, warn_about_workers
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webgame.settings")
 _warm_up = launch_warm_up()
 _django = get_asgi_application()
+warn_about_workers(settings.REDIS_URL)
 if settings.DEBUG:  # operator QA: DEBUG=1 make run started without a word
     logging.getLogger("webgame").warning(
         "DEBUG is on: error pages show the code and the settings to anyone; "

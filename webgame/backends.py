@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import logging
 import math
 import secrets
 import threading
@@ -46,6 +47,8 @@ from django.utils.translation import gettext as _
 
 from .errors import Busy, Conflict, ServiceError
 from .models import Game as GameRow
+
+log = logging.getLogger(__name__)
 
 PREFIX = "webgame:"
 #: Seconds a search's keys outlive its think time (queueing, start-up).
@@ -277,8 +280,23 @@ def _workers_run(r) -> bool:
     return bool(r.zcount(_key("workers"), time.time(), "+inf"))
 
 
+#: How often this process logs that no worker runs, however many searches
+#: are refused meanwhile.
+NO_WORKER_LOG_SECONDS = 60.0
+_no_worker_logged = -math.inf
+
+
 def _no_worker() -> ServiceError:
-    """The 503 of a search that no worker would take."""
+    """The 503 of a search that no worker would take; the log is told (once
+    a minute)."""
+    global _no_worker_logged
+    now = time.monotonic()
+    if now - _no_worker_logged >= NO_WORKER_LOG_SECONDS:
+        _no_worker_logged = now
+        log.error(
+            "no AI worker is running: the computer's moves are refused (503) "
+            "until one starts (celery -A webgame worker, docs/deploy.md)"
+        )
     return _error(
         "ai_unavailable", _("no AI worker is running; the operator was told"), 503
     )

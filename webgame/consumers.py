@@ -66,6 +66,13 @@ SERVER_ERROR = 1011
 #: tries again later (polling meanwhile).
 TRY_AGAIN_LATER = 1013
 MAX_MESSAGE = 4096
+#: The reasons of the closes a client's bug may meet (a developer reads
+#: them; at most 123 bytes, the protocol's limit).
+NO_SUCH_GAME_WORDS = "no such game"
+NOT_DOCUMENTED_WORDS = (
+    'not a message of api.md: {"type": "hello", "token": ..., "version": ...} '
+    'or {"type": "ping"}'
+)
 #: Watchers coming and going are announced at most this often (seconds).
 WATCHERS_EVERY = 0.5
 #: The errors of a shared store (Redis) out of reach.
@@ -147,7 +154,7 @@ class NoSuchPlace(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        await self.close(code=NO_SUCH_GAME)
+        await self.close(code=NO_SUCH_GAME, reason=NO_SUCH_GAME_WORDS)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -165,6 +172,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     playing = False
     paused = False
     version = -1
+    #: The last presence sent (the same is not sent again).
+    presence: dict | None = None
     counted = False
     joined = False
     accepted = False
@@ -220,12 +229,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             game = await database_sync_to_async(services.get_game)(self.game_id)
         except GameNotFound:
-            await self._refuse(NO_SUCH_GAME)
+            await self._refuse(NO_SUCH_GAME, NO_SUCH_GAME_WORDS)
             return
         held = await _count(f"live:client:{self.client}", 1)
         self.counted = True  # once it is (Redis may not answer: __call__)
         if held > settings.LIVE_SOCKETS_PER_CLIENT:
-            await self._refuse(TOO_MANY_SOCKETS)
+            await self._refuse(
+                TOO_MANY_SOCKETS,
+                "too many sockets from this client: at most "
+                f"{settings.LIVE_SOCKETS_PER_CLIENT}",
+            )
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.joined = True
@@ -254,11 +267,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         except OSError:  # the browser went (uvicorn's ClientDisconnected)
             self.closing = True
 
-    async def _refuse(self, code: int) -> None:
-        """Close at once with ``code``: accepted first, so that the browser
-        sees the code (a refused handshake would only say 403)."""
+    async def _refuse(self, code: int, reason: str) -> None:
+        """Close at once with ``code`` and ``reason``: accepted first, so that
+        the browser sees them (a refused handshake would only say 403)."""
         await self.accept()
-        await self.close(code=code)
+        await self.close(code=code, reason=reason)
 
     async def disconnect(self, code: int) -> None:
         """Leave the game's group and the counts, each once (Redis may stop
@@ -293,7 +306,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.closing:
             return
         if not self.bucket.take():
-            await self.close(code=POLICY_VIOLATION)
+            await self.close(
+                code=POLICY_VIOLATION,
+                reason="too many messages: at most "
+                f"{settings.LIVE_MESSAGES_PER_SECOND:g} a second",
+            )
             return
         try:
             if text_data is None or len(text_data) > MAX_MESSAGE:
@@ -302,7 +319,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         except (ValueError, RecursionError):  # not JSON, a field named twice, deep
             message = None
         if not _as_documented(message):
-            await self.close(code=POLICY_VIOLATION)
+            await self.close(code=POLICY_VIOLATION, reason=NOT_DOCUMENTED_WORDS)
         elif message["type"] == "ping":
             await self.send(text_data='{"type": "pong"}')
         else:
@@ -365,8 +382,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
 
     async def presence_changed(self, event: dict) -> None:
-        """Who is connected changed: tell the browser."""
-        await self.send(text_data=json.dumps({"type": "presence", **event["who"]}))
+        """Who is connected changed: tell the browser, unless it was told
+        that already (a seat's arrival, then the watchers' count announced a
+        moment later: it had left the watchers as it said hello)."""
+        if event["who"] != self.presence:
+            self.presence = event["who"]
+            await self.send(text_data=json.dumps({"type": "presence", **event["who"]}))
 
     async def _send_game(self, game: dict) -> None:
         if game["version"] <= self.version:

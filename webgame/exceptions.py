@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 
 import redis
+from django import db
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -23,8 +24,9 @@ from .errors import ServiceError
 
 log = logging.getLogger(__name__)
 
-#: The seconds a client is asked to wait when the server's Redis is down.
-REDIS_RETRY_SECONDS = 5
+#: The seconds a client is asked to wait when the server's Redis or its
+#: database is down.
+STORE_RETRY_SECONDS = 5
 
 #: The ``error`` code of a validation failure, by the name of the field at fault.
 FIELD_CODES = {
@@ -75,19 +77,21 @@ def api_exception_handler(exc, context) -> Response | None:
             ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
-    if isinstance(
-        exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError
-    ):
+    store = store_down(exc)
+    if store is not None:
         # Operator QA: Redis down (the scale-out's throttles, seats and
-        # searches) was a bare 500 at every request: a 503 that says so.
-        log.error("Redis (REDIS_URL) does not answer: %s", exc)
+        # searches) was a bare 500 at every request: a 503 that says so;
+        # PostgreSQL down, a 500 logged with 80 lines of traceback.
+        detail = (
+            _("the server cannot reach its shared store (Redis); try again")
+            if store == REDIS
+            else _("the server cannot reach its database; try again")
+        )
+        log.error("%s does not answer: %s", store, one_line(exc))
         return Response(
-            error_body(
-                "unavailable",
-                _("the server cannot reach its shared store (Redis); try again"),
-            ),
+            error_body("unavailable", detail),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
-            headers={"Retry-After": str(REDIS_RETRY_SECONDS)},
+            headers={"Retry-After": str(STORE_RETRY_SECONDS)},
         )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
@@ -110,6 +114,29 @@ def api_exception_handler(exc, context) -> Response | None:
         detail += " " + _("Send a JSON body with Content-Type: application/json.")
     response.data = error_body(code, detail)
     return response
+
+
+REDIS = "Redis (REDIS_URL)"
+DATABASE = "the database (DATABASE_URL)"
+
+
+def store_down(exc: Exception) -> str | None:
+    """Return the store that did not answer if ``exc`` says one did not
+    (its name in the log: the operator reads which, then the message on one
+    line, not a traceback), else None."""
+    if isinstance(
+        exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError
+    ):
+        return REDIS
+    if isinstance(exc, db.OperationalError | db.InterfaceError):
+        return DATABASE
+    return None
+
+
+def one_line(exc: Exception) -> str:
+    """``exc``'s message on one line: a driver's may take several
+    (psycopg's "connection failed: …" then "\tIs the server running …")."""
+    return " ".join(str(exc).split())
 
 
 def _flatten(detail, path: tuple[str, ...] = ()):

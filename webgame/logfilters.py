@@ -10,6 +10,8 @@ its traceback at ERROR.
   traceback.
 - uvicorn's access line of a passed health check (``GET /healthz`` answered
   200, every few seconds from a balancer) is left out; a failed one stays.
+- With ``ACCESS_LOG=0``, uvicorn's lines for each socket opened and closed
+  (its access lines by another logger) are left out too.
 """
 
 from __future__ import annotations
@@ -47,3 +49,18 @@ class PassedHealthCheck(logging.Filter):
         if isinstance(args, tuple) and len(args) == 5:
             return not (args[2] == HEALTH_PATH and args[4] == 200)
         return True
+
+
+#: uvicorn's lines (and its websockets library's) for each socket.
+SOCKET_LINES = (
+    '%s - "WebSocket %s" [accepted]',
+    "connection open",
+    "connection closed",
+)
+
+
+class SocketLines(logging.Filter):
+    """Leave out uvicorn's lines for each socket (module docstring)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in SOCKET_LINES

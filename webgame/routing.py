@@ -36,6 +36,7 @@ from .consumers import (
     NoSuchPlace,
     scope_client,
 )
+from .exceptions import one_line, store_down
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +96,17 @@ async def make_up_for_restart(when: str) -> None:
     the server starts or stops all the same."""
     try:
         given = await database_sync_to_async(services.make_up_for_restart)(when)
-    except Exception:
-        log.exception("could not give the running clocks a restart's time")
+    except Exception as exc:
+        store = store_down(exc)
+        if store is None:
+            log.exception("could not give the running clocks a restart's time")
+        else:  # Redis's outage is given its time once it answers (outages.py)
+            log.error(
+                "could not give the running clocks a restart's time: %s does "
+                "not answer: %s",
+                store,
+                one_line(exc),
+            )
     else:
         if given:
             log.info(

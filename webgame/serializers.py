@@ -32,6 +32,7 @@ from .services import (
     clocks,
     describe_options,
     list_think_times,
+    list_words,
 )
 from .services.sides import SIDES as COLORS
 
@@ -242,21 +243,23 @@ class FriendSerializer(StrictSerializer):
     side = serializers.ChoiceField(choices=SEAT_CHOICES, default="random")
 
 
+def game_errors() -> dict:
+    """The error messages of a game's name that is none of the games'."""
+    return {
+        # DRF fills in {input!r}, the game asked for, when it fails.
+        "invalid_choice": lazy_text(
+            lambda: (
+                _("unknown game %(game)s; known games: %(games)s")
+                % {"game": "{input!r}", "games": list_words(GAME_NAMES)}
+            )
+        )
+    }
+
+
 class NewGameSerializer(StrictSerializer):
     """A new game's kind, options and players."""
 
-    game = serializers.ChoiceField(
-        choices=GAME_NAMES,
-        error_messages={
-            # DRF fills in {input!r}, the game asked for, when it fails.
-            "invalid_choice": lazy_text(
-                lambda: (
-                    _("unknown game %(game)s; known games: %(games)s")
-                    % {"game": "{input!r}", "games": ", ".join(GAME_NAMES)}
-                )
-            )
-        },
-    )
+    game = serializers.ChoiceField(choices=GAME_NAMES, error_messages=game_errors())
     options = OptionsField()
     players = PlayersSerializer(required=False)
 
@@ -302,6 +305,13 @@ class ImportGameSerializer(NewGameSerializer):
     """The body of ``POST /api/games/import/``: a new game from a record (for
     study: untimed, at one screen)."""
 
+    game = serializers.ChoiceField(
+        choices=GAME_NAMES,
+        required=False,
+        error_messages=game_errors(),
+        help_text="the record's game; without it, the record's tags say it, "
+        "or the record is read as each game in turn",
+    )
     record = JSONCharField(
         allow_blank=True,
         trim_whitespace=True,

@@ -25,6 +25,8 @@ import logging
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from . import stopping
+
 log = logging.getLogger(__name__)
 
 #: Seconds a request's head and then its body may take to arrive.
@@ -54,6 +56,12 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._start_head()
+
+    def shutdown(self) -> None:
+        """The server stops (uvicorn shuts each connection down first): tell
+        what must not start now (:mod:`webgame.stopping`)."""
+        stopping.begin()
+        super().shutdown()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel()

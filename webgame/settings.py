@@ -14,8 +14,8 @@ environment here and only here:
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host/db``; SQLite by default.
 - ``STATIC_ROOT``: where ``collectstatic`` puts the files WhiteNoise serves.
 - ``LOG_LEVEL``: of the app's loggers (default ``INFO``); 5xx responses are
-  always logged with their traceback. ``ACCESS_LOG``: a line per request
-  (default on). Times are UTC.
+  always logged with their traceback. ``ACCESS_LOG``: a line per request,
+  and uvicorn's lines for each socket (default on). Times are UTC.
 - ``AI_WORKERS``: threads that run AI searches at once (default: cores - 1, min 1).
 - ``AI_CLIENT_SEARCHES`` (1), ``AI_CLIENT_PENDING`` (2), ``AI_MAX_PENDING``
   (64 x AI_WORKERS): searches one client may run, one client may have running
@@ -115,8 +115,15 @@ def env_rate(name: str, default: str) -> str | None:
     value = os.environ.get(name, default)
     if value.strip().lower() in ("", "off", "none"):
         return None
-    if not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", value.strip()):
-        _refuse(name, value, "a count per s, min, hour or day (30/min), or off")
+    rate = re.fullmatch(
+        r"(\d+)/(s|sec|second|m|min|minute|h|hour|d|day)", value.strip()
+    )
+    if not rate or int(rate.group(1)) < 1:  # 0/min: every request refused
+        _refuse(
+            name,
+            value,
+            "a count of at least 1 per s, min, hour or day (30/min), or off",
+        )
     return value.strip()
 
 
@@ -573,10 +580,15 @@ LOGGING = {
     "filters": {
         "refusals": {"()": "webgame.logfilters.ExpectedRefusal"},
         "health": {"()": "webgame.logfilters.PassedHealthCheck"},
+        "sockets": {"()": "webgame.logfilters.SocketLines"},
     },
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "uvicorn": {"class": "logging.StreamHandler", "formatter": "uvicorn"},
+        "uvicorn": {
+            "class": "logging.StreamHandler",
+            "formatter": "uvicorn",
+            "filters": [] if ACCESS_LOG else ["sockets"],
+        },
         "access": {
             "class": "logging.StreamHandler",
             "formatter": "access",

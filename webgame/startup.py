@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -23,6 +24,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +128,12 @@ def launch_warm_up() -> WarmUp | None:
     if not warm_up_wanted():
         return None
     attached = os.environ.get("AI_WARM_STATUS", "").strip()
+    if attached and not Path(attached).parent.is_dir():
+        # No warm-up writes there: the AI would never be ready.
+        raise ImproperlyConfigured(
+            f"AI_WARM_STATUS={attached!r}: expected a warm-up's status file in "
+            "a folder that exists; make run sets it, leave it unset otherwise"
+        )
     if attached:
         warm = WarmUp(None, Path(attached), time.monotonic())
         started = warm.status().get("started")
@@ -148,6 +157,21 @@ def launch_warm_up() -> WarmUp | None:
             "the rules took over %.0f s to compile: serving anyway", RULES_TIMEOUT
         )
     return warm
+
+
+def warn_about_workers(redis_url: str) -> None:
+    """Log an error if this process is one of several serving workers (a
+    child of uvicorn's ``--workers``, or of another supervisor) without
+    ``redis_url``: each would keep its own games' live updates, AI queue
+    and clocks' bookkeeping, and a move made through one would not reach a
+    browser on another (docs/deploy.md)."""
+    if multiprocessing.parent_process() is not None and not redis_url:
+        log.error(
+            "this server is a worker process (uvicorn --workers or --reload, "
+            "gunicorn) without REDIS_URL: several such workers each keep their "
+            "own live updates and AI queue, so browsers on one miss the moves "
+            "made through another; run one (make run) or set REDIS_URL"
+        )
 
 
 def remove_status(status_file: Path) -> None:

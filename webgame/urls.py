@@ -53,6 +53,7 @@ register_converter(GameNameConverter, "game")
 register_converter(ModelNameConverter, "modelname")
 
 api = [
+    path("", views.ApiRootView.as_view(), name="api-root"),
     path("ai/", views.ReadinessView.as_view(), name="ai-readiness"),
     path("games/kinds/", views.GameKindsView.as_view(), name="game-kinds"),
     path("games/", views.GameCreateView.as_view(), name="game-create"),

@@ -8,6 +8,9 @@ built here: :mod:`webgame.exceptions` shapes them.
 
 from __future__ import annotations
 
+import contextlib
+
+from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -45,6 +48,24 @@ class GameKindsView(APIView):
     def get(self, request: Request) -> Response:
         """Return the games, their options and models."""
         return Response(services.list_kinds())
+
+
+class ApiRootView(APIView):
+    """``GET /api/``: where the API's documentation and first endpoints are
+    (long-session QA: a 404 where the README says the API is)."""
+
+    schema = None  # an index, not part of the documented API
+
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "docs": reverse("api-docs"),
+                "schema": reverse("api-schema"),
+                "games": reverse("game-create"),
+                "kinds": reverse("game-kinds"),
+                "ai": reverse("ai-readiness"),
+            }
+        )
 
 
 class ReadinessView(APIView):
@@ -116,7 +137,7 @@ class GameImportView(APIView):
         """Return the new game holding the record's moves (201)."""
         body = _valid(s.ImportGameSerializer, request)
         game = services.import_record(
-            game=body["game"],
+            game=body.get("game"),
             options=body.get("options"),
             record=body["record"],
             players=body.get("players"),
@@ -446,9 +467,17 @@ class ApiNotFoundView(APIView):
     schema = None  # not part of the documented API
 
     def _not_found(self, request: Request, *args, **kwargs) -> Response:
-        raise NotFound(
-            _("no API endpoint at %(path)s; see /api/docs/") % {"path": request.path}
-        )
+        detail = _("no API endpoint at %(path)s; see /api/docs/") % {
+            "path": request.path
+        }
+        slashed = request.path + "/"
+        with contextlib.suppress(Resolver404):
+            found = getattr(resolve(slashed).func, "view_class", None)
+            if found is not ApiNotFoundView:
+                detail += "; " + _("the API's URLs end with a slash: %(path)s") % {
+                    "path": slashed
+                }
+        raise NotFound(detail)
 
     get = post = put = patch = delete = options = _not_found
 

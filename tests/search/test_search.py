@@ -2,6 +2,7 @@
 
 import json
 import random
+import statistics
 import time
 
 import pytest
@@ -62,11 +63,17 @@ def test_a_time_budget_ends_within_50_ms(name):
     game = find_game(name)
     searcher = Searcher(game, config=HEAVY, seed=1)
     searcher.search(simulations=10)  # warm up outside the timing
-    start = time.perf_counter()
-    result = searcher.search(seconds=0.25)
-    took = time.perf_counter() - start
-    assert 0.25 <= result.elapsed < 0.30
-    assert took < 0.30 + 0.05  # building the result is quick too
+    # The median of three: a shared machine can stall one search for a
+    # tenth of a second (CI once saw 0.40 s), but a search that runs past
+    # its budget by itself does so every time.
+    elapsed, took = [], []
+    for _ in range(3):
+        start = time.perf_counter()
+        elapsed.append(searcher.search(seconds=0.25).elapsed)
+        took.append(time.perf_counter() - start)
+    assert min(elapsed) >= 0.25
+    assert statistics.median(elapsed) < 0.30
+    assert statistics.median(took) < 0.30 + 0.05  # building the result is quick too
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -302,6 +302,29 @@ class DetailTests(APITestCase):
             response = getattr(self.client, method)("/api/nothing/here/")
             assert_error(response, status.HTTP_404_NOT_FOUND, "not_found")
 
+    def test_an_api_url_without_its_last_slash_is_told_so(self):
+        # API QA: GET /api/games/{id} was "no API endpoint", nothing more.
+        game_id = create(self.client).json()["id"]
+        for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/moves"):
+            response = self.client.get(path)
+            detail = assert_error(response, 404, "not_found")["detail"]
+            assert detail.endswith(f"the API's URLs end with a slash: {path}/")
+        other = assert_error(self.client.get("/api/nothing"), 404, "not_found")
+        assert "slash" not in other["detail"]
+
+    def test_the_apis_root_points_to_its_docs(self):
+        # Long-session QA: GET /api/, where the README says the API is, was
+        # the API's only 404 of an evening.
+        response = self.client.get("/api/")
+        assert response.status_code == 200
+        assert response.json() == {
+            "docs": "/api/docs/",
+            "schema": "/api/schema/",
+            "games": "/api/games/",
+            "kinds": "/api/games/kinds/",
+            "ai": "/api/ai/",
+        }
+
     def test_unknown_site_url_is_404_json(self):
         assert_error(self.client.get("/nothing/"), 404, "not_found")
 
@@ -778,12 +801,33 @@ class RecordTests(APITestCase):
         assert detail == (
             "the record's tag 'colour' is not one of Gomoku's: game, size, row, rule"
         )
+        # A game without options says so (QA: "… not one of Reversi's: game"
+        # read as if "game" were at fault).
+        bare = self.client.post(
+            reverse("game-import"),
+            {"record": '[game "reversi"] [rule "banana"] f5'},
+            format="json",
+        )
+        assert assert_error(bare, 400, "invalid_record")["detail"] == (
+            "the record's tag 'rule' is not one of Reversi's, whose only tag is game"
+        )
         too_big = self.client.post(
             reverse("game-import"),
             {"game": "gomoku", "record": '[game "gomoku"] [size "99"] h8'},
             format="json",
         )
         assert too_big.status_code == 400
+        # A tag's value not among the option's choices is named in the game's
+        # title (records QA: "Loa option repetition='banana' ...").
+        banana = self.client.post(
+            reverse("game-import"),
+            {"record": '[game "loa"] [repetition "banana"] b1-b3'},
+            format="json",
+        )
+        detail = assert_error(banana, 400, "invalid_record")["detail"]
+        assert detail == (
+            "the record's tag 'repetition' is 'banana'; Lines of Action's is 3 or 2"
+        )
 
     def test_import_rebuilds_the_game_and_its_result(self):
         game = import_game(self.client, "loa", " ".join(LOA_BLACK_WIN))
@@ -831,7 +875,10 @@ class RecordTests(APITestCase):
             {"game": "reversi", "record": "d3 zz"},
             format="json",
         )
-        assert "move 2 ('zz')" in assert_error(letters, 400, "invalid_record")["detail"]
+        detail = assert_error(letters, 400, "invalid_record")["detail"]
+        # Named once (Othello QA: "move 3 ('h8'): 'h8' is not legal: ...").
+        assert "move 2: 'zz' is not a Reversi move" in detail
+        assert detail.count("zz") == 1
         garbage = self.client.post(
             reverse("game-import"),
             {"game": "loa", "record": "b1-b3 hello"},
@@ -882,7 +929,7 @@ class RecordTests(APITestCase):
         )
         body = assert_error(wrong, 400, "invalid_record")
         assert body["detail"].startswith(
-            "this reads as a record of Lines of Action, but: move 2 ('b1-b3')"
+            "this reads as a record of Lines of Action, but: move 2: 'b1-b3'"
         )
         assert "reads_as" not in body
         # A record of a larger Gomoku board names both boards (QA: "a record
@@ -907,6 +954,18 @@ class RecordTests(APITestCase):
         assert body["detail"] == (
             "the game ended after 5 moves but the record goes on with 'e5' (move 6)"
         )
+        # The record's moves: a transcript's passes are not counted (records
+        # QA: "ended after 61 moves ... (move 61)", a pass counted once).
+        transcript = [m for m in _reversi_game_with_a_pass() if m != "pass"]
+        response = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": "".join(transcript) + "a1"},
+            format="json",
+        )
+        assert assert_error(response, 400, "invalid_record")["detail"] == (
+            f"the game ended after {len(transcript)} moves but the record goes on "
+            f"with 'a1' (move {len(transcript) + 1})"
+        )
 
     def test_import_of_a_record_too_long_says_how_long_one_may_be(self):
         response = self.client.post(
@@ -916,6 +975,39 @@ class RecordTests(APITestCase):
         )
         body = assert_error(response, 400, "invalid_record")
         assert body["detail"] == "record: too long: at most 4000 characters"
+
+    def test_import_without_a_game_reads_the_tags_or_the_record_itself(self):
+        # A developer posted a record's answer back as it came, with no
+        # "game": 400 "game: This field is required", though the tags said it.
+        game_id = create(self.client, "gomoku", options={"size": 9}).json()["id"]
+        self.play_all(game_id, ["e5", "e6"])
+        record = self.client.get(url("game-record", game_id)).json()["record"]
+        for text, game, moves in (
+            (record, "gomoku", ["e5", "e6"]),
+            ("f5d6c3", "reversi", ["f5", "d6", "c3"]),
+            (" ".join(LOA_BLACK_WIN[:3]), "loa", LOA_BLACK_WIN[:3]),
+            ("h8 h9 j10", "gomoku", ["h8", "h9", "j10"]),
+        ):
+            answer = self.client.post(
+                reverse("game-import"), {"record": text}, format="json"
+            )
+            assert answer.status_code == 201, answer.content
+            assert (answer.json()["game"], answer.json()["moves"]) == (game, moves)
+        nothing = self.client.post(
+            reverse("game-import"), {"record": "hello world"}, format="json"
+        )
+        detail = assert_error(nothing, 400, "invalid_record")["detail"]
+        assert detail.startswith("the record reads as no game's moves")
+        assert "game" in detail
+        # Options without a game, as a body's or as tags, cannot be read.
+        for body in (
+            {"options": {"size": 9}, "record": "e5"},
+            {"record": '[size "9"] e5'},
+        ):
+            unnamed = self.client.post(reverse("game-import"), body, format="json")
+            detail = assert_error(unnamed, 400, "invalid_record")["detail"]
+            assert detail.startswith("the record does not say its game"), body
+        assert GameRow.objects.count() == 5  # the four, and the one played
 
     def test_import_of_an_unknown_game_is_400(self):
         response = self.client.post(

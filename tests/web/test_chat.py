@@ -194,5 +194,5 @@ def test_an_expired_games_lines_go_with_it_and_only_games_are_counted(
     )
     out = StringIO()
     call_command("expiregames", stdout=out)
-    assert out.getvalue().startswith("deleted 1 games")
+    assert out.getvalue().startswith("deleted 1 game ")
     assert not ChatLine.objects.exists()

@@ -192,7 +192,10 @@ def test_make_alone_lists_every_target_with_what_it_does():
     ("setting", "value", "expected"),
     [
         ("AI_WORKERS", "0", "a whole number of at least 1"),
-        ("AI_THROTTLE_RATE", "lots", "a count per s, min, hour or day"),
+        ("AI_THROTTLE_RATE", "lots", "a count of at least 1 per s, min, hour or day"),
+        # Operator QA: 0/min was taken, and refused every request for good.
+        ("AI_THROTTLE_RATE", "0/min", "a count of at least 1 per s, min"),
+        ("GAME_CREATE_RATE", "00/h", "a count of at least 1 per s, min"),
         ("LIVE_MODEL_SAVE_EVERY", "ten", "a whole number of at least 1"),
         ("LOG_LEVEL", "LOUD", "DEBUG, INFO, WARNING, ERROR or CRITICAL"),
         ("DEBUG", "maybe", "1, true, yes or on, or 0, false, no or off"),
@@ -315,6 +318,9 @@ _LOG_A_REQUEST = (
     "logging.getLogger('uvicorn.access').info("
     "'%s - \"%s %s HTTP/%s\" %d', '10.0.0.1', 'GET', '/x/', '1.1', 200)\n"
     "logging.getLogger('uvicorn.error').info('serving')\n"
+    "logging.getLogger('uvicorn.error').info("
+    "'%s - \"WebSocket %s\" [accepted]', '10.0.0.1:5', '/ws/games/x/')\n"
+    "logging.getLogger('uvicorn.error').info('connection open')\n"
 )
 
 
@@ -334,6 +340,10 @@ def test_access_log_turns_each_request_s_line_off(access_log):
     assert result.returncode == 0, result.stderr
     assert ('"GET /x/ HTTP/1.1" 200' in result.stdout) == (access_log == "1")
     assert "uvicorn: serving" in result.stderr  # the server's own lines stay
+    # Each socket's lines are access lines too (operator QA: two a socket
+    # stayed with ACCESS_LOG=0).
+    for line in ('"WebSocket /ws/games/x/" [accepted]', "connection open"):
+        assert (line in result.stderr) == (access_log == "1"), line
 
 
 _DEBUG_START = (
@@ -393,3 +403,20 @@ def test_make_run_refuses_a_host_that_is_not_this_machines_in_one_line(host):
     assert done.returncode != 0
     assert f"make run: HOST={host!r} is not an address of this machine" in done.stderr
     assert "PORT=" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_database_that_does_not_answer_stops_migrate_in_one_line():
+    """Operator QA: ``make run`` with PostgreSQL down stopped on migrate's
+    traceback, 40 lines of it, before the server's own one-line 503s."""
+    nobody = socket.socket()
+    nobody.bind(("127.0.0.1", 0))  # a port where nothing listens
+    port = nobody.getsockname()[1]
+    nobody.close()
+    result = run_manage(
+        "migrate", "--noinput", DATABASE_URL=f"postgres://u:p@127.0.0.1:{port}/db"
+    )
+    assert result.returncode != 0
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(
+        "CommandError: the database (DATABASE_URL) does not answer: connection failed"
+    )

@@ -118,23 +118,45 @@ def test_a_server_error_is_logged_with_its_traceback(client, monkeypatch, caplog
     assert "RuntimeError: the disk caught fire" in text
 
 
-@pytest.mark.django_db
-def test_redis_down_is_a_503_that_says_so_and_is_logged(client, monkeypatch, caplog):
-    """Operator QA: with the scale-out's Redis down, every new game was a
-    bare 500 (a ConnectionError's traceback)."""
+def _redis_down():
     import redis
 
-    def down(game_id, **_kwargs):
-        raise redis.exceptions.ConnectionError("Error 111 connecting to redis:6379")
+    return redis.exceptions.ConnectionError("Error 111 connecting to redis:6379")
 
-    monkeypatch.setattr(services, "get_game", down)
+
+def _database_down():
+    from django.db import OperationalError
+
+    return OperationalError("connection to server at 127.0.0.1, port 1 failed")
+
+
+@pytest.mark.parametrize(
+    ("down", "said", "detail"),
+    [
+        # Operator QA: with the scale-out's Redis down, every new game was a
+        # bare 500 (a ConnectionError's traceback) ...
+        (_redis_down, "Error 111", "shared store (Redis)"),
+        # ... and with PostgreSQL down, every request was a 500 with 80 lines
+        # of traceback in the log.
+        (_database_down, "port 1 failed", "database"),
+    ],
+)
+@pytest.mark.django_db
+def test_a_store_down_is_a_503_that_says_so_in_one_log_line(
+    client, monkeypatch, caplog, down, said, detail
+):
+    def fails(game_id, **_kwargs):
+        raise down()
+
+    monkeypatch.setattr(services, "get_game", fails)
     game_id = create(client).json()["id"]
     client.raise_request_exception = False
     response = client.get(url("game-detail", game_id))
-    assert_error(response, 503, "unavailable")
+    assert detail in assert_error(response, 503, "unavailable")["detail"]
     assert response["Retry-After"] == "5"
     (record,) = _records(caplog, "webgame.exceptions")
-    assert record.levelno == logging.ERROR and "Error 111" in record.getMessage()
+    assert record.levelno == logging.ERROR and said in record.getMessage()
+    assert record.exc_info is None
 
 
 # ---- quiet logs (issue 67, finding 6): a refusal is one line, not a fault ----

@@ -169,6 +169,56 @@ def test_retry_after_is_the_queued_search_time_over_the_workers(settings):
     assert retry_after(16.0, 2) == 8 and retry_after(0.0, 1) == 1
 
 
+def test_a_stopping_server_refuses_the_searches_waiting_and_finishes_the_one_running(
+    settings,
+):
+    # Operator QA: a search still queued as the server stopped was started,
+    # then cut at the graceful limit: its client got a dropped connection.
+    settings.AI_WORKERS = 1
+    settings.AI_CLIENT_PENDING = 2
+    pool, order, gate = FairPool(), [], threading.Event()
+    refused: list[Busy] = []
+
+    def waiting():
+        try:
+            pool.run(lambda: order.append("b1"), client="b", expected_seconds=1.0)
+        except Busy as busy:
+            refused.append(busy)
+
+    running = run_in_pool(pool, "a", "a1", order, gate)
+    queued = threading.Thread(target=waiting)
+    running.start()
+    time.sleep(0.05)
+    queued.start()
+    time.sleep(0.05)
+    assert pool.pending() == 2
+    pool.stop_waiting()
+    queued.join(timeout=5)
+    assert len(refused) == 1 and "restarting" in str(refused[0].detail)
+    assert refused[0].headers["Retry-After"] == "15"
+    with pytest.raises(Busy):  # nor does a new one start
+        pool.run(lambda: None, client="c", expected_seconds=1.0)
+    gate.set()
+    running.join(timeout=5)
+    assert order == ["a1"]
+
+
+def test_the_servers_stop_is_told_as_it_shuts_its_connections(monkeypatch):
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from webgame import serving, stopping
+
+    told = []
+    monkeypatch.setattr(stopping, "_listeners", [lambda: told.append(1)])
+    monkeypatch.setattr(stopping, "_begun", False)
+    monkeypatch.setattr(HttpToolsProtocol, "shutdown", lambda self: None)
+    for _ in range(2):  # each connection is shut down; told once
+        serving.GuardedHttpProtocol.shutdown(
+            object.__new__(serving.GuardedHttpProtocol)
+        )
+    assert told == [1]
+
+
 @pytest.mark.django_db
 def test_game_creation_is_throttled_per_client(settings):
     settings.GAME_CREATE_RATE = "3/min"
@@ -213,8 +263,11 @@ def test_expiregames_deletes_games_untouched_for_the_expiry_days(settings):
     Game.objects.filter(pk=old).update(updated=timezone.now() - timedelta(days=31))
     out = StringIO()
     call_command("expiregames", "--dry-run", stdout=out)
-    assert out.getvalue().startswith("1 games")
-    call_command("expiregames", stdout=out)
+    # Operator QA: "1 games", "for 1 days".
+    assert out.getvalue() == "1 game older than 30 days\n"
+    out = StringIO()
+    call_command("expiregames", "--days", "1", stdout=out)
+    assert out.getvalue() == "deleted 1 game not changed for 1 day\n"
     assert [str(pk) for pk in Game.objects.values_list("pk", flat=True)] == [fresh]
 
 

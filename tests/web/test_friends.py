@@ -11,6 +11,7 @@ import hmac
 import json
 
 import pytest
+import redis
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -377,6 +378,12 @@ def test_an_abort_before_the_friend_came_withdraws_the_invitation(client):
         "game_over",
     )
     assert refused["detail"] == "this game ended before you joined: you can watch it"
+    # A move after it: no draw, and no rematch to offer (API QA: "the game is
+    # over (a draw: aborted); offer a rematch", which answered 409 seat_open).
+    late = post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    assert assert_error(late, 400, "game_over")["detail"] == (
+        "the game is over (aborted: nobody won or lost); start a new game"
+    )
     # Nobody to ask for a rematch either.
     assert_error(
         post(client, "game-rematch", game_id, {"action": "offer"}, token=black),
@@ -640,6 +647,24 @@ def test_the_server_gives_a_restarts_time_as_it_starts_and_as_it_stops(monkeypat
     ]
 
 
+def test_a_store_down_as_the_server_starts_or_stops_is_one_line(monkeypatch, caplog):
+    """Operator QA: Redis down as the server started and as it stopped
+    logged two tracebacks of 20 lines (the outage's time is given once it
+    answers, :mod:`webgame.services.outages`)."""
+
+    def refused(when: str) -> int:
+        raise redis.exceptions.ConnectionError("Error 111 connecting. Refused.")
+
+    monkeypatch.setattr(services, "make_up_for_restart", refused)
+    asyncio.run(routing.make_up_for_restart("start"))
+    [record] = caplog.records
+    assert record.getMessage() == (
+        "could not give the running clocks a restart's time: Redis (REDIS_URL)"
+        " does not answer: Error 111 connecting. Refused."
+    )
+    assert record.exc_info is None
+
+
 @pytest.mark.parametrize("clock", [None, {"days": 3}])
 def test_time_is_given_on_a_fischer_clock_between_two_seats(client, clock):
     body = {"game": "gomoku", "friend": {"side": "black"}}
@@ -687,6 +712,11 @@ def test_either_player_aborts_until_each_has_made_a_first_move(client, friends):
     }
     assert over["clock"]["running"] is None and over["clock"]["first_move"] is None
     assert flag_due_games() == 0
+    late = post(client, "game-moves", game_id, {"move": "h9"}, token=white)
+    assert assert_error(late, 400, "game_over")["detail"] == (
+        "the game is over (aborted: nobody won or lost); offer a rematch or start "
+        "a new game"
+    )
 
 
 def test_no_abort_once_each_has_moved_nor_without_seats(client, friends):
@@ -978,9 +1008,19 @@ def test_the_server_asks_for_the_computer_s_move_nobody_asked_for(client):
     assert client.get(url("game-detail", game_id)).json()["ply"] == 3
 
 
-def test_the_computer_against_itself_waits_for_its_page(client):
-    _against_the_computer(client, "ai", "ai")
-    assert services.unasked_ai_moves() == []
+def test_the_computer_against_itself_waits_for_its_page_while_it_is_open(client):
+    """Its page paces its moves; closed, the server plays on (spectators QA:
+    the owner closed it, the watchers read "the game goes on once it is open
+    again", and the computer lost on time meanwhile)."""
+    from webgame.services import presence
+
+    game_id = _against_the_computer(client, "ai", "ai")
+    presence.playing(game_id, 1, 0)  # its page, open
+    try:
+        assert services.unasked_ai_moves() == []
+    finally:
+        presence.playing(game_id, -1, 0)
+    assert [str(g) for g, _ in services.unasked_ai_moves()] == [game_id]
 
 
 def test_the_computer_s_clock_stands_still_while_its_ai_compiles(client, monkeypatch):

@@ -117,8 +117,14 @@ RENJU_33 = "f8 a1 g8 a3 h6 a5 h7 a7 h8"
         ("loa", None, "b1-b3 zz9", "expected from-to"),
         ("reversi", None, "f5c3", "legal moves: "),
         # Gomoku QA: a point taken listed every empty point as the legal ones.
-        ("reversi", None, "f5f5", "'f5' is not legal: f5 is taken"),
-        ("gomoku", {"size": 15, "row": 5}, "h8 h8", "'h8' is not legal: h8 is taken"),
+        # Said once (Othello QA: "'f5' is not legal: f5 is taken").
+        ("reversi", None, "f5f5", "'f5' is not legal: a disc is there already"),
+        (
+            "gomoku",
+            {"size": 15, "row": 5},
+            "h8 h8",
+            "'h8' is not legal: a stone is there already",
+        ),
         ("gomoku", {"size": 15, "row": 5}, "h8 q20", "expected a column a to o"),
         ("gomoku", {"size": 15, "row": 5, "rule": "renju"}, RENJU_33, "two threes"),
     ],
@@ -255,3 +261,104 @@ def test_the_side_a_message_names_is_in_the_requests_language(client):
         asked[language] = answer.json()["detail"]
     assert asked["en"].startswith("it is black's turn and black is human")
     assert asked["zh-CN"].startswith("轮到黑方走棋，而黑方由人来下")
+
+
+@pytest.mark.django_db
+def test_a_finished_games_result_is_worded_in_the_requests_language(client):
+    # Chinese QA: "对局已结束（黑方 获胜：five in a row）": the reason was the
+    # API's English, inside the Chinese sentence.
+    made = client.post(
+        "/api/games/",
+        {"game": "gomoku", "options": {"size": 7, "row": 4}},
+        content_type="application/json",
+    ).json()
+    for move in ("a1", "a2", "b1", "b2", "c1", "c2", "d1"):
+        client.post(
+            f"/api/games/{made['id']}/moves/",
+            {"move": move},
+            content_type="application/json",
+        )
+    said = {}
+    for language in ("en", "zh-CN"):
+        answer = client.post(
+            f"/api/games/{made['id']}/moves/",
+            {"move": "g7"},
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        said[language] = answer.json()["detail"]
+    assert said["en"].startswith("the game is over (black won: four in a row)")
+    assert said["zh-CN"].startswith("对局已结束（黑方胜：四子连线）")
+    # Off the board too: a resignation.
+    resigned = client.post(
+        "/api/games/", {"game": "reversi"}, content_type="application/json"
+    ).json()
+    client.post(
+        f"/api/games/{resigned['id']}/resign/", {}, content_type="application/json"
+    )
+    answer = client.post(
+        f"/api/games/{resigned['id']}/moves/",
+        {"move": "d3"},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="zh-CN",
+    )
+    assert "resignation" not in answer.json()["detail"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "options", "english"),
+    [
+        (
+            "gomoku",
+            {"size": 99},
+            "Gomoku's 'size' is a whole number from 5 to 19, not 99",
+        ),
+        (
+            "gomoku",
+            {"size": "abc"},
+            "Gomoku's 'size' is a whole number from 5 to 19, not the text 'abc'",
+        ),
+        (
+            "gomoku",
+            {"size": 9, "row": 10},
+            "Gomoku's 'row' is a whole number from 3 to 9, not 10",
+        ),
+        (
+            "gomoku",
+            {"rule": "banana"},
+            "Gomoku's 'rule' is freestyle, standard or renju, not 'banana'",
+        ),
+        (
+            "gomoku",
+            {"colour": 1},
+            "Gomoku has no option 'colour'; its options are size, row, rule",
+        ),
+        ("reversi", {"size": 8}, "Reversi has no option 'size'; it takes none"),
+        ("loa", {"repetition": 4}, "Lines of Action's 'repetition' is 3 or 2, not 4"),
+        ("gomoku", {"rule": "renju", "row": 6}, "renju is played with five in a row"),
+    ],
+)
+def test_an_option_refused_is_worded_in_the_requests_language(
+    client, game, options, english
+):
+    """Records QA: a record's [size "99"] came in the rules library's
+    English on the Chinese page ("gomoku option 'size' must be …"), as did
+    a new game's options through the API."""
+    words = {}
+    for language in ("en", "zh-CN"):
+        answer = client.post(
+            "/api/games/",
+            {"game": game, "options": options},
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert answer.json()["error"] == "invalid_options"
+        words[language] = answer.json()["detail"]
+    assert words["en"] == english or words["en"].startswith(english)
+    latin = re.sub(
+        r"'[^']*'|freestyle|standard|renju|size|row|rule|repetition|colour",
+        "",
+        words["zh-CN"],
+    )
+    assert not re.search(r"[A-Za-z]{3,}", latin), words["zh-CN"]

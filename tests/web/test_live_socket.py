@@ -6,6 +6,7 @@ reconnect, and the limits: origin, sockets per client, messages per socket
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import uuid
 
@@ -154,6 +155,33 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
         assert presence["black"] is False
         assert presence["gone"]["black"] == pytest.approx(0, abs=2)
         await watcher.disconnect()
+
+    sync(body)
+
+
+def test_a_seat_is_not_told_the_same_presence_twice():
+    # API QA: once the second seat said hello, both sockets got the same
+    # presence message twice in a row (its arrival, then the watchers' count
+    # announced later, which it had left).
+    game = friends_game()
+
+    async def body():
+        black, white = socket(game["id"]), socket(game["id"], client=("10.1.1.2", 1))
+        await black.connect()
+        await hello(black, game["black"], 1)
+        await white.connect()
+        await hello(white, game["white"], 1)
+        await asyncio.sleep(1.2)  # two watchers' announcement periods
+        for ws in (black, white):
+            seen = []
+            while not await ws.receive_nothing(timeout=0.1):
+                message = json.loads(await ws.receive_from())
+                if message["type"] == "presence":
+                    seen.append(message)
+            assert seen and seen[-1]["black"] and seen[-1]["white"]
+            assert all(a != b for a, b in itertools.pairwise(seen)), seen
+        for ws in (black, white):
+            await ws.disconnect()
 
     sync(body)
 
@@ -377,6 +405,7 @@ def test_a_client_holds_a_limited_number_of_sockets(settings):
         while closed["type"] != "websocket.close":
             closed = await third.receive_output(timeout=5)
         assert closed["code"] == 4429
+        assert closed["reason"] == "too many sockets from this client: at most 2"
         other = socket(game["id"], client=("10.2.2.2", 1))  # another client
         assert (await other.connect())[0]
         await other.disconnect()
@@ -409,6 +438,8 @@ def test_a_socket_that_floods_or_talks_nonsense_is_closed():
         ] != "websocket.close":
             pass
         assert output["code"] == 1008
+        # API QA: the close said nothing of what was wrong.
+        assert "api.md" in output["reason"] and "hello" in output["reason"]
 
     sync(body)
 
@@ -482,8 +513,11 @@ def test_a_seat_closed_for_flooding_leaves_and_can_be_claimed_against():
             pass
         for _ in range(40):
             await white.send_to(text_data='{"type": "ping"}')
-        while (await white.receive_output(timeout=5))["type"] != "websocket.close":
+        while (output := await white.receive_output(timeout=5))["type"] != (
+            "websocket.close"
+        ):
             pass
+        assert output["reason"].startswith("too many messages")
         await white.disconnect()
         while (await receive(watcher, "presence"))["white"]:
             pass
@@ -495,16 +529,22 @@ def test_a_seat_closed_for_flooding_leaves_and_can_be_claimed_against():
 
 async def close_code(ws) -> int:
     """Connect ``ws`` and return the code it is closed with."""
+    return (await closed(ws))["code"]
+
+
+async def closed(ws) -> dict:
+    """Connect ``ws`` and return its close: the code and the reason."""
     await ws.connect()
     while (output := await ws.receive_output(timeout=5))["type"] != "websocket.close":
         pass
-    return output["code"]
+    return output
 
 
 def test_no_socket_for_a_game_that_does_not_exist():
     async def body():
         ws = socket("00000000-0000-0000-0000-000000000000")
-        assert await close_code(ws) == 4404
+        close = await closed(ws)
+        assert (close["code"], close["reason"]) == (4404, "no such game")
 
     sync(body)
 

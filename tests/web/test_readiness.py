@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from rest_framework.test import APIClient
 
 from webgame import startup
@@ -136,6 +137,36 @@ def test_a_warm_up_stopped_is_not_launched_again(warming, monkeypatch):
     readiness._warm.process.terminate()
     _until(lambda: readiness.status()["ready"], 30)
     assert launched == []
+
+
+def test_a_worker_of_several_without_redis_is_told_in_the_log(monkeypatch, caplog):
+    # Operator QA: uvicorn --workers 2 without REDIS_URL started without a
+    # word, though each worker then keeps its own live updates and AI queue.
+    monkeypatch.setattr(startup.multiprocessing, "parent_process", lambda: object())
+    startup.warn_about_workers("")
+    (said,) = [r for r in caplog.records if r.name == "webgame.startup"]
+    assert said.levelname == "ERROR" and "REDIS_URL" in said.getMessage()
+    caplog.clear()
+    startup.warn_about_workers("redis://localhost:6379/0")  # the scale-out
+    monkeypatch.setattr(startup.multiprocessing, "parent_process", lambda: None)
+    startup.warn_about_workers("")  # one process: make run
+    assert not [r for r in caplog.records if r.name == "webgame.startup"]
+
+
+def test_a_warm_up_status_in_no_folder_is_refused_at_once(monkeypatch, tmp_path):
+    # Operator QA: AI_WARM_STATUS=/nonexistent/warm.json started nothing for
+    # 120 s, then served an AI that never came ready, its moves waiting
+    # forever without a word in the log.
+    def launched(*args, **kwargs):
+        raise AssertionError("a warm-up was launched")
+
+    monkeypatch.setenv("AI_WARM_UP", "1")
+    monkeypatch.setenv("AI_WARM_STATUS", str(tmp_path / "none" / "warm.json"))
+    monkeypatch.setattr(startup.subprocess, "Popen", launched)
+    started = time.monotonic()
+    with pytest.raises(ImproperlyConfigured, match="^AI_WARM_STATUS=.*make run"):
+        startup.launch_warm_up()
+    assert time.monotonic() - started < 1
 
 
 @pytest.mark.parametrize("value", ["0", "off", "OFF", " False ", "No"])

@@ -121,16 +121,25 @@ class NoWorkerRedis:
 
 
 def test_a_search_sent_as_the_last_worker_stopped_is_refused_not_waited_for(
-    monkeypatch,
+    monkeypatch, caplog
 ):
     # Scale-out QA: sent in the 12 s a stopped worker is still counted, the
     # search waited in the queue for nobody (up to its time and 600 s),
     # and a clocked computer lost on time meanwhile.
     monkeypatch.setattr(backends, "connection", NoWorkerRedis)
     monkeypatch.setattr(backends, "GRACE", 0.5)  # before: 5 s, then a 503
+    monkeypatch.setattr(backends, "_no_worker_logged", -1e9)  # not told yet
     started = time.monotonic()
     with pytest.raises(ServiceError) as refused:
         backends._wait_for_answer("t", 0.1)
     assert refused.value.code == "ai_unavailable"
     assert str(refused.value.detail) == "no AI worker is running; the operator was told"
     assert time.monotonic() - started < 1
+    # Told indeed (operator QA: the log had only "Service Unavailable"), and
+    # once for a crowd of refusals, not once each.
+    for _ in range(3):
+        with pytest.raises(ServiceError):
+            backends._wait_for_answer("t", 0.1)
+    told = [r for r in caplog.records if "no AI worker is running" in r.getMessage()]
+    assert len(told) == 1 and told[0].levelname == "ERROR"
+    assert "celery -A webgame worker" in told[0].getMessage()

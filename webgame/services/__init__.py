@@ -103,7 +103,7 @@ from .qr import MAX_CHARS as QR_MAX_CHARS
 from .qr import qr_rows
 from .readiness import READINESS
 from .records import game_boards, game_record, import_record
-from .rules import rule_words, rules_for
+from .rules import list_words, rule_words, rules_for
 from .seats import TOKEN_HEADER
 from .treemodels import MODEL_NAME_PATTERN, list_models, model_status, prepare_model
 
@@ -168,6 +168,7 @@ __all__ = [
     "list_levels",
     "list_models",
     "list_think_times",
+    "list_words",
     "model_status",
     "option_specs",
     "play_move",

@@ -37,7 +37,7 @@ from mcts import (
 from ..clients import current_client
 from ..errors import ServiceError
 from ..models import Game as GameRow
-from . import clocks, live, livegrowth, openings
+from . import clocks, live, livegrowth, openings, presence
 from .clocks import now_ms
 from .games import (
     GameId,
@@ -134,7 +134,9 @@ def unasked_ai_moves() -> list[tuple[GameId, int]]:
     once; a page whose requests stopped reaching the server after its
     player's move (a network drop, or on purpose) left the computer to lose
     on time without a move. The computer against itself waits for its page,
-    as when the page is paused or closed."""
+    which paces its moves (paused too); once no page plays it, the server
+    plays on (spectators QA: its owner closed the page, and the watchers saw
+    its clock run out)."""
     waited = timezone.now() - dt.timedelta(seconds=UNASKED_SECONDS)
     rows = GameRow.objects.filter(
         status=GameRow.Status.PLAYING,
@@ -150,7 +152,8 @@ def unasked_ai_moves() -> list[tuple[GameId, int]]:
         side = openings.acting_side(row, game, state)
         computer_waited_for = row.players[side]["kind"] == "ai"
         person_waits = row.players[other_side(side)]["kind"] != "ai"
-        if computer_waited_for and person_waits:
+        page_gone = not person_waits and not presence.who_is_here(row.pk)["playing"]
+        if computer_waited_for and (person_waits or page_gone):
             due.append((row.pk, row.version))
     return due
 

@@ -16,6 +16,7 @@ from uuid import UUID
 from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from mcts import Game, State
 
@@ -76,11 +77,12 @@ def playable(row: GameRow) -> tuple[Game, State]:
         raise ServiceError(
             "game_over",
             (
-                # Between two seats no move is taken back: a rematch is asked.
+                # Between two seats no move is taken back: a rematch is asked
+                # (of a friend who came: one aborted before is nobody's).
                 _("the game is over (%(result)s); offer a rematch or start a new game")
-                if row.seats
+                if row.seats and all(row.seats.values())
                 else _("the game is over (%(result)s); start a new game")
-                if row.ending
+                if row.seats or row.ending
                 else _("the game is over (%(result)s); undo a move or start a new game")
             )
             % {"result": _describe_result(row.result)},
@@ -88,15 +90,54 @@ def playable(row: GameRow) -> tuple[Game, State]:
     return game, state
 
 
+#: The reasons a game ends, as the API words them (the games' end_reason,
+#: the server's endings), marked for the translators of its messages; the
+#: page words them in its own catalog (state.js).
+REASONS = (
+    gettext_noop("three in a row"),
+    gettext_noop("four in a row"),
+    gettext_noop("five in a row"),
+    gettext_noop("six in a row"),
+    gettext_noop("seven in a row"),
+    gettext_noop("eight in a row"),
+    gettext_noop("nine in a row"),
+    gettext_noop("board full"),
+    gettext_noop("black has only forbidden points"),
+    gettext_noop("connected group"),
+    gettext_noop("both sides connected at once"),
+    gettext_noop("no legal move"),
+    gettext_noop("third repetition"),
+    gettext_noop("repetition"),
+    gettext_noop("resignation"),
+    gettext_noop("time"),
+    gettext_noop("agreement"),
+    gettext_noop("abandonment"),
+)
+
+
 def _describe_result(result: dict | None) -> str:
+    """A finished game's result in the request's language: "Black won: five
+    in a row" (Chinese QA: the reason was the API's English there)."""
     if not result:
         return _("finished")
+    reason = result.get("reason") or ""
+    if reason == "aborted":
+        return _("aborted: nobody won or lost")
+    if result.get("score"):  # Reversi's discs, the winner's first
+        high, low = sorted(result["score"].values(), reverse=True)
+        words = (
+            _("disc count %(high)s–%(low)s")
+            if high != low
+            else _("equal disc count %(high)s–%(low)s")
+        ) % {"high": high, "low": low}
+    else:
+        words = _(reason) if reason in REASONS else reason
     if result.get("winner"):
         return _("%(winner)s won: %(reason)s") % {
             "winner": side_words(result["winner"]),
-            "reason": result.get("reason"),
+            "reason": words,
         }
-    return _("a draw: %(reason)s") % {"reason": result.get("reason")}
+    return _("a draw: %(reason)s") % {"reason": words}
 
 
 def unseated(row: GameRow, refusal: str) -> None:

@@ -61,12 +61,14 @@ def _unplayable(game: Game, state: State, move: str) -> str:
     legal = game.legal_move_texts(state)
     if not legal:
         return _("%(move)s is not legal: the game is over") % {"move": repr(move)}
-    square = _taken(game, state, move)
-    if square:
+    if _taken(game, state, move):
         # Gomoku QA: a point taken listed every empty point as the legal ones.
-        return _("%(move)s is not legal: %(square)s is taken") % {
-            "move": repr(move),
-            "square": square,
+        if game.name == "reversi":
+            return _("%(move)s is not legal: a disc is there already") % {
+                "move": repr(move)
+            }
+        return _("%(move)s is not legal: a stone is there already") % {
+            "move": repr(move)
         }
     if isinstance(game, Gomoku) and game.rule == "renju":
         why = game.forbidden_reason(state, game.parse_move_text(state, move.strip()))
@@ -83,13 +85,13 @@ def _unplayable(game: Game, state: State, move: str) -> str:
     }
 
 
-def _taken(game: Game, state: State, move: str) -> str | None:
-    """The square ``move`` names if a stone or disc is on it (a game whose
-    moves are squares: Reversi, Gomoku), else None."""
+def _taken(game: Game, state: State, move: str) -> bool:
+    """Whether a stone or disc is on the square ``move`` names (a game whose
+    moves are squares: Reversi, Gomoku)."""
     if game.name not in ("reversi", "gomoku"):
-        return None
+        return False
     code = game.parse_move_text(state, move.strip())
     if code == game.PASS:
-        return None
+        return False
     cells = game.state_string(state).split()[0].split(":")[-1]
-    return game.format_move(state, code) if cells[code] in "xo" else None
+    return cells[code] in "xo"

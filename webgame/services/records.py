@@ -25,7 +25,7 @@ from .games import GameId, get_row, result_of
 from .notation import board_words, parse
 from .players import normal_players
 from .positions import PASS, board, snapshot
-from .rules import cached_rules, options_key, rules_for
+from .rules import cached_rules, choice_words, list_words, options_key, rules_for
 
 #: Longest record accepted by import (a Gomoku 19x19 game has at most 361).
 MAX_RECORD_PLIES = 2000
@@ -85,7 +85,7 @@ def _tags(name: str, options: dict) -> str:
     return " ".join(f'[{key} "{value}"]' for key, value in tags.items())
 
 
-def _read_tags(game: str, options: dict | None, record: str):
+def _read_tags(game: str | None, options: dict | None, record: str):
     """Return the game and options a record's tags give (those of the body
     without tags; with them, the tagged game with its defaults and the
     tagged options), and the record after its tags. Raises ServiceError
@@ -97,8 +97,21 @@ def _read_tags(game: str, options: dict | None, record: str):
     if not tags:
         return game, options, record
     name = tags.pop("game", game)
+    if name is None:
+        raise ServiceError("invalid_record", _unnamed_words())
     specs = option_specs(name) if name in GAMES else {}
     unknown = sorted(set(tags) - set(specs))
+    if unknown and not specs and name in GAMES:
+        # Not "is not one of Reversi's: game", which read as if "game" were
+        # at fault (QA).
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's tag %(tag)s is not one of %(title)s's, whose only "
+                "tag is game"
+            )
+            % {"tag": repr(unknown[0]), "title": _(GAMES[name].title)},
+        )
     if unknown:
         raise ServiceError(
             "invalid_record",
@@ -106,10 +119,23 @@ def _read_tags(game: str, options: dict | None, record: str):
             % {
                 "tag": repr(unknown[0]),
                 "title": _(GAMES[name].title) if name in GAMES else repr(name),
-                "known": ", ".join(["game", *specs]),
+                "known": list_words(["game", *specs]),
             },
         )
     tagged = {key: _tag_value(specs[key], value) for key, value in tags.items()}
+    for key, value in tagged.items():
+        choices = specs[key].get("choices")
+        if choices is not None and value not in choices:
+            raise ServiceError(
+                "invalid_record",
+                _("the record's tag %(tag)s is %(value)s; %(title)s's is %(choices)s")
+                % {
+                    "tag": repr(key),
+                    "value": repr(value),
+                    "title": _(GAMES[name].title),
+                    "choices": choice_words(choices),
+                },
+            )
     return name, tagged, record
 
 
@@ -147,19 +173,23 @@ READINGS = ("reversi", "loa", "gomoku")
 
 
 def import_record(
-    *, game: str, options: dict | None, record: str, players: dict | None
+    *, game: str | None, options: dict | None, record: str, players: dict | None
 ) -> dict:
     """Return the snapshot of a new game holding the moves of ``record``.
 
     Forced passes left out of the record are put back (an Othello transcript
     never writes them). A record's tags give its game and options, over
-    ``game`` and ``options``. Raises ServiceError ``invalid_record`` naming the ply
-    and the move at fault; when already the first move is not one of this
-    game and the whole record reads as another game (:data:`READINGS`), the
-    error names that game and gives it, with its options, as ``reads_as``;
-    when it reads as another game's up to a later move, it names that move.
+    ``game`` and ``options``; with neither, the record is read as each game
+    of :data:`READINGS` in turn (:func:`_game_of`). Raises ServiceError
+    ``invalid_record`` naming the ply and the move at fault; when already the
+    first move is not one of this game and the whole record reads as another
+    game (:data:`READINGS`), the error names that game and gives it, with
+    its options, as ``reads_as``; when it reads as another game's up to a
+    later move, it names that move.
     """
     game, options, moves_text = _read_tags(game, options, record)
+    if game is None:
+        game = _game_of(options, moves_text)
     rules = rules_for(game, options)
     try:
         moves, state = _read(rules, moves_text)
@@ -185,6 +215,32 @@ def import_record(
         result=result,
     )
     return snapshot(row)
+
+
+def _unnamed_words() -> str:
+    """How to say a record's game, for a record that does not."""
+    return _(
+        "the record does not say its game: give its game (reversi, gomoku or "
+        'loa), or head it with a tag such as [game "gomoku"]'
+    )
+
+
+def _game_of(options: dict | None, record: str) -> str:
+    """Return the game of a record imported without one: the first of
+    :data:`READINGS` (default options) as which the whole of it reads (a
+    record posted back as ``GET record/`` gave it: a Reversi transcript has
+    no tags). Raises ServiceError ``invalid_record`` for options without a
+    game, or a record that reads as none."""
+    if options:
+        raise ServiceError("invalid_record", _unnamed_words())
+    found = _other_reading(None, record)
+    if found is None:
+        raise ServiceError(
+            "invalid_record",
+            _("the record reads as no game's moves; %(how)s")
+            % {"how": _unnamed_words()},
+        )
+    return found.name
 
 
 class _Unread(Exception):
@@ -216,7 +272,8 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
                     "the game ended after %(count)s moves but the record goes on "
                     "with %(move)s (move %(number)s)"
                 )
-                % {"count": len(moves), "move": repr(token), "number": number},
+                # The record's moves: the passes put back are not its.
+                % {"count": number - 1, "move": repr(token), "number": number},
                 number,
             )
         if token.lower() != PASS and rules.legal_moves(state) == [rules.PASS]:
@@ -225,11 +282,13 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
         try:
             text = parse(rules, state, token)
         except ServiceError as exc:
-            raise _Unread(
-                _("move %(number)s (%(move)s): %(error)s")
-                % {"number": number, "move": repr(token), "error": exc.detail},
-                number,
-            ) from None
+            words = {"number": number, "move": repr(token), "error": exc.detail}
+            # The move named once: the reason begins with it, mostly.
+            if exc.detail.startswith(repr(token)):
+                message = _("move %(number)s: %(error)s") % words
+            else:
+                message = _("move %(number)s (%(move)s): %(error)s") % words
+            raise _Unread(message, number) from None
         moves.append(text)
         state = rules.play(state, text)
     return moves, state
@@ -276,12 +335,12 @@ def _partly_other(rules: Game, record: str) -> str | None:
     return None
 
 
-def _other_reading(rules: Game, record: str) -> Game | None:
+def _other_reading(rules: Game | None, record: str) -> Game | None:
     """The first game of :data:`READINGS` (default options) other than
-    ``rules`` as which the whole of ``record`` reads, or None."""
+    ``rules`` (None: any) as which the whole of ``record`` reads, or None."""
     for name in READINGS:
         other = rules_for(name)
-        if (other.name, other.options) == (rules.name, rules.options):
+        if rules and (other.name, other.options) == (rules.name, rules.options):
             continue
         try:
             _read(other, record)

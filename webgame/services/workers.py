@@ -50,6 +50,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from .. import stopping
 from ..errors import Busy
 
 T = TypeVar("T")
@@ -87,6 +88,8 @@ class Ticket:
     started: float | None = None
     granted: threading.Event = field(default_factory=threading.Event)
     evicted: int | None = None
+    #: Refused as the server stops (:meth:`FairPool.stop_waiting`).
+    stopped: bool = False
 
 
 def retry_after(backlog_seconds: float, workers: int) -> int:
@@ -113,6 +116,7 @@ class FairPool:
         # time); forgotten when the pool falls idle.
         self._usage: dict[str, float] = {}
         self._turns = itertools.count()
+        self._stopping = False
 
     def run(self, task: Callable[[], T], *, client: str, expected_seconds: float) -> T:
         """Return ``task()`` computed on an AI worker thread once the client's
@@ -130,11 +134,25 @@ class FairPool:
 
         try:
             ticket.granted.wait()
+            if ticket.stopped:
+                raise _stopping()
             if ticket.evicted is not None:
                 raise _evicted(ticket.evicted)
             return self._threads(limits.workers).submit(in_language).result()
         finally:
             self._leave(ticket, limits)
+
+    def stop_waiting(self) -> None:
+        """The server stops (:mod:`webgame.stopping`): refuse the searches
+        waiting, and any asked from now on, with a 503 that says to ask
+        again; those running finish within the server's graceful limit."""
+        with self._lock:
+            self._stopping = True
+            for queue in self._waiting.values():
+                for ticket in queue:
+                    ticket.stopped = True
+                    ticket.granted.set()
+            self._waiting.clear()
 
     def pending(self, client: str | None = None) -> int:
         """Return how many searches are running or waiting (of ``client``)."""
@@ -149,6 +167,8 @@ class FairPool:
 
     def _admit(self, client: str, seconds: float, limits: Limits) -> Ticket:
         with self._lock:
+            if self._stopping:
+                raise _stopping()
             mine, everyone = self._pending(client), self._pending(None)
             full = everyone >= limits.max_pending
             if mine >= limits.client_pending or (
@@ -292,6 +312,20 @@ class FairPool:
             return self._executor
 
 
+#: The Retry-After of a search refused as the server stops: a restart's
+#: graceful limit and start.
+STOPPING_RETRY = 15
+
+
+def _stopping() -> Busy:
+    """Return the refusal of a search asked for, or waiting, as the server
+    stops (worded by the request refused, in its language)."""
+    return Busy(
+        _("the server is restarting: ask again in a few seconds"),
+        retry_after=STOPPING_RETRY,
+    )
+
+
 def _evicted(retry: int) -> Busy:
     """Return the refusal of a search that gave its place in a full queue to
     a shorter one (worded by the request refused, in its language)."""
@@ -321,3 +355,4 @@ def _lower_priority(nice: int) -> None:
 
 #: The process's AI worker pool.
 POOL = FairPool()
+stopping.listen(POOL.stop_waiting)

@@ -38,10 +38,16 @@ class Command(BaseCommand):
         if not 0 < days <= most:
             raise CommandError(f"--days must be more than 0 and at most {most}")
         old = Game.objects.filter(updated__lt=timezone.now() - timedelta(days=days))
+        age = f"{days:g} day" + ("" if days == 1 else "s")
         if opts["dry_run"]:
-            self.stdout.write(f"{old.count()} games older than {days:g} days")
+            self.stdout.write(f"{_games(old.count())} older than {age}")
             return
         # Their chat lines go with them; only the games are counted.
         _, deleted = old.delete()
         games = deleted.get(Game._meta.label, 0)
-        self.stdout.write(f"deleted {games} games not changed for {days:g} days")
+        self.stdout.write(f"deleted {_games(games)} not changed for {age}")
+
+
+def _games(count: int) -> str:
+    """``count`` games, in words: "1 game", "7 games"."""
+    return f"{count} game" + ("" if count == 1 else "s")
