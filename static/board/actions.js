@@ -11,13 +11,13 @@ import { chooseOptions, chosenGame, fillModels, limitOptions, newGameBody, optio
 import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
-import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchInAddress } from "./history.js";
-import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noHintReason, noUndoReason, noteRecord, sayStatus } from "./panel.js";
+import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchesFromAddress } from "./history.js";
+import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noHintReason, noUndoReason, noteRecord, positionFlash, sayStatus } from "./panel.js";
 import { lookAheadWords, shownValue, treeBestOver } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
-import { exploreSquare } from "./review.js";
+import { exploreBack, exploreForward, exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
+import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, movesPlayed, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -32,7 +32,7 @@ export function start(offerNewGame) {
       fillModels(chosenGame());
       const id = gameToReopen();
       if (!id) return firstVisit(offerNewGame);
-      state.watching = watchInAddress();
+      state.watching = watchesFromAddress(id);
       const invite = inviteInAddress();
       // An old or foreign id: start afresh, saying so if a link brought it.
       // A bad link does not lose the game this browser played last: it is
@@ -78,20 +78,28 @@ export function followAddress() {
   const invite = inviteInAddress();
   if (invite) return joinFromLink(id, invite, () => openGame(id, true));
   if (state.game && state.game.id === id) return;
-  openGame(id, watchInAddress());
+  openGame(id, watchesFromAddress(id));
 }
+
+/** How many games openGame() asked for: the last one's answer is shown. */
+let gamesAsked = 0;
 
 /** Show game `id`: to watch it, or as this browser's own (with its seat,
  *  if it holds one). */
 export function openGame(id, watching = false) {
   stopThinking();
+  const asked = ++gamesAsked;
   api
     .getGame(id)
     .done(function (g) {
+      // Only the game asked for last: Back pressed twice quickly, the first
+      // answer came last and took its game's address back over the later
+      // games (links QA: Forward did nothing, a game out of reach).
+      if (asked !== gamesAsked) return;
       state.watching = watching;
       setGame(g);
     })
-    .fail((xhr) => flash(api.errorText(xhr)));
+    .fail((xhr) => asked === gamesAsked && flash(api.errorText(xhr)));
 }
 
 // ---- moves ---------------------------------------------------------------------
@@ -147,6 +155,13 @@ function tryMove(move) {
   sendMove(move);
 }
 
+/** Why a watcher's click or key plays nothing: a game between two seats is
+ *  played by its two players, any other by the page that plays it (the
+ *  computer against itself too: spectators QA, "only its two players"). */
+function watchingWords(g) {
+  return g.seats ? gettext("You are watching this game: only its two players move.") : gettext("You are watching this game: only the page playing it moves.");
+}
+
 /** Why this page's player cannot play now (nor ask for a hint), as flash's
  *  arguments; null if they can. With `pastBusy`, as if the change this page
  *  sent were already in (whether a tap may wait for it). The other side's
@@ -156,7 +171,7 @@ function whyNotNow(pastBusy) {
   const g = state.game;
   if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it."), "position"];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
-  if (onlyWatching()) return [gettext("You are watching this game: only its two players move."), "info"];
+  if (onlyWatching()) return [watchingWords(g), "info"];
   if (aiThinking()) return [gettext("Wait: the AI is thinking."), "position"];
   if (state.busy && !pastBusy) return [gettext("Wait: your last change is still on its way to the server."), "info"];
   if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "position"];
@@ -295,7 +310,7 @@ export function undo() {
   }
   // A watcher's u key (the button is hidden) takes back nothing (keyboard
   // QA: it took back the player's move and the computer's reply).
-  if (onlyWatching()) return flash(gettext("You are watching this game: only its two players move."), "info");
+  if (onlyWatching()) return flash(watchingWords(g), "info");
   // The u key too says why nothing is taken back (the button is off then).
   if (!hasUndo(g)) return flash(noUndoReason(g), "info");
   stopThinking();
@@ -437,9 +452,15 @@ export function importRecord() {
   state.paused = false;
   // One import at a time: a double click made two games (QA, a slow network).
   grey($("#import-record"), true).attr("aria-busy", "true");
+  // What the last import said under the board goes: this one answers here
+  // (records QA: "Imported a game of Gomoku" stood beside the refusal).
+  if (importSaid && $("#flash").text() === importSaid) clearFlash();
   noteRecord(gettext("Importing…"), "info");
   sendImport(body, true);
 }
+
+/** What the last import said under the board. */
+let importSaid = null;
 
 /** The import is over, done or refused: its button is back. */
 function importOver() {
@@ -465,7 +486,8 @@ function sendImport(body, mayRead) {
         rememberPause(g.id, true);
       }
       setGame(g);
-      const words = ngettext("Imported a game of %(title)s, %(n)s move", "Imported a game of %(title)s, %(n)s moves", g.ply);
+      const played = movesPlayed(g);
+      const words = ngettext("Imported a game of %(title)s, %(n)s move", "Imported a game of %(title)s, %(n)s moves", played);
       // Another game than the one chosen (read as such, or its tags said
       // so), or other options: said with its options, and shown too (a
       // live region).
@@ -473,14 +495,16 @@ function sendImport(body, mayRead) {
       const same = g.game === body.game && Object.keys(options).every((key) => g.options[key] === options[key]);
       // Translators: a game and its options: "Gomoku (9×9, five in a row · Renju)".
       const title = same || !optionsText(g) ? gameTitle(g) : interpolate(gettext("%(game)s (%(options)s)"), { game: gameTitle(g), options: optionsText(g) }, true);
-      let text = interpolate(words, { title: title, n: g.ply }, true);
+      let text = interpolate(words, { title: title, n: played }, true);
       // Translators: after "Imported a game of Reversi, 1 move".
       if (waits) text = interpolate(gettext("%(imported)s. The computer waits: Resume lets it play."), { imported: text }, true);
       clearRecordNote();
       // The new game in sight (on a phone the record box is far below it).
       document.getElementById("status").scrollIntoView({ block: "nearest" });
-      if (mayRead && same && !waits) announce(text);
-      else flash(text, waits ? "position" : "info");
+      // Said under the board always: the game's own record imported again
+      // changed nothing in sight (records QA).
+      importSaid = text;
+      flash(text, waits ? "position" : "info");
     })
     .fail(function (xhr) {
       const other = xhr.responseJSON && xhr.responseJSON.reads_as;
@@ -510,10 +534,16 @@ export function copyRecord() {
 export function viewPly(ply) {
   const g = state.game;
   if (ply !== g.ply && !cellsAt(ply)) return fetchBoards(g, ply);
+  // Leaving the live position, its word (a pass, the Swap2 stones' names)
+  // is kept, and shown again on coming back to it unchanged.
+  if (state.viewPly === null && !state.explore) state.liveFlash = { version: g.version, call: positionFlash() };
   state.viewPly = ply === g.ply ? null : ply;
   state.selected = null;
   state.explore = null;
   clearPositionFlash(); // a word about the position looked at before
+  const back = state.liveFlash;
+  if (state.viewPly === null) state.liveFlash = null;
+  if (state.viewPly === null && back && back.call && back.version === g.version) flash(back.call[0], back.call[1], true);
   render();
 }
 
@@ -537,7 +567,12 @@ function fetchBoards(g, ply) {
 
 /** Step through the moves: +-1, or +-Infinity for the first position and the game. */
 export function step(delta) {
-  if (state.game) viewPly(stepTarget(delta));
+  if (!state.game) return;
+  // Exploring, the move before is the explored line's (records QA: the
+  // left arrow left the explorer and threw its line away).
+  if (delta === -1 && state.explore) return exploreBack();
+  if (delta === 1 && state.explore) return exploreForward();
+  viewPly(stepTarget(delta));
 }
 
 export function flip() {

@@ -206,8 +206,10 @@ export function getEnding(id) {
 
 /** Answers the tree model's moves in the position after the game's first
  *  `ply` moves and then `line` (a list of moves). */
-export function explore(id, ply, line) {
-  return request("GET", GAMES + id + "/explorer/?" + $.param({ ply: ply, line: line.join(" ") }));
+export function explore(id, ply, line, model) {
+  const query = { ply: ply, line: line.join(" ") };
+  if (model) query.model = model;
+  return request("GET", GAMES + id + "/explorer/?" + $.param(query));
 }
 
 /** Answers {ready, games: {name: {ready, progress, seconds}}}: whether each

@@ -142,6 +142,17 @@ function otherBoard(name, model) {
   return boardName(options);
 }
 
+/** The board tree model `name` learned on, as the page names it, when it
+ *  is not the board of game `g` (a 15×15 model over a 9×9 game), else null. */
+export function modelOtherBoard(g, name) {
+  const models = (state.kinds[g.game] && state.kinds[g.game].models) || [];
+  const model = models.find((m) => m.name === name);
+  const learned = (model && model.options) || {};
+  const options = g.options || {};
+  const differs = ["size", "row"].some((key) => key in learned && key in options && learned[key] !== options[key]);
+  return differs ? boardName(learned) : null;
+}
+
 /** What the game on the board was started with, for the side panel: "15×15,
  *  five in a row · Renju · Swap2" ("" for a game without options). */
 export function optionsText(g) {

@@ -11,7 +11,7 @@ import { chooseGame, newGame, openGame } from "./actions.js";
 import * as api from "./api.js";
 import { limitOptions, newGameBody, syncControls } from "./controls.js";
 import { afterEndGone, hideEnd } from "./ending.js";
-import { clockOf, clockValue, createFriendGame, makeOffer } from "./friends.js";
+import { clockOf, clockValue, createFriendGame, followRematch, makeOffer } from "./friends.js";
 import { changeGame } from "./game.js";
 import { revealCard, stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
@@ -254,6 +254,7 @@ export function startDialogClosed() {
 export function rematch() {
   const g = state.game;
   hideEnd();
+  if (g.rematch) return followRematch(g); // started already: to it
   if (g.seats) return makeOffer("rematch");
   changeGame(api.answerOffer(g.id, "rematch", "offer"));
 }

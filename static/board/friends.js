@@ -66,10 +66,13 @@ export function createFriendGame(side, clock, base) {
 }
 
 /** Share: the links of a game with seats, else the form that makes one,
- *  and the watch link (the computer playing itself is worth watching). */
+ *  and the watch link (the computer playing itself is worth watching); of
+ *  a finished game, its watch link (Chinese QA: the form's invitation was
+ *  refused behind the dialog, the game being over). */
 export function openShare() {
-  if (!state.game) return;
-  if (state.game.seats || state.watching) return showLinks();
+  const g = state.game;
+  if (!g) return;
+  if (g.seats || state.watching || g.status !== "playing") return showLinks();
   // In a Swap2 opening the colour picked is the opener's side, as in the
   // New game dialog (Gomoku QA: Black and White were offered).
   const swap2 = Boolean(openingStep());
@@ -78,8 +81,26 @@ export function openShare() {
   $("#share-form").prop("hidden", false);
   $("#share-links").prop("hidden", true);
   $("#watch-link").val(gameLinks(state.game.id, null).watch);
+  watchLabel(g);
+  // The game's own clock first, if offered (QA: a 3+2 game offered 5+3).
+  const own = controlValue(g.clock);
+  if (own && $("#share-clock option").filter((i, option) => option.value === own).length) $("#share-clock").val(own);
   $("#share-title").text(gettext("Share this game"));
   modal("share-dialog").show();
+}
+
+/** The value of `clock`'s control as the time controls write it ("3+2",
+ *  "d3"), or null for none: clockOf's inverse. */
+function controlValue(clock) {
+  if (!clock) return null;
+  const control = clock.control;
+  return control.days ? "d" + control.days : control.initial / 60 + "+" + control.increment;
+}
+
+/** What the watch link gives: a game on, to watch; a game over, to look at
+ *  (QA: "can watch" a game that was over). */
+function watchLabel(g) {
+  $("#watch-link-label").text(g.status === "playing" ? gettext("Anyone with this link can watch") : gettext("Anyone with this link can see this game, move by move"));
 }
 
 /** The form's choice: this game becomes a game with a friend. */
@@ -115,7 +136,8 @@ function showLinks() {
     .prop("hidden", !local);
   drawQr(links.invite);
   $("#watch-link").val(links.watch);
-  $("#share-title").text(links.invite ? gettext("Invite a friend") : gettext("Watch link"));
+  watchLabel(g);
+  $("#share-title").text(links.invite ? gettext("Invite a friend") : g.status === "playing" ? gettext("Watch link") : gettext("Link to this game"));
   modal("share-dialog").show();
   // The form's button, pressed, hid: the keyboard goes on at the first link.
   if (document.activeElement.closest("#share-dialog [hidden]")) $(links.invite ? "#invite-link" : "#watch-link").trigger("focus");
@@ -160,7 +182,7 @@ function friendJoined(g) {
 /** The rematch started (the finished game `g` names it): go to it, this
  *  browser's seat at the other colour with the same token; a watcher
  *  watches it. */
-function followRematch(g) {
+export function followRematch(g) {
   const seat = state.seat && state.seat.id === g.id ? state.seat : null;
   if (seat) rememberSeat(g.rematch, { side: otherSide(seat.side), token: seat.token });
   hideEnd();
@@ -344,9 +366,11 @@ export function joinFromLink(id, invite, missing) {
     .fail(function (xhr) {
       // Both seats taken (the link was used), or a wrong invitation: watch.
       // The friend opening it on a second device learns where the seat is.
-      const taken = xhr.responseJSON && xhr.responseJSON.error === "seat_taken";
-      const why = taken ? gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.") : api.errorText(xhr);
-      state.watching = true;
+      // A game without seats is anyone's with its link: played, not watched
+      // (links QA: it said so, then made the page's own game read-only).
+      const error = xhr.responseJSON && xhr.responseJSON.error;
+      const why = error === "seat_taken" ? gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.") : api.errorText(xhr);
+      state.watching = error !== "no_seats";
       api
         .untilAnswered(() => api.getGame(id), sayStatus)
         .done(function (g) {

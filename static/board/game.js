@@ -12,7 +12,7 @@ import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
 import { expectEnd } from "./ending.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { announce, clearFlash, clearPositionFlash, flash, releaseRows, sayStatus, startProgress, stopProgress } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, clearRecordNote, flash, releaseRows, sayStatus, startProgress, stopProgress } from "./panel.js";
 import { render } from "./render.js";
 import { keepReviewOf } from "./review.js";
 import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
@@ -105,6 +105,7 @@ export function setGame(g) {
     stopProgress();
   }
   if (!sameGame) {
+    clearRecordNote(); // a refused import's words are not this game's
     state.queuedTaps = [];
     state.seat = seatFor(g.id);
     state.presence = null;
@@ -161,9 +162,8 @@ export function setGame(g) {
   if (sameGame && kinds(g) !== kinds(before)) clearPositionFlash();
   if (sameGame && g.ply > before.ply && g.last_move === "pass") {
     // The server plays a forced pass at once: say so, the record keeps it.
-    const passer = g.ply % 2 === 1 ? "black" : "white";
-    const other = passer === "black" ? "white" : "black";
-    const words = interpolate(gettext("%(side)s has no move: %(other)s plays again"), { side: sideName(passer), other: sideName(other) }, true);
+    const other = g.ply % 2 === 1 ? "white" : "black";
+    const words = passWords(g);
     // Heard with the move that left no move (the computer's, perhaps): the
     // pass came in the same snapshot, and only the pass was said. Shown
     // alone under the board, and said once.
@@ -201,11 +201,16 @@ export function setGame(g) {
     sentences.push(interpolate(words, played, true));
     // Translators: two sentences said one after the other: "Black played h8. White played i7".
     announce(sentences.reduce((first, then) => interpolate(gettext("%(first)s. %(then)s"), { first: first, then: then }, true)));
+  } else if (!sameGame && g.status === "playing" && g.last_move === "pass") {
+    // A game opened (or imported) after a pass: why the same side moves
+    // again (verification QA: only "White to move" said it).
+    flash(passWords(g), "turn");
   }
   // What was said during the game (a declined offer, say) is stale at its end.
   if (justEnded) clearFlash();
   const restart = sameGame && restartNews(before, g);
-  const news = sameGame && (openingNews(before, g) || restart || overlineNews(before, g));
+  const opening = sameGame && openingNews(before, g);
+  const news = opening || restart || (sameGame && overlineNews(before, g));
   let due = firstMoveNews(sameGame ? before : null, g);
   // A restart gives a first move awaited its whole time again: said again
   // with it, and kept (QA: the restart's word faded, and with it this one).
@@ -214,9 +219,17 @@ export function setGame(g) {
     // Translators: news of the game, then the first move it still awaits.
     flash(interpolate(gettext("%(news)s. %(due)s"), { news: news, due: due }, true), "position");
   } else if (news) {
-    flash(news, "info"); // a live region: heard too
+    // A live region: heard too. The computer's Swap2 stones stay said
+    // while the player's choice waits, and a restart's word while the
+    // clocks it grew do (network QA: gone in 3.5 s, the clocks 40 s more).
+    const stays = news === restart || (opening && ["choose", "choose-again"].includes(g.opening.step));
+    flash(news, stays ? "position" : "info");
   } else if (due) {
     flash(due, "position"); // until the move: the countdown runs till then
+  } else if (!sameGame && g.seats && g.status === "playing" && !state.watching && onlyWatching()) {
+    // Given the game's address, not its watch link: told at once (links QA:
+    // only a click that played nothing said so).
+    flash(gettext("You are watching this game: only its two players move. If it is yours, open it in the browser you joined it from."), "position");
   }
   fetchRecord();
   // Taken back after its end: a new end shows its card again.
@@ -368,9 +381,13 @@ function fetchRecord() {
   recordXhr
     .done(function (rec) {
       if (!state.game || state.game.id !== g.id) return;
+      const another = !recordShown || !recordShown.startsWith(g.id + "/");
       recordShown = key;
       // A record the user is typing (to import) is theirs: do not overwrite it.
       if (!state.recordEdited) $("#record").val(rec.record);
+      // Another game's from its start, its tags (records QA: after an
+      // import, the box stayed scrolled to the pasted record's end).
+      if (!state.recordEdited && another) $("#record").scrollTop(0);
       $("#download-record")
         .attr("href", "data:text/plain;charset=utf-8," + encodeURIComponent(rec.record + "\n"))
         .attr("download", g.game + "-" + g.id.slice(0, 8) + ".txt");
@@ -405,11 +422,16 @@ export function changeGame(xhr, then) {
       // board redrawn under a tap, between press and release, lost the tap).
       const shown = state.game;
       if (shown.id === sent.id && next.version > shown.version) setGame(next);
+      else render(); // not busy now: the board is no longer greyed
       if (then) then(next);
     })
     .fail(function (x) {
       if (state.busy === sent) state.busy = false;
       state.queuedTaps = []; // made for a position that did not come
+      // The move's faint stone goes, and the board is no longer greyed,
+      // though the game's reload may fail too (network QA: offline, they
+      // stayed after the error had gone, the move's fate unclear).
+      render();
       // The game moved on unheard of (another tab of it): the API's words
       // ask to reload it, which the page does; it says what happened.
       const changed = x.status === 409 && x.responseJSON && x.responseJSON.error === "conflict";
@@ -429,6 +451,13 @@ export function askNewGame(xhr) {
   return xhr
     .always(() => (state.busy = false))
     .fail(() => !state.game && sayStatus(gettext("Choose a game to start")));
+}
+
+/** "Black has no move: White plays again", after the pass that ends `g`'s moves. */
+function passWords(g) {
+  const passer = g.ply % 2 === 1 ? "black" : "white";
+  const other = passer === "black" ? "white" : "black";
+  return interpolate(gettext("%(side)s has no move: %(other)s plays again"), { side: sideName(passer), other: sideName(other) }, true);
 }
 
 /** PATCH the players; the game counts as busy meanwhile, so that no AI move

@@ -55,8 +55,9 @@ export function rememberGame(game) {
   const shown = gameInAddress();
   const address = "?game=" + game.id + (state.watching ? "&watch" : "");
   if (shown && shown !== game.id) history.pushState(null, "", address);
-  // A used invitation's page watches: its address becomes the watch link.
-  else if (!shown || (state.watching && !watchInAddress())) history.replaceState(null, "", address);
+  // A used invitation's page watches: its address becomes the watch link;
+  // a seat's page on the watch link plays: its address becomes the game's.
+  else if (!shown || state.watching !== watchInAddress()) history.replaceState(null, "", address);
 }
 
 function saveBoards(id) {
@@ -172,8 +173,16 @@ export function inviteInAddress() {
 }
 
 /** The page was opened by a watch link (`/?game=<id>&watch`). */
-export function watchInAddress() {
+function watchInAddress() {
   return new URLSearchParams(location.search).has("watch");
+}
+
+/** Whether the page opening game `id` watches it: its address is a watch
+ *  link, and this browser holds no seat in it. A seat wins, as one address
+ *  serves players and watchers on lichess (links QA: the host on the watch
+ *  link was told to move and could not, yet aborted the game in a click). */
+export function watchesFromAddress(id) {
+  return watchInAddress() && Boolean(gameInAddress()) && !seatFor(id);
 }
 
 /** The links of game `id`: {invite (with the invitation, if given), watch}. */

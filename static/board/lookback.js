@@ -4,7 +4,7 @@
  * opening explorer's table. The numbers come from the server (review.js asks
  * for them); what is computed here is arithmetic on them, no rule of a game.
  */
-import { modelName } from "./controls.js";
+import { modelName, modelOtherBoard } from "./controls.js";
 import { shownValue } from "./overlays.js";
 import { labelButton, setLiveText, stillShown } from "./panel.js";
 import { COUNT, moveText, sideName, state } from "./state.js";
@@ -80,7 +80,9 @@ function keepingFocus(card, fallback, draw) {
   draw();
   if (!inside) return;
   const back = stillShown(focused, card);
-  if (back !== focused) (back || document.querySelector(fallback)).focus();
+  // Where it stood: a scroll to it took the page away from the board
+  // brought into sight for the mistake it was (a phone).
+  if (back !== focused) (back || document.querySelector(fallback)).focus({ preventScroll: true });
 }
 
 /** The analysis card: its button, progress bar, chart and mistakes. */
@@ -229,7 +231,9 @@ function drawExplorerCard() {
       : gettext("%(model)s, at the start");
   let about = interpolate(words, where, true);
   if (d.to_move) about = interpolate(gettext("%(about)s; %(side)s to move"), { about: about, side: sideName(d.to_move) }, true);
-  if (!d.known) about = interpolate(gettext("%(about)s. The model keeps no moves here: its tree stops before this position."), { about: about }, true);
+  const learned = modelOtherBoard(state.game, d.model);
+  if (!d.known && learned) about = interpolate(gettext("%(about)s. The model learned on %(board)s: it knows no position of this board."), { about: about, board: learned }, true);
+  else if (!d.known) about = interpolate(gettext("%(about)s. The model keeps no moves here: its tree stops before this position."), { about: about }, true);
   setLiveText("#explorer-line", about);
   $(".explorer-table").prop("hidden", !d.moves.length); // no header over no moves
   $("#explorer-moves").html(

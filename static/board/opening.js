@@ -7,7 +7,7 @@
  * snapshot's `opening`); during it `to_move` is the side that acts: black's
  * side is the opener's until a colour is chosen.
  */
-import { SIDES, humanSide, humanToMove, mySeat, sideName, state } from "./state.js";
+import { SIDES, humanSide, humanToMove, moveText, mySeat, sideName, state } from "./state.js";
 
 /** The opening's step while it is under way, else null. */
 export function openingStep() {
@@ -152,18 +152,29 @@ function measure(bar, steps, done) {
   return height;
 }
 
-/** What the computer chose of the colours between snapshots `before` and
- *  `g`, told to the human who plays it (the bar just goes, and the human's
- *  colour may have changed); null if nothing to tell. */
+/** What the computer did of the opening between snapshots `before` and
+ *  `g`, told to the human who plays it: the stones it placed, or the colour
+ *  it chose (the bar just goes, and the human's colour may have changed);
+ *  null if nothing to tell. */
 export function openingNews(before, g) {
   const was = before.opening;
   const now = g.opening;
-  if (!was || !now || now.choices.length <= was.choices.length) return null;
+  if (!was || !now) return null;
   const chooser = before.to_move;
-  const choice = now.choices[now.choices.length - 1];
   const humans = SIDES.filter((side) => g.players[side].kind === "human");
   if (!chooser || before.players[chooser].kind !== "ai" || humans.length !== 1) return null;
-  if (choice === "place2") return gettext("The computer placed two more stones: you choose a colour");
+  // The opener's three, named too: they came at once (QA).
+  if (was.step === "place3" && now.step === "choose") {
+    const [first, second, third] = g.moves.slice(0, 3).map(moveText);
+    return interpolate(gettext("The computer placed three stones, %(first)s, %(second)s and %(third)s: you choose black, white, or two more stones"), { first: first, second: second, third: third }, true);
+  }
+  if (now.choices.length <= was.choices.length) return null;
+  const choice = now.choices[now.choices.length - 1];
+  // Named: they came at once with the choice, unseen (Chinese QA).
+  if (choice === "place2") {
+    const [white, black] = g.moves.slice(3, 5).map(moveText);
+    return interpolate(gettext("The computer placed two more stones, %(white)s and %(black)s: you choose a colour"), { white: white, black: black }, true);
+  }
   return interpolate(gettext("The computer chose to play %(colour)s: you play %(mine)s"), { colour: sideName(choice), mine: sideName(humans[0]) }, true);
 }
 

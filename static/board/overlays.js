@@ -68,14 +68,27 @@ export function statsText(m) {
   return joinWords(parts);
 }
 
+/** The visits under which a move's average is noise, not an estimate
+ *  (long-session QA: Beginner's 10 simulations, one visit a move, read
+ *  "win 94%" where a long search said 32%). */
+const FEW_VISITS = 20;
+
 /** A move's chance to win as the page shows it: a proven result's own
  *  (a proven loss is 0%, whatever the search's average said before the
- *  proof), else the search's estimate (null or undefined: none). */
+ *  proof), else the search's estimate; null for a move of too few visits
+ *  (null or undefined: none). */
 export function shownValue(m) {
   if (m.proven === "win") return 1;
   if (m.proven === "loss") return 0;
   if (m.proven === "draw") return 0.5;
+  if (tooFewVisits(m)) return null;
   return m.value;
+}
+
+/** Whether move `m` of a search, not proven, has too few visits for its
+ *  average to be an estimate. */
+export function tooFewVisits(m) {
+  return !m.proven && m.visits !== undefined && m.visits < FEW_VISITS;
 }
 
 /** The move the tree search rates best (its most visited: the API lists
@@ -84,6 +97,9 @@ export function shownValue(m) {
  *  is the position's estimate: the chosen move's may be none, or the few
  *  visits the tree gave it (Gomoku QA: the hint looked broken). */
 export function treeBestOver(search) {
+  // Only Gomoku looks ahead over threats: a weak level's move chosen at
+  // random is not the look-ahead's (QA: Reversi's Beginner read so).
+  if (!state.game || state.game.game !== "gomoku") return null;
   const best = (search.moves || [])[0];
   const chosen = (search.moves || []).find((m) => m.move === search.move);
   if (!best || !best.visits || best.move === search.move || (chosen && chosen.proven)) return null;

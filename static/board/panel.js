@@ -7,7 +7,7 @@
 import { grey } from "./buttons.js";
 import { optionsText } from "./controls.js";
 import { cellsAt } from "./history.js";
-import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValue, statsText, topMoves, treeBestOver, visibleAnalysis } from "./overlays.js";
+import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValue, statsText, tooFewVisits, topMoves, treeBestOver, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
@@ -19,6 +19,12 @@ let progressRunning = false;
 
 /** Whether the message on show is about the position (a pass, a hint). */
 let flashAboutPosition = false;
+
+/** The flash() call of the message on show, and of one about the position
+ *  that a passing message covers: it comes back once that goes (Swap2 QA:
+ *  a tap's "choose first" took the computer's three stones' names away). */
+let shownFlash = null;
+let coveredFlash = null;
 
 /** Show a short message under the board that fades after a few seconds
  *  (#flash is a live region: screen readers say it, no announce() beside,
@@ -33,12 +39,16 @@ let flashAboutPosition = false;
  *  an "info" that the friend said in the chat, cut to two lines (friends
  *  QA: 70 emoji took half a phone's screen). */
 export function flash(text, kind, heard) {
+  const call = [text, kind];
   // A friend's chat line: two lines at most (the chat has it whole).
   const said = kind === "said";
   if (said) kind = "info";
   const turn = kind === "turn";
-  flashAboutPosition = kind === "position" || turn;
-  const stays = flashAboutPosition || kind === "stays";
+  const aboutPosition = kind === "position" || turn;
+  const stays = aboutPosition || kind === "stays";
+  coveredFlash = stays ? null : flashAboutPosition && $("#flash").text() ? shownFlash : coveredFlash;
+  shownFlash = call;
+  flashAboutPosition = aboutPosition;
   if (flashAboutPosition) kind = "info";
   const $f = $("#flash");
   $f.attr("aria-live", heard ? "off" : "polite");
@@ -46,21 +56,38 @@ export function flash(text, kind, heard) {
     .toggleClass("text-danger", kind !== "info")
     .toggleClass("text-body-secondary", kind === "info" && !turn)
     .toggleClass("fw-semibold", turn)
-    .toggleClass("flash-said", said);
+    .toggleClass("flash-said", said)
+    .toggleClass("flash-position", aboutPosition);
   clearTimeout(flashTimer);
-  if (!stays) flashTimer = setTimeout(() => $f.text(""), 3500);
+  if (!stays) flashTimer = setTimeout(passed, 3500);
+}
+
+/** A passing message's time is up: it goes, and the message about the
+ *  position it covered comes back (shown again, not said again). */
+function passed() {
+  $("#flash").text("");
+  const covered = coveredFlash;
+  coveredFlash = null;
+  if (covered) flash(covered[0], covered[1], true);
 }
 
 let recordNoteTimer = null;
 
 /** Say `text` under the record's buttons, where Copy and Import were
- *  pressed (an error unless `kind` is "info"), for a while. */
+ *  pressed: for a while if `kind` is "info", else an error, until the next
+ *  import or another game (records QA: three lines on a small phone went
+ *  in 6 s, unread). */
 export function noteRecord(text, kind) {
   const $note = $("#record-note");
   $note.text(text).toggleClass("text-danger", kind !== "info").toggleClass("text-body-secondary", kind === "info");
   $note[0].scrollIntoView({ block: "nearest" });
   clearTimeout(recordNoteTimer);
-  recordNoteTimer = setTimeout(clearRecordNote, 6000);
+  if (kind === "info") recordNoteTimer = setTimeout(clearRecordNote, 6000);
+}
+
+/** The flash() call of the message about the position on show, or null. */
+export function positionFlash() {
+  return flashAboutPosition && $("#flash").text() ? shownFlash : null;
 }
 
 /** Take down what Copy or Import said. */
@@ -69,14 +96,17 @@ export function clearRecordNote() {
   $("#record-note").text("");
 }
 
-/** Take down the flash message if it was about the position before. */
+/** Take down the flash message if it was about the position before (and
+ *  forget one about it that a passing message covers). */
 export function clearPositionFlash() {
+  coveredFlash = null;
   if (flashAboutPosition) clearFlash();
 }
 
 /** Take down the flash message: what it said no longer holds. */
 export function clearFlash() {
   clearTimeout(flashTimer);
+  coveredFlash = null;
   $("#flash").text("");
 }
 
@@ -229,14 +259,49 @@ export function drawAnalysis() {
     return;
   }
   state.winBarShownFor = g.id;
-  $("#win-bar").removeClass("idle");
   const s = analysis.search;
   // The chosen move's chance, as the hint says it; the root's average (the
   // search's value) mixes in the moves it only explored, and read lower.
-  // The look-ahead's choice: the tree's best move's.
+  // The look-ahead's choice: the tree's best move's. A move of too few
+  // visits has none, nor has its search: the bar keeps its line, empty.
   const over = treeBestOver(s);
   const chosen = over || (s.moves || []).find((m) => m.move === s.move);
-  const value = chosen && shownValue(chosen) !== null && shownValue(chosen) !== undefined ? shownValue(chosen) : s.value;
+  const shown = chosen ? shownValue(chosen) : null;
+  const value = chosen && tooFewVisits(chosen) ? null : shown !== null && shown !== undefined ? shown : s.value;
+  $("#win-bar").prop("hidden", false).toggleClass("idle", value === null);
+  if (value !== null) drawWinBar(s, value);
+  showCard(true);
+  const title = analysis.hint ? gettext("Hint for %(side)s") : gettext("AI %(side)s thought");
+  $("#analysis-title").text(interpolate(title, { side: sideName(s.side) }, true));
+  // A hint for a person's side searches with no model.
+  const player = g.players[s.side];
+  const modelled = Boolean(player && player.kind === "ai" && player.model && player.model !== "none");
+  $("#analysis-stats").text(searchStats(s, modelled));
+  $("#pv").text((s.pv || []).map(moveText).join(" ") || moveText(s.move));
+  // The move chosen first and marked: the alpha-beta or threat search may
+  // choose another than the most visited.
+  const candidates = topMoves(s, s.move).sort((a, b) => (b.move === s.move) - (a.move === s.move));
+  const why = gettext("The computer's look-ahead over threats chose this move: the counts are its tree search's, which rated it lower");
+  $("#candidates")
+    .empty()
+    .append(
+      candidates.map(function (m) {
+        const words = moveText(m.move) + " \u2013 " + statsText(m);
+        if (m.move !== s.move) return $("<li>").text(words);
+        // Translators: the candidate the look-ahead chose: "h6 – 0 visits (chosen by the look-ahead)".
+        if (over) return $('<li class="fw-semibold">').attr("title", why).text(interpolate(gettext("%(candidate)s (%(why)s)"), { candidate: words, why: lookAheadWords() }, true));
+        // Translators: the move the AI chose in its list of candidates: "e11 – 12 visits, win 27% (chosen)".
+        return $('<li class="fw-semibold">').text(interpolate(gettext("%(candidate)s (chosen)"), { candidate: words }, true));
+      }),
+    );
+  drawLayerKey();
+  const card = $("#analysis")[0];
+  state.analysisCard.height = Math.max(state.analysisCard.height, card.offsetHeight);
+}
+
+/** The win bar: `value`, the chance of search `s`'s side, told from the
+ *  viewer's side, with what the search proved or found. */
+function drawWinBar(s, value) {
   const black = s.side === "black" ? value : 1 - value;
   const viewer = viewerSide(),
     other = viewer === "black" ? "white" : "black";
@@ -262,30 +327,6 @@ export function drawAnalysis() {
   $("#win-label")
     .text(label)
     .attr("title", unproven ? doubt : null);
-  showCard(true);
-  const title = analysis.hint ? gettext("Hint for %(side)s") : gettext("AI %(side)s thought");
-  $("#analysis-title").text(interpolate(title, { side: sideName(s.side) }, true));
-  $("#analysis-stats").text(searchStats(s));
-  $("#pv").text((s.pv || []).map(moveText).join(" ") || moveText(s.move));
-  // The move chosen first and marked: the alpha-beta or threat search may
-  // choose another than the most visited.
-  const candidates = topMoves(s, s.move).sort((a, b) => (b.move === s.move) - (a.move === s.move));
-  const why = gettext("The computer's look-ahead over threats chose this move: the counts are its tree search's, which rated it lower");
-  $("#candidates")
-    .empty()
-    .append(
-      candidates.map(function (m) {
-        const words = moveText(m.move) + " \u2013 " + statsText(m);
-        if (m.move !== s.move) return $("<li>").text(words);
-        // Translators: the candidate the look-ahead chose: "h6 – 0 visits (chosen by the look-ahead)".
-        if (over) return $('<li class="fw-semibold">').attr("title", why).text(interpolate(gettext("%(candidate)s (%(why)s)"), { candidate: words, why: lookAheadWords() }, true));
-        // Translators: the move the AI chose in its list of candidates: "e11 – 12 visits, win 27% (chosen)".
-        return $('<li class="fw-semibold">').text(interpolate(gettext("%(candidate)s (chosen)"), { candidate: words }, true));
-      }),
-    );
-  drawLayerKey();
-  const card = $("#analysis")[0];
-  state.analysisCard.height = Math.max(state.analysisCard.height, card.offsetHeight);
 }
 
 /** The key to what lies over the board: each colour on show, with its
@@ -411,6 +452,13 @@ function playingPageClosed() {
   return state.watching && !g.seats && g.status === "playing" && state.presence && state.presence.playing === 0;
 }
 
+/** A game of the computer against itself with a clock goes on without the
+ *  page playing it: the server plays its moves (services/ai.py's unasked
+ *  moves), as its clocks run. */
+function playsOnWithoutItsPage(g) {
+  return Boolean(g.clock) && SIDES.every((side) => g.players[side].kind === "ai");
+}
+
 function statusText() {
   const g = state.game;
   if (state.explore) return gettext("Exploring the opening knowledge");
@@ -440,7 +488,7 @@ function statusText() {
   if (g.players[g.to_move].kind === "ai") {
     // A watcher of a game without seats: its computer moves when the page
     // playing it asks, so that page's pause, or its absence, is said.
-    if (playingPageClosed()) return interpolate(gettext("%(side)s (AI) to move \u2013 stopped"), who, true);
+    if (playingPageClosed() && !playsOnWithoutItsPage(g)) return interpolate(gettext("%(side)s (AI) to move \u2013 stopped"), who, true);
     const host = state.watching && !g.seats && state.presence;
     const paused = state.paused || (host && host.paused > 0 && host.paused === host.playing);
     return interpolate(paused ? gettext("%(side)s (AI) to move \u2013 paused") : gettext("%(side)s (AI) to move"), who, true);
@@ -455,22 +503,30 @@ function statusText() {
 }
 
 /** What the search did, and whose visits the candidates' counts are: this
- *  search's simulations, and the opening knowledge's (the tree model's
- *  studies of the position) when it knew the position. */
-export function searchStats(s) {
+ *  search's simulations, and those its tree held already: its earlier
+ *  searches', and the opening knowledge's (the tree model's studies of the
+ *  position) when `modelled` (QA: with "No openings" they were said to be
+ *  the opening knowledge's). */
+export function searchStats(s, modelled) {
   const known = (s.root_visits || 0) - s.simulations;
   const numbers = { n: COUNT.format(s.simulations), seconds: s.elapsed.toFixed(2), known: COUNT.format(known) };
   // A forced line (Gomoku's threat search, an exact endgame) can end a
   // search before its first simulation.
   if (!s.simulations && (s.proven || s.found)) return gettext("This search found a forced result at once: no simulation was needed");
   const text =
-    known > 0
+    known > 0 && modelled
       ? ngettext(
-          "This search: %(n)s simulation in %(seconds)s s; the visits below include %(known)s from the opening knowledge",
-          "This search: %(n)s simulations in %(seconds)s s; the visits below include %(known)s from the opening knowledge",
+          "This search: %(n)s simulation in %(seconds)s s; the visits below include %(known)s from the opening knowledge and its earlier searches",
+          "This search: %(n)s simulations in %(seconds)s s; the visits below include %(known)s from the opening knowledge and its earlier searches",
           s.simulations
         )
-      : ngettext("This search: %(n)s simulation in %(seconds)s s", "This search: %(n)s simulations in %(seconds)s s", s.simulations);
+      : known > 0
+        ? ngettext(
+            "This search: %(n)s simulation in %(seconds)s s; the visits below include %(known)s from its earlier searches",
+            "This search: %(n)s simulations in %(seconds)s s; the visits below include %(known)s from its earlier searches",
+            s.simulations
+          )
+        : ngettext("This search: %(n)s simulation in %(seconds)s s", "This search: %(n)s simulations in %(seconds)s s", s.simulations);
   return interpolate(text, numbers, true);
 }
 
@@ -617,7 +673,9 @@ export function drawPanel() {
   // said about the position before).
   if (playingPageClosed()) {
     setTimeout(function () {
-      const closed = gettext("The page playing this game is closed: the game goes on once it is open again.");
+      const closed = playsOnWithoutItsPage(g)
+        ? gettext("The page playing this game is closed: the server plays on, as its clocks run.")
+        : gettext("The page playing this game is closed: the game goes on once it is open again.");
       if (playingPageClosed() && $("#flash").text() !== closed) flash(closed, "position");
     });
   }
@@ -668,6 +726,7 @@ export function drawPanel() {
     .attr("title", !hasUndo(g) ? noUndoReason(g) : state.busy ? gettext("A new game is starting") : null);
   const noHint = noHintReason(g);
   grey($("#hint"), noHint).attr("title", noHint);
+  $("#share, #explore").prop("disabled", false); // greyed until a game is drawn
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
   $("#flip").attr("aria-pressed", state.flipped);
   drawStepButtons();
@@ -686,11 +745,15 @@ export function drawPanel() {
 function drawStepButtons() {
   const g = state.game;
   $("#step-controls").prop("hidden", g.ply === 0);
+  // Exploring, they step back along the explored line too, and forward
+  // back to the game.
+  const e = state.explore;
+  const explored = Boolean(e && e.line.length);
   const shown = state.viewPly === null ? g.ply : state.viewPly;
   // Disabled, not greyed: the focus of one at its end goes to the one that
   // still leads on (keepFocusNear).
-  $("#step-first, #step-back").prop("disabled", shown === 0);
-  $("#step-forward, #step-last").prop("disabled", state.viewPly === null);
+  $("#step-first, #step-back").prop("disabled", shown === 0 && !explored);
+  $("#step-forward, #step-last").prop("disabled", state.viewPly === null && !e);
 }
 
 /** The buttons under the board, when they take two rows (a phone): shared

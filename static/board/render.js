@@ -65,7 +65,11 @@ function drawingContext() {
   // Renju: black's forbidden points, marked while black is to move.
   ctx.forbidden = live && !state.explore ? g.forbidden || {} : {};
   const line = state.explore && state.explore.data ? state.explore.data.line : [];
-  const lastMove = line.length ? line[line.length - 1] : live ? g.last_move : g.moves[state.viewPly - 1];
+  // After a pass, the move before it keeps the mark (Reversi QA: none was
+  // marked, and what was just played could not be seen).
+  const played = line.length ? line : g.moves;
+  const end = line.length ? line.length : live ? g.ply : state.viewPly;
+  const lastMove = played[end - (played[end - 1] === "pass" ? 2 : 1)];
   squaresOfMove(lastMove).forEach(function (sq) {
     ctx.last[sq] = true;
   });

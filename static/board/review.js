@@ -10,7 +10,8 @@ import { saveReview } from "./history.js";
 import { drawReview, mistakes } from "./lookback.js";
 import { announce, clearPositionFlash, flash } from "./panel.js";
 import { render } from "./render.js";
-import { isLoa, squaresOfMove, state } from "./state.js";
+import { prepareModel } from "./models.js";
+import { isLoa, SIDES, squaresOfMove, state } from "./state.js";
 
 // ---- the game analysis ------------------------------------------------------------
 
@@ -111,21 +112,60 @@ export function toggleExplorer() {
   state.selected = null;
   // A hint's line under the board was about the game, not what it shows now.
   clearPositionFlash();
-  state.explore = { ply: state.viewPly === null ? g.ply : state.viewPly, line: [], data: null };
-  fetchExplorer(state.explore.line);
+  const model = explorerModel(g);
+  const e = (state.explore = { ply: state.viewPly === null ? g.ply : state.viewPly, line: [], asked: [], ahead: [], data: null, model: model });
+  // A large model is got ready first, its bar under the model selectors.
+  prepareModel(g.game, model)
+    .done(() => fetchExplorer(e.line))
+    .fail(function (detail) {
+      if (state.explore !== e) return;
+      state.explore = null;
+      flash(detail);
+      render();
+    });
+  render();
+}
+
+/** The tree model the explorer shows: the one the game's computer plays
+ *  (Black's first), else null, the server's choice for the game (records
+ *  QA: the full model playing, the explorer still showed the light one). A
+ *  network has no tree to show. */
+function explorerModel(g) {
+  const models = (state.kinds[g.game] && state.kinds[g.game].models) || [];
+  const tree = (name) => models.some((m) => m.name === name && !m.network);
+  const side = SIDES.find((s) => g.players[s].kind === "ai" && tree(g.players[s].model));
+  return side ? g.players[side].model : null;
 }
 
 /** Step into one of the model's moves. */
 export function exploreMove(move) {
   const e = state.explore;
   if (!e || !e.data) return;
-  fetchExplorer(e.data.line.concat([move]));
+  // Another move than the one stepped back from: the line ahead is gone.
+  if (e.ahead[e.ahead.length - 1] === move) e.ahead.pop();
+  else e.ahead = [];
+  fetchExplorer(e.asked.concat([move]));
 }
 
-/** One move back along the explored line. */
+/** One move back along the explored line; at its start the explorer stays
+ *  and says so (QA: it left without a word). Quick steps go on from the
+ *  line asked for last, its answer perhaps still on its way. */
 export function exploreBack() {
   const e = state.explore;
-  if (e && e.line.length) fetchExplorer(e.line.slice(0, -1));
+  if (!e) return;
+  if (!e.asked.length) return flash(gettext("The explored line starts here: \u201cBack to the game\u201d ends exploring."), "position");
+  e.ahead.push(e.asked[e.asked.length - 1]);
+  fetchExplorer(e.asked.slice(0, -1));
+}
+
+/** One move on along the explored line, the one stepped back from; past
+ *  its end the explorer stays and says so (verification QA: the right
+ *  arrow left the explorer and threw the line away). */
+export function exploreForward() {
+  const e = state.explore;
+  if (!e) return;
+  if (e.ahead.length) return exploreMove(e.ahead[e.ahead.length - 1]);
+  flash(gettext("Pick one of the model's moves to go on: \u201cBack to the game\u201d ends exploring."), "position");
 }
 
 /** A click on the board while exploring: step into the model's move there.
@@ -146,23 +186,27 @@ export function exploreSquare(square) {
     render();
     if (state.selected || picked) return;
   }
-  flash(gettext("Exploring: pick one of the model's moves (Back to the game ends it)."), "info");
+  // About the position explored: it goes when another is shown.
+  flash(gettext("Exploring: pick one of the model's moves (Back to the game ends it)."), "position");
 }
 
 function fetchExplorer(line) {
   const e = state.explore,
     g = state.game;
+  e.asked = line;
   api
-    .explore(g.id, e.ply, line)
+    .explore(g.id, e.ply, line, e.model)
     .done(function (data) {
-      if (state.explore !== e) return;
+      if (state.explore !== e || e.asked !== line) return; // another asked since
       e.line = data.line;
       e.data = data;
+      clearPositionFlash();
       state.selected = null;
       render();
     })
     .fail(function (x) {
-      if (state.explore !== e) return;
+      if (state.explore !== e || e.asked !== line) return;
+      e.asked = e.line; // the next step goes on from the line on show
       flash(api.errorText(x));
       if (!e.data) state.explore = null;
       render();

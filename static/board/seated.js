@@ -304,16 +304,23 @@ const NOTICE_AFTER = 2;
 
 /** Seconds the friend has been gone, or null while they are here (or a
  *  game cannot be claimed from them: their seat open, a correspondence
- *  game, a game over). */
-function friendGoneFor() {
+ *  game, a game over); to a watcher of two seats, either player's. */
+function goneFor(side) {
   const g = state.game;
   const who = state.presence;
-  const mine = mySeat();
-  if (!mine || !who || state.liveLost || g.status !== "playing" || (g.clock && g.clock.control.days)) return null;
-  const friend = otherSide(mine);
-  const gone = who.gone[friend];
-  if (!who.taken[friend] || who[friend] || gone === undefined) return null;
+  if (!g.seats || !who || state.liveLost || g.status !== "playing" || (g.clock && g.clock.control.days)) return null;
+  const gone = who.gone[side];
+  if (!who.taken[side] || who[side] || gone === undefined) return null;
   return gone + (performance.now() - who.at) / 1000;
+}
+
+/** The side whose player the gone bar is about: this player's friend, or
+ *  for a watcher the first player gone (spectators QA: only a hollow dot
+ *  told them); null if none. */
+function goneSide() {
+  const mine = mySeat();
+  if (mine) return otherSide(mine);
+  return onlyWatching() ? SIDES.find((side) => goneFor(side) !== null) || null : null;
 }
 
 /** The friend left: wait, or once they have been gone long enough claim
@@ -322,13 +329,21 @@ function friendGoneFor() {
  *  countdown ran past the first move's deadline, at which the game is
  *  aborted). */
 function drawGone() {
-  const since = friendGoneFor();
+  const side = goneSide();
+  const since = side && goneFor(side);
   clearTimeout(goneTimer);
-  $("#gone-bar").prop("hidden", since === null || since < NOTICE_AFTER);
-  if (since === null || since < NOTICE_AFTER) goneSaid = null;
+  const shown = since !== null && since >= NOTICE_AFTER;
+  $("#gone-bar").prop("hidden", !shown);
+  if (!shown) goneSaid = null;
   if (since === null) return;
   if (since < NOTICE_AFTER) {
     goneTimer = setTimeout(() => state.game && drawGone(), (NOTICE_AFTER - since) * 1000);
+    return;
+  }
+  if (!mySeat()) {
+    // A watcher: who left, and nothing to claim.
+    sayGone(interpolate(gettext("%(side)s left the game."), { side: sideName(side) }, true), "watching");
+    $("#gone-claims").prop("hidden", true);
     return;
   }
   if (beforeFirstMoves(state.game)) {
@@ -435,6 +450,9 @@ function drawButtons() {
   // offer is answered in its bar.
   const friendOffers = Boolean(mine && g.offers && g.offers.rematch === otherSide(mine));
   const rematchUnder = !watching && g.status === "finished" && !g.rematch && !alone && !friendOffers && !endCardUp();
+  // Its rematch started already (the page opened the finished game later,
+  // a watcher too): the way to it (spectators QA: only the result showed).
+  const rematchStarted = g.status === "finished" && Boolean(g.rematch);
   // Pause is for a game the computer plays in: at one screen it only takes
   // room; after the game Rematch takes its place (nothing to pause then, and
   // a seventh button squeezed New game onto two lines of a phone's row).
@@ -457,8 +475,9 @@ function drawButtons() {
   grey($("#resign"), alone || resignPausing());
   $("#abort").prop("disabled", false);
   // Beside the friend's Fischer clock, as on lichess: give them time.
-  // Not before each has moved: a first move's own countdown decides then.
-  const canGive = Boolean(mine && playing && !abortable && g.clock && !g.clock.control.days);
+  // Not before each has moved: a first move's own countdown decides then;
+  // nor before the friend came (a game shared after its first moves).
+  const canGive = Boolean(mine && playing && !alone && !abortable && g.clock && !g.clock.control.days);
   SIDES.forEach((side) => $("#give-time-" + side).prop("hidden", !canGive || side === mine));
   grey($("#offer-draw"), alone || abortable || Boolean(g.offers && g.offers.draw));
   grey($("#ask-takeback"), alone || abortable || Boolean(g.offers && g.offers.takeback) || !hasOwnMove(g, mine));
@@ -471,9 +490,10 @@ function drawButtons() {
     $("#ask-takeback").attr("title", pendingWords(g, "takeback", mine) || (hasOwnMove(g, mine) ? null : noneYet));
   }
   $("#board-rematch")
-    .prop("hidden", !rematchUnder)
-    .prop("disabled", Boolean(g.offers && g.offers.rematch === mine))
-    .attr("title", mine ? pendingWords(g, "rematch", mine) : rematchWords(g));
+    .prop("hidden", !rematchUnder && !rematchStarted)
+    .prop("disabled", !rematchStarted && Boolean(g.offers && g.offers.rematch === mine))
+    .text(rematchStarted ? gettext("Go to the rematch") : gettext("Rematch"))
+    .attr("title", rematchStarted ? null : mine ? pendingWords(g, "rematch", mine) : rematchWords(g));
   $("#rematch").prop("disabled", false).attr("title", rematchWords(g));
   // As on lichess, nobody pesters a friend: a draw offered again 20 moves
   // on, a declined takeback or rematch asked again after a wait.
@@ -481,7 +501,7 @@ function drawButtons() {
     drawWait("#offer-draw", "draw", mine);
     drawWait("#ask-takeback", "takeback", mine);
   }
-  if (!friendOffers && drawWait("#board-rematch", "rematch", mine)) drawWait("#rematch", "rematch", mine);
+  if (!friendOffers && !rematchStarted && drawWait("#board-rematch", "rematch", mine)) drawWait("#rematch", "rematch", mine);
   $("#share").text(seated || watching ? gettext("Links") : gettext("Share"));
   $("#players").prop("hidden", seated || watching);
   // No help from the computer while two people play (the server refuses it).

@@ -34,6 +34,10 @@ export const state = {
   flipped: false,
   /** null: the live position; else the ply being looked at (view only). */
   viewPly: null,
+  /** The message about the live position shown as the player stepped away
+   *  from it, as {version, call}: it comes back with that position (QA: a
+   *  pass's words were gone after stepping back and forward). */
+  liveFlash: null,
   /** The game in which the win bar was shown or had its line: it keeps its
    *  line to the game's end and after (panel.js). */
   winBarShownFor: null,
@@ -92,10 +96,18 @@ export const state = {
   /** The game analysis: {id, moves, points: [{ply, black, to_move, best}],
    *  running, xhr} (moves: the game's when it began), or null. */
   review: null,
-  /** The opening explorer: {ply, line, data} (data: the explorer endpoint's
-   *  answer for the game's first `ply` moves and then `line`), or null. */
+  /** The opening explorer: {ply, line, asked, ahead, model, data} (data:
+   *  the explorer endpoint's answer for the game's first `ply` moves and
+   *  then `line`; asked: the line asked for last, its answer perhaps on its
+   *  way; ahead: the moves stepped back from, the next one last), or null. */
   explore: null,
 };
+
+/** How many moves game `g` has had, its passes left out: a Reversi game of
+ *  60 discs is 60 moves (Othello QA: it read "64 moves"). */
+export function movesPlayed(g) {
+  return g.moves.filter((move) => move !== "pass").length;
+}
 
 /** "black" -> "Black". */
 export function cap(word) {

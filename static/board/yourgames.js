@@ -18,7 +18,7 @@ import { endUnseen, seatEnded, seatsInPlay } from "./history.js";
 import { flash } from "./panel.js";
 import { clockText, controlName, dueText } from "./seated.js";
 import { play } from "./sound.js";
-import { gameTitle, otherSide, resultText, seatSide, state, turnWords } from "./state.js";
+import { gameTitle, movesPlayed, otherSide, resultText, seatSide, state, turnWords } from "./state.js";
 
 /** How many of the latest seats are asked about, and how many games shown. */
 const ASKED = 8;
@@ -202,7 +202,8 @@ function endWords(g, mine) {
  *  too, still: friends QA). */
 function moreWords({ seat, g, at }) {
   const mine = seatSide(g, seat);
-  const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", g.ply), { n: g.ply }, true);
+  const played = movesPlayed(g);
+  const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", played), { n: played }, true);
   if (ended(g)) return [far, resultText(g.result)].join(" \u00b7 ");
   const running = g.clock && g.clock.running;
   const seconds = running && g.clock[mine] - (running === mine ? (performance.now() - at) / 1000 : 0);

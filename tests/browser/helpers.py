@@ -82,6 +82,20 @@ def wait_idle(page, timeout: float = AI_TIMEOUT) -> None:
     page.wait_for_function(IDLE, timeout=timeout)
 
 
+def first_held(page, held: list, timeout: float = 10.0):
+    """Return the first request a test's route handler has put in `held`,
+    waiting for it: the handler runs only while Playwright is pumped, so a
+    request the page has sent may not be there yet (CI once found the list
+    empty). It stays in the list: handlers that hold while the list is empty
+    let the next requests go."""
+    waited = 0.0
+    while not held:
+        assert waited < timeout, "no request was held"
+        page.wait_for_timeout(20)
+        waited += 0.02
+    return held[0]
+
+
 def game_json(page) -> dict:
     """Return the snapshot the page is drawing (the API's game JSON)."""
     return page.evaluate("() => BoardPage.state.game")

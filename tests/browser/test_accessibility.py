@@ -217,3 +217,30 @@ def test_the_end_of_a_game_is_said_once(page):
     assert live == ["status"], live
     page.wait_for_function("() => $('#announce').text() !== ''")
     assert page.inner_text("#announce") == "Black played d1"
+
+
+@pytest.mark.parametrize("game", ["reversi", "gomoku", "loa"])
+def test_the_board_keeps_its_colours_in_forced_colours(page, game):
+    # Zoom QA: with Windows' high contrast (forced colours) the board was a
+    # blank square, and both sides' small discs beside the counts and the
+    # clocks the same hollow ring.
+    page.emulate_media(forced_colors="active")
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, game)
+    page.wait_for_function("g => (BoardPage.state.game || {}).game === g", arg=game)
+    if game == "gomoku":  # a stone on the board
+        click(page, "h8")
+        page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    style = "([s, p]) => getComputedStyle(document.querySelector(s))[p]"
+    piece = "#board .piece.black"
+    assert "gradient" in page.evaluate(style, [piece, "backgroundImage"])
+    adjust = page.evaluate(style, ["#board", "forcedColorAdjust"])
+    assert adjust == "none"
+    # The hint's key keeps its swatches (verification QA: only words left).
+    key = '<span class="layer-key"><span class="swatch" id="swatch"></span></span>'
+    page.evaluate("k => document.body.insertAdjacentHTML('beforeend', k)", key)
+    assert page.evaluate(style, ["#swatch", "forcedColorAdjust"]) == "none"
+    black = page.evaluate(style, [".count-chip .piece-mini.black", "backgroundColor"])
+    white = page.evaluate(style, [".count-chip .piece-mini.white", "backgroundColor"])
+    assert black != white

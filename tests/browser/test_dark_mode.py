@@ -132,6 +132,22 @@ def test_the_colour_choices_show_the_keyboards_focus_in_either_scheme(new_page):
         page.evaluate("() => BoardTheme.toggle()")
 
 
+def test_a_grey_buttons_focus_ring_shows_on_the_dark_page(new_page):
+    # Chinese QA: Flip's ring, Bootstrap's grey at half alpha, read at 1.9:1.
+    page = new_page(viewport=DESKTOP, color_scheme="dark")
+    open_board(page)
+    page.focus("#flip")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # a keyboard's focus: the ring shows
+    page.wait_for_timeout(300)  # after its transition
+    shadow = page.evaluate("() => getComputedStyle(document.activeElement).boxShadow")
+    assert page.evaluate("() => document.activeElement.id") == "flip"
+    *ring, alpha = (float(x) for x in re.findall(r"[\d.]+", shadow)[:4])
+    under = [20.0, 22.0, 25.0]  # the dark page, #141619
+    seen = [alpha * a + (1 - alpha) * b for a, b in zip(ring, under, strict=True)]
+    assert contrast(grey(seen), grey(under)) >= 3, shadow
+
+
 def test_the_charts_white_share_is_no_glare_on_the_dark_page(new_page):
     # The analysis chart's white share was #fff: a glaring block.
     page = new_page(viewport=DESKTOP, color_scheme="dark")

@@ -12,11 +12,18 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     page.wait_for_function("() => BoardPage.state.game.ply === 9")
     wait_idle(page)
     assert plies(page)[-2:] == ["c1", "pass"]
+    # The move before the pass keeps its ring (Reversi QA: none was marked,
+    # so what was just played could not be seen).
+    assert "last-move" in page.get_attribute('#board [data-square="c1"]', "class")
+    assert page.locator("#board .last-move").count() == 1
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
     # Not in the grey of a passing remark (QA: easy to miss).
     weight = page.eval_on_selector("#flash", "f => getComputedStyle(f).fontWeight")
     assert int(weight) >= 600
     assert "text-body-secondary" not in page.get_attribute("#flash", "class")
+    # Not pinned over the board for as long as it stays (Swap2 QA, 320x568).
+    pinned = page.eval_on_selector("#flash", "f => getComputedStyle(f).position")
+    assert pinned != "sticky"
     assert status(page) == "White to move"
     # Heard: the move that left Black without one too (only the pass was).
     page.wait_for_function(
@@ -40,6 +47,9 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     page.locator('#board [data-square="a1"]').click()  # not a legal move
     page.wait_for_function("() => document.getElementById('flash').textContent !== ''")
     assert page.locator("#flash").get_attribute("aria-live") == "polite"
+    # Over the page's own colour, not a pale band on it (QA, 1280x800).
+    background = "s => getComputedStyle(document.querySelector(s)).backgroundColor"
+    assert page.evaluate(background, "#flash") == page.evaluate(background, "body")
     weight = page.eval_on_selector("#flash", "f => getComputedStyle(f).fontWeight")
     assert int(weight) < 600
 
@@ -55,5 +65,39 @@ def test_a_pass_stepped_onto_is_said(page):
     wait_idle(page)
     page.click("#step-back")
     assert status(page) == "Move 9 of 10: Black passed"
+    assert "last-move" in page.get_attribute('#board [data-square="c1"]', "class")
     page.click("#step-back")
     assert status(page) == "Move 8 of 10"
+
+
+def test_the_pass_is_said_again_back_at_the_live_position(page):
+    # Reversi QA: after stepping back and forward to the live position, the
+    # pass's words were gone, and nothing said why White was to move again.
+    open_imported(page, "reversi", "d3c3e6d2d1e1b2")
+    page.locator('#board [data-square="c1"]').click()  # White; Black has no move
+    page.wait_for_function("() => BoardPage.state.game.ply === 9")
+    wait_idle(page)
+    pass_words = "Black has no move: White plays again"
+    assert page.locator("#flash").inner_text() == pass_words
+    page.click("#step-back")
+    assert page.locator("#flash").inner_text() == ""  # not about that position
+    page.click("#step-forward")
+    assert status(page) == "White to move"
+    assert page.locator("#flash").inner_text() == pass_words
+    assert "fw-semibold" in page.get_attribute("#flash", "class")
+    # Once the position changes, the words do not come back with it.
+    page.click("#step-back")
+    set_ai(page, "white", True, "time:0.1")  # White plays while Black looks back
+    page.wait_for_function("() => BoardPage.state.game.ply === 10", timeout=3000)
+    page.click("#step-last")
+    assert status(page) == "Your move (Black)"
+    assert page.locator("#flash").inner_text() != pass_words
+
+
+def test_a_game_opened_after_a_pass_says_so(page):
+    # Verification QA: a game opened (or imported) whose last move is a pass
+    # showed "White to move" and no word of why White moves again.
+    open_imported(page, "reversi", "d3 c3 e6 d2 d1 e1 b2 c1 pass")
+    wait_idle(page)
+    assert status(page) == "White to move"
+    assert page.locator("#flash").inner_text() == "Black has no move: White plays again"

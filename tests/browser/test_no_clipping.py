@@ -95,3 +95,20 @@ def test_every_gomoku_board_fits_a_360_px_phone(new_page, size):
     assert board["x"] >= 0 and board["x"] + board["width"] <= 360
     last = page.locator(".file-labels span").last.bounding_box()
     assert last["x"] + last["width"] <= 360
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_no_label_is_cut_off_in_a_larger_default_font(new_page, locale):
+    # Zoom QA: with the browser's default font at 24 px the Game select
+    # read "Revers" and "Gomok".
+    page = new_page(viewport={"width": 1280, "height": 800}, locale=locale)
+    page.add_init_script(
+        "addEventListener('DOMContentLoaded', () => "
+        "document.documentElement.style.fontSize = '24px')"
+    )
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "reversi")
+    page.wait_for_function("() => BoardPage.state.game !== null")
+    assert page.evaluate(CLIPPED) == [], "Reversi"
+    each_choice(page, ("#game-select",))

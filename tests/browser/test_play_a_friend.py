@@ -23,8 +23,10 @@ from webgame.services import chat, clocks
 from .conftest import DESKTOP, PHONE_CONTEXT
 from .helpers import (
     HIT_HEIGHT,
+    first_held,
     hear_tones,
     open_board,
+    open_imported,
     select_game,
     serious,
     two_players,
@@ -494,7 +496,7 @@ def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
     a.click("#share")
     a.wait_for_selector("#share-dialog.show")
     assert a.locator("#invite-part").is_hidden()
-    assert a.locator("#share-title").inner_text() == "Watch link"
+    assert a.locator("#share-title").inner_text() == "Link to this game"
     a.locator("#share-dialog .btn-close").click()
     b.expected_errors.append("400 (Bad Request)")
     b.goto(invite)
@@ -505,6 +507,54 @@ def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
         "This game ended before you joined: you can watch it"
     )
     assert b.evaluate("BoardPage.state.seat") is None
+
+
+def test_share_on_a_finished_game_offers_its_watch_link_only(new_page):
+    # Chinese QA: Share on a game just lost offered "Invite a friend to this
+    # game", which the server refused behind the dialog (400 game_over).
+    a = new_page(viewport=DESKTOP)
+    open_imported(
+        a, "gomoku", '[game "gomoku"] [size "7"] [row "4"] a1 a2 b1 b2 c1 c2 d1'
+    )
+    a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    a.click("#share")
+    a.wait_for_selector("#share-dialog.show")
+    assert a.locator("#share-create").is_hidden()
+    assert a.locator("#invite-part").is_hidden()
+    # QA: "Watch link … can watch" a game over: a link to look at it.
+    assert a.inner_text("#share-title") == "Link to this game"
+    assert a.inner_text("#watch-link-label") == (
+        "Anyone with this link can see this game, move by move"
+    )
+    assert a.input_value("#watch-link").endswith("&watch")
+
+
+def test_share_offers_the_games_own_clock_first(new_page):
+    # QA: a 3+2 game shared offered "5 min + 3 s", the default.
+    a = new_page(viewport=DESKTOP)
+    made = a.request.post(
+        a.base_url + "/api/games/",
+        data={"game": "reversi", "clock": {"initial": 180, "increment": 2}},
+    ).json()
+    open_board(a, f"?game={made['id']}")
+    a.click("#share")
+    a.wait_for_selector("#share-dialog.show")
+    assert a.input_value("#share-clock") == "3+2"
+    assert a.inner_text("#watch-link-label") == "Anyone with this link can watch"
+
+
+def test_no_time_is_given_to_a_friend_who_has_not_joined(new_page):
+    # Chinese QA: a game shared with a clock after its first moves showed
+    # "Not joined yet 5:00 +15": time for nobody (the server refuses it).
+    a = new_page(viewport=DESKTOP)
+    open_imported(a, "reversi", "f5d6")
+    a.click("#share")
+    a.check("#share-black", force=True)
+    a.select_option("#share-clock", "5+3")
+    a.click("#share-create")
+    a.wait_for_function("() => BoardPage.state.seat !== null")
+    a.wait_for_selector("#clock-white:not([hidden])")
+    assert a.locator("#give-time-white").is_hidden()
 
 
 def test_copying_a_link_says_so_in_the_dialog(new_page):
@@ -906,9 +956,8 @@ def test_a_rematchs_late_answer_does_not_draw_the_finished_game_back(page):
     held = []
     page.route("**/rematch/", lambda route: held.append(route))
     page.click("#rematch")
-    while not held:
-        page.wait_for_timeout(20)
-    answer = held[0].fetch()  # the server starts it and pushes; the answer waits
+    rematched = first_held(page, held)
+    answer = rematched.fetch()  # the server starts it and pushes; the answer waits
     page.wait_for_function(
         "id => BoardPage.state.game.id !== id", arg=made["id"], timeout=5000
     )
@@ -918,7 +967,7 @@ def test_a_rematchs_late_answer_does_not_draw_the_finished_game_back(page):
              window.shown.push(BoardPage.state.game.id);
              requestAnimationFrame(look); }; look(); }"""
     )
-    held[0].fulfill(response=answer)
+    rematched.fulfill(response=answer)
     page.wait_for_timeout(500)
     assert set(page.evaluate("() => window.shown")) == {rematch}
     assert page.locator("#end-dialog.show").count() == 0
@@ -1033,6 +1082,26 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     assert a.locator("#end-title").inner_text() == "You won"
     assert a.locator("#result").inner_text() == ("Black wins: White left the game")
     assert a.locator("#gone-bar").is_hidden()
+
+
+def test_a_watcher_reads_that_a_player_left_and_came_back(new_page, settings):
+    # Spectators QA: the player's leaving showed to watchers only as a
+    # hollow dot; the status still read "Black to move".
+    settings.LIVE_GONE_SECONDS = 3
+    a, b = a_friend_joins(new_page)
+    click(a, "h8")
+    ply_is(b, 1, timeout=1000)
+    c = new_page(viewport=DESKTOP)
+    game_id = a.evaluate("() => BoardPage.state.game.id")
+    c.goto(a.base_url + f"/?game={game_id}&watch")
+    c.wait_for_function("() => BoardPage.state.watching && BoardPage.state.presence")
+    seat = b.url
+    b.goto("about:blank")
+    c.wait_for_selector("#gone-bar:not([hidden])", timeout=4000)
+    assert c.locator("#gone-text").inner_text() == "White left the game."
+    assert c.locator("#gone-claims").is_hidden()
+    b.goto(seat)
+    c.wait_for_selector("#gone-bar", state="hidden", timeout=3000)
 
 
 def test_after_the_game_a_player_finds_rematch_under_the_board(new_page):
@@ -1177,7 +1246,7 @@ def test_a_watchers_page_plays_its_own_new_game_and_back_watches_again(new_page)
     )
     click(c, "d3")
     assert c.locator("#flash").inner_text() == (
-        "You are watching this game: only its two players move."
+        "You are watching this game: only the page playing it moves."
     )
 
 
@@ -1831,6 +1900,10 @@ def test_a_page_says_why_a_restart_of_the_server_grew_the_clocks(new_page):
     c.wait_for_function("() => BoardPage.state.game.clock.restarts === 1")
     assert c.locator("#flash").inner_text() == "服务器曾中断：双方棋钟均已补时"
     assert c.evaluate("() => BoardPage.state.game.clock.white") == white + 20
+    # It stays while the clocks it explains do (network QA: gone in 3.5 s,
+    # the clocks had jumped 40 s, and a player who looked away missed why).
+    c.wait_for_timeout(4000)
+    assert c.locator("#flash").inner_text() == "服务器曾中断：双方棋钟均已补时"
 
 
 def test_a_restart_keeps_the_first_move_s_word_under_the_board(new_page):
@@ -2082,3 +2155,57 @@ def test_a_player_resigns_by_keyboard(new_page):
     a.wait_for_timeout(600)  # its pause: a second Enter confirms
     a.keyboard.press("Enter")
     a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+
+
+def test_a_player_opening_their_game_s_watch_link_keeps_their_seat(new_page):
+    # Links QA: the host who opened the watch link was told "Your move" with
+    # the clock running, could not move, and yet aborted the game in one
+    # click. The seat this browser holds wins over the link's "watch", as
+    # one address serves players and watchers on lichess.
+    a, b = a_friend_joins(new_page)
+    game = a.evaluate("() => BoardPage.state.game.id")
+    a.goto(a.base_url + f"/?game={game}&watch")
+    a.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
+    assert a.evaluate("() => BoardPage.state.watching") is False
+    assert a.evaluate("() => BoardPage.state.seat.side") == "black"
+    assert "watch" not in a.url  # a reload keeps the seat too
+    a.locator('#board [data-square="h8"]').click()
+    b.wait_for_function("() => BoardPage.state.game.ply === 1")
+
+
+def test_a_wrong_invitation_to_a_game_without_seats_leaves_it_playable(page):
+    # Links QA: "#invite=garbage" on the page's own game against the computer
+    # said "anyone with its link plays it", then made it read-only, for good
+    # (the address became the watch link).
+    page.expected_errors.append("400 (Bad Request)")
+    open_board(page)
+    select_game(page, "reversi")
+    game = page.evaluate("() => BoardPage.state.game.id")
+    page.goto(page.base_url + f"/?game={game}#invite=garbage")
+    page.wait_for_function("() => $('#flash').text().includes('no seats to take')")
+    assert page.evaluate("() => BoardPage.state.watching") is False
+    assert "watch" not in page.url
+    page.locator('#board [data-square="d3"]').click()
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    # A watch word with no game in the address watches nothing: the last
+    # game opens as this browser's own.
+    page.goto(page.base_url + "/?watch")
+    page.wait_for_function("() => BoardPage.state.game")
+    assert page.evaluate("() => BoardPage.state.watching") is False
+    assert "watch" not in page.url
+
+
+def test_someone_on_a_friend_game_s_address_is_told_they_watch(new_page):
+    # Links QA: a third person given the game's address (not its watch link)
+    # saw the board and was told they watch only when a click played nothing.
+    a, b = a_friend_joins(new_page)
+    game = a.evaluate("() => BoardPage.state.game.id")
+    c = new_page(viewport=DESKTOP)
+    c.goto(c.base_url + f"/?game={game}")
+    c.wait_for_function("() => BoardPage.state.game && BoardPage.state.live")
+    assert c.inner_text("#flash") == (
+        "You are watching this game: only its two players move. If it is "
+        "yours, open it in the browser you joined it from."
+    )
+    # Not to its players.
+    assert a.inner_text("#flash") != c.inner_text("#flash")

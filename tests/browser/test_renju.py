@@ -8,6 +8,7 @@ from .helpers import (
     game_json,
     new_game_dialog,
     open_board,
+    open_imported,
     select_game,
     two_players,
     wait_idle,
@@ -63,6 +64,29 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
     wait_plies(page, len(MOVES) + 1)
     wait_idle(page)
     assert page.locator("#board .cell.forbidden").count() == 0
+
+
+def test_a_refusal_under_the_board_is_seen_on_a_small_phone(new_page, screenshot):
+    # Phones QA at 320x568: the reason a forbidden point was refused fell
+    # under the screen's edge, below the board's buttons: a tap did nothing.
+    page = new_page(
+        viewport={"width": 320, "height": 568}, is_mobile=True, has_touch=True
+    )
+    open_imported(page, "gomoku", '[game "gomoku"] [rule "renju"] ' + " ".join(MOVES))
+    assert game_json(page)["forbidden"] == {"j8": "double three"}
+    for _ in range(2):  # a phone asks to confirm a move on a small board
+        page.tap('#board [data-square="j8"]')
+    page.wait_for_function("() => document.getElementById('flash').textContent")
+    box = page.locator("#flash").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 568, box
+    # It stands out over what it covers, and once gone it covers nothing.
+    assert page.evaluate(
+        "() => getComputedStyle(document.getElementById('flash')).backgroundColor"
+    ) not in ("rgba(0, 0, 0, 0)", "transparent")
+    screenshot(page, "renju-forbidden-small-phone")
+    page.wait_for_function("() => !document.getElementById('flash').textContent")
+    assert page.locator("#flash").bounding_box()["y"] > 568
+    assert game_json(page)["ply"] == len(MOVES)
 
 
 def _standard_game(page) -> None:

@@ -116,20 +116,27 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     assert page.get_attribute("#undo", "title") is None
 
 
-def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
+def _opened_against_the_computer(page, steps: str) -> None:
+    """Open a freestyle Swap2 game against the computer as the second
+    player, place the three stones, and wait for its turn to end at one of
+    ``steps`` (a JavaScript array)."""
     _new_swap2_game(page, "freestyle")
     set_ai(page, "white", True, "level:1")  # the second player: the computer
     # The one person playing is "you" (it said "The opener").
     assert _bar(page).startswith("Swap2: you place three stones")
     for ply, square in enumerate(("h8", "h9", "i8"), 1):
         _place(page, square, ply)
-    # The computer chooses (and may place two stones); the opener then
-    # chooses if it handed the choice back.
     page.wait_for_function(
-        "() => ['done', 'choose-again'].includes(BoardPage.state.game.opening.step)",
+        f"() => {steps}.includes(BoardPage.state.game.opening.step)",
         timeout=120_000,
     )
     wait_idle(page)
+
+
+def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
+    # The computer chooses (and may place two stones); the opener then
+    # chooses if it handed the choice back.
+    _opened_against_the_computer(page, "['done', 'choose-again']")
     if game_json(page)["opening"]["step"] == "choose-again":
         assert _buttons(page) == ["black", "white"]
         page.click('#swap2-choices button[data-choice="black"]')
@@ -191,6 +198,27 @@ def test_the_computers_colour_choice_is_told_to_the_player(page):
     assert page.inner_text("#flash") == (
         f"The computer chose to play {computer.title()}: you play {human.title()}"
     )
+
+
+def test_the_computers_two_more_stones_are_named_until_the_colour_is_chosen(
+    page, monkeypatch
+):
+    # Chinese QA: the computer silently added j7 and g9, and the bar only
+    # said "you choose a colour" (the news was under the board, 3.5 s).
+    from mcts.play import swap2
+
+    monkeypatch.setattr(swap2, "EVEN_BAND", 1.0)  # it always hands back
+    _opened_against_the_computer(page, "['choose-again']")
+    placed = game_json(page)["moves"][3:5]
+    expected = f"The computer placed two more stones, {placed[0]} and {placed[1]}"
+    page.wait_for_function(
+        "t => document.querySelector('#flash').innerText.startsWith(t)",
+        arg=expected,
+    )
+    page.wait_for_timeout(4000)  # it stays while the choice waits
+    assert page.inner_text("#flash") == expected + ": you choose a colour"
+    page.click('#swap2-choices button[data-choice="black"]')
+    page.wait_for_function("() => !document.querySelector('#flash').innerText")
 
 
 def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
@@ -411,6 +439,32 @@ def test_the_computers_opening_stones_are_each_heard(page):
     assert page.inner_text("#announce") == (
         f"Black played {first}. White played {second}. Black played {third}"
     )
+
+
+def test_the_computers_three_opening_stones_are_named_until_the_player_chooses(page):
+    # QA: the three came at once, and nothing named them before the choice
+    # (the two more stones it places later were named).
+    _new_swap2_game(page, "freestyle")
+    set_ai(page, "black", True, "level:1")  # the opener: the computer
+    page.wait_for_function(
+        "() => BoardPage.state.game.opening.step === 'choose'", timeout=120_000
+    )
+    wait_idle(page)
+    first, second, third = game_json(page)["moves"][:3]
+    expected = (
+        f"The computer placed three stones, {first}, {second} and {third}:"
+        " you choose black, white, or two more stones"
+    )
+    page.wait_for_function("t => $('#flash').text() === t", arg=expected)
+    page.wait_for_timeout(4000)  # it stays while the choice waits
+    assert page.inner_text("#flash") == expected
+    # A tap on the board is told to choose first, then the names come back
+    # (QA: the tap's words took them away for good).
+    page.locator('#board [data-square="a1"]').click()
+    page.wait_for_function("t => $('#flash').text() !== t", arg=expected)
+    page.wait_for_function("t => $('#flash').text() === t", arg=expected, timeout=6000)
+    page.click('#swap2-choices button[data-choice="white"]')
+    page.wait_for_function("t => $('#flash').text() !== t", arg=expected)
 
 
 def test_the_computers_opening_turn_shows_the_time_of_all_its_searches(page):
