@@ -368,14 +368,21 @@ export function joinFromLink(id, invite, missing) {
       // The friend opening it on a second device learns where the seat is.
       // A game without seats is anyone's with its link: played, not watched
       // (links QA: it said so, then made the page's own game read-only).
+      // A game over has no seat to speak of (verification QA: "Both seats
+      // are taken: you are watching" over a game aborted after the join).
       const error = xhr.responseJSON && xhr.responseJSON.error;
-      const why = error === "seat_taken" ? gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.") : api.errorText(xhr);
+      const why = (g) =>
+        g.status === "finished" && error === "seat_taken"
+          ? gettext("This game is over: you can see it move by move.")
+          : error === "seat_taken"
+            ? gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.")
+            : api.errorText(xhr);
       state.watching = error !== "no_seats";
       api
         .untilAnswered(() => api.getGame(id), sayStatus)
         .done(function (g) {
           setGame(g);
-          flash(why, "info");
+          flash(why(g), "info");
         })
         .fail(missing);
     });

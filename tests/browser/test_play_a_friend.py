@@ -1216,6 +1216,23 @@ def test_a_used_invitation_opens_the_game_to_watch_and_says_why(new_page):
     assert d.url.endswith("&watch")
 
 
+def test_a_used_invitation_of_a_game_over_says_it_is_over(new_page):
+    # Verification QA: an invitation taken, then the game aborted, said "Both
+    # seats are taken: you are watching" over a game that was over.
+    a, b = a_friend_joins(new_page)
+    b.click("#abort")
+    a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    game_id = a.evaluate("() => BoardPage.state.game.id")
+    d = new_page(viewport=DESKTOP)
+    d.expected_errors.append("409 (Conflict)")
+    d.goto(d.base_url + f"/?game={game_id}#invite=taken")
+    d.wait_for_function("() => BoardPage.state.game !== null")
+    d.wait_for_function("() => BoardPage.state.watching")
+    assert d.locator("#flash").inner_text() == (
+        "This game is over: you can see it move by move."
+    )
+
+
 def test_a_watchers_page_plays_its_own_new_game_and_back_watches_again(new_page):
     # A page opened by a watch link stayed a watcher in a game it started:
     # "You are watching this game" at its own board, a watch link in its
