@@ -8,7 +8,7 @@
 import * as api from "./api.js";
 import { grey, greyed } from "./buttons.js";
 import { chooseOptions, chosenGame, fillModels, limitOptions, newGameBody, optionsText, playerSpec, strengthOf } from "./controls.js";
-import { askNewGame, changeGame, maybeRunAi, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
+import { askNewGame, changeGame, maybeRunAi, passWords, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchesFromAddress } from "./history.js";
@@ -496,6 +496,9 @@ function sendImport(body, mayRead) {
       // Translators: a game and its options: "Gomoku (9×9, five in a row · Renju)".
       const title = same || !optionsText(g) ? gameTitle(g) : interpolate(gettext("%(game)s (%(options)s)"), { game: gameTitle(g), options: optionsText(g) }, true);
       let text = interpolate(words, { title: title, n: played }, true);
+      // After a pass, why the same side moves again: said here too, as the
+      // import's word stays where the pass's would (verification QA).
+      if (waits && g.last_move === "pass") text = interpolate(gettext("%(first)s. %(then)s"), { first: text, then: passWords(g) }, true);
       // Translators: after "Imported a game of Reversi, 1 move".
       if (waits) text = interpolate(gettext("%(imported)s. The computer waits: Resume lets it play."), { imported: text }, true);
       clearRecordNote();

@@ -454,7 +454,7 @@ export function askNewGame(xhr) {
 }
 
 /** "Black has no move: White plays again", after the pass that ends `g`'s moves. */
-function passWords(g) {
+export function passWords(g) {
   const passer = g.ply % 2 === 1 ? "black" : "white";
   const other = passer === "black" ? "white" : "black";
   return interpolate(gettext("%(side)s has no move: %(other)s plays again"), { side: sideName(passer), other: sideName(other) }, true);

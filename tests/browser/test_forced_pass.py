@@ -3,7 +3,15 @@ and the pass is in the move list."""
 
 from __future__ import annotations
 
-from .helpers import human_move, open_imported, plies, set_ai, status, wait_idle
+from .helpers import (
+    human_move,
+    open_board,
+    open_imported,
+    plies,
+    set_ai,
+    status,
+    wait_idle,
+)
 
 
 def test_a_forced_pass_plays_itself_and_is_listed(page):
@@ -101,3 +109,17 @@ def test_a_game_opened_after_a_pass_says_so(page):
     wait_idle(page)
     assert status(page) == "White to move"
     assert page.locator("#flash").inner_text() == "Black has no move: White plays again"
+
+
+def test_an_import_ending_in_a_pass_the_computer_answers_says_both(page):
+    # Verification QA: the import's "The computer waits" took the place of
+    # the pass's words for good: nothing said why White moves again.
+    open_board(page)
+    set_ai(page, "white", True, "level:1")
+    page.fill("#record", "d3 c3 e6 d2 d1 e1 b2 c1 pass")
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 9")
+    assert page.inner_text("#flash") == (
+        "Imported a game of Reversi, 8 moves. Black has no move: White plays"
+        " again. The computer waits: Resume lets it play."
+    )
