@@ -436,8 +436,14 @@ export function changeGame(xhr, then) {
       // ask to reload it, which the page does; it says what happened.
       const changed = x.status === 409 && x.responseJSON && x.responseJSON.error === "conflict";
       if (!changed) flash(api.errorText(x));
+      // An answer lost on the way (the connection dropped, a proxy gave up)
+      // may follow a change the server made: the game fetched shows it, and
+      // the error no longer holds (network QA: a move played, drawn, and
+      // "The server cannot be reached." under it).
+      const lost = [0, 502, 504].includes(x.status);
       reload().done(function (g) {
         if (changed) flash(g.version > sent.from ? gettext("The game changed meanwhile, in another tab or window: here it is now.") : api.errorText(x));
+        else if (lost && g.id === sent.id && g.version > sent.from) clearFlash();
       });
     });
 }

@@ -2066,6 +2066,29 @@ def test_a_move_that_cannot_be_sent_leaves_no_stone_behind(page):
     assert game_json(page)["ply"] == 0
 
 
+def test_a_move_played_whose_answer_was_lost_says_no_error(page):
+    # Network QA: the server played the move, its answer was lost on the
+    # way; the page fetched the game and drew the move, yet said "The server
+    # cannot be reached." as if it had not been played.
+    page.expected_errors.append("ERR_FAILED")
+    open_board(page)
+    select_game(page, "reversi")
+    wait_idle(page)
+
+    def lost(route):
+        route.fetch()  # played, pushed
+        route.abort()
+
+    page.route("**/moves/", lost)
+    page.click('#board [data-square="d3"]')
+    page.wait_for_function(
+        "() => BoardPage.state.game.ply === 1 && !BoardPage.state.busy"
+    )
+    page.wait_for_timeout(300)  # the game fetched again after the failure
+    assert "cannot be reached" not in page.inner_text("#flash")
+    assert page.locator('#board [data-square="d3"] .piece.black').count() == 1
+
+
 def test_back_twice_quickly_keeps_every_game_in_the_history(page):
     # Links QA: Back pressed twice quickly (or on a slow link) landed on the
     # first game, but the second's late answer then pushed it again over the
