@@ -6,6 +6,7 @@
 import * as actions from "./actions.js";
 import * as chat from "./chat.js";
 import { keepChoices } from "./choices.js";
+import { backClosedDialog } from "./dialogback.js";
 import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
 import * as drag from "./drag.js";
@@ -275,7 +276,9 @@ export function bind() {
     clickedIntoGrid = $(e.target).closest("#board").length > 0; // (false returned would cancel the click)
   });
   // Browsers differ on which of the two a new fragment fires: either does.
-  $(window).on("popstate hashchange", actions.followAddress);
+  // Back with a dialog open closes it (dialogback.js), the game stays.
+  $(window).on("popstate", () => backClosedDialog() || actions.followAddress());
+  $(window).on("hashchange", actions.followAddress);
   // The buttons' row changes size with the window and with the board column
   // (it settles after the first drawing): share out its rows again, in the
   // next frame (within the observer's own, a change would loop).

@@ -5,6 +5,7 @@
  * the last game analysis, and the game in the address (`/?game=<id>`).
  * Local storage may be full or off: then the page just knows less.
  */
+import { whenHistorySettled } from "./dialogback.js";
 import { movesKey, state } from "./state.js";
 
 const STORE_LAST = "webgame.last";
@@ -51,10 +52,15 @@ export function rememberGame(game) {
   } catch (e) {
     /* no storage: a reload starts afresh */
   }
+  whenHistorySettled(() => showInAddress(game.id));
+}
+
+/** Put game `id` in the address. */
+function showInAddress(id) {
   // Another game gets its own history entry, so Back returns to the one before.
   const shown = gameInAddress();
-  const address = "?game=" + game.id + (state.watching ? "&watch" : "");
-  if (shown && shown !== game.id) history.pushState(null, "", address);
+  const address = "?game=" + id + (state.watching ? "&watch" : "");
+  if (shown && shown !== id) history.pushState(null, "", address);
   // A used invitation's page watches: its address becomes the watch link;
   // a seat's page on the watch link plays: its address becomes the game's.
   else if (!shown || state.watching !== watchInAddress()) history.replaceState(null, "", address);

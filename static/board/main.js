@@ -23,6 +23,7 @@
  *   actions.js   what a player or the AI's turn does: request, take in, redraw
  *   drag.js      Lines of Action's pieces dragged: a drag is the two taps it stands for
  *   dialogs.js   the first-minute dialog (new game), the rematch and analysis asked at the end
+ *   dialogback.js Back closes the dialog open (its own history entry)
  *   ending.js    the end-of-game card: who won and why (beside the page, not over it)
  *   review.js    looking back: the game analysis and opening explorer requests
  *   lookback.js  looking back, drawn: the win-probability chart, the explorer table

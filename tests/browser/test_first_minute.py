@@ -26,6 +26,7 @@ from .helpers import (
     game_json,
     human_move,
     loa_record,
+    new_game_dialog,
     open_board,
     open_imported,
     pieces,
@@ -2130,6 +2131,53 @@ def test_back_twice_quickly_keeps_every_game_in_the_history(page):
     page.wait_for_function("id => BoardPage.state.game.id === id", arg=between)
     page.evaluate("() => history.forward()")
     page.wait_for_function("id => BoardPage.state.game.id === id", arg=last)
+
+
+def test_back_closes_the_dialog_open_and_keeps_the_game(new_page):
+    # Phone QA: Back (Android's button or swipe) with New game open left the
+    # site, or went to the game before under the dialog; phones' apps close
+    # what is open.
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    start_game(page, "reversi")
+    first = page.evaluate("() => BoardPage.state.game.id")
+
+    def new_game():
+        before = shown()
+        new_game_dialog(page)
+        two_players(page)
+        page.wait_for_function("id => BoardPage.state.game.id !== id", arg=before)
+        page.wait_for_function(
+            "() => location.search.endsWith(BoardPage.state.game.id)"
+        )
+        return shown()
+
+    def shown():
+        return page.evaluate("() => BoardPage.state.game.id")
+
+    def back_to(game_id, forward=False):
+        page.go_forward() if forward else page.go_back()
+        page.wait_for_function("id => BoardPage.state.game.id === id", arg=game_id)
+
+    second = new_game()
+    new_game_dialog(page)
+    page.go_back()
+    page.wait_for_selector("#start-dialog", state="hidden")
+    page.wait_for_timeout(300)
+    assert shown() == second and page.url.endswith(f"?game={second}")
+    # A dialog closed by its own button leaves nothing behind: Back goes to
+    # the game before, as without it.
+    page.click("#rules")
+    page.wait_for_selector("#rules-dialog.show")
+    page.click("#rules-dialog .btn-close")
+    page.wait_for_selector("#rules-dialog", state="hidden")
+    back_to(first)
+    # A game started from New game: Back goes to the game before it, and
+    # Forward to it again.
+    back_to(second, forward=True)
+    third = new_game()
+    back_to(second)
+    back_to(third, forward=True)
 
 
 def test_quick_arrows_in_the_explorer_step_from_the_line_asked_last(page):

@@ -1,0 +1,60 @@
+/* Back closes the dialog open (a phone's Back button or swipe, Alt+←), as
+ * apps do, and leaves the page only when no dialog is open (phone QA: Back
+ * with New game open left the site). A dialog opened adds a history entry
+ * at the same address; closed otherwise, it takes that entry off again. */
+
+/** The dialog whose entry is on top of the history, or null. */
+let entry = null;
+/** Its entry is being taken off (history.back() under way). */
+let goingBack = false;
+/** Changes of the address that wait until it is off. */
+let waiting = [];
+
+/** A dialog that may be closed: the first visit's New game has no way out
+ *  but a choice. */
+function closable(dialog) {
+  return dialog.id !== "start-dialog" || !$("#start-cancel").prop("hidden");
+}
+
+/** Run `change`, a change of the address, once no dialog's entry is being
+ *  taken off: made meanwhile, it would be the one taken off (a game started
+ *  from New game arrives as its dialog closes). */
+export function whenHistorySettled(change) {
+  if (goingBack) waiting.push(change);
+  else change();
+}
+
+document.addEventListener("shown.bs.modal", function (event) {
+  const dialog = event.target;
+  whenHistorySettled(function () {
+    if (entry || !closable(dialog) || !dialog.classList.contains("show")) return;
+    history.pushState({ dialog: dialog.id }, "", location.href);
+    entry = dialog.id;
+  });
+});
+
+document.addEventListener("hide.bs.modal", function (event) {
+  if (entry !== event.target.id) return;
+  entry = null;
+  // Another address came on top meanwhile (a game opened): it stays.
+  if ((history.state || {}).dialog !== event.target.id) return;
+  goingBack = true;
+  history.back();
+});
+
+/** On popstate: true if it was a dialog's, its entry taken off by Back (the
+ *  dialog closes now) or by its closing; the address is the page's own. */
+export function backClosedDialog() {
+  if (goingBack) {
+    goingBack = false;
+    const changes = waiting;
+    waiting = [];
+    changes.forEach((change) => change());
+    return true;
+  }
+  if (!entry) return false;
+  const id = entry;
+  entry = null; // Back took its entry off already
+  bootstrap.Modal.getOrCreateInstance(document.getElementById(id)).hide();
+  return true;
+}
