@@ -247,6 +247,12 @@ export function bind() {
   on("change", "#show-legal, #show-analysis, #stone-numbers", function () {
     keepChoices();
     render();
+    // Nothing of the computer's shows in a game over: said where to look
+    // (big-screen QA: a teacher turned it on, and nothing came).
+    const g = state.game;
+    if (this.id === "show-analysis" && this.checked && g && g.status === "finished") {
+      flash(gettext("The game is over: “Analyse the game” rates each of its moves."), "info");
+    }
   });
   on("change", "#character-keys", keepChoices);
   on("change", "#chat-on", function () {

@@ -5,7 +5,14 @@ brought."""
 from __future__ import annotations
 
 from .conftest import DESKTOP
-from .helpers import open_board, select_game, set_ai, wait_idle, wait_plies
+from .helpers import (
+    open_board,
+    open_imported,
+    select_game,
+    set_ai,
+    wait_idle,
+    wait_plies,
+)
 
 
 def test_the_ais_analysis_separates_its_search_from_the_model(new_page):
@@ -46,3 +53,16 @@ def test_one_is_singular_and_a_forced_result_needs_no_simulation(page):
         # Grouped as the simulations beside them are ("101972 visits").
         "many": "101,972 visits, win 50%",
     }
+
+
+def test_the_switch_turned_on_in_a_game_over_says_where_to_look(page):
+    # Big-screen QA: a teacher stepping through a game over turned "What the
+    # computer thinks of its moves" on, and nothing came, not even a word.
+    open_imported(
+        page, "gomoku", '[game "gomoku"] [size "7"] [row "4"] a1 a2 b1 b2 c1 c2 d1'
+    )
+    page.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    page.check("#show-analysis")
+    assert page.inner_text("#flash") == (
+        "The game is over: \u201cAnalyse the game\u201d rates each of its moves."
+    )
