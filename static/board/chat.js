@@ -144,11 +144,13 @@ export function say(body) {
       $("#chat-count").text("");
       takeChat({ lines: [line] });
     })
-    .fail((xhr) => $("#chat-note").text(api.errorText(xhr)))
     .always(function () {
       $("#chat [data-preset]").prop("disabled", false);
       countChat();
-    });
+    })
+    // After the count, which clears the note (friends QA: a line refused,
+    // "too fast", said nothing).
+    .fail((xhr) => $("#chat-note").text(api.errorText(xhr)));
 }
 
 onChat(takeChat);

@@ -1732,6 +1732,22 @@ def test_a_chat_line_too_long_is_said_before_it_is_sent(new_page):
     assert a.locator("#chat-lines li.mine .chat-text").inner_text() == smiles
 
 
+def test_a_chat_line_refused_says_why(new_page):
+    # Friends QA: a sixth line within 10 s stayed in the box, Send ready
+    # again, and the server's reason (429 too_fast) was cleared at once.
+    a, _ = a_friend_joins(new_page)
+    a.wait_for_selector("#chat:not([hidden])")
+    a.expected_errors.append("429")
+    for n in range(6):
+        a.fill("#chat-text", f"line {n}")
+        a.press("#chat-text", "Enter")
+        if n < 5:
+            a.wait_for_function("n => $('#chat-lines li.mine').length === n", arg=n + 1)
+    a.wait_for_function("() => $('#chat-note').text() !== ''")
+    assert a.inner_text("#chat-note") == "You are writing fast: wait a few seconds"
+    assert a.input_value("#chat-text") == "line 5"  # kept, to send again
+
+
 def test_friends_chat_and_a_watcher_sees_none_of_it(new_page, monkeypatch):
     """As lichess's chat between a game's players: once the friend came the
     two talk, in words or in presets each reads in their own language (B's
