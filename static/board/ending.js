@@ -31,6 +31,7 @@ export function showEnd(game, ending) {
     // Under Swap2, a first turn of steps by parts, not colours (Gomoku QA).
     const opening = game.opening && game.opening.step !== "done" ? game.opening : null;
     if (late && opening) why = late === opening.opener ? gettext("The opener did not finish their first turn in time. Nobody wins or loses.") : gettext("The second player did not finish their first turn in time. Nobody wins or loses.");
+    else if (late && mySeat()) why = late === mySeat() ? gettext("You did not make a first move in time. Nobody wins or loses.") : gettext("Your friend did not make a first move in time. Nobody wins or loses.");
     else if (late) why = interpolate(gettext("%(side)s did not make a first move in time. Nobody wins or loses."), { side: sideName(late) }, true);
     else if (game.result && game.result.aborted_by) why = abortedBy(game, game.result.aborted_by, opening);
   } else if (endedOffBoard(game.result)) why = offBoardWhy(game.result);
@@ -70,9 +71,26 @@ const LOSER_DID = {
   abandonment: () => gettext("%(side)s left the game."),
 };
 
+/** The same, said to the player who lost, and to their friend (friends QA:
+ *  "Black resigned." on Black's own card, when an abort said "You aborted"). */
+const I_DID = {
+  time: () => gettext("You ran out of time."),
+  resignation: () => gettext("You resigned."),
+  abandonment: () => gettext("You left the game."),
+};
+const FRIEND_DID = {
+  time: () => gettext("Your friend ran out of time."),
+  resignation: () => gettext("Your friend resigned."),
+  abandonment: () => gettext("Your friend left the game."),
+};
+
 function offBoardWhy(result) {
   const did = LOSER_DID[result.reason];
-  if (did && result.winner) return interpolate(did(), { side: sideName(otherSide(result.winner)) }, true);
+  const loser = result.winner && otherSide(result.winner);
+  // Against the computer, a person's clock may run out too.
+  if (did && loser && loser === humanSide()) return I_DID[result.reason]();
+  if (did && loser && mySeat()) return FRIEND_DID[result.reason]();
+  if (did && result.winner) return interpolate(did(), { side: sideName(loser) }, true);
   if (result.reason === "agreement" && !result.winner) return gettext("The players agreed to a draw.");
   return interpolate(gettext("%(sentence)s."), { sentence: resultText(result) }, true);
 }

@@ -194,6 +194,14 @@ def test_two_friends_play_and_one_watches(new_page):
     c.wait_for_selector("#end-dialog.show")
     assert c.locator("#end-title").inner_text() == "White wins"
     assert c.locator("#end-reason").inner_text() == "Black ran out of time."
+    # The players' cards say it to them (friends QA: "Black ran out of time"
+    # on Black's own card).
+    for tab, reason in (
+        (a, "You ran out of time."),
+        (b, "Your friend ran out of time."),
+    ):
+        tab.wait_for_selector("#end-dialog.show")
+        assert tab.locator("#end-reason").inner_text() == reason
 
 
 def _friends_at_5_3(new_page, context: dict) -> tuple:
@@ -360,12 +368,15 @@ def test_offers_and_resigning_through_the_page(new_page):
     assert a.locator("#resign").inner_text() == "Really resign?"
     assert a.evaluate("BoardPage.state.game.status") == "playing"
     a.click("#resign")  # waits until it is enabled again, then confirms
-    for tab, title in ((a, "You lost"), (b, "You won")):
+    for tab, title, reason in (
+        (a, "You lost", "You resigned."),
+        (b, "You won", "Your friend resigned."),
+    ):
         tab.wait_for_function("() => BoardPage.state.game.status === 'finished'")
         assert tab.locator("#result").inner_text() == "White wins by resignation"
         tab.wait_for_selector("#end-dialog.show")  # from each player's side
         assert tab.locator("#end-title").inner_text() == title
-        assert tab.locator("#end-reason").inner_text() == "Black resigned."
+        assert tab.locator("#end-reason").inner_text() == reason
     # What was said during the game is gone with it (the declined draw stayed).
     assert a.locator("#flash").inner_text() == ""
 
@@ -846,7 +857,7 @@ def test_a_game_that_ended_while_its_player_was_away_shows_its_end_card(new_page
     a.goto(address)
     a.wait_for_selector("#end-dialog.show")
     assert a.locator("#end-title").inner_text() == "You won"
-    assert a.locator("#end-reason").inner_text() == "White resigned."
+    assert a.locator("#end-reason").inner_text() == "Your friend resigned."
     # Seen once: a reload shows the finished board without the card.
     a.reload()
     a.wait_for_function("() => BoardPage.state.ending !== null")
@@ -1455,16 +1466,16 @@ def test_a_first_move_not_made_in_time_aborts_the_game_on_every_board(new_page):
     assert row.deadline is not None  # black's first move is awaited
     past = timezone.now() - dt.timedelta(seconds=1)
     GameRow.objects.filter(pk=row.pk).update(deadline=past)
-    for tab in (a, b):
+    for tab, who in ((a, "You"), (b, "Your friend")):
         tab.wait_for_function(
             "() => BoardPage.state.game.status === 'finished'", timeout=5000
         )
         assert tab.locator("#result").inner_text() == "Game aborted"
-        # Grey: no result, and the card says why.
+        # Grey: no result, and the card says why, to each player.
         assert "text-body-secondary" in tab.locator("#result").get_attribute("class")
         tab.wait_for_selector("#end-dialog.show")
         assert tab.locator("#end-reason").inner_text() == (
-            "Black did not make a first move in time. Nobody wins or loses."
+            f"{who} did not make a first move in time. Nobody wins or loses."
         )
 
 

@@ -226,7 +226,7 @@ def test_a_game_that_ended_elsewhere_is_said_and_listed_until_seen(new_page):
     assert a.inner_text("#your-move-count-n") in ("", "0")
     entry.click()
     a.wait_for_selector("#end-dialog.show")
-    assert a.locator("#end-reason").inner_text() == "White resigned."
+    assert a.locator("#end-reason").inner_text() == "Your friend resigned."
     a.click("#new-game")
     a.wait_for_selector("#start-dialog.show")
     a.wait_for_timeout(500)  # the games asked about as it opened are in
