@@ -126,7 +126,8 @@ function drawClocks() {
       .prop("hidden", false)
       .toggleClass("running", g.clock.running === side)
       .toggleClass("first-move", first)
-      .toggleClass("low", left < (first ? 10 : g.clock.control.days ? DAYS_LOW_SECONDS : LOW_SECONDS))
+      // Red while in danger; in a game over, only the flag that fell.
+      .toggleClass("low", g.status === "playing" ? left < (first ? 10 : g.clock.control.days ? DAYS_LOW_SECONDS : LOW_SECONDS) : left <= 0)
       // Days and hours are words (天, 小时), wide in a typewriter's font.
       .toggleClass("font-monospace", first || !g.clock.control.days || left < DAYS_LOW_SECONDS)
       .attr("aria-label", first ? interpolate(gettext("%(side)s's time to make a first move"), { side: sideName(side) }, true) : $clock.data("label"))

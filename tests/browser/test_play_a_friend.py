@@ -1718,6 +1718,12 @@ def test_a_game_of_days_a_move_reads_its_clocks_in_days(new_page):
     assert re.fullmatch(r"0:4[012]", a.inner_text("#clock-black"))
     assert "low" in a.locator("#clock-black").get_attribute("class")
     assert "low" not in a.locator("#clock-white").get_attribute("class")
+    # A game over with time left is not in danger (friends QA: a clock
+    # stayed red after a draw agreed).
+    a.click("#resign")
+    a.click("#resign")  # "Really resign?"
+    a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    assert "low" not in a.locator("#clock-black").get_attribute("class")
 
 
 def test_a_chat_line_too_long_is_said_before_it_is_sent(new_page):
