@@ -325,8 +325,25 @@ function seatedGameChanged(before, g) {
   } else if (takebackGranted(before, g)) {
     // The moves just went: said, as a refusal is.
     flash(gettext("Your friend accepted the takeback"), "info");
+  } else if (movedOver(before, g)) {
+    flash(MOVED_OVER[movedOver(before, g)](), "info");
   }
   return false;
+}
+
+const MOVED_OVER = {
+  draw: () => gettext("Your friend moved instead of answering: the draw is declined."),
+  takeback: () => gettext("Your friend moved instead of answering: your takeback request is over."),
+};
+
+/** This player's offer that the friend's move answered (a move answers
+ *  every offer: services/games.py), or undefined (friends QA: the request
+ *  went without a word, as if never made). */
+function movedOver(before, g) {
+  const mine = mySeat();
+  const gone = (kind) => (before.offers || {})[kind] === mine && !(g.offers || {})[kind];
+  if (!mine || g.ply <= before.ply || g.status !== "playing") return undefined;
+  return Object.keys(MOVED_OVER).find((kind) => gone(kind) && kind !== withdrawn);
 }
 
 whenSeatedGameChanges(seatedGameChanged);

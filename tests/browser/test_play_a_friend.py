@@ -381,6 +381,31 @@ def test_offers_and_resigning_through_the_page(new_page):
     assert a.locator("#flash").inner_text() == ""
 
 
+def test_an_offer_the_friend_moved_over_says_so(new_page):
+    # Friends QA: B asked a takeback, A moved instead; B's bar went without
+    # a word, as if the request had never been made.
+    a, b = a_friend_joins(new_page)
+    first_moves(a, b, timeout=5000)
+    b.click("#ask-takeback")
+    a.wait_for_selector("#offer-bar:not([hidden])")
+    click(a, "h7")  # answered by a move
+    ply_is(b, 3, timeout=5000)
+    b.wait_for_function(
+        "t => $('#flash').text() === t",
+        arg="Your friend moved instead of answering: your takeback request is over.",
+    )
+    click(b, "h6")
+    ply_is(a, 4, timeout=5000)
+    b.click("#offer-draw")
+    a.wait_for_selector("#offer-bar:not([hidden])")
+    click(a, "h5")
+    ply_is(b, 5, timeout=5000)
+    b.wait_for_function(
+        "t => $('#flash').text() === t",
+        arg="Your friend moved instead of answering: the draw is declined.",
+    )
+
+
 def test_an_offer_to_answer_comes_into_sight_whole(new_page):
     """On a laptop's short window the offer bar under the buttons was half
     below the window's edge (a walk-through at 1366x768 missed a takeback
