@@ -296,10 +296,11 @@ function timeGivenWords(before, g) {
   return interpolate(words, { giver: sideName(otherSide(side)), side: sideName(side), n: n }, true);
 }
 
-/** This player's takeback that the friend granted: the request gone with the moves. */
+/** The side whose takeback was just granted (the request gone with the
+ *  moves), or null. */
 function takebackGranted(before, g) {
-  const mine = mySeat();
-  return Boolean(mine && (before.offers || {}).takeback === mine && !(g.offers || {}).takeback && g.ply < before.ply);
+  const asker = (before.offers || {}).takeback;
+  return asker && !(g.offers || {}).takeback && g.ply < before.ply ? asker : null;
 }
 
 /** A new snapshot of the game between two seats on show: tell this player
@@ -322,9 +323,13 @@ function seatedGameChanged(before, g) {
     flash(DECLINED[declined](waitToAsk(g, declined, mySeat())), "info"); // a live region: heard too
   } else if (given) {
     flash(given, "info");
-  } else if (takebackGranted(before, g)) {
+  } else if (mySeat() && takebackGranted(before, g) === mySeat()) {
     // The moves just went: said, as a refusal is.
     flash(gettext("Your friend accepted the takeback"), "info");
+  } else if (!mySeat() && takebackGranted(before, g)) {
+    // To a watcher, whose board lost moves (friends QA: without a word).
+    const asker = takebackGranted(before, g);
+    flash(interpolate(gettext("%(giver)s accepted %(asker)s's takeback"), { giver: sideName(otherSide(asker)), asker: sideName(asker) }, true), "info");
   } else if (movedOver(before, g)) {
     flash(MOVED_OVER[movedOver(before, g)](), "info");
   }

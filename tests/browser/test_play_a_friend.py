@@ -406,6 +406,26 @@ def test_an_offer_the_friend_moved_over_says_so(new_page):
     )
 
 
+def test_a_watcher_is_told_a_takeback_was_granted(new_page):
+    # Friends QA: on a takeback accepted, a stone went from the watcher's
+    # board without a word (a gift of time is said to them).
+    a, b = a_friend_joins(new_page)
+    first_moves(a, b, timeout=5000)
+    w = new_page(viewport=DESKTOP)
+    game_id = a.evaluate("() => BoardPage.state.game.id")
+    w.goto(w.base_url + f"/?game={game_id}&watch")
+    w.wait_for_function("() => BoardPage.state.watching && BoardPage.state.live")
+    b.click("#ask-takeback")
+    a.wait_for_selector("#offer-bar:not([hidden])")
+    w.wait_for_selector("#offer-bar:not([hidden])")
+    a.click("#offer-accept")
+    ply_is(w, 1, timeout=5000)
+    w.wait_for_function(
+        "t => $('#flash').text() === t",
+        arg="Black accepted White's takeback",
+    )
+
+
 def test_an_offer_to_answer_comes_into_sight_whole(new_page):
     """On a laptop's short window the offer bar under the buttons was half
     below the window's edge (a walk-through at 1366x768 missed a takeback
