@@ -12,7 +12,7 @@ import { modelReady, prepareModel } from "./models.js";
 import { openingNews } from "./opening.js";
 import { expectEnd } from "./ending.js";
 import { aiReady, whenAiReady } from "./readiness.js";
-import { announce, clearFlash, clearPositionFlash, clearRecordNote, flash, releaseRows, sayStatus, startProgress, stopProgress } from "./panel.js";
+import { announce, clearFlash, clearPositionFlash, clearRecordNote, flash, releaseRows, sayStatus, startProgress, stopProgress, withdrawFlash } from "./panel.js";
 import { render } from "./render.js";
 import { keepReviewOf } from "./review.js";
 import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
@@ -443,7 +443,7 @@ export function changeGame(xhr, then) {
       const lost = [0, 502, 504].includes(x.status);
       reload().done(function (g) {
         if (changed) flash(g.version > sent.from ? gettext("The game changed meanwhile, in another tab or window: here it is now.") : api.errorText(x));
-        else if (lost && g.id === sent.id && g.version > sent.from) clearFlash();
+        else if (lost && g.id === sent.id && g.version > sent.from) withdrawFlash(api.errorText(x));
       });
     });
 }

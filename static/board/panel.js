@@ -103,6 +103,14 @@ export function clearPositionFlash() {
   if (flashAboutPosition) clearFlash();
 }
 
+/** Take down the passing message `text` if it is on show (what it said no
+ *  longer holds): the message about the position it covered comes back. */
+export function withdrawFlash(text) {
+  if (flashAboutPosition || $("#flash").text() !== text) return;
+  clearTimeout(flashTimer);
+  passed();
+}
+
 /** Take down the flash message: what it said no longer holds. */
 export function clearFlash() {
   clearTimeout(flashTimer);

@@ -783,6 +783,29 @@ def test_a_player_on_another_game_is_told_that_the_friend_moved(new_page):
     assert a.locator("#your-move-count").is_visible()
 
 
+def test_a_moves_lost_answer_leaves_the_word_about_the_position(new_page):
+    # Phone QA: the move played, its answer lost on the way; the page took
+    # "The server cannot be reached." down, and with it the word that the
+    # friend's first move is awaited.
+    a, b = a_friend_joins_timed(new_page)
+    a.expected_errors.append("ERR_FAILED")
+
+    def lost(route):
+        route.fetch()  # played, pushed
+        route.abort()
+
+    a.route("**/moves/", lost)
+    click(a, "h8")
+    ply_is(b, 1, timeout=5000)
+    a.wait_for_function("() => BoardPage.state.game.ply === 1 && !BoardPage.state.busy")
+    a.wait_for_function(
+        "t => $('#flash').text() === t",
+        arg="If your friend makes no first move before their clock runs out, the"
+        " game is aborted.",
+        timeout=5000,
+    )
+
+
 def test_each_player_is_told_of_the_first_moves_countdown(new_page):
     """QA: a clock turned yellow and counted down from 0:25 (the friend's
     read 3:00), and only a tooltip, which a phone does not show, said why;
