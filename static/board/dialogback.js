@@ -42,8 +42,19 @@ document.addEventListener("hide.bs.modal", function (event) {
   history.back();
 });
 
+/** Step off a dialog's entry where no dialog is open (Forward onto one
+ *  closed before, a reload with a dialog open): the next Back did nothing
+ *  there (phone QA). Answers whether it does. */
+function leaveStaleEntry() {
+  if (entry || !(history.state || {}).dialog || history.length < 2) return false;
+  goingBack = true;
+  history.back();
+  return true;
+}
+
 /** On popstate: true if it was a dialog's, its entry taken off by Back (the
- *  dialog closes now) or by its closing; the address is the page's own. */
+ *  dialog closes now) or by its closing, or one left; the address is the
+ *  page's own. */
 export function backClosedDialog() {
   if (goingBack) {
     goingBack = false;
@@ -52,9 +63,13 @@ export function backClosedDialog() {
     changes.forEach((change) => change());
     return true;
   }
+  if (leaveStaleEntry()) return true;
   if (!entry) return false;
   const id = entry;
   entry = null; // Back took its entry off already
   bootstrap.Modal.getOrCreateInstance(document.getElementById(id)).hide();
   return true;
 }
+
+// Once loaded: a traversal started while the page loads is not one (Chrome).
+window.addEventListener("load", () => setTimeout(leaveStaleEntry));

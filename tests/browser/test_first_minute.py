@@ -2175,9 +2175,21 @@ def test_back_closes_the_dialog_open_and_keeps_the_game(new_page):
     # A game started from New game: Back goes to the game before it, and
     # Forward to it again.
     back_to(second, forward=True)
+    # Forward onto the place a closed dialog had in the history: nothing to
+    # stay for there (phone QA: the next Back did nothing).
+    page.go_forward()
+    page.wait_for_timeout(300)
+    back_to(first)
+    back_to(second, forward=True)
     third = new_game()
     back_to(second)
     back_to(third, forward=True)
+    # A reload with a dialog open: one Back goes to the game before.
+    new_game_dialog(page)
+    page.reload()
+    page.wait_for_function("id => (BoardPage.state.game || {}).id === id", arg=third)
+    page.wait_for_function("() => history.state === null")  # the dialog's left
+    back_to(second)
 
 
 def test_quick_arrows_in_the_explorer_step_from_the_line_asked_last(page):
