@@ -395,7 +395,9 @@ export function joinFromLink(id, invite, missing) {
       const error = xhr.responseJSON && xhr.responseJSON.error;
       const why = (g) =>
         g.status === "finished" && error === "seat_taken"
-          ? gettext("This game is over: you can see it move by move.")
+          ? g.ply
+            ? gettext("This game is over: you can see it move by move.")
+            : gettext("This game is over.")
           : error === "seat_taken"
             ? gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.")
             : api.errorText(xhr);
