@@ -491,6 +491,9 @@ def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
         (1920, 1080, 800),
         # 841 px on a 2560x1440 screen (QHD), 700 px empty beside it.
         (2560, 1440, 1150),
+        # 1200 px on a 4K screen at 100%, 40% of its height empty under it
+        # (big-screen QA).
+        (3840, 2160, 1800),
     ],
 )
 def test_a_big_screens_board_takes_the_height_it_has(
