@@ -24,13 +24,33 @@ export function whenHistorySettled(change) {
   else change();
 }
 
-document.addEventListener("shown.bs.modal", function (event) {
+/** The dialogs open or opening. */
+const open = new Set();
+/** A dialog Back closed while it was still opening: Bootstrap ignores a
+ *  hide then, so it closes once open. */
+let closeWhenShown = null;
+
+// Its entry as it starts to open: a Back during Rules' fade (half a
+// second) went to the game before, the dialog over it (verification QA).
+document.addEventListener("show.bs.modal", function (event) {
   const dialog = event.target;
+  open.add(dialog.id);
   whenHistorySettled(function () {
-    if (entry || !closable(dialog) || !dialog.classList.contains("show")) return;
+    if (entry || !closable(dialog) || !open.has(dialog.id)) return;
     history.pushState({ dialog: dialog.id }, "", location.href);
     entry = dialog.id;
   });
+});
+
+document.addEventListener("shown.bs.modal", function (event) {
+  if (closeWhenShown !== event.target.id) return;
+  closeWhenShown = null;
+  bootstrap.Modal.getOrCreateInstance(event.target).hide();
+});
+
+document.addEventListener("hidden.bs.modal", function (event) {
+  open.delete(event.target.id);
+  if (closeWhenShown === event.target.id) closeWhenShown = null;
 });
 
 document.addEventListener("hide.bs.modal", function (event) {
@@ -67,7 +87,9 @@ export function backClosedDialog() {
   if (!entry) return false;
   const id = entry;
   entry = null; // Back took its entry off already
-  bootstrap.Modal.getOrCreateInstance(document.getElementById(id)).hide();
+  const dialog = document.getElementById(id);
+  closeWhenShown = id; // if still opening (its hidden event clears it)
+  bootstrap.Modal.getOrCreateInstance(dialog).hide();
   return true;
 }
 

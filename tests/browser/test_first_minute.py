@@ -2163,6 +2163,13 @@ def test_back_closes_the_dialog_open_and_keeps_the_game(new_page):
         page.wait_for_function("id => BoardPage.state.game.id === id", arg=game_id)
 
     second = new_game()
+    # Back pressed as Rules fades in (verification QA: the game before came,
+    # the dialog over it).
+    page.click("#rules")
+    page.go_back()
+    page.wait_for_selector("#rules-dialog", state="hidden")
+    page.wait_for_timeout(300)
+    assert shown() == second
     new_game_dialog(page)
     page.go_back()
     page.wait_for_selector("#start-dialog", state="hidden")
