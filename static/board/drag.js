@@ -35,7 +35,9 @@ export function press(event) {
   const e = event.originalEvent;
   if (!isLoa() || !e.isPrimary || e.button > 0) return;
   droppedAt = 0;
-  drag = { from: String(event.currentTarget.dataset.square), x: e.clientX, y: e.clientY, moved: false };
+  // From an empty square a drag is no pick (a mouse's; a finger's scrolls).
+  const piece = $(event.currentTarget).find(".piece:not(.taken)").length > 0;
+  drag = { from: String(event.currentTarget.dataset.square), x: e.clientX, y: e.clientY, moved: false, piece: piece };
 }
 
 /** pointermove anywhere: past the slop, the press picks its piece up. */
@@ -45,7 +47,7 @@ export function move(event) {
   if (!drag.moved) {
     if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < SLOP) return;
     drag.moved = true;
-    if (state.selected !== drag.from) clickSquare(drag.from);
+    if (drag.piece && state.selected !== drag.from) clickSquare(drag.from);
   }
   markOver(state.selected === drag.from ? squareAt(e.clientX, e.clientY) : null);
 }

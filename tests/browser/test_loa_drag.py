@@ -83,3 +83,16 @@ def test_a_tap_right_after_a_finger_drop_picks_its_piece(new_page):
     page.wait_for_timeout(200)  # a quick hand (sooner, Chrome makes no click)
     page.tap('#board [data-square="a2"]')
     page.wait_for_function("() => BoardPage.state.selected === 'a2'", timeout=3000)
+
+
+def test_a_swipe_from_an_empty_square_scrolls_and_says_nothing(new_page):
+    # Slow-phone QA: a thumb starting on the board neither scrolled the page
+    # nor stayed quiet: "d4: pick one of Black's pieces."
+    page = loa_at_one_screen(new_page, **PHONE_CONTEXT)
+    touch = "s => getComputedStyle(document.querySelector(s)).touchAction"
+    assert page.evaluate(touch, '#board [data-square="d4"]') == "manipulation"
+    assert page.evaluate(touch, '#board [data-square="b1"]') == "none"
+    mouse_drag(page, "d4", "d6")  # a mouse's drag from an empty square
+    page.wait_for_timeout(200)
+    assert "pick one" not in page.inner_text("#flash")
+    assert plies(page) == []
