@@ -726,12 +726,9 @@ def test_the_end_dialog_lights_the_winning_row_and_offers_a_rematch(page):
     assert game_json(page)["ply"] == 0 and game_json(page)["options"]["size"] == 7
 
 
-@pytest.mark.parametrize("choice", ["#play-computer", "#two-players"])
-def test_the_first_game_coming_moves_no_board(new_page, choice):
-    # Slow-phone QA: on a first visit the board came down 28 px as the game
-    # chosen arrived (the win bar's line, kept for its estimates), under the
-    # thumb about to make the first move.
-    page = new_page(**PHONE_CONTEXT)
+def hold_new_games(page) -> list:
+    """Hold the page's requests for a new game in the list returned (the
+    other requests to /api/games/ go)."""
     held: list = []
     page.route(
         "**/api/games/",
@@ -739,6 +736,16 @@ def test_the_first_game_coming_moves_no_board(new_page, choice):
             held.append(route) if route.request.method == "POST" else route.continue_()
         ),
     )
+    return held
+
+
+@pytest.mark.parametrize("choice", ["#play-computer", "#two-players"])
+def test_the_first_game_coming_moves_no_board(new_page, choice):
+    # Slow-phone QA: on a first visit the board came down 28 px as the game
+    # chosen arrived (the win bar's line, kept for its estimates), under the
+    # thumb about to make the first move.
+    page = new_page(**PHONE_CONTEXT)
+    held = hold_new_games(page)
     page.goto(page.base_url + "/")
     page.wait_for_selector("#start-dialog.show")
     page.click(choice)
@@ -2005,13 +2012,7 @@ def test_a_first_game_on_its_way_says_so(page):
     """On a slow link the first game took a round trip to come, and the page
     said "Choose a game to start" over an empty board meanwhile, the choice
     made: it says the game is starting, against the computer or a friend."""
-    held = []
-    page.route(
-        "**/api/games/",
-        lambda route: (
-            held.append(route) if route.request.method == "POST" else route.continue_()
-        ),
-    )
+    held = hold_new_games(page)
     page.goto(page.base_url + "/")
     page.wait_for_selector("#start-dialog.show")
     assert status(page) == "Choose a game to start"
