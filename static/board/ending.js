@@ -86,11 +86,13 @@ const FRIEND_DID = {
 
 function offBoardWhy(result) {
   const did = LOSER_DID[result.reason];
-  const loser = result.winner && otherSide(result.winner);
-  // Against the computer, a person's clock may run out too.
-  if (did && loser && loser === humanSide()) return I_DID[result.reason]();
-  if (did && loser && mySeat()) return FRIEND_DID[result.reason]();
-  if (did && result.winner) return interpolate(did(), { side: sideName(loser) }, true);
+  if (did && result.winner) {
+    const loser = otherSide(result.winner);
+    // Against the computer, a person's clock may run out too.
+    if (loser === humanSide()) return I_DID[result.reason]();
+    if (mySeat()) return FRIEND_DID[result.reason]();
+    return interpolate(did(), { side: sideName(loser) }, true);
+  }
   if (result.reason === "agreement" && !result.winner) return gettext("The players agreed to a draw.");
   return interpolate(gettext("%(sentence)s."), { sentence: resultText(result) }, true);
 }

@@ -318,20 +318,21 @@ function seatedGameChanged(before, g) {
   }
   const declined = declinedOffer(before, g);
   const given = timeGivenWords(before, g);
+  const granted = takebackGranted(before, g);
+  const answeredByMove = movedOver(before, g);
   if (declined) {
     // With the wait the server set before asking again (as on lichess).
     flash(DECLINED[declined](waitToAsk(g, declined, mySeat())), "info"); // a live region: heard too
   } else if (given) {
     flash(given, "info");
-  } else if (mySeat() && takebackGranted(before, g) === mySeat()) {
+  } else if (granted && granted === mySeat()) {
     // The moves just went: said, as a refusal is.
     flash(gettext("Your friend accepted the takeback"), "info");
-  } else if (!mySeat() && takebackGranted(before, g)) {
+  } else if (granted && !mySeat()) {
     // To a watcher, whose board lost moves (friends QA: without a word).
-    const asker = takebackGranted(before, g);
-    flash(interpolate(gettext("%(giver)s accepted %(asker)s's takeback"), { giver: sideName(otherSide(asker)), asker: sideName(asker) }, true), "info");
-  } else if (movedOver(before, g)) {
-    flash(MOVED_OVER[movedOver(before, g)](), "info");
+    flash(interpolate(gettext("%(giver)s accepted %(asker)s's takeback"), { giver: sideName(otherSide(granted)), asker: sideName(granted) }, true), "info");
+  } else if (answeredByMove) {
+    flash(MOVED_OVER[answeredByMove](), "info");
   }
   return false;
 }
@@ -390,26 +391,24 @@ export function joinFromLink(id, invite, missing) {
       // The friend opening it on a second device learns where the seat is.
       // A game without seats is anyone's with its link: played, not watched
       // (links QA: it said so, then made the page's own game read-only).
-      // A game over has no seat to speak of (verification QA: "Both seats
-      // are taken: you are watching" over a game aborted after the join).
       const error = xhr.responseJSON && xhr.responseJSON.error;
-      const why = (g) =>
-        g.status === "finished" && error === "seat_taken"
-          ? g.ply
-            ? gettext("This game is over: you can see it move by move.")
-            : gettext("This game is over.")
-          : error === "seat_taken"
-            ? gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.")
-            : api.errorText(xhr);
       state.watching = error !== "no_seats";
       api
         .untilAnswered(() => api.getGame(id), sayStatus)
         .done(function (g) {
           setGame(g);
-          flash(why(g), "info");
+          flash(error === "seat_taken" ? seatsTakenWords(g) : api.errorText(xhr), "info");
         })
         .fail(missing);
     });
+}
+
+/** Why the page of a used invitation to `g` watches; a game over has no
+ *  seat to speak of (verification QA: "Both seats are taken: you are
+ *  watching" over a game aborted after the join). */
+function seatsTakenWords(g) {
+  if (g.status !== "finished") return gettext("Both seats are taken: you are watching. If this game is yours, open it in the browser you joined it from.");
+  return g.ply ? gettext("This game is over: you can see it move by move.") : gettext("This game is over.");
 }
 
 /** Resign: a second click confirms, from half a second after the first (a
