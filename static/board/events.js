@@ -57,6 +57,26 @@ function focusAfterLoad() {
   if (el) el.focus();
 }
 
+/** Send the language `form` (the choice its `button` names) and load the
+ *  page again in place: the form's own submission left a history entry,
+ *  and Back then did nothing (phone QA). Without fetch, or if it fails, the
+ *  form goes as forms do. */
+function switchLanguage(form, button, event) {
+  if (!button || !window.fetch || !window.FormData) return;
+  event.preventDefault();
+  const body = new FormData(form);
+  body.set(button.name, button.value);
+  fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
+    .then(function (answer) {
+      if (!answer.ok) throw new Error(String(answer.status));
+      location.reload();
+    })
+    .catch(function () {
+      $("<input type='hidden'>").attr({ name: button.name, value: button.value }).appendTo(form);
+      HTMLFormElement.prototype.submit.call(form);
+    });
+}
+
 export function bind() {
   const on = (type, selector, handler) => $(document).on(type, selector, handler);
   // A button greyed while it held the keyboard's focus keeps it (buttons.grey)
@@ -131,6 +151,7 @@ export function bind() {
     } catch (err) {
       // No storage: the focus starts at the top, as on any load.
     }
+    switchLanguage(this, by, e);
   });
   focusAfterLoad();
   on("click", "#share-create", friends.shareGame);

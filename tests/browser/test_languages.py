@@ -15,6 +15,7 @@ from .conftest import DESKTOP, PHONE, PHONE_CONTEXT
 from .helpers import (
     LOADED,
     game_json,
+    new_game_dialog,
     new_renju_swap2_chosen,
     open_board,
     select_game,
@@ -154,11 +155,15 @@ def test_an_english_browser_gets_english_and_the_switch_is_remembered(new_page):
     game_id = game_json(chinese)["id"]
     # English, chosen on the Chinese page by the keyboard: the same game, in
     # English, the focus still on the switch (it was back at the top) ...
+    length = chinese.evaluate("() => history.length")
     chinese.focus("#language")
     chinese.keyboard.press("Enter")
     chinese.wait_for_function(LANG_IS, arg="en")
     wait_idle(chinese)
     assert game_json(chinese)["id"] == game_id
+    # No history entry of its own: Back goes to where it went before (phone
+    # QA: a switch in New game cost two Back presses that did nothing).
+    assert chinese.evaluate("() => history.length") == length
     assert chinese.inner_text("#new-game") == "New game"
     assert chinese.evaluate("() => document.activeElement.id") == "language"
     # ... and on the next visit, although the browser asks for Chinese.
@@ -278,3 +283,27 @@ def test_every_winning_line_is_named_in_chinese(new_page):
     }"""
     )
     assert said == ["黑方胜：六子连线", "黑方胜：九子连线", "黑方胜：12子连线"]
+
+
+def test_after_a_switch_in_new_game_back_closes_it_then_goes_to_the_game_before(
+    new_page,
+):
+    # Phone QA: after 中文 in New game, Back closed the dialog, then two Back
+    # presses did nothing before the game before came.
+    page = new_page(locale="en-US", viewport=DESKTOP)
+    open_board(page)
+    start_game(page, "reversi")
+    start_game(page, "gomoku")
+    second = game_json(page)["id"]
+    new_game_dialog(page)
+    switch_in_the_dialog(page)
+    page.go_back()
+    page.wait_for_selector("#start-dialog", state="hidden")
+    assert game_json(page)["id"] == second
+    page.go_back()
+    page.wait_for_function(
+        "id => window.BoardPage && BoardPage.state.game"
+        " && BoardPage.state.game.id !== id",
+        arg=second,
+        timeout=5000,
+    )
