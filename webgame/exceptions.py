@@ -99,10 +99,11 @@ def api_exception_handler(exc, context) -> Response | None:
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        messages = list(_flatten(exc.detail))
+        fields = _shortened(exc.detail)
+        messages = list(_flatten(fields))
         response.data = {
             **error_body(_validation_code(messages), _join(messages)),
-            "fields": exc.detail,
+            "fields": fields,
         }
         return response
     code = next(
@@ -137,6 +138,26 @@ def one_line(exc: Exception) -> str:
     """``exc``'s message on one line: a driver's may take several
     (psycopg's "connection failed: …" then "\tIs the server running …")."""
     return " ".join(str(exc).split())
+
+
+#: The longest message of a field said whole: a longer one quotes a value
+#: sent (a name of 60,000 characters), cut in its middle.
+LONGEST_MESSAGE = 300
+
+
+def _shortened(detail):
+    """Return DRF's error tree ``detail`` with each message over
+    :data:`LONGEST_MESSAGE` characters cut in the middle (…), its code kept."""
+    if isinstance(detail, dict):
+        return {key: _shortened(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_shortened(value) for value in detail]
+    text = str(detail)
+    if len(text) <= LONGEST_MESSAGE:
+        return detail
+    half = LONGEST_MESSAGE // 2
+    code = getattr(detail, "code", "invalid")
+    return exceptions.ErrorDetail(text[:half] + "…" + text[-half:], code=code)
 
 
 def _flatten(detail, path: tuple[str, ...] = ()):

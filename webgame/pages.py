@@ -18,7 +18,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_safe
 
 from . import services
 from .build import page_build
@@ -136,6 +138,10 @@ def board_modules() -> list[str]:
 # secret is the CSRF token, which Django masks anew in every answer (and its
 # gzip pads with random bytes): BREACH finds nothing to guess. The API's
 # answers, which may hold a seat's token, are not compressed.
+# Only read: any other method is answered 405 before a CSRF check, whose
+# 403 read as a lost form to a client that wrote here by mistake.
+@csrf_exempt
+@require_safe
 @gzip_page
 def board_page(request: HttpRequest) -> HttpResponse:
     """Return the board page: the games for the selector and the AI strengths;

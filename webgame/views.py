@@ -222,7 +222,7 @@ class JoinView(APIView):
         """Return the game and your seat (its token: keep it, send it as
         X-Seat-Token with your moves)."""
         body = _valid(s.JoinSerializer, request)
-        return Response(services.join(pk, invite=body["invite"]))
+        return Response(services.join(pk, invite=body["invite"], token=_token(request)))
 
 
 class ShareView(APIView):

@@ -190,6 +190,17 @@ class CreateTests(APITestCase):
         body = assert_error(response, 400, "unknown_game")
         assert "reversi" in body["detail"]
 
+    def test_a_long_value_is_not_echoed_whole(self):
+        # Hostile-client QA: a 60,000-character name came back twice, in
+        # the detail and in the fields (120 KB).
+        response = self.client.post(
+            reverse("game-create"), {"game": "x" * 60_000}, format="json"
+        )
+        body = assert_error(response, 400, "unknown_game")
+        assert len(response.content) < 2000
+        assert "xxx…xxx" in body["detail"] and "reversi" in body["detail"]
+        assert body["fields"]["game"][0] in body["detail"]
+
     def test_bad_options_are_400_and_say_what_is_accepted(self):
         for options in ({"size": 30}, {"size": 9, "row": 10}, {"colour": 1}):
             body = assert_error(
@@ -811,6 +822,16 @@ class RecordTests(APITestCase):
         assert assert_error(bare, 400, "invalid_record")["detail"] == (
             "the record's tag 'rule' is not one of Reversi's, whose only tag is game"
         )
+        # A tag given twice is refused, not read as the last one (hostile-
+        # client QA: "move 1: 'e5' is not legal: a disc is there already").
+        twice = self.client.post(
+            reverse("game-import"),
+            {"record": '[game "gomoku"] [Game "reversi"] e5'},
+            format="json",
+        )
+        assert assert_error(twice, 400, "invalid_record")["detail"] == (
+            "the record's tag 'game' is given twice"
+        )
         too_big = self.client.post(
             reverse("game-import"),
             {"game": "gomoku", "record": '[game "gomoku"] [size "99"] h8'},
@@ -1000,13 +1021,13 @@ class RecordTests(APITestCase):
         assert detail.startswith("the record reads as no game's moves")
         assert "game" in detail
         # Options without a game, as a body's or as tags, cannot be read.
-        for body in (
-            {"options": {"size": 9}, "record": "e5"},
-            {"record": '[size "9"] e5'},
+        for body, words in (
+            ({"options": {"size": 9}, "record": "e5"}, "options are given but no game"),
+            ({"record": '[size "9"] e5'}, "the record does not say its game"),
         ):
             unnamed = self.client.post(reverse("game-import"), body, format="json")
             detail = assert_error(unnamed, 400, "invalid_record")["detail"]
-            assert detail.startswith("the record does not say its game"), body
+            assert detail.startswith(words), body
         assert GameRow.objects.count() == 5  # the four, and the one played
 
     def test_import_of_an_unknown_game_is_400(self):

@@ -954,6 +954,24 @@ def test_the_joiner_gets_only_its_own_token(client):
     assert joined["seat"]["side"] == "black" and "invite" not in joined
 
 
+def test_the_inviter_cannot_take_its_own_invitation(client):
+    # Hostile-client QA: the inviter's token with the invitation took the
+    # second seat too, and the friend found both taken.
+    made = client.post(
+        "/api/games/", {"game": "gomoku", "friend": {"side": "white"}}, format="json"
+    ).json()
+    own = post(
+        client,
+        "game-join",
+        made["id"],
+        {"invite": made["invite"]},
+        token=made["seat"]["token"],
+    )
+    assert_error(own, 409, "seat_held")
+    friend = post(client, "game-join", made["id"], {"invite": made["invite"]})
+    assert friend.json()["seat"]["side"] == "black"
+
+
 def test_the_ai_of_a_game_with_a_clock_plays_within_it(client):
     # 15 s for the game: the AI's 2 s a move become 15/30 = 0.5 s at most.
     made = client.post(
@@ -1093,6 +1111,12 @@ def test_a_rematch_is_offered_after_the_end_and_swaps_the_seats(client, friends)
     # Asking again changes nothing: the rematch is that game.
     same = post(client, "game-rematch", game_id, {"action": "offer"}, token=black)
     assert same.json()["rematch"] == new_id
+    # Nothing waits to be declined or withdrawn (hostile-client QA: 200, as
+    # if it were done).
+    for action, token in (("decline", white), ("withdraw", black)):
+        late = post(client, "game-rematch", game_id, {"action": action}, token=token)
+        assert_error(late, 409, "no_offer")
+        assert "started" in late.json()["detail"]
     assert GameRow.objects.count() == 2
 
 

@@ -51,8 +51,11 @@ class WebsocketCommunicator(ApplicationCommunicator):
         answer = await self.receive_output(timeout)
         return answer["type"] == "websocket.accept", answer.get("code")
 
-    async def send_to(self, text_data: str) -> None:
-        await self.send_input({"type": "websocket.receive", "text": text_data})
+    async def send_to(self, text_data: str | None = None, bytes_data=None) -> None:
+        if bytes_data is not None:
+            await self.send_input({"type": "websocket.receive", "bytes": bytes_data})
+        else:
+            await self.send_input({"type": "websocket.receive", "text": text_data})
 
     async def receive_from(self, timeout: float = 5) -> str:
         answer = await self.receive_output(timeout)
@@ -545,6 +548,36 @@ def test_no_socket_for_a_game_that_does_not_exist():
         ws = socket("00000000-0000-0000-0000-000000000000")
         close = await closed(ws)
         assert (close["code"], close["reason"]) == (4404, "no such game")
+
+    sync(body)
+
+
+@pytest.mark.parametrize(
+    "message, reason",
+    [
+        # Hostile-client QA: both closed with the reason of any other
+        # message, which did not say what was wrong with these.
+        (
+            {"text_data": json.dumps({"type": "ping", "pad": "x" * 5000})},
+            "at most 4 KiB",
+        ),
+        ({"bytes_data": b'{"type": "ping"}'}, "text"),
+    ],
+)
+def test_a_message_too_long_or_binary_is_closed_saying_so(message, reason):
+    game = friends_game()
+
+    async def body():
+        ws = socket(game["id"])
+        assert (await ws.connect())[0]
+        await receive(ws, "game")
+        await ws.send_to(**message)
+        while (output := await ws.receive_output(timeout=5))["type"] != (
+            "websocket.close"
+        ):
+            pass
+        assert output["code"] == 1008
+        assert reason in output["reason"]
 
     sync(body)
 

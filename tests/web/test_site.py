@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 
@@ -185,3 +186,14 @@ def test_a_browser_asking_for_favicon_ico_gets_the_icon_not_a_404(client):
         client.get(reverse("index")).content.decode(),
     )
     assert touch and answer["Location"] == touch.group(1)
+
+
+def test_the_page_is_only_read():
+    # Hostile-client QA: TRACE / answered the page, and PUT, DELETE or POST
+    # Django's "CSRF verification failed", as if a form were lost.
+    client = Client(enforce_csrf_checks=True)
+    for method in ("post", "put", "delete", "patch", "trace"):
+        response = getattr(client, method)(reverse("index"))
+        assert response.status_code == 405, method
+        assert response["Allow"] == "GET, HEAD"
+    assert client.head(reverse("index")).status_code == 200

@@ -88,11 +88,17 @@ def seat_in(game_id: GameId, token: str | None) -> str | None:
     return seats.seat_of(get_row(game_id), token)
 
 
-def join(game_id: GameId, *, invite: str) -> dict:
+def join(game_id: GameId, *, invite: str, token: str | None = None) -> dict:
     """Return the snapshot and ``seat`` (side, token) of the open seat that the
-    invitation ``invite`` takes; 403 for a wrong invitation, 409 once taken,
-    400 ``game_over`` once the game has ended (its inviter aborted it)."""
+    invitation ``invite`` takes; 403 for a wrong invitation, 409 once taken
+    or for the inviter's own ``token``, 400 ``game_over`` once the game has
+    ended (its inviter aborted it)."""
     row = get_row(game_id)
+    if seats.seat_of(row, token) is not None:
+        raise Conflict(
+            "seat_held",
+            _("you hold a seat of this game already: the invitation is your friend's"),
+        )
     if not row.seats:
         raise ServiceError(
             "no_seats",
@@ -324,6 +330,8 @@ def _rematch(row: GameRow, *, action: str, token: str | None) -> dict:
     if row.status != GameRow.Status.FINISHED:
         raise Conflict("game_not_over", _("a rematch is offered once the game is over"))
     side = seats.require_seat(row, token)
+    if row.rematch and action in ("decline", "withdraw"):
+        raise Conflict("no_offer", _("the rematch has started: no offer waits"))
     if row.rematch:
         return snapshot(row)  # both asked at once: the one game started
     if not row.seats:

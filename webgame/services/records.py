@@ -92,7 +92,13 @@ def _read_tags(game: str | None, options: dict | None, record: str):
     ``invalid_record`` for a tag it does not know."""
     tags: dict[str, str] = {}
     while match := _TAG.match(record):
-        tags[match.group(1).lower()] = match.group(2).strip()
+        key = match.group(1).lower()
+        if key in tags:  # not the last one read as the record's
+            raise ServiceError(
+                "invalid_record",
+                _("the record's tag %(tag)s is given twice") % {"tag": repr(key)},
+            )
+        tags[key] = match.group(2).strip()
         record = record[match.end() :]
     if not tags:
         return game, options, record
@@ -232,7 +238,13 @@ def _game_of(options: dict | None, record: str) -> str:
     no tags). Raises ServiceError ``invalid_record`` for options without a
     game, or a record that reads as none."""
     if options:
-        raise ServiceError("invalid_record", _unnamed_words())
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "options are given but no game: give its game (reversi, gomoku "
+                "or loa) with them"
+            ),
+        )
     found = _other_reading(None, record)
     if found is None:
         raise ServiceError(
