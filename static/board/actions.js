@@ -320,8 +320,16 @@ export function undo() {
     rememberPause(g.id, true);
     tellPause();
   }
+  // Looking back, what goes is the game's last move, not the one on show:
+  // said (family QA: the board jumped to the game, a move fewer, unsaid).
+  const lookingBack = state.viewPly !== null;
   state.viewPly = null;
-  changeGame(api.undoMove(g.id), () => announce(gettext("Move taken back")));
+  changeGame(api.undoMove(g.id), function (next) {
+    const taken = g.moves.slice(next.moves.length).map(moveText);
+    if (!lookingBack || !taken.length) return announce(gettext("Move taken back"));
+    const words = ngettext("The game's last move, %(moves)s, is taken back", "The game's last moves, %(moves)s, are taken back", taken.length);
+    flash(interpolate(words, { moves: joinWords(taken, true) }, true), "info");
+  });
 }
 
 // ---- the AI: hint, stop, pause --------------------------------------------------------

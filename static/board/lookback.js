@@ -25,8 +25,10 @@ export function currentReview() {
 }
 
 /** The moves that lost the most, at least `least` each: [{ply, move, side,
- *  before, after, best}], biggest drop first; `before` and `after` are the
- *  mover's win probability; never the move the analysis chose itself. */
+ *  before, after, best}], in the game's order (family QA: listed biggest
+ *  drop first, they jumped back and forth through the game); `before` and
+ *  `after` are the mover's win probability; never the move the analysis
+ *  chose itself. */
 export function mistakes(review, least = MISTAKE_DROP) {
   const g = state.game,
     p = review.points,
@@ -42,7 +44,8 @@ export function mistakes(review, least = MISTAKE_DROP) {
       found.push({ ply: k, move: g.moves[k - 1], side: side, before: mine(p[k - 1]), after: mine(p[k]), drop: drop, best: p[k - 1].best });
     }
   }
-  return found.sort((a, b) => b.drop - a.drop).slice(0, MISTAKES);
+  const worst = found.sort((a, b) => b.drop - a.drop).slice(0, MISTAKES);
+  return worst.sort((a, b) => a.ply - b.ply);
 }
 
 /** The mistakes the analysis card lists: those that lost MISTAKE_DROP or

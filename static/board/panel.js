@@ -472,11 +472,12 @@ function statusText() {
   if (state.explore) return gettext("Exploring the opening knowledge");
   if (state.viewPly === 0) return gettext("The starting position");
   if (state.viewPly !== null) {
-    const words = { ply: state.viewPly, plies: g.ply };
-    // A pass has no mark on the board: said here (phone QA). Moves
-    // alternate colours, passes included.
-    if (g.moves[state.viewPly - 1] !== "pass") return interpolate(gettext("Move %(ply)s of %(plies)s"), words, true);
-    words.side = sideName(state.viewPly % 2 === 1 ? "black" : "white");
+    // Which move, and whose (family QA: a child read "Move 1 of 3" and
+    // could not tell who had played it); a pass has no mark on the board
+    // (phone QA). Moves alternate colours, passes included.
+    const move = g.moves[state.viewPly - 1];
+    const words = { ply: state.viewPly, plies: g.ply, side: sideName(state.viewPly % 2 === 1 ? "black" : "white"), move: move };
+    if (move !== "pass") return interpolate(gettext("Move %(ply)s of %(plies)s: %(side)s %(move)s"), words, true);
     return interpolate(gettext("Move %(ply)s of %(plies)s: %(side)s passed"), words, true);
   }
   // The result says the game is over ("Game over. " before it pushed a
@@ -736,7 +737,8 @@ export function drawPanel() {
   grey($("#hint"), noHint).attr("title", noHint);
   $("#share, #explore").prop("disabled", false); // greyed until a game is drawn
   $("#pass").prop("hidden", !(canClick() && g.legal_moves.indexOf("pass") >= 0));
-  $("#flip").attr("aria-pressed", state.flipped);
+  // Filled while on, as Sound (family QA: on looked like off).
+  $("#flip").attr("aria-pressed", state.flipped).toggleClass("active", Boolean(state.flipped));
   drawStepButtons();
   const options = optionsText(g);
   setLiveText("#game-options", options);

@@ -53,15 +53,15 @@ function ask() {
       if (ended(x.g)) {
         awaited.delete(id);
         friendToMove.delete(id);
-        if (!endSaid.has(id) && id !== shownId()) friendEnded(x);
+        if (!endSaid.has(id) && id !== shownId()) tell(friendEnded, x);
         endSaid.add(id);
         return;
       }
       const waits = waitingFor(x.g, seatSide(x.g, x.seat));
       if (waits === 2) awaited.add(id);
-      else if (awaited.delete(id) && id !== shownId()) friendCame(x);
+      else if (awaited.delete(id) && id !== shownId()) tell(friendCame, x);
       if (waits === 1) friendToMove.set(id, timed(x.g));
-      else if (friendToMove.delete(id) && waits === 0 && id !== shownId()) friendMoved(x);
+      else if (friendToMove.delete(id) && waits === 0 && id !== shownId()) tell(friendMoved, x);
     });
   });
   return asking;
@@ -87,6 +87,17 @@ function timed(g) {
 
 function shownId() {
   return state.game && state.game.id;
+}
+
+/** News found before the page shows its first game, said once it does
+ *  (correspondence QA: a game ended while the page was closed was said as
+ *  it opened, then went with the words of the game it opened on). */
+let untilShown = [];
+
+/** Say `news` of game `x` now, or once a game is on show (if not `x`). */
+function tell(news, x) {
+  if (state.game) news(x);
+  else untilShown.push(() => x.g.id !== shownId() && news(x));
 }
 
 /** The friend opened the invitation of a game not on show: say so (QA: the
@@ -199,18 +210,22 @@ function endWords(g, mine) {
 
 /** The line under a listed game: its clock, how far it has gone and, once
  *  the clocks run, the time the player has left now (on the friend's move
- *  too, still: friends QA). */
+ *  too, still: friends QA); in a game of days a move, on the friend's
+ *  move, by when they must move (the player's own clock, full again, is
+ *  not news: correspondence QA). */
 function moreWords({ seat, g, at }) {
   const mine = seatSide(g, seat);
   const played = movesPlayed(g);
   const far = interpolate(ngettext("%(n)s move played", "%(n)s moves played", played), { n: played }, true);
   if (ended(g)) return [far, resultText(g.result)].join(" \u00b7 ");
   const running = g.clock && g.clock.running;
-  const seconds = running && g.clock[mine] - (running === mine ? (performance.now() - at) / 1000 : 0);
+  const days = running && g.clock.control.days;
+  const side = days && running !== mine ? running : mine;
+  const seconds = running && g.clock[side] - (running === side ? (performance.now() - at) / 1000 : 0);
   const time = { time: clockText(seconds, g.clock && g.clock.control), when: dueText(seconds) };
+  let left = running && interpolate(gettext("%(time)s left on your clock"), time, true);
   // A game of days a move: by when, too (friends QA).
-  const due = running === mine && g.clock.control.days;
-  const left = running && interpolate(due ? gettext("%(time)s left on your clock, due %(when)s") : gettext("%(time)s left on your clock"), time, true);
+  if (days) left = interpolate(side === mine ? gettext("%(time)s left on your clock, due %(when)s") : gettext("your friend's move is due %(when)s"), time, true);
   return [g.clock ? controlName(g.clock.control) : "", far, left].filter(Boolean).join(" \u00b7 ");
 }
 
@@ -247,6 +262,9 @@ setInterval(function () {
   });
 }, 1000);
 whenGameDrawn(function () {
+  const told = untilShown;
+  untilShown = [];
+  told.forEach((news) => news());
   const g = state.game;
   // An invitation of the game on show: its friend's coming is said here
   // (friends.js) while it is on show, by friendCame once another is.

@@ -257,6 +257,23 @@ def test_a_greyed_undo_or_hint_tapped_says_why(page):
     assert page.locator("#flash").inner_text() == why["#undo"]
 
 
+def test_undo_while_looking_back_says_what_it_took_back(page):
+    """Family QA: looking at move 1, a parent tapped Undo; the game's last
+    move went and the board jumped to the game, without a word of which."""
+    open_board(page)
+    select_game(page, "reversi")
+    play_moves(page, 3)
+    last = game_json(page)["moves"][2]
+    page.click("#step-first")
+    page.click("#step-forward")
+    page.click("#undo")
+    wait_plies(page, 2)
+    assert page.locator("#flash").inner_text() == (
+        f"The game's last move, {last}, is taken back"
+    )
+    assert status(page) == "Black to move"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_human_vs_ai_to_the_end(page, screenshot, game):
     if game == "gomoku":
@@ -588,15 +605,20 @@ def test_keyboard_hint_flip_steps_and_help(page):
     # ... elsewhere they step through the moves, for viewing only.
     page.focus('#move-list [data-ply="3"]')
     page.keyboard.press("ArrowLeft")
-    assert status(page) == "Move 2 of 3"
+    assert status(page) == f"Move 2 of 3: White {game_json(page)['moves'][1]}"
     assert pieces(page) != live
     assert "viewed" in page.get_attribute('#move-list [data-ply="2"]', "class")
     page.keyboard.press("Home")
     assert status(page) == "The starting position"  # not "move 0 of 3"
     page.keyboard.press("End")
     assert pieces(page) == live and status(page) == "White to move"
+    background = "s => getComputedStyle(document.querySelector(s)).backgroundColor"
+    unpressed = page.evaluate(background, "#flip")
     page.keyboard.press("f")
     assert page.get_attribute("#flip", "aria-pressed") == "true"
+    # Filled while on (family QA: pressed looked as not pressed).
+    page.mouse.move(0, 0)
+    assert page.evaluate(background, "#flip") != unpressed
     first = page.locator("#board [data-square]").first.get_attribute("data-square")
     assert first == "h8"  # flipped: Othello's a1 is now bottom right
     page.select_option("#strength-white", FAST)
@@ -650,7 +672,7 @@ def test_the_frame_of_a_viewed_move_keeps_clear_of_the_coordinates(
     play_moves(page, 3)
     page.focus('#move-list [data-ply="3"]')
     page.keyboard.press("ArrowLeft")
-    assert status(page) == "Move 2 of 3"
+    assert status(page).startswith("Move 2 of 3: White ")
     assert (
         page.evaluate(
             "() => getComputedStyle(document.getElementById('board')).outlineStyle"
@@ -1305,7 +1327,7 @@ def test_on_a_phone_a_move_looked_at_shows_the_board_and_the_way_back(new_page):
     )
     assert page.evaluate(board_in_sight)
     page.click('#move-list [data-ply="2"]')
-    assert status(page) == "Move 2 of 4"
+    assert status(page).startswith("Move 2 of 4: White ")
     assert page.locator("#back-to-game").is_visible()
     page.click("#back-to-game")
     assert status(page) == "Black to move"
@@ -1353,14 +1375,15 @@ def test_step_buttons_under_the_board_walk_through_the_game(new_page):
     assert boxes[0]["y"] + boxes[0]["height"] <= SMALL_PHONE["height"]
     assert enabled() == [True, True, False, False]
     page.click("#step-back")
-    assert status(page) == "Move 2 of 3"
+    # Whose move and which (family QA: "Move 2 of 3" named neither).
+    assert status(page) == f"Move 2 of 3: White {game_json(page)['moves'][1]}"
     assert enabled() == [True] * 4
     page.click("#step-first")
     assert status(page) == "The starting position"
     assert len(pieces(page)) == 4
     assert enabled() == [False, False, True, True]
     page.click("#step-forward")
-    assert status(page) == "Move 1 of 3"
+    assert status(page) == f"Move 1 of 3: Black {game_json(page)['moves'][0]}"
     page.click("#step-last")
     assert status(page) == "White to move"
     assert enabled() == [True, True, False, False]

@@ -902,6 +902,9 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     )
     plies = [int(p) for p in mistakes.evaluate_all("ls => ls.map(l => l.dataset.ply)")]
     assert any(ply % 2 == 0 for ply in plies)  # a White move among them
+    # In the game's order (family QA: "43. g2 … 37. c7 … 42. h2", by loss,
+    # read as jumps back and forth through the game).
+    assert plies == sorted(plies)
     target = plies[0]
     # The mistake's number is the one the move list shows beside that move.
     number = page.locator(f'#move-list [data-ply="{target}"]').evaluate(

@@ -75,7 +75,7 @@ def test_a_pass_stepped_onto_is_said(page):
     assert status(page) == "Move 9 of 10: Black passed"
     assert "last-move" in page.get_attribute('#board [data-square="c1"]', "class")
     page.click("#step-back")
-    assert status(page) == "Move 8 of 10"
+    assert status(page) == "Move 8 of 10: White c1"
 
 
 def test_the_pass_is_said_again_back_at_the_live_position(page):

@@ -233,6 +233,28 @@ def test_a_game_that_ended_elsewhere_is_said_and_listed_until_seen(new_page):
     assert a.locator(f'#your-games [data-game="{friends_game}"]').count() == 0
 
 
+def test_a_game_that_ended_while_the_page_was_closed_is_said_as_it_opens(new_page):
+    """Correspondence QA: the friend resigned while the player was away; the
+    site opened on another game, and nothing under the board said it (it
+    was said before that game came, and went with its status)."""
+    a, b = a_friend_joins(new_page)  # Gomoku without a clock, A black
+    first_moves(a, b)
+    listed_after_a_game_at_one_screen(a)
+    a.locator("#start-dialog .btn-close").click()
+    a.wait_for_selector("#start-dialog", state="hidden")
+    shown = a.evaluate("BoardPage.state.game.id")
+    a.goto("about:blank")
+    b.click("#resign")
+    b.click("#resign")  # "Really resign?"
+    b.wait_for_selector("#end-dialog.show")
+    a.goto(a.base_url + "/")
+    a.wait_for_function("id => BoardPage.state.game?.id === id", arg=shown)
+    a.wait_for_timeout(1000)  # the page's own words about its game are in
+    assert a.inner_text("#flash") == (
+        "Your game of Gomoku with your friend has ended: New game lists it."
+    )
+
+
 def test_a_friends_move_in_a_game_without_a_clock_is_said(new_page):
     """Friends QA: a friend's move in a game of days a move not on show was
     told only by New game's count, a minute later."""
@@ -268,4 +290,13 @@ def test_a_game_of_days_a_move_says_by_when_to_move(new_page):
     more = a.locator("#your-games .your-game-more").first.inner_text()
     assert re.fullmatch(
         r"3 days a move · 2 moves played · .+ left on your clock, due .+\d:\d\d.*", more
+    ), more
+    # On the friend's move, by when they must move (correspondence QA: it
+    # said the player's own full clock, "1 d left on your clock", which
+    # runs no more).
+    listed_after_a_game_at_one_screen(b)
+    more = b.locator("#your-games .your-game-more").first.inner_text()
+    assert re.fullmatch(
+        r"3 days a move · 2 moves played · your friend's move is due .+\d:\d\d.*",
+        more,
     ), more
