@@ -17,7 +17,7 @@ import { lookAheadWords, shownValue, treeBestOver } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreBack, exploreForward, exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, movesPlayed, mySeat, onlyWatching, resultText, sideName, squaresOfMove, state } from "./state.js";
+import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, movesPlayed, mySeat, onlyWatching, otherSide, resultText, sideName, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -194,6 +194,9 @@ export function clickSquare(square) {
     if (g.legal_moves.indexOf(square) >= 0) tryMove(square);
     else if (g.forbidden && g.forbidden[square]) flash(forbiddenText(square, g.forbidden[square]));
     else if (taken(g, square)) flash(interpolate(gettext("%(square)s is taken."), { square: square }, true));
+    // In Reversi an empty square is refused only for flipping nothing:
+    // said, with the rule (family QA: a child read only "not legal").
+    else if (g.game === "reversi") flash(interpolate(gettext("%(square)s flips no %(side)s disc: a move must trap at least one."), { square: square, side: sideName(otherSide(g.to_move)) }, true));
     else flash(interpolate(gettext("%(square)s is not a legal move."), { square: square }, true));
     return;
   }
@@ -212,7 +215,7 @@ export function clickSquare(square) {
       clearFlash();
       return sayPutDown(dropped);
     }
-    return flash(interpolate(gettext("%(from)s cannot go to %(square)s."), { from: dropped, square: square }, true));
+    return flash(interpolate(gettext("%(from)s cannot go to %(square)s: a piece moves as many squares as its line has pieces, never over the other side's."), { from: dropped, square: square }, true));
   }
   if (byFrom[square]) {
     state.selected = square;

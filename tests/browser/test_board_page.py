@@ -1694,15 +1694,30 @@ def test_lines_of_action_s_taps_say_what_holds_now(new_page):
 
     assert tap("a2") == "a2: pick one of Black's pieces."
     assert tap("b1") == ""
-    assert tap("b2") == "b1 cannot go to b2."
+    # Why, in a word (family QA: a child read only that it could not).
+    assert tap("b2") == (
+        "b1 cannot go to b2: a piece moves as many squares as its line has "
+        "pieces, never over the other side's."
+    )
     assert page.evaluate("() => BoardPage.state.selected") is None
     page.locator("#confirm-moves").check()
     tap("b1")
     assert tap("b3") == "Tap b3 again to play b1-b3"
-    assert tap("b5") == "b1 cannot go to b5."
+    assert tap("b5").startswith("b1 cannot go to b5: ")
     assert page.evaluate("() => BoardPage.state.pending") is None
     tap("b1")
     assert tap("b1") == ""  # put down on purpose
+
+
+def test_a_reversi_square_that_flips_nothing_says_so(page):
+    """Family QA: "h8 is not a legal move." told a child nothing of why."""
+    open_board(page)
+    select_game(page, "reversi")
+    page.click('#board [data-square="h8"]')
+    assert page.inner_text("#flash") == (
+        "h8 flips no White disc: a move must trap at least one."
+    )
+    assert plies(page) == []
 
 
 def test_a_tap_beside_the_board_puts_down_what_waited_for_a_second_tap(new_page):
