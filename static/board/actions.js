@@ -223,7 +223,10 @@ export function clickSquare(square) {
     return pick(square, byFrom[square]);
   }
   const piece = $('#board [data-square="' + square + '"] .piece');
-  const words = piece.hasClass(g.to_move) ? gettext("%(square)s: this piece cannot move.") : gettext("%(square)s: pick one of %(side)s's pieces.");
+  // "Your pieces" to one person playing the computer or a friend (Chinese
+  // phone QA: "pick one of Black's pieces" read as someone else's).
+  const yours = Boolean(mySeat()) || g.players[otherSide(g.to_move)].kind === "ai";
+  const words = piece.hasClass(g.to_move) ? gettext("%(square)s: this piece cannot move.") : yours ? gettext("%(square)s: pick one of your pieces.") : gettext("%(square)s: pick one of %(side)s's pieces.");
   flash(interpolate(words, { square: square, side: sideName(g.to_move) }, true));
 }
 

@@ -1709,6 +1709,15 @@ def test_lines_of_action_s_taps_say_what_holds_now(new_page):
     assert tap("b1") == ""  # put down on purpose
 
 
+def test_against_the_computer_a_lines_of_action_tap_says_your_pieces(page):
+    # Chinese-phone QA: "pick one of Black's pieces" read as someone else's.
+    open_board(page)
+    select_game(page, "loa")
+    set_ai(page, "white", True)
+    page.click('#board [data-square="d4"]')
+    assert page.inner_text("#flash") == "d4: pick one of your pieces."
+
+
 def test_a_reversi_square_that_flips_nothing_says_so(page):
     """Family QA: "h8 is not a legal move." told a child nothing of why."""
     open_board(page)
