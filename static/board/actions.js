@@ -17,6 +17,7 @@ import { lookAheadWords, shownValue, treeBestOver } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreBack, exploreForward, exploreSquare } from "./review.js";
 import { render } from "./render.js";
+import { pickedWords } from "./rules.js";
 import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, movesPlayed, mySeat, onlyWatching, otherSide, resultText, sideName, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
@@ -271,6 +272,8 @@ whenGameDrawn(() => setTimeout(tapTheQueued, 0));
  *  waiting for its second tap) no longer holds. */
 function pick(square, moves) {
   clearFlash();
+  const words = pickedWords(square);
+  if (words) flash(words, "info");
   sayPicked(square, moves);
 }
 

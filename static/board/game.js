@@ -15,7 +15,7 @@ import { aiReady, whenAiReady } from "./readiness.js";
 import { announce, clearFlash, clearPositionFlash, clearRecordNote, flash, releaseRows, sayStatus, startProgress, stopProgress, withdrawFlash } from "./panel.js";
 import { render } from "./render.js";
 import { keepReviewOf } from "./review.js";
-import { firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
+import { firstMoveCounted, firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
 import { SIDES, discCounts, expectedSeconds, moveText, movesKey, onlyWatching, personPlaysHere, sideName, state } from "./state.js";
@@ -157,6 +157,10 @@ export function setGame(g) {
   // Taken back: a word about the position before (a hint, a pass) no
   // longer holds (it stays while its position does: panel.flash).
   if (sameGame && g.ply < before.ply) clearPositionFlash();
+  // No first move awaited now (a Swap2 choice set the clocks going): its
+  // word no longer holds (renju-friends QA: it came back after the
+  // choice's news).
+  if (sameGame && firstMoveCounted(before) && !firstMoveCounted(g)) clearPositionFlash();
   // A switch flipped: "It is the AI's turn" may no longer hold.
   const kinds = (game) => SIDES.map((side) => game.players[side].kind).join();
   if (sameGame && kinds(g) !== kinds(before)) clearPositionFlash();

@@ -45,6 +45,14 @@ const ACTORS = {
   second: () => pgettext("swap2 actor", "the second player"),
 };
 
+/** Who of `g` plays `side`, to head a watcher's sentence: while the Swap2
+ *  opening lasts, by their part (renju-friends QA: "Black offers a draw"
+ *  before anyone was Black), else the colour's name. */
+export function sideOrPart(g, side) {
+  if (!g.opening || g.opening.step === "done") return sideName(side);
+  return side === g.opening.opener ? pgettext("swap2 part", "The opener") : pgettext("swap2 part", "The second player");
+}
+
 /** The colour of the stone placed next: during the opening not the acting
  *  side's (the opener places white's stone too), but the stones' turn. */
 export function stoneSide(g) {

@@ -125,6 +125,19 @@ export function hintFirstLoa(g) {
     return;
   }
   flash(gettext("A piece moves as many squares as there are pieces on its line: choose one to see where it can go (Rules tells more)."), "info");
+  firstLoaGame = g.id;
+}
+
+/** The game in which the first Lines of Action line was said, or null. */
+let firstLoaGame = null;
+
+/** In that first game, until its first move, what to do with a piece just
+ *  picked on `square` (Chinese-phone QA: the dots came, and the words went,
+ *  for a newcomer left to guess), else null. */
+export function pickedWords(square) {
+  const g = state.game;
+  if (!g || g.id !== firstLoaGame || g.ply > 1) return null;
+  return interpolate(gettext("%(square)s: now tap an orange dot to move it there."), { square: square }, true);
 }
 
 /** Words for a Gomoku move of `g` (just played, one ply after `before`)

@@ -8,7 +8,7 @@
  */
 import { grey } from "./buttons.js";
 import { endCardUp } from "./ending.js";
-import { openingStones, openingStonesKept, opensSwap2 } from "./opening.js";
+import { openingStones, openingStonesKept, opensSwap2, sideOrPart } from "./opening.js";
 import { play } from "./sound.js";
 import { SIDES, humanSide, mySeat, onlyWatching, otherSide, sideName, state } from "./state.js";
 
@@ -103,7 +103,7 @@ function firstMoveLeft() {
 }
 
 /** Whether a first move's time is counted down in the game `g` (or null). */
-function firstMoveCounted(g) {
+export function firstMoveCounted(g) {
   return Boolean(g && g.status === "playing" && g.clock && g.clock.first_move !== null && g.clock.first_move !== undefined);
 }
 
@@ -221,8 +221,8 @@ function drawPresence() {
 
 /** What a watcher reads of an offer (`side` made it). */
 const OFFER_WORDS = {
-  draw: (side) => interpolate(gettext("%(side)s offers a draw"), { side: sideName(side) }, true),
-  takeback: (side) => interpolate(gettext("%(side)s asks to take back their last move"), { side: sideName(side) }, true),
+  draw: (side) => interpolate(gettext("%(side)s offers a draw"), { side: sideOrPart(state.game, side) }, true),
+  takeback: (side) => interpolate(gettext("%(side)s asks to take back their last move"), { side: sideOrPart(state.game, side) }, true),
   rematch: (side) => interpolate(gettext("%(side)s offers a rematch"), { side: sideName(side) }, true),
 };
 

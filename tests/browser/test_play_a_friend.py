@@ -1615,6 +1615,34 @@ def test_the_line_under_the_board_is_in_sight_through_the_swap2_opening(
     )
 
 
+def test_the_first_turns_warning_goes_once_the_clocks_run(new_page):
+    """Renju-friends QA: the friend chose a colour, the clocks ran, and the
+    opener still read "If your friend does not play each step of their
+    first turn …, the game is aborted" (it came back after "Swap2 done")."""
+    game_id, black, white = swap2_friends("h8", "h9", "i8")
+    a = seated_page(new_page, game_id, "black", black)
+    assert "first turn" in a.inner_text("#flash")
+    b = seated_page(new_page, game_id, "white", white)
+    b.click('[data-choice="white"]')
+    a.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    a.wait_for_timeout(4000)  # the news of the choice has passed
+    assert "first turn" not in a.inner_text("#flash")
+
+
+def test_a_watcher_reads_an_offer_in_the_opening_by_its_part(new_page):
+    """Renju-friends QA: the opener, choosing a colour, offered a draw, and
+    the watcher read "Black offers a draw" before anyone was Black."""
+    game_id, black, white = swap2_friends("h8", "h9", "i8")
+    services.choose(game_id, choice="place2", token=white)
+    for move in ("g7", "j10"):
+        services.play_move(game_id, move=move, token=white)
+    services.answer_offer(game_id, offer="draw", action="offer", token=black)
+    c = new_page(viewport=DESKTOP)
+    c.goto(c.base_url + f"/?game={game_id}&watch")
+    c.wait_for_selector("#offer-bar:not([hidden])")
+    assert c.inner_text("#offer-text") == "The opener offers a draw"
+
+
 def test_the_u_key_between_seats_says_swap2_stones_are_not_taken_back(new_page):
     """Verification walk: the second player, having placed two more stones,
     pressed u at the opener's choice and read "None of your moves can be

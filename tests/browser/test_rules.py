@@ -231,3 +231,21 @@ def test_a_watcher_of_a_first_lines_of_action_game_is_not_told_to_choose_a_piece
     page.wait_for_timeout(300)
     assert page.locator("#flash").inner_text() == ""
     assert page.evaluate("() => localStorage.getItem('webgame.loa-hint')") is None
+
+
+def test_a_first_lines_of_action_game_says_what_to_do_with_a_piece_picked(page):
+    """Chinese-phone QA: after "choose one to see where it can go", a piece
+    picked showed its dots and nothing said to tap one. In the first game,
+    until its first move, it is said; not in a later game."""
+    open_board(page)
+    select_game(page, "loa")
+    page.click('#board [data-square="c1"]')
+    assert page.inner_text("#flash") == "c1: now tap an orange dot to move it there."
+    page.click('#board [data-square="c3"]')
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    page.click('#board [data-square="a2"]')
+    assert page.inner_text("#flash") == "a2: now tap an orange dot to move it there."
+    page.click('#board [data-square="c2"]')
+    page.wait_for_function("() => BoardPage.state.game.ply === 2")
+    page.click('#board [data-square="d1"]')
+    assert page.inner_text("#flash") == ""

@@ -19,7 +19,7 @@ from webgame import routing, services
 from webgame.errors import ServiceError
 from webgame.models import Game as GameRow
 from webgame.services import ai as ai_service
-from webgame.services import clocks, flag_due_games, make_up_for_restart
+from webgame.services import clocks, flag_due_games, make_up_for_restart, positions
 from webgame.services.seats import digest
 
 from .conftest import GOMOKU_3_2
@@ -431,6 +431,42 @@ def test_the_clock_runs_after_both_first_moves_and_adds_the_increment(client, fr
     third = post(client, "game-moves", game_id, {"move": "j8"}, token=black).json()
     assert 171.9 <= third["clock"]["black"] <= 172.0
     assert third["clock"]["running"] == "white"
+
+
+def test_an_undo_takes_back_the_increments_its_moves_earned(client, monkeypatch):
+    """Blitz QA: against the computer at 3+2, a move and an undo, again and
+    again, gave the player 2 s each time (3:01 to 3:12, the clock running).
+    A move taken back takes back its increment; the time used stays used."""
+    now = [1_800_000_000_000]
+    monkeypatch.setattr(clocks, "now_ms", lambda: now[0])
+    monkeypatch.setattr(positions, "now_ms", lambda: now[0])
+    made = client.post(
+        "/api/games/",
+        {"game": "gomoku", "clock": {"initial": 180, "increment": 2}},
+        format="json",
+    ).json()
+
+    def play(move: str, seconds: float) -> dict:
+        now[0] += int(seconds * 1000)
+        answer = post(client, "game-moves", made["id"], {"move": move})
+        assert answer.status_code == 200, answer.content
+        return answer.json()["clock"]
+
+    play("h8", 5)  # no clock runs before each side's first move
+    play("h9", 5)
+    play("j8", 3)  # 180 - 3 + 2
+    clock = play("j9", 1)  # 180 - 1 + 2
+    assert (clock["black"], clock["white"]) == (179, 181)
+    now[0] += 4000
+    undone = post(client, "game-undo", made["id"]).json()["clock"]
+    # White's j9 taken back, and its 2 s: white moves again, black's clock
+    # as it was, its 4 s used since the move charged.
+    assert (undone["black"], undone["white"], undone["running"]) == (175, 179, "white")
+    # Black's j8 takes back its 2 s; h9 and h8, played before the clocks
+    # ran, earned nothing and take back nothing.
+    for _ in range(3):
+        undone = post(client, "game-undo", made["id"]).json()["clock"]
+    assert (undone["black"], undone["white"]) == (173, 179)
 
 
 def test_a_side_out_of_time_loses_when_the_watcher_looks(client, friends):

@@ -181,6 +181,38 @@ def test_seats_swap_with_the_colours_and_the_clock_waits(client):
     )
 
 
+def test_an_untimed_opening_step_has_three_first_moves_time(client, monkeypatch):
+    """Renju-friends QA: at 5+3 each of the opener's stones and the second
+    player's colour choice had a first move's 25 s, and a club player's
+    thought over the opening aborted the game. Each step has three times
+    that, 75 s, until the clocks run."""
+    now = [1_800_000_000_000]
+    monkeypatch.setattr(clocks, "now_ms", lambda: now[0])
+    monkeypatch.setattr(positions, "now_ms", lambda: now[0])
+    made = new(client, friend={"side": "black"}, clock={"initial": 300, "increment": 3})
+    opener = made["seat"]["token"]
+    second = client.post(
+        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
+    ).json()["seat"]["token"]
+
+    def seconds_left() -> float:
+        deadline = GameRow.objects.get(pk=made["id"]).deadline
+        return deadline.timestamp() - now[0] / 1000
+
+    assert seconds_left() == 75
+    game = made
+    for text in ("h8", "h9", "i8"):
+        now[0] += 60_000  # within a step's time
+        game = move(client, game, text, opener).json()
+        assert game["status"] == "playing" and seconds_left() == 75
+    now[0] += 60_000
+    game = choose(client, game, "white", second).json()
+    # Each has acted: the clock of white (the second player) runs, as in
+    # any game after that.
+    assert game["status"] == "playing" and game["clock"]["running"] == "white"
+    assert seconds_left() == 300
+
+
 def test_the_clock_runs_for_whoever_acts_once_each_player_has(client, monkeypatch):
     """Gomocup's practice: the opening's time counts, so that nobody can stall
     in it. As each side's first move in any game, the opener's three stones

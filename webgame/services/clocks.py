@@ -37,7 +37,8 @@ than ``FISCHER_LIMITS``' largest time; ``given`` counts each side's gifts.
 The first moves have a time of their own, as on lichess: in a Fischer game
 between two seats, once both are taken, a player who has not made their
 first move within :func:`first_move_seconds` (15 to 35 s by the game's
-speed) lets the game be aborted: it ends without a result. ``deadline``
+speed; each step of a Swap2 opening before the clocks run, three times
+that) lets the game be aborted: it ends without a result. ``deadline``
 then says when that is.
 """
 
@@ -75,6 +76,9 @@ RESTART_SECONDS = {"stop": (20, 10), "start": (20, 20)}
 FIRST_MOVE_SECONDS = ((30, 15), (180, 20), (480, 25), (1500, 30))
 #: The seconds for a first move in a slower game.
 FIRST_MOVE_SLOW = 35
+#: A Swap2 step before the clocks run (the opener's three stones, the
+#: second player's first choice) has this many first moves' time.
+OPENING_STEP_FACTOR = 3
 
 
 def first_move_seconds(control: dict) -> int | None:
@@ -160,13 +164,17 @@ def after_change(
     moved: bool,
     runs: bool,
     at: int,
+    earned: dict[str, int] | None = None,
 ) -> dict:
     """Return the clock after the moves (or a Swap2 choice) changed at ``at``.
 
     ``before`` and ``after`` are the sides to move before and after (None:
     the game is over), ``moved`` whether ``before`` played a move or made a
     choice (else moves were taken back), ``runs`` whether a clock runs now
-    that each side has moved once (:func:`.openings.clock_runs`).
+    that each side has moved once (:func:`.openings.clock_runs`). Moves
+    taken back take back the increments they ``earned`` (by side): the time
+    used stays used, and a move and an undo again and again gain nothing
+    (blitz QA); a clock is not taken below a second by it.
     """
     clock = dict(clock)
     clock.pop("stopped", None)  # a restart's stop, if one came: past now
@@ -178,6 +186,10 @@ def after_change(
             clock[before] = control["days"] * 86_400_000
         elif clock["since"] is not None:
             clock[before] += control["increment"] * 1000
+    for side, count in (earned or {}).items():
+        if count and "increment" in control:
+            taken = clock[side] - count * control["increment"] * 1000
+            clock[side] = max(taken, min(clock[side], 1000))
     # No clock runs until each side has moved once, nor after the end.
     clock["since"] = at if after is not None and runs else None
     return clock

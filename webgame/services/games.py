@@ -239,6 +239,7 @@ def write(
                 moved=len(moves) > len(row.moves),
                 runs=openings.clock_runs(opening, len(moves)),
                 at=at,
+                earned=_increments_earned(row, len(moves)),
             )
     elif opening != row.opening and before is not None:
         # A Swap2 choice alone: timed as a move.
@@ -300,6 +301,18 @@ def write(
     return row
 
 
+def _increments_earned(row: GameRow, kept: int) -> dict[str, int]:
+    """Return how many of the moves of ``row`` after the first ``kept``
+    earned their side an increment, by side: those played while the clocks
+    ran (:func:`.openings.clock_runs`), not a forced pass (played with the
+    move before it). Colours alternate move by move, passes included."""
+    earned = {"black": 0, "white": 0}
+    for ply in range(kept, len(row.moves)):
+        if row.moves[ply] != "pass" and openings.clock_runs(row.opening, ply):
+            earned["black" if ply % 2 == 0 else "white"] += 1
+    return earned
+
+
 def _first_move_deadline(
     row: GameRow, fields: dict, clock: dict | None, after: str | None, at: int
 ) -> dt.datetime | None:
@@ -315,6 +328,11 @@ def _first_move_deadline(
     seconds = clocks.first_move_seconds(clock["control"])
     if seconds is None:
         return None
+    moves = fields.get("moves", row.moves)
+    if openings.step(fields.get("opening", row.opening), len(moves)) is not None:
+        # A Swap2 step (a stone of three, a choice) is thought over as no
+        # first move is (renju-friends QA: 25 s aborted a club player's game).
+        seconds *= clocks.OPENING_STEP_FACTOR
     same_turn = (
         row.deadline is not None
         and row.clock is not None
