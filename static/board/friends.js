@@ -14,7 +14,7 @@ import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { openingStep, opensSwap2 } from "./opening.js";
 import { announce, clearFlash, copyField, flash, labelButton, sayStatus } from "./panel.js";
-import { RESIGN_PAUSE, firstMoveNews, resignPausing, waitToAsk } from "./seated.js";
+import { RESIGN_PAUSE, firstMoveNews, resignPausing, resignsAgainstComputer, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
 
@@ -415,7 +415,7 @@ function seatsTakenWords(g) {
  *  double tap is not a decision: the button is disabled until then) to 3 s. */
 export function resign() {
   const g = state.game;
-  if (!g || !mySeat() || resignPausing()) return;
+  if (!g || !(mySeat() || resignsAgainstComputer(g)) || resignPausing()) return;
   if (Date.now() - state.resignAsked > 3000) {
     state.resignAsked = Date.now();
     grey($("#resign").text(gettext("Really resign?")), true);

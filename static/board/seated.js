@@ -391,6 +391,12 @@ function hasOwnMove(g, side) {
   return after >= 2 || (after === 1 && g.to_move !== side);
 }
 
+/** Whether the person playing the computer in `g`, a game on a clock
+ *  going on, resigns by its Resign. */
+export function resignsAgainstComputer(g) {
+  return !g.seats && g.status === "playing" && Boolean(g.clock) && humanSide() !== null;
+}
+
 /** How long Resign stays disabled after its first click (friends.resign). */
 export const RESIGN_PAUSE = 500;
 
@@ -457,8 +463,13 @@ function drawButtons() {
   // Pause is for a game the computer plays in: at one screen it only takes
   // room; after the game Rematch takes its place (nothing to pause then, and
   // a seventh button squeezed New game onto two lines of a phone's row).
-  $("#pause").prop("hidden", seated || watching || rematchUnder || !SIDES.some((side) => g.players[side].kind === "ai"));
+  // Against the computer on a clock, as on lichess, Resign, where Pause
+  // (greyed with a clock) stood (blitz QA: only New game gave up, and the
+  // game left ran on unseen until its flag fell).
+  const resignsAlone = resignsAgainstComputer(g);
+  $("#pause").prop("hidden", seated || watching || rematchUnder || resignsAlone || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
+  if (resignsAlone) $("#resign").prop("hidden", false);
   // Before each player has moved, as on lichess: Abort (no result), not Resign.
   const abortable = Boolean(mine && playing && beforeFirstMoves(g));
   $("#abort").prop("hidden", !abortable);

@@ -1005,7 +1005,11 @@ def test_a_mistake_tapped_on_a_small_phone_brings_the_board_into_sight(new_page)
         "() => BoardPage.state.review && !BoardPage.state.review.running"
     )
     link = page.locator("#mistakes .mistake-link").first
-    link.scroll_into_view_if_needed()
+    # In one step: the list may be drawn again meanwhile (a redraw detached
+    # the element Playwright was scrolling to, on a loaded machine).
+    page.evaluate(
+        "() => document.querySelector('#mistakes .mistake-link').scrollIntoView()"
+    )
     assert page.locator("#board").bounding_box()["y"] < -280  # scrolled away
     link.tap()
     page.wait_for_function("() => BoardPage.state.viewPly === 4")
@@ -1580,6 +1584,29 @@ def test_a_clocked_game_against_the_computer_reads_as_one(page):
     human_move(page)
     wait_plies(page, 4)
     assert page.get_attribute("#clock-black", "title") is None  # running now
+
+
+def test_a_timed_game_against_the_computer_can_be_resigned(page):
+    """Blitz QA: at 3+2 against the computer there was no way to give up
+    but New game, and the game left ran on unseen until its flag fell.
+    Resign stands where Pause, greyed with a clock, stood."""
+    _first_visit(page)
+    page.select_option("#start-clock", "3+2")
+    page.click("#play-computer")
+    page.wait_for_function("() => BoardPage.state.game && BoardPage.state.game.clock")
+    assert page.locator("#resign").is_visible()
+    assert page.locator("#pause").is_hidden()
+    human_move(page)
+    wait_plies(page, 2)
+    wait_idle(page)
+    page.click("#resign")
+    assert page.inner_text("#resign") == "Really resign?"
+    page.wait_for_timeout(600)  # a double tap is no decision
+    page.click("#resign")
+    page.wait_for_selector("#end-dialog.show")
+    assert page.locator("#end-reason").inner_text() == "You resigned."
+    assert game_json(page)["result"]["reason"] == "resignation"
+    assert page.locator("#resign").is_hidden()
 
 
 def test_a_clocked_computer_the_page_paused_can_resume(page):
