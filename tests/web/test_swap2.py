@@ -213,6 +213,41 @@ def test_an_untimed_opening_step_has_three_first_moves_time(client, monkeypatch)
     assert seconds_left() == 300
 
 
+def test_a_choice_that_swaps_the_seats_swaps_the_offers_and_waits_too(client):
+    """Renju-friends QA: after a draw offer and a choice that swapped the
+    seats, the other player's Offer a draw was greyed "again in 16 moves":
+    the offer and its wait, kept by colour, stayed with the colour."""
+    made = new(client, friend={"side": "black"}, clock={"initial": 60, "increment": 1})
+    opener = made["seat"]["token"]
+    second = client.post(
+        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
+    ).json()["seat"]["token"]
+    game = made
+    for text in ("h8", "h9", "i8"):
+        game = move(client, game, text, opener).json()
+    game = choose(client, game, "place2", second).json()
+    for text in ("j9", "g7"):
+        game = move(client, game, text, second).json()
+    offered = client.post(
+        url("game-draw", game["id"]),
+        {"action": "offer"},
+        format="json",
+        HTTP_X_SEAT_TOKEN=opener,
+    ).json()
+    assert offered["offers"] == {"draw": "black"}  # the opener sits at black
+    game = choose(client, offered, "white", opener).json()
+    assert game["opening"]["swapped"]
+    assert game["offers"] == {"draw": "white"}  # the opener's, at white now
+    assert list(game["waits"]["draw"]) == ["white"]
+    declined = client.post(
+        url("game-draw", game["id"]),
+        {"action": "decline"},
+        format="json",
+        HTTP_X_SEAT_TOKEN=second,
+    )
+    assert declined.status_code == 200, declined.content
+
+
 def test_the_clock_runs_for_whoever_acts_once_each_player_has(client, monkeypatch):
     """Gomocup's practice: the opening's time counts, so that nobody can stall
     in it. As each side's first move in any game, the opener's three stones

@@ -28,6 +28,7 @@ from mcts import Game, State, swap2
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
+from .sides import other_side
 
 #: The opening rules a game may be created with, by game.
 OPENINGS = {"gomoku": (swap2.NAME,)}
@@ -160,6 +161,16 @@ def choice_columns(row: GameRow, choice: str) -> dict:
             columns["seats"] = {
                 "black": row.seats["white"],
                 "white": row.seats["black"],
+            }
+            # So do their offers and the waits before asking again (renju-
+            # friends QA: the opener's draw offer, kept by colour, greyed
+            # the other player's Offer a draw).
+            columns["offers"] = {
+                offer: other_side(side) for offer, side in row.offers.items()
+            }
+            columns["asked"] = {
+                offer: {other_side(side): wait for side, wait in sides.items()}
+                for offer, sides in row.asked.items()
             }
         # The clocks follow them (.games.write, after it has charged the
         # chooser's time).
