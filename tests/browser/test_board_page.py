@@ -1693,7 +1693,8 @@ def test_lines_of_action_s_taps_say_what_holds_now(new_page):
         return page.inner_text("#flash")
 
     assert tap("a2") == "a2: pick one of Black's pieces."
-    assert tap("b1") == ""
+    # A first game's first pick says what to do next (test_rules.py).
+    assert tap("b1") == "b1: now tap an orange dot to move it there."
     # Why, in a word (family QA: a child read only that it could not).
     assert tap("b2") == (
         "b1 cannot go to b2: a piece moves as many squares as its line has "
