@@ -53,6 +53,24 @@ def placed(client, game, *texts):
     return game
 
 
+def friends_swap2(client, clock: dict) -> tuple[dict, str, str]:
+    """Return a Swap2 game between two seats on ``clock``, the friend
+    joined, with the opener's token and the second player's."""
+    made = new(client, friend={"side": "black"}, clock=clock)
+    second = client.post(
+        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
+    ).json()["seat"]["token"]
+    return made, made["seat"]["token"], second
+
+
+def frozen_time(monkeypatch) -> list[int]:
+    """Hold the clocks' time still; the list's one item moves it (ms)."""
+    now = [1_800_000_000_000]
+    monkeypatch.setattr(clocks, "now_ms", lambda: now[0])
+    monkeypatch.setattr(positions, "now_ms", lambda: now[0])
+    return now
+
+
 def test_the_opener_places_three_stones_then_the_second_player_chooses(client):
     game = new(client)
     assert game["opening"] == {
@@ -149,12 +167,7 @@ def test_the_ai_as_second_player_chooses_and_maybe_places(client):
 
 
 def test_seats_swap_with_the_colours_and_the_clock_waits(client):
-    made = new(client, friend={"side": "black"}, clock={"initial": 60, "increment": 1})
-    opener = made["seat"]["token"]
-    joined = client.post(
-        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
-    ).json()
-    second = joined["seat"]["token"]
+    made, opener, second = friends_swap2(client, {"initial": 60, "increment": 1})
     game = made
     for text in ("h8", "h9", "i8"):
         assert_error(move(client, game, text, second), 403, "not_your_turn")
@@ -186,14 +199,8 @@ def test_an_untimed_opening_step_has_three_first_moves_time(client, monkeypatch)
     player's colour choice had a first move's 25 s, and a club player's
     thought over the opening aborted the game. Each step has three times
     that, 75 s, until the clocks run."""
-    now = [1_800_000_000_000]
-    monkeypatch.setattr(clocks, "now_ms", lambda: now[0])
-    monkeypatch.setattr(positions, "now_ms", lambda: now[0])
-    made = new(client, friend={"side": "black"}, clock={"initial": 300, "increment": 3})
-    opener = made["seat"]["token"]
-    second = client.post(
-        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
-    ).json()["seat"]["token"]
+    now = frozen_time(monkeypatch)
+    made, opener, second = friends_swap2(client, {"initial": 300, "increment": 3})
 
     def seconds_left() -> float:
         deadline = GameRow.objects.get(pk=made["id"]).deadline
@@ -217,11 +224,7 @@ def test_a_choice_that_swaps_the_seats_swaps_the_offers_and_waits_too(client):
     """Renju-friends QA: after a draw offer and a choice that swapped the
     seats, the other player's Offer a draw was greyed "again in 16 moves":
     the offer and its wait, kept by colour, stayed with the colour."""
-    made = new(client, friend={"side": "black"}, clock={"initial": 60, "increment": 1})
-    opener = made["seat"]["token"]
-    second = client.post(
-        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
-    ).json()["seat"]["token"]
+    made, opener, second = friends_swap2(client, {"initial": 60, "increment": 1})
     game = made
     for text in ("h8", "h9", "i8"):
         game = move(client, game, text, opener).json()
@@ -254,14 +257,8 @@ def test_the_clock_runs_for_whoever_acts_once_each_player_has(client, monkeypatc
     and the second player's first choice are free; the two more stones and
     the second choice are timed, and a choice that swaps the seats swaps
     their clocks."""
-    now = [1_800_000_000_000]
-    monkeypatch.setattr(clocks, "now_ms", lambda: now[0])
-    monkeypatch.setattr(positions, "now_ms", lambda: now[0])
-    made = new(client, friend={"side": "black"}, clock={"initial": 60, "increment": 1})
-    opener = made["seat"]["token"]
-    second = client.post(
-        url("game-join", made["id"]), {"invite": made["invite"]}, format="json"
-    ).json()["seat"]["token"]
+    now = frozen_time(monkeypatch)
+    made, opener, second = friends_swap2(client, {"initial": 60, "increment": 1})
     game = made
     for text in ("h8", "h9", "i8"):
         now[0] += 5000
