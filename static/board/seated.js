@@ -391,10 +391,16 @@ function hasOwnMove(g, side) {
   return after >= 2 || (after === 1 && g.to_move !== side);
 }
 
+/** Whether `g` is a person's game against the computer on a clock, where
+ *  nothing pauses. */
+function computerOnClock(g) {
+  return !g.seats && Boolean(g.clock) && humanSide() !== null;
+}
+
 /** Whether the person playing the computer in `g`, a game on a clock
  *  going on, resigns by its Resign. */
 export function resignsAgainstComputer(g) {
-  return !g.seats && g.status === "playing" && Boolean(g.clock) && humanSide() !== null;
+  return computerOnClock(g) && g.status === "playing";
 }
 
 /** How long Resign stays disabled after its first click (friends.resign). */
@@ -466,8 +472,9 @@ function drawButtons() {
   // Against the computer on a clock, as on lichess, Resign, where Pause
   // (greyed with a clock) stood (blitz QA: only New game gave up, and the
   // game left ran on unseen until its flag fell).
+  // Nor Pause after the end (verification QA: it came back, greyed).
   const resignsAlone = resignsAgainstComputer(g);
-  $("#pause").prop("hidden", seated || watching || rematchUnder || resignsAlone || !SIDES.some((side) => g.players[side].kind === "ai"));
+  $("#pause").prop("hidden", seated || watching || rematchUnder || computerOnClock(g) || !SIDES.some((side) => g.players[side].kind === "ai"));
   $("#resign, #offer-draw, #ask-takeback").prop("hidden", !(mine && playing));
   if (resignsAlone) $("#resign").prop("hidden", false);
   // Before each player has moved, as on lichess: Abort (no result), not Resign.
