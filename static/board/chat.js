@@ -139,7 +139,8 @@ export function say(body) {
   api
     .say(g.id, body)
     .done(function (line) {
-      if (body.text !== undefined) $text.val("");
+      // Not what was typed since: the line may come first by the socket.
+      if (body.text !== undefined && $text.val() === body.text) $text.val("");
       $("#chat-note").text("");
       $("#chat-count").text("");
       takeChat({ lines: [line] });

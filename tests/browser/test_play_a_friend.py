@@ -1844,6 +1844,30 @@ def test_a_chat_line_too_long_is_said_before_it_is_sent(new_page):
     assert a.locator("#chat-lines li.mine .chat-text").inner_text() == smiles
 
 
+def test_a_line_typed_while_the_one_before_is_answered_is_kept(new_page):
+    """The line came back by the socket before its answer; the next one,
+    typed meanwhile, was wiped from the box when the answer came."""
+    a, _ = a_friend_joins(new_page)
+    a.wait_for_selector("#chat:not([hidden])")
+    held = []
+
+    def hold_first_answer(route):
+        if route.request.method == "POST" and not held:
+            held.append((route, route.fetch()))  # the server has the line
+        else:
+            route.continue_()
+
+    a.route("**/chat/", hold_first_answer)
+    a.fill("#chat-text", "first")
+    a.press("#chat-text", "Enter")
+    a.wait_for_function("() => $('#chat-lines li.mine').length === 1")  # socket
+    a.fill("#chat-text", "second")
+    route, answer = first_held(a, held)
+    route.fulfill(response=answer)
+    a.wait_for_function("() => !$('#chat-send').prop('disabled')")
+    assert a.input_value("#chat-text") == "second"
+
+
 def test_a_chat_line_refused_says_why(new_page):
     # Friends QA: a sixth line within 10 s stayed in the box, Send ready
     # again, and the server's reason (429 too_fast) was cleared at once.
@@ -1851,6 +1875,9 @@ def test_a_chat_line_refused_says_why(new_page):
     a.wait_for_selector("#chat:not([hidden])")
     a.expected_errors.append("429")
     for n in range(6):
+        # Enter sends nothing while Send waits for the line before's answer
+        # (CI, loaded, typed on: a line never came).
+        a.wait_for_function("() => !$('#chat-send').prop('disabled')")
         a.fill("#chat-text", f"line {n}")
         a.press("#chat-text", "Enter")
         if n < 5:
