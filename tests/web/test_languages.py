@@ -243,6 +243,20 @@ def test_renjus_chinese_name_means_renju_only(domain):
         assert not any("双三" in text or "双四" in text for text in texts), msgid
 
 
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_a_number_stands_apart_from_its_chinese_unit(domain):
+    """The clocks read "2天23小时" where every other count reads "每步 1 天" or
+    "30 秒": a number is spaced from the unit after it, everywhere alike."""
+    unit = re.compile(r"%\(\w+\)s(?:天|小时|分|秒|步|子)")
+    entries = _entries(LOCALE / "zh_Hans" / "LC_MESSAGES" / f"{domain}.po")
+    crowded = [
+        msgid
+        for (_, msgid), e in entries.items()
+        if any(unit.search(text) for text in [e.msgstr, *e.msgstr_plural.values()])
+    ]
+    assert crowded == []
+
+
 @pytest.mark.django_db
 def test_the_side_a_message_names_is_in_the_requests_language(client):
     # The API's own word was put in the Chinese: "轮到 black 走棋".
