@@ -196,17 +196,16 @@ def test_the_first_visit_can_switch_language_in_the_new_game_dialog(new_page):
     # the computer started a game the player had not chosen).
     page.select_option("#start-game", "loa")
     page.click('label[for="you-white"]')
-    strong = page.eval_on_selector(
-        "#start-strength", "s => s.options[s.options.length - 1].value"
-    )
-    page.select_option("#start-strength", strong)
+    # The weakest, not the default, and quick to play its first move.
+    weakest = page.eval_on_selector("#start-strength", "s => s.options[0].value")
+    page.select_option("#start-strength", weakest)
     page.select_option("#friend-clock", "10+5")
     switch_in_the_dialog(page)
     assert page.inner_text("#start-title") == "新对局"
     assert page.inner_text("#start-language") == "English"
     assert page.input_value("#start-game") == "loa"
     assert page.is_checked("#you-white")
-    assert page.input_value("#start-strength") == strong
+    assert page.input_value("#start-strength") == weakest
     assert page.input_value("#friend-clock") == "10+5"
     page.click("#play-computer")
     page.wait_for_function(
@@ -282,7 +281,7 @@ def test_every_winning_line_is_named_in_chinese(new_page):
             state.resultText({winner: "black", reason: reason}));
     }"""
     )
-    assert said == ["黑方胜：六子连线", "黑方胜：九子连线", "黑方胜：12子连线"]
+    assert said == ["黑方胜：六子连线", "黑方胜：九子连线", "黑方胜：12 子连线"]
 
 
 def test_after_a_switch_in_new_game_back_closes_it_then_goes_to_the_game_before(
