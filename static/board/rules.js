@@ -137,7 +137,11 @@ let firstLoaGame = null;
 export function pickedWords(square) {
   const g = state.game;
   if (!g || g.id !== firstLoaGame || g.ply > 1) return null;
-  return interpolate(gettext("%(square)s: now tap an orange dot to move it there."), { square: square }, true);
+  // A mouse clicks (rules QA: a desktop read "tap").
+  const text = window.matchMedia("(pointer: coarse)").matches
+    ? gettext("%(square)s: now tap an orange dot to move it there.")
+    : gettext("%(square)s: now click an orange dot to move it there.");
+  return interpolate(text, { square: square }, true);
 }
 
 /** Words for a Gomoku move of `g` (just played, one ply after `before`)

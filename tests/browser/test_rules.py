@@ -56,6 +56,11 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
         "Renju tournaments open by rules of their own"
         in page.locator("#rules-gomoku").inner_text()
     )
+    # Each word a forbidden point is said in is defined (rules QA: "four"
+    # and "open four" were used, never said).
+    renju_text = page.locator("#rules-gomoku").inner_text()
+    assert "A four is a line that one more stone makes five" in renju_text
+    assert "A three is a line that one more stone" in renju_text
     gomoku = page.locator('#rules-gomoku .rules-diagram[data-diagram="gomoku"]')
     # Its caption says what it shows, read once: the picture is not named by it.
     assert gomoku.get_attribute("aria-hidden") == "true"
@@ -82,7 +87,11 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     assert reversi.locator(".piece.black").count() == 4  # after f5
     assert reversi.locator(".cell.legal").count() == 3
     # How each game can end in a draw, as its rules module plays it.
-    assert "equal counts are a draw" in page.locator("#rules-reversi").inner_text()
+    text = page.locator("#rules-reversi").inner_text()
+    assert "equal counts are a draw" in text
+    # Where the game starts, and a1 unlike the others (rules QA).
+    assert "starts with four discs in the centre" in text
+    assert "(in Gomoku and Lines of Action, the bottom left)" in text
     page.click("#rules-tab-loa")
     loa = page.locator("#rules-loa .rules-diagram")
     assert loa.locator(".piece").count() == 24
@@ -90,6 +99,8 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     text = page.locator("#rules-loa").inner_text()
     assert "joins both sides' pieces at once is a draw" in text
     assert "cannot move passes" in text and "third time is a draw" in text
+    assert "Black's start on the top and bottom rows" in text
+    assert "These are the Computer Olympiad's rules" in text
     page.locator("#rules-dialog .btn-close").click()
     page.wait_for_selector("#start-dialog.show")  # back to the first choice
 
@@ -236,15 +247,16 @@ def test_a_watcher_of_a_first_lines_of_action_game_is_not_told_to_choose_a_piece
 def test_a_first_lines_of_action_game_says_what_to_do_with_a_piece_picked(page):
     """Chinese-phone QA: after "choose one to see where it can go", a piece
     picked showed its dots and nothing said to tap one. In the first game,
-    until its first move, it is said; not in a later game."""
+    until its first move, it is said; not in a later game. With a mouse it
+    says click (a phone's says tap: test_board_page.py)."""
     open_board(page)
     select_game(page, "loa")
     page.click('#board [data-square="c1"]')
-    assert page.inner_text("#flash") == "c1: now tap an orange dot to move it there."
+    assert page.inner_text("#flash") == "c1: now click an orange dot to move it there."
     page.click('#board [data-square="c3"]')
     page.wait_for_function("() => BoardPage.state.game.ply === 1")
     page.click('#board [data-square="a2"]')
-    assert page.inner_text("#flash") == "a2: now tap an orange dot to move it there."
+    assert page.inner_text("#flash") == "a2: now click an orange dot to move it there."
     page.click('#board [data-square="c2"]')
     page.wait_for_function("() => BoardPage.state.game.ply === 2")
     page.click('#board [data-square="d1"]')
