@@ -171,6 +171,8 @@ function watchingWords(g) {
 function whyNotNow(pastBusy) {
   const g = state.game;
   if (state.viewPly !== null) return [gettext("You are looking at an earlier position: \u201cBack to the game\u201d returns to it."), "position"];
+  // An aborted game is not "over: Game aborted" (friends QA: 对局已结束：对局已中止).
+  if (g.status === "finished" && g.result && g.result.reason === "aborted") return [gettext("The game was aborted: no move can be played in it.")];
   if (g.status === "finished") return [interpolate(gettext("The game is over: %(result)s"), { result: resultText(g.result) }, true)];
   if (onlyWatching()) return [watchingWords(g), "info"];
   if (aiThinking()) return [gettext("Wait: the AI is thinking."), "position"];

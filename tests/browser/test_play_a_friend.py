@@ -531,6 +531,12 @@ def test_after_a_game_between_seats_the_u_key_says_it_is_over(new_page):
     a.locator("#board").focus()
     a.keyboard.press("u")
     assert a.inner_text("#flash") == "The game is over"
+    # A tap on the board of an aborted game: not "over: Game aborted"
+    # (friends QA, in Chinese 对局已结束：对局已中止).
+    click(a, "h8")
+    assert a.inner_text("#flash") == (
+        "The game was aborted: no move can be played in it."
+    )
 
 
 def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
