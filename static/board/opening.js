@@ -67,8 +67,8 @@ const STEPS = {
     () => gettext("Swap2: you place three stones, black, white, black. Stone %(n)s of 3: %(colour)s."),
   ],
   choose: [
-    () => gettext("Swap2: %(who)s chooses black, white (who moves next), or two more stones."),
-    () => gettext("Swap2: you choose black, white (who moves next), or two more stones."),
+    () => gettext("Swap2: %(who)s chooses black, or white and the next move, or two more stones."),
+    () => gettext("Swap2: you choose black, or white and the next move, or two more stones."),
   ],
   place2: [
     () => gettext("Swap2: %(who)s places two more stones, white then black. Stone %(n)s of 2: %(colour)s."),

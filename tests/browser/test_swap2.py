@@ -82,7 +82,12 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     cells = game_json(page)["board"]
     assert cells["cells"][cells["ranks"].index("9")][7] == "white"
     # Named in the sentence's own case ("The second player" began it).
-    assert _bar(page).startswith("Swap2: the second player chooses")
+    # Who moves next is said with its colour (rules QA: "black, white (who
+    # moves next)" read as a riddle).
+    assert _bar(page) == (
+        "Swap2: the second player chooses black, or white and the next move,"
+        " or two more stones."
+    )
     assert _buttons(page) == ["black", "white", "place2"]
     # A click on the board now asks for the choice first.
     page.click('#board [data-square="j8"]')
