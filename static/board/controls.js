@@ -124,10 +124,14 @@ function sizeNote(model) {
 
 /** A Gomoku board as the page names it: "8×8, five in a row". */
 function boardName(options) {
+  // Each row New game offers in words, as the game's end names it (Gomoku
+  // QA: "7×7, 3 in a row" ended "Black wins: three in a row").
   const words = {
+    3: () => gettext("%(size)s\u00d7%(size)s, three in a row"),
     4: () => gettext("%(size)s\u00d7%(size)s, four in a row"),
     5: () => gettext("%(size)s\u00d7%(size)s, five in a row"),
     6: () => gettext("%(size)s\u00d7%(size)s, six in a row"),
+    7: () => gettext("%(size)s\u00d7%(size)s, seven in a row"),
   }[options.row];
   const board = words ? words() : gettext("%(size)s\u00d7%(size)s, %(row)s in a row");
   return interpolate(board, { size: options.size, row: options.row }, true);

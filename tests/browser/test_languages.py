@@ -269,6 +269,28 @@ def test_a_chinese_screen_reader_hears_chinese_commas(new_page):
     )
 
 
+def test_each_row_new_game_offers_is_named_in_words(page):
+    """Gomoku QA: the side panel read "7×7, 3 in a row" for a game that ended
+    "Black wins: three in a row"; each row New game offers is in words."""
+    open_board(page)
+    named = page.evaluate(
+        """async () => {
+        const main = document.querySelector('script[src*="board/main"]').src;
+        const controls = await import(main.replace("main.js", "controls.js"));
+        return [3, 4, 5, 6, 7, 8].map((row) => controls.optionsText(
+            {game: "gomoku", options: {size: 9, row: row}}));
+    }"""
+    )
+    assert named == [
+        "9×9, three in a row",
+        "9×9, four in a row",
+        "9×9, five in a row",
+        "9×9, six in a row",
+        "9×9, seven in a row",
+        "9×9, 8 in a row",  # only an imported record's
+    ]
+
+
 def test_every_winning_line_is_named_in_chinese(new_page):
     # A freestyle overline ends "six in a row" ... "nine in a row", and a
     # Gomoku of row 10 or more "12 in a row": each in the page's language.
