@@ -157,8 +157,17 @@ export function sayOptionsLimited(changed, option) {
   const row = changed.find((c) => c.key === "row");
   const why = row && ROW_WHY[option];
   // Translators: "In a row is now 5: renju is played five in a row."
-  const words = why ? interpolate(gettext("In a row is now %(n)s: %(why)s."), { n: row.to, why: why(row) }, true) : "";
-  $("#start-options-note").text(words).prop("hidden", !why);
+  let words = why ? interpolate(gettext("In a row is now %(n)s: %(why)s."), { n: row.to, why: why(row) }, true) : "";
+  // A rule or an opening that greys shorter rows, the row chosen kept, says
+  // why too (Gomoku QA: Renju greyed 3, 4, 6 and 7 without a word).
+  const $row = $("#gomoku-row");
+  const offered = $row.find("option:enabled").map((i, o) => parseInt(o.value, 10)).get();
+  const greyedBelow = $row.find("option:disabled").filter((i, o) => parseInt(o.value, 10) < parseInt($row.val(), 10)).length;
+  if (!words && (option === "rule" || option === "opening") && greyedBelow) {
+    // Translators: "In a row: renju is played five in a row."
+    words = interpolate(gettext("In a row: %(why)s."), { why: ROW_WHY[option]({ low: Math.min(...offered) }) }, true);
+  }
+  $("#start-options-note").text(words).prop("hidden", !words);
 }
 
 /** Show the options of the game chosen in the dialog; under Swap2 the

@@ -735,6 +735,18 @@ def test_swap2_is_offered_with_rows_of_four_or_more(page):
     page.select_option("#gomoku-rule", "freestyle")
     page.select_option("#gomoku-opening", "none")
     assert page.locator("#gomoku-row option:disabled").all_inner_texts() == ["6", "7"]
+    # Rows greyed by a rule or an opening, the row kept, are said too (Gomoku
+    # QA: Renju greyed the others without a word).
+    page.select_option("#gomoku-rule", "renju")
+    assert page.inner_text("#start-options-note") == (
+        "In a row: renju is played five in a row."
+    )
+    page.select_option("#gomoku-rule", "freestyle")
+    assert page.locator("#start-options-note").is_hidden()
+    page.select_option("#gomoku-opening", "swap2")
+    assert page.inner_text("#start-options-note") == (
+        "In a row: Swap2 is played on rows of 4 or more."
+    )
 
 
 def _after(page, square: str, prop: str) -> str:
