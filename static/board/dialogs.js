@@ -158,16 +158,18 @@ export function sayOptionsLimited(changed, option) {
   const why = row && ROW_WHY[option];
   // Translators: "In a row is now 5: renju is played five in a row."
   let words = why ? interpolate(gettext("In a row is now %(n)s: %(why)s."), { n: row.to, why: why(row) }, true) : "";
-  // A rule or an opening that greys shorter rows, the row chosen kept, says
-  // why too (Gomoku QA: Renju greyed 3, 4, 6 and 7 without a word).
-  const $row = $("#gomoku-row");
-  const offered = $row.find("option:enabled").map((i, o) => parseInt(o.value, 10)).get();
-  const greyedBelow = $row.find("option:disabled").filter((i, o) => parseInt(o.value, 10) < parseInt($row.val(), 10)).length;
-  if (!words && (option === "rule" || option === "opening") && greyedBelow) {
-    // Translators: "In a row: renju is played five in a row."
-    words = interpolate(gettext("In a row: %(why)s."), { why: ROW_WHY[option]({ low: Math.min(...offered) }) }, true);
-  }
+  if (!words && (option === "rule" || option === "opening")) words = greyedWords(option);
   $("#start-options-note").text(words).prop("hidden", !words);
+}
+
+/** Why the rule or the opening chosen greys rows shorter than the row it
+ *  kept, or "" (Gomoku QA: Renju greyed 3, 4, 6 and 7 without a word). */
+function greyedWords(option) {
+  const $row = $("#gomoku-row");
+  const rows = (which) => $row.find(which).map((i, o) => parseInt(o.value, 10)).get();
+  if (!rows("option:disabled").some((n) => n < parseInt($row.val(), 10))) return "";
+  // Translators: "In a row: renju is played five in a row."
+  return interpolate(gettext("In a row: %(why)s."), { why: ROW_WHY[option]({ low: Math.min(...rows("option:enabled")) }) }, true);
 }
 
 /** Show the options of the game chosen in the dialog; under Swap2 the
