@@ -174,7 +174,7 @@ export function openingNews(before, g) {
   // The opener's three, named too: they came at once (QA).
   if (was.step === "place3" && now.step === "choose") {
     const [first, second, third] = g.moves.slice(0, 3).map(moveText);
-    return interpolate(gettext("The computer placed three stones, %(first)s, %(second)s and %(third)s: you choose black, white, or two more stones"), { first: first, second: second, third: third }, true);
+    return interpolate(gettext("The computer placed three stones, %(first)s, %(second)s and %(third)s: you choose black, or white and the next move, or two more stones"), { first: first, second: second, third: third }, true);
   }
   if (now.choices.length <= was.choices.length) return null;
   const choice = now.choices[now.choices.length - 1];

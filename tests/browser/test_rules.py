@@ -59,7 +59,7 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     # Each word a forbidden point is said in is defined (rules QA: "four"
     # and "open four" were used, never said).
     renju_text = page.locator("#rules-gomoku").inner_text()
-    assert "A four is a line that one more stone makes five" in renju_text
+    assert "A four is a line that one more stone turns into five" in renju_text
     assert "A three is a line that one more stone" in renju_text
     gomoku = page.locator('#rules-gomoku .rules-diagram[data-diagram="gomoku"]')
     # Its caption says what it shows, read once: the picture is not named by it.
@@ -99,7 +99,7 @@ def test_the_rules_of_each_game_with_their_diagrams(new_page):
     text = page.locator("#rules-loa").inner_text()
     assert "joins both sides' pieces at once is a draw" in text
     assert "cannot move passes" in text and "third time is a draw" in text
-    assert "Black's start on the top and bottom rows" in text
+    assert "Black's pieces start on the top and bottom rows" in text
     assert "These are the Computer Olympiad's rules" in text
     page.locator("#rules-dialog .btn-close").click()
     page.wait_for_selector("#start-dialog.show")  # back to the first choice

@@ -458,7 +458,7 @@ def test_the_computers_three_opening_stones_are_named_until_the_player_chooses(p
     first, second, third = game_json(page)["moves"][:3]
     expected = (
         f"The computer placed three stones, {first}, {second} and {third}:"
-        " you choose black, white, or two more stones"
+        " you choose black, or white and the next move, or two more stones"
     )
     page.wait_for_function("t => $('#flash').text() === t", arg=expected)
     page.wait_for_timeout(4000)  # it stays while the choice waits
