@@ -844,6 +844,13 @@ def test_an_import_of_the_game_chosen_says_so_too(page):
     open_board(page)
     select_game(page, "gomoku")
     for _ in range(2):
+        # The page has written the game's own record in the box, and is done
+        # with the last import, before the record is pasted (CI once refused
+        # the paste with 400 on a loaded machine).
+        page.wait_for_function(
+            "() => $('#record').val().startsWith('[game \"gomoku\"]')"
+            " && !$('#import-record').attr('aria-busy')"
+        )
         page.evaluate("() => $('#flash').text('')")
         page.fill("#record", LONG_GOMOKU)
         page.click("#import-record")
