@@ -158,13 +158,15 @@ export function modelOtherBoard(g, name) {
 }
 
 /** What the game on the board was started with, for the side panel: "15×15,
- *  five in a row · Renju · Swap2" ("" for a game without options). */
-export function optionsText(g) {
+ *  five in a row · Renju · Swap2" ("" for a game without options). `short`,
+ *  for the line above a phone's board: "15×15 · Renju · Swap2" (Gomoku's
+ *  row named only when it is not five). */
+export function optionsText(g, short = false) {
   const options = g.options || {};
   if (g.game === "loa") return loaRules(options);
   if (!("size" in options && "row" in options)) return "";
-  const parts = [boardName(options)];
-  if (options.rule) parts.push(ruleName(g.game, options.rule));
+  const parts = [short && options.row === 5 ? options.size + "\u00d7" + options.size : boardName(options)];
+  if (options.rule) parts.push(short ? shortRuleName(g.game, options.rule) : ruleName(g.game, options.rule));
   if (g.opening) parts.push($("#" + g.game + '-opening option[value="' + g.opening.name + '"]').text() || g.opening.name);
   return parts.join(" \u00b7 ");
 }

@@ -743,6 +743,7 @@ export function drawPanel() {
   const options = optionsText(g);
   setLiveText("#game-options", options);
   $("#game-options").prop("hidden", !options);
+  $("#board-options").text(optionsText(g, true)).attr("title", options).prop("hidden", !options);
   drawSeats();
   drawOpening();
   balanceButtons();

@@ -126,3 +126,55 @@ def test_a_standard_overline_is_said_not_to_win(page):
         "f8 makes more than 5 in a row, which does not win under the standard"
         " rule: exactly 5 does."
     )
+
+
+def test_a_phone_names_the_rule_above_the_board(new_page):
+    # Noticed at the eleventh stop: on a phone the size, row and rule were
+    # only in the Game panel, three screens below the board, so a player
+    # refused a forbidden point had never been told the game was renju.
+    page = new_page(
+        viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True
+    )
+    open_imported(page, "gomoku", '[game "gomoku"] [rule "renju"] h8')
+    line = page.locator("#board-options")
+    assert line.is_visible()
+    # Short (Gomoku's five goes without saying); whole in the tooltip.
+    assert line.inner_text() == "15×15 · Renju"
+    assert line.get_attribute("title") == "15×15, five in a row · Renju"
+    box, board = line.bounding_box(), page.locator("#board").bounding_box()
+    assert box["y"] + box["height"] <= board["y"], (box, board)
+    assert box["x"] + box["width"] <= 360, box
+    # A row other than five is named.
+    open_imported(page, "gomoku", '[game "gomoku"] [size "9"] [row "4"] e5')
+    assert line.inner_text() == "9×9, four in a row · Freestyle"
+    # A game with nothing to name (Reversi) shows no line.
+    open_imported(page, "reversi", "f5")
+    assert not line.is_visible()
+
+
+def test_on_a_small_phone_the_rule_gives_way_to_the_result(new_page):
+    # Whose move and the result keep their words and the line its height:
+    # the rule shrinks to an ellipsis instead (the board stays put).
+    page = new_page(
+        viewport={"width": 320, "height": 568}, is_mobile=True, has_touch=True
+    )
+    record = '[game "gomoku"] [rule "standard"] h8 a1 h9 a2 h10 a3 h11 a4'
+    open_imported(page, "gomoku", record)
+    heights = [page.locator(".status-row").bounding_box()["height"]]
+    open_imported(page, "gomoku", record + " h12")
+    assert page.inner_text("#status") == "Black wins: five in a row"
+    heights.append(page.locator(".status-row").bounding_box()["height"])
+    assert heights[0] == heights[1], heights
+    assert page.evaluate(
+        "() => { const s = document.getElementById('status');"
+        " return s.scrollWidth <= s.clientWidth && s.offsetHeight < 30; }"
+    )
+    assert page.locator("#board-options").is_visible()
+
+
+def test_a_desktop_names_the_rule_once_beside_the_board(page):
+    # The side panel is in sight there: no second copy above the board.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_imported(page, "gomoku", '[game "gomoku"] [rule "renju"] h8')
+    assert page.locator("#game-options").inner_text() == "15×15, five in a row · Renju"
+    assert not page.locator("#board-options").is_visible()
