@@ -158,18 +158,22 @@ export function sayOptionsLimited(changed, option) {
   const why = row && ROW_WHY[option];
   // Translators: "In a row is now 5: renju is played five in a row."
   let words = why ? interpolate(gettext("In a row is now %(n)s: %(why)s."), { n: row.to, why: why(row) }, true) : "";
-  if (!words && (option === "rule" || option === "opening")) words = greyedWords(option);
+  if (!words && (option === "rule" || option === "opening")) words = greyedWords();
   $("#start-options-note").text(words).prop("hidden", !words);
 }
 
 /** Why the rule or the opening chosen greys rows shorter than the row it
- *  kept, or "" (Gomoku QA: Renju greyed 3, 4, 6 and 7 without a word). */
-function greyedWords(option) {
+ *  kept, or "" (Gomoku QA: Renju greyed 3, 4, 6 and 7 without a word). The
+ *  reason is what greys them now, renju first (five only), not the choice
+ *  last changed (touch QA: renju, Swap2 and back blamed Swap2). */
+function greyedWords() {
   const $row = $("#gomoku-row");
   const rows = (which) => $row.find(which).map((i, o) => parseInt(o.value, 10)).get();
   if (!rows("option:disabled").some((n) => n < parseInt($row.val(), 10))) return "";
+  const cause = $("#gomoku-rule").val() === "renju" ? "rule" : $("#gomoku-opening").val() === "swap2" ? "opening" : null;
+  if (!cause) return "";
   // Translators: "In a row: renju is played five in a row."
-  return interpolate(gettext("In a row: %(why)s."), { why: ROW_WHY[option]({ low: Math.min(...rows("option:enabled")) }) }, true);
+  return interpolate(gettext("In a row: %(why)s."), { why: ROW_WHY[cause]({ low: Math.min(...rows("option:enabled")) }) }, true);
 }
 
 /** Show the options of the game chosen in the dialog; under Swap2 the

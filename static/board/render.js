@@ -350,3 +350,7 @@ function confirmOnSmallCells() {
   cellsMeasuredFor = key;
   $switch.prop("checked", cells[0].getBoundingClientRect().width < TAP_MIN);
 }
+
+// A phone turned sideways shrinks the cells with no move to redraw the
+// board: the first tap after turning played at once (touch QA).
+window.addEventListener("resize", confirmOnSmallCells);

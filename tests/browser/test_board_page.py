@@ -747,6 +747,20 @@ def test_swap2_is_offered_with_rows_of_four_or_more(page):
     assert page.inner_text("#start-options-note") == (
         "In a row: Swap2 is played on rows of 4 or more."
     )
+    # The note names what greys the rows now, not the choice last changed
+    # (touch QA: renju, then Swap2 and back, blamed Swap2).
+    page.select_option("#gomoku-rule", "renju")
+    page.select_option("#gomoku-opening", "none")
+    assert page.inner_text("#start-options-note") == (
+        "In a row: renju is played five in a row."
+    )
+    page.select_option("#gomoku-rule", "freestyle")
+    page.select_option("#gomoku-opening", "swap2")
+    page.select_option("#gomoku-size", "15")
+    page.select_option("#gomoku-rule", "standard")
+    assert page.inner_text("#start-options-note") == (
+        "In a row: Swap2 is played on rows of 4 or more."
+    )
 
 
 def _after(page, square: str, prop: str) -> str:

@@ -474,6 +474,22 @@ def test_a_phone_fits_the_board_and_confirms_small_cells(new_page, viewport):
     assert page.inner_text("#flash") == ""
 
 
+def test_a_phone_turned_sideways_confirms_its_smaller_cells_at_once(new_page):
+    # Touch QA: 320x568 turned to 568x320 shrank Reversi's cells from 35 to
+    # 30 px, and the first tap after turning played at once (the switch was
+    # set again only when the next move redrew the board).
+    page = new_page(**{**PHONE_CONTEXT, "viewport": {"width": 320, "height": 568}})
+    open_imported(page, "reversi", "f5")
+    assert page.locator('#board [data-square="d3"]').bounding_box()["width"] >= 32
+    assert not page.locator("#confirm-moves").is_checked()
+    page.set_viewport_size({"width": 568, "height": 320})
+    page.wait_for_function("() => document.getElementById('confirm-moves').checked")
+    page.locator('#board [data-square="d6"]').tap()
+    assert plies(page) == ["f5"]
+    page.set_viewport_size({"width": 320, "height": 568})  # and back
+    page.wait_for_function("() => !document.getElementById('confirm-moves').checked")
+
+
 # ---- 8: the end of a game ----------------------------------------------------------
 def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
     # The status said "White wins: disc count 14-0" and the card "White wins, 0–14".
