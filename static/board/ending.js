@@ -50,6 +50,20 @@ export function showEnd(game, ending) {
   cardFor = game.id;
   cardComing = null;
   endCard().show();
+  if (focusFor === game.id) document.getElementById("end-dialog").focus({ preventScroll: true });
+  focusFor = null;
+}
+
+/** The game whose card takes the keyboard's focus as it shows, or null. */
+let focusFor = null;
+
+/** The keyboard's focus goes to the card of the game on the board, now or
+ *  as it shows: the button it was on went with the game's end (keyboard
+ *  QA: Resign gone, it fell on the step buttons, heard as "The starting
+ *  position"). */
+export function focusEndCard() {
+  if (cardFor && cardFor === state.game.id) document.getElementById("end-dialog").focus({ preventScroll: true });
+  else focusFor = state.game.id;
 }
 
 /** Who aborted `game` (`side`'s seat), in this page's words (friends QA:

@@ -411,19 +411,38 @@ function seatsTakenWords(g) {
   return g.ply ? gettext("This game is over: you can see it move by move.") : gettext("This game is over.");
 }
 
-/** Resign: a second click confirms, from half a second after the first (a
- *  double tap is not a decision: the button is disabled until then) to 3 s. */
-export function resign() {
+/** How long Resign's question waits for its answer (ms): after a click 3 s,
+ *  as lichess's; after a key longer, as a screen reader reads the question
+ *  first (keyboard QA: it went before it was heard, and Enter asked again). */
+const RESIGN_ASKS = { click: 3000, key: 10000 };
+
+/** The question's end: its words go back, and say so; and the game it
+ *  asks about (a new game's Resign asks anew). */
+let resignTimer = null;
+let resignFor = null;
+
+/** Resign (`event`: its click, a key's has no detail): a second click
+ *  confirms, from half a second after the first (a double tap is not a
+ *  decision: the button is disabled until then) until the question goes. */
+export function resign(event) {
   const g = state.game;
   if (!g || !(mySeat() || resignsAgainstComputer(g)) || resignPausing()) return;
-  if (Date.now() - state.resignAsked > 3000) {
+  if (!resignTimer || resignFor !== g.id) {
+    clearTimeout(resignTimer);
+    resignFor = g.id;
     state.resignAsked = Date.now();
     grey($("#resign").text(gettext("Really resign?")), true);
     announce(gettext("Really resign?"));
     setTimeout(() => grey($("#resign"), false), RESIGN_PAUSE);
-    setTimeout(() => $("#resign").text(gettext("Resign")), 3000);
+    resignTimer = setTimeout(function () {
+      resignTimer = null;
+      $("#resign").text(gettext("Resign"));
+      if ($("#resign").is(":visible")) announce(gettext("Resignation cancelled"));
+    }, event && event.detail === 0 ? RESIGN_ASKS.key : RESIGN_ASKS.click);
     return;
   }
+  clearTimeout(resignTimer);
+  resignTimer = null;
   state.resignAsked = 0;
   $("#resign").text(gettext("Resign"));
   changeGame(api.resign(g.id));

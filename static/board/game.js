@@ -18,7 +18,7 @@ import { keepReviewOf } from "./review.js";
 import { firstMoveCounted, firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
-import { SIDES, discCounts, expectedSeconds, moveText, movesKey, onlyWatching, personPlaysHere, sideName, state } from "./state.js";
+import { SIDES, discCounts, expectedSeconds, movesKey, onlyWatching, personPlaysHere, sideName, spokenMove, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
@@ -173,7 +173,7 @@ export function setGame(g) {
     // alone under the board, and said once.
     flash(words, "turn", true);
     const move = g.ply >= before.ply + 2 ? g.moves[g.ply - 2] : null;
-    const played = move && interpolate(gettext("%(side)s played %(move)s"), { side: sideName(other), move: moveText(move) }, true);
+    const played = move && interpolate(gettext("%(side)s played %(move)s"), { side: sideName(other), move: spokenMove(move) }, true);
     // Translators: a move, then the pass it forced: "White played c1. Black has no move: White plays again".
     announce(played ? interpolate(gettext("%(played)s. %(pass)s"), { played: played, pass: words }, true) : words);
   } else if (sameGame && g.ply > before.ply && g.last_move) {
@@ -182,7 +182,7 @@ export function setGame(g) {
     const mover = g.ply % 2 === 1 ? "black" : "white";
     // The result is the status line's to say, once (QA: it was said three
     // times: here, by the status line and by the end card).
-    const played = { side: sideName(mover), move: moveText(g.last_move) };
+    const played = { side: sideName(mover), move: spokenMove(g.last_move) };
     let words = gettext("%(side)s played %(move)s");
     if (g.game === "reversi" && g.status !== "finished" && g.ply === before.ply + 1) {
       // Heard, not seen: how many discs turned, and the score after.
@@ -200,7 +200,7 @@ export function setGame(g) {
     const earlier = g.ply - before.ply <= FEW_MOVES ? g.moves.slice(before.ply, g.ply - 1) : [];
     const sentences = earlier.map(function (move, i) {
       const side = sideName((before.ply + i) % 2 === 0 ? "black" : "white");
-      return interpolate(gettext("%(side)s played %(move)s"), { side: side, move: moveText(move) }, true);
+      return interpolate(gettext("%(side)s played %(move)s"), { side: side, move: spokenMove(move) }, true);
     });
     sentences.push(interpolate(words, played, true));
     // Translators: two sentences said one after the other: "Black played h8. White played i7".

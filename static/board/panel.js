@@ -6,6 +6,7 @@
  */
 import { grey } from "./buttons.js";
 import { optionsText } from "./controls.js";
+import { endCardUp, focusEndCard } from "./ending.js";
 import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValue, statsText, tooFewVisits, topMoves, treeBestOver, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
@@ -661,7 +662,11 @@ function keepFocusNear(focused) {
     .filter((el) => usable(el) && !$(el).closest("#board").length);
   const after = around.find((el) => focused.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
   const cell = document.querySelector('#board .cell[tabindex="0"]');
-  const toBoard = focused.id === "back-to-game" || focused.id === "stop";
+  // A button gone with the game's end (Resign, Abort, Offer a draw): the
+  // card that says how it ended, on the board until it shows.
+  const ended = state.game.status === "finished" && endCardUp() && !$(focused).closest("#step-controls").length && $(focused).closest("#play-controls").length;
+  if (ended) focusEndCard();
+  const toBoard = focused.id === "back-to-game" || focused.id === "stop" || ended;
   const next = toBoard ? cell : after || around.reverse()[0] || cell;
   if (next) next.focus({ preventScroll: true });
 }

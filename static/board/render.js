@@ -229,6 +229,8 @@ function shownCells() {
 let drawn = null;
 /** The board's cells as drawn last, still (drawBoard). */
 let drawnKey = null;
+/** The game whose board has the roving tab stop now. */
+let stopFor = null;
 /** The longest piece animation, in ms (board.css). */
 const ANIMATION_MS = 400;
 
@@ -298,8 +300,12 @@ function drawBoard() {
   const $board = $("#board");
   const focused = $board.find(":focus").data("square");
   // The roving tab stop's square, kept while the focus is elsewhere (QA:
-  // Tab back after the computer's move landed in the corner, a15).
-  const stop = focused || $board.find('.cell[tabindex="0"]').data("square") || (g.last_move && squaresOfMove(g.last_move).slice(-1)[0]);
+  // Tab back after the computer's move landed in the corner, a15); in
+  // another game, its last move's, or the centre's (keyboard QA: a 9x9
+  // Gomoku board was entered at h8, Reversi's last move).
+  const kept = stopFor === g.id && $board.find('.cell[tabindex="0"]').data("square");
+  const stop = focused || kept || (g.last_move && squaresOfMove(g.last_move).slice(-1)[0]) || b.files[n >> 1] + b.ranks[n >> 1];
+  stopFor = g.id;
   const busy = Boolean(state.busy) || aiThinking();
   $board.attr("class", "board game-" + g.game).css("--n", n);
   // A redraw that changes nothing (who is connected changed, say) leaves

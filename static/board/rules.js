@@ -137,10 +137,14 @@ let firstLoaGame = null;
 export function pickedWords(square) {
   const g = state.game;
   if (!g || g.id !== firstLoaGame || g.ply > 1) return null;
-  // A mouse clicks (rules QA: a desktop read "tap").
-  const text = window.matchMedia("(pointer: coarse)").matches
-    ? gettext("%(square)s: now tap an orange dot to move it there.")
-    : gettext("%(square)s: now click an orange dot to move it there.");
+  // A mouse clicks (rules QA: a desktop read "tap"); the keyboard picked
+  // it with the focus shown on its square (keyboard QA: it read "click").
+  const byKeys = document.activeElement && document.activeElement.matches("#board .cell:focus-visible");
+  const text = byKeys
+    ? gettext("%(square)s: now go to an orange dot with the arrow keys, and press Enter.")
+    : window.matchMedia("(pointer: coarse)").matches
+      ? gettext("%(square)s: now tap an orange dot to move it there.")
+      : gettext("%(square)s: now click an orange dot to move it there.");
   return interpolate(text, { square: square }, true);
 }
 

@@ -137,6 +137,15 @@ export function moveText(move) {
   return move === "pass" ? pgettext("a move", "pass") : move;
 }
 
+/** A move as a screen reader says it: Lines of Action's "c1xa3" in words,
+ *  "c1 to a3, capturing" (keyboard QA: it was spelt out letter by letter). */
+export function spokenMove(move) {
+  const loa = /^([a-z]\d+)([-x])([a-z]\d+)$/.exec(move);
+  if (!loa) return moveText(move);
+  const words = loa[2] === "x" ? gettext("%(from)s to %(to)s, capturing") : gettext("%(from)s to %(to)s");
+  return interpolate(words, { from: loa[1], to: loa[3] }, true);
+}
+
 /** {black, white}: the discs (stones, pieces) on a board's cells. */
 export function discCounts(cells) {
   const counts = { black: 0, white: 0 };

@@ -12,6 +12,7 @@ from .helpers import (
     AI_TIMEOUT,
     LOADED,
     open_board,
+    open_imported,
     play_moves,
     select_game,
     set_ai,
@@ -95,11 +96,23 @@ def test_escape_puts_down_a_picked_piece(page):
     page.wait_for_function(
         "() => $('#announce').text() === 'b1 picked up: it can go to b3, d3, h1'"
     )
+    # A keyboard's words, not a mouse's (keyboard QA: "now click").
+    assert page.inner_text("#flash") == (
+        "b1: now go to an orange dot with the arrow keys, and press Enter."
+    )
     page.keyboard.press("Escape")
     page.wait_for_function("() => BoardPage.state.selected === null")
     assert page.locator("#board .cell.target").count() == 0
     assert active(page) == "b1"
     page.wait_for_function("() => $('#announce').text() === 'b1 put down'")
+    # A move is heard in words: "c1xa3" was spelt out letter by letter.
+    page.focus('#board [data-square="c1"]')
+    page.keyboard.press("Enter")
+    page.focus('#board [data-square="a3"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => $('#announce').text() === 'Black played c1 to a3, capturing'"
+    )
 
 
 def test_the_explorer_keeps_the_focus_in_its_card(page):
@@ -456,3 +469,42 @@ def test_import_keeps_the_keyboards_focus(page):
     page.wait_for_function("() => BoardPage.state.game.ply === 3")
     wait_idle(page)
     assert page.evaluate("() => document.activeElement.id") == "import-record"
+
+
+def test_a_new_game_s_board_is_entered_at_its_centre(page):
+    # Keyboard QA: a 9x9 Gomoku board after Reversi was entered at h8, the
+    # last Reversi move's square, near its edge: a blind player had no
+    # reason to expect it. A new game starts at the centre (where Gomoku's
+    # first stone goes), a game with moves at its last move.
+    open_board(page)
+    page.focus('#board [data-square="f5"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => BoardPage.state.game.ply === 1")
+    select_game(page, "gomoku")
+    page.wait_for_function("() => BoardPage.state.game.board.size === 15")
+    stop = page.locator('#board .cell[tabindex="0"]')
+    assert stop.get_attribute("data-square") == "h8"
+    open_imported(page, "loa", "c1xa3")
+    assert stop.get_attribute("data-square") == "a3"
+
+
+def test_the_keyboard_s_focus_in_a_dialog_is_a_ring_in_the_text_s_colour(page):
+    # Keyboard QA: Bootstrap's pale glow on a select was hard to see on
+    # white, and the chosen colour button's faint grey halo on dark.
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.wait_for_selector("#start-dialog.show")
+    rings = {}
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(
+            """() => { const e = document.activeElement;
+            const shown = e.classList.contains('btn-check') ? e.nextElementSibling : e;
+            const s = getComputedStyle(shown);
+            return [e.id, s.outlineStyle, s.outlineWidth, s.outlineColor,
+                    getComputedStyle(document.body).color]; }"""
+        )
+        rings[ring[0]] = ring[1:]
+    for control in ("start-game", "you-black"):
+        style, width, colour, text = rings[control]
+        assert (style, width, colour) == ("solid", "2px", text), control

@@ -2325,14 +2325,26 @@ def test_a_player_resigns_by_keyboard(new_page):
     # "Resign" again. Nothing was said either.
     a, b = a_friend_joins(new_page)
     first_moves(a, b, timeout=2000)
+    # A click's question goes after 3 s, as lichess's, and says it went
+    # (keyboard QA: it went silently, and Enter asked again).
+    a.click("#resign")
+    a.wait_for_function("() => $('#resign').text() === 'Resign'", timeout=5000)
+    a.wait_for_function("() => $('#announce').text().includes('Resignation cancelled')")
     a.focus("#resign")
     a.keyboard.press("Enter")
     assert a.locator("#resign").inner_text() == "Really resign?"
     assert a.evaluate("() => document.activeElement.id") == "resign"
     a.wait_for_function("() => $('#announce').text().includes('Really resign?')")
-    a.wait_for_timeout(600)  # its pause: a second Enter confirms
+    # A key's waits longer: a screen reader reads the question first.
+    a.wait_for_timeout(3500)
+    assert a.locator("#resign").inner_text() == "Really resign?"
     a.keyboard.press("Enter")
     a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    # The focus goes to the card that says how it ended, not to the step
+    # buttons beside the vanished Resign ("The starting position", heard as
+    # if the game had been reset).
+    a.wait_for_function("() => document.activeElement.id === 'end-dialog'")
+    assert a.inner_text("#end-title") == "You lost"
 
 
 def test_a_player_opening_their_game_s_watch_link_keeps_their_seat(new_page):
