@@ -532,7 +532,9 @@ function sendImport(body, mayRead) {
       const other = xhr.responseJSON && xhr.responseJSON.reads_as;
       if (!mayRead || !other) {
         importOver();
-        return noteRecord(api.errorText(xhr));
+        // In a player's words, not the API's ("the request body is larger
+        // than the 64 KiB accepted": careless-player QA).
+        return noteRecord(xhr.status === 413 ? gettext("This record is too long to import: a record holds at most 64 KB.") : api.errorText(xhr));
       }
       const chosen = chosenGame();
       chooseGame(other.game);

@@ -1236,6 +1236,16 @@ def test_a_game_played_elsewhere_can_be_stepped_through(new_page):
     page.click("#import-record")
     assert page.inner_text("#record-note") == "Paste a game record in the box first."
     assert game_json(page)["id"] == before
+    # A huge paste is refused in a player's words (careless-player QA: "The
+    # request body is larger than the 64 KiB accepted").
+    page.expected_errors.append("413 (Request Entity Too Large)")
+    page.fill("#record", "f5 " * 30000)
+    page.click("#import-record")
+    page.wait_for_function("() => !$('#import-record').attr('aria-busy')")
+    assert page.inner_text("#record-note") == (
+        "This record is too long to import: a record holds at most 64 KB."
+    )
+    assert game_json(page)["id"] == before
     page.fill("#record", record)
     page.click("#import-record")
     page.wait_for_function("() => BoardPage.state.game.ply === 7")
