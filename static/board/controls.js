@@ -167,7 +167,8 @@ export function optionsText(g, short = false) {
   if (!("size" in options && "row" in options)) return "";
   const parts = [short && options.row === 5 ? options.size + "\u00d7" + options.size : boardName(options)];
   if (options.rule) parts.push(short ? shortRuleName(g.game, options.rule) : ruleName(g.game, options.rule));
-  if (g.opening) parts.push($("#" + g.game + '-opening option[value="' + g.opening.name + '"]').text() || g.opening.name);
+  const opening = g.opening && ($("#" + g.game + '-opening option[value="' + g.opening.name + '"]').text() || g.opening.name);
+  if (opening) parts.push(short && g.opening.name === "swap2" ? pgettext("opening, short", "Swap2") : opening);
   return parts.join(" \u00b7 ");
 }
 

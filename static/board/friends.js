@@ -13,7 +13,7 @@ import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } 
 import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { openingStep, opensSwap2 } from "./opening.js";
-import { announce, clearFlash, copyField, flash, labelButton, sayStatus } from "./panel.js";
+import { announce, clearFlash, copyField, flash, labelButton, labelResign, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, resignsAgainstComputer, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
 import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
@@ -431,12 +431,13 @@ export function resign(event) {
     clearTimeout(resignTimer);
     resignFor = g.id;
     state.resignAsked = Date.now();
-    grey($("#resign").text(gettext("Really resign?")), true);
-    announce(gettext("Really resign?"));
+    labelResign(gettext("Resign?"));
+    grey($("#resign"), true);
+    announce(gettext("Really resign? Press Resign again to confirm."));
     setTimeout(() => grey($("#resign"), false), RESIGN_PAUSE);
     resignTimer = setTimeout(function () {
       resignTimer = null;
-      $("#resign").text(gettext("Resign"));
+      labelResign(gettext("Resign"));
       if ($("#resign").is(":visible")) announce(gettext("Resignation cancelled"));
     }, event && event.detail === 0 ? RESIGN_ASKS.key : RESIGN_ASKS.click);
     return;
@@ -444,7 +445,7 @@ export function resign(event) {
   clearTimeout(resignTimer);
   resignTimer = null;
   state.resignAsked = 0;
-  $("#resign").text(gettext("Resign"));
+  labelResign(gettext("Resign"));
   changeGame(api.resign(g.id));
 }
 

@@ -625,6 +625,13 @@ export function labelButton($button, text, labels) {
   $button.text(text);
 }
 
+/** Resign's words, `text` (default: as they are), in the width of the wider
+ *  of its two: its question moves nothing beside it (verification QA:
+ *  "Really resign?" pushed the step buttons onto a line of their own). */
+export function labelResign(text) {
+  labelButton($("#resign"), text || $("#resign").text(), [gettext("Resign"), gettext("Resign?")]);
+}
+
 /** Bring the board into sight after a control below or beside it (a move
  *  of the list or the explorer, the chart, a mistake), tapped where `at`
  *  says, changed what it shows: the whole board, with the status above it
@@ -750,6 +757,7 @@ export function drawPanel() {
   $("#game-options").prop("hidden", !options);
   $("#board-options").text(optionsText(g, true)).attr("title", options).prop("hidden", !options);
   drawSeats();
+  labelResign();
   drawOpening();
   balanceButtons();
   keepFocusNear(focused);

@@ -131,16 +131,21 @@ export function hintFirstLoa(g) {
 /** The game in which the first Lines of Action line was said, or null. */
 let firstLoaGame = null;
 
+/** What the player used last: "keys" or "pointer" (a mouse, a finger). */
+let lastInput = "pointer";
+document.addEventListener("keydown", () => (lastInput = "keys"), true);
+document.addEventListener("pointerdown", () => (lastInput = "pointer"), true);
+
 /** In that first game, until its first move, what to do with a piece just
  *  picked on `square` (Chinese-phone QA: the dots came, and the words went,
  *  for a newcomer left to guess), else null. */
 export function pickedWords(square) {
   const g = state.game;
   if (!g || g.id !== firstLoaGame || g.ply > 1) return null;
-  // A mouse clicks (rules QA: a desktop read "tap"); the keyboard picked
-  // it with the focus shown on its square (keyboard QA: it read "click").
-  const byKeys = document.activeElement && document.activeElement.matches("#board .cell:focus-visible");
-  const text = byKeys
+  // A mouse clicks (rules QA: a desktop read "tap"); keys go (keyboard QA:
+  // it read "click"), by the last used (a click on the square the keys had
+  // left the focus on read the keys' words).
+  const text = lastInput === "keys"
     ? gettext("%(square)s: now go to an orange dot with the arrow keys, and press Enter.")
     : window.matchMedia("(pointer: coarse)").matches
       ? gettext("%(square)s: now tap an orange dot to move it there.")

@@ -1614,8 +1614,14 @@ def test_a_timed_game_against_the_computer_can_be_resigned(page):
     human_move(page)
     wait_plies(page, 2)
     wait_idle(page)
+    before = [page.locator(b).bounding_box() for b in ("#resign", "#step-first")]
     page.click("#resign")
-    assert page.inner_text("#resign") == "Really resign?"
+    # The question in the button's own width: the step buttons beside it
+    # stay in their row (verification QA: "Really resign?" pushed them onto
+    # a second line and back).
+    assert page.inner_text("#resign") == "Resign?"
+    after = [page.locator(b).bounding_box() for b in ("#resign", "#step-first")]
+    assert after == before
     page.wait_for_timeout(600)  # a double tap is no decision
     page.click("#resign")
     page.wait_for_selector("#end-dialog.show")

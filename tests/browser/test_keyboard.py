@@ -113,6 +113,15 @@ def test_escape_puts_down_a_picked_piece(page):
     page.wait_for_function(
         "() => $('#announce').text() === 'Black played c1 to a3, capturing'"
     )
+    # Then the mouse, on the square the keys left the focus on: its words
+    # (verification QA: it read the keys').
+    page.focus('#board [data-square="h2"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => BoardPage.state.selected === 'h2'")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => BoardPage.state.selected === null")
+    page.click('#board [data-square="h2"]')
+    assert page.inner_text("#flash") == "h2: now click an orange dot to move it there."
 
 
 def test_the_explorer_keeps_the_focus_in_its_card(page):

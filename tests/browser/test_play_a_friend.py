@@ -360,12 +360,12 @@ def test_offers_and_resigning_through_the_page(new_page):
     click(b, "h9")
     ply_is(a, 2, timeout=1000)
     assert a.locator("#abort").is_hidden()
-    # A double tap (two taps 150 ms apart) only asks "Really resign?".
+    # A double tap (two taps 150 ms apart) only asks "Resign?".
     a.click("#resign")
     a.wait_for_timeout(150)
     a.click("#resign", force=True)  # a click, whether or not it is enabled
     a.wait_for_timeout(300)
-    assert a.locator("#resign").inner_text() == "Really resign?"
+    assert a.locator("#resign").inner_text() == "Resign?"
     assert a.evaluate("BoardPage.state.game.status") == "playing"
     a.click("#resign")  # waits until it is enabled again, then confirms
     for tab, title, reason in (
@@ -926,7 +926,7 @@ def test_a_game_that_ended_while_its_player_was_away_shows_its_end_card(new_page
     address = a.url
     a.goto("about:blank")
     b.click("#resign")
-    b.click("#resign")  # "Really resign?"
+    b.click("#resign")  # "Resign?"
     b.wait_for_selector("#end-dialog.show")
     a.goto(address)
     a.wait_for_selector("#end-dialog.show")
@@ -1822,7 +1822,7 @@ def test_a_game_of_days_a_move_reads_its_clocks_in_days(new_page):
     # A game over with time left is not in danger (friends QA: a clock
     # stayed red after a draw agreed).
     a.click("#resign")
-    a.click("#resign")  # "Really resign?"
+    a.click("#resign")  # "Resign?"
     a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
     assert "low" not in a.locator("#clock-black").get_attribute("class")
 
@@ -2332,12 +2332,12 @@ def test_a_player_resigns_by_keyboard(new_page):
     a.wait_for_function("() => $('#announce').text().includes('Resignation cancelled')")
     a.focus("#resign")
     a.keyboard.press("Enter")
-    assert a.locator("#resign").inner_text() == "Really resign?"
+    assert a.locator("#resign").inner_text() == "Resign?"
     assert a.evaluate("() => document.activeElement.id") == "resign"
     a.wait_for_function("() => $('#announce').text().includes('Really resign?')")
     # A key's waits longer: a screen reader reads the question first.
     a.wait_for_timeout(3500)
-    assert a.locator("#resign").inner_text() == "Really resign?"
+    assert a.locator("#resign").inner_text() == "Resign?"
     a.keyboard.press("Enter")
     a.wait_for_function("() => BoardPage.state.game.status === 'finished'")
     # The focus goes to the card that says how it ended, not to the step

@@ -152,6 +152,25 @@ def test_a_phone_names_the_rule_above_the_board(new_page):
     assert not line.is_visible()
 
 
+def test_a_chinese_phone_names_swap2_short_too(new_page):
+    # Verification QA: the rule was short (连珠) and the opening long,
+    # "Swap2（二次交换）", cut at 320 px to "Swap2（二…".
+    page = new_page(
+        viewport={"width": 320, "height": 568},
+        is_mobile=True,
+        has_touch=True,
+        locale="zh-CN",
+    )
+    made = page.request.post(
+        page.base_url + "/api/games/",
+        data={"game": "gomoku", "options": {"rule": "renju"}, "opening": "swap2"},
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    line = page.locator("#board-options")
+    assert line.inner_text() == "15×15 · 连珠 · 二次交换"
+    assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
+
+
 def test_on_a_small_phone_the_rule_gives_way_to_the_result(new_page):
     # Whose move and the result keep their words and the line its height:
     # the rule shrinks to an ellipsis instead (the board stays put).

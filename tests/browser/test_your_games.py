@@ -89,7 +89,7 @@ def test_the_new_game_dialog_lists_ones_games_with_friends_and_opens_them(new_pa
     # ended, first, until A opens it (the test after next); the invitation
     # stays.
     b.click("#resign")
-    b.click("#resign")  # "Really resign?"
+    b.click("#resign")  # "Resign?"
     b.wait_for_function("() => BoardPage.state.game.status === 'finished'")
     a.evaluate(visible_again)
     a.wait_for_selector("#your-move-count", state="hidden")
@@ -159,7 +159,7 @@ def test_leaving_a_game_on_the_clock_for_a_new_one_is_warned(new_page):
     entry.click()
     a.wait_for_function("() => BoardPage.state.game.seats")
     a.click("#resign")
-    a.click("#resign")  # "Really resign?"
+    a.click("#resign")  # "Resign?"
     a.wait_for_selector("#end-dialog.show")
     a.click("#new-game")  # over: nothing runs on
     a.wait_for_selector("#start-dialog.show")
@@ -212,7 +212,7 @@ def test_a_game_that_ended_elsewhere_is_said_and_listed_until_seen(new_page):
     a.locator("#start-dialog .btn-close").click()
     a.wait_for_selector("#start-dialog", state="hidden")
     b.click("#resign")
-    b.click("#resign")  # "Really resign?"
+    b.click("#resign")  # "Resign?"
     b.wait_for_selector("#end-dialog.show")
     a.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     a.wait_for_function(
@@ -245,7 +245,7 @@ def test_a_game_that_ended_while_the_page_was_closed_is_said_as_it_opens(new_pag
     shown = a.evaluate("BoardPage.state.game.id")
     a.goto("about:blank")
     b.click("#resign")
-    b.click("#resign")  # "Really resign?"
+    b.click("#resign")  # "Resign?"
     b.wait_for_selector("#end-dialog.show")
     a.goto(a.base_url + "/")
     a.wait_for_function("id => BoardPage.state.game?.id === id", arg=shown)
