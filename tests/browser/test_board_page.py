@@ -116,10 +116,13 @@ def test_human_vs_human_by_clicking_with_an_illegal_click(page, screenshot, game
         cell = page.locator(f'#board [data-square="{last}"]')
         assert "last-move" in cell.get_attribute("class")
         assert "last move" in cell.get_attribute("aria-label")
-        # (Reversi adds the discs turned and the score.)
+        # (Reversi adds the discs turned and the score; Lines of Action's
+        # move is said in words: "b1 to b3", "c1 to a3, capturing".)
+        heard = re.sub(r"^(\w+)-(\w+)$", r"\1 to \2", played[-1])
+        heard = re.sub(r"^(\w+)x(\w+)$", r"\1 to \2, capturing", heard)
         page.wait_for_function(
             "m => document.getElementById('announce').textContent.includes(m)",
-            arg=f"played {played[-1]}",
+            arg=f"played {heard}",
         )
     label = page.locator('#board [data-square="a1"]').get_attribute("aria-label")
     assert label.startswith("a1, ")
