@@ -303,8 +303,8 @@ function drawBoard() {
   // Tab back after the computer's move landed in the corner, a15); in
   // another game, its last move's, or the centre's (keyboard QA: a 9x9
   // Gomoku board was entered at h8, Reversi's last move).
-  const kept = stopFor === g.id && $board.find('.cell[tabindex="0"]').data("square");
-  const stop = focused || kept || (g.last_move && squaresOfMove(g.last_move).slice(-1)[0]) || b.files[n >> 1] + b.ranks[n >> 1];
+  const kept = stopFor === g.id && (focused || $board.find('.cell[tabindex="0"]').data("square"));
+  const stop = kept || (g.last_move && squaresOfMove(g.last_move).slice(-1)[0]) || b.files[n >> 1] + b.ranks[n >> 1];
   stopFor = g.id;
   const busy = Boolean(state.busy) || aiThinking();
   $board.attr("class", "board game-" + g.game).css("--n", n);

@@ -8,6 +8,8 @@ region is written only when its words change."""
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import (
     AI_TIMEOUT,
     LOADED,
@@ -517,3 +519,28 @@ def test_the_keyboard_s_focus_in_a_dialog_is_a_ring_in_the_text_s_colour(page):
     for control in ("start-game", "you-black"):
         style, width, colour, text = rings[control]
         assert (style, width, colour) == ("solid", "2px", text), control
+
+
+@pytest.mark.parametrize(
+    ("button", "dialog"), [("#help", "help-dialog"), ("#rules", "rules-dialog")]
+)
+def test_a_long_dialog_scrolls_by_keyboard(page, button, dialog):
+    # Keyboard QA: the Keys dialog hid its last lines under its edge, and
+    # its only stop, Close, does not scroll it; PageDown did nothing.
+    page.set_viewport_size({"width": 1280, "height": 500})
+    open_board(page)
+    page.focus(button)
+    page.keyboard.press("Enter")
+    shown(page, dialog)
+    body = f"#{dialog} .modal-body"
+    assert page.locator(body).evaluate("b => b.scrollHeight > b.clientHeight")
+    for _ in range(12):
+        if page.evaluate(
+            f"() => document.activeElement === document.querySelector('{body}')"
+        ):
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError("the dialog's text is not a keyboard stop")
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.querySelector('{body}').scrollTop > 0")
