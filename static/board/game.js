@@ -184,15 +184,19 @@ export function setGame(g) {
     // times: here, by the status line and by the end card).
     const played = { side: sideName(mover), move: spokenMove(g.last_move) };
     let words = gettext("%(side)s played %(move)s");
-    if (g.game === "reversi" && g.status !== "finished" && g.ply === before.ply + 1) {
-      // Heard, not seen: how many discs turned, and the score after.
+    if (g.game === "reversi" && g.ply === before.ply + 1) {
+      // Heard, not seen: how many discs turned, and the score after; the
+      // last move's score is the result's, which the status says.
       $.extend(played, discCounts(g.board.cells));
       played.turned = played[mover] - discCounts(before.board.cells)[mover] - 1;
-      words = ngettext(
-        "%(side)s played %(move)s, turning %(turned)s disc. Black %(black)s, White %(white)s",
-        "%(side)s played %(move)s, turning %(turned)s discs. Black %(black)s, White %(white)s",
-        played.turned
-      );
+      words =
+        g.status === "finished"
+          ? ngettext("%(side)s played %(move)s, turning %(turned)s disc", "%(side)s played %(move)s, turning %(turned)s discs", played.turned)
+          : ngettext(
+              "%(side)s played %(move)s, turning %(turned)s disc. Black %(black)s, White %(white)s",
+              "%(side)s played %(move)s, turning %(turned)s discs. Black %(black)s, White %(white)s",
+              played.turned
+            );
     }
     // A few moves in one snapshot (Swap2's stones placed together): each is
     // said, not only the last (QA: the choice of colour followed, and two

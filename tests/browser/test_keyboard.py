@@ -8,6 +8,8 @@ region is written only when its words change."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .helpers import (
@@ -171,6 +173,18 @@ def test_a_reversi_move_is_heard_with_the_discs_it_turned_and_the_score(page):
     changes = page.evaluate("() => changes")
     # Black to move -> White to move, once; the options line never.
     assert changes == {"status": 1, "options": 0}, changes
+
+
+def test_a_reversi_game_s_last_move_is_heard_with_the_discs_it_turned(page):
+    # Keyboard QA: every move was heard with the discs it turned but the
+    # last ("White played g4"); its score is the result's, said once.
+    open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
+    page.click('#board [data-square="g4"]')  # White takes the last disc
+    page.wait_for_function("() => BoardPage.state.game.status === 'finished'")
+    page.wait_for_function("() => $('#announce').text() !== ''")
+    assert re.fullmatch(
+        r"White played g4, turning \d+ discs?", page.inner_text("#announce")
+    )
 
 
 def test_the_move_list_is_one_tab_stop_that_keeps_the_focus(page):
