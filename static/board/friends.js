@@ -320,6 +320,7 @@ function seatedGameChanged(before, g) {
   const given = timeGivenWords(before, g);
   const granted = takebackGranted(before, g);
   const answeredByMove = movedOver(before, g);
+  const over = !mySeat() && offerOver(before, g);
   if (declined) {
     // With the wait the server set before asking again (as on lichess).
     flash(DECLINED[declined](waitToAsk(g, declined, mySeat())), "info"); // a live region: heard too
@@ -333,8 +334,23 @@ function seatedGameChanged(before, g) {
     flash(interpolate(gettext("%(giver)s accepted %(asker)s's takeback"), { giver: sideName(otherSide(granted)), asker: sideName(granted) }, true), "info");
   } else if (answeredByMove) {
     flash(MOVED_OVER[answeredByMove](), "info");
+  } else if (over) {
+    // To a watcher, who saw it made (spectator QA: the bar went without a
+    // word); declined or withdrawn, the snapshot does not tell.
+    flash(OVER[over](sideName(before.offers[over])), "info");
   }
   return false;
+}
+
+const OVER = {
+  draw: (side) => interpolate(gettext("%(side)s's draw offer is over: the game goes on."), { side: side }, true),
+  takeback: (side) => interpolate(gettext("%(side)s's takeback request is over: the game goes on."), { side: side }, true),
+};
+
+/** The offer (draw, takeback) gone while nothing else changed, or null. */
+function offerOver(before, g) {
+  const same = g.ply === before.ply && g.status === before.status;
+  return (same && Object.keys(OVER).find((kind) => (before.offers || {})[kind] && !(g.offers || {})[kind])) || null;
 }
 
 const MOVED_OVER = {

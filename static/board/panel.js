@@ -695,8 +695,8 @@ export function drawPanel() {
   if (playingPageClosed()) {
     setTimeout(function () {
       const closed = playsOnWithoutItsPage(g)
-        ? gettext("The page playing this game is closed: the server plays on, as its clocks run.")
-        : gettext("The page playing this game is closed: the game goes on once it is open again.");
+        ? gettext("No page is playing this game now: the server plays on, as its clocks run.")
+        : gettext("No page is playing this game now: it goes on once the page that played it opens it again.");
       if (playingPageClosed() && $("#flash").text() !== closed) flash(closed, "position");
     });
   }
@@ -756,6 +756,9 @@ export function drawPanel() {
   setLiveText("#game-options", options);
   $("#game-options").prop("hidden", !options);
   $("#board-options").text(optionsText(g, true)).attr("title", options).prop("hidden", !options);
+  // A watcher gets no estimates while the game goes on: a page's own
+  // searches bring them (spectator QA: the switch on showed nothing).
+  $("#show-analysis").closest(".form-check").prop("hidden", onlyWatching() && g.status === "playing");
   drawSeats();
   labelResign();
   drawOpening();

@@ -1615,8 +1615,10 @@ def test_a_watcher_reads_when_the_page_playing_the_computer_pauses_or_closes(
     assert re.fullmatch(r"(Black|White) \(AI\) to move – stopped", status(watcher))
     watcher.wait_for_function(
         "t => document.querySelector('#flash').textContent === t",
-        arg="The page playing this game is closed: "
-        "the game goes on once it is open again.",
+        # Closed, or gone to another game (spectator QA: "closed" was
+        # untrue when the host had started a new game).
+        arg="No page is playing this game now: "
+        "it goes on once the page that played it opens it again.",
         timeout=5000,
     )
 
@@ -1642,8 +1644,7 @@ def test_a_clocked_computer_game_plays_on_for_its_watchers_once_its_page_closed(
     host.context.close()
     watcher.wait_for_function(
         "t => document.querySelector('#flash').textContent === t",
-        arg="The page playing this game is closed: the server plays on, as its "
-        "clocks run.",
+        arg="No page is playing this game now: the server plays on, as its clocks run.",
         timeout=10_000,
     )
     ply = game_json(watcher)["ply"]

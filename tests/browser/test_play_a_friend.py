@@ -415,6 +415,19 @@ def test_a_watcher_is_told_a_takeback_was_granted(new_page):
     game_id = a.evaluate("() => BoardPage.state.game.id")
     w.goto(w.base_url + f"/?game={game_id}&watch")
     w.wait_for_function("() => BoardPage.state.watching && BoardPage.state.live")
+    # No switch that shows a watcher nothing (spectator QA).
+    assert w.locator("#show-analysis").is_hidden()
+    assert a.locator("#show-analysis").is_visible()
+    # A draw offer gone with nothing else is said too (spectator QA: the bar
+    # went without a word, as a takeback's answer was said).
+    b.click("#offer-draw")
+    w.wait_for_selector("#offer-bar:not([hidden])")
+    a.click("#offer-decline")
+    w.wait_for_function(
+        "t => $('#flash').text() === t",
+        arg="White's draw offer is over: the game goes on.",
+    )
+    w.wait_for_selector("#offer-bar", state="hidden")
     b.click("#ask-takeback")
     a.wait_for_selector("#offer-bar:not([hidden])")
     w.wait_for_selector("#offer-bar:not([hidden])")
@@ -1343,7 +1356,7 @@ def test_a_watchers_page_plays_its_own_new_game_and_back_watches_again(new_page)
     # it plays nothing (before, the news could overwrite the click's words).
     c.wait_for_function(
         "() => (BoardPage.state.presence || {}).watchers >= 1"
-        " && $('#flash').text().startsWith('The page playing this game is closed')"
+        " && $('#flash').text().startsWith('No page is playing this game now')"
     )
     click(c, "d3")
     assert c.locator("#flash").inner_text() == (
