@@ -547,7 +547,8 @@ def test_a_setting_changed_while_the_computer_thinks_loses_neither_its_move_nor_
     asked.continue_()
     page.wait_for_selector("#end-dialog.show", timeout=AI_TIMEOUT)
     assert page.inner_text("#end-title") == "You lost, 0\u201314"
-    assert page.inner_text("#announce") == "White played g4"  # the status: the result
+    # The discs it turned; the score is the status's, with the result.
+    assert page.inner_text("#announce") == "White played g4, turning 4 discs"
     # The strength chosen is kept, for the rematch (it was dropped).
     page.wait_for_function(
         "() => BoardPage.state.game.players.white.think_time === 0.5"
