@@ -2223,6 +2223,9 @@ def test_a_record_copied_is_on_the_clipboard(new_page):
     open_board(page)
     page.click('#board [data-square="d3"]')
     wait_idle(page)
+    # The record comes by its own request after the move (CI once copied
+    # the box before it came: an empty clipboard).
+    page.wait_for_function("() => document.getElementById('record').value === 'd3'")
     page.click("#copy-record")
     page.wait_for_function("() => document.getElementById('record-note').textContent")
     assert page.inner_text("#record-note") == "Record copied."
