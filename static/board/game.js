@@ -409,11 +409,22 @@ export function reload() {
 }
 
 /** Ask for the game on show until the server answers (the `tries`th time
- *  now, later each time), and draw it: its AI moves again (setGame). */
-function reloadWhenBack(tries) {
+ *  now, later each time), and draw it: its AI moves again (setGame); then
+ *  `then(game)` if given. */
+function reloadWhenBack(tries, then) {
   setTimeout(function () {
-    if (state.game) reload().fail(() => reloadWhenBack(tries + 1));
+    if (state.game)
+      reload()
+        .done((g) => then && then(g))
+        .fail(() => reloadWhenBack(tries + 1, then));
   }, Math.min(8000, 500 * 2 ** tries));
+}
+
+/** Look at the game again in `ms`, and until the server answers: it may
+ *  be down by then (a restart: QA, the one look fell, and the computer
+ *  never moved again until Pause and Resume). */
+function lookAgain(ms) {
+  setTimeout(() => reload().fail(() => reloadWhenBack(0)), ms);
 }
 
 /** The usual ending of a request that changes the game: take in its answer,
@@ -449,11 +460,28 @@ export function changeGame(xhr, then) {
       // the error no longer holds (network QA: a move played, drawn, and
       // "The server cannot be reached." under it).
       const lost = [0, 502, 504].includes(x.status);
-      reload().done(function (g) {
-        if (changed) flash(g.version > sent.from ? gettext("The game changed meanwhile, in another tab or window: here it is now.") : api.errorText(x));
-        else if (lost && g.id === sent.id && g.version > sent.from) withdrawFlash(api.errorText(x));
-      });
+      reload()
+        .done(function (g) {
+          if (changed) flash(g.version > sent.from ? gettext("The game changed meanwhile, in another tab or window: here it is now.") : api.errorText(x));
+          else if (lost && g.id === sent.id && g.version > sent.from) withdrawFlash(api.errorText(x));
+        })
+        .fail(function () {
+          if (lost) tellWhenBack(sent, api.errorText(x));
+        });
     });
+}
+
+/** The server is down (a restart, the network) since a change `sent` was
+ *  lost on its way: the `words` saying so stay until it is back, and then
+ *  say whether the change was made (operator QA: a move clicked during a
+ *  restart said so for 3.5 s, then nothing, and was not played). */
+function tellWhenBack(sent, words) {
+  flash(words, "stays");
+  reloadWhenBack(0, function (g) {
+    if ($("#flash").text() !== words) return; // the page has said more since
+    if (g.id === sent.id && g.version === sent.from) flash(gettext("The server is back, but it did not get what you did while it was away: do it again."));
+    else withdrawFlash(words);
+  });
 }
 
 /** A new game asked for (`xhr`): the page is busy until the answer, and
@@ -583,11 +611,11 @@ export function maybeRunAi() {
       const wait = parseFloat(x.getResponseHeader("Retry-After") || "0");
       if (x.status === 429 || x.status === 503) {
         flash(interpolate(gettext("The server is busy; the AI tries again in %(seconds)s s."), { seconds: Math.max(1, wait) }, true), "info");
-        setTimeout(reload, Math.max(1, wait) * 1000);
+        lookAgain(Math.max(1, wait) * 1000);
       } else if (x.status === 409) {
         // The game changed, or a search still runs on it: look again, later each time.
         conflicts += 1;
-        setTimeout(reload, Math.min(4000, 250 * 2 ** conflicts));
+        lookAgain(Math.min(4000, 250 * 2 ** conflicts));
       } else if (x.status === 0 || x.status === 502 || x.status === 504) {
         // The server went (a restart, the network): not a fault of the
         // search, which it runs again once back (QA: the page paused

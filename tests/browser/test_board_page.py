@@ -1962,6 +1962,73 @@ def test_a_computer_paused_by_a_server_fault_says_so_until_resumed(page):
     assert page.inner_text("#flash") == ""
 
 
+def test_a_computer_told_the_server_is_busy_moves_once_it_is_back(page):
+    """Operator QA: a server restarting refused the computer's move (503,
+    again in 15 s), the page's one look at the game then fell while the
+    server was still down, and the computer never moved again: "White (AI)
+    to move", no search, until Pause and Resume."""
+    page.expected_errors += ["503 (Service Unavailable)", "net::ERR_FAILED"]
+    down = {"moves": 1, "looks": 2}
+
+    def busy(route):
+        if not down["moves"]:
+            return route.continue_()
+        down["moves"] -= 1
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "1"},
+            json={"error": "unavailable", "detail": "the server is stopping"},
+        )
+
+    def away(route):
+        if route.request.method != "GET" or not down["looks"] or down["moves"]:
+            return route.continue_()
+        down["looks"] -= 1
+        route.abort()
+
+    open_board(page)
+    select_game(page, "reversi")
+    page.route("**/ai-move/", busy)
+    page.route("**/api/games/*/", away)
+    set_ai(page, "black", True, "level:1")
+    wait_plies(page, 1)
+    assert down == {"moves": 0, "looks": 0}
+
+
+def test_a_move_made_while_the_server_is_down_is_said_not_played(page):
+    """Operator QA: a move clicked while the server restarted said "The
+    server cannot be reached." for 3.5 s, then nothing: the player, back
+    from a glance away, could not tell that it was not played. The words
+    stay until the server is back, and then say that it was not."""
+    page.expected_errors.append("net::ERR_FAILED")
+    down = {"on": True}
+
+    def away(route):
+        if down["on"]:
+            return route.abort()
+        route.continue_()
+
+    open_board(page)
+    page.route("**/api/games/**", away)
+    page.click('#board [data-square="d3"]')
+    page.wait_for_function(
+        "() => document.getElementById('flash').textContent"
+        " === 'The server cannot be reached.'"
+    )
+    page.wait_for_timeout(4500)
+    assert page.inner_text("#flash") == "The server cannot be reached."
+    down["on"] = False
+    page.wait_for_function(
+        "() => !document.getElementById('flash').textContent.includes('reached.')",
+        timeout=15_000,
+    )
+    assert page.inner_text("#flash") == (
+        "The server is back, but it did not get what you did while it was"
+        " away: do it again."
+    )
+    assert plies(page) == []
+
+
 def test_a_move_on_a_game_changed_elsewhere_says_so_in_words(page):
     """QA: a move made in a tab that had not heard of a change (another tab
     of the same game) said the API's words: "The game is at version 1, not
