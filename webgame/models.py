@@ -114,3 +114,15 @@ class ChatLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.id}: {self.text or self.preset}"
+
+
+class ServerBeat(models.Model):
+    """When a web process was last seen alive (milliseconds since the
+    epoch), one row: the flag watcher notes it every few seconds, and a
+    start after a crash (no stop noted its time) gives the side to move of
+    each running clock the time since (webgame/services/beats.py)."""
+
+    at = models.BigIntegerField()
+
+    def __str__(self) -> str:
+        return f"alive at {self.at}"

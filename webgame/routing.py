@@ -3,7 +3,8 @@ API), the live games' sockets (:mod:`webgame.consumers`), and the server's
 lifespan, which runs the flag watcher: every half second it ends the games
 whose side to move ran out of time (:func:`webgame.services.flag_due_games`),
 and asks for the computer's moves that no page asked for while its clock
-runs (:func:`webgame.services.unasked_ai_moves`).
+runs (:func:`webgame.services.unasked_ai_moves`); every few seconds it
+notes that the server is alive (:mod:`webgame.services.beats`).
 As the server starts, before the watcher and any request, and as it stops,
 the running Fischer clocks are given a restart's time, as lichess does on a
 deploy (:func:`webgame.services.make_up_for_restart`); as it stops, the live
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from functools import partial
 
 from channels.db import database_sync_to_async
@@ -53,6 +55,8 @@ async def watch_flags() -> None:
     store_answers = database_sync_to_async(services.watch_store)
     flag_due = database_sync_to_async(services.flag_due_games)
     unasked = database_sync_to_async(services.unasked_ai_moves)
+    beat = database_sync_to_async(services.beat)
+    beaten = 0.0
     # The games whose unasked move is under way, and its task (held here:
     # the event loop keeps only a weak reference to a task).
     playing: dict[str, asyncio.Task] = {}
@@ -60,6 +64,9 @@ async def watch_flags() -> None:
     while True:
         await asyncio.sleep(FLAG_EVERY)
         try:
+            if time.monotonic() - beaten >= services.BEAT_EVERY:
+                await beat()  # alive: for a crash's start
+                beaten = time.monotonic()
             if not await store_answers():
                 continue  # nobody can move: the clocks wait for it (.outages)
             await flag_due()

@@ -12,6 +12,7 @@ import json
 
 import pytest
 import redis
+from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -579,6 +580,34 @@ def test_a_restart_longer_than_its_time_costs_the_side_to_move_nothing(client, f
     assert abs(shown["black"] - left / 1000) < 0.5
     assert shown["white"] == 210  # 10 s and 20 s, as always
     assert "stopped" not in GameRow.objects.get(pk=game_id).clock
+
+
+def test_a_crash_costs_the_side_to_move_nothing(client, friends):
+    """Operator QA: a server killed (no stop to note its time) gave the side
+    to move 20 s whatever the time it was down, so a crash of minutes lost
+    a game on time. Its start gives the time since a web process was last
+    seen alive: the flag watcher notes it every few seconds (a beat)."""
+    game_id, black, white = friends
+    for move, token in (("h8", black), ("h9", white)):
+        post(client, "game-moves", game_id, {"move": move}, token=token)
+    row = GameRow.objects.get(pk=game_id)
+    at = clocks.now_ms()
+    left = clocks.left_ms(row.clock, "black", "black", at)
+    # The server died at ``at`` and was down for 150 s (Black had 180 s).
+    row.clock = {**row.clock, "since": row.clock["since"] - 150_000}
+    row.save()
+    services.beat(at - 150_000)
+    assert make_up_for_restart("start") == 1
+    shown = client.get(url("game-detail", game_id)).json()["clock"]
+    assert abs(shown["black"] - left / 1000) < 0.5
+    assert shown["white"] == 200  # 20 s as the server starts, as always
+    # A start whose last beat is fresh (another web process serves on) gives
+    # the usual 20 s.
+    services.beat(clocks.now_ms())
+    cache.clear()  # the next minute
+    before = GameRow.objects.get(pk=game_id).clock["black"]
+    assert make_up_for_restart("start") == 1
+    assert GameRow.objects.get(pk=game_id).clock["black"] == before + 20_000
 
 
 def test_a_move_after_a_stop_ends_what_the_start_would_make_up():

@@ -171,15 +171,17 @@ def test_the_flag_watcher_ends_no_game_and_plays_no_move_during_an_outage(
     monkeypatch.setattr(services, "watch_store", watch_store)
     monkeypatch.setattr(services, "flag_due_games", lambda: looked.append("flags"))
     monkeypatch.setattr(services, "unasked_ai_moves", lambda: looked.append("ai") or [])
+    monkeypatch.setattr(services, "beat", lambda: looked.append("beat"))
 
     async def watch() -> None:
         watcher = asyncio.create_task(routing.watch_flags())
-        while len(looked) < 5:
+        while len(looked) < 6:
             await asyncio.sleep(0.01)
         watcher.cancel()
 
     asyncio.run(asyncio.wait_for(watch(), 5))
-    assert looked[:5] == ["store", "store", "store", "flags", "ai"]
+    # Alive, whether or not the store answers (beats.py), once in 5 s.
+    assert looked[:6] == ["beat", "store", "store", "store", "flags", "ai"]
 
 
 # ---- the live sockets while Redis does not answer ------------------------------

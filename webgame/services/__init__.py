@@ -19,6 +19,8 @@ The modules, from the bottom up (each imports only those above it):
   acts, the choices, what the sides become.
 - :mod:`.clocks`: the clocks the server keeps (Fischer, days per move), and
   the time a player gives their friend.
+- :mod:`.beats`: when the server was last seen alive (a crash's restart
+  gives the clocks the time since).
 - :mod:`.spacing`: how long a player waits to ask their friend again (a
   draw, a takeback, a rematch).
 - :mod:`.presence`: who is at a game (its seats' and watchers' sockets), and
@@ -57,6 +59,7 @@ from __future__ import annotations
 
 from .ai import ai_move, hint, play_unasked, stop_search, unasked_ai_moves
 from .analysis import analyse_ply, ending
+from .beats import BEAT_EVERY, beat
 from .catalog import (
     FORBIDDEN_KINDS,
     GAME_NAMES,
@@ -134,8 +137,10 @@ __all__ = [
     "OPENING_STEPS",
     "TOKEN_HEADER",
     "CLAIMS",
+    "BEAT_EVERY",
     "abort",
     "answer_offer",
+    "beat",
     "claim",
     "flag_due_games",
     "give_time",

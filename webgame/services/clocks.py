@@ -22,7 +22,8 @@ A restart of the server gives every running Fischer clock time, as lichess
 does on a deploy (:data:`RESTART_SECONDS`): as the server stops, then as it
 starts again, before its flag watcher and its first request, so that a
 restart of less than half a minute flags nobody; after a stop it saw, the
-start gives the side to move the time the server was down, if more. It is
+start gives the side to move the time the server was down, if more (after
+a crash, the time since it was last seen alive: :mod:`.beats`). It is
 not counted in ``given``; ``restarts`` counts the times given, for the page
 to say why a clock grew.
 
@@ -212,13 +213,17 @@ def given(clock: dict, side: str) -> dict:
     }
 
 
-def restarted(clock: dict, to_move: str, when: str, at: int) -> dict:
+def restarted(
+    clock: dict, to_move: str, when: str, at: int, alive: int | None = None
+) -> dict:
     """Return the running Fischer ``clock`` with the time a restart gives
     (:data:`RESTART_SECONDS`; ``when`` is ``"stop"`` or ``"start"``, at
     ``at``), ``to_move`` being the side whose clock runs (the caller counts
     the restart). A stop notes its time (``stopped``), and the start after
     gives the side to move the time the server was down if that is more
-    (QA: restarts of 44-51 s cost the side to move the rest)."""
+    (QA: restarts of 44-51 s cost the side to move the rest); after a crash,
+    which noted nothing, the time since the server was last seen ``alive``
+    (:mod:`.beats`) or since the clock started, whichever is later."""
     mover, other = RESTART_SECONDS[when]
     mover_ms = mover * 1000
     clock = dict(clock)
@@ -227,6 +232,8 @@ def restarted(clock: dict, to_move: str, when: str, at: int) -> dict:
         clock["stopped"] = at
     elif stopped is not None:
         mover_ms = max(mover_ms, at - stopped)
+    elif alive is not None:
+        mover_ms = max(mover_ms, at - max(alive, clock["since"]))
     rest = other_side(to_move)
     return {
         **clock,

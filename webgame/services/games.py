@@ -22,7 +22,7 @@ from mcts import Game, State
 
 from ..errors import Conflict, GameNotFound, ServiceError
 from ..models import Game as GameRow
-from . import clocks, live, livegrowth, openings, outages, presence, seats
+from . import beats, clocks, live, livegrowth, openings, outages, presence, seats
 from .notation import parse
 from .players import COLORS, normal_players
 from .positions import PASS, position, replay, snapshot
@@ -419,8 +419,9 @@ def make_up_for_restart(when: str) -> int:
     if not cache.add(f"restart-time:{when}", True, timeout=60):
         return 0
     at = clocks.now_ms()
+    alive = beats.last_beat() if when == "start" else None
     return _give_running_clocks(
-        lambda clock, side: clocks.restarted(clock, side, when, at)
+        lambda clock, side: clocks.restarted(clock, side, when, at, alive)
     )
 
 
