@@ -26,6 +26,11 @@ def _no_throttle_and_a_clean_cache(settings):
 def friends():
     """Return (game id, black's token, white's token) of a Gomoku game at 3+2
     between two seats, both taken."""
+    return friends_at_3_2()
+
+
+def friends_at_3_2() -> tuple[str, str, str]:
+    """Make the game of :func:`friends`: (its id, black's, white's token)."""
     client = APIClient()
     made = client.post(
         "/api/games/", {**GOMOKU_3_2, "friend": {"side": "black"}}, format="json"

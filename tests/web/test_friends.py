@@ -9,6 +9,7 @@ import asyncio
 import datetime as dt
 import hmac
 import json
+import logging
 
 import pytest
 import redis
@@ -23,7 +24,7 @@ from webgame.services import ai as ai_service
 from webgame.services import clocks, flag_due_games, make_up_for_restart, positions
 from webgame.services.seats import digest
 
-from .conftest import GOMOKU_3_2
+from .conftest import GOMOKU_3_2, friends_at_3_2
 from .helpers import assert_error, url
 
 pytestmark = pytest.mark.django_db
@@ -742,6 +743,30 @@ def test_time_is_given_on_a_fischer_clock_between_two_seats(client, clock):
     )
     alone = client.post("/api/games/", {"game": "gomoku"}, format="json").json()
     assert_error(post(client, "game-give-time", alone["id"]), 400, "no_opponent")
+
+
+def test_the_server_logs_each_game_it_ends_on_time(client, friends, caplog):
+    """Operator QA: the server's log said nothing of a game it ended (a
+    flag fall, a first move not made in time): only its HTTP lines."""
+    game_id, black, white = friends
+    caplog.set_level(logging.INFO, logger="webgame.services.games")
+    post(client, "game-moves", game_id, {"move": "h8"}, token=black)
+    row = GameRow.objects.get(pk=game_id)
+    row.deadline = timezone.now() - dt.timedelta(seconds=1)
+    row.save()
+    assert flag_due_games() == 1
+    assert [r.getMessage() for r in caplog.records] == [
+        f"game {game_id} aborted: White made no first move in time"
+    ]
+    caplog.clear()
+    other, black, white = friends_at_3_2()
+    for move, token in (("h8", black), ("h9", white)):
+        post(client, "game-moves", other, {"move": move}, token=token)
+    run_out(other)
+    assert flag_due_games() == 1
+    assert [r.getMessage() for r in caplog.records] == [
+        f"game {other} ended: Black ran out of time, White wins"
+    ]
 
 
 def test_a_game_lost_on_time_takes_nothing_back(client):

@@ -9,6 +9,7 @@ another request wrote first, nothing is written and the client gets 409.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 from typing import cast
 from uuid import UUID
@@ -30,6 +31,8 @@ from .readiness import READINESS
 from .rules import cached_rules, options_key, rules_for
 from .searches import abandon_search
 from .sides import other_side, side_words
+
+log = logging.getLogger(__name__)
 
 #: A game's id as the views pass it: the URL's UUID (or its text).
 GameId = UUID | str
@@ -391,9 +394,20 @@ def settle_clock(row: GameRow) -> GameRow:
         other = other_side(side)
         ending = {"winner": other, "reason": "time", "score": None}
     try:
-        return write(row, ending=ending)
+        ended = write(row, ending=ending)
     except Conflict:  # another request or process wrote first: read theirs
         return settle_clock(get_row(row.pk))
+    # For the operator: the log said nothing of a game the server ended.
+    if waiting:
+        log.info("game %s aborted: %s made no first move in time", row.pk, side.title())
+    else:
+        log.info(
+            "game %s ended: %s ran out of time, %s wins",
+            row.pk,
+            side.title(),
+            other.title(),
+        )
+    return ended
 
 
 def flag_due_games() -> int:
