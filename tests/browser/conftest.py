@@ -137,8 +137,8 @@ class AsgiLiveServer:
 
 
 def between_tests(service, nothing):
-    """Return ``service`` (the flag watcher's, the restart's time for the
-    running clocks, a closing socket's tidying of connections) doing
+    """Return ``service`` (the flag watcher's, its beat, the restart's time for
+    the running clocks, a closing socket's tidying of connections) doing
     nothing, and answering ``nothing``, while pytest-django blocks the
     database (between two tests, as the server starts and stops) instead of
     raising: the server would log that as a failure in the next failing
@@ -163,6 +163,7 @@ def live_server(django_db_setup, django_db_blocker):
 
     with pytest.MonkeyPatch.context() as patch:
         for name, nothing in (
+            ("beat", None),
             ("flag_due_games", 0),
             ("make_up_for_restart", 0),
             ("unasked_ai_moves", []),

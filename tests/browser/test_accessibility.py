@@ -244,3 +244,48 @@ def test_the_board_keeps_its_colours_in_forced_colours(page, game):
     black = page.evaluate(style, [".count-chip .piece-mini.black", "backgroundColor"])
     white = page.evaluate(style, [".count-chip .piece-mini.white", "backgroundColor"])
     assert black != white
+
+
+def test_the_moves_clocks_and_presence_keep_their_marks_in_forced_colours(page):
+    """Zoom QA: with Windows' high contrast the move list showed neither the
+    last move nor the one looked at, a clock running low and the running
+    clock looked as any other, and both presence dots were hollow rings:
+    their backgrounds and shadows are forced away. In forced colours each
+    keeps a mark of the system's colours."""
+    marks = (
+        '<ol class="move-list"><li><button class="ply" id="m-plain">1</button>'
+        '<button class="ply current" id="m-last">2</button>'
+        '<button class="ply viewed" id="m-viewed">3</button></li></ol>'
+        '<span class="seat-chip" id="c-plain">'
+        '<span class="clock-time">3:00</span></span>'
+        '<span class="seat-chip to-move" id="c-running">'
+        '<span class="clock-time running">2:00</span></span>'
+        '<span class="seat-chip" id="c-low">'
+        '<span class="clock-time low">0:09</span></span>'
+        '<span class="presence-dot" id="p-off"></span>'
+        '<span class="presence-dot on" id="p-on"></span>'
+    )
+    page.emulate_media(forced_colors="active")
+    open_board(page)
+    page.evaluate("m => document.body.insertAdjacentHTML('beforeend', m)", marks)
+
+    def look(selector: str) -> tuple:
+        """What shows of ``selector``: its background (the page's where it
+        has none), its text's colour and its outline."""
+        return tuple(
+            page.evaluate(
+                "s => { const c = getComputedStyle(document.querySelector(s));"
+                " const clear = /^rgba\\(.*, 0\\)$/.test(c.backgroundColor);"
+                " const ground = getComputedStyle(document.body).backgroundColor;"
+                " return [clear ? ground : c.backgroundColor, c.color,"
+                " c.outlineStyle === 'none' ? 'none'"
+                " : c.outlineStyle + c.outlineColor]; }",
+                selector,
+            )
+        )
+
+    assert look("#m-last") != look("#m-plain")
+    assert look("#m-viewed") not in (look("#m-plain"), look("#m-last"))
+    assert look("#c-running") != look("#c-plain")
+    assert look("#c-low") not in (look("#c-plain"), look("#c-running"))
+    assert look("#p-on") != look("#p-off")
