@@ -18,7 +18,7 @@ import { keepReviewOf } from "./review.js";
 import { firstMoveCounted, firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
-import { SIDES, discCounts, expectedSeconds, movesKey, onlyWatching, personPlaysHere, sideName, spokenMove, state } from "./state.js";
+import { SIDES, discCounts, endSentence, expectedSeconds, movesKey, onlyWatching, personPlaysHere, sideName, spokenMove, state } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
@@ -225,13 +225,13 @@ export function setGame(g) {
   if (restart && news === restart && !due) due = firstMoveNews(null, g);
   if (news && due) {
     // Translators: news of the game, then the first move it still awaits.
-    flash(interpolate(gettext("%(news)s. %(due)s"), { news: news, due: due }, true), "position");
+    flash(interpolate(gettext("%(news)s. %(due)s"), { news: news.replace(/[.。]$/, ""), due: due }, true), "position");
   } else if (news) {
     // A live region: heard too. The computer's Swap2 stones stay said
     // while the player's choice waits, and a restart's word while the
     // clocks it grew do (network QA: gone in 3.5 s, the clocks 40 s more).
     const stays = news === restart || (opening && ["choose", "choose-again"].includes(g.opening.step));
-    flash(news, stays ? "position" : "info");
+    flash(endSentence(news), stays ? "position" : "info");
   } else if (due) {
     flash(due, "position"); // until the move: the countdown runs till then
   } else if (!sameGame && g.seats && g.status === "playing" && !state.watching && onlyWatching()) {

@@ -114,6 +114,13 @@ export function cap(word) {
   return word ? word.charAt(0).toUpperCase() + word.slice(1) : "";
 }
 
+/** `words` as a sentence: with a full stop where they have none (news of
+ *  the game said alone; joined with more words, they take none). */
+export function endSentence(words) {
+  // Translators: a sentence's end: the words, then a full stop.
+  return /[.。!?！？]$/.test(words) ? words : interpolate(gettext("%(words)s."), { words: words }, true);
+}
+
 /** A side's name as the page shows it: "black" -> "Black" (translated);
  *  "" for none. The API's value ("black", "white") is never translated. */
 export function sideName(side) {

@@ -2089,12 +2089,12 @@ def test_a_page_says_why_a_restart_of_the_server_grew_the_clocks(new_page):
     assert services.make_up_for_restart("start") == 1
     c.context.set_offline(False)
     c.wait_for_function("() => BoardPage.state.game.clock.restarts === 1")
-    assert c.locator("#flash").inner_text() == "服务器曾中断：双方棋钟均已补时"
+    assert c.locator("#flash").inner_text() == "服务器曾中断：双方棋钟均已补时。"
     assert c.evaluate("() => BoardPage.state.game.clock.white") == white + 20
     # It stays while the clocks it explains do (network QA: gone in 3.5 s,
     # the clocks had jumped 40 s, and a player who looked away missed why).
     c.wait_for_timeout(4000)
-    assert c.locator("#flash").inner_text() == "服务器曾中断：双方棋钟均已补时"
+    assert c.locator("#flash").inner_text() == "服务器曾中断：双方棋钟均已补时。"
 
 
 def test_a_restart_keeps_the_first_move_s_word_under_the_board(new_page):

@@ -201,7 +201,7 @@ def test_the_computers_colour_choice_is_told_to_the_player(page):
         "'The computer chose to play')"
     )
     assert page.inner_text("#flash") == (
-        f"The computer chose to play {computer.title()}: you play {human.title()}"
+        f"The computer chose to play {computer.title()}: you play {human.title()}."
     )
 
 
@@ -221,7 +221,7 @@ def test_the_computers_two_more_stones_are_named_until_the_colour_is_chosen(
         arg=expected,
     )
     page.wait_for_timeout(4000)  # it stays while the choice waits
-    assert page.inner_text("#flash") == expected + ": you choose a colour"
+    assert page.inner_text("#flash") == expected + ": you choose a colour."
     page.click('#swap2-choices button[data-choice="black"]')
     page.wait_for_function("() => !document.querySelector('#flash').innerText")
 
@@ -458,7 +458,7 @@ def test_the_computers_three_opening_stones_are_named_until_the_player_chooses(p
     first, second, third = game_json(page)["moves"][:3]
     expected = (
         f"The computer placed three stones, {first}, {second} and {third}:"
-        " you choose black, or white and the next move, or two more stones"
+        " you choose black, or white and the next move, or two more stones."
     )
     page.wait_for_function("t => $('#flash').text() === t", arg=expected)
     page.wait_for_timeout(4000)  # it stays while the choice waits
