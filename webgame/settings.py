@@ -158,7 +158,10 @@ ALLOWED_HOSTS = [
     )
     if host.strip()
 ]
-if not ALLOWED_HOSTS:  # every request would be refused (400)
+# Each a host name, an address or a pattern ("*", ".example.com"): none, or
+# a URL or a space (operator QA), refused every request (400).
+_HOST = re.compile(r"\*|\.?[A-Za-z0-9.-]+|\[?[0-9A-Fa-f:.]+\]?")
+if not ALLOWED_HOSTS or not all(_HOST.fullmatch(host) for host in ALLOWED_HOSTS):
     _refuse(
         "ALLOWED_HOSTS", os.environ["ALLOWED_HOSTS"], "host names, separated by commas"
     )

@@ -226,6 +226,13 @@ def test_make_alone_lists_every_target_with_what_it_does():
         # Operator QA: no host at all started a server that refused every
         # request (400, "check the Host header").
         ("ALLOWED_HOSTS", ",", "host names, separated by commas"),
+        # Operator QA: a URL or a space passed, to refuse every request.
+        (
+            "ALLOWED_HOSTS",
+            "http://games.example.com/",
+            "host names, separated by commas",
+        ),
+        ("ALLOWED_HOSTS", "localhost,my host", "host names, separated by commas"),
     ],
 )
 def test_a_setting_that_cannot_be_used_stops_the_start_naming_it(
