@@ -12,9 +12,12 @@ import logging
 
 import redis
 from django import db
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.http import Http404, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -215,9 +218,22 @@ def json_server_error(request) -> JsonResponse:
     )
 
 
-def json_bad_request(request, exception=None) -> JsonResponse:
-    """Return the 400 body for requests Django refuses before any view
-    (handler400: e.g. a Host header not in ALLOWED_HOSTS)."""
+def bad_request(request, exception=None) -> HttpResponse:
+    """Return the 400 for requests Django refuses before any view
+    (handler400: e.g. a Host header not in ALLOWED_HOSTS): the API's JSON,
+    but a page saying why to a browser at a host not allowed (operator QA:
+    the site opened at the machine's address showed a player the JSON)."""
+    wants_page = "text/html" in request.headers.get("Accept", "")
+    if (
+        isinstance(exception, DisallowedHost)
+        and wants_page
+        and not request.path.startswith("/api/")
+    ):
+        # Not render(): the request's context would ask for its host again.
+        host, _port = split_domain_port(request.META.get("HTTP_HOST", ""))
+        with translation.override(translation.get_language_from_request(request)):
+            page = render_to_string("400.html", {"host": host})
+        return HttpResponse(page, status=status.HTTP_400_BAD_REQUEST)
     return JsonResponse(
         error_body("bad_request", _("the request was refused: check the Host header")),
         status=status.HTTP_400_BAD_REQUEST,

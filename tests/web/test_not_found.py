@@ -34,3 +34,28 @@ def test_no_api_endpoint_is_a_404_whatever_the_method(method):
         "/api/games/not-a-game/", content_type="application/json"
     )
     assert answer.status_code == 404
+
+
+def test_a_browser_at_a_host_not_allowed_gets_a_page_that_says_why():
+    """Operator QA: the site opened by a name not in ALLOWED_HOSTS (the
+    machine's address on the network) showed the API's JSON, "check the
+    Host header", to a player; its operator learns what to change."""
+    answer = Client().get("/", HTTP_HOST="games.example", **BROWSER)
+    assert answer.status_code == 400
+    assert answer["Content-Type"].startswith("text/html")
+    page = answer.content.decode()
+    assert "This server does not answer to games.example" in page
+    assert "ALLOWED_HOSTS" in page
+    chinese = Client().get(
+        "/nope", HTTP_HOST="games.example", HTTP_ACCEPT_LANGUAGE="zh-CN", **BROWSER
+    )
+    assert chinese.status_code == 400 and "games.example" in chinese.content.decode()
+    assert "服务器" in chinese.content.decode()
+    # Other clients, and the API, still get its JSON.
+    for path, headers in (("/api/games/", BROWSER), ("/", {})):
+        refused = Client().get(path, HTTP_HOST="games.example", **headers)
+        assert refused.status_code == 400
+        assert refused.json()["error"] == "bad_request"
+    # A name that is not one is not echoed into the page.
+    odd = Client().get("/", HTTP_HOST="<b>x</b>", **BROWSER).content.decode()
+    assert "<b>x</b>" not in odd
