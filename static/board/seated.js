@@ -193,17 +193,21 @@ function drawPresence() {
   const lost = state.liveLost;
   const who = (!lost && state.presence) || {};
   $("#connection-lost").prop("hidden", !lost);
+  // A page that polls (its socket never connected) does not know who is
+  // connected: no dots saying nobody is (network QA: both hollow all game).
+  const known = Boolean(g.seats) && (state.live || lost);
   SIDES.forEach(function (side) {
     const on = Boolean(g.seats && who[side]);
     $("#seat-name-" + side).text(seatName(side));
     const presence = on ? gettext("connected") : gettext("not connected");
     $("#presence-" + side)
       .prop("hidden", !g.seats)
+      .css("visibility", known ? "" : "hidden") // its room kept: the chip does not grow as the socket comes
       .toggleClass("on", on)
       .attr("title", presence);
     // The dot is seen: heard too (keyboard QA).
     // Translators: after a player's name, to a screen reader: "(connected)".
-    $("#presence-said-" + side).text(g.seats ? " " + interpolate(gettext("(%(presence)s)"), { presence: presence }, true) : "");
+    $("#presence-said-" + side).text(known ? " " + interpolate(gettext("(%(presence)s)"), { presence: presence }, true) : "");
     $("#seat-" + side).toggleClass("to-move", g.status === "playing" && g.to_move === side);
     // No colour is anyone's before the Swap2 choice: a disc half of each.
     const undecided = opensSwap2(g, side) !== null;

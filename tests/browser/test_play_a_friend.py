@@ -2064,6 +2064,11 @@ def test_a_page_whose_socket_cannot_connect_follows_the_game_by_polling(new_page
     click(a, "h8")
     ply_is(b, 1, timeout=10_000)  # asked every 3 s
     assert b.evaluate("() => BoardPage.state.live") is False
+    # Without a socket the page does not know who is connected: no dots
+    # saying that nobody is, itself neither (network QA).
+    assert b.locator("#presence-black").is_hidden()
+    assert b.locator("#presence-white").is_hidden()
+    assert b.evaluate("() => $('#presence-said-white').text()") == ""
     a.fill("#chat-text", "Can you see this?")
     a.press("#chat-text", "Enter")
     b.wait_for_function(
