@@ -346,20 +346,21 @@ function drawGone() {
     return;
   }
   if (!mySeat()) {
-    // A watcher: who left, and nothing to claim.
-    sayGone(interpolate(gettext("%(side)s left the game."), { side: sideName(side) }, true), "watching");
+    // A watcher: who is gone, and nothing to claim. Not "left the game":
+    // a phone in a tunnel has not left it (network QA).
+    sayGone(interpolate(gettext("%(side)s is not connected."), { side: sideName(side) }, true), "watching");
     $("#gone-claims").prop("hidden", true);
     return;
   }
   if (beforeFirstMoves(state.game)) {
-    sayGone(gettext("Your friend left the game before each of you had moved: you can abort it, or wait for them."), "before");
+    sayGone(gettext("Your friend is not connected, and you have not both moved yet: you can abort the game, or wait for them."), "before");
     $("#gone-claims").prop("hidden", true);
     return;
   }
   const wait = Math.max(0, Math.ceil(state.presence.goneAfter - since));
   const text = wait
-    ? interpolate(ngettext("Your friend left the game. You can claim victory in %(n)s second.", "Your friend left the game. You can claim victory in %(n)s seconds.", wait), { n: wait }, true)
-    : gettext("Your friend left the game. You can claim victory, call it a draw, or wait.");
+    ? interpolate(ngettext("Your friend is not connected. You can claim victory in %(n)s second.", "Your friend is not connected. You can claim victory in %(n)s seconds.", wait), { n: wait }, true)
+    : gettext("Your friend is not connected. You can claim victory, call it a draw, or wait.");
   sayGone(text, wait ? "waiting" : "claims");
   const claims = $("#gone-claims");
   const come = claims.prop("hidden") && wait === 0;

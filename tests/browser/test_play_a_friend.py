@@ -1131,8 +1131,8 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     b.goto("about:blank")
     a.wait_for_selector("#gone-bar:not([hidden])", timeout=4000)
     assert a.locator("#gone-text").inner_text() == (
-        "Your friend left the game before each of you had moved:"
-        " you can abort it, or wait for them."
+        "Your friend is not connected, and you have not both moved yet:"
+        " you can abort the game, or wait for them."
     )
     a.wait_for_timeout(3500)  # gone long enough for a claim, were it allowed
     assert a.locator("#claim-win").is_hidden()
@@ -1155,7 +1155,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     assert (
         a.locator("#gone-text")
         .inner_text()
-        .startswith("Your friend left the game. You can claim victory in ")
+        .startswith("Your friend is not connected. You can claim victory in ")
     )
     # A screen reader hears it once, not each second of the countdown
     # (keyboard QA: the live region was rewritten 19 times in 12 s).
@@ -1163,11 +1163,11 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     assert a.locator("#gone-text").get_attribute("aria-hidden") == "true"
     a.wait_for_selector("#claim-win:visible", timeout=9000)
     assert a.locator("#gone-text").inner_text() == (
-        "Your friend left the game. You can claim victory, call it a draw, or wait."
+        "Your friend is not connected. You can claim victory, call it a draw, or wait."
     )
     said = [text for text in a.evaluate("saidGone") if text]
     assert len(said) == 2, said
-    assert said[0].startswith("Your friend left the game. You can claim victory in ")
+    assert said[0].startswith("Your friend is not connected. You can claim victory in ")
     assert said[1] == a.locator("#gone-text").inner_text()
     # In sight as they come (friends QA: at 1280x800 below the window's edge).
     a.wait_for_function(
@@ -1196,7 +1196,7 @@ def test_a_watcher_reads_that_a_player_left_and_came_back(new_page, settings):
     seat = b.url
     b.goto("about:blank")
     c.wait_for_selector("#gone-bar:not([hidden])", timeout=4000)
-    assert c.locator("#gone-text").inner_text() == "White left the game."
+    assert c.locator("#gone-text").inner_text() == "White is not connected."
     assert c.locator("#gone-claims").is_hidden()
     b.goto(seat)
     c.wait_for_selector("#gone-bar", state="hidden", timeout=3000)
