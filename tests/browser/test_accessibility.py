@@ -289,3 +289,20 @@ def test_the_moves_clocks_and_presence_keep_their_marks_in_forced_colours(page):
     assert look("#c-running") != look("#c-plain")
     assert look("#c-low") not in (look("#c-plain"), look("#c-running"))
     assert look("#p-on") != look("#p-off")
+
+
+def test_the_last_move_in_lines_of_action_stands_out_without_colour_vision(page):
+    """Zoom QA: a Lines of Action move was marked by a thin see-through red
+    frame alone (1.4:1 on a dark square), lost to red-green colour
+    blindness: a dark line inside it stands out 3:1 on either square."""
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    two_players(page, "loa")
+    page.wait_for_function("() => (BoardPage.state.game || {}).game === 'loa'")
+    contrast = lambda *args: page.evaluate(MARKER_CONTRAST, list(args))  # noqa: E731
+    for ply, (start, end) in enumerate((("b8", "b6"), ("a2", "c2")), start=1):
+        page.click(f'#board [data-square="{start}"]')
+        page.click(f'#board [data-square="{end}"]')
+        page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
+        for square in (start, end):  # dark squares, then light ones
+            assert contrast(square, "::before", "boxShadow") >= 3, square
