@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP
-from .helpers import LOADED, open_board, serious, start_game, two_players
+from .helpers import LOADED, open_board, open_imported, serious, start_game, two_players
 from .test_play_a_friend import click, invite_a_friend
 
 
@@ -306,3 +306,12 @@ def test_the_last_move_in_lines_of_action_stands_out_without_colour_vision(page)
         page.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
         for square in (start, end):  # dark squares, then light ones
             assert contrast(square, "::before", "boxShadow") >= 3, square
+
+
+def test_a_renju_forbidden_point_stands_out_without_colour_vision(page):
+    """Zoom QA: renju's forbidden cross was small and 2.8:1 on the wood,
+    olive on yellow to red-green colour blindness."""
+    open_imported(page, "gomoku", '[rule "renju"] h8 a1 i8 a3 j9 a5 j10 a7')
+    page.wait_for_selector('#board [data-square="j8"].forbidden')
+    contrast = page.evaluate(MARKER_CONTRAST, ["j8", "::after", "backgroundImage"])
+    assert contrast >= 4.5
