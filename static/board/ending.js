@@ -5,6 +5,7 @@
  * over nothing (board.css). It stays until closed (its button,
  * Escape), the game is taken back, or another game is on the board.
  */
+import { setScoredText } from "./scoretext.js";
 import { cap, discCounts, endedOffBoard, humanSide, mySeat, onlyWatching, otherSide, reasonText, resultText, sideName, state } from "./state.js";
 
 /** Show the card for `game`, which just ended as `ending` says (events.js
@@ -40,7 +41,7 @@ export function showEnd(game, ending) {
   // guess); a capture that leaves one piece gives it (QA: "White joined all
   // their pieces" when Black's capture had left White one).
   else if (ending.reason === "connected group" && ending.winner) why = interpolate(discCounts(game.board.cells)[ending.winner] === 1 ? gettext("%(side)s has one piece left: a group on its own.") : gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
-  $("#end-title").text(title);
+  setScoredText("#end-title", title);
   $("#end-reason").text(why);
   // A watcher has no rematch to play: the players' rematch takes them along;
   // nor has a player whose invitation nobody took.

@@ -11,6 +11,7 @@ import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValue, statsText, tooFewVisits, topMoves, treeBestOver, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
 import { drawSeats } from "./seated.js";
+import { setScoredText } from "./scoretext.js";
 import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
 
 let flashTimer = null;
@@ -727,7 +728,7 @@ export function drawPanel() {
   // Grey for a game aborted, which has no result.
   const aborted = Boolean(g.result && g.result.reason === "aborted");
   $("#result").toggleClass("text-body-secondary", aborted);
-  setLiveText("#result", g.status === "finished" ? resultText(g.result) : "");
+  setScoredText("#result", g.status === "finished" ? resultText(g.result) : "");
   placeThinkingRow();
   // Nothing to pause in a finished game (an undo brings Pause back); it shows
   // only where the computer plays (seated.js).

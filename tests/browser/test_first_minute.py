@@ -500,6 +500,40 @@ def test_a_reversi_score_reads_the_same_on_the_card_and_the_status(page):
     assert page.inner_text("#result") == "White wins: disc count 14\u20130"
 
 
+#: The lines the score ("14–0", "14 比 0") of ``selector``'s text is drawn on.
+SCORE_LINES = """s => {
+    const el = document.querySelector(s);
+    const text = el.textContent;
+    const from = text.search(/[0-9]/);
+    const range = document.createRange();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let seen = 0, node;
+    while ((node = walker.nextNode())) {
+        const end = seen + node.textContent.length;
+        if (from >= seen && from < end) range.setStart(node, from - seen);
+        if (end === text.length) range.setEnd(node, node.textContent.length);
+        seen = end;
+    }
+    const tops = [...range.getClientRects()].map((r) => r.top);
+    return new Set(tops.map((t) => Math.round((t - tops[0]) / 20))).size;
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_a_score_is_not_split_over_two_lines(new_page, locale):
+    # Zoom QA (200%, a large font): the end card read "You won, 37–" over
+    # "27", and "你输了，21 比" over "43".
+    page = new_page(viewport={"width": 640, "height": 400}, locale=locale)
+    open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
+    page.add_style_tag(content="html { font-size: 150%; }")
+    page.locator('#board [data-square="g4"]').click()
+    page.wait_for_selector("#end-dialog.show")
+    for selector in ("#end-title", "#result"):
+        assert page.evaluate(SCORE_LINES, selector) == 1, selector
+    if locale == "en-US":  # the words are unchanged
+        assert page.inner_text("#end-title") == "White wins, 14\u20130"
+
+
 @pytest.mark.parametrize(
     ("width", "height", "board_at_least"),
     [
