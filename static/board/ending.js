@@ -6,7 +6,7 @@
  * Escape), the game is taken back, or another game is on the board.
  */
 import { setScoredText } from "./scoretext.js";
-import { cap, discCounts, endedOffBoard, humanSide, mySeat, onlyWatching, otherSide, reasonText, resultText, sideName, state } from "./state.js";
+import { cap, discCounts, endSentence, endedOffBoard, humanSide, mySeat, onlyWatching, otherSide, reasonText, resultText, sideName, state } from "./state.js";
 
 /** Show the card for `game`, which just ended as `ending` says (events.js
  *  registers this with game.js). */
@@ -23,8 +23,7 @@ export function showEnd(game, ending) {
     // Translators: the end card's title: "You won, 57–7", "Black wins, 40–24".
     title = interpolate(gettext("%(outcome)s, %(first)s\u2013%(second)s"), counts, true);
   }
-  // Translators: a sentence's full stop after how the game ended: "Five in a row."
-  let why = interpolate(gettext("%(sentence)s."), { sentence: ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over") }, true);
+  let why = endSentence(ending.reason ? cap(reasonText({ reason: ending.reason })) : gettext("Game over"));
   if (ending.reason === "aborted") {
     title = gettext("Game aborted");
     why = gettext("Nobody wins or loses.");
@@ -109,7 +108,7 @@ function offBoardWhy(result) {
     return interpolate(did(), { side: sideName(loser) }, true);
   }
   if (result.reason === "agreement" && !result.winner) return gettext("The players agreed to a draw.");
-  return interpolate(gettext("%(sentence)s."), { sentence: resultText(result) }, true);
+  return endSentence(resultText(result));
 }
 
 /** The finished game the card on show is about (null: none shown; state.js's

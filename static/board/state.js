@@ -117,8 +117,8 @@ export function cap(word) {
 /** `words` as a sentence: with a full stop where they have none (news of
  *  the game said alone; joined with more words, they take none). */
 export function endSentence(words) {
-  // Translators: a sentence's end: the words, then a full stop.
-  return /[.。!?！？]$/.test(words) ? words : interpolate(gettext("%(words)s."), { words: words }, true);
+  // Translators: a sentence's full stop after how the game ended: "Five in a row."
+  return /[.。!?！？]$/.test(words) ? words : interpolate(gettext("%(sentence)s."), { sentence: words }, true);
 }
 
 /** A side's name as the page shows it: "black" -> "Black" (translated);
