@@ -534,6 +534,28 @@ def test_a_score_is_not_split_over_two_lines(new_page, locale):
         assert page.inner_text("#end-title") == "White wins, 14\u20130"
 
 
+def test_beside_a_narrow_board_the_counts_do_not_cover_the_result(new_page):
+    # At 480x400 (a window at 200% zoom, held sideways) the side column was
+    # 104 px: "White wins: disc count 14–0" on four lines, the disc counts
+    # drawn over it. Beside the board the counts go under the words instead.
+    page = new_page(viewport={"width": 480, "height": 400})
+    open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
+    page.locator('#board [data-square="g4"]').click()
+    page.wait_for_selector("#end-dialog.show")
+    words = page.locator("#status").bounding_box()
+    counts = page.locator("#counts").bounding_box()
+    apart = (
+        counts["x"] >= words["x"] + words["width"]
+        or counts["y"] >= words["y"] + words["height"]
+    )
+    assert apart, (words, counts)
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('#status, #counts')]"
+        ".map(e => e.scrollWidth - e.clientWidth)"
+    )
+    assert widths == [0, 0]
+
+
 @pytest.mark.parametrize(
     ("width", "height", "board_at_least"),
     [
