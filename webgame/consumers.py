@@ -70,8 +70,8 @@ MAX_MESSAGE = 4096
 #: them; at most 123 bytes, the protocol's limit).
 NO_SUCH_GAME_WORDS = "no such game"
 NOT_DOCUMENTED_WORDS = (
-    'not a message of api.md: {"type": "hello", "token": ..., "version": ...} '
-    'or {"type": "ping"}'
+    "a message the API does not take: a hello (token, version, playing, "
+    "paused) or a ping; see /api/docs/"
 )
 TOO_LONG_WORDS = f"a message is at most {MAX_MESSAGE // 1024} KiB"
 BINARY_WORDS = "binary messages are not read: send text (JSON)"
