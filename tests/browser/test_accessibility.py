@@ -289,6 +289,14 @@ def test_the_moves_clocks_and_presence_keep_their_marks_in_forced_colours(page):
     assert look("#c-running") != look("#c-plain")
     assert look("#c-low") not in (look("#c-plain"), look("#c-running"))
     assert look("#p-on") != look("#p-off")
+    # Unforced, their words are not drawn on the page's colour behind the
+    # text: white on white, black on black in the highlight (verification QA).
+    for filled in ("#m-viewed", "#c-low"):
+        adjust = page.evaluate(
+            "s => getComputedStyle(document.querySelector(s)).forcedColorAdjust",
+            filled,
+        )
+        assert adjust == "none", filled
 
 
 def test_the_last_move_in_lines_of_action_stands_out_without_colour_vision(page):
