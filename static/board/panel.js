@@ -689,7 +689,7 @@ export function sayStatus(text) {
 export function drawPanel() {
   const g = state.game;
   const focused = document.activeElement;
-  setLiveText("#status", statusText());
+  setScoredText("#status", statusText());
   // Said under the board until a move comes, or the page is open again;
   // once the drawing is done (a move that came with it takes down what was
   // said about the position before).

@@ -519,16 +519,19 @@ SCORE_LINES = """s => {
 }"""
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_a_score_is_not_split_over_two_lines(new_page, locale):
+@pytest.mark.parametrize(
+    ("locale", "width"), [("en-US", 640), ("zh-CN", 640), ("zh-CN", 600)]
+)
+def test_a_score_is_not_split_over_two_lines(new_page, locale, width):
     # Zoom QA (200%, a large font): the end card read "You won, 37–" over
-    # "27", and "你输了，21 比" over "43".
-    page = new_page(viewport={"width": 640, "height": 400}, locale=locale)
+    # "27", and "你输了，21 比" over "43"; the status "白方胜：子数 14 比" over
+    # "0" (verification QA).
+    page = new_page(viewport={"width": width, "height": 400}, locale=locale)
     open_imported(page, "reversi", "d3c3b3e3f5a3c4e6f4")
     page.add_style_tag(content="html { font-size: 150%; }")
     page.locator('#board [data-square="g4"]').click()
     page.wait_for_selector("#end-dialog.show")
-    for selector in ("#end-title", "#result"):
+    for selector in ("#end-title", "#result", "#status"):
         assert page.evaluate(SCORE_LINES, selector) == 1, selector
     if locale == "en-US":  # the words are unchanged
         assert page.inner_text("#end-title") == "White wins, 14\u20130"
