@@ -390,8 +390,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def presence_changed(self, event: dict) -> None:
         """Who is connected changed: tell the browser, unless it was told
         that already (a seat's arrival, then the watchers' count announced a
-        moment later: it had left the watchers as it said hello)."""
-        if event["who"] != self.presence:
+        moment later: it had left the watchers as it said hello). A seat here
+        by its requests is told each time (every few seconds): the page
+        counts it gone once none has come for a while."""
+        if event["who"] != self.presence or event["who"].get("polled"):
             self.presence = event["who"]
             await self.send(text_data=json.dumps({"type": "presence", **event["who"]}))
 

@@ -302,18 +302,31 @@ function takeThinking(told) {
 /** Who is connected changed. */
 function takePresence(who) {
   const g = state.game;
-  state.presence = {
+  const now = {
     black: who.black,
     white: who.white,
     watchers: who.watchers,
     playing: who.playing,
     paused: who.paused,
-    gone: who.gone || {},
+    gone: { ...(who.gone || {}) },
     goneAfter: who.gone_after,
     at: performance.now(),
     // A seat open then is not "gone" once taken: its player just came.
     taken: { black: Boolean(g && g.seats && g.seats.black), white: Boolean(g && g.seats && g.seats.white) },
   };
+  state.presence = now;
+  // A seat here by its requests alone (its page polls: no socket) is gone,
+  // from its last request, once the server's time for them has passed with
+  // no word since (verification QA: a friend who polled was shown gone, and
+  // a claim offered that the server refused).
+  Object.entries(who.polled || {}).forEach(function ([side, ago]) {
+    setTimeout(function () {
+      if (state.presence !== now) return;
+      now[side] = false;
+      now.gone[side] = ago;
+      render();
+    }, (who.polled_here - ago) * 1000);
+  });
   render();
 }
 

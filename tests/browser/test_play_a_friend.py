@@ -2077,6 +2077,14 @@ def test_a_page_whose_socket_cannot_connect_follows_the_game_by_polling(new_page
     )
     click(b, "h9")
     ply_is(a, 2, timeout=5_000)
+    # B follows by requests: here to A, never gone, nothing to claim
+    # (verification QA: A was offered a claim the server refused).
+    a.wait_for_timeout(12_000)
+    assert a.locator("#presence-white.on").count() == 1
+    assert a.locator("#gone-bar").is_hidden()
+    b.close()  # its requests stop: gone 10 s after the last
+    a.wait_for_selector("#presence-white:not(.on)", timeout=15_000)
+    assert a.evaluate("() => BoardPage.state.presence.gone.white") < 4
 
 
 def test_a_page_says_why_a_restart_of_the_server_grew_the_clocks(new_page):

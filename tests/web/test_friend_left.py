@@ -185,3 +185,34 @@ def test_a_games_presence_outlives_many_other_games():
         presence.arrive(f"other-game-{n}", None)
     assert presence.who_is_here("first-game")["black"] is True
     assert presence.gone_for("first-game", "black") is None
+
+
+def test_a_seat_that_follows_by_requests_is_here(client, friends, later, monkeypatch):  # noqa: F811
+    """Verification QA: a page whose socket cannot connect follows its game
+    by requests every 3 s; its friend saw it gone, and was offered a claim
+    the server refused. A seat's requests keep it here for 10 s, and the
+    sockets on the game are told (every 4 s at most)."""
+    told = []
+    monkeypatch.setattr(
+        presence.live, "publish_presence", lambda g, who: told.append(who)
+    )
+    game_id, black, white = friends
+    first_moves(client, game_id, black, white)
+    cache.delete_many([f"live:{game_id}:{side}:told" for side in ("black", "white")])
+    told.clear()
+    presence.arrive(game_id, "black")  # black has a socket, white none
+    client.get(reverse("game-detail", args=[game_id]), HTTP_X_SEAT_TOKEN=white)
+    [who] = told
+    assert who["white"] is True and who["polled"] == {"white": pytest.approx(0, abs=1)}
+    assert "white" not in who["gone"]
+    client.get(reverse("game-detail", args=[game_id]), HTTP_X_SEAT_TOKEN=white)
+    assert len(told) == 1  # told again in 4 s, not at each request
+    later(9)
+    assert presence.who_is_here(game_id)["white"] is True
+    later(11)
+    who = presence.who_is_here(game_id)
+    assert who["white"] is False and who["polled"] == {}
+    assert who["gone"]["white"] == pytest.approx(11, abs=1)
+    # The black seat's requests, with its socket, change nothing of this.
+    client.get(reverse("game-detail", args=[game_id]), HTTP_X_SEAT_TOKEN=black)
+    assert presence.who_is_here(game_id)["polled"] == {}

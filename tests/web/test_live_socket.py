@@ -152,6 +152,8 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
             "paused": 0,
             "gone": {"white": pytest.approx(0, abs=2)},
             "gone_after": 30,
+            "polled": {},
+            "polled_here": 10,
         }
         await black.disconnect()
         presence = await receive(watcher, "presence")

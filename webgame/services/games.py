@@ -56,7 +56,7 @@ def get_game(game_id: GameId, *, token: str | None = None) -> dict:
     row = get_row(game_id)
     side = seats.seat_of(row, token) if token and row.seats else None
     if side:
-        presence.seen(row.id, side)
+        presence.requested(row.id, side)
     return snapshot(row)
 
 

@@ -49,6 +49,12 @@ def publish(snapshot: dict) -> None:
     _send(snapshot["id"], message)
 
 
+def publish_presence(game_id: object, who: dict) -> None:
+    """Tell the sockets showing a game who is here (``who``: a seat that
+    follows it by requests, with no socket, is still here)."""
+    _send(game_id, {"type": "presence.changed", "who": who})
+
+
 def publish_chat(game_id: object, author: str, line: dict) -> None:
     """Send a chat line to the seats' sockets of a game (a watcher's socket
     passes it by): ``author`` is the digest of the seat that said it, for

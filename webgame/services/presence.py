@@ -19,6 +19,7 @@ import uuid
 from django.conf import settings
 from django.core.cache import cache
 
+from . import live
 from .sides import SIDES, other_side
 
 #: How long a count or a sighting is kept without change (a process killed
@@ -60,6 +61,30 @@ def seen(game_id: object, side: str) -> None:
     cache.set(_key(game_id, f"{side}:seen"), time.time(), KEEP_SECONDS)
 
 
+#: A seat whose requests (its token's) came this recently, with no socket,
+#: is here: its page follows the game by polling (every 3 s) where a socket
+#: cannot connect. It was shown gone, and its friend offered a claim the
+#: server refused (verification QA).
+POLLED_HERE = 10
+#: How often such a seat's requests tell the sockets on the game that it is
+#: still here (their pages count the seat gone once :data:`POLLED_HERE` has
+#: passed since the last told).
+TELL_POLLED_EVERY = 4
+
+
+def requested(game_id: object, side: str) -> None:
+    """Note a request of ``side``'s seat (its token): it is seen, and with no
+    socket it is here by its requests (:data:`POLLED_HERE`), which the
+    sockets on the game are told at most every :data:`TELL_POLLED_EVERY`
+    seconds."""
+    seen(game_id, side)
+    if (cache.get(_key(game_id, side)) or 0) > 0:
+        return
+    cache.set(_key(game_id, f"{side}:polled"), time.time(), KEEP_SECONDS)
+    if cache.add(_key(game_id, f"{side}:told"), True, TELL_POLLED_EVERY):
+        live.publish_presence(game_id, who_is_here(game_id))
+
+
 def arrive(game_id: object, seat: str | None) -> None:
     """Count a socket in, as ``seat``'s player or a watcher (None). A seat's
     arrival starts its opponent's absence if nothing earlier is known. The
@@ -90,25 +115,38 @@ def playing(game_id: object, step: int, paused: int) -> None:
 
 def who_is_here(game_id: object) -> dict:
     """Return ``{"black": bool, "white": bool, "watchers": n, "playing": n,
-    "paused": n, "gone": {side: seconds}, "gone_after": seconds}``: whether
-    each seat has a socket, how many watch, how many pages play a game
-    without seats and how many of them are paused, how long each seat with no
-    socket has been gone (where known) and how long before its opponent may
-    claim the game."""
+    "paused": n, "gone": {side: seconds}, "gone_after": seconds, "polled":
+    {side: seconds}, "polled_here": seconds}``: whether each seat is here (a
+    socket, or requests within :data:`POLLED_HERE`), how many watch, how many
+    pages play a game without seats and how many of them are paused, how
+    long each seat not here has been gone (where known) and how long before
+    its opponent may claim the game, and how long ago each seat here by its
+    requests alone made its last."""
     names = [
         *SIDES,
         "watchers",
         "playing",
         "paused",
         *(f"{side}:seen" for side in SIDES),
+        *(f"{side}:polled" for side in SIDES),
     ]
     found = cache.get_many([_key(game_id, name) for name in names])
     value = {name: found.get(_key(game_id, name)) for name in names}
     now = time.time()
-    here = {side: (value[side] or 0) > 0 for side in SIDES}
+    sockets = {side: (value[side] or 0) > 0 for side in SIDES}
+    polled = {
+        side: round(max(0.0, now - value[f"{side}:polled"]), 1)
+        for side in SIDES
+        if not sockets[side]
+        and value[f"{side}:polled"] is not None
+        and now - value[f"{side}:polled"] < POLLED_HERE
+    }
+    here = {side: sockets[side] or side in polled for side in SIDES}
     last = {side: value[f"{side}:seen"] for side in SIDES}
     return {
         **here,
+        "polled": polled,
+        "polled_here": POLLED_HERE,
         "watchers": max(0, value["watchers"] or 0),
         "playing": max(0, value["playing"] or 0),
         "paused": max(0, value["paused"] or 0),

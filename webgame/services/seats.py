@@ -83,7 +83,7 @@ def require_seat(row: GameRow, token: str | None, *, side: str | None = None) ->
             )
         )
         raise NotYourSeat("not_your_seat", words % {"header": TOKEN_HEADER})
-    presence.seen(row.id, mine)
+    presence.requested(row.id, mine)
     if side is not None and mine != side:
         raise NotYourSeat(
             "not_your_turn",
