@@ -134,12 +134,11 @@ def who_is_here(game_id: object) -> dict:
     value = {name: found.get(_key(game_id, name)) for name in names}
     now = time.time()
     sockets = {side: (value[side] or 0) > 0 for side in SIDES}
+    asked = {side: value[f"{side}:polled"] for side in SIDES}
     polled = {
-        side: round(max(0.0, now - value[f"{side}:polled"]), 1)
-        for side in SIDES
-        if not sockets[side]
-        and value[f"{side}:polled"] is not None
-        and now - value[f"{side}:polled"] < POLLED_HERE
+        side: round(max(0.0, now - at), 1)
+        for side, at in asked.items()
+        if not sockets[side] and at is not None and now - at < POLLED_HERE
     }
     here = {side: sockets[side] or side in polled for side in SIDES}
     last = {side: value[f"{side}:seen"] for side in SIDES}
