@@ -74,8 +74,18 @@ class Busy(ServiceError):
 
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
 
+    code = "busy"
+
     def __init__(self, detail: str, *, retry_after: int):
-        super().__init__("busy", detail, headers={"Retry-After": str(retry_after)})
+        super().__init__(self.code, detail, headers={"Retry-After": str(retry_after)})
+
+
+class Restarting(Busy):
+    """The server is stopping (a restart): a search waiting, or asked now, is
+    refused; the client asks again once it is back (the page said "The
+    server is busy" of a restart: verification QA)."""
+
+    code = "restarting"
 
 
 class TooFast(ServiceError):

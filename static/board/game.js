@@ -622,7 +622,12 @@ export function maybeRunAi() {
     .fail(function (x) {
       if (!wanted()) return; // aborted on purpose
       const wait = parseFloat(x.getResponseHeader("Retry-After") || "0");
-      if (x.status === 429 || x.status === 503) {
+      const restarting = x.responseJSON && x.responseJSON.error === "restarting";
+      if (restarting) {
+        // Not "busy" (verification QA).
+        flash(gettext("The server is restarting: the AI goes on when it is back."), "info");
+        lookAgain(Math.max(1, wait) * 1000);
+      } else if (x.status === 429 || x.status === 503) {
         flash(interpolate(gettext("The server is busy; the AI tries again in %(seconds)s s."), { seconds: Math.max(1, wait) }, true), "info");
         lookAgain(Math.max(1, wait) * 1000);
       } else if (x.status === 409) {

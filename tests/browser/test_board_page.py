@@ -1977,7 +1977,7 @@ def test_a_computer_told_the_server_is_busy_moves_once_it_is_back(page):
         route.fulfill(
             status=503,
             headers={"Retry-After": "1"},
-            json={"error": "unavailable", "detail": "the server is stopping"},
+            json={"error": "restarting", "detail": "the server is restarting"},
         )
 
     def away(route):
@@ -1991,6 +1991,11 @@ def test_a_computer_told_the_server_is_busy_moves_once_it_is_back(page):
     page.route("**/ai-move/", busy)
     page.route("**/api/games/*/", away)
     set_ai(page, "black", True, "level:1")
+    # Not "The server is busy" (verification QA).
+    page.wait_for_function(
+        "() => $('#flash').text()"
+        " === 'The server is restarting: the AI goes on when it is back.'"
+    )
     wait_plies(page, 1)
     assert down == {"moves": 0, "looks": 0}
 

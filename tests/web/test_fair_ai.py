@@ -195,6 +195,8 @@ def test_a_stopping_server_refuses_the_searches_waiting_and_finishes_the_one_run
     pool.stop_waiting()
     queued.join(timeout=5)
     assert len(refused) == 1 and "restarting" in str(refused[0].detail)
+    # Its own code: the page says the server restarts, not that it is busy.
+    assert refused[0].code == "restarting"
     assert refused[0].headers["Retry-After"] == "15"
     with pytest.raises(Busy):  # nor does a new one start
         pool.run(lambda: None, client="c", expected_seconds=1.0)

@@ -51,7 +51,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import stopping
-from ..errors import Busy
+from ..errors import Busy, Restarting
 
 T = TypeVar("T")
 
@@ -317,10 +317,10 @@ class FairPool:
 STOPPING_RETRY = 15
 
 
-def _stopping() -> Busy:
+def _stopping() -> Restarting:
     """Return the refusal of a search asked for, or waiting, as the server
     stops (worded by the request refused, in its language)."""
-    return Busy(
+    return Restarting(
         _("the server is restarting: ask again in a few seconds"),
         retry_after=STOPPING_RETRY,
     )
