@@ -437,7 +437,7 @@ function reloadWhenBack(tries, then) {
  *  be down by then (a restart: QA, the one look fell, and the computer
  *  never moved again until Pause and Resume). */
 function lookAgain(ms) {
-  setTimeout(() => reload().fail(() => reloadWhenBack(0)), ms);
+  setTimeout(() => state.game && reload().fail(() => reloadWhenBack(0)), ms);
 }
 
 /** The usual ending of a request that changes the game: take in its answer,
