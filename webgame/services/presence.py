@@ -3,8 +3,10 @@ and since when a seat with no socket has been gone.
 
 The counts live in Django's cache, shared by the web processes when
 ``REDIS_URL`` is set. A seat is seen when its socket opens or closes and when
-a request carries its token (an API client plays without a socket). A seat
-with no socket is *gone* from the last time it was seen; when that is not
+a request carries its token (an API client plays without a socket, a page
+whose socket cannot connect polls): such requests keep a seat with no socket
+here for :data:`POLLED_HERE` seconds. A seat not here is *gone* from the last
+time it was seen; when that is not
 known (the server restarted), from the moment its opponent's socket came.
 Once a seat has been gone ``LIVE_GONE_SECONDS``, its opponent may claim the
 game (:func:`webgame.services.friends.claim`), as lichess lets a player whose
