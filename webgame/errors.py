@@ -63,6 +63,14 @@ class ModelNotFound(ServiceError):
         )
 
 
+class Forbidden(ServiceError):
+    """The request is not the asker's to make (403): a seat's token missing
+    or not the acting side's, a side played by the AI, the computer's help
+    in a game between two seats."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+
+
 class Conflict(ServiceError):
     """Another request changed the game first (or the AI is thinking on it)."""
 

@@ -396,12 +396,12 @@ class MoveTests(APITestCase):
         assert "version" in body["detail"]
         assert self.play("f4", version=1).status_code == 200
 
-    def test_move_when_the_ai_is_to_move_is_400(self):
+    def test_move_when_the_ai_is_to_move_is_403(self):
         game = create(self.client, black=FAST_AI).json()
         response = self.client.post(
             url("game-moves", game["id"]), {"move": "f5"}, format="json"
         )
-        body = assert_error(response, 400, "not_your_turn")
+        body = assert_error(response, 403, "not_your_turn")
         assert "ai-move" in body["detail"]
 
     def test_move_after_the_end_is_400(self):

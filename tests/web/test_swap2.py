@@ -135,7 +135,7 @@ def test_two_more_stones_hand_the_choice_back(client):
 
 def test_the_ai_plays_every_step_of_its_side(client):
     game = new(client, black=FAST_AI, white=HUMAN)
-    assert_error(move(client, game, "h8"), 400, "not_your_turn")
+    assert_error(move(client, game, "h8"), 403, "not_your_turn")
     assert_error(
         client.post(url("game-undo", game["id"]), {}, format="json"),
         400,
@@ -157,7 +157,7 @@ def test_the_ai_plays_every_step_of_its_side(client):
 def test_the_ai_as_second_player_chooses_and_maybe_places(client):
     game = new(client, black=HUMAN, white=FAST_AI)
     game = placed(client, game, "h8", "h9", "i8")
-    assert_error(choose(client, game, "white"), 400, "not_your_turn")
+    assert_error(choose(client, game, "white"), 403, "not_your_turn")
     game = client.post(url("game-ai-move", game["id"]), {}, format="json").json()[
         "game"
     ]

@@ -30,7 +30,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ..errors import Conflict, ServiceError
+from ..errors import Conflict, Forbidden, ServiceError
 from ..models import Game as GameRow
 from . import clocks, openings, presence, seats, spacing
 from .games import ABORTED, GameId, get_row, new_row, playable, write
@@ -107,7 +107,7 @@ def join(game_id: GameId, *, invite: str, token: str | None = None) -> dict:
     if not row.invite:
         raise Conflict("seat_taken", _("both seats are taken: you can watch this game"))
     if not seats.matches(invite, row.invite):
-        raise seats.NotYourSeat("bad_invite", _("this invitation is not this game's"))
+        raise Forbidden("bad_invite", _("this invitation is not this game's"))
     if row.status == GameRow.Status.FINISHED:  # aborted before anyone came
         raise ServiceError(
             "game_over", _("this game ended before you joined: you can watch it")

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 
 from mcts import Game, State
 
-from ..errors import Conflict, GameNotFound, ServiceError
+from ..errors import Conflict, Forbidden, GameNotFound, ServiceError
 from ..models import Game as GameRow
 from . import beats, clocks, live, livegrowth, openings, outages, presence, seats
 from .notation import parse
@@ -154,7 +154,7 @@ def no_help_between_seats(row: GameRow) -> None:
     """Refuse (403 ``no_help``) the AI's help (hints, analysis, the explorer)
     while a game between two seats is played: it would be a third player."""
     if row.seats and row.status == GameRow.Status.PLAYING:
-        raise seats.NotYourSeat(
+        raise Forbidden(
             "no_help",
             _(
                 "a game between two players gets no help from the computer until "
@@ -649,8 +649,8 @@ def choose(
 ) -> dict:
     """Return the snapshot after the human whose side acts makes a Swap2
     ``choice`` (``white``, ``black``, ``place2``): refused (``invalid_choice``)
-    when no choice is awaited or this one is not allowed, when that side is
-    the AI's (``not_your_turn``) or another seat's (403)."""
+    when no choice is awaited or this one is not allowed; ``not_your_turn``
+    (403) when that side is the AI's or another seat's."""
     row, _game, _state = _human_acting(game_id, version, token)
     return snapshot(write(row, **openings.choice_columns(row, choice)))
 
@@ -660,15 +660,15 @@ def _human_acting(
 ) -> tuple[GameRow, Game, State]:
     """Return (row, rules, state) of a game still played whose side to act
     (the side to move, or the one an opening rule names) is a human, and the
-    token's seat in a game between two browsers; refuse (``not_your_turn``,
-    403) otherwise."""
+    token's seat in a game between two browsers; refuse (403
+    ``not_your_turn``) otherwise."""
     row = get_row(game_id)
     check_version(row, version)
     game, state = playable(row)
     side = openings.acting_side(row, game, state)
     seats.require_seat(row, token, side=side)
     if row.players[side]["kind"] != "human":
-        raise ServiceError(
+        raise Forbidden(
             "not_your_turn",
             _(
                 "it is %(side)s's turn and %(side)s is played by the AI: ask for "

@@ -20,19 +20,13 @@ import secrets
 
 from django.utils.translation import gettext as _
 
-from ..errors import ServiceError
+from ..errors import Forbidden, ServiceError
 from ..models import Game as GameRow
 from . import presence
 from .sides import SIDES, side_words
 
 #: The header a seat's token comes in.
 TOKEN_HEADER = "X-Seat-Token"
-
-
-class NotYourSeat(ServiceError):
-    """The request needs a seat's token it did not give (403)."""
-
-    status_code = 403
 
 
 def new_secret() -> str:
@@ -64,7 +58,7 @@ def seat_of(row: GameRow, token: str | None) -> str | None:
 
 def require_seat(row: GameRow, token: str | None, *, side: str | None = None) -> str:
     """Return the colour of the seat ``token`` holds (or ``side`` in a game
-    without seats); NotYourSeat (403) when a seated game's token is missing,
+    without seats); Forbidden (403) when a seated game's token is missing,
     wrong, or another side's than ``side``. The seat is seen
     (:mod:`.presence`): a player who plays through the API is not gone."""
     if not row.seats:
@@ -82,10 +76,10 @@ def require_seat(row: GameRow, token: str | None, *, side: str | None = None) ->
                 "token (%(header)s header): only watching is open to you"
             )
         )
-        raise NotYourSeat("not_your_seat", words % {"header": TOKEN_HEADER})
+        raise Forbidden("not_your_seat", words % {"header": TOKEN_HEADER})
     presence.requested(row.id, mine)
     if side is not None and mine != side:
-        raise NotYourSeat(
+        raise Forbidden(
             "not_your_turn",
             _("it is %(side)s's turn and your seat is %(mine)s's")
             % {"side": side_words(side), "mine": side_words(mine)},
