@@ -113,11 +113,41 @@ def api_exception_handler(exc, context) -> Response | None:
         (code for cls, code in EXCEPTION_CODES.items() if isinstance(exc, cls)),
         getattr(exc, "default_code", "error"),
     )
-    detail = str(exc.detail)
-    if isinstance(exc, exceptions.UnsupportedMediaType):
-        detail += " " + _("Send a JSON body with Content-Type: application/json.")
-    response.data = error_body(code, detail)
+    response.data = error_body(code, _own_words(exc, context) or str(exc.detail))
     return response
+
+
+def _own_words(exc, context) -> str | None:
+    """Return the API's words for a refusal Django REST framework words in its
+    own style ('Method "DELETE" not allowed.'), else None (API walk)."""
+    request = context.get("request")
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        view = context.get("view")
+        allowed = [
+            method
+            for method in getattr(view, "allowed_methods", ())
+            if method not in ("HEAD", "OPTIONS")
+        ]
+        return _("this URL does not take %(method)s: it takes %(allowed)s") % {
+            "method": request.method,
+            "allowed": ", ".join(allowed),
+        }
+    if isinstance(exc, exceptions.NotAcceptable):
+        return _(
+            "this API answers in JSON only: send an Accept header that takes "
+            "application/json"
+        )
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        media_type = (request.content_type or "").split(";")[0].strip() or "none"
+        return _(
+            "the body's type is %(type)s: send a JSON body with Content-Type: "
+            "application/json"
+        ) % {"type": media_type}
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        return _("too many requests from this client: try again in %(seconds)s s") % {
+            "seconds": exc.wait
+        }
+    return None
 
 
 REDIS = "Redis (REDIS_URL)"

@@ -77,7 +77,7 @@ class BoundedJSONParser(JSONParser):
             raise RequestDataTooBig("the request body is too large")
         if nesting_depth(text) > MAX_DEPTH:
             raise ParseError(
-                _("JSON parse error - the body nests deeper than %(max)s levels")
+                _("the body cannot be read: it nests deeper than %(max)s levels")
                 % {"max": MAX_DEPTH}
             )
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
@@ -90,5 +90,7 @@ class BoundedJSONParser(JSONParser):
                 parse_int=_whole_number,
             )
         except ValueError as exc:  # as JSONParser words it
-            detail = _("JSON parse error - %(error)s") % {"error": exc}
+            detail = _("the body is not JSON this API reads: %(error)s") % {
+                "error": exc
+            }
             raise ParseError(detail) from exc

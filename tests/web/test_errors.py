@@ -77,7 +77,9 @@ def test_a_number_of_thousands_of_digits_is_refused_in_the_api_s_words(client):
             url("game-moves", game["id"]), body, content_type="application/json"
         )
         out = assert_error(response, 400, "parse_error")
-        assert out["detail"] == "JSON parse error - a number has more than 100 digits"
+        assert out["detail"] == (
+            "the body is not JSON this API reads: a number has more than 100 digits"
+        )
     body = f'{{"move": "d3", "version": {"9" * 100}}}'  # read: not the version
     response = client.post(
         url("game-moves", game["id"]), body, content_type="application/json"
@@ -253,3 +255,37 @@ def test_a_chunked_ai_move_is_refused(client):
     )
     assert_error(response, 411, "length_required")
     assert client.get(url("game-detail", game["id"])).json()["ply"] == 0
+
+
+@pytest.mark.django_db
+def test_the_transport_s_refusals_are_in_the_api_s_words(client, settings):
+    # API walk: Django REST framework's own details were in another style
+    # ('Method "DELETE" not allowed.', "Could not satisfy the request Accept
+    # header.") from the API's ("no game has the id …": lower case, no full
+    # stop, what is accepted).
+    settings.AI_THROTTLE_RATE = "1/min"
+    game = create(client).json()
+    detail = url("game-detail", game["id"])
+    refusals = {
+        "method_not_allowed": client.delete(detail),
+        "not_acceptable": client.get(detail, HTTP_ACCEPT="text/xml"),
+        "unsupported_media_type": client.post(
+            reverse("game-create"), "game=reversi", content_type="text/plain"
+        ),
+        "parse_error": client.post(
+            reverse("game-create"), "{bad", content_type="application/json"
+        ),
+    }
+    client.post(url("game-hint", game["id"]))
+    refusals["throttled"] = client.post(url("game-hint", game["id"]))
+    words = {code: response.json()["detail"] for code, response in refusals.items()}
+    for code, text in words.items():
+        assert refusals[code].json()["error"] == code
+        assert text[0].islower() and not text.endswith("."), (code, text)
+        assert '"' not in text and " - " not in text, (code, text)
+    assert "DELETE" in words["method_not_allowed"]
+    assert "GET, PATCH" in words["method_not_allowed"]
+    assert "application/json" in words["not_acceptable"]
+    assert "text/plain" in words["unsupported_media_type"]
+    seconds = refusals["throttled"]["Retry-After"]
+    assert f"{seconds} s" in words["throttled"]

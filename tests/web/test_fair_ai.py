@@ -228,7 +228,7 @@ def test_game_creation_is_throttled_per_client(settings):
     for _ in range(3):
         assert create(one).status_code == 201
     refused = assert_error(create(one), 429, "throttled")
-    assert "available in" in refused["detail"]
+    assert "try again in" in refused["detail"]
     body = {"game": "reversi", "record": "f5"}
     assert_error(
         one.post(reverse("game-import"), body, format="json"), 429, "throttled"
