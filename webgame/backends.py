@@ -315,16 +315,3 @@ def answer(token: str, payload: dict) -> None:
     key = _key("answer", token)
     r.rpush(key, json.dumps(payload))
     r.expire(key, GRACE)
-
-
-def wait_for_redis(url: str, seconds: float = 10.0) -> None:
-    """Return once Redis at ``url`` answers (tests and start-up scripts)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            redis.Redis.from_url(url).ping()
-            return
-        except redis.ConnectionError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)

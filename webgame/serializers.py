@@ -43,7 +43,7 @@ GAME_STATUSES = ("playing", "finished")
 PROVEN = PROVEN_RESULTS
 #: The API's think times: the page's choices bound them (a longer search would
 #: hold a worker that other clients wait for).
-THINK_MIN, THINK_MAX = 0.1, float(max(list_think_times()))
+THINK_MIN, THINK_MAX = float(min(list_think_times())), float(max(list_think_times()))
 
 
 def lazy_text(message: Callable[[], str]) -> str:

@@ -427,8 +427,8 @@ AI_WORKERS = env_number("AI_WORKERS", max(1, (os.cpu_count() or 2) - 1), 1)
 AI_CLIENT_SEARCHES = env_number("AI_CLIENT_SEARCHES", 1, 1)
 AI_CLIENT_PENDING = env_number("AI_CLIENT_PENDING", 2, 1)
 AI_MAX_PENDING = env_number("AI_MAX_PENDING", 64 * AI_WORKERS, 1)
-#: New games and seats (create, import, join, share) and QR codes per client, e.g.
-#: ``30/min``; ``off``: no limit.
+#: New games and seats (create, import, join, share, rematch) and QR codes per
+#: client, e.g. ``30/min``; ``off``: no limit.
 GAME_CREATE_RATE = env_rate("GAME_CREATE_RATE", "30/min")
 #: Days after its last change that ``manage.py expiregames`` deletes a game.
 #: The most days back a date can go from today (year 1).

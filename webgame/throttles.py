@@ -15,8 +15,8 @@ class AIRateThrottle(SimpleRateThrottle):
     (:func:`webgame.clients.client_of`: an address, an IPv6 /64).
 
     The rate is read from the settings on every request rather than from
-    DRF's class-level ``THROTTLE_RATES`` (bound once at import), so tests and
-    the load command can change it with ``override_settings``.
+    DRF's class-level ``THROTTLE_RATES`` (bound once at import), so tests can
+    change it with ``override_settings``.
     """
 
     scope = "ai"

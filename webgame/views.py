@@ -1,4 +1,4 @@
-"""Views: the start page and the JSON API.
+"""The JSON API's views (the pages are :mod:`webgame.pages`).
 
 Each API view validates its body with a serializer, calls one function of
 :mod:`webgame.services` and returns what it gives (already JSON-ready; the

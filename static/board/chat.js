@@ -11,12 +11,10 @@
  */
 import * as api from "./api.js";
 import { whenGameDrawn } from "./game.js";
-import { onChat } from "./live.js";
+import { onChat, POLL_EVERY } from "./live.js";
 import { announce, flash } from "./panel.js";
 import { mySeat, state } from "./state.js";
 
-/** Ask for the lines this often while the socket is down (ms). */
-const POLL_EVERY = 3000;
 /** The early presets are offered up to this ply (as lichess, the start of the game). */
 const EARLY_PLIES = 6;
 

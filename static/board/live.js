@@ -18,8 +18,8 @@
 import * as api from "./api.js";
 import { state } from "./state.js";
 
-/** Poll this often while the socket is down (ms). */
-const POLL_EVERY = 3000;
+/** Poll this often while the socket is down (ms): the game, and the chat. */
+export const POLL_EVERY = 3000;
 /** Ping this often while the socket is open (ms), and give it up once it
  *  has been silent this long: two pongs missed. */
 const PING_EVERY = 5000;

@@ -19,7 +19,7 @@ const MISTAKE_DROP = 0.15;
 const SMALL_DROP = 0.04;
 
 /** The game analysis of the game on show, or null. */
-export function currentReview() {
+function currentReview() {
   const r = state.review;
   return r && state.game && r.id === state.game.id ? r : null;
 }

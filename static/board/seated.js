@@ -87,7 +87,7 @@ export function dueText(seconds) {
 
 /** Seconds left on `side`'s clock now: the server's reading, less the time
  *  since it came for the running side. */
-export function secondsLeft(side) {
+function secondsLeft(side) {
   const clock = state.game.clock;
   const left = clock[side];
   if (clock.running !== side) return left;

@@ -228,7 +228,7 @@ def _play_ai(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dic
 def _opening_turn(row: GameRow, game: Game, state: State, side: str, ai: dict) -> dict:
     """Return ``{"game": snapshot, "search": None}`` after the AI's turn in a
     Swap2 opening: its stones, its choice or both, decided by
-    :func:`mcts.swap2.ai_turn` with searches of its budget (as the opener,
+    :func:`mcts.play.swap2.ai_turn` with searches of its budget (as the opener,
     one for each candidate opening). They run on the worker pool, in this
     process even with ``AI_BACKEND=celery``: a few short searches. Stop, new
     players or a share end each of them at its next look, as they end a

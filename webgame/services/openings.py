@@ -1,4 +1,4 @@
-"""A stored game's opening rule: Gomoku's Swap2 (:mod:`mcts.swap2` has the
+"""A stored game's opening rule: Gomoku's Swap2 (:mod:`mcts.play.swap2` has the
 rule itself).
 
 A game opened by Swap2 keeps ``{"name": "swap2", "choices": [...],

@@ -1,10 +1,10 @@
 """How long a player of a game between two seats waits before asking again,
 as lichess does so that nobody pesters a friend with requests:
 
-- a draw is offered again only once ``DRAW_SPACING`` moves (plies) were
-  played since that player's last offer, accepted or not (lichess's
+- a draw offered within the last ``DRAW_SPACING`` moves (plies), accepted
+  or not, refuses that player's next (lichess's
   ``playerHasOfferedDrawRecently``: the last offer at a ply of at least the
-  game's ply less 20 refuses the next);
+  game's ply less 20 refuses the next), so the next is open 21 moves later;
 - a takeback request declined ``n`` times in a row waits ``min(n, 10)² × 10``
   seconds before the next (10 s, 40 s, 90 s … 1000 s: lichess's
   ``TakebackSituation``), and an accepted one starts the count again;
@@ -25,7 +25,7 @@ from ..errors import Conflict
 from ..models import Game as GameRow
 from .clocks import now_ms
 
-#: The moves (plies) between two draw offers of one player.
+#: A player's draw offer made within this many moves (plies) refuses their next.
 DRAW_SPACING = 20
 #: Seconds a declined rematch offer waits before it is made again.
 REMATCH_WAIT = 60
