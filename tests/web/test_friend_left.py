@@ -50,7 +50,11 @@ def test_a_friend_who_left_long_enough_loses_by_claim(client, friends, later):  
     presence.leave(game_id, "white")
     assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
     later(29)
-    assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    refused = assert_error(claim(client, game_id, "win", black), 409, "friend_not_gone")
+    # Not "your friend left": a page without a signal has not (presence QA).
+    assert refused["detail"] == (
+        "your friend has not been connected for 29 s: you may claim the game in 1 s"
+    )
     assert GameRow.objects.get(pk=game_id).status == GameRow.Status.PLAYING
     later(31)
     over = claim(client, game_id, "win", black).json()

@@ -243,7 +243,10 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
     if wait > 0:
         raise Conflict(
             "friend_not_gone",
-            _("your friend left %(gone)d s ago: you may claim the game in %(wait)d s")
+            _(
+                "your friend has not been connected for %(gone)d s: you may claim "
+                "the game in %(wait)d s"
+            )
             % {"gone": gone, "wait": max(1, round(wait))},
         )
     winner = side if result == "win" else None
