@@ -492,7 +492,8 @@ function tellWhenBack(sent, words) {
   flash(words, "stays");
   reloadWhenBack(0, function (g) {
     if ($("#flash").text() !== words) return; // the page has said more since
-    if (g.id === sent.id && g.version === sent.from) flash(gettext("The server is back, but it did not get what you did while it was away: do it again."));
+    // Until the next message: a player who looked away found them gone.
+    if (g.id === sent.id && g.version === sent.from) flash(gettext("The server is back, but it did not get what you did while it was away: do it again."), "stays");
     else withdrawFlash(words);
   });
 }

@@ -2027,11 +2027,19 @@ def test_a_move_made_while_the_server_is_down_is_said_not_played(page):
         "() => !document.getElementById('flash').textContent.includes('reached.')",
         timeout=15_000,
     )
-    assert page.inner_text("#flash") == (
+    back = (
         "The server is back, but it did not get what you did while it was"
         " away: do it again."
     )
+    assert page.inner_text("#flash") == back
     assert plies(page) == []
+    # They stay until the move is made again: a player who looked away saw
+    # them go after 3.5 s, and a board with no move on it.
+    page.wait_for_timeout(4500)
+    assert page.inner_text("#flash") == back
+    page.click('#board [data-square="d3"]')
+    wait_plies(page, 1)
+    assert page.inner_text("#flash") == ""
 
 
 def test_a_move_on_a_game_changed_elsewhere_says_so_in_words(page):
