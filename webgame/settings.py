@@ -245,9 +245,13 @@ except ValueError:  # an unknown scheme (dj_database_url.UnknownSchemeError)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run while a move is written; the timeout makes racing
     # writers wait their turn instead of failing with "database is locked".
+    # A transaction takes the write lock as it begins: one that read first
+    # and wrote after another writer failed at once, SQLite not waiting to
+    # turn a stale reader into a writer (study walk: the flag watcher's beat).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
