@@ -934,6 +934,18 @@ class RecordTests(APITestCase):
             "game": "reversi",
             "options": {},
         }
+        # Every move written as the game's, the first illegal: the game's own
+        # error, and the game it reads as named, not taken (study walk: "a1"
+        # typed over Reversi became a game of Gomoku).
+        typo = self.client.post(
+            reverse("game-import"), {"game": "reversi", "record": "a1"}, format="json"
+        )
+        body = assert_error(typo, 400, "invalid_record")
+        assert "reads_as" not in body
+        assert body["detail"].startswith("move 1: 'a1' is not legal")
+        assert body["detail"].endswith(
+            "; it reads as a record of Gomoku: choose Gomoku to import it"
+        )
         # A wrong move after a first that is the game's: the game's own error.
         later = self.client.post(
             reverse("game-import"),

@@ -16,7 +16,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from mcts import GAMES, Game, State
+from mcts import GAMES, Game, IllegalMoveError, InvalidMoveError, State
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
@@ -190,8 +190,9 @@ def import_record(
     ``invalid_record`` naming the ply and the move at fault; when already the
     first move is not one of this game and the whole record reads as another
     game (:data:`READINGS`), the error names that game and gives it, with
-    its options, as ``reads_as``; when it reads as another game's up to a
-    later move, it names that move.
+    its options, as ``reads_as`` (only named, if every move is written as
+    this game's); when it reads as another game's up to a later move, it
+    names that move.
     """
     game, options, moves_text = _read_tags(game, options, record)
     if game is None:
@@ -203,6 +204,18 @@ def import_record(
         # A record whose tags say its game is read as that game only.
         read_as = unread.number == 1 and moves_text == record
         other = _other_reading(rules, record) if read_as else None
+        if other is not None and _written_as(rules, record):
+            # A mistyped move of this game, not another game's record: its
+            # own error, the other game named (study walk: "a1" over
+            # Reversi became a game of Gomoku).
+            raise ServiceError(
+                "invalid_record",
+                _(
+                    "%(error)s; it reads as a record of %(title)s: choose "
+                    "%(title)s to import it"
+                )
+                % {"error": unread.detail, "title": _(other.title)},
+            ) from None
         if other is None:
             partly = _partly_other(rules, record) if read_as else None
             raise ServiceError("invalid_record", partly or unread.detail) from None
@@ -304,6 +317,20 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
         moves.append(text)
         state = rules.play(state, text)
     return moves, state
+
+
+def _written_as(rules: Game, record: str) -> bool:
+    """True if every move of ``record`` is written as ``rules``' moves are,
+    legal or not (Reversi's ``a1``, not Gomoku's ``h9``)."""
+    state = rules.initial_state()
+    for token in _record_tokens(rules.name, record):
+        try:
+            rules.parse_move(state, token)
+        except InvalidMoveError:
+            return False
+        except IllegalMoveError:
+            pass
+    return True
 
 
 def _other_game(rules: Game, other: Game, error: str) -> str:
