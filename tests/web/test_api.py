@@ -861,6 +861,12 @@ class RecordTests(APITestCase):
         assert game["moves"] == ["h8", "h9", "j10", "g7"]
         reversi = import_game(self.client, "reversi", "F5 d6 C3d3")
         assert reversi["moves"] == ["f5", "d6", "c3", "d3"]
+        # Numbers written against their move (study walk: "'1.' is not a
+        # Reversi move").
+        glued = import_game(self.client, "reversi", "1.f5 d6 2.c3 2...d3")
+        assert glued["moves"] == ["f5", "d6", "c3", "d3"]
+        loa = import_game(self.client, "loa", "1.b1-b3 h2-f2")
+        assert loa["moves"] == ["b1-b3", "h2-f2"]
 
     def test_import_puts_back_the_passes_a_transcript_leaves_out(self):
         moves = _reversi_game_with_a_pass()

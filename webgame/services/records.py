@@ -30,7 +30,7 @@ from .rules import cached_rules, choice_words, list_words, options_key, rules_fo
 #: Longest record accepted by import (a Gomoku 19x19 game has at most 361).
 MAX_RECORD_PLIES = 2000
 
-_MOVE_NUMBER = re.compile(r"\d+\.+")
+_MOVE_NUMBER = re.compile(r"^\d+\.+")
 #: A tag heading a record: ``[name "value"]``.
 _TAG = re.compile(r'\s*\[\s*(\w+)\s+"([^"\]]*)"\s*\]')
 _TRANSCRIPT_TOKEN = re.compile(
@@ -160,8 +160,10 @@ def _record_tokens(name: str, record: str) -> list[str]:
     """Return the move texts of a record: a Reversi transcript may run its
     squares together (``f5d6``); any record may separate moves by spaces or
     commas and number them (``1. h8 h9 2. j10``)."""
-    words = [w for w in re.split(r"[\s,;]+", record.strip()) if w]
-    words = [w for w in words if not _MOVE_NUMBER.fullmatch(w)]
+    words = re.split(r"[\s,;]+", record.strip())
+    # A move number alone (``1.``) or against its move (``1.f5``, ``2...d3``).
+    words = [_MOVE_NUMBER.sub("", w, count=1) for w in words]
+    words = [w for w in words if w]
     if name != "reversi":
         return words
     tokens = []
