@@ -478,6 +478,21 @@ export function importRecord() {
   sendImport(body, true);
 }
 
+/** A new game from the position looked at: the same game and options, its
+ *  players, the moves up to there (study walk: another move could only be
+ *  tried by cutting the record by hand and importing it). The game looked
+ *  at stays as it is, a step back in the browser's history. */
+export function playFromHere() {
+  const g = state.game;
+  const ply = state.viewPly;
+  if (!g || ply === null) return;
+  stopThinking();
+  state.paused = false;
+  const body = { game: g.game, options: g.options, players: g.players, record: g.moves.slice(0, ply).join(" ") };
+  const words = interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: ply }, true);
+  sendImport(body, false, words);
+}
+
 /** What the last import said under the board. */
 let importSaid = null;
 
@@ -489,8 +504,9 @@ function importOver() {
 /** Import `body`. A record of another game (the answer's `reads_as`: already
  *  its first move is not one of the game chosen) is imported as that game,
  *  once, and the page says which game it became; so too when the record's
- *  tags name its game and options. */
-function sendImport(body, mayRead) {
+ *  tags name its game and options. `said`: the words for the new game, and
+ *  a refusal said under the board (not under the record box). */
+function sendImport(body, mayRead, said) {
   api
     .importGame(body)
     .done(function (g) {
@@ -514,7 +530,7 @@ function sendImport(body, mayRead) {
       const same = g.game === body.game && Object.keys(options).every((key) => g.options[key] === options[key]);
       // Translators: a game and its options: "Gomoku (9×9, five in a row · Renju)".
       const title = same || !optionsText(g) ? gameTitle(g) : interpolate(gettext("%(game)s (%(options)s)"), { game: gameTitle(g), options: optionsText(g) }, true);
-      let text = interpolate(words, { title: title, n: played }, true);
+      let text = said || interpolate(words, { title: title, n: played }, true);
       // After a pass, why the same side moves again: said here too, as the
       // import's word stays where the pass's would (verification QA).
       if (waits && g.last_move === "pass") text = interpolate(gettext("%(first)s. %(then)s"), { first: text, then: passWords(g) }, true);
@@ -530,6 +546,10 @@ function sendImport(body, mayRead) {
     })
     .fail(function (xhr) {
       const other = xhr.responseJSON && xhr.responseJSON.reads_as;
+      if (said) {
+        importOver();
+        return flash(api.errorText(xhr));
+      }
       if (!mayRead || !other) {
         importOver();
         // In a player's words, not the API's ("the request body is larger

@@ -216,6 +216,7 @@ export function bind() {
     lookAt(Math.round(((e.clientX - box.left) / box.width) * plies), this);
   });
   on("click", "#back-to-game", () => actions.step(Infinity));
+  on("click", "#play-from-here", actions.playFromHere);
   on("click", "#undo", actions.undo);
   on("click", "#hint", actions.hint);
   on("click", "#pass", actions.pass);

@@ -702,6 +702,8 @@ export function drawPanel() {
     });
   }
   $("#back-to-game").prop("hidden", state.viewPly === null || Boolean(state.explore));
+  // Not while two seats play: it would be a board beside the game.
+  $("#play-from-here").prop("hidden", state.viewPly === null || Boolean(state.explore) || Boolean(g.seats && g.status === "playing"));
   // A player looking back as the friend moved: their clock runs meanwhile,
   // so the way back glows, as lichess's (words added to the status wrapped
   // it onto another line on a phone and moved the board under a finger).

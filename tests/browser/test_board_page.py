@@ -30,6 +30,7 @@ from .helpers import (
     loa_record,
     new_game_dialog,
     open_board,
+    open_imported,
     pieces,
     play_moves,
     plies,
@@ -275,6 +276,33 @@ def test_undo_while_looking_back_says_what_it_took_back(page):
         f"The game's last move, {last}, is taken back"
     )
     assert status(page) == "Black to move"
+
+
+def test_a_player_looking_back_plays_on_from_there_in_a_new_game(page):
+    """Study walk: a move could not be tried from an earlier position; the
+    only way was to cut the record by hand and import it. "Play from here"
+    starts a new game from the position looked at; the game stays whole."""
+    open_imported(page, "gomoku", "h8 h9 i8 i9 j8")
+    before = game_json(page)
+    page.click("#step-first")
+    page.click("#step-forward")
+    page.click("#step-forward")
+    assert page.is_visible("#play-from-here")
+    page.click("#play-from-here")
+    page.wait_for_function("id => BoardPage.state.game.id !== id", arg=before["id"])
+    wait_idle(page)
+    after = game_json(page)
+    assert after["moves"] == ["h8", "h9"] and after["options"] == before["options"]
+    assert page.inner_text("#flash") == (
+        "A new game from move 2: the game you looked at is as it was, and the"
+        " browser's Back returns to it"
+    )
+    assert not page.is_visible("#play-from-here")  # at the new game's last move
+    page.click('#board [data-square="k8"]')
+    wait_plies(page, 3)
+    page.go_back()
+    page.wait_for_function("id => BoardPage.state.game.id === id", arg=before["id"])
+    assert game_json(page)["moves"] == before["moves"]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -197,3 +197,11 @@ def test_the_page_is_only_read():
         assert response.status_code == 405, method
         assert response["Allow"] == "GET, HEAD"
     assert client.head(reverse("index")).status_code == 200
+
+
+def test_no_template_comment_shows_on_a_page(client):
+    # A {# … #} comment over two lines is text to Django: one showed in the
+    # Moves card (a comment on "Play from here").
+    for path in ("/", "/no-such-page/"):
+        html = client.get(path, HTTP_ACCEPT="text/html").content.decode()
+        assert "{#" not in html and "#}" not in html and "{%" not in html, path
