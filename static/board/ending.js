@@ -36,10 +36,7 @@ export function showEnd(game, ending) {
     else if (game.result && game.result.aborted_by) why = abortedBy(game, game.result.aborted_by, opening);
   } else if (endedOffBoard(game.result)) why = offBoardWhy(game.result);
   else if (score) why = interpolate(gettext("Discs: Black %(black)s, White %(white)s."), score, true);
-  // Lines of Action's goal, said whole ("Connected group." left whose to
-  // guess); a capture that leaves one piece gives it (QA: "White joined all
-  // their pieces" when Black's capture had left White one).
-  else if (ending.reason === "connected group" && ending.winner) why = interpolate(discCounts(game.board.cells)[ending.winner] === 1 ? gettext("%(side)s has one piece left: a group on its own.") : gettext("%(side)s joined all their pieces into one group."), { side: sideName(ending.winner) }, true);
+  else if (ending.reason === "connected group" && ending.winner) why = joinedWhy(game, ending.winner);
   setScoredText("#end-title", title);
   $("#end-reason").text(why);
   // A watcher has no rematch to play: the players' rematch takes them along;
@@ -52,6 +49,19 @@ export function showEnd(game, ending) {
   endCard().show();
   if (focusFor === game.id) document.getElementById("end-dialog").focus({ preventScroll: true });
   focusFor = null;
+}
+
+/** Lines of Action's goal, said whole ("Connected group." left whose to
+ *  guess), and by whose move: a capture can leave the other side one piece
+ *  (QA: "White joined all their pieces" when Black's capture had left White
+ *  one), or all its pieces joined (LOA walk). Black moves first, and a
+ *  pass is a move of the record. */
+function joinedWhy(game, winner) {
+  const side = sideName(winner);
+  if (discCounts(game.board.cells)[winner] === 1) return interpolate(gettext("%(side)s has one piece left: a group on its own."), { side: side }, true);
+  const mover = game.moves.length % 2 ? "black" : "white";
+  if (mover !== winner) return interpolate(gettext("%(mover)s's capture left %(side)s's pieces all in one group."), { mover: sideName(mover), side: side }, true);
+  return interpolate(gettext("%(side)s joined all their pieces into one group."), { side: side }, true);
 }
 
 /** The game whose card takes the keyboard's focus as it shows, or null. */

@@ -165,7 +165,8 @@ function cellHtml(square, piece, ctx, number, moved) {
   if (ctx.legal[square] && ctx.sayLegal) about.push(pgettext("square", "legal"));
   if (square === state.selected) about.push(pgettext("square", "selected"));
   if (ctx.last[square]) about.push(pgettext("square", "last move"));
-  if (ctx.winning[square]) about.push(pgettext("square", "winning"));
+  // A draw of both sides joined at once lights both groups: not "winning".
+  if (ctx.winning[square]) about.push(state.ending.winner ? pgettext("square", "winning") : pgettext("square", "in a joined group"));
   if (ctx.forbidden[square]) about.push(forbiddenWord(ctx.forbidden[square]));
   if (stats && stats.chosen) about.push(pgettext("square", "the AI's move"));
   if (stats) about.push(interpolate(gettext("AI: %(stats)s"), { stats: statsText(stats) }, true));

@@ -1851,6 +1851,29 @@ def test_a_capture_that_leaves_one_piece_gives_the_game_to_its_owner(page):
     )
 
 
+#: Lines of Action: Black's capture f1xh3, next, leaves White's pieces in one
+#: group (LOA walk).
+JOINED_BY_A_CAPTURE = (
+    "d8-d6 h3-f5 b8-e5 a5xe5 e8xe5 h5xe5 f8xf5 a2-c4 g8-g6 h4-e4 c8-e6 a3-c5 "
+    "g6-g4 a6-d3 c1-e3 a7xe3 g4-e2 c4-f4 d6xd3 a4-d4 f5-h3 h7xh3 e6-g4 c5-c4 "
+    "e1-f2 c4-d5 g4-g2 d4-g4 g1xg4 e5-d4 b1-e1 d5-e5 d1-g1 h6-g6 g2xe4 h2-h4 "
+    "e1-d2 g6-h5 g1-e1 h4-g5"
+)
+
+
+def test_a_capture_that_joins_the_other_side_says_whose_capture_did(page):
+    # LOA walk: "White joined all their pieces into one group." White had
+    # not moved: Black's capture had joined them.
+    open_imported(page, "loa", JOINED_BY_A_CAPTURE)
+    page.click('#board [data-square="f1"]')
+    page.click('#board [data-square="h3"]')
+    page.wait_for_selector("#end-dialog.show")
+    assert page.evaluate("() => BoardPage.state.game.result.winner") == "white"
+    assert page.inner_text("#end-reason") == (
+        "Black's capture left White's pieces all in one group."
+    )
+
+
 def test_an_analysis_without_a_big_mistake_lists_the_moves_that_lost_most(page):
     """A game lost a little at each move (0-64 in a player's Reversi game)
     read "No move lost much.", its worst moves unnamed. Here the analysis

@@ -133,3 +133,30 @@ def test_explorer_reads_a_rules_own_model_by_default(client):
         other = _played(client, "gomoku", [], {"rule": rule})
         answer = client.get(url("game-explorer", other), {"ply": 0})
         assert answer.status_code == 200 and answer.json()["model"] == "light", rule
+
+
+#: Lines of Action: after these, White's d4xg4 joins both sides at once
+#: (LOA walk).
+LOA_BOTH_JOINED = (
+    "d8-d6 h3-f5 b8-e5 a5xe5 e8xe5 h5xe5 f8xf5 a2-c4 g8-g6 h4-e4 c8-e6 a3-c5 "
+    "g6-g4 a6-d3 c1-e3 a7xe3 g4-e2 c4-f4 d6xd3 a4-d4 f5-h3 h7xh3 e6-g4 c5-c4 "
+    "e1-f2 c4-d5 g4-g2 d4-g4 g1xg4 e5-d4 b1-e1 d5-e5 d1-g1 h6-g6 g2xe4 h2-h4 "
+    "e1-d2 g6-h5 g1-e1 h4-g5 e4-c2 d4xg4"
+)
+
+
+@pytest.mark.django_db
+def test_a_draw_of_both_sides_joined_at_once_lights_both_groups(client):
+    # LOA walk: the draw lit neither group, where a win lights the winner's.
+    drawn = _played(client, "loa", LOA_BOTH_JOINED.split())
+    body = client.get(url("game-ending", drawn)).json()
+    assert body["winner"] is None
+    assert body["reason"] == "both sides connected at once"
+    snap = client.get(url("game-detail", drawn)).json()
+    pieces = {
+        snap["board"]["files"][c] + snap["board"]["ranks"][r]
+        for r, row in enumerate(snap["board"]["cells"])
+        for c, cell in enumerate(row)
+        if cell
+    }
+    assert set(body["squares"]) == pieces

@@ -59,8 +59,9 @@ def analyse_ply(game_id: GameId, *, ply: int) -> dict:
 def ending(game_id: GameId) -> dict:
     """Return how the game ended: ``winner`` and ``reason`` (None while it
     is played) and the ``squares`` to highlight: Gomoku's winning row(s),
-    the winner's connected group in Lines of Action, the winner's discs in
-    Reversi; none for a draw, a game still on, or one that did not end on
+    the winner's connected group in Lines of Action (both groups, when a
+    move joined both sides at once and drew), the winner's discs in
+    Reversi; none for another draw, a game still on, or one that did not end on
     the board (a resignation, a loss on time, a claim)."""
     row = get_row(game_id)
     result = row.result or {}
@@ -74,7 +75,15 @@ def ending(game_id: GameId) -> dict:
             squares = _rows_of(shown, winner, game)
         else:
             squares = _squares_of(shown, winner)
+    elif result.get("reason") == BOTH_JOINED and game.is_terminal(state):
+        # Lines of Action's draw: both groups, as a win lights the winner's.
+        shown = board(game, game.state_string(state))
+        squares = _squares_of(shown, "black") + _squares_of(shown, "white")
     return {"winner": winner, "reason": result.get("reason"), "squares": squares}
+
+
+#: Lines of Action's ending of a move that joins both sides at once.
+BOTH_JOINED = "both sides connected at once"
 
 
 def _squares_of(shown: dict, colour: str) -> list[str]:
