@@ -77,6 +77,36 @@ def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
     ]
 
 
+#: Lines of Action's rule options as New game offers them: each option's
+#: label and each of its choices' words (the Olympiad's first, the default).
+LOA_OPTION_WORDS = {
+    "double_connection": (
+        gettext_lazy("One move joins both sides"),
+        {"draw": gettext_lazy("A draw"), "mover_wins": gettext_lazy("The mover wins")},
+    ),
+    "no_move": (
+        gettext_lazy("A side that cannot move"),
+        {"pass": gettext_lazy("Passes"), "lose": gettext_lazy("Loses")},
+    ),
+    "repetition": (
+        gettext_lazy("A position repeated draws"),
+        {3: gettext_lazy("The third time"), 2: gettext_lazy("The second time")},
+    ),
+}
+
+
+def loa_options() -> list[tuple[str, str, list[tuple[object, str]]]]:
+    """Return Lines of Action's options as (key, label, [(value, words)]),
+    in the order and with the choices the rules library gives (LOA walk:
+    they were open to an imported record's tags only)."""
+    return [
+        (key, LOA_OPTION_WORDS[key][0], [
+            (value, LOA_OPTION_WORDS[key][1][value]) for value in spec["choices"]
+        ])
+        for key, spec in services.option_specs("loa").items()
+    ]  # fmt: skip
+
+
 def gomoku_rules() -> list[tuple[str, str, str]]:
     """Return Gomoku's rules as (value, label, tooltip), the default first."""
     return [
@@ -167,6 +197,7 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "gomoku_sizes": range(size["min"], size["max"] + 1),
             "gomoku_rows": range(row["min"], GOMOKU_ROWS_OFFERED + 1),
             "gomoku_rules": gomoku_rules(),
+            "loa_options": loa_options(),
             "board_modules": board_modules(),
             "build": page_build(),
         },

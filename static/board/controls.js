@@ -43,13 +43,16 @@ export function newGameBody() {
   return body;
 }
 
-/** An option's selector's value: a number, or the choice's text. (Not
- *  jQuery's .val(): it answers null when the selected option is disabled,
- *  which limitOptions() is about to fix.) */
+/** An option's selector's value: a number, or the choice as the spec
+ *  gives it (Lines of Action's repetition: the number 2). (Not jQuery's
+ *  .val(): it answers null when the selected option is disabled, which
+ *  limitOptions() is about to fix.) */
 function optionValue(name, key) {
   const value = $("#" + name + "-" + key).prop("value");
   const spec = optionSelectors(name)[key];
-  return spec && spec.type === "choice" ? value : parseInt(value, 10);
+  if (!spec || spec.type !== "choice") return parseInt(value, 10);
+  const choice = spec.choices.find((c) => String(c) === value);
+  return choice === undefined ? value : choice;
 }
 
 /** The kind's options that have a selector on the page: key -> spec. */
@@ -172,9 +175,9 @@ export function optionsText(g, short = false) {
   return parts.join(" \u00b7 ");
 }
 
-/** Lines of Action's rules that are not the Olympiad's (an imported
- *  record's tags), or "" (a rules expert's review: told apart only in the
- *  record's text). */
+/** Lines of Action's rules that are not the Olympiad's (chosen in New game,
+ *  or an imported record's tags), or "" (a rules expert's review: told
+ *  apart only in the record's text). */
 function loaRules(options) {
   const other = [];
   if (options.double_connection === "mover_wins") other.push(gettext("Joining both sides wins for the mover"));

@@ -2389,3 +2389,23 @@ def test_quick_arrows_in_the_explorer_step_from_the_line_asked_last(page):
             "n => BoardPage.state.explore.line.length === n", arg=length
         )
     assert page.evaluate("() => BoardPage.state.explore.line") == explored
+
+
+def test_new_game_offers_lines_of_action_s_other_rules(page):
+    """LOA walk: the rules of Lines of Action other than the Olympiad's
+    (both sides joined by one move, a side that cannot move, repetition)
+    were open to an imported record's tags only."""
+    open_board(page)
+    new_game_dialog(page)
+    page.select_option("#start-game", "loa")
+    assert page.is_visible("#loa-double_connection")
+    assert page.is_hidden("#gomoku-size")
+    page.select_option("#loa-double_connection", "mover_wins")
+    page.select_option("#loa-repetition", "2")
+    page.click("#two-players")
+    page.wait_for_function("() => BoardPage.state.game.game === 'loa'")
+    g = game_json(page)
+    assert g["options"] == {
+        "double_connection": "mover_wins", "no_move": "pass", "repetition": 2
+    }  # fmt: skip
+    assert "Joining both sides wins for the mover" in page.inner_text("body")
