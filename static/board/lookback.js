@@ -44,7 +44,9 @@ export function mistakes(review, least = MISTAKE_DROP) {
       found.push({ ply: k, move: g.moves[k - 1], side: side, before: mine(p[k - 1]), after: mine(p[k]), drop: drop, best: p[k - 1].best });
     }
   }
-  const worst = found.sort((a, b) => b.drop - a.drop).slice(0, MISTAKES);
+  // Of drops alike, the later: it lost what the earlier had not (study
+  // walk: the game's last blunder went unlisted behind three before it).
+  const worst = found.sort((a, b) => b.drop - a.drop || b.ply - a.ply).slice(0, MISTAKES);
   return worst.sort((a, b) => a.ply - b.ply);
 }
 

@@ -66,3 +66,20 @@ def test_the_switch_turned_on_in_a_game_over_says_where_to_look(page):
     assert page.inner_text("#flash") == (
         "The game is over: \u201cAnalyse the game\u201d rates each of its moves."
     )
+
+
+def test_of_mistakes_that_lost_as_much_the_later_are_listed(page):
+    # Study walk: of four moves that each threw away a won game, the first
+    # three were listed, and the last, which lost it for good, was not.
+    open_imported(page, "gomoku", "h8 h9 i8 i9 j8")
+    listed = page.evaluate(
+        """async () => {
+        const main = document.querySelector('script[src*="board/main"]').src;
+        const lookback = await import(main.replace("main.js", "lookback.js"));
+        const sides = ["black", "white", "black", "white", "black", null];
+        const points = sides.map((to_move, k) => ({
+            to_move: to_move, black: k % 2 ? 0.0 : 1.0, best: "a1"}));
+        return lookback.mistakes({points: points}).map((m) => m.ply);
+    }"""
+    )
+    assert listed == [2, 3, 4]
