@@ -69,8 +69,9 @@ def test_the_switch_turned_on_in_a_game_over_says_where_to_look(page):
 
 
 def test_of_mistakes_that_lost_as_much_the_later_are_listed(page):
-    # Study walk: of four moves that each threw away a won game, the first
-    # three were listed, and the last, which lost it for good, was not.
+    # Study walk: of moves that each threw away a won game, the first three
+    # were listed, and the last, which lost it for good, was not. Here all
+    # five moves do.
     open_imported(page, "gomoku", "h8 h9 i8 i9 j8")
     listed = page.evaluate(
         """async () => {
@@ -82,4 +83,4 @@ def test_of_mistakes_that_lost_as_much_the_later_are_listed(page):
         return lookback.mistakes({points: points}).map((m) => m.ply);
     }"""
     )
-    assert listed == [2, 3, 4]
+    assert listed == [3, 4, 5]
