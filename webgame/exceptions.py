@@ -143,9 +143,10 @@ def _own_words(exc, context) -> str | None:
             "the body's type is %(type)s: send a JSON body with Content-Type: "
             "application/json"
         ) % {"type": media_type}
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+    wait = getattr(exc, "wait", None)  # Throttled's seconds, whole
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
         return _("too many requests from this client: try again in %(seconds)s s") % {
-            "seconds": exc.wait
+            "seconds": wait
         }
     return None
 

@@ -17,6 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
@@ -79,7 +80,7 @@ def strengths() -> list[tuple[str, list[tuple[str, str, str]]]]:
 
 #: Lines of Action's rule options as New game offers them: each option's
 #: label and each of its choices' words (the Olympiad's first, the default).
-LOA_OPTION_WORDS = {
+LOA_OPTION_WORDS: dict[str, tuple[Promise, dict[object, Promise]]] = {
     "double_connection": (
         gettext_lazy("One move joins both sides"),
         {"draw": gettext_lazy("A draw"), "mover_wins": gettext_lazy("The mover wins")},
@@ -95,7 +96,7 @@ LOA_OPTION_WORDS = {
 }
 
 
-def loa_options() -> list[tuple[str, str, list[tuple[object, str]]]]:
+def loa_options() -> list[tuple[str, Promise, list[tuple[object, Promise]]]]:
     """Return Lines of Action's options as (key, label, [(value, words)]),
     in the order and with the choices the rules library gives (LOA walk:
     they were open to an imported record's tags only)."""
