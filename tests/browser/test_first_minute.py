@@ -1839,18 +1839,6 @@ ONE_LEFT = (
 )
 
 
-def test_a_capture_that_leaves_one_piece_gives_the_game_to_its_owner(page):
-    # The card said "White joined all their pieces into one group."
-    open_imported(page, "loa", ONE_LEFT)
-    page.click('#board [data-square="d7"]')
-    page.click('#board [data-square="f5"]')
-    page.wait_for_selector("#end-dialog.show")
-    assert page.evaluate("() => BoardPage.state.game.result.winner") == "white"
-    assert page.inner_text("#end-reason") == (
-        "White has one piece left: a group on its own."
-    )
-
-
 #: Lines of Action: Black's capture f1xh3, next, leaves White's pieces in one
 #: group (LOA walk).
 JOINED_BY_A_CAPTURE = (
@@ -1861,17 +1849,30 @@ JOINED_BY_A_CAPTURE = (
 )
 
 
-def test_a_capture_that_joins_the_other_side_says_whose_capture_did(page):
-    # LOA walk: "White joined all their pieces into one group." White had
-    # not moved: Black's capture had joined them.
-    open_imported(page, "loa", JOINED_BY_A_CAPTURE)
-    page.click('#board [data-square="f1"]')
-    page.click('#board [data-square="h3"]')
+@pytest.mark.parametrize(
+    "record, capture, words",
+    [
+        # The card said "White joined all their pieces into one group."
+        (ONE_LEFT, "d7xf5", "White has one piece left: a group on its own."),
+        # LOA walk: it said so too, where White had not moved: Black's
+        # capture had joined them.
+        (
+            JOINED_BY_A_CAPTURE,
+            "f1xh3",
+            "Black's capture left White's pieces all in one group.",
+        ),
+    ],
+)
+def test_a_capture_that_ends_the_game_for_the_other_side_says_how(
+    page, record, capture, words
+):
+    open_imported(page, "loa", record)
+    start, end = capture.split("x")
+    page.click(f'#board [data-square="{start}"]')
+    page.click(f'#board [data-square="{end}"]')
     page.wait_for_selector("#end-dialog.show")
     assert page.evaluate("() => BoardPage.state.game.result.winner") == "white"
-    assert page.inner_text("#end-reason") == (
-        "Black's capture left White's pieces all in one group."
-    )
+    assert page.inner_text("#end-reason") == words
 
 
 def test_an_analysis_without_a_big_mistake_lists_the_moves_that_lost_most(page):
