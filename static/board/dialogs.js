@@ -16,6 +16,7 @@ import { changeGame } from "./game.js";
 import { revealCard, stillShown } from "./panel.js";
 import { toggleReview } from "./review.js";
 import { showRules } from "./rules.js";
+import { afterReadinessKnown, aiReady } from "./readiness.js";
 import { SIDES, mySeat, otherSide, state } from "./state.js";
 import { drawYourGames } from "./yourgames.js";
 
@@ -180,6 +181,9 @@ function greyedWords() {
  *  colour picked is the opener's side: say so, and name the sides so. */
 export function drawStartOptions() {
   const game = $("#start-game").val();
+  // A server's first start: the wait said before the choice, not only after
+  // the first move (first-start walk).
+  afterReadinessKnown(() => $("#start-ai-note").prop("hidden", aiReady($("#start-game").val())));
   $(".start-options").each(function () {
     $(this).prop("hidden", $(this).data("game") !== game);
   });

@@ -12,8 +12,10 @@ import { state } from "./state.js";
 const ready = new Set();
 /** The preparation being followed, by "game/name": a jQuery Deferred. */
 const following = {};
-/** How often the page asks how far a preparation has got. */
-const POLL_MS = 300;
+/** How often the page asks how far a preparation has got, once its bar
+ *  shows (a load of seconds: first-start walk, 109 asks of a model while
+ *  the server compiled). */
+const POLL_MS = 1000;
 /** A model that loads within this long shows no bar: a light model takes
  *  milliseconds, and a bar that flashes once says nothing. Unpacking, which
  *  takes seconds, shows its bar at once. */

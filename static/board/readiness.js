@@ -11,16 +11,28 @@ import * as api from "./api.js";
 const ready = new Set();
 /** The games being waited for: a jQuery Deferred each. */
 const waiting = {};
-const POLL_MS = 500;
+/** How often the progress is asked for: the wait is of minutes, and a
+ *  tab asked twice a second (first-start walk: 110 lines a minute in the
+ *  server's log, on a machine busy compiling). */
+const POLL_MS = 1000;
 
 /** True if `game`'s AI moves at once. */
 export function aiReady(game) {
   return ready.has(game);
 }
 
+/** The server's first answer, asked at the page's start. */
+let asked = null;
+
 /** Ask the server once which games are ready (at the page's start). */
 export function checkReadiness() {
-  return api.aiReadiness().done(take);
+  asked = api.aiReadiness().done(take);
+  return asked;
+}
+
+/** Run `then` once the server's first answer is in (or failed). */
+export function afterReadinessKnown(then) {
+  (asked || $.Deferred().resolve()).always(then);
 }
 
 function take(status) {

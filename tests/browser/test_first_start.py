@@ -112,3 +112,21 @@ def test_a_watcher_sees_the_computer_getting_ready_too(new_page, warming):
     assert "first start only: 40%" in watcher.inner_text("#ai-ready-label")
     write(reversi=("ready", 1.0))
     watcher.wait_for_selector("#ai-ready-row", state="hidden", timeout=5000)
+
+
+def test_the_first_minute_dialog_says_the_computer_is_getting_ready(page, warming):
+    """First-start walk: "Play the computer" said nothing of the wait; the
+    player learned of it only after their first move."""
+    readiness, write = warming
+    write(reversi=("compiling", 0.3), gomoku=("ready", 1.0))
+    readiness.wait("gomoku")
+    page.goto(page.base_url + "/")
+    page.wait_for_function(LOADED)
+    page.wait_for_selector("#start-dialog.show")
+    page.select_option("#start-game", "reversi")
+    assert page.inner_text("#start-ai-note") == (
+        "The computer is getting ready after the server's first start: its"
+        " first move may take a minute or two."
+    )
+    page.select_option("#start-game", "gomoku")
+    assert page.locator("#start-ai-note").is_hidden()
