@@ -489,7 +489,9 @@ export function playFromHere() {
   stopThinking();
   state.paused = false;
   const body = { game: g.game, options: g.options, players: g.players, record: g.moves.slice(0, ply).join(" ") };
-  const words = interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: ply }, true);
+  const words = ply
+    ? interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: ply }, true)
+    : gettext("A new game from the starting position: the game you looked at is as it was, and the browser's Back returns to it");
   sendImport(body, false, words);
 }
 

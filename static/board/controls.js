@@ -166,7 +166,7 @@ export function modelOtherBoard(g, name) {
  *  row named only when it is not five). */
 export function optionsText(g, short = false) {
   const options = g.options || {};
-  if (g.game === "loa") return loaRules(options);
+  if (g.game === "loa") return loaRules(options, short);
   if (!("size" in options && "row" in options)) return "";
   const parts = [short && options.row === 5 ? options.size + "\u00d7" + options.size : boardName(options)];
   if (options.rule) parts.push(short ? shortRuleName(g.game, options.rule) : ruleName(g.game, options.rule));
@@ -177,12 +177,16 @@ export function optionsText(g, short = false) {
 
 /** Lines of Action's rules that are not the Olympiad's (chosen in New game,
  *  or an imported record's tags), or "" (a rules expert's review: told
- *  apart only in the record's text). */
-function loaRules(options) {
+ *  apart only in the record's text); `short`, for the line above a phone's
+ *  board (verification walk: the first cut the others off). */
+function loaRules(options, short) {
   const other = [];
-  if (options.double_connection === "mover_wins") other.push(gettext("Joining both sides wins for the mover"));
-  if (options.no_move === "lose") other.push(gettext("A side that cannot move loses"));
-  if (options.repetition === 2) other.push(gettext("A position seen twice draws"));
+  if (options.double_connection === "mover_wins") other.push(short ? pgettext("rule, short", "Both joined: mover wins") : gettext("Joining both sides wins for the mover"));
+  if (options.no_move === "lose") other.push(short ? pgettext("rule, short", "No move: loses") : gettext("A side that cannot move loses"));
+  if (options.repetition === 2) other.push(short ? pgettext("rule, short", "Twice: a draw") : gettext("A position seen twice draws"));
+  // More than one do not fit above a phone's board: counted (a tap there
+  // shows them, in the Rules).
+  if (short && other.length > 1) return interpolate(ngettext("%(n)s other rule", "%(n)s other rules", other.length), { n: other.length }, true);
   return other.join(" \u00b7 ");
 }
 

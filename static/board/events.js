@@ -125,6 +125,7 @@ export function bind() {
   on("click", "#share", friends.openShare);
   on("click", "#theme", toggleTheme);
   on("click", "#rules", () => showRules());
+  on("click", "#board-options", () => showRules());
   on("click", "#start-rules", dialogs.startRules);
   // Escape (or a click beside it) keeps the game on the board, when there is one.
   // Without one it stays, and so does the focus (Bootstrap gives it to the

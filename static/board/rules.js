@@ -4,6 +4,7 @@
  * first Lines of Action game, and why a standard Gomoku overline did not
  * win. The rules' words are in the page (templates/index.html).
  */
+import { optionsText } from "./controls.js";
 import { flash } from "./panel.js";
 import { cellClasses, starPoints } from "./render.js";
 import { onlyWatching, state } from "./state.js";
@@ -105,6 +106,13 @@ function drawDiagram(el, name) {
 /** Open the rules, on the tab of `name` (default: the game on show). */
 export function showRules(name) {
   const game = name || (state.game ? state.game.game : $("#start-game").val() || "reversi");
+  // A Lines of Action game on other rules than the Olympiad's: said here
+  // too (verification walk: the dialog told only the Olympiad's).
+  const g = state.game;
+  const other = g && g.game === "loa" ? optionsText(g) : "";
+  $("#rules-loa-game")
+    .text(other ? interpolate(gettext("This game's rules: %(rules)s."), { rules: other }, true) : "")
+    .prop("hidden", !other);
   $("#rules-dialog .rules-diagram").each(function () {
     drawDiagram(this, $(this).data("diagram"));
   });

@@ -303,6 +303,13 @@ def test_a_player_looking_back_plays_on_from_there_in_a_new_game(page):
     page.go_back()
     page.wait_for_function("id => BoardPage.state.game.id === id", arg=before["id"])
     assert game_json(page)["moves"] == before["moves"]
+    # From the start: not "from move 0" (verification walk).
+    page.click("#step-first")
+    page.click("#play-from-here")
+    page.wait_for_function("() => BoardPage.state.game.ply === 0")
+    assert page.inner_text("#flash").startswith(
+        "A new game from the starting position: the game you looked at"
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)

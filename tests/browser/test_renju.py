@@ -197,3 +197,35 @@ def test_a_desktop_names_the_rule_once_beside_the_board(page):
     open_imported(page, "gomoku", '[game "gomoku"] [rule "renju"] h8')
     assert page.locator("#game-options").inner_text() == "15×15, five in a row · Renju"
     assert not page.locator("#board-options").is_visible()
+
+
+def test_on_a_phone_lines_of_action_s_other_rules_show_whole(new_page):
+    # Verification walk: "双方同时连成一片…", the other two rules cut off,
+    # and no hover on a phone to read the rest.
+    page = new_page(
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        locale="zh-CN",
+    )
+    other = {"double_connection": "mover_wins", "no_move": "lose", "repetition": 2}
+    made = page.request.post(
+        page.base_url + "/api/games/", data={"game": "loa", "options": other}
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    line = page.locator("#board-options")
+    assert line.inner_text() == "3 条其他规则"
+    assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
+    # A tap shows them, in the Rules.
+    line.tap()
+    page.wait_for_selector("#rules-dialog.show")
+    assert page.inner_text("#rules-loa-game").startswith(
+        "本局规则：双方同时连成一片时走棋方胜"
+    )
+    # One is said whole.
+    made = page.request.post(
+        page.base_url + "/api/games/",
+        data={"game": "loa", "options": {"no_move": "lose"}},
+    ).json()
+    open_board(page, f"?game={made['id']}")
+    assert line.inner_text() == "无子可动：负"

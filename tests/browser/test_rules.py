@@ -261,3 +261,25 @@ def test_a_first_lines_of_action_game_says_what_to_do_with_a_piece_picked(page):
     page.wait_for_function("() => BoardPage.state.game.ply === 2")
     page.click('#board [data-square="d1"]')
     assert page.inner_text("#flash") == ""
+
+
+def test_the_rules_say_those_of_the_lines_of_action_game_on_the_board(page):
+    """Verification walk: a game started with other rules than the
+    Olympiad's showed them beside the board, and the Rules dialog only the
+    Olympiad's, "a game imported with other rules…"."""
+    other = {"double_connection": "mover_wins", "no_move": "lose", "repetition": 2}
+    made = services.create_game(game="loa", options=other, players=None)
+    open_board(page, f"?game={made['id']}")
+    page.click("#rules")
+    page.wait_for_selector("#rules-dialog.show")
+    assert page.inner_text("#rules-loa-game") == (
+        "This game's rules: Joining both sides wins for the mover · A side that"
+        " cannot move loses · A position seen twice draws."
+    )
+    page.locator("#rules-dialog .btn-close").click()
+    page.wait_for_selector("#rules-dialog", state="hidden")
+    olympiad = services.create_game(game="loa", options=None, players=None)
+    open_board(page, f"?game={olympiad['id']}")
+    page.click("#rules")
+    page.wait_for_selector("#rules-dialog.show")
+    assert page.locator("#rules-loa-game").is_hidden()
