@@ -1,6 +1,8 @@
 """The errors the API reports, each a 4xx with ``{"error": code, "detail": text}``.
 
 Services raise these; :mod:`webgame.exceptions` turns them into responses.
+:func:`api_style` words a library's message (Django REST framework's, the
+JSON decoder's) as the API words its own.
 They live apart from the services so that the exception handler does not
 import the game library.
 """
@@ -103,3 +105,13 @@ class TooFast(ServiceError):
 
     def __init__(self, detail: str, *, retry_after: int):
         super().__init__("too_fast", detail, headers={"Retry-After": str(retry_after)})
+
+
+def api_style(message: str) -> str:
+    """``message`` as the API words its own: no full stop at its end, and a
+    first word in lower case unless it is a name ("JSON") (verification
+    walk: Django REST framework's "This field is required.")."""
+    message = message.rstrip(".。")
+    if len(message) > 1 and message[0].isupper() and message[1].islower():
+        message = message[0].lower() + message[1:]
+    return message

@@ -23,7 +23,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from .errors import ServiceError
+from .errors import ServiceError, api_style
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +224,7 @@ def _join(messages) -> str:
     parts = []
     for path, message, _code in messages:
         where = ".".join(name for name in path if name != "non_field_errors")
+        message = api_style(message)
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
 

@@ -23,6 +23,8 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json
 
+from .errors import api_style
+
 #: The deepest nesting accepted. The API's deepest body is
 #: ``{"players": {"black": {...}}}`` (3); the margin is for clients that wrap.
 MAX_DEPTH = 32
@@ -91,6 +93,6 @@ class BoundedJSONParser(JSONParser):
             )
         except ValueError as exc:  # as JSONParser words it
             detail = _("the body is not JSON this API reads: %(error)s") % {
-                "error": exc
+                "error": api_style(str(exc))
             }
             raise ParseError(detail) from exc

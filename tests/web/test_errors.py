@@ -283,9 +283,28 @@ def test_the_transport_s_refusals_are_in_the_api_s_words(client, settings):
         assert refusals[code].json()["error"] == code
         assert text[0].islower() and not text.endswith("."), (code, text)
         assert '"' not in text and " - " not in text, (code, text)
+        assert ": E" not in text, (code, text)  # the decoder's "Expecting …"
     assert "DELETE" in words["method_not_allowed"]
     assert "GET, PATCH" in words["method_not_allowed"]
     assert "application/json" in words["not_acceptable"]
     assert "text/plain" in words["unsupported_media_type"]
     seconds = refusals["throttled"]["Retry-After"]
     assert f"{seconds} s" in words["throttled"]
+
+
+@pytest.mark.django_db
+def test_a_field_s_refusal_is_in_the_api_s_style_in_each_language(client):
+    # Verification walk: "game: This field is required." (capital, full
+    # stop) beside the API's own "no game has the id …"; "该字段是必填项。".
+    english = client.post(reverse("game-create"), {}, format="json")
+    assert english.json()["detail"] == "game: this field is required"
+    chinese = client.post(
+        reverse("game-create"), {}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert chinese.json()["detail"] == "game: 该字段是必填项"
+    level = client.post(
+        reverse("game-create"),
+        {"game": "reversi", "players": {"white": {"kind": "ai", "level": "x"}}},
+        format="json",
+    ).json()["detail"]
+    assert level[0].islower() and not level.endswith("."), level
