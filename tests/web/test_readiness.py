@@ -5,6 +5,7 @@ asked for meanwhile waits for its game and then plays, never an error."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -57,6 +58,15 @@ def test_the_page_learns_each_games_progress_and_when_it_became_ready(warming):
     loa = client.get("/api/ai/").json()["games"]["loa"]
     assert loa["ready"] is True and loa["progress"] == 1.0 and loa["seconds"] >= 0
     assert not readiness.is_ready("gomoku")
+
+
+def test_the_log_says_once_when_every_game_is_ready(warming, caplog):
+    # First-start walk: a line per game, and none for all of them.
+    readiness, write = warming
+    caplog.set_level(logging.INFO, logger="webgame.services.readiness")
+    write(gomoku=("ready", 1.0), loa=("ready", 1.0), reversi=("ready", 1.0))
+    _until(lambda: "every game is ready" in caplog.text, seconds=120)
+    assert caplog.text.count("the AI of every game is ready") == 1
 
 
 @pytest.mark.django_db(transaction=True)

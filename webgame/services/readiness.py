@@ -89,6 +89,12 @@ class Readiness:
                     self._mark_ready(warm, name)
                 return
             time.sleep(0.2)
+        # One line for the operator who waits for all (first-start walk: a
+        # line per game, twice, and none for the whole).
+        log.info(
+            "the AI of every game is ready, %.1f s after the start",
+            time.monotonic() - warm.launched,
+        )
         warm.reap()
 
     def _load(self, warm: WarmUp, name: str, entry: dict) -> None:
