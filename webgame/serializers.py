@@ -829,7 +829,8 @@ class MoveStatsSerializer(serializers.Serializer):
     )
     proven = serializers.ChoiceField(choices=PROVEN, allow_null=True)
     best = serializers.BooleanField(
-        help_text="the move the search chose: its result's move, which heads its pv"
+        help_text="the move the search chose: its result's move, which heads its "
+        "pv (at the weak levels, now and then a move drawn by chance)"
     )
 
 
@@ -840,17 +841,22 @@ class SearchResultSerializer(serializers.Serializer):
     code = serializers.IntegerField()
     side = serializers.ChoiceField(choices=COLORS)
     moves = MoveStatsSerializer(many=True)
-    value = serializers.FloatField()
+    value = serializers.FloatField(
+        help_text="win probability for the side to move, playing `move`: the "
+        "position's, unless a weak level drew `move` by chance (then that "
+        "move's, which may be lower)"
+    )
     proven = serializers.ChoiceField(
         choices=PROVEN,
         allow_null=True,
-        help_text="a result proven against every reply",
+        help_text="a result proven against every reply, for the side to move "
+        "playing `move` (the position's unless `move` was drawn by chance)",
     )
     found = serializers.ChoiceField(
         choices=PROVEN,
         allow_null=True,
-        help_text="the result the search found, which ended it: proven, or "
-        "in Gomoku proven against the replies it considered",
+        help_text="the position's result as the search found it, which ended "
+        "it: proven, or in Gomoku proven against the replies it considered",
     )
     pv = serializers.ListField(child=serializers.CharField())
     simulations = serializers.IntegerField()
