@@ -152,21 +152,23 @@ def test_a_phone_names_the_rule_above_the_board(new_page):
     assert not line.is_visible()
 
 
+def _on_a_chinese_phone(new_page, viewport: dict, body: dict):
+    """Open a new game made of ``body`` on a Chinese phone of ``viewport``;
+    return (page, the line naming its rules above the board)."""
+    page = new_page(viewport=viewport, is_mobile=True, has_touch=True, locale="zh-CN")
+    made = page.request.post(page.base_url + "/api/games/", data=body).json()
+    open_board(page, f"?game={made['id']}")
+    return page, page.locator("#board-options")
+
+
 def test_a_chinese_phone_names_swap2_short_too(new_page):
     # Verification QA: the rule was short (连珠) and the opening long,
     # "Swap2（二次交换）", cut at 320 px to "Swap2（二…".
-    page = new_page(
-        viewport={"width": 320, "height": 568},
-        is_mobile=True,
-        has_touch=True,
-        locale="zh-CN",
+    page, line = _on_a_chinese_phone(
+        new_page,
+        {"width": 320, "height": 568},
+        {"game": "gomoku", "options": {"rule": "renju"}, "opening": "swap2"},
     )
-    made = page.request.post(
-        page.base_url + "/api/games/",
-        data={"game": "gomoku", "options": {"rule": "renju"}, "opening": "swap2"},
-    ).json()
-    open_board(page, f"?game={made['id']}")
-    line = page.locator("#board-options")
     assert line.inner_text() == "15×15 · 连珠 · 二次交换"
     assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
 
@@ -202,18 +204,10 @@ def test_a_desktop_names_the_rule_once_beside_the_board(page):
 def test_on_a_phone_lines_of_action_s_other_rules_show_whole(new_page):
     # Verification walk: "双方同时连成一片…", the other two rules cut off,
     # and no hover on a phone to read the rest.
-    page = new_page(
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        locale="zh-CN",
-    )
     other = {"double_connection": "mover_wins", "no_move": "lose", "repetition": 2}
-    made = page.request.post(
-        page.base_url + "/api/games/", data={"game": "loa", "options": other}
-    ).json()
-    open_board(page, f"?game={made['id']}")
-    line = page.locator("#board-options")
+    page, line = _on_a_chinese_phone(
+        new_page, {"width": 390, "height": 844}, {"game": "loa", "options": other}
+    )
     assert line.inner_text() == "3 条其他规则"
     assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
     # A tap shows them, in the Rules.
