@@ -18,7 +18,7 @@ import { keepReviewOf } from "./review.js";
 import { firstMoveCounted, firstMoveNews, restartNews, whenFlagDue, whenLowTime } from "./seated.js";
 import { hintFirstLoa, overlineNews } from "./rules.js";
 import { play } from "./sound.js";
-import { SIDES, discCounts, endSentence, expectedSeconds, movesKey, onlyWatching, personPlaysHere, sideName, spokenMove, state } from "./state.js";
+import { SIDES, discCounts, endSentence, expectedSeconds, movesKey, onlyWatching, personPlaysHere, sideName, spokenMove, state, unendSentence } from "./state.js";
 
 let slotTimer = null;
 let recordXhr = null;
@@ -225,7 +225,7 @@ export function setGame(g) {
   if (restart && news === restart && !due) due = firstMoveNews(null, g);
   if (news && due) {
     // Translators: news of the game, then the first move it still awaits.
-    flash(interpolate(gettext("%(news)s. %(due)s"), { news: news.replace(/[.。]$/, ""), due: due }, true), "position");
+    flash(interpolate(gettext("%(news)s. %(due)s"), { news: unendSentence(news), due: due }, true), "position");
   } else if (news) {
     // A live region: heard too. The computer's Swap2 stones stay said
     // while the player's choice waits, and a restart's word while the

@@ -114,11 +114,19 @@ export function cap(word) {
   return word ? word.charAt(0).toUpperCase() + word.slice(1) : "";
 }
 
+/** The mark that ends a sentence, in either language. */
+const SENTENCE_END = /[.。!?！？]$/;
+
 /** `words` as a sentence: with a full stop where they have none (news of
  *  the game said alone; joined with more words, they take none). */
 export function endSentence(words) {
   // Translators: a sentence's full stop after how the game ended: "Five in a row."
-  return /[.。!?！？]$/.test(words) ? words : interpolate(gettext("%(sentence)s."), { sentence: words }, true);
+  return SENTENCE_END.test(words) ? words : interpolate(gettext("%(sentence)s."), { sentence: words }, true);
+}
+
+/** `words` without the mark that ends them, to be joined with more. */
+export function unendSentence(words) {
+  return words.replace(SENTENCE_END, "");
 }
 
 /** A side's name as the page shows it: "black" -> "Black" (translated);
