@@ -100,12 +100,13 @@ def loa_options() -> list[tuple[str, Promise, list[tuple[object, Promise]]]]:
     """Return Lines of Action's options as (key, label, [(value, words)]),
     in the order and with the choices the rules library gives (LOA walk:
     they were open to an imported record's tags only)."""
-    return [
-        (key, LOA_OPTION_WORDS[key][0], [
-            (value, LOA_OPTION_WORDS[key][1][value]) for value in spec["choices"]
-        ])
-        for key, spec in services.option_specs("loa").items()
-    ]  # fmt: skip
+    options = []
+    for key, spec in services.option_specs("loa").items():
+        label, words = LOA_OPTION_WORDS[key]
+        options.append(
+            (key, label, [(value, words[value]) for value in spec["choices"]])
+        )
+    return options
 
 
 def gomoku_rules() -> list[tuple[str, str, str]]:
