@@ -1474,6 +1474,32 @@ def test_step_buttons_under_the_board_walk_through_the_game(new_page):
     assert enabled() == [True, True, False, False]
 
 
+def test_on_the_smallest_phone_looking_back_keeps_the_board_in_place(new_page):
+    """At 320 px "Move 11 of 12: White e6" and "Back to the game" took two
+    lines: the board moved down 23 px at the first step back, and the next
+    tap landed a square lower than the finger aimed."""
+    page = new_page(
+        viewport={"width": 320, "height": 568}, is_mobile=True, has_touch=True
+    )
+    _start(page, "reversi")
+    if page.locator("#confirm-moves").is_checked():
+        page.click("#confirm-moves")
+    play_moves(page, 12)
+    board_top = (
+        "() => document.getElementById('board').getBoundingClientRect().top + scrollY"
+    )
+    top = page.evaluate(board_top)
+    page.click("#step-back")
+    assert status(page).startswith("Move 11 of 12: ")
+    assert page.locator("#back-to-game").is_visible()
+    assert page.evaluate(board_top) == top
+    # Its words give way to an arrow, and stay its name.
+    assert page.get_by_role("button", name="Back to the game", exact=True).count() == 2
+    page.locator("#back-to-game").tap()
+    assert status(page) == "Black to move"
+    assert page.evaluate(board_top) == top
+
+
 def test_on_a_desktop_the_step_buttons_share_the_buttons_row(page):
     _start(page, "reversi")
     human_move(page)
