@@ -20,7 +20,7 @@ import secrets
 
 from django.utils.translation import gettext as _
 
-from ..errors import Forbidden, ServiceError
+from ..errors import Forbidden
 from ..models import Game as GameRow
 from . import presence
 from .sides import SIDES, side_words
@@ -96,13 +96,12 @@ def open_seats(creator: str) -> tuple[dict, str, str, str]:
 
 
 def pick_colour(colour: str) -> str:
-    """Return ``colour``, or a random one for ``"random"``."""
+    """Return ``colour``, or a random one for ``"random"`` (the API's
+    serializers refuse any other value before it comes here)."""
     if colour == "random":
         return secrets.choice(SIDES)
     if colour not in SIDES:
-        raise ServiceError(
-            "invalid_colour", _("colour must be 'black', 'white' or 'random'")
-        )
+        raise ValueError(f"colour {colour!r}: expected black, white or random")
     return colour
 
 
