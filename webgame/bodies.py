@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .exceptions import error_body
+from .error_responses import error_body
 
 
 class LengthRequiredMiddleware:

@@ -1,6 +1,6 @@
 """The errors the API reports, each a 4xx with ``{"error": code, "detail": text}``.
 
-Services raise these; :mod:`webgame.exceptions` turns them into responses.
+Services raise these; :mod:`webgame.error_responses` turns them into responses.
 :func:`api_style` words a library's message (Django REST framework's, the
 JSON decoder's) as the API words its own.
 They live apart from the services so that the exception handler does not

@@ -38,7 +38,7 @@ from .consumers import (
     NoSuchPlace,
     scope_client,
 )
-from .exceptions import one_line, store_down
+from .error_responses import one_line, store_down
 
 log = logging.getLogger(__name__)
 

@@ -491,7 +491,7 @@ REST_FRAMEWORK = {
     # JSON only, refused before decoding when it nests absurdly deep.
     "DEFAULT_PARSER_CLASSES": ["webgame.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "EXCEPTION_HANDLER": "webgame.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "webgame.error_responses.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Throttling identifies clients by address. Trust X-Forwarded-For only for
     # the number of proxies in front of the app (0: use the socket's address),

@@ -141,6 +141,6 @@ urlpatterns = [
     re_path(r"^api/", views.ApiNotFoundView.as_view(), name="api-not-found"),
 ]
 
-handler400 = "webgame.exceptions.bad_request"
-handler404 = "webgame.exceptions.not_found"
-handler500 = "webgame.exceptions.json_server_error"
+handler400 = "webgame.error_responses.bad_request"
+handler404 = "webgame.error_responses.not_found"
+handler500 = "webgame.error_responses.json_server_error"

@@ -3,7 +3,7 @@
 Each API view validates its body with a serializer, calls one function of
 :mod:`webgame.services` and returns what it gives (already JSON-ready; the
 response serializers document it in the schema). Errors are raised, never
-built here: :mod:`webgame.exceptions` shapes them.
+built here: :mod:`webgame.error_responses` shapes them.
 """
 
 from __future__ import annotations

@@ -156,7 +156,7 @@ def test_a_store_down_is_a_503_that_says_so_in_one_log_line(
     response = client.get(url("game-detail", game_id))
     assert detail in assert_error(response, 503, "unavailable")["detail"]
     assert response["Retry-After"] == "5"
-    (record,) = _records(caplog, "webgame.exceptions")
+    (record,) = _records(caplog, "webgame.error_responses")
     assert record.levelno == logging.ERROR and said in record.getMessage()
     assert record.exc_info is None
 

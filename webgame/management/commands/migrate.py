@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from django.core.management.commands import migrate
 from django.db import InterfaceError, OperationalError
 
-from webgame.exceptions import one_line
+from webgame.error_responses import one_line
 
 
 class Command(migrate.Command):
