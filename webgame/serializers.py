@@ -335,6 +335,15 @@ class JoinSerializer(StrictSerializer):
     invite = JSONCharField(max_length=64, help_text="the invitation the link holds")
 
 
+class PlayFromSerializer(StrictSerializer):
+    """The body of ``POST /api/games/{id}/play-from/``."""
+
+    ply = serializers.IntegerField(
+        min_value=0,
+        help_text="the moves (plies) of the game kept: 0 is its starting position",
+    )
+
+
 class ShareSerializer(StrictSerializer):
     """The body of ``POST /api/games/{id}/share/``."""
 

@@ -67,6 +67,11 @@ api = [
     path("games/<gameid:pk>/undo/", views.UndoView.as_view(), name="game-undo"),
     path("games/<gameid:pk>/join/", views.JoinView.as_view(), name="game-join"),
     path("games/<gameid:pk>/share/", views.ShareView.as_view(), name="game-share"),
+    path(
+        "games/<gameid:pk>/play-from/",
+        views.PlayFromView.as_view(),
+        name="game-play-from",
+    ),
     path("games/<gameid:pk>/resign/", views.ResignView.as_view(), name="game-resign"),
     path("games/<gameid:pk>/abort/", views.AbortView.as_view(), name="game-abort"),
     path("games/<gameid:pk>/draw/", views.DrawView.as_view(), name="game-draw"),

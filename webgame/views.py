@@ -225,6 +225,24 @@ class JoinView(APIView):
         return Response(services.join(pk, invite=body["invite"], token=_token(request)))
 
 
+class PlayFromView(APIView):
+    """A new game from a position of a game (study: play on from there)."""
+
+    throttle_classes = [GameCreateThrottle]
+
+    @extend_schema(
+        request=s.PlayFromSerializer,
+        responses={201: s.GameSerializer, **_errors(400, 403, 404, 429)},
+    )
+    def post(self, request: Request, pk) -> Response:
+        """Return a new game from the position after ``ply`` moves (201): the
+        same game, options and players, untimed, at one screen; 403
+        ``no_help`` while two seats play the game."""
+        body = _valid(s.PlayFromSerializer, request)
+        game = services.play_from(pk, body["ply"])
+        return Response(game, status=status.HTTP_201_CREATED)
+
+
 class ShareView(APIView):
     """Turn a game on the board into a game with a friend."""
 

@@ -488,11 +488,12 @@ export function playFromHere() {
   if (!g || ply === null) return;
   stopThinking();
   state.paused = false;
-  const body = { game: g.game, options: g.options, players: g.players, record: g.moves.slice(0, ply).join(" ") };
   const words = ply
     ? interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: ply }, true)
     : gettext("A new game from the starting position: the game you looked at is as it was, and the browser's Back returns to it");
-  sendImport(body, false, words);
+  // The server's: a Swap2 opening goes on from there (dark-mode walk: a
+  // record of the moves skipped the choice still to make).
+  imported(api.playFrom(g.id, ply), { game: g.game, options: g.options }, false, words);
 }
 
 /** What the last import said under the board. */
@@ -509,8 +510,13 @@ function importOver() {
  *  tags name its game and options. `said`: the words for the new game, and
  *  a refusal said under the board (not under the record box). */
 function sendImport(body, mayRead, said) {
-  api
-    .importGame(body)
+  imported(api.importGame(body), body, mayRead, said);
+}
+
+/** The new game of an import (`request`, made of `body`) on the board, or
+ *  its refusal said, as sendImport says. */
+function imported(request, body, mayRead, said) {
+  request
     .done(function (g) {
       importOver();
       state.recordEdited = false;

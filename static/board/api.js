@@ -106,6 +106,11 @@ export function importGame(body) {
   return request("POST", GAMES + "import/", body);
 }
 
+/** A new game from the position after `ply` moves of game `id`. */
+export function playFrom(id, ply) {
+  return request("POST", GAMES + id + "/play-from/", { ply: ply });
+}
+
 export function playMove(id, move, version) {
   return request("POST", GAMES + id + "/moves/", { move: move, version: version });
 }

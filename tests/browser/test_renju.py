@@ -163,13 +163,14 @@ def _on_a_chinese_phone(new_page, viewport: dict, body: dict):
 
 def test_a_chinese_phone_names_swap2_short_too(new_page):
     # Verification QA: the rule was short (连珠) and the opening long,
-    # "Swap2（二次交换）", cut at 320 px to "Swap2（二…".
+    # "Swap2（二次交换）", cut at 320 px to "Swap2（二…". Dark-mode walk: the
+    # short name is the one the status and the bar say (it was 二次交换).
     page, line = _on_a_chinese_phone(
         new_page,
         {"width": 320, "height": 568},
         {"game": "gomoku", "options": {"rule": "renju"}, "opening": "swap2"},
     )
-    assert line.inner_text() == "15×15 · 连珠 · 二次交换"
+    assert line.inner_text() == "15×15 · 连珠 · Swap2"
     assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
 
 

@@ -529,3 +529,24 @@ def test_the_hint_key_gives_no_hint_during_the_swap2_opening(page):
     assert hints == []
     # Said whole: its stones too, not only its choices (a check of the fix).
     assert page.inner_text("#flash") == "No hint during the Swap2 opening"
+
+
+def test_playing_from_a_position_in_the_opening_goes_on_with_swap2(page):
+    """Dark-mode walk: "Play from here" at move 3 of a Swap2 game gave a game
+    without Swap2, white to move, the second player's choice skipped."""
+    _new_swap2_game(page, "freestyle")
+    for ply, square in enumerate(("h8", "h9", "i8"), start=1):
+        _place(page, square, ply)
+    page.click('#swap2-choices button[data-choice="white"]')
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    _place(page, "j8", 4)
+    page.click('#move-list [data-ply="3"]')
+    page.click("#play-from-here")
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    wait_idle(page)
+    assert game_json(page)["opening"]["step"] == "choose"
+    assert _bar(page).startswith("Swap2: the second player chooses")
+    assert _buttons(page) == ["black", "white", "place2"]
+    # Its record says so, and comes back as it was.
+    record = page.input_value("#record")
+    assert '[opening "swap2"]' in record

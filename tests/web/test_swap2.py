@@ -353,3 +353,122 @@ def test_a_rematch_gives_the_opening_to_the_other_player(client, choice, new_bla
     assert again["opening"]["opener"] == "black"
     assert again["players"]["black"]["kind"] == new_black  # the computer opens
     assert again["players"]["white"]["kind"] == "human"
+
+
+def _record(client, game) -> str:
+    return client.get(url("game-record", game["id"])).json()["record"]
+
+
+def _imported(client, record: str) -> dict:
+    made = client.post("/api/games/import/", {"record": record}, format="json")
+    assert made.status_code == 201, made.content
+    return made.json()
+
+
+def test_a_swap2_record_comes_back_with_its_opening(client):
+    """Dark-mode walk: the record of a Swap2 game said nothing of it, and
+    came back as a game without an opening."""
+    game = new(client)
+    game = placed(client, game, "h8", "h9", "i8")
+    game = choose(client, game, "place2").json()
+    game = placed(client, game, "g7", "j10")
+    game = choose(client, game, "white").json()
+    game = placed(client, game, "k11")
+    record = _record(client, game)
+    assert '[opening "swap2"] [choices "place2 white"]' in record
+    again = _imported(client, record)
+    assert again["opening"]["choices"] == ["place2", "white"]
+    assert again["opening"]["step"] == "done"
+    assert again["opening"]["swapped"] is True
+    assert again["moves"] == game["moves"] and again["to_move"] == game["to_move"]
+    # A record cut in the opening goes on from there: the choice still to make.
+    cut = record.rsplit("\n", 1)[0] + "\nh8 h9 i8 g7 j10"
+    again = _imported(client, cut)
+    assert again["opening"]["choices"] == ["place2", "white"]
+    cut = record.rsplit("\n", 1)[0] + "\nh8 h9 i8 g7"
+    again = _imported(client, cut)
+    assert again["opening"]["step"] == "place2" and again["to_move"] == "white"
+
+
+def test_a_swap2_record_whose_choices_do_not_fit_is_refused(client):
+    tags = '[game "gomoku"] [opening "swap2"]'
+    refused = assert_error(
+        client.post(
+            "/api/games/import/", {"record": tags + " h8 h9 i8 g7"}, format="json"
+        ),
+        400,
+        "invalid_record",
+    )
+    assert "no choice after move 3" in refused["detail"]
+    bad = tags + ' [choices "white place2"] h8 h9 i8 g7 j10 k11'
+    refused = assert_error(
+        client.post("/api/games/import/", {"record": bad}, format="json"),
+        400,
+        "invalid_record",
+    )
+    assert "do not follow one another" in refused["detail"]
+    alone = '[game "gomoku"] [choices "white"] h8 h9 i8 g7'
+    assert_error(
+        client.post("/api/games/import/", {"record": alone}, format="json"),
+        400,
+        "invalid_record",
+    )
+    reversi = '[game "reversi"] [opening "swap2"] f5'
+    refused = assert_error(
+        client.post("/api/games/import/", {"record": reversi}, format="json"),
+        400,
+        "invalid_record",
+    )
+    assert "'opening'" in refused["detail"]
+
+
+def test_playing_from_a_position_in_the_opening_makes_its_choice_again(client):
+    """Dark-mode walk: "Play from here" at move 3 of a Swap2 game gave a game
+    without the opening, white to move: the choice was skipped."""
+    game = new(client, white=FAST_AI)
+    game = placed(client, game, "h8", "h9", "i8")
+    row = GameRow.objects.get(pk=game["id"])
+    row.players = {"black": HUMAN, "white": HUMAN}
+    row.save()
+    game = choose(client, game, "black").json()  # the second player takes black
+    game = placed(client, game, "g7", "j10")
+    assert game["opening"]["swapped"] is True
+    row = GameRow.objects.get(pk=game["id"])
+    row.players = {"black": HUMAN, "white": FAST_AI}  # the opener, now white: AI
+    row.save()
+
+    def play_from(ply):
+        made = client.post(
+            url("game-play-from", game["id"]), {"ply": ply}, format="json"
+        )
+        assert made.status_code == 201, made.content
+        return made.json()
+
+    at3 = play_from(3)
+    assert at3["moves"] == ["h8", "h9", "i8"]
+    assert at3["opening"]["step"] == "choose" and at3["opening"]["choices"] == []
+    # Its players on the sides they had then: the opener (the computer)
+    # black's side again, the second player to choose.
+    assert at3["players"]["black"]["kind"] == "ai"
+    assert at3["players"]["white"]["kind"] == "human"
+    assert at3["clock"] is None and at3["seats"] is None
+    at4 = play_from(4)
+    assert at4["opening"]["step"] == "done" and at4["opening"]["choices"] == ["black"]
+    now = client.get(url("game-detail", game["id"])).json()
+    assert at4["players"]["white"]["kind"] == "ai"  # as they are now
+    assert at4["players"]["black"]["kind"] == "human"
+    assert play_from(0)["opening"]["step"] == "place3"
+    # The game played from is as it was.
+    assert now["ply"] == 5 and now["opening"]["choices"] == ["black"]
+    assert_error(
+        client.post(url("game-play-from", game["id"]), {"ply": 6}, format="json"),
+        400,
+        "invalid_ply",
+    )
+
+
+def test_playing_from_a_game_two_seats_play_waits_for_its_end(client):
+    # As the computer's help does: a side game from the live position.
+    game, opener, second = friends_swap2(client, {"initial": 300, "increment": 3})
+    refused = client.post(url("game-play-from", game["id"]), {"ply": 0}, format="json")
+    assert_error(refused, 403, "no_help")

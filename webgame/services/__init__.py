@@ -105,7 +105,7 @@ from .positions import snapshot
 from .qr import MAX_CHARS as QR_MAX_CHARS
 from .qr import qr_rows
 from .readiness import READINESS
-from .records import game_boards, game_record, import_record
+from .records import game_boards, game_record, import_record, play_from
 from .rules import list_words, rule_words, rules_for
 from .seats import TOKEN_HEADER
 from .treemodels import MODEL_NAME_PATTERN, list_models, model_status, prepare_model
@@ -168,6 +168,7 @@ __all__ = [
     "get_game",
     "hint",
     "import_record",
+    "play_from",
     "list_games",
     "list_kinds",
     "list_levels",

@@ -68,6 +68,48 @@ def new_opening(game: str, name: str | None, options: dict) -> dict | None:
     return {"name": name, "choices": [], "swapped": False}
 
 
+def replayed(
+    name: str, choices: list[str], stones: int, *, made_at_the_end: bool = True
+) -> dict:
+    """Return the ``opening`` column of a Swap2 game (``name``) whose
+    ``stones`` first moves are on the board and whose choices were
+    ``choices``, kept as far as those moves reach: a choice made after as
+    many stones as the board holds is kept when ``made_at_the_end`` (a
+    record that ends with it), not otherwise (a game played again from that
+    position chooses again). Refuse ``invalid_record`` for choices the
+    stones do not fit (one where none is made, or none where one is due)."""
+    made: list[str] = []
+    swapped = False
+    for choice in choices:
+        # The first choice follows the opener's three stones, the second the
+        # second player's two more.
+        at = 3 + 2 * len(made)
+        if at > stones or (at == stones and not made_at_the_end):
+            break
+        try:
+            swap2.check_choice(at, made, choice)
+        except swap2.Swap2Error:
+            raise ServiceError(
+                "invalid_record",
+                _("the record's Swap2 choices %(choices)s do not follow one another")
+                % {"choices": repr(" ".join(choices))},
+            ) from None
+        swapped ^= swap2.swaps(at, made, choice)
+        made.append(choice)
+    try:
+        swap2.step(stones, made)
+    except swap2.Swap2Error:
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's Swap2 opening has no choice after move %(n)d: "
+                'give it in a tag such as [choices "white"]'
+            )
+            % {"n": 3 + 2 * len(made)},
+        ) from None
+    return {"name": name, "choices": made, "swapped": swapped}
+
+
 def step(opening: dict | None, stones: int) -> swap2.Step | None:
     """Return the Swap2 step after ``stones`` moves, or None once the colours
     are settled (or for a game without an opening rule)."""

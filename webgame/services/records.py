@@ -7,7 +7,11 @@ out); the other games' records are moves separated by spaces (``h8 h9``,
 ``b1-b3 a2xc4``), under tags that say the game and each of its options, as
 a PGN's do (``[game "gomoku"] [size "9"] [row "4"] [rule "renju"]``): a
 record comes back as the game it was (QA: a 9x9 game's record came back on
-15x15, and a renju one as freestyle, where the forbidden point won).
+15x15, and a renju one as freestyle, where the forbidden point won). A game
+opened by Swap2 adds its opening and the choices made
+(``[opening "swap2"] [choices "place2 white"]``): without them the record came
+back as a game with no Swap2, and a record cut in the opening skipped the
+choice still to make (dark-mode walk).
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from mcts import GAMES, Game, IllegalMoveError, InvalidMoveError, State
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
+from . import openings
 from .catalog import option_specs
-from .games import GameId, get_row, result_of
+from .games import GameId, get_row, position_for_help, result_of
 from .notation import board_words, parse
 from .players import normal_players
 from .positions import PASS, board, snapshot
@@ -68,7 +73,7 @@ def game_record(game_id: GameId) -> dict:
     if row.game == "reversi":
         record = "".join(move for move in row.moves if move != PASS)
     else:
-        record = _tags(row.game, row.options) + "\n" + " ".join(row.moves)
+        record = _tags(row.game, row.options, row.opening) + "\n" + " ".join(row.moves)
     return {
         "game": row.game,
         "options": row.options,
@@ -78,18 +83,28 @@ def game_record(game_id: GameId) -> dict:
     }
 
 
-def _tags(name: str, options: dict) -> str:
+def _tags(name: str, options: dict, opening: dict | None) -> str:
     """The tags that head a record of game ``name`` with ``options``: the
-    game, then each option, in the order of the game's option specs."""
+    game, then each option, in the order of the game's option specs, then
+    its ``opening`` rule and the choices made in it, if any."""
     tags = {"game": name} | {key: options[key] for key in option_specs(name)}
+    if opening:
+        tags["opening"] = opening["name"]
+        if opening["choices"]:
+            tags["choices"] = " ".join(opening["choices"])
     return " ".join(f'[{key} "{value}"]' for key, value in tags.items())
+
+
+#: The tags of an opening rule, in the records of games that have one.
+OPENING_TAGS = ("opening", "choices")
 
 
 def _read_tags(game: str | None, options: dict | None, record: str):
     """Return the game and options a record's tags give (those of the body
     without tags; with them, the tagged game with its defaults and the
-    tagged options), and the record after its tags. Raises ServiceError
-    ``invalid_record`` for a tag it does not know."""
+    tagged options), its opening's tags (:data:`OPENING_TAGS`) and the
+    record after its tags. Raises ServiceError ``invalid_record`` for a tag
+    it does not know."""
     tags: dict[str, str] = {}
     while match := _TAG.match(record):
         key = match.group(1).lower()
@@ -101,10 +116,12 @@ def _read_tags(game: str | None, options: dict | None, record: str):
         tags[key] = match.group(2).strip()
         record = record[match.end() :]
     if not tags:
-        return game, options, record
+        return game, options, {}, record
     name = tags.pop("game", game)
     if name is None:
         raise ServiceError("invalid_record", _unnamed_words())
+    opening_tags = OPENING_TAGS if openings.OPENINGS.get(name) else ()
+    opening = {key: tags.pop(key) for key in opening_tags if key in tags}
     specs = option_specs(name) if name in GAMES else {}
     unknown = sorted(set(tags) - set(specs))
     if unknown and not specs and name in GAMES:
@@ -125,7 +142,7 @@ def _read_tags(game: str | None, options: dict | None, record: str):
             % {
                 "tag": repr(unknown[0]),
                 "title": _(GAMES[name].title) if name in GAMES else repr(name),
-                "known": list_words(["game", *specs]),
+                "known": list_words(["game", *specs, *opening_tags]),
             },
         )
     tagged = {key: _tag_value(specs[key], value) for key, value in tags.items()}
@@ -142,7 +159,26 @@ def _read_tags(game: str | None, options: dict | None, record: str):
                     "choices": choice_words(choices),
                 },
             )
-    return name, tagged, record
+    return name, tagged, opening, record
+
+
+def _opening(name: str, options: dict, tags: dict, stones: int) -> dict | None:
+    """Return the ``opening`` column of an imported game of ``name`` with
+    ``options`` and ``stones`` moves, from its record's opening ``tags``."""
+    if not tags:
+        return None
+    if "opening" not in tags:
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's tag 'choices' needs its opening: a tag such as "
+                '[opening "swap2"]'
+            ),
+        )
+    opening = openings.new_opening(name, tags["opening"], options)
+    if opening is None:
+        return None
+    return openings.replayed(opening["name"], tags.get("choices", "").split(), stones)
 
 
 def _tag_value(spec: dict, text: str):
@@ -196,7 +232,7 @@ def import_record(
     this game's); when it reads as another game's up to a later move, it
     names that move.
     """
-    game, options, moves_text = _read_tags(game, options, record)
+    game, options, opening_tags, moves_text = _read_tags(game, options, record)
     if game is None:
         game = _game_of(options, moves_text)
     rules = rules_for(game, options)
@@ -226,6 +262,7 @@ def import_record(
             _other_game(rules, other, unread.detail),
             extra={"reads_as": {"game": other.name, "options": other.options}},
         ) from None
+    opening = _opening(rules.name, rules.options, opening_tags, len(moves))
     status, result = result_of(rules, state)
     row = GameRow.objects.create(
         game=rules.name,
@@ -234,8 +271,38 @@ def import_record(
         moves=moves,
         status=status,
         result=result,
+        opening=opening,
     )
     return snapshot(row)
+
+
+def play_from(game_id: GameId, ply: int) -> dict:
+    """Return the snapshot of a new game from the position after the first
+    ``ply`` moves of a game: the same game, options and players, untimed,
+    at one screen; a Swap2 opening goes on from there (a choice made at that
+    position is to be made again), its players on the sides they had then.
+    Refused as the computer's help is (:func:`.games.position_for_help`):
+    while two seats play the game, and beyond its moves."""
+    row, rules, state = position_for_help(game_id, ply)
+    players = row.players
+    opening = None
+    if row.opening:
+        opening = openings.replayed(
+            row.opening["name"], row.opening["choices"], ply, made_at_the_end=False
+        )
+        if opening["swapped"] != row.opening["swapped"]:
+            players = {"black": players["white"], "white": players["black"]}
+    status, result = result_of(rules, state)
+    new = GameRow.objects.create(
+        game=row.game,
+        options=row.options,
+        players=normal_players(row.game, players, options=row.options),
+        moves=list(row.moves[:ply]),
+        status=status,
+        result=result,
+        opening=opening,
+    )
+    return snapshot(new)
 
 
 def _unnamed_words() -> str:
