@@ -810,7 +810,8 @@ class RecordTests(APITestCase):
         )
         detail = assert_error(refused, 400, "invalid_record")["detail"]
         assert detail == (
-            "the record's tag 'colour' is not one of Gomoku's: game, size, row, rule"
+            "the record's tag 'colour' is not one of Gomoku's: game, size, row, rule, "
+            "opening, choices"
         )
         # A game without options says so (QA: "… not one of Reversi's: game"
         # read as if "game" were at fault).
