@@ -85,7 +85,12 @@ const DONE = {
   opener: { black: () => gettext("Swap2 done: the opener plays Black."), white: () => gettext("Swap2 done: the opener plays White.") },
 };
 
+/** Looking back at a position of the opening before the colours were
+ *  chosen (dark-mode walk: "Swap2 done: you play White." above move 3). */
+const NOT_YET = () => gettext("Swap2: colours not chosen yet.");
+
 function doneText(g) {
+  if (state.viewPly !== null && state.viewPly <= openingStones(g)) return NOT_YET();
   const mine = humanSide();
   return mine ? DONE.mine[mine]() : DONE.opener[g.opening.opener]();
 }
@@ -156,6 +161,7 @@ function measure(bar, steps, done) {
   if (done) {
     buttons.prop("hidden", true);
     for (const words of Object.values(DONE)) SIDES.forEach((side) => tallest(words[side]()));
+    tallest(NOT_YET());
   }
   return height;
 }

@@ -540,6 +540,12 @@ def test_playing_from_a_position_in_the_opening_goes_on_with_swap2(page):
     page.click('#swap2-choices button[data-choice="white"]')
     page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
     _place(page, "j8", 4)
+    assert _bar(page) == "Swap2 done: the opener plays Black."
+    page.click('#move-list [data-ply="3"]')
+    # Not "done" above the position before the choice.
+    assert _bar(page) == "Swap2: colours not chosen yet."
+    page.click('#move-list [data-ply="4"]')
+    assert _bar(page) == "Swap2 done: the opener plays Black."
     page.click('#move-list [data-ply="3"]')
     page.click("#play-from-here")
     page.wait_for_function("() => BoardPage.state.game.ply === 3")
