@@ -393,7 +393,18 @@ export function copyLink(selector, button) {
  *  no such game. */
 export function joinFromLink(id, invite, missing) {
   forgetInvite();
-  if (seatFor(id)) return api.untilAnswered(() => api.getGame(id), sayStatus).done(setGame).fail(missing);
+  const mine = seatFor(id);
+  if (mine) {
+    return api
+      .untilAnswered(() => api.getGame(id), sayStatus)
+      .done(function (g) {
+        setGame(g);
+        // Opened to test it (browser walk: their own seat came without a word).
+        const friend = otherSide(mySeat());
+        if (mine.invite === invite && !g.seats[friend]) flash(gettext("This is the invitation you made: send it to your friend. Here it opens your own seat."), "info");
+      })
+      .fail(missing);
+  }
   // Sent again while the server is away (the invitation has left the
   // address): its seat is not lost to a restart.
   api

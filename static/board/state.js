@@ -212,7 +212,10 @@ export function seatSide(g, seat) {
  *  player of side `mine`. */
 export function turnWords(g, mine) {
   const who = { side: sideName(g.to_move) };
-  if (mine !== g.to_move && !g.seats[g.to_move]) return interpolate(gettext("Waiting for your friend to join (%(side)s)"), who, true);
+  // The side named by the friend it is (browser walk: "Waiting for your
+  // friend to join (Black)" read as if the player were Black).
+  // Translators: %(side)s is the friend's colour, "Black" or "White".
+  if (mine !== g.to_move && !g.seats[g.to_move]) return interpolate(gettext("Waiting for your friend (%(side)s) to join"), who, true);
   return interpolate(mine === g.to_move ? gettext("Your move (%(side)s)") : gettext("Your friend's move (%(side)s)"), who, true);
 }
 

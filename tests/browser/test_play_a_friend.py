@@ -487,7 +487,7 @@ def test_before_the_friend_joins_there_is_nobody_to_offer_to(new_page):
     )
     assert a.inner_text("#seat-name-white") == "Not joined yet"
     # Whose move it is says what is awaited (it read "Your friend's move").
-    assert a.inner_text("#status") == "Waiting for your friend to join (White)"
+    assert a.inner_text("#status") == "Waiting for your friend (White) to join"
     b.goto(invite)
     a.wait_for_function("() => BoardPage.state.game.seats.white")
     assert a.inner_text("#seat-name-white") == "Your friend"
@@ -550,6 +550,21 @@ def test_after_a_game_between_seats_the_u_key_says_it_is_over(new_page):
     assert a.inner_text("#flash") == (
         "The game was aborted: no move can be played in it."
     )
+
+
+def test_an_inviter_opening_their_own_invitation_is_told_what_it_is(new_page):
+    """Browser walk: the invitation opened in a second tab of the inviter's
+    browser, to test it, showed their own seat without a word."""
+    a = new_page(viewport=DESKTOP)
+    invite, _ = invite_a_friend(a, "")
+    second = a.context.new_page()
+    second.goto(invite)
+    second.wait_for_function("() => BoardPage.state.seat !== null")
+    assert second.inner_text("#flash") == (
+        "This is the invitation you made: send it to your friend. Here it "
+        "opens your own seat."
+    )
+    assert second.inner_text("#seat-name-white") == "Not joined yet"
 
 
 def test_an_invitation_nobody_took_is_withdrawn_by_abort(new_page):
