@@ -10,7 +10,7 @@ import { grey } from "./buttons.js";
 import { newGameBody } from "./controls.js";
 import { hideEnd } from "./ending.js";
 import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
-import { forgetInvite, gameLinks, rememberSeat, seatFor } from "./history.js";
+import { awaitRematch, forgetInvite, gameLinks, rememberRematch, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { openingStep, opensSwap2 } from "./opening.js";
 import { announce, clearFlash, copyField, flash, labelButton, labelResign, sayStatus } from "./panel.js";
@@ -184,7 +184,7 @@ function friendJoined(g) {
  *  watches it. */
 export function followRematch(g) {
   const seat = state.seat && state.seat.id === g.id ? state.seat : null;
-  if (seat) rememberSeat(g.rematch, { side: otherSide(seat.side), token: seat.token });
+  if (seat) rememberRematch(g, seat);
   hideEnd();
   api
     .getGame(g.rematch)
@@ -495,6 +495,7 @@ export function makeOffer(offer) {
   const g = state.game;
   if (!g || !mySeat()) return;
   if (withdrawn === offer) withdrawn = null; // a new one, which may be declined
+  if (offer === "rematch") awaitRematch(g.id, true);
   changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(OFFERED[offer]()));
 }
 

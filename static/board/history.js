@@ -6,7 +6,7 @@
  * Local storage may be full or off: then the page just knows less.
  */
 import { whenHistorySettled } from "./dialogback.js";
-import { movesKey, state } from "./state.js";
+import { movesKey, otherSide, state } from "./state.js";
 
 const STORE_LAST = "webgame.last";
 const STORE_BOARDS = "webgame.boards";
@@ -158,6 +158,33 @@ export function seatsInPlay() {
     .reverse()
     .filter((id) => !all[id].ended)
     .map((id) => $.extend({ id: id }, all[id]));
+}
+
+/** This browser offered a rematch of game `id` (`asked`), or no longer
+ *  waits for the answer: a rematch accepted while the page was closed is
+ *  found and listed (correspondence walk: only the old game's page led to
+ *  it). */
+export function awaitRematch(id, asked) {
+  const all = seats();
+  if (!all[id]) return;
+  if (asked) all[id].rematch = true;
+  else delete all[id].rematch;
+  saveSeats(all);
+}
+
+/** The seats of the games whose rematch this browser offered, unanswered. */
+export function seatsAwaitingRematch() {
+  const all = seats();
+  return Object.keys(all)
+    .filter((id) => all[id].rematch)
+    .map((id) => $.extend({ id: id }, all[id]));
+}
+
+/** Keep this browser's seat in the rematch of finished game `g`, where it
+ *  held `seat`: the other colour, the same token. */
+export function rememberRematch(g, seat) {
+  rememberSeat(g.rematch, { side: otherSide(seat.side), token: seat.token });
+  awaitRematch(g.id, false);
 }
 
 /** Game `id` has ended: its seat is kept (the rematch, the chat) but no

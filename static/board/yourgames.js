@@ -14,7 +14,7 @@
 import * as api from "./api.js";
 import { optionsText } from "./controls.js";
 import { whenGameDrawn } from "./game.js";
-import { endUnseen, seatEnded, seatsInPlay } from "./history.js";
+import { awaitRematch, endUnseen, rememberRematch, seatEnded, seatsAwaitingRematch, seatsInPlay } from "./history.js";
 import { flash } from "./panel.js";
 import { clockText, controlName, dueText } from "./seated.js";
 import { play } from "./sound.js";
@@ -30,9 +30,35 @@ let known = null;
 /** The answer asked for last: an older one draws nothing. */
 let asking = null;
 
-/** Ask the server for the games of the latest seats in play; those seen
- *  finished leave the seats in play, those gone are forgotten. */
+/** Ask the server for the games whose rematch this browser offered: one
+ *  accepted meanwhile gets its seat here (and is said), one declined or
+ *  gone is no longer asked about. */
+function askRematches() {
+  const asked = seatsAwaitingRematch().map((seat) =>
+    Promise.resolve(api.getGame(seat.id)).then(
+      function (g) {
+        if (g.rematch) {
+          rememberRematch(g, seat);
+          if (g.rematch !== shownId()) tell(rematchStarted, { seat: seat, g: g }, g.rematch);
+        } else if (!(g.offers && g.offers.rematch)) awaitRematch(seat.id, false);
+      },
+      function (xhr) {
+        if (xhr.status === 404) awaitRematch(seat.id, false);
+      },
+    ),
+  );
+  return Promise.all(asked);
+}
+
+/** Ask the server for the games of the latest seats in play (and of the
+ *  rematches accepted meanwhile); those seen finished leave the seats in
+ *  play, those gone are forgotten. */
 function ask() {
+  asking = askRematches().then(askInPlay);
+  return asking;
+}
+
+function askInPlay() {
   const found = seatsInPlay()
     .slice(0, ASKED)
     .map((seat) =>
@@ -44,7 +70,7 @@ function ask() {
         },
       ),
     );
-  asking = Promise.all(found).then(function (games) {
+  return Promise.all(found).then(function (games) {
     // Ended: seen, it leaves the seats in play; not yet, it stays listed.
     games.forEach((x) => x && ended(x.g) && !endUnseen(x.g.id) && seatEnded(x.seat.id));
     known = games.filter((x) => x && (!ended(x.g) || endUnseen(x.g.id)));
@@ -64,7 +90,6 @@ function ask() {
       else if (friendToMove.delete(id) && waits === 0 && id !== shownId()) tell(friendMoved, x);
     });
   });
-  return asking;
 }
 
 /** The games of this browser's invitations last seen with the friend's
@@ -94,10 +119,11 @@ function shownId() {
  *  it opened, then went with the words of the game it opened on). */
 let untilShown = [];
 
-/** Say `news` of game `x` now, or once a game is on show (if not `x`). */
-function tell(news, x) {
+/** Say `news` of game `x` now, or once a game is on show (if not the
+ *  game the news is about, `about`). */
+function tell(news, x, about = x.g.id) {
   if (state.game) news(x);
-  else untilShown.push(() => x.g.id !== shownId() && news(x));
+  else untilShown.push(() => about !== shownId() && news(x));
 }
 
 /** The friend opened the invitation of a game not on show: say so (QA: the
@@ -117,6 +143,14 @@ function friendMoved(x) {
     ? gettext("Your friend moved in your game of %(game)s, and your clock runs: New game lists it.")
     : gettext("Your friend moved in your game of %(game)s: New game lists it.");
   flash(interpolate(words, { game: gameTitle(x.g) }, true), "position"); // a live region: heard too; until a move here
+  play("joined");
+}
+
+/** The friend accepted the rematch of game `x` while this page was closed
+ *  or on another game: say so. */
+function rematchStarted(x) {
+  const words = interpolate(gettext("Your friend accepted the rematch of your game of %(game)s: New game lists it."), { game: gameTitle(x.g) }, true);
+  flash(words, "position");
   play("joined");
 }
 

@@ -300,3 +300,40 @@ def test_a_game_of_days_a_move_says_by_when_to_move(new_page):
         r"3 days a move · 2 moves played · your friend's move is due .+\d:\d\d.*",
         more,
     ), more
+
+
+def test_a_rematch_accepted_while_the_page_was_closed_is_listed(new_page):
+    """Correspondence walk: A offered a rematch and closed the page; the
+    friend accepted and moved; back the next day, A found the rematch
+    nowhere but on the old game's page."""
+    a, b = a_friend_joins(new_page)  # Gomoku without a clock, A black
+    first_moves(a, b)
+    first = a.evaluate("BoardPage.state.game.id")
+    b.click("#resign")
+    b.click("#resign")  # "Resign?"
+    a.wait_for_selector("#end-dialog.show")
+    a.click("#rematch")
+    a.wait_for_function("() => BoardPage.state.game.offers.rematch")
+    a.goto("about:blank")
+    b.wait_for_selector("#end-offer:not([hidden])")
+    b.click("#rematch")
+    b.wait_for_function("id => BoardPage.state.game.id !== id", arg=first)
+    rematch = b.evaluate("BoardPage.state.game.id")
+    click(b, "h8")  # B plays black in the rematch: A's move now
+    ply_is(b, 1, timeout=5000)
+    a.goto(a.base_url + "/")
+    a.wait_for_function("() => BoardPage.state.game !== null")
+    a.wait_for_function(
+        "() => $('#flash').text().startsWith('Your friend accepted the rematch')"
+    )
+    assert a.inner_text("#flash") == (
+        "Your friend accepted the rematch of your game of Gomoku: New game lists it."
+    )
+    a.click("#new-game")
+    a.wait_for_selector("#your-games:not([hidden])")
+    entry = a.locator(f'#your-games [data-game="{rematch}"]')
+    expect(entry).to_have_count(1)
+    assert entry.inner_text().split("\n")[-1] == "Your move (White)"
+    entry.click()
+    a.wait_for_function("id => BoardPage.state.game.id === id", arg=rematch)
+    assert a.evaluate("BoardPage.state.seat.side") == "white"
