@@ -492,9 +492,16 @@ function statusText() {
   if (thinking && !thinking.hint && state.paused) return interpolate(gettext("%(side)s (AI) is thinking, then pauses"), who, true);
   if (thinking && !thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
   if (thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
-  if (openingStep()) return gettext("Swap2 opening");
   // Between two browsers each player reads whose turn it is in their words.
   const mine = mySeat();
+  if (openingStep()) {
+    // Its bar says what the friend does next, whom nothing says is not
+    // there yet; and a computer that waits, that it waits (verification
+    // walk: "the computer chooses ..." over a game standing still).
+    if (mine && mine !== g.to_move && !g.seats[g.to_move]) return gettext("Swap2 opening: waiting for your friend to join");
+    if (g.players[g.to_move].kind === "ai" && state.paused) return gettext("Swap2 opening \u2013 paused");
+    return gettext("Swap2 opening");
+  }
   if (mine) return turnWords(g, mine);
   if (g.players[g.to_move].kind === "ai") {
     // A watcher of a game without seats: its computer moves when the page

@@ -556,3 +556,41 @@ def test_playing_from_a_position_in_the_opening_goes_on_with_swap2(page):
     # Its record says so, and comes back as it was.
     record = page.input_value("#record")
     assert '[opening "swap2"]' in record
+
+
+def test_a_computer_waiting_in_the_opening_is_said_to_wait(page):
+    """Verification walk: played on from move 3, the computer to choose
+    waited (the page pauses it), and the status said only "Swap2 opening"
+    under a bar that said the computer chooses."""
+    _opened_against_the_computer(page, "['done', 'choose-again']")
+    if game_json(page)["opening"]["step"] == "choose-again":
+        page.click('#swap2-choices button[data-choice="black"]')
+        page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
+    # The computer's move, if it is to move, in (it ends looking back).
+    page.wait_for_function(
+        "() => { const g = BoardPage.state.game;"
+        " return g.players[g.to_move].kind === 'human'; }",
+        timeout=120_000,
+    )
+    wait_idle(page)
+    page.click('#move-list [data-ply="3"]')
+    page.click("#play-from-here")
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    wait_idle(page)
+    assert game_json(page)["opening"]["step"] == "choose"
+    assert page.inner_text("#status") == "Swap2 opening \u2013 paused"
+
+
+def test_a_friend_to_act_in_the_opening_who_has_not_joined_is_awaited(new_page):
+    # Verification walk: the bar said "your friend places three stones" to
+    # a player whose friend had not opened the invitation.
+    a = new_page(viewport=DESKTOP)
+    a.goto(a.base_url + "/")
+    a.wait_for_selector("#start-dialog.show")
+    a.select_option("#start-game", "gomoku")
+    a.select_option("#gomoku-opening", "swap2")
+    a.click('label[for="friend-white"]')  # the second player: the friend opens
+    a.click("#play-friend")
+    a.wait_for_selector("#share-dialog.show")
+    a.locator("#share-dialog .btn-close").click()
+    assert a.inner_text("#status") == "Swap2 opening: waiting for your friend to join"
