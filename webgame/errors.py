@@ -112,6 +112,7 @@ def api_style(message: str) -> str:
     first word in lower case unless it is a name ("JSON") (verification
     walk: Django REST framework's "This field is required.")."""
     message = message.rstrip(".。")
-    if len(message) > 1 and message[0].isupper() and message[1].islower():
+    first = message.split(" ", 1)[0]
+    if first[:1].isupper() and not (len(first) > 1 and first.isupper()):
         message = message[0].lower() + message[1:]
     return message

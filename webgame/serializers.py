@@ -338,7 +338,7 @@ class JoinSerializer(StrictSerializer):
 class PlayFromSerializer(StrictSerializer):
     """The body of ``POST /api/games/{id}/play-from/``."""
 
-    ply = serializers.IntegerField(
+    ply = JSONIntegerField(
         min_value=0,
         help_text="the moves (plies) of the game kept: 0 is its starting position",
     )

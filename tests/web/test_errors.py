@@ -9,7 +9,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from webgame import services
-from webgame.errors import Busy
+from webgame.errors import Busy, api_style
 from webgame.parsers import MAX_DEPTH, nesting_depth
 
 from .helpers import assert_error, create, url
@@ -308,3 +308,11 @@ def test_a_field_s_refusal_is_in_the_api_s_style_in_each_language(client):
         format="json",
     ).json()["detail"]
     assert level[0].islower() and not level.endswith("."), level
+    # Verification walk: "ply: A valid integer is required" (a one-letter
+    # first word kept its capital); a name keeps its own.
+    game = client.post(reverse("game-create"), {"game": "reversi"}, format="json")
+    ply = client.post(
+        reverse("game-play-from", args=[game.json()["id"]]), {"ply": "3"}, format="json"
+    )
+    assert ply.json()["detail"] == "ply: a valid integer is required"
+    assert api_style("JSON parse error.") == "JSON parse error"

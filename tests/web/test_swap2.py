@@ -407,6 +407,15 @@ def test_a_swap2_record_whose_choices_do_not_fit_is_refused(client):
         "invalid_record",
     )
     assert "do not follow one another" in refused["detail"]
+    # Verification walk: "purple" did "not follow"; a third choice was let by.
+    for choices in ("purple", "WHITE", "place2 black white"):
+        bad = tags + f' [choices "{choices}"] h8 h9 i8 g7 j10 k11'
+        refused = assert_error(
+            client.post("/api/games/import/", {"record": bad}, format="json"),
+            400,
+            "invalid_record",
+        )
+        assert "at most two of white, black, place2" in refused["detail"]
     alone = '[game "gomoku"] [choices "white"] h8 h9 i8 g7'
     assert_error(
         client.post("/api/games/import/", {"record": alone}, format="json"),

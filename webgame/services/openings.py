@@ -78,6 +78,16 @@ def replayed(
     record that ends with it), not otherwise (a game played again from that
     position chooses again). Refuse ``invalid_record`` for choices the
     stones do not fit (one where none is made, or none where one is due)."""
+    unknown = [choice for choice in choices if choice not in CHOICES]
+    if unknown or len(choices) > 2:
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's Swap2 choices are at most two of %(choices)s, "
+                "not %(given)s"
+            )
+            % {"choices": ", ".join(CHOICES), "given": repr(" ".join(choices))},
+        )
     made: list[str] = []
     swapped = False
     for choice in choices:
