@@ -152,13 +152,14 @@ def unseated(row: GameRow, refusal: str) -> None:
 
 def no_help_between_seats(row: GameRow) -> None:
     """Refuse (403 ``no_help``) the AI's help (hints, analysis, the explorer)
-    while a game between two seats is played: it would be a third player."""
+    and a board beside it (play-from) while a game between two seats is
+    played: it would be a third player."""
     if row.seats and row.status == GameRow.Status.PLAYING:
         raise Forbidden(
             "no_help",
             _(
-                "a game between two players gets no help from the computer until "
-                "it is over"
+                "a game between two players is studied (hints, analysis, the "
+                "explorer, playing on from a position) only once it is over"
             ),
         )
 
