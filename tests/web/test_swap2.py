@@ -302,7 +302,9 @@ def test_only_gomoku_opens_by_swap2(client):
     answer = client.post(
         "/api/games/", {"game": "reversi", "opening": "swap2"}, format="json"
     )
-    assert_error(answer, 400, "invalid_opening")
+    refused = assert_error(answer, 400, "invalid_opening")
+    # The game named as a name (verification walk: "gomoku has no ...").
+    assert refused["detail"].startswith("Reversi has no opening rule 'swap2'")
 
 
 def test_swap2_opens_rows_of_four_or_more_as_the_kinds_say(client):

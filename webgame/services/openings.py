@@ -24,7 +24,7 @@ from typing import cast
 
 from django.utils.translation import gettext as _
 
-from mcts import Game, State, swap2
+from mcts import GAMES, Game, State, swap2
 
 from ..errors import ServiceError
 from ..models import Game as GameRow
@@ -54,7 +54,7 @@ def new_opening(game: str, name: str | None, options: dict) -> dict | None:
         raise ServiceError(
             "invalid_opening",
             _("%(game)s has no opening rule %(name)s (Gomoku has swap2)")
-            % {"game": game, "name": repr(name)},
+            % {"game": _(GAMES[game].title), "name": repr(name)},
         )
     if options.get("row", swap2.MIN_ROW) < swap2.MIN_ROW:
         raise ServiceError(
