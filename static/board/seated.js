@@ -223,17 +223,25 @@ function drawPresence() {
   $("#watchers").text(watchers ? interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true) : "");
 }
 
+/** Whether a takeback asked by `side` takes back the friend's reply too:
+ *  asked on the asker's own turn (correspondence walk: accepted, it took
+ *  back the friend's own move, and the request had not said so). */
+function withReply(side) {
+  return state.game.to_move === side;
+}
+
 /** What a watcher reads of an offer (`side` made it). */
 const OFFER_WORDS = {
   draw: (side) => interpolate(gettext("%(side)s offers a draw"), { side: sideOrPart(state.game, side) }, true),
-  takeback: (side) => interpolate(gettext("%(side)s asks to take back their last move"), { side: sideOrPart(state.game, side) }, true),
+  takeback: (side) =>
+    interpolate(withReply(side) ? gettext("%(side)s asks to take back their last move and the reply") : gettext("%(side)s asks to take back their last move"), { side: sideOrPart(state.game, side) }, true),
   rematch: (side) => interpolate(gettext("%(side)s offers a rematch"), { side: sideName(side) }, true),
 };
 
 /** What a player reads of their friend's offer. */
 const FRIEND_OFFER_WORDS = {
   draw: () => gettext("Your friend offers a draw"),
-  takeback: () => gettext("Your friend asks to take back their last move"),
+  takeback: (side) => (withReply(side) ? gettext("Your friend asks to take back their last move and yours") : gettext("Your friend asks to take back their last move")),
   rematch: () => gettext("Your friend offers a rematch"),
 };
 
@@ -267,7 +275,7 @@ function drawOffers() {
   }
   const from = offers[kind];
   const askingMe = mine && from !== mine;
-  const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? waitingWords(kind) : FRIEND_OFFER_WORDS[kind]();
+  const text = !mine ? OFFER_WORDS[kind](from) : from === mine ? waitingWords(kind) : FRIEND_OFFER_WORDS[kind](from);
   // The end card, while it is up, holds the friend's rematch offer (its
   // Rematch accepts, Decline declines) and the bar stays down: both said it,
   // to the eye and to a screen reader. Closing the card brings the bar up.
@@ -438,7 +446,7 @@ function waitWords(offer, n) {
 function pendingWords(g, offer, mine) {
   const by = g.offers && g.offers[offer];
   if (!by) return null;
-  return by === mine ? WAITING_WORDS[offer]() : FRIEND_OFFER_WORDS[offer]();
+  return by === mine ? WAITING_WORDS[offer]() : FRIEND_OFFER_WORDS[offer](by);
 }
 
 /** Counts a wait down on its button's title (null: no wait running). */

@@ -336,7 +336,11 @@ def test_offers_and_resigning_through_the_page(new_page):
     # A declined takeback is asked again after a wait, counted down.
     a.click("#ask-takeback")
     b.wait_for_selector("#offer-bar:not([hidden])")
-    assert "take back" in b.locator("#offer-text").inner_text()
+    # Asked on A's own turn, it takes back B's reply too, and says so
+    # (correspondence walk: accepted, B's own move went unannounced).
+    assert b.locator("#offer-text").inner_text() == (
+        "Your friend asks to take back their last move and yours"
+    )
     b.click("#offer-decline")
     a.wait_for_selector("#offer-bar", state="hidden")
     assert a.locator("#flash").inner_text() == (
@@ -350,6 +354,9 @@ def test_offers_and_resigning_through_the_page(new_page):
 
     b.click("#ask-takeback")
     a.wait_for_selector("#offer-bar:not([hidden])")
+    assert a.locator("#offer-text").inner_text() == (
+        "Your friend asks to take back their last move"
+    )
     a.click("#offer-accept")
     ply_is(b, 1, timeout=1000)  # White's h9 taken back
     # Said, as a refusal is (the moves went without a word).
