@@ -157,7 +157,13 @@ function rematchStarted(x) {
 /** Game `x`, not on show, has ended since this browser saw it in
  *  play: say so (friends QA: it left the list without a word). */
 function friendEnded(x) {
-  const words = interpolate(gettext("Your game of %(game)s with your friend has ended: New game lists it."), { game: gameTitle(x.g) }, true);
+  // With its result (correspondence walk: only the list said "You won").
+  const r = x.g.result || {};
+  const mine = seatSide(x.g, x.seat);
+  let said = gettext("Your game of %(game)s with your friend ended in a draw: New game lists it.");
+  if (r.winner) said = r.winner === mine ? gettext("You won your game of %(game)s with your friend: New game lists it.") : gettext("You lost your game of %(game)s with your friend: New game lists it.");
+  else if (r.reason === "aborted") said = gettext("Your game of %(game)s with your friend was aborted: New game lists it.");
+  const words = interpolate(said, { game: gameTitle(x.g) }, true);
   flash(words, "position");
   play("joined");
 }

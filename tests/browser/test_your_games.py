@@ -217,7 +217,7 @@ def test_a_game_that_ended_elsewhere_is_said_and_listed_until_seen(new_page):
     a.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     a.wait_for_function(
         "t => document.getElementById('flash').textContent === t",
-        arg="Your game of Gomoku with your friend has ended: New game lists it.",
+        arg="You won your game of Gomoku with your friend: New game lists it.",
     )
     a.click("#new-game")
     entry = a.locator(f'#your-games [data-game="{friends_game}"]')
@@ -251,7 +251,7 @@ def test_a_game_that_ended_while_the_page_was_closed_is_said_as_it_opens(new_pag
     a.wait_for_function("id => BoardPage.state.game?.id === id", arg=shown)
     a.wait_for_timeout(1000)  # the page's own words about its game are in
     assert a.inner_text("#flash") == (
-        "Your game of Gomoku with your friend has ended: New game lists it."
+        "You won your game of Gomoku with your friend: New game lists it."
     )
 
 
