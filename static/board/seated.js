@@ -258,7 +258,7 @@ const WAITING_WORDS = {
 function waitingWords(kind) {
   const who = state.presence;
   const away = kind === "rematch" && who && !state.liveLost && who[otherSide(mySeat())] === false;
-  return away ? gettext("Rematch offered: your friend has left, and sees it if they come back") : WAITING_WORDS[kind]();
+  return away ? gettext("Rematch offered: your friend is away, and sees it when they come back") : WAITING_WORDS[kind]();
 }
 
 function drawOffers() {

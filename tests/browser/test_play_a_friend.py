@@ -927,7 +927,7 @@ def test_a_rematch_offered_to_a_friend_who_left_says_so(new_page):
     a.click("#rematch")
     a.wait_for_selector("#offer-bar:not([hidden])")
     assert a.inner_text("#offer-text") == (
-        "Rematch offered: your friend has left, and sees it if they come back"
+        "Rematch offered: your friend is away, and sees it when they come back"
     )
     b.goto(seat)
     a.wait_for_function(
