@@ -65,18 +65,36 @@ function lineText(line) {
 
 function drawLines() {
   const $list = $("#chat-lines").empty();
+  const today = new Date().toDateString();
+  let day = today;
   [...lines.values()]
     .sort((a, b) => a.n - b.n)
     .forEach(function (line) {
+      const said = new Date(line.said);
+      // Over days, each day's lines under its date (correspondence walk:
+      // "see you tomorrow evening" could have been said today); a game
+      // played today has none.
+      if (said.toDateString() !== day) {
+        day = said.toDateString();
+        $("<li class='chat-day'>").text(dayWords(said, today)).appendTo($list);
+      }
       const who = line.mine ? gettext("You:") : gettext("Your friend:");
       $("<li>")
         .addClass("chat-line " + (line.mine ? "mine" : "theirs"))
         .toggleClass("preset", Boolean(line.preset))
+        .attr("title", said.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" }))
         .append($("<span class='visually-hidden'>").text(who + " "))
         .append($("<span class='chat-text'>").text(lineText(line)))
         .appendTo($list);
     });
   scrollToEnd();
+}
+
+/** The heading of the chat's lines said on `date`: "Today", else the date
+ *  in the page's language ("Sun, Dec 6"). */
+function dayWords(date, today) {
+  if (date.toDateString() === today) return gettext("Today");
+  return date.toLocaleDateString(document.documentElement.lang || undefined, { weekday: "short", month: "short", day: "numeric" });
 }
 
 function scrollToEnd() {

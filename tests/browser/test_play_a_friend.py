@@ -2447,3 +2447,25 @@ def test_someone_on_a_friend_game_s_address_is_told_they_watch(new_page):
     )
     # Not to its players.
     assert a.inner_text("#flash") != c.inner_text("#flash")
+
+
+def test_chat_lines_said_on_other_days_are_under_their_date(new_page):
+    """Correspondence walk: across days, "see you tomorrow evening!" could
+    not be told from a line said today."""
+    from webgame.models import ChatLine
+
+    a, b = a_friend_joins(new_page)
+    a.wait_for_selector("#chat:not([hidden])")
+    for text in ("see you tomorrow evening!", "back again"):
+        a.fill("#chat-text", text)
+        a.press("#chat-text", "Enter")
+    a.wait_for_function("() => $('#chat-lines li.mine').length === 2")
+    # A game played today has no date over its lines.
+    assert a.locator("#chat-lines .chat-day").count() == 0
+    first = ChatLine.objects.order_by("id").first()
+    ChatLine.objects.filter(pk=first.pk).update(said=first.said - dt.timedelta(days=2))
+    b.reload()
+    b.wait_for_function("() => $('#chat-lines li.theirs').length === 2")
+    texts = b.locator("#chat-lines li").all_inner_texts()
+    assert len(texts) == 4 and texts[2] == "Today"
+    assert texts[0] not in ("", "Today") and "see you tomorrow" in texts[1]
