@@ -573,7 +573,17 @@ def test_a_computer_waiting_in_the_opening_is_said_to_wait(page):
         timeout=120_000,
     )
     wait_idle(page)
-    page.click('#move-list [data-ply="3"]')
+    # Once in CI the click went before the page had drawn the computer's
+    # choice (the view went back to the game): looked at again then.
+    for _ in range(3):
+        page.click('#move-list [data-ply="3"]')
+        try:
+            page.wait_for_selector("#play-from-here:not([hidden])", timeout=5000)
+            break
+        except PlaywrightTimeout:
+            continue
+    else:
+        raise AssertionError(page.evaluate(STUCK))
     page.click("#play-from-here")
     page.wait_for_function("() => BoardPage.state.game.ply === 3")
     wait_idle(page)
