@@ -272,8 +272,12 @@ def test_undo_while_looking_back_says_what_it_took_back(page):
     page.click("#step-forward")
     page.click("#undo")
     wait_plies(page, 2)
-    assert page.locator("#flash").inner_text() == (
-        f"The game's last move, {last}, is taken back"
+    # Said as the undo's answer is drawn (in CI under load, read a moment
+    # before it came).
+    page.wait_for_function(
+        "t => $('#flash').text() === t",
+        arg=f"The game's last move, {last}, is taken back",
+        timeout=5000,
     )
     assert status(page) == "Black to move"
 
