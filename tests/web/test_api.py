@@ -811,7 +811,7 @@ class RecordTests(APITestCase):
         detail = assert_error(refused, 400, "invalid_record")["detail"]
         assert detail == (
             "the record's tag 'colour' is not one of Gomoku's: game, size, row, rule, "
-            "opening, choices"
+            "opening, choices, ending, winner"
         )
         # A game without options says so (QA: "… not one of Reversi's: game"
         # read as if "game" were at fault).
@@ -821,7 +821,7 @@ class RecordTests(APITestCase):
             format="json",
         )
         assert assert_error(bare, 400, "invalid_record")["detail"] == (
-            "the record's tag 'rule' is not one of Reversi's, whose only tag is game"
+            "the record's tag 'rule' is not one of Reversi's: game, ending, winner"
         )
         # A tag given twice is refused, not read as the last one (hostile-
         # client QA: "move 1: 'e5' is not legal: a disc is there already").
@@ -850,6 +850,54 @@ class RecordTests(APITestCase):
         assert detail == (
             "the record's tag 'repetition' is 'banana'; Lines of Action's is 3 or 2"
         )
+
+    def test_an_ending_off_the_board_comes_back_with_the_record(self):
+        """Records walk: a game won by resignation, on time or drawn by
+        agreement came back from its record as a game still to play."""
+        ended = (
+            ("gomoku", ["h8", "h9"], "white", "resignation"),
+            ("reversi", ["f5", "d6"], None, "agreement"),
+            ("loa", LOA_BLACK_WIN[:4], "black", "time"),
+        )
+        for name, moves, winner, reason in ended:
+            game_id = create(self.client, name).json()["id"]
+            self.play_all(game_id, moves)
+            result = {"winner": winner, "reason": reason, "score": None}
+            GameRow.objects.filter(pk=game_id).update(status="finished", result=result)
+            record = self.client.get(url("game-record", game_id)).json()["record"]
+            tags = f'[ending "{reason}"]' + (f' [winner "{winner}"]' if winner else "")
+            assert tags in record
+            again = import_game(self.client, name, record)
+            assert again["moves"] == moves
+            assert (again["status"], again["result"]) == ("finished", result)
+        # A game that ended on the board keeps its transcript bare.
+        game_id = create(self.client).json()["id"]
+        self.play_all(game_id, ["f5", "d6"])
+        assert self.client.get(url("game-record", game_id)).json()["record"] == "f5d6"
+
+    def test_an_ending_that_does_not_fit_is_refused(self):
+        refusals = (
+            ('[winner "white"] h8', "needs its ending"),
+            ('[ending "checkmate"] h8', "'checkmate'; it is one of resignation"),
+            ('[ending "resignation"] h8', "needs its winner"),
+            ('[ending "time"] [winner "red"] h8', "needs its winner"),
+            ('[ending "agreement"] [winner "black"] h8', "has no winner"),
+        )
+        for tags, words in refusals:
+            refused = self.client.post(
+                reverse("game-import"),
+                {"record": '[game "gomoku"] ' + tags},
+                format="json",
+            )
+            assert words in assert_error(refused, 400, "invalid_record")["detail"]
+        over = '[game "loa"] [ending "resignation"] [winner "white"] '
+        refused = self.client.post(
+            reverse("game-import"),
+            {"record": over + " ".join(LOA_BLACK_WIN)},
+            format="json",
+        )
+        detail = assert_error(refused, 400, "invalid_record")["detail"]
+        assert "ended on the board" in detail
 
     def test_import_rebuilds_the_game_and_its_result(self):
         game = import_game(self.client, "loa", " ".join(LOA_BLACK_WIN))

@@ -11,7 +11,10 @@ record comes back as the game it was (QA: a 9x9 game's record came back on
 opened by Swap2 adds its opening and the choices made
 (``[opening "swap2"] [choices "place2 white"]``): without them the record came
 back as a game with no Swap2, and a record cut in the opening skipped the
-choice still to make (dark-mode walk).
+choice still to make (dark-mode walk). A game that ended off the board adds
+how, and who won (``[ending "resignation"] [winner "white"]``): without them
+its record came back as a game still to play (records walk); a Reversi
+transcript is then headed by its tags too.
 """
 
 from __future__ import annotations
@@ -70,10 +73,14 @@ def game_record(game_id: GameId) -> dict:
     game and its options, then the moves separated by spaces (``h8 h9``,
     ``b1-b3 a2xc4``)."""
     row = get_row(game_id)
+    ending = _ending_tags(row.result)
     if row.game == "reversi":
         record = "".join(move for move in row.moves if move != PASS)
+        if ending:
+            record = _tags(row.game, row.options, None, ending) + "\n" + record
     else:
-        record = _tags(row.game, row.options, row.opening) + "\n" + " ".join(row.moves)
+        tags = _tags(row.game, row.options, row.opening, ending)
+        record = tags + "\n" + " ".join(row.moves)
     return {
         "game": row.game,
         "options": row.options,
@@ -83,28 +90,99 @@ def game_record(game_id: GameId) -> dict:
     }
 
 
-def _tags(name: str, options: dict, opening: dict | None) -> str:
+def _tags(name: str, options: dict, opening: dict | None, ending: dict) -> str:
     """The tags that head a record of game ``name`` with ``options``: the
     game, then each option, in the order of the game's option specs, then
-    its ``opening`` rule and the choices made in it, if any."""
+    its ``opening`` rule and the choices made in it, if any, then the
+    ``ending`` tags of a game that ended off the board (:func:`_ending_tags`)."""
     tags = {"game": name} | {key: options[key] for key in option_specs(name)}
     if opening:
         tags["opening"] = opening["name"]
         if opening["choices"]:
             tags["choices"] = " ".join(opening["choices"])
+    tags |= ending
     return " ".join(f'[{key} "{value}"]' for key, value in tags.items())
 
 
 #: The tags of an opening rule, in the records of games that have one.
 OPENING_TAGS = ("opening", "choices")
+#: The tags of a game that ended off the board, in every game's records.
+ENDING_TAGS = ("ending", "winner")
+#: How a game ends off the board, its position still open: with a winner
+#: (resignation, time, abandonment), or without (agreement, aborted).
+WON_OFF_THE_BOARD = ("resignation", "time", "abandonment")
+DRAWN_OFF_THE_BOARD = ("agreement", "aborted")
+
+
+def _ending_tags(result: dict | None) -> dict:
+    """The ending tags of a game that ended with ``result``: none unless it
+    ended off the board."""
+    if not result or result["reason"] not in WON_OFF_THE_BOARD + DRAWN_OFF_THE_BOARD:
+        return {}
+    tags = {"ending": result["reason"]}
+    if result["winner"]:
+        tags["winner"] = result["winner"]
+    return tags
+
+
+def _ending(rules: Game, state: State, tags: dict) -> dict | None:
+    """Return the result of an imported game that its record's ending
+    ``tags`` give, in ``state`` after its moves; None without them."""
+    if not tags:
+        return None
+    ending, winner = tags.get("ending"), tags.get("winner")
+    if ending is None:
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's tag 'winner' needs its ending: a tag such as "
+                '[ending "resignation"]'
+            ),
+        )
+    if ending not in WON_OFF_THE_BOARD + DRAWN_OFF_THE_BOARD:
+        raise ServiceError(
+            "invalid_record",
+            _("the record's tag 'ending' is %(value)s; it is one of %(choices)s")
+            % {
+                "value": repr(ending),
+                "choices": choice_words(WON_OFF_THE_BOARD + DRAWN_OFF_THE_BOARD),
+            },
+        )
+    if ending in WON_OFF_THE_BOARD and winner not in ("black", "white"):
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's ending %(ending)s needs its winner: "
+                '[winner "black"] or [winner "white"]'
+            )
+            % {"ending": repr(ending)},
+        )
+    if ending in DRAWN_OFF_THE_BOARD and winner is not None:
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's ending %(ending)s has no winner: leave out its tag "
+                "'winner'"
+            )
+            % {"ending": repr(ending)},
+        )
+    if rules.outcome(state) is not None:
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's game ended on the board after its last move; it "
+                "cannot also end by its tag 'ending'"
+            ),
+        )
+    return {"winner": winner, "reason": ending, "score": None}
 
 
 def _read_tags(game: str | None, options: dict | None, record: str):
     """Return the game and options a record's tags give (those of the body
     without tags; with them, the tagged game with its defaults and the
-    tagged options), its opening's tags (:data:`OPENING_TAGS`) and the
-    record after its tags. Raises ServiceError ``invalid_record`` for a tag
-    it does not know."""
+    tagged options), its opening's tags (:data:`OPENING_TAGS`), its ending's
+    (:data:`ENDING_TAGS`) and the record after its tags. Raises ServiceError
+    ``invalid_record`` for a tag it does not know."""
     tags: dict[str, str] = {}
     while match := _TAG.match(record):
         key = match.group(1).lower()
@@ -116,25 +194,15 @@ def _read_tags(game: str | None, options: dict | None, record: str):
         tags[key] = match.group(2).strip()
         record = record[match.end() :]
     if not tags:
-        return game, options, {}, record
+        return game, options, {}, {}, record
     name = tags.pop("game", game)
     if name is None:
         raise ServiceError("invalid_record", _unnamed_words())
     opening_tags = OPENING_TAGS if openings.OPENINGS.get(name) else ()
     opening = {key: tags.pop(key) for key in opening_tags if key in tags}
+    ending = {key: tags.pop(key) for key in ENDING_TAGS if key in tags}
     specs = option_specs(name) if name in GAMES else {}
     unknown = sorted(set(tags) - set(specs))
-    if unknown and not specs and name in GAMES:
-        # Not "is not one of Reversi's: game", which read as if "game" were
-        # at fault (QA).
-        raise ServiceError(
-            "invalid_record",
-            _(
-                "the record's tag %(tag)s is not one of %(title)s's, whose only "
-                "tag is game"
-            )
-            % {"tag": repr(unknown[0]), "title": _(GAMES[name].title)},
-        )
     if unknown:
         raise ServiceError(
             "invalid_record",
@@ -142,7 +210,7 @@ def _read_tags(game: str | None, options: dict | None, record: str):
             % {
                 "tag": repr(unknown[0]),
                 "title": _(GAMES[name].title) if name in GAMES else repr(name),
-                "known": list_words(["game", *specs, *opening_tags]),
+                "known": list_words(["game", *specs, *opening_tags, *ENDING_TAGS]),
             },
         )
     tagged = {key: _tag_value(specs[key], value) for key, value in tags.items()}
@@ -159,7 +227,7 @@ def _read_tags(game: str | None, options: dict | None, record: str):
                     "choices": choice_words(choices),
                 },
             )
-    return name, tagged, opening, record
+    return name, tagged, opening, ending, record
 
 
 def _opening(name: str, options: dict, tags: dict, stones: int) -> dict | None:
@@ -232,7 +300,9 @@ def import_record(
     this game's); when it reads as another game's up to a later move, it
     names that move.
     """
-    game, options, opening_tags, moves_text = _read_tags(game, options, record)
+    game, options, opening_tags, ending_tags, moves_text = _read_tags(
+        game, options, record
+    )
     if game is None:
         game = _game_of(options, moves_text)
     rules = rules_for(game, options)
@@ -264,6 +334,8 @@ def import_record(
         ) from None
     opening = _opening(rules.name, rules.options, opening_tags, len(moves))
     status, result = result_of(rules, state)
+    if ended := _ending(rules, state, ending_tags):
+        status, result = GameRow.Status.FINISHED, ended
     row = GameRow.objects.create(
         game=rules.name,
         options=rules.options,
