@@ -9,8 +9,8 @@ import * as api from "./api.js";
 import { grey } from "./buttons.js";
 import { newGameBody } from "./controls.js";
 import { hideEnd } from "./ending.js";
-import { askNewGame, changeGame, setGame, stopThinking, whenSeatedGameChanges } from "./game.js";
-import { awaitRematch, forgetInvite, gameLinks, rememberRematch, rememberSeat, seatFor } from "./history.js";
+import { askNewGame, changeGame, setGame, stopThinking, whenGameDrawn, whenSeatedGameChanges } from "./game.js";
+import { awaitRematch, forgetInvite, gameLinks, markDrawOffer, rememberRematch, rememberSeat, seatFor } from "./history.js";
 import { sayHello } from "./live.js";
 import { openingStep, opensSwap2 } from "./opening.js";
 import { announce, clearFlash, copyField, flash, labelButton, labelResign, sayStatus } from "./panel.js";
@@ -341,6 +341,27 @@ function seatedGameChanged(before, g) {
   }
   return false;
 }
+
+/** The game of the last snapshot drawn. */
+let drawnId = null;
+
+/** A draw this player offered, which the friend declined while the page was
+ *  closed (their move declines it): said as the game opens (correspondence
+ *  walk: "Offer a draw" came back greyed, with nothing saying why). */
+function drawDeclinedAway() {
+  const g = state.game;
+  const opened = g.id !== drawnId;
+  drawnId = g.id;
+  const mine = mySeat();
+  if (!g.seats || !mine) return;
+  const offered = (g.offers || {}).draw === mine;
+  const waited = markDrawOffer(g.id, offered);
+  if (!opened || !waited || offered || g.status !== "playing") return;
+  const n = waitToAsk(g, "draw", mine);
+  flash(interpolate(ngettext("Your friend declined your draw offer while you were away: you may offer one again in %(n)s move (yours or your friend's)", "Your friend declined your draw offer while you were away: you may offer one again in %(n)s moves (yours and your friend's)", n), { n: n }, true), "info");
+}
+
+whenGameDrawn(drawDeclinedAway);
 
 const OVER = {
   draw: (side) => interpolate(gettext("%(side)s's draw offer is over: the game goes on."), { side: side }, true),

@@ -172,6 +172,19 @@ export function awaitRematch(id, asked) {
   saveSeats(all);
 }
 
+/** This browser's draw offer in game `id` waits for the friend's answer
+ *  (`offered`), or no longer; answers whether it waited before. */
+export function markDrawOffer(id, offered) {
+  const all = seats();
+  if (!all[id]) return false;
+  const waited = Boolean(all[id].draw);
+  if (waited === offered) return waited;
+  if (offered) all[id].draw = true;
+  else delete all[id].draw;
+  saveSeats(all);
+  return waited;
+}
+
 /** The seats of the games whose rematch this browser offered, unanswered. */
 export function seatsAwaitingRematch() {
   const all = seats();

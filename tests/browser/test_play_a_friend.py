@@ -974,6 +974,35 @@ def test_a_game_that_ended_while_its_player_was_away_shows_its_end_card(new_page
     assert a.locator("#end-dialog").is_hidden()
 
 
+def test_a_draw_offer_declined_while_its_player_was_away_is_said(new_page):
+    """Correspondence walk: a draw offered before closing the page, which the
+    friend's move declined overnight; coming back, "Offer a draw" was greyed
+    and nothing said why."""
+    a, b = a_friend_joins(new_page)
+    first_moves(a, b, timeout=5000)
+    a.click("#offer-draw")
+    b.wait_for_selector("#offer-bar:not([hidden])", timeout=2000)
+    click(a, "j8")  # the offer waits for the friend's answer
+    ply_is(b, 3, timeout=2000)
+    address = a.url
+    a.goto("about:blank")
+    click(b, "j10")  # declines it
+    b.wait_for_selector("#offer-bar", state="hidden")
+    a.goto(address)
+    ply_is(a, 4, timeout=5000)
+    a.wait_for_function("() => document.querySelector('#flash').innerText !== ''")
+    assert a.locator("#flash").inner_text() == (
+        "Your friend declined your draw offer while you were away: you may offer"
+        " one again in 19 moves (yours and your friend's)"
+    )
+    assert a.locator("#offer-draw").is_disabled()
+    # Said once: a reload says nothing of it.
+    a.reload()
+    ply_is(a, 4, timeout=5000)
+    a.wait_for_timeout(500)
+    assert "declined" not in a.locator("#flash").inner_text()
+
+
 def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page):
     """Decline on the end card refuses the friend's rematch (it answered the
     offer bar's last offer, if any, instead); as on lichess, the asker may
