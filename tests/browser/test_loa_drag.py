@@ -68,9 +68,13 @@ def test_a_finger_drags_a_piece_and_the_page_stays_put(new_page):
     wait_plies(page, 1)
     assert plies(page) == ["b1-b3"]
     assert page.evaluate("() => window.scrollY") == 0
-    # Gomoku's points are tapped: a finger on its board still scrolls the page.
+    # Gomoku's points are tapped: a finger on its board still scrolls the page
+    # (and pinches it), but a double tap zooms nothing (tablet walk: a
+    # child's quick second tap could zoom a Reversi or Gomoku board).
     select_game(page, "gomoku")
-    assert page.evaluate(touch, '#board [data-square="h8"]') == "auto"
+    assert page.evaluate(touch, '#board [data-square="h8"]') == "manipulation"
+    style = "() => getComputedStyle(document.querySelector('#board'))"
+    assert page.evaluate(style + ".webkitUserSelect") == "none"
 
 
 def test_a_tap_right_after_a_finger_drop_picks_its_piece(new_page):
