@@ -863,13 +863,19 @@ class RecordTests(APITestCase):
             game_id = create(self.client, name).json()["id"]
             self.play_all(game_id, moves)
             result = {"winner": winner, "reason": reason, "score": None}
-            GameRow.objects.filter(pk=game_id).update(status="finished", result=result)
+            GameRow.objects.filter(pk=game_id).update(
+                status="finished", result=result, ending=result
+            )
             record = self.client.get(url("game-record", game_id)).json()["record"]
             tags = f'[ending "{reason}"]' + (f' [winner "{winner}"]' if winner else "")
             assert tags in record
             again = import_game(self.client, name, record)
             assert again["moves"] == moves
             assert (again["status"], again["result"]) == ("finished", result)
+            # As the game it was: no move is taken back after its end (records
+            # walk: an undo reopened it, a move short).
+            undone = self.client.post(url("game-undo", again["id"]), {}, format="json")
+            assert_error(undone, 400, "game_over")
         # A game that ended on the board keeps its transcript bare.
         game_id = create(self.client).json()["id"]
         self.play_all(game_id, ["f5", "d6"])

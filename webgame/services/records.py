@@ -73,7 +73,7 @@ def game_record(game_id: GameId) -> dict:
     game and its options, then the moves separated by spaces (``h8 h9``,
     ``b1-b3 a2xc4``)."""
     row = get_row(game_id)
-    ending = _ending_tags(row.result)
+    ending = _ending_tags(row.ending)
     if row.game == "reversi":
         record = "".join(move for move in row.moves if move != PASS)
         if ending:
@@ -114,14 +114,13 @@ WON_OFF_THE_BOARD = ("resignation", "time", "abandonment")
 DRAWN_OFF_THE_BOARD = ("agreement", "aborted")
 
 
-def _ending_tags(result: dict | None) -> dict:
-    """The ending tags of a game that ended with ``result``: none unless it
-    ended off the board."""
-    if not result or result["reason"] not in WON_OFF_THE_BOARD + DRAWN_OFF_THE_BOARD:
+def _ending_tags(ending: dict | None) -> dict:
+    """The tags of a game's ``ending`` off the board (its row's), if any."""
+    if not ending:
         return {}
-    tags = {"ending": result["reason"]}
-    if result["winner"]:
-        tags["winner"] = result["winner"]
+    tags = {"ending": ending["reason"]}
+    if ending["winner"]:
+        tags["winner"] = ending["winner"]
     return tags
 
 
@@ -334,7 +333,8 @@ def import_record(
         ) from None
     opening = _opening(rules.name, rules.options, opening_tags, len(moves))
     status, result = result_of(rules, state)
-    if ended := _ending(rules, state, ending_tags):
+    ended = _ending(rules, state, ending_tags)
+    if ended:
         status, result = GameRow.Status.FINISHED, ended
     row = GameRow.objects.create(
         game=rules.name,
@@ -343,6 +343,7 @@ def import_record(
         moves=moves,
         status=status,
         result=result,
+        ending=ended,
         opening=opening,
     )
     return snapshot(row)
