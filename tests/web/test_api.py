@@ -923,6 +923,33 @@ class RecordTests(APITestCase):
         loa = import_game(self.client, "loa", "1.b1-b3 h2-f2")
         assert loa["moves"] == ["b1-b3", "h2-f2"]
 
+    def test_import_reads_records_as_other_sites_write_them(self):
+        """Records walk: a PGN's header, its result, passes written "--" or
+        "PA" and full-width commas were refused."""
+        header = '[Event "Club"] [Date "2026.12.01"] [Black "Me"] [White "You"]'
+        game = import_game(self.client, "reversi", header + ' [Result "1-0"] f5d6 1-0')
+        assert game["moves"] == ["f5", "d6"]
+        untold = self.client.post(
+            reverse("game-import"), {"record": header + " h8 h9 *"}, format="json"
+        )
+        assert untold.status_code == 201, untold.content
+        assert (untold.json()["game"], untold.json()["moves"]) == (
+            "gomoku",
+            ["h8", "h9"],
+        )
+        tagged = import_game(self.client, "reversi", header + ' [game "gomoku"] h8')
+        assert tagged["game"] == "gomoku"
+        assert import_game(self.client, "gomoku", "h8，h9、j10；g7")["moves"] == [
+            "h8",
+            "h9",
+            "j10",
+            "g7",
+        ]
+        moves = _reversi_game_with_a_pass()
+        for word in ("--", "PA", "pa", "PASS"):
+            written = " ".join(word if m == "pass" else m for m in moves)
+            assert import_game(self.client, "reversi", written)["moves"] == moves
+
     def test_import_puts_back_the_passes_a_transcript_leaves_out(self):
         moves = _reversi_game_with_a_pass()
         transcript = "".join(m for m in moves if m != "pass")

@@ -104,6 +104,26 @@ def _tags(name: str, options: dict, opening: dict | None, ending: dict) -> str:
     return " ".join(f'[{key} "{value}"]' for key, value in tags.items())
 
 
+#: The tags of a PGN's header (its seven-tag roster, and how the game was
+#: timed and ended), which records from other sites carry: read past, as
+#: nothing that the game's tags give (records walk: "the record's tag
+#: 'black' is not one of Reversi's").
+PGN_TAGS = (
+    "event",
+    "site",
+    "date",
+    "round",
+    "black",
+    "white",
+    "result",
+    "timecontrol",
+    "termination",
+)
+#: A PGN's last word, its result ("1-0", a draw, "*" for a game not over):
+#: the moves say it.
+PGN_RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½", "*")
+#: How other programs write a pass in an Othello transcript (GGS's "PA").
+PASS_WORDS = ("pass", "pa", "--")
 #: The tags of an opening rule, in the records of games that have one.
 OPENING_TAGS = ("opening", "choices")
 #: The tags of a game that ended off the board, in every game's records.
@@ -192,6 +212,8 @@ def _read_tags(game: str | None, options: dict | None, record: str):
             )
         tags[key] = match.group(2).strip()
         record = record[match.end() :]
+    for key in PGN_TAGS:  # another site's header: nothing of the game's
+        tags.pop(key, None)
     if not tags:
         return game, options, {}, {}, record
     name = tags.pop("game", game)
@@ -263,17 +285,20 @@ def _record_tokens(name: str, record: str) -> list[str]:
     """Return the move texts of a record: a Reversi transcript may run its
     squares together (``f5d6``); any record may separate moves by spaces or
     commas and number them (``1. h8 h9 2. j10``)."""
-    words = re.split(r"[\s,;]+", record.strip())
+    # Commas of either width (records walk: "'，' is not a Reversi move").
+    words = re.split(r"[\s,;，、；]+", record.strip())
     # A move number alone (``1.``) or against its move (``1.f5``, ``2...d3``).
     words = [_MOVE_NUMBER.sub("", w, count=1) for w in words]
     words = [w for w in words if w]
+    if words and words[-1] in PGN_RESULTS:
+        words.pop()
     if name != "reversi":
         return words
     tokens = []
     for word in words:
         # Squares, passes, and whatever else lies between them whole.
         for token in _TRANSCRIPT_TOKEN.findall(word):
-            tokens.append(token)
+            tokens.append(PASS if token.lower() in PASS_WORDS else token)
     return tokens
 
 
