@@ -290,7 +290,14 @@ class CreateGameSerializer(NewGameSerializer):
     def validate(self, attrs):
         if attrs.get("friend") and attrs.get("players"):
             raise serializers.ValidationError(
-                {"players": [_("a game with a friend has two human players")]}
+                {
+                    "players": [
+                        _(
+                            "a game with a friend has two human players: leave "
+                            "out players"
+                        )
+                    ]
+                }
             )
         return attrs
 

@@ -89,6 +89,25 @@ def test_a_wrong_invitation_is_refused(client):
     assert GameRow.objects.get(pk=made["id"]).seats["white"] is None
 
 
+def test_a_friend_game_given_players_says_to_leave_them_out(client):
+    """Records walk: two human players sent with a friend were refused as if
+    they were not: "a game with a friend has two human players"."""
+    human = {"kind": "human"}
+    refused = client.post(
+        "/api/games/",
+        {
+            "game": "reversi",
+            "friend": {"side": "black"},
+            "players": {"black": human, "white": human},
+        },
+        format="json",
+    )
+    detail = assert_error(refused, 400, "invalid_players")["detail"]
+    assert detail == (
+        "players: a game with a friend has two human players: leave out players"
+    )
+
+
 def test_moves_need_the_seat_of_the_side_to_move(client, friends):
     game_id, black, white = friends
     none = assert_error(
