@@ -374,14 +374,16 @@ function drawIdleCard() {
   const g = state.game;
   const shown = state.analysisCard && state.analysisCard.id === g.id;
   // Between seats no hint comes until the end (a game shared after one).
-  if (!shown || g.status === "finished" || g.seats) {
+  // Exploring, the explorer's card says what the model knows (records walk:
+  // a tall card above it said only "Nothing for this position yet.").
+  if (!shown || g.status === "finished" || g.seats || state.explore) {
     $("#analysis").prop("hidden", true);
     return;
   }
   showCard(false);
   $("#analysis-title").text(gettext("What the computer thinks"));
   $("#analysis-stats").text("");
-  const mayAsk = humanToMove() && !g.seats && state.viewPly === null && !state.explore;
+  const mayAsk = humanToMove() && !g.seats && state.viewPly === null;
   $("#analysis-idle").text(mayAsk ? gettext("Nothing for this position yet: ask for a hint.") : gettext("Nothing for this position yet."));
 }
 

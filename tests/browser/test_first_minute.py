@@ -1436,6 +1436,9 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
     assert len(pieces(page)) == 5  # the board shows the explored position
     assert page.inner_text("#status").startswith("Exploring")
+    # The hint's card, with nothing for this position, gives way (records
+    # walk: a tall card said only "Nothing for this position yet.").
+    assert page.locator("#analysis").is_hidden()
     assert page.locator("#explorer-back").is_visible()
     page.click("#explorer-back")
     page.wait_for_function("() => BoardPage.state.explore.line.length === 0")
@@ -1452,6 +1455,7 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     page.click("#explore")  # back to the game, unchanged
     assert page.evaluate("() => BoardPage.state.explore") is None
     assert len(pieces(page)) == 4 and plies(page) == []
+    assert page.locator("#analysis").is_visible()  # the hint's search again
 
 
 def test_the_explorer_shows_the_model_the_computer_plays(page):
