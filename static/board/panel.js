@@ -330,9 +330,12 @@ function drawWinBar(s, value) {
   const unproven = !s.proven && s.found;
   const note = s.proven ? provenNote(s.side, s.proven) : unproven ? foundNote(s.side, s.found) : "";
   // The note first: a phone's line, cut at its end, kept the percentages and
-  // lost the proof ("You (Black) 100% – White 0% (Black …").
-  // Translators: a note on the win bar's estimate, and the estimate: "Black proven win · Black 100% – White 0%".
-  if (note) label = interpolate(gettext("%(note)s \u00b7 %(estimate)s"), { estimate: label, note: note }, true);
+  // lost the proof ("You (Black) 100% – White 0% (Black …"). A proof says
+  // all: its 100% – 0% only made the line too long for a phone (records
+  // walk: "White proven win · Black 0% – White …").
+  // Translators: a note on the win bar's estimate, and the estimate: "Black: win found · Black 100% – White 0%".
+  if (s.proven) label = note;
+  else if (note) label = interpolate(gettext("%(note)s \u00b7 %(estimate)s"), { estimate: label, note: note }, true);
   const doubt = gettext("Found against the replies the AI considered: one it left out may refute it");
   $("#win-label")
     .text(label)

@@ -1180,6 +1180,15 @@ def test_a_proven_move_shows_its_proofs_chance_not_the_searchs_average(page):
     cell = page.locator(f'#board [data-square="{square}"]')
     assert cell.locator(".heat-label").inner_text() == "0"
     assert "win 0%" in cell.get_attribute("title")
+    # A proven search says its proof alone (records walk: on a phone, "White
+    # proven win · Black 0% – White …" was cut).
+    page.evaluate(
+        "() => Object.assign(BoardPage.state.analysis.search,"
+        " {proven: 'win', found: 'win'})"
+    )
+    page.dispatch_event("#stone-numbers", "change")
+    side = page.evaluate("() => BoardPage.state.analysis.search.side")
+    assert page.inner_text("#win-label") == f"{side.capitalize()} proven win"
 
 
 def _key(page) -> list[str]:
