@@ -125,8 +125,9 @@ const reserved = { key: null, opening: 0, done: 0 };
  *  another, one line's, for the rest of the game: the board below stays put
  *  whoever acts, and moves up once, as the opening ends (the opening's
  *  height, kept to the end, left a phone's board 136 px down and pushed a
- *  laptop's step buttons out of sight). Measured on the bar itself (its own
- *  styles), before drawOpening fills it: the browser paints none of it. */
+ *  laptop's step buttons out of sight). Measured on a copy of the bar (its
+ *  own styles), out of sight and out of the reader's hearing: on the bar, a
+ *  live region, a screen reader heard each sentence tried (keyboard walk). */
 function reservedHeight(bar, done) {
   const key = bar.offsetWidth + "|" + document.documentElement.lang;
   if (reserved.key !== key) {
@@ -140,15 +141,20 @@ function reservedHeight(bar, done) {
 /** The bar's tallest height over the sentences of `steps` (or, `done`, of
  *  the opening's end), drawn as drawOpening draws them. */
 function measure(bar, steps, done) {
-  const text = document.getElementById("swap2-text");
-  const buttons = $("#swap2-choices button");
+  const probe = bar.cloneNode(true);
+  probe.removeAttribute("role");
+  [probe, ...probe.querySelectorAll("[id]")].forEach((el) => el.removeAttribute("id"));
+  $(probe).css({ position: "absolute", visibility: "hidden", width: bar.offsetWidth + "px", minHeight: "0" });
+  probe.setAttribute("aria-hidden", "true");
+  bar.after(probe);
+  const text = probe.firstElementChild;
+  const buttons = $(probe).find("button");
   const actors = [null].concat(Object.values(ACTORS).map((name) => name()));
-  bar.style.minHeight = "0";
-  $(bar).toggleClass("alert alert-warning", !done).toggleClass("text-body-secondary", done);
+  $(probe).toggleClass("alert alert-warning", !done).toggleClass("text-body-secondary", done);
   let height = 0;
   const tallest = (sentence) => {
     text.textContent = sentence;
-    height = Math.max(height, bar.offsetHeight);
+    height = Math.max(height, probe.offsetHeight);
   };
   for (const step of steps) {
     buttons.each(function () {
@@ -163,6 +169,7 @@ function measure(bar, steps, done) {
     for (const words of Object.values(DONE)) SIDES.forEach((side) => tallest(words[side]()));
     tallest(NOT_YET());
   }
+  probe.remove();
   return height;
 }
 
@@ -212,7 +219,10 @@ export function drawOpening() {
   if (bar.hidden) return;
   bar.style.minHeight = height + "px";
   $(bar).toggleClass("alert alert-warning", Boolean(step)).toggleClass("text-body-secondary", !step);
-  $("#swap2-text").text(step ? stepText(g) : doneText(g));
+  // Written only when it changes: each write is heard again (keyboard walk:
+  // "Swap2 done: you play Black." three times in 150 ms).
+  const words = step ? stepText(g) : doneText(g);
+  if ($("#swap2-text").text() !== words) $("#swap2-text").text(words);
   const ours = step && humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
   const offered = ours ? g.opening.choices_now : [];
   $("#swap2-choices button").each(function () {

@@ -695,6 +695,27 @@ function keepFocusNear(focused) {
  *  starting, or waiting for the server). */
 export function sayStatus(text) {
   $("#status").text(text);
+  statusChanged();
+}
+
+/** How long the status line stays the same before a screen reader hears it
+ *  (keyboard walk: "White (AI) to move", "White (AI) is thinking…" and
+ *  "Your move (Black)" came within 0.3 s of each move, and the result
+ *  before the move that ended the game, which #announce says). */
+const STATUS_SETTLES = 600;
+let statusTimer = null;
+let statusSeen = null;
+
+/** The status line was drawn: once it has settled, its words go to the
+ *  reader's copy of it, if new. */
+function statusChanged() {
+  const text = $("#status").text();
+  if (text === statusSeen) return;
+  statusSeen = text;
+  clearTimeout(statusTimer);
+  statusTimer = setTimeout(function () {
+    if ($("#status-said").text() !== text) $("#status-said").text(text);
+  }, STATUS_SETTLES);
 }
 
 /** Status, disc counts, result, and which buttons can be used now. */
@@ -702,6 +723,7 @@ export function drawPanel() {
   const g = state.game;
   const focused = document.activeElement;
   setScoredText("#status", statusText());
+  statusChanged();
   // Said under the board until a move comes, or the page is open again;
   // once the drawing is done (a move that came with it takes down what was
   // said about the position before).

@@ -7,7 +7,16 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP
-from .helpers import LOADED, open_board, open_imported, serious, start_game, two_players
+from .helpers import (
+    AI_TIMEOUT,
+    LOADED,
+    open_board,
+    open_imported,
+    serious,
+    set_ai,
+    start_game,
+    two_players,
+)
 from .test_play_a_friend import click, invite_a_friend
 
 
@@ -32,6 +41,11 @@ def black_wins_on_a_small_board(page) -> None:
     ending with d1."""
     open_board(page)
     start_game(page, "gomoku", size=7, row=4)
+    play_black_win(page)
+
+
+def play_black_win(page) -> None:
+    """Black wins the 7x7 Gomoku game of four in a row on show, ending with d1."""
     for count, square in enumerate(["a1", "a2", "b1", "b2", "c1", "c2", "d1"], 1):
         page.wait_for_function("() => !BoardPage.state.busy")
         page.click(f'#board [data-square="{square}"]')
@@ -209,14 +223,64 @@ def test_the_end_of_a_game_is_said_once(page):
     # region too) each said who won.
     black_wins_on_a_small_board(page)
     page.wait_for_selector("#end-dialog.show")
+    page.wait_for_function("() => /wins/.test($('#status-said').text())")
     live = page.evaluate(
         "() => [...document.querySelectorAll('[role=status], [role=alert],"
         " [aria-live]:not([aria-live=off])')].filter(e => e.offsetParent !== null"
-        " || e.id === 'announce').filter(e => /wins/.test(e.innerText)).map(e => e.id)"
+        " || e.classList.contains('visually-hidden'))"
+        ".filter(e => /wins/.test(e.textContent)).map(e => e.id)"
     )
-    assert live == ["status"], live
+    assert live == ["status-said"], live
     page.wait_for_function("() => $('#announce').text() !== ''")
     assert page.inner_text("#announce") == "Black played d1"
+
+
+def test_the_status_is_said_once_it_settles(page):
+    """Keyboard walk: each move against the computer made the status line,
+    a live region, say "White (AI) to move", "White (AI) is thinking…" and
+    "Your move (Black)" within 0.3 s, over the moves' own announcements; and
+    the result came before the last move."""
+    hear = """() => {
+      const heard = Boolean(window.said);
+      window.said = [];
+      if (heard) return;
+      for (const id of ['status-said', 'announce']) {
+        const el = document.getElementById(id);
+        const write = () => [id, el.textContent, Math.round(performance.now())];
+        new MutationObserver(() => window.said.push(write())).observe(
+          el, {childList: true, characterData: true, subtree: true});
+      }
+    }"""
+    open_board(page)
+    assert page.get_attribute("#status", "role") is None
+    set_ai(page, "white", True, "level:1")
+    page.wait_for_function("() => $('#status-said').text() === 'Your move (Black)'")
+    page.evaluate(hear)
+    page.click('#board [data-square="f5"]')
+    page.wait_for_function("() => BoardPage.state.game.ply === 2", timeout=AI_TIMEOUT)
+    page.wait_for_timeout(1000)
+    said = page.evaluate("() => window.said")
+    # The reply first, then whose move it is; what stood less than a moment
+    # between them is not said (how long the computer took to start and to
+    # think decides what stood so long).
+    statuses = [(text, at) for region, text, at in said if region == "status-said"]
+    reply = [at for region, text, at in said if text.startswith("White played")]
+    assert reply, said
+    # "Your move" again, or nothing: it was said before the move.
+    for text, at in statuses[-1:]:
+        assert text == "Your move (Black)" and at > reply[0], said
+    settled = zip(statuses, statuses[1:], strict=False)
+    assert all(b[1] - a[1] >= 550 for a, b in settled), said
+    # The last move is said before the result.
+    start_game(page, "gomoku", size=7, row=4)
+    page.evaluate(hear)
+    play_black_win(page)
+    page.wait_for_function("() => $('#status-said').text().includes('wins')")
+    said = page.evaluate("() => window.said")
+    assert [(region, text) for region, text, _ in said[-2:]] == [
+        ("announce", "Black played d1"),
+        ("status-said", "Black wins: four in a row"),
+    ], said
 
 
 @pytest.mark.parametrize("game", ["reversi", "gomoku", "loa"])

@@ -159,13 +159,26 @@ def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
 def test_the_board_stays_put_when_a_swap2_game_ends(page):
     """The bar keeps its height after the opening, so that the board does
     not move; it went at the end, and the board moved up as the end card
-    came (QA's walk through a Swap2 game)."""
+    came (QA's walk through a Swap2 game). Its words, a live region, are
+    written once each (keyboard walk: a screen reader heard "Swap2 done: you
+    play Black." three times, and each sentence measured for its height)."""
     _new_swap2_game(page, "freestyle")
+    page.evaluate(
+        """() => {
+          window.barWrites = [];
+          const bar = document.getElementById('swap2-bar');
+          new MutationObserver(() => window.barWrites.push(bar.textContent.trim()))
+            .observe(bar, {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+    page.set_viewport_size({"width": 1200, "height": 800})  # measured again
     for ply, square in enumerate(("h8", "h9", "i8"), 1):
         _place(page, square, ply)
     page.click('#swap2-choices button[data-choice="white"]')
     page.wait_for_function("() => BoardPage.state.game.opening.step === 'done'")
     wait_idle(page)
+    writes = page.evaluate("() => window.barWrites")
+    assert len(writes) == len(set(writes)) <= 4, writes
     top = page.locator("#board").bounding_box()["y"]
     # White elsewhere, Black five in a row: h8 to l8.
     for ply, square in enumerate(("a1", "j8", "a2", "k8", "a3", "l8"), 4):
