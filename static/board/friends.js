@@ -503,12 +503,6 @@ export function abort() {
   if (g && mySeat()) changeGame(api.abort(g.id));
 }
 
-const OFFERED = {
-  draw: () => gettext("Draw offered"),
-  takeback: () => gettext("Takeback asked"),
-  rematch: () => gettext("Rematch offered"),
-};
-
 /** Offer a draw, ask for a takeback, or once the game is over offer a
  *  rematch (`offer`: draw, takeback, rematch); offering what the friend
  *  offers accepts it. */
@@ -517,7 +511,9 @@ export function makeOffer(offer) {
   if (!g || !mySeat()) return;
   if (withdrawn === offer) withdrawn = null; // a new one, which may be declined
   if (offer === "rematch") awaitRematch(g.id, true);
-  changeGame(api.answerOffer(g.id, offer, "offer"), () => announce(OFFERED[offer]()));
+  // Its bar says it is made, and waits (keyboard walk: "Draw offered" was
+  // said after it too).
+  changeGame(api.answerOffer(g.id, offer, "offer"));
 }
 
 /** Claim the win or a draw (`result`) of the game the friend left. */

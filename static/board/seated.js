@@ -283,7 +283,9 @@ function drawOffers() {
   if (kind === "rematch" && askingMe && endCardUp()) return $bar.prop("hidden", true);
   const fresh = $bar.prop("hidden") || $bar.data("offer") !== kind;
   $bar.prop("hidden", false).data("offer", kind);
-  $("#offer-text").text(text);
+  // Written when it changes: the bar is a live region, and each write was
+  // heard (keyboard walk: "Draw offered: waiting for your friend" twice).
+  if ($("#offer-text").text() !== text || fresh) $("#offer-text").text(text);
   $("#offer-accept, #offer-decline").prop("hidden", !askingMe);
   $("#offer-withdraw").prop("hidden", !mine || from !== mine);
   // An offer to answer comes into sight whole: under the buttons it was half

@@ -387,3 +387,16 @@ def test_a_renju_forbidden_point_stands_out_without_colour_vision(page):
     page.wait_for_selector('#board [data-square="j8"].forbidden')
     contrast = page.evaluate(MARKER_CONTRAST, ["j8", "::after", "backgroundImage"])
     assert contrast >= 4.5
+
+
+def test_the_new_game_dialogs_fields_have_names_of_their_own(page):
+    """Keyboard walk: the computer's and the friend's clocks were both
+    "Time control" to a screen reader, which could not tell them apart."""
+    open_board(page)
+    page.click("#new-game")
+    page.wait_for_selector("#start-dialog.show")
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('#start-dialog select')]"
+        ".map(s => (s.labels[0] || {}).textContent || s.getAttribute('aria-label'))"
+    )
+    assert all(names) and len(names) == len(set(names)), names

@@ -974,6 +974,28 @@ def test_a_game_that_ended_while_its_player_was_away_shows_its_end_card(new_page
     assert a.locator("#end-dialog").is_hidden()
 
 
+def test_a_draw_offer_is_said_once_to_its_maker(new_page):
+    """Keyboard walk: a screen reader heard "Draw offered: waiting for your
+    friend" twice, then "Draw offered"."""
+    a, b = a_friend_joins(new_page)
+    first_moves(a, b, timeout=5000)
+    a.evaluate(
+        """() => {
+          window.said = [];
+          const live = '[role=status], [role=alert], [aria-live]:not([aria-live=off])';
+          for (const el of document.querySelectorAll(live)) {
+            new MutationObserver(() => window.said.push(el.textContent.trim()))
+              .observe(el, {childList: true, characterData: true, subtree: true});
+          }
+        }"""
+    )
+    a.click("#offer-draw")
+    b.wait_for_selector("#offer-bar:not([hidden])", timeout=2000)
+    a.wait_for_timeout(800)
+    said = [words for words in a.evaluate("() => window.said") if "Draw" in words]
+    assert len(said) == 1 and "waiting for your friend" in said[0], said
+
+
 def test_a_draw_offer_declined_while_its_player_was_away_is_said(new_page):
     """Correspondence walk: a draw offered before closing the page, which the
     friend's move declined overnight; coming back, "Offer a draw" was greyed
