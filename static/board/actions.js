@@ -337,7 +337,9 @@ export function undo() {
   state.viewPly = null;
   changeGame(api.undoMove(g.id), function (next) {
     const taken = g.moves.slice(next.moves.length).map(moveText);
-    if (!lookingBack || !taken.length) return announce(gettext("Move taken back"));
+    if (!taken.length) return announce(gettext("Move taken back"));
+    // Which moves went (keyboard walk: "Move taken back" said not how many).
+    if (!lookingBack) return announce(interpolate(gettext("%(moves)s taken back"), { moves: joinWords(taken, true) }, true));
     const words = ngettext("The game's last move, %(moves)s, is taken back", "The game's last moves, %(moves)s, are taken back", taken.length);
     flash(interpolate(words, { moves: joinWords(taken, true) }, true), "info");
   });

@@ -16,7 +16,7 @@ import { openingStep, opensSwap2 } from "./opening.js";
 import { announce, clearFlash, copyField, flash, labelButton, labelResign, sayStatus } from "./panel.js";
 import { RESIGN_PAUSE, firstMoveNews, resignPausing, resignsAgainstComputer, waitToAsk } from "./seated.js";
 import { play } from "./sound.js";
-import { SIDES, mySeat, otherSide, sideName, state } from "./state.js";
+import { SIDES, joinWords, moveText, mySeat, otherSide, sideName, state } from "./state.js";
 
 function modal(id) {
   return bootstrap.Modal.getOrCreateInstance(document.getElementById(id));
@@ -327,8 +327,11 @@ function seatedGameChanged(before, g) {
   } else if (given) {
     flash(given, "info");
   } else if (granted && granted === mySeat()) {
-    // The moves just went: said, as a refusal is.
-    flash(gettext("Your friend accepted the takeback"), "info");
+    // The moves just went: said, as a refusal is, naming them (keyboard
+    // walk: neither player heard which).
+    flash(interpolate(gettext("Your friend accepted the takeback: %(moves)s taken back"), { moves: takenBack(before, g) }, true), "info");
+  } else if (granted && mySeat()) {
+    flash(interpolate(gettext("Takeback accepted: %(moves)s taken back"), { moves: takenBack(before, g) }, true), "info");
   } else if (granted && !mySeat()) {
     // To a watcher, whose board lost moves (friends QA: without a word).
     flash(interpolate(gettext("%(giver)s accepted %(asker)s's takeback"), { giver: sideName(otherSide(granted)), asker: sideName(granted) }, true), "info");
@@ -362,6 +365,12 @@ function drawDeclinedAway() {
 }
 
 whenGameDrawn(drawDeclinedAway);
+
+/** The moves a takeback took back between snapshots `before` and `g`:
+ *  "h9", "h9, j10". */
+function takenBack(before, g) {
+  return joinWords(before.moves.slice(g.moves.length).map(moveText), true);
+}
 
 const OVER = {
   draw: (side) => interpolate(gettext("%(side)s's draw offer is over: the game goes on."), { side: side }, true),

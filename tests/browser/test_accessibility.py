@@ -271,6 +271,12 @@ def test_the_status_is_said_once_it_settles(page):
         assert text == "Your move (Black)" and at > reply[0], said
     settled = zip(statuses, statuses[1:], strict=False)
     assert all(b[1] - a[1] >= 550 for a, b in settled), said
+    # An undo says which moves went (keyboard walk: "Move taken back").
+    page.click("#undo")
+    page.wait_for_function("() => BoardPage.state.game.ply === 0")
+    page.wait_for_function(
+        "() => /^f5, [a-h][1-8] taken back$/.test($('#announce').text())"
+    )
     # The last move is said before the result.
     start_game(page, "gomoku", size=7, row=4)
     page.evaluate(hear)

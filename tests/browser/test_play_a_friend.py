@@ -359,8 +359,13 @@ def test_offers_and_resigning_through_the_page(new_page):
     )
     a.click("#offer-accept")
     ply_is(b, 1, timeout=1000)  # White's h9 taken back
-    # Said, as a refusal is (the moves went without a word).
-    assert b.locator("#flash").inner_text() == "Your friend accepted the takeback"
+    # Said, as a refusal is (the moves went without a word), naming them
+    # (keyboard walk: neither player heard which); to its giver too.
+    assert b.locator("#flash").inner_text() == (
+        "Your friend accepted the takeback: h9 taken back"
+    )
+    ply_is(a, 1, timeout=1000)
+    assert a.locator("#flash").inner_text() == "Takeback accepted: h9 taken back"
 
     # Before each player has moved, Abort (no result) stands for Resign.
     assert a.locator("#resign").is_hidden() and a.locator("#abort").is_visible()
