@@ -831,7 +831,7 @@ class RecordTests(APITestCase):
             format="json",
         )
         assert assert_error(twice, 400, "invalid_record")["detail"] == (
-            "the record's tag 'game' is given twice"
+            "the record's tag 'Game' is given twice"
         )
         too_big = self.client.post(
             reverse("game-import"),
@@ -888,6 +888,8 @@ class RecordTests(APITestCase):
             ('[ending "resignation"] h8', "needs its winner"),
             ('[ending "time"] [winner "red"] h8', "needs its winner"),
             ('[ending "agreement"] [winner "black"] h8', "has no winner"),
+            ('[ending "time"] [winner "white"] h8', "needs a move of each side"),
+            ('[ending "resignation"] [winner "black"]', "needs a move of each side"),
         )
         for tags, words in refusals:
             refused = self.client.post(
@@ -896,6 +898,13 @@ class RecordTests(APITestCase):
                 format="json",
             )
             assert words in assert_error(refused, 400, "invalid_record")["detail"]
+        # Their words in any case (verification walk: [winner "Black"]).
+        game = import_game(
+            self.client,
+            "gomoku",
+            '[game "gomoku"] [Ending "Time"] [winner "Black"] h8 h9',
+        )
+        assert game["result"] == {"winner": "black", "reason": "time", "score": None}
         over = '[game "loa"] [ending "resignation"] [winner "white"] '
         refused = self.client.post(
             reverse("game-import"),
@@ -939,6 +948,28 @@ class RecordTests(APITestCase):
         )
         tagged = import_game(self.client, "reversi", header + ' [game "gomoku"] h8')
         assert tagged["game"] == "gomoku"
+        # Only another site's header: read as a record without tags, whose
+        # game is found (verification walk: 'h8' was "not legal" in Reversi).
+        refused = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": header + " 1. h8 h9 2. i9 0-1"},
+            format="json",
+        )
+        body = assert_error(refused, 400, "invalid_record")
+        assert body["reads_as"]["game"] == "gomoku"
+        more = '[ECO "C00"] [WhiteElo "1800"] [PlyCount "2"] [Variant "x"] f5d6'
+        assert import_game(self.client, "reversi", more)["moves"] == ["f5", "d6"]
+        # A tag not known is named as written.
+        refused = self.client.post(
+            reverse("game-import"),
+            {"game": "reversi", "record": '[FEN "8/8"] f5'},
+            format="json",
+        )
+        detail = assert_error(refused, 400, "invalid_record")["detail"]
+        assert detail.startswith("the record's tag 'FEN' is not one of Reversi's")
+        # Brackets and quotes as a Chinese keyboard writes them.
+        wide = import_game(self.client, "reversi", "［game “gomoku”］ h8 h9")
+        assert wide["game"] == "gomoku"
         assert import_game(self.client, "gomoku", "h8，h9、j10；g7")["moves"] == [
             "h8",
             "h9",

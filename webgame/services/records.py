@@ -40,7 +40,9 @@ MAX_RECORD_PLIES = 2000
 
 _MOVE_NUMBER = re.compile(r"^\d+\.+")
 #: A tag heading a record: ``[name "value"]``.
-_TAG = re.compile(r'\s*\[\s*(\w+)\s+"([^"\]]*)"\s*\]')
+#: Brackets and quotes of either width, straight or curly (records walk:
+#: ［game “gomoku”］ typed on a Chinese keyboard read as no tag).
+_TAG = re.compile(r'\s*[\[［]\s*(\w+)\s+["“”]([^"“”\]］]*)["“”]\s*[\]］]')
 _TRANSCRIPT_TOKEN = re.compile(
     r"pass|[a-z][0-9]+|(?:(?!pass|[a-z][0-9]).)+", re.IGNORECASE
 )
@@ -104,10 +106,11 @@ def _tags(name: str, options: dict, opening: dict | None, ending: dict) -> str:
     return " ".join(f'[{key} "{value}"]' for key, value in tags.items())
 
 
-#: The tags of a PGN's header (its seven-tag roster, and how the game was
-#: timed and ended), which records from other sites carry: read past, as
-#: nothing that the game's tags give (records walk: "the record's tag
-#: 'black' is not one of Reversi's").
+#: The tags of a PGN's header (its seven-tag roster; how the game was timed
+#: and ended; the players' ratings and titles), which records from other
+#: sites carry: read past, as nothing that the game's tags give (records
+#: walk: "the record's tag 'black' is not one of Reversi's"). A tag that
+#: changes the game, such as a PGN's starting position (FEN), is refused.
 PGN_TAGS = (
     "event",
     "site",
@@ -118,6 +121,17 @@ PGN_TAGS = (
     "result",
     "timecontrol",
     "termination",
+    "time",
+    "utcdate",
+    "utctime",
+    "blackelo",
+    "whiteelo",
+    "blacktitle",
+    "whitetitle",
+    "annotator",
+    "plycount",
+    "eco",
+    "variant",
 )
 #: A PGN's last word, its result ("1-0", a draw, "*" for a game not over):
 #: the moves say it.
@@ -144,9 +158,10 @@ def _ending_tags(ending: dict | None) -> dict:
     return tags
 
 
-def _ending(rules: Game, state: State, tags: dict) -> dict | None:
+def _ending(rules: Game, state: State, plies: int, tags: dict) -> dict | None:
     """Return the result of an imported game that its record's ending
-    ``tags`` give, in ``state`` after its moves; None without them."""
+    ``tags`` give, in ``state`` after its ``plies`` moves; None without
+    them."""
     if not tags:
         return None
     ending, winner = tags.get("ending"), tags.get("winner")
@@ -193,6 +208,17 @@ def _ending(rules: Game, state: State, tags: dict) -> dict | None:
                 "cannot also end by its tag 'ending'"
             ),
         )
+    if ending in WON_OFF_THE_BOARD and plies < 2:
+        # As in play: before each side has moved, a game is aborted
+        # (verification walk: a record of no moves was won on time).
+        raise ServiceError(
+            "invalid_record",
+            _(
+                "the record's ending %(ending)s needs a move of each side first: "
+                'a game that ends before is [ending "aborted"]'
+            )
+            % {"ending": repr(ending)},
+        )
     return {"winner": winner, "reason": ending, "score": None}
 
 
@@ -201,27 +227,34 @@ def _read_tags(game: str | None, options: dict | None, record: str):
     without tags; with them, the tagged game with its defaults and the
     tagged options), its opening's tags (:data:`OPENING_TAGS`), its ending's
     (:data:`ENDING_TAGS`) and the record after its tags. Raises ServiceError
-    ``invalid_record`` for a tag it does not know."""
+    ``invalid_record`` for a tag it does not know. A record headed only by
+    another site's tags (:data:`PGN_TAGS`) reads as one without tags; the
+    last value says whether the game's own tags head it."""
     tags: dict[str, str] = {}
+    written: dict[str, str] = {}  # each tag as the record writes its name
     while match := _TAG.match(record):
         key = match.group(1).lower()
         if key in tags:  # not the last one read as the record's
             raise ServiceError(
                 "invalid_record",
-                _("the record's tag %(tag)s is given twice") % {"tag": repr(key)},
+                _("the record's tag %(tag)s is given twice")
+                % {"tag": repr(match.group(1))},
             )
         tags[key] = match.group(2).strip()
+        written[key] = match.group(1)
         record = record[match.end() :]
     for key in PGN_TAGS:  # another site's header: nothing of the game's
         tags.pop(key, None)
     if not tags:
-        return game, options, {}, {}, record
+        return game, options, {}, {}, record, False
     name = tags.pop("game", game)
     if name is None:
         raise ServiceError("invalid_record", _unnamed_words())
     opening_tags = OPENING_TAGS if openings.OPENINGS.get(name) else ()
     opening = {key: tags.pop(key) for key in opening_tags if key in tags}
-    ending = {key: tags.pop(key) for key in ENDING_TAGS if key in tags}
+    # Their words in any case, as the tags' names (verification walk:
+    # [winner "Black"] "needs its winner").
+    ending = {key: tags.pop(key).lower() for key in ENDING_TAGS if key in tags}
     specs = option_specs(name) if name in GAMES else {}
     unknown = sorted(set(tags) - set(specs))
     if unknown:
@@ -229,7 +262,7 @@ def _read_tags(game: str | None, options: dict | None, record: str):
             "invalid_record",
             _("the record's tag %(tag)s is not one of %(title)s's: %(known)s")
             % {
-                "tag": repr(unknown[0]),
+                "tag": repr(written[unknown[0]]),
                 "title": _(GAMES[name].title) if name in GAMES else repr(name),
                 "known": list_words(["game", *specs, *opening_tags, *ENDING_TAGS]),
             },
@@ -248,7 +281,7 @@ def _read_tags(game: str | None, options: dict | None, record: str):
                     "choices": choice_words(choices),
                 },
             )
-    return name, tagged, opening, ending, record
+    return name, tagged, opening, ending, record, True
 
 
 def _opening(name: str, options: dict, tags: dict, stones: int) -> dict | None:
@@ -324,7 +357,7 @@ def import_record(
     this game's); when it reads as another game's up to a later move, it
     names that move.
     """
-    game, options, opening_tags, ending_tags, moves_text = _read_tags(
+    game, options, opening_tags, ending_tags, moves_text, tagged = _read_tags(
         game, options, record
     )
     if game is None:
@@ -334,9 +367,9 @@ def import_record(
         moves, state = _read(rules, moves_text)
     except _Unread as unread:
         # A record whose tags say its game is read as that game only.
-        read_as = unread.number == 1 and moves_text == record
-        other = _other_reading(rules, record) if read_as else None
-        if other is not None and _written_as(rules, record):
+        read_as = unread.number == 1 and not tagged
+        other = _other_reading(rules, moves_text) if read_as else None
+        if other is not None and _written_as(rules, moves_text):
             # A mistyped move of this game, not another game's record: its
             # own error, the other game named (study walk: "a1" over
             # Reversi became a game of Gomoku).
@@ -349,7 +382,7 @@ def import_record(
                 % {"error": unread.detail, "title": _(other.title)},
             ) from None
         if other is None:
-            partly = _partly_other(rules, record) if read_as else None
+            partly = _partly_other(rules, moves_text) if read_as else None
             raise ServiceError("invalid_record", partly or unread.detail) from None
         raise ServiceError(
             "invalid_record",
@@ -358,7 +391,7 @@ def import_record(
         ) from None
     opening = _opening(rules.name, rules.options, opening_tags, len(moves))
     status, result = result_of(rules, state)
-    ended = _ending(rules, state, ending_tags)
+    ended = _ending(rules, state, len(moves), ending_tags)
     if ended:
         status, result = GameRow.Status.FINISHED, ended
     row = GameRow.objects.create(
