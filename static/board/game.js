@@ -173,7 +173,9 @@ export function setGame(g) {
     // alone under the board, and said once.
     flash(words, "turn", true);
     const move = g.ply >= before.ply + 2 ? g.moves[g.ply - 2] : null;
-    const played = move && interpolate(gettext("%(side)s played %(move)s"), { side: sideName(other), move: spokenMove(move) }, true);
+    // With the discs it turned, as any move is said (verification walk).
+    const turned = g.ply === before.ply + 2 && reversiPlayed(before, g, other, move);
+    const played = move && (turned || interpolate(gettext("%(side)s played %(move)s"), { side: sideName(other), move: spokenMove(move) }, true));
     // Translators: a move, then the pass it forced: "White played c1. Black has no move: White plays again".
     announce(played ? interpolate(gettext("%(played)s. %(pass)s"), { played: played, pass: words }, true) : words);
   } else if (sameGame && g.ply > before.ply && g.last_move) {
@@ -183,21 +185,8 @@ export function setGame(g) {
     // The result is the status line's to say, once (QA: it was said three
     // times: here, by the status line and by the end card).
     const played = { side: sideName(mover), move: spokenMove(g.last_move) };
-    let words = gettext("%(side)s played %(move)s");
-    if (g.game === "reversi" && g.ply === before.ply + 1) {
-      // Heard, not seen: how many discs turned, and the score after; the
-      // last move's score is the result's, which the status says.
-      $.extend(played, discCounts(g.board.cells));
-      played.turned = played[mover] - discCounts(before.board.cells)[mover] - 1;
-      words =
-        g.status === "finished"
-          ? ngettext("%(side)s played %(move)s, turning %(turned)s disc", "%(side)s played %(move)s, turning %(turned)s discs", played.turned)
-          : ngettext(
-              "%(side)s played %(move)s, turning %(turned)s disc. Black %(black)s, White %(white)s",
-              "%(side)s played %(move)s, turning %(turned)s discs. Black %(black)s, White %(white)s",
-              played.turned
-            );
-    }
+    const words = gettext("%(side)s played %(move)s");
+    const last = g.ply === before.ply + 1 ? reversiPlayed(before, g, mover, g.last_move) : null;
     // A few moves in one snapshot (Swap2's stones placed together): each is
     // said, not only the last (QA: the choice of colour followed, and two
     // of the three stones were never heard). More is a catch-up: the last.
@@ -206,7 +195,7 @@ export function setGame(g) {
       const side = sideName((before.ply + i) % 2 === 0 ? "black" : "white");
       return interpolate(gettext("%(side)s played %(move)s"), { side: side, move: spokenMove(move) }, true);
     });
-    sentences.push(interpolate(words, played, true));
+    sentences.push(last || interpolate(words, played, true));
     // Translators: two sentences said one after the other: "Black played h8. White played i7".
     announce(sentences.reduce((first, then) => interpolate(gettext("%(first)s. %(then)s"), { first: first, then: then }, true)));
   } else if (!sameGame && g.status === "playing" && g.last_move === "pass") {
@@ -507,6 +496,25 @@ export function askNewGame(xhr) {
   return xhr
     .always(() => (state.busy = false))
     .fail(() => !state.game && sayStatus(gettext("Choose a game to start")));
+}
+
+/** "Black played f5, turning 1 disc. Black 4, White 1": a Reversi move
+ *  of `mover`, the last before snapshot `g` (after `before`), heard, not
+ *  seen: how many discs turned, and the score after (the last move's score
+ *  is the result's, which the status says); null in the other games. */
+function reversiPlayed(before, g, mover, move) {
+  if (g.game !== "reversi") return null;
+  const played = $.extend({ side: sideName(mover), move: spokenMove(move) }, discCounts(g.board.cells));
+  played.turned = played[mover] - discCounts(before.board.cells)[mover] - 1;
+  const words =
+    g.status === "finished"
+      ? ngettext("%(side)s played %(move)s, turning %(turned)s disc", "%(side)s played %(move)s, turning %(turned)s discs", played.turned)
+      : ngettext(
+          "%(side)s played %(move)s, turning %(turned)s disc. Black %(black)s, White %(white)s",
+          "%(side)s played %(move)s, turning %(turned)s discs. Black %(black)s, White %(white)s",
+          played.turned
+        );
+  return interpolate(words, played, true);
 }
 
 /** "Black has no move: White plays again", after the pass that ends `g`'s moves. */

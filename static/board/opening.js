@@ -142,8 +142,10 @@ function reservedHeight(bar, done) {
  *  the opening's end), drawn as drawOpening draws them. */
 function measure(bar, steps, done) {
   const probe = bar.cloneNode(true);
-  probe.removeAttribute("role");
-  [probe, ...probe.querySelectorAll("[id]")].forEach((el) => el.removeAttribute("id"));
+  [probe, ...probe.querySelectorAll("[id], [role]")].forEach(function (el) {
+    el.removeAttribute("id");
+    el.removeAttribute("role");
+  });
   $(probe).css({ position: "absolute", visibility: "hidden", width: bar.offsetWidth + "px", minHeight: "0" });
   probe.setAttribute("aria-hidden", "true");
   bar.after(probe);

@@ -33,10 +33,12 @@ def test_a_forced_pass_plays_itself_and_is_listed(page):
     pinned = page.eval_on_selector("#flash", "f => getComputedStyle(f).position")
     assert pinned != "sticky"
     assert status(page) == "White to move"
-    # Heard: the move that left Black without one too (only the pass was).
+    # Heard: the move that left Black without one too (only the pass was),
+    # with the discs it turned, as any move (verification walk).
     page.wait_for_function(
-        "() => document.getElementById('announce').textContent"
-        " === 'White played c1. Black has no move: White plays again'",
+        "() => /^White played c1, turning \\d+ discs?\\. Black \\d+, White \\d+\\."
+        " Black has no move: White plays again$/"
+        ".test(document.getElementById('announce').textContent)",
         timeout=2000,
     )
     # Said once: the flash shows the pass but is not a second live region.
