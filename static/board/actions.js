@@ -18,7 +18,7 @@ import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreBack, exploreForward, exploreSquare } from "./review.js";
 import { render } from "./render.js";
 import { pickedWords } from "./rules.js";
-import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, movesPlayed, mySeat, onlyWatching, otherSide, resultText, sideName, squaresOfMove, state } from "./state.js";
+import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, movesPlayed, mySeat, onlyWatching, otherSide, resultText, sideName, spokenMove, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -338,8 +338,10 @@ export function undo() {
   changeGame(api.undoMove(g.id), function (next) {
     const taken = g.moves.slice(next.moves.length).map(moveText);
     if (!taken.length) return announce(gettext("Move taken back"));
-    // Which moves went (keyboard walk: "Move taken back" said not how many).
-    if (!lookingBack) return announce(interpolate(gettext("%(moves)s taken back"), { moves: joinWords(taken, true) }, true));
+    // Which moves went (keyboard walk: "Move taken back" said not how
+    // many), as the moves were said ("c8 to c6", not "c8-c6").
+    const heard = g.moves.slice(next.moves.length).map(spokenMove);
+    if (!lookingBack) return announce(interpolate(gettext("%(moves)s taken back"), { moves: joinWords(heard, true) }, true));
     const words = ngettext("The game's last move, %(moves)s, is taken back", "The game's last moves, %(moves)s, are taken back", taken.length);
     flash(interpolate(words, { moves: joinWords(taken, true) }, true), "info");
   });
