@@ -184,9 +184,7 @@ export function setGame(g) {
     const mover = g.ply % 2 === 1 ? "black" : "white";
     // The result is the status line's to say, once (QA: it was said three
     // times: here, by the status line and by the end card).
-    const played = { side: sideName(mover), move: spokenMove(g.last_move) };
-    const words = gettext("%(side)s played %(move)s");
-    const last = g.ply === before.ply + 1 ? reversiPlayed(before, g, mover, g.last_move) : null;
+    const last = (g.ply === before.ply + 1 && reversiPlayed(before, g, mover, g.last_move)) || interpolate(gettext("%(side)s played %(move)s"), { side: sideName(mover), move: spokenMove(g.last_move) }, true);
     // A few moves in one snapshot (Swap2's stones placed together): each is
     // said, not only the last (QA: the choice of colour followed, and two
     // of the three stones were never heard). More is a catch-up: the last.
@@ -195,7 +193,7 @@ export function setGame(g) {
       const side = sideName((before.ply + i) % 2 === 0 ? "black" : "white");
       return interpolate(gettext("%(side)s played %(move)s"), { side: side, move: spokenMove(move) }, true);
     });
-    sentences.push(last || interpolate(words, played, true));
+    sentences.push(last);
     // Translators: two sentences said one after the other: "Black played h8. White played i7".
     announce(sentences.reduce((first, then) => interpolate(gettext("%(first)s. %(then)s"), { first: first, then: then }, true)));
   } else if (!sameGame && g.status === "playing" && g.last_move === "pass") {
