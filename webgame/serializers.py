@@ -288,7 +288,7 @@ class CreateGameSerializer(NewGameSerializer):
     )
 
     def validate(self, attrs):
-        if attrs.get("friend") and attrs.get("players"):
+        if attrs.get("friend") and "players" in attrs:
             raise serializers.ValidationError(
                 {
                     "players": [

@@ -79,15 +79,18 @@ export function followAddress() {
   const invite = inviteInAddress();
   if (invite) return joinFromLink(id, invite, () => openGame(id, true));
   if (state.game && state.game.id === id) return;
-  openGame(id, watchesFromAddress(id));
+  // The move looked at when "Play from here" left this game (records walk:
+  // Back showed the game's last move instead).
+  const looked = history.state && history.state.viewPly;
+  openGame(id, watchesFromAddress(id), Number.isInteger(looked) ? looked : null);
 }
 
 /** How many games openGame() asked for: the last one's answer is shown. */
 let gamesAsked = 0;
 
 /** Show game `id`: to watch it, or as this browser's own (with its seat,
- *  if it holds one). */
-export function openGame(id, watching = false) {
+ *  if it holds one); at move `ply` if given, and the game still has it. */
+export function openGame(id, watching = false, ply = null) {
   stopThinking();
   const asked = ++gamesAsked;
   api
@@ -99,6 +102,7 @@ export function openGame(id, watching = false) {
       if (asked !== gamesAsked) return;
       state.watching = watching;
       setGame(g);
+      if (ply !== null && ply < g.ply) viewPly(ply);
     })
     .fail((xhr) => asked === gamesAsked && flash(api.errorText(xhr)));
 }
@@ -492,6 +496,8 @@ export function playFromHere() {
   if (!g || ply === null) return;
   stopThinking();
   state.paused = false;
+  // Back returns to this move (followAddress reads it).
+  history.replaceState({ viewPly: ply }, "", location.href);
   const words = ply
     ? interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: ply }, true)
     : gettext("A new game from the starting position: the game you looked at is as it was, and the browser's Back returns to it");

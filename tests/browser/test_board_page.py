@@ -285,7 +285,8 @@ def test_undo_while_looking_back_says_what_it_took_back(page):
 def test_a_player_looking_back_plays_on_from_there_in_a_new_game(page):
     """Study walk: a move could not be tried from an earlier position; the
     only way was to cut the record by hand and import it. "Play from here"
-    starts a new game from the position looked at; the game stays whole."""
+    starts a new game from the position looked at; the game stays whole,
+    and Back returns to the move that was looked at."""
     open_imported(page, "gomoku", "h8 h9 i8 i9 j8")
     before = game_json(page)
     page.click("#step-first")
@@ -307,6 +308,9 @@ def test_a_player_looking_back_plays_on_from_there_in_a_new_game(page):
     page.go_back()
     page.wait_for_function("id => BoardPage.state.game.id === id", arg=before["id"])
     assert game_json(page)["moves"] == before["moves"]
+    # Back at the move looked at, not at the game's last (records walk).
+    page.wait_for_function("() => BoardPage.state.viewPly === 2", timeout=5000)
+    assert page.is_visible("#play-from-here")
     # From the start: not "from move 0" (verification walk).
     page.click("#step-first")
     page.click("#play-from-here")

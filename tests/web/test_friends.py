@@ -89,17 +89,19 @@ def test_a_wrong_invitation_is_refused(client):
     assert GameRow.objects.get(pk=made["id"]).seats["white"] is None
 
 
-def test_a_friend_game_given_players_says_to_leave_them_out(client):
+@pytest.mark.parametrize(
+    "players",
+    [{"black": {"kind": "human"}, "white": {"kind": "human"}}, {}],
+    ids=["two humans", "empty"],
+)
+def test_a_friend_game_given_players_says_to_leave_them_out(client, players):
     """Records walk: two human players sent with a friend were refused as if
-    they were not: "a game with a friend has two human players"."""
-    human = {"kind": "human"}
+    they were not: "a game with a friend has two human players". An empty
+    ``players`` was taken, though the answer's players are not what it
+    says."""
     refused = client.post(
         "/api/games/",
-        {
-            "game": "reversi",
-            "friend": {"side": "black"},
-            "players": {"black": human, "white": human},
-        },
+        {"game": "reversi", "friend": {"side": "black"}, "players": players},
         format="json",
     )
     detail = assert_error(refused, 400, "invalid_players")["detail"]
