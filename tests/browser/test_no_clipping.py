@@ -31,6 +31,13 @@ CLIPPED = """() => {
   return out;
 }"""
 
+#: Whether Black's and White's opening and strength fields are as wide.
+SAME_ROWS = """() => ["model", "strength"].every((field) => {
+  const [black, white] = ["black", "white"].map((side) =>
+    document.getElementById(field + "-" + side).getBoundingClientRect().width);
+  return Math.abs(black - white) < 0.5;
+})"""
+
 
 def each_choice(page, selects) -> None:
     """Choose each option of each select in turn, none of them cut off, then
@@ -72,6 +79,11 @@ def test_no_label_is_cut_off(new_page, width, locale):
     two_players(page)
     page.wait_for_function("() => BoardPage.state.game.options.rule === 'renju'")
     each_choice(page, ("#model-black", "#strength-black"))
+    # Black's and White's rows alike, whatever each chose (records walk:
+    # each field was as wide as its own words).
+    page.select_option("#strength-black", "level:1")
+    page.select_option("#strength-white", "time:10")
+    assert page.evaluate(SAME_ROWS), "Black's and White's fields"
     # The check sees a label that is too long (as "Openings: ligh" was).
     page.evaluate("() => $('#model-black option:selected').text('x'.repeat(200))")
     assert page.evaluate(CLIPPED)[0].startswith("model-black: xxx")
