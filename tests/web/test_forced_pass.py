@@ -54,3 +54,28 @@ def test_the_ai_that_leaves_no_move_passes_for_the_other_side_too(game):
     game_after = moved["game"]
     # Whatever White chose, Black is never left to click a pass.
     assert game_after["legal_moves"] != ["pass"]
+
+
+def test_a_record_that_ends_on_a_forced_pass_is_imported_with_the_pass():
+    """Reversi walk: a transcript ending where Black has no move was imported
+    with Black to move, and the page waited on a Pass button; in play the
+    pass comes with the move before it."""
+    client = APIClient()
+    made = client.post(
+        "/api/games/import/",
+        {"game": "reversi", "record": BEFORE_THE_PASS + "c1"},
+        format="json",
+    ).json()
+    assert made["moves"][-2:] == ["c1", "pass"]
+    assert made["to_move"] == "white" and "pass" not in made["legal_moves"]
+
+
+def test_a_game_played_on_from_before_a_forced_pass_begins_with_the_pass(game):
+    """The position before a forced pass is shown (the move that forced it):
+    a game played on from there passes as the game did."""
+    client, game_id = game
+    client.post(url("game-moves", game_id), {"move": "c1"}, format="json")
+    new = client.post(url("game-play-from", game_id), {"ply": 8}, format="json")
+    assert new.status_code == 201, new.content
+    assert new.json()["moves"][-2:] == ["c1", "pass"]
+    assert new.json()["to_move"] == "white"

@@ -29,10 +29,10 @@ from ..errors import ServiceError
 from ..models import Game as GameRow
 from . import openings
 from .catalog import option_specs
-from .games import GameId, get_row, position_for_help, result_of
+from .games import GameId, get_row, position_for_help, result_of, with_forced_passes
 from .notation import board_words, parse
 from .players import normal_players
-from .positions import PASS, board, snapshot
+from .positions import PASS, board, replay, snapshot
 from .rules import cached_rules, choice_words, list_words, options_key, rules_for
 
 #: Longest record accepted by import (a Gomoku 19x19 game has at most 361).
@@ -389,6 +389,10 @@ def import_record(
             _other_game(rules, other, unread.detail),
             extra={"reads_as": {"game": other.name, "options": other.options}},
         ) from None
+    # A forced pass at the end is played, as it is in play with the move
+    # before it (Reversi walk: the page waited on a Pass button).
+    moves = with_forced_passes(rules.name, options_key(rules.options), moves)
+    state = replay(rules.name, options_key(rules.options), tuple(moves))
     opening = _opening(rules.name, rules.options, opening_tags, len(moves))
     status, result = result_of(rules, state)
     ended = _ending(rules, state, len(moves), ending_tags)
@@ -428,7 +432,9 @@ def play_from(game_id: GameId, ply: int) -> dict:
         game=row.game,
         options=row.options,
         players=normal_players(row.game, players, options=row.options),
-        moves=list(row.moves[:ply]),
+        # The position before a forced pass is on show (the move that
+        # forced it): the game played on from there passes, as it did.
+        moves=with_forced_passes(row.game, options_key(row.options), row.moves[:ply]),
         status=status,
         result=result,
         opening=opening,
