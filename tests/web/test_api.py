@@ -976,6 +976,15 @@ class RecordTests(APITestCase):
             "j10",
             "g7",
         ]
+        # Letters and digits of full width (Reversi walk: 'ｆ５' was no move),
+        # in the moves and the tags.
+        assert import_game(self.client, "reversi", "ｆ５ｄ６　Ｃ３")["moves"] == [
+            "f5",
+            "d6",
+            "c3",
+        ]
+        wide = import_game(self.client, "reversi", "［ｇａｍｅ “ｌｏａ”］ ｂ１－ｂ３")
+        assert (wide["game"], wide["moves"]) == ("loa", ["b1-b3"])
         moves = _reversi_game_with_a_pass()
         for word in ("--", "PA", "pa", "PASS"):
             written = " ".join(word if m == "pass" else m for m in moves)

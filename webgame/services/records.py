@@ -20,6 +20,7 @@ transcript is then headed by its tags too.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from django.utils.translation import gettext as _
 
@@ -39,10 +40,10 @@ from .rules import cached_rules, choice_words, list_words, options_key, rules_fo
 MAX_RECORD_PLIES = 2000
 
 _MOVE_NUMBER = re.compile(r"^\d+\.+")
-#: A tag heading a record: ``[name "value"]``.
-#: Brackets and quotes of either width, straight or curly (records walk:
-#: ［game “gomoku”］ typed on a Chinese keyboard read as no tag).
-_TAG = re.compile(r'\s*[\[［]\s*(\w+)\s+["“”]([^"“”\]］]*)["“”]\s*[\]］]')
+#: A tag heading a record: ``[name "value"]``. Its quotes straight or
+#: curly (records walk: ［game “gomoku”］ typed on a Chinese keyboard read
+#: as no tag; its brackets are read as half-width, :func:`import_record`).
+_TAG = re.compile(r'\s*\[\s*(\w+)\s+["“”]([^"“”\]]*)["“”]\s*\]')
 _TRANSCRIPT_TOKEN = re.compile(
     r"pass|[a-z][0-9]+|(?:(?!pass|[a-z][0-9]).)+", re.IGNORECASE
 )
@@ -318,8 +319,9 @@ def _record_tokens(name: str, record: str) -> list[str]:
     """Return the move texts of a record: a Reversi transcript may run its
     squares together (``f5d6``); any record may separate moves by spaces or
     commas and number them (``1. h8 h9 2. j10``)."""
-    # Commas of either width (records walk: "'，' is not a Reversi move").
-    words = re.split(r"[\s,;，、；]+", record.strip())
+    # Commas of either width (records walk: "'，' is not a Reversi move"),
+    # the full-width ones read as half-width already but for the 、.
+    words = re.split(r"[\s,;、]+", record.strip())
     # A move number alone (``1.``) or against its move (``1.f5``, ``2...d3``).
     words = [_MOVE_NUMBER.sub("", w, count=1) for w in words]
     words = [w for w in words if w]
@@ -357,6 +359,9 @@ def import_record(
     this game's); when it reads as another game's up to a later move, it
     names that move.
     """
+    # Full-width letters, digits and signs as their half-width selves, as
+    # a Chinese or Japanese keyboard writes them (Reversi walk: 'ｆ５').
+    record = unicodedata.normalize("NFKC", record)
     game, options, opening_tags, ending_tags, moves_text, tagged = _read_tags(
         game, options, record
     )
