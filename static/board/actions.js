@@ -18,7 +18,7 @@ import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreBack, exploreForward, exploreSquare } from "./review.js";
 import { render } from "./render.js";
 import { pickedWords } from "./rules.js";
-import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveText, movesKey, movesPlayed, mySeat, onlyWatching, otherSide, resultText, sideName, spokenMove, squaresOfMove, state } from "./state.js";
+import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveNumber, moveText, movesKey, movesPlayed, mySeat, onlyWatching, otherSide, resultText, sideName, spokenMove, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
 
@@ -499,7 +499,7 @@ export function playFromHere() {
   // Back returns to this move (followAddress reads it).
   history.replaceState({ viewPly: ply }, "", location.href);
   const words = ply
-    ? interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: ply }, true)
+    ? interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: moveNumber(g, ply) }, true)
     : gettext("A new game from the starting position: the game you looked at is as it was, and the browser's Back returns to it");
   // The server's: a Swap2 opening goes on from there (dark-mode walk: a
   // record of the moves skipped the choice still to make).

@@ -7,7 +7,7 @@
 import { modelName, modelOtherBoard } from "./controls.js";
 import { shownValue } from "./overlays.js";
 import { labelButton, setLiveText, stillShown } from "./panel.js";
-import { COUNT, moveText, sideName, state } from "./state.js";
+import { COUNT, moveNumber, moveText, sideName, state } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** How many mistakes are listed, and the least drop (in win probability of
@@ -176,7 +176,7 @@ function coverageNote(r, known, ply) {
   const all = r.points.length;
   let words = "";
   if (known < all) words = interpolate(gettext("Stopped after %(known)s of %(all)s positions: Analyse again for the rest."), { known: known, all: all }, true);
-  else if (ply > all - 1) words = interpolate(gettext("Analysed up to move %(ply)s: Analyse again for the moves since."), { ply: all - 1 }, true);
+  else if (ply > all - 1) words = interpolate(gettext("Analysed up to move %(ply)s: Analyse again for the moves since."), { ply: moveNumber(state.game, all - 1) }, true);
   return words ? "<div class='text-muted'>" + words + "</div>" : "";
 }
 
@@ -186,7 +186,7 @@ function mistakeText(m) {
     ? gettext("%(ply)s. %(move)s (%(side)s): %(before)s% \u2192 %(after)s%, best was %(best)s")
     : gettext("%(ply)s. %(move)s (%(side)s): %(before)s% \u2192 %(after)s%");
   const numbers = {
-    ply: m.ply,
+    ply: moveNumber(state.game, m.ply),
     move: moveText(m.move),
     side: sideName(m.side),
     before: Math.round(m.before * 100),
@@ -226,7 +226,7 @@ function drawExplorerCard() {
     return;
   }
   // The model named as the side panel's selectors name it ("Openings: light").
-  const where = { model: modelName(d.model, state.game.game), ply: d.ply, line: d.line.map(moveText).join(" ") };
+  const where = { model: modelName(d.model, state.game.game), ply: moveNumber(state.game, d.ply), line: d.line.map(moveText).join(" ") };
   const words = d.ply
     ? d.line.length
       ? gettext("%(model)s, after move %(ply)s then %(line)s")

@@ -12,7 +12,7 @@ import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValu
 import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { setScoredText } from "./scoretext.js";
-import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
+import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveNumber, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -417,8 +417,8 @@ let listed = null;
 
 /** The move list, scrolled to the newest move or the one viewed: Black's
  *  and White's moves side by side, each numbered as the page numbers moves
- *  everywhere else (the stones, "Viewing move 30", the mistakes): one
- *  number a move, as Reversi and Gomoku records count them. The move shown
+ *  everywhere else (the stones, "Move 30 of 40", the mistakes: moveNumber),
+ *  a pass without a number of its own. The move shown
  *  is the list's one tab stop, and keeps the focus over a redraw: the arrow
  *  keys step through the game from there. */
 export function drawMoveList() {
@@ -431,14 +431,17 @@ export function drawMoveList() {
     [i, i + 1].forEach(function (k) {
       if (k >= g.moves.length) return;
       const ply = k + 1;
-      html.push('<span class="ply-number" aria-hidden="true">' + ply + "</span>");
+      const passed = g.moves[k] === "pass";
+      const number = moveNumber(g, ply);
+      html.push('<span class="ply-number" aria-hidden="true">' + (passed ? "" : number) + "</span>");
       const shown = state.viewPly === null ? ply === g.ply : state.viewPly === ply;
       const cls = "ply" + (state.viewPly === ply ? " viewed" : "") + (state.viewPly === null && ply === g.ply ? " current" : "");
       const move = moveText(g.moves[k]);
-      const label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
+      let label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
+      if (passed) label = k % 2 ? gettext("white passed after move %(ply)s") : gettext("black passed after move %(ply)s");
       html.push(
         '<button type="button" tabindex="-1" class="' + cls + '" data-ply="' + ply + '"' + (shown ? ' aria-current="step"' : "") + ' aria-label="' +
-          interpolate(label, { ply: ply, move: move }, true) + '">' + move + "</button>"
+          interpolate(label, { ply: number, move: move }, true) + '">' + move + "</button>"
       );
     });
     html.push("</li>");
@@ -483,9 +486,9 @@ function statusText() {
     // could not tell who had played it); a pass has no mark on the board
     // (phone QA). Moves alternate colours, passes included.
     const move = g.moves[state.viewPly - 1];
-    const words = { ply: state.viewPly, plies: g.ply, side: sideName(state.viewPly % 2 === 1 ? "black" : "white"), move: move };
+    const words = { ply: moveNumber(g, state.viewPly), plies: moveNumber(g, g.ply), side: sideName(state.viewPly % 2 === 1 ? "black" : "white"), move: move };
     if (move !== "pass") return interpolate(gettext("Move %(ply)s of %(plies)s: %(side)s %(move)s"), words, true);
-    return interpolate(gettext("Move %(ply)s of %(plies)s: %(side)s passed"), words, true);
+    return interpolate(gettext("After move %(ply)s of %(plies)s: %(side)s passed"), words, true);
   }
   // The result says the game is over ("Game over. " before it pushed a
   // narrow column's disc counts to a line of their own, and the board down).

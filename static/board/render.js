@@ -10,7 +10,7 @@ import { stoneSide } from "./opening.js";
 import { arrowNotes, bestWords, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { betterMoveShown, drawExplorer, drawReview } from "./lookback.js";
 import { drawAnalysis, drawMoveList, drawPanel, heldControl } from "./panel.js";
-import { aiThinking, canClick, gameTitle, isLoa, joinWords, squaresOfMove, state } from "./state.js";
+import { aiThinking, canClick, gameTitle, isLoa, joinWords, moveNumber, squaresOfMove, state } from "./state.js";
 
 /** Redraw everything from the state (nothing to draw before the first game). */
 export function render() {
@@ -141,7 +141,7 @@ function stoneNumbers() {
   if (state.explore) return numbers;
   const upto = state.viewPly === null ? g.ply : state.viewPly;
   const from = mode === "last" ? Math.max(0, upto - 10) : 0;
-  for (let i = from; i < upto; i++) if (g.moves[i] !== "pass") numbers[g.moves[i]] = i + 1;
+  for (let i = from; i < upto; i++) if (g.moves[i] !== "pass") numbers[g.moves[i]] = moveNumber(g, i + 1);
   return numbers;
 }
 

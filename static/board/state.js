@@ -106,7 +106,15 @@ export const state = {
 /** How many moves game `g` has had, its passes left out: a Reversi game of
  *  60 discs is 60 moves (Othello QA: it read "64 moves"). */
 export function movesPlayed(g) {
-  return g.moves.filter((move) => move !== "pass").length;
+  return moveNumber(g, g.moves.length);
+}
+
+/** The number of the move that led to the position after `ply` plies, as
+ *  players number moves: passes left out, as an Othello game numbers its
+ *  discs 1 to 60 (two walks of strong players read "Move 36 of 62"). A pass
+ *  keeps the number of the move before it. */
+export function moveNumber(g, ply) {
+  return g.moves.slice(0, ply).filter((move) => move !== "pass").length;
 }
 
 /** "black" -> "Black". */

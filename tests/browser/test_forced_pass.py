@@ -4,6 +4,7 @@ and the pass is in the move list."""
 from __future__ import annotations
 
 from .helpers import (
+    game_json,
     human_move,
     open_board,
     open_imported,
@@ -73,11 +74,21 @@ def test_a_pass_stepped_onto_is_said(page):
     human_move(page)  # White again
     page.wait_for_function("() => BoardPage.state.game.ply === 10")
     wait_idle(page)
+    # Moves numbered as an Othello game's discs, passes left out (Reversi
+    # walk: "Move 36 of 62" in a game of 60 discs).
+    numbers = page.locator("#move-list .ply-number").all_inner_texts()
+    assert numbers == [str(n) for n in range(1, 9)] + ["", "9"]
+    assert page.get_attribute('#move-list [data-ply="9"]', "aria-label") == (
+        "black passed after move 8"
+    )
+    page.select_option("#stone-numbers", "all")
+    last = game_json(page)["moves"][-1]
+    assert page.inner_text(f'#board [data-square="{last}"] .piece') == "9"
     page.click("#step-back")
-    assert status(page) == "Move 9 of 10: Black passed"
+    assert status(page) == "After move 8 of 9: Black passed"
     assert "last-move" in page.get_attribute('#board [data-square="c1"]', "class")
     page.click("#step-back")
-    assert status(page) == "Move 8 of 10: White c1"
+    assert status(page) == "Move 8 of 9: White c1"
 
 
 def test_the_pass_is_said_again_back_at_the_live_position(page):
