@@ -523,9 +523,9 @@ function drawButtons() {
     const noneYet = openingStonesKept(g) || gettext("None of your moves can be taken back yet");
     $("#ask-takeback").attr("title", pendingWords(g, "takeback", mine) || (hasOwnMove(g, mine) ? null : noneYet));
   }
-  $("#board-rematch")
-    .prop("hidden", !rematchUnder && !rematchStarted)
-    .prop("disabled", !rematchStarted && Boolean(g.offers && g.offers.rematch === mine))
+  // Greyed, it keeps the keyboard's focus (keyboard walk: Enter on it sent
+  // the focus to "The starting position").
+  grey($("#board-rematch").prop("hidden", !rematchUnder && !rematchStarted), !rematchStarted && Boolean(g.offers && g.offers.rematch === mine))
     .text(rematchStarted ? gettext("Go to the rematch") : gettext("Rematch"))
     .attr("title", rematchStarted ? null : mine ? pendingWords(g, "rematch", mine) : rematchWords(g));
   $("#rematch").prop("disabled", false).attr("title", rematchWords(g));

@@ -1070,6 +1070,22 @@ def test_the_end_cards_decline_refuses_the_rematch_and_its_asker_waits(new_page)
     assert a.locator("#flash").inner_text() == ""
 
 
+def test_a_rematch_asked_under_the_board_keeps_the_keyboards_focus(new_page):
+    """Keyboard walk: Enter on Rematch under the board greyed it, and the
+    focus went to "The starting position"."""
+    a, b = a_friend_joins(new_page)
+    a.click("#abort")
+    a.wait_for_selector("#end-dialog.show")
+    a.keyboard.press("Escape")
+    a.wait_for_selector("#board-rematch", state="visible")
+    a.focus("#board-rematch")
+    a.keyboard.press("Enter")
+    a.wait_for_function("() => Boolean(BoardPage.state.game.offers.rematch)")
+    b.wait_for_selector("#end-offer:not([hidden])")
+    assert a.evaluate("() => document.activeElement.id") == "board-rematch"
+    assert a.get_attribute("#board-rematch", "aria-disabled") == "true"
+
+
 def test_a_watcher_sees_the_computer_think(new_page):
     # The watcher's board stood still between the computer's moves, its
     # status "White (AI) to move": only the page that asked saw the search.
