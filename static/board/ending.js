@@ -136,6 +136,18 @@ export function expectEnd(id) {
   cardComing = id;
 }
 
+/** What a player hears of their game's end, in place of the status line's
+ *  "Black wins on time": the card's words, "You lost. You ran out of time."
+ *  (keyboard walk: a player who forgot their colour heard neither "You won"
+ *  nor "You lost"); "" while the card is coming (its words are said as it
+ *  shows: panel.sayEnd); null where nobody plays a side here, or no card. */
+export function endWords() {
+  const g = state.game;
+  if (!g || g.status !== "finished" || !humanSide()) return null;
+  if (cardFor === g.id) return interpolate(gettext("%(first)s. %(then)s"), { first: $("#end-title").text(), then: $("#end-reason").text() }, true);
+  return cardComing === g.id ? "" : null;
+}
+
 /** Whether the end card is up (or coming up). */
 export function endCardUp() {
   return cardFor !== null || Boolean(state.game && state.game.id === cardComing);

@@ -14,7 +14,7 @@ import { afterEndGone, closeEnd, hideEnd, showEnd } from "./ending.js";
 import { whenGameDrawn, whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
-import { balanceButtons, flash, revealBoard, revealCard } from "./panel.js";
+import { balanceButtons, flash, revealBoard, revealCard, sayEnd } from "./panel.js";
 import * as review from "./review.js";
 import { showRules } from "./rules.js";
 import { render } from "./render.js";
@@ -298,7 +298,10 @@ export function bind() {
       actions.changeSide(side, this.id === side + "-ai");
     });
   });
-  whenGameEnds(showEnd);
+  whenGameEnds(function (game, ending) {
+    showEnd(game, ending);
+    sayEnd();
+  });
   whenGameDrawn(dialogs.reopenKept);
   $(document).on("keydown", onKey);
   $(document).on("pointerdown", function (e) {

@@ -6,7 +6,7 @@
  */
 import { grey } from "./buttons.js";
 import { optionsText } from "./controls.js";
-import { endCardUp, focusEndCard } from "./ending.js";
+import { endCardUp, endWords, focusEndCard } from "./ending.js";
 import { cellsAt } from "./history.js";
 import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValue, statsText, tooFewVisits, topMoves, treeBestOver, visibleAnalysis } from "./overlays.js";
 import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
@@ -710,15 +710,29 @@ let statusTimer = null;
 let statusSeen = null;
 
 /** The status line was drawn: once it has settled, its words go to the
- *  reader's copy of it, if new. */
+ *  reader's copy of it, if new; a player's own game's end in the end card's
+ *  words (ending.endWords). */
 function statusChanged() {
   const text = $("#status").text();
   if (text === statusSeen) return;
   statusSeen = text;
   clearTimeout(statusTimer);
   statusTimer = setTimeout(function () {
-    if ($("#status-said").text() !== text) $("#status-said").text(text);
+    statusTimer = null;
+    say(endWords() ?? text);
   }, STATUS_SETTLES);
+}
+
+/** Put `words` in the reader's copy of the status line, if new ("": none
+ *  yet). */
+function say(words) {
+  if (words && $("#status-said").text() !== words) $("#status-said").text(words);
+}
+
+/** The end card just showed: its words are said, now if the status line
+ *  has settled, else when it does. */
+export function sayEnd() {
+  if (!statusTimer) say(endWords());
 }
 
 /** Status, disc counts, result, and which buttons can be used now. */

@@ -235,6 +235,21 @@ def test_the_end_of_a_game_is_said_once(page):
     assert page.inner_text("#announce") == "Black played d1"
 
 
+def test_a_player_hears_the_end_in_their_own_words(page):
+    """Keyboard walk: the end was said by colour alone ("Black wins: four in
+    a row"); a player who forgot their colour heard neither "You won" nor
+    "You lost", which the end card says."""
+    open_imported(page, "gomoku", '[size "7"] [row "4"] a1 a2 b1 b2 c1 c2')
+    set_ai(page, "white", True, "level:1")
+    page.wait_for_function("() => $('#status-said').text() === 'Your move (Black)'")
+    page.click('#board [data-square="d1"]')
+    page.wait_for_selector("#end-dialog.show")
+    page.wait_for_function("() => $('#status-said').text() !== 'Your move (Black)'")
+    page.wait_for_timeout(700)  # nothing more comes
+    assert page.inner_text("#status-said") == "You won. Four in a row."
+    assert page.inner_text("#status") == "Black wins: four in a row"
+
+
 def test_the_status_is_said_once_it_settles(page):
     """Keyboard walk: each move against the computer made the status line,
     a live region, say "White (AI) to move", "White (AI) is thinking…" and
