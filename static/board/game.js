@@ -218,7 +218,10 @@ export function setGame(g) {
     // while the player's choice waits, and a restart's word while the
     // clocks it grew do (network QA: gone in 3.5 s, the clocks 40 s more).
     const stays = news === restart || (opening && ["choose", "choose-again"].includes(g.opening.step));
-    flash(endSentence(news), stays ? "position" : "info");
+    // The computer's Swap2 news is shown, not said: the stones' own words
+    // and the Swap2 bar say it (keyboard walk: "you choose black, or white
+    // and the next move…" heard twice, the stones twice).
+    flash(endSentence(news), stays ? "position" : "info", news === opening);
   } else if (due) {
     flash(due, "position"); // until the move: the countdown runs till then
   } else if (!sameGame && g.seats && g.status === "playing" && !state.watching && onlyWatching()) {

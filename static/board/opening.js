@@ -227,9 +227,15 @@ export function drawOpening() {
   if ($("#swap2-text").text() !== words) $("#swap2-text").text(words);
   const ours = step && humanToMove() && !state.busy && !state.thinking && state.viewPly === null;
   const offered = ours ? g.opening.choices_now : [];
+  const had = $("#swap2-choices button:not([hidden])").length > 0;
   $("#swap2-choices button").each(function () {
     $(this).prop("hidden", offered.indexOf($(this).data("choice")) < 0);
   });
+  // The choice come to a player on the board goes to its buttons: from
+  // the board they were a Shift+Tab away, unsaid, or 31 Tabs round the
+  // page (keyboard walk).
+  const first = $("#swap2-choices button:not([hidden])")[0];
+  if (!had && first && $(document.activeElement).closest("#board").length) first.focus({ preventScroll: true });
 }
 
 /** Why nothing is taken back when every move so far is the opening's

@@ -121,6 +121,30 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     assert page.get_attribute("#undo", "title") is None
 
 
+def test_the_choice_come_to_a_player_on_the_board_takes_the_focus(page):
+    """Keyboard walk: the choice's buttons were a Shift+Tab away from the
+    board, unsaid, or 31 Tabs round the page."""
+    _new_swap2_game(page, "freestyle")
+    _place(page, "h8", 1)
+    _place(page, "h9", 2)
+    # Into the board by the keyboard (after a click the arrows step through
+    # the game), to the next square, and Enter.
+    page.focus('#board [tabindex="0"]')
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("ArrowRight")
+    square = page.evaluate("() => document.activeElement.dataset.square")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => BoardPage.state.game.opening.step === 'choose'")
+    assert game_json(page)["moves"][2] == square
+    page.wait_for_function(
+        "() => document.activeElement.closest('#swap2-choices') !== null"
+    )
+    assert page.evaluate("() => document.activeElement.dataset.choice") == "black"
+    page.keyboard.press("Tab")  # the next choice
+    assert page.evaluate("() => document.activeElement.dataset.choice") == "white"
+
+
 def _opened_against_the_computer(page, steps: str) -> None:
     """Open a freestyle Swap2 game against the computer as the second
     player, place the three stones, and wait for its turn to end at one of
@@ -216,6 +240,8 @@ def test_the_computers_colour_choice_is_told_to_the_player(page):
     assert page.inner_text("#flash") == (
         f"The computer chose to play {computer.title()}: you play {human.title()}."
     )
+    assert page.get_attribute("#flash", "aria-live") == "off"  # the bar says it
+    assert page.inner_text("#swap2-text") == f"Swap2 done: you play {human.title()}."
 
 
 def test_the_computers_two_more_stones_are_named_until_the_colour_is_chosen(
@@ -474,6 +500,12 @@ def test_the_computers_three_opening_stones_are_named_until_the_player_chooses(p
         " you choose black, or white and the next move, or two more stones."
     )
     page.wait_for_function("t => $('#flash').text() === t", arg=expected)
+    # Shown, not said: the stones' words and the bar say it (keyboard walk:
+    # the choice was heard twice, the stones twice).
+    assert page.get_attribute("#flash", "aria-live") == "off"
+    assert page.inner_text("#swap2-text") == (
+        "Swap2: you choose black, or white and the next move, or two more stones."
+    )
     page.wait_for_timeout(4000)  # it stays while the choice waits
     assert page.inner_text("#flash") == expected
     # A tap on the board is told to choose first, then the names come back
