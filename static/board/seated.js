@@ -110,6 +110,7 @@ export function firstMoveCounted(g) {
 function drawClocks() {
   const g = state.game;
   const firstMove = firstMoveLeft();
+  const inOpening = Boolean(g.opening && g.opening.step !== "done");
   SIDES.forEach(function (side) {
     const $clock = $("#clock-" + side);
     if (!g.clock) return $clock.prop("hidden", true);
@@ -130,7 +131,9 @@ function drawClocks() {
       .toggleClass("low", g.status === "playing" ? left < (first ? 10 : g.clock.control.days ? DAYS_LOW_SECONDS : LOW_SECONDS) : left <= 0)
       // Days and hours are words (天, 小时), wide in a typewriter's font.
       .toggleClass("font-monospace", first || !g.clock.control.days || left < DAYS_LOW_SECONDS)
-      .attr("aria-label", first ? interpolate(gettext("%(side)s's time to make a first move"), { side: sideName(side) }, true) : $clock.data("label"))
+      // During a Swap2 opening, by part: the opener need not end up Black
+      // (keyboard walk: "Black's time to make a first move").
+      .attr("aria-label", first ? interpolate(gettext("%(side)s's time to make a first move"), { side: sideOrPart(g, side) }, true) : inOpening ? interpolate(gettext("%(side)s's time"), { side: sideOrPart(g, side) }, true) : $clock.data("label"))
       // A clock standing still at the start looked stuck.
       .attr("title", first ? gettext("Time to make a first move: then the game is aborted") : g.status !== "playing" ? null : !g.clock.running ? stillClock(g) : g.clock.control.days && g.clock.running === side ? interpolate(gettext("Move by %(when)s"), { when: dueText(left) }, true) : null);
   });

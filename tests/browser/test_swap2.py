@@ -443,6 +443,14 @@ def test_a_timed_swap2_game_between_friends_runs_the_clock_of_who_acts(new_page)
     # The opener's first turn has its own time (then the game is aborted),
     # counted down in the opener's clock.
     assert "first-move" in a.get_attribute("#clock-black", "class")
+    # Named by part, as the seats are (keyboard walk: "Black's time to make
+    # a first move" and "White's time" before any colour was chosen).
+    assert [
+        c.get_attribute(f"#clock-{side}", "aria-label") for side in ("black", "white")
+    ] == [
+        "The opener's time to make a first move",
+        "The second player's time",
+    ]
     for ply, square in enumerate(("h8", "h9", "i8"), 1):
         a.click(f'#board [data-square="{square}"]')
         b.wait_for_function("n => BoardPage.state.game.ply === n", arg=ply)
