@@ -21,6 +21,12 @@ const LOW_SECONDS = 20;
  *  that holds for. */
 let lowTimeArmed = true;
 let lowTimeGame = null;
+/** A first move's time under this many seconds reads red, and the player
+ *  who must make it hears it once (keyboard walk: the game was aborted
+ *  with no word before). */
+const FIRST_MOVE_LOW_SECONDS = 10;
+/** The game and side last warned of its first move's time. */
+let firstMoveWarned = null;
 /** What to do when a clock on show has run out but no ending came (game.js
  *  registers it: ask the server, which settles the loss on time), and the
  *  game version it was done for. */
@@ -128,7 +134,7 @@ function drawClocks() {
       .toggleClass("running", g.clock.running === side)
       .toggleClass("first-move", first)
       // Red while in danger; in a game over, only the flag that fell.
-      .toggleClass("low", g.status === "playing" ? left < (first ? 10 : g.clock.control.days ? DAYS_LOW_SECONDS : LOW_SECONDS) : left <= 0)
+      .toggleClass("low", g.status === "playing" ? left < (first ? FIRST_MOVE_LOW_SECONDS : g.clock.control.days ? DAYS_LOW_SECONDS : LOW_SECONDS) : left <= 0)
       // Days and hours are words (天, 小时), wide in a typewriter's font.
       .toggleClass("font-monospace", first || !g.clock.control.days || left < DAYS_LOW_SECONDS)
       // During a Swap2 opening, by part: the opener need not end up Black
@@ -139,6 +145,7 @@ function drawClocks() {
   });
   const running = g.clock && g.clock.running && g.status === "playing";
   if (running) warnLowTime(g);
+  if (firstMove !== null) warnFirstMoveTime(g, firstMove);
   // The server's flag watcher ends the game (or aborts it) and pushes it;
   // if nothing came (a socket down, another process), ask once.
   const key = g.id + ":" + g.version;
@@ -171,6 +178,19 @@ function warnLowTime(g) {
     // Heard without sound too (off by default): a screen reader says it.
     onLowTime(interpolate(gettext("Under %(n)s seconds left on your clock"), { n: LOW_SECONDS }, true));
   }
+}
+
+/** Sound and say the time to make the player's own first move (a Swap2
+ *  opening's first turn) crossing FIRST_MOVE_LOW_SECONDS, once. */
+function warnFirstMoveTime(g, left) {
+  const mine = humanSide();
+  const key = g.id + ":" + mine;
+  if (!mine || mine !== g.to_move || left >= FIRST_MOVE_LOW_SECONDS || left <= 0 || firstMoveWarned === key) return;
+  firstMoveWarned = key;
+  play("lowTime");
+  const turn = g.opening && g.opening.step !== "done";
+  const words = turn ? gettext("Under %(n)s seconds left for your first turn") : gettext("Under %(n)s seconds left to make your first move");
+  onLowTime(interpolate(words, { n: FIRST_MOVE_LOW_SECONDS }, true));
 }
 
 /** Who sits at `side`, in the words of this browser's player. */

@@ -874,6 +874,24 @@ def test_each_player_is_told_of_the_first_moves_countdown(new_page):
         tab.wait_for_function("() => $('#flash').text() === ''", timeout=2000)
 
 
+def test_a_player_hears_their_first_moves_time_run_low(new_page):
+    """Keyboard walk: the first move's countdown ran out unsaid, and the next
+    words were "Game aborted"; the Fischer clock's low time is said."""
+    a, b = a_friend_joins_timed(new_page)
+    # Time passes at A's page: its first move is due in 9 s.
+    a.evaluate(
+        "() => { const s = BoardPage.state;"
+        " s.receivedAt -= (s.game.clock.first_move - 9) * 1000; }"
+    )
+    a.wait_for_function(
+        "() => $('#announce').text() === 'Under 10 seconds left to make your"
+        " first move'",
+        timeout=2000,
+    )
+    assert "low" in a.get_attribute("#clock-black", "class")
+    assert "Under" not in b.inner_text("#announce")  # not B's move to make
+
+
 def test_a_player_gives_the_friend_time_beside_their_clock(new_page):
     """As on lichess: +15 beside the friend's clock (not one's own) gives
     them 15 s, once each has moved, and they are told, and so is a watcher,
