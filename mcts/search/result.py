@@ -25,7 +25,10 @@ class MoveStats:
     ``value`` is the mean score for the side to move at the root (win 1,
     draw 0.5, loss 0), ``None`` while the move has no visit; ``proven`` is
     ``"win"``, ``"loss"``, ``"draw"`` (for the side to move) or ``None``;
-    ``best`` marks the move the search chose (its result's ``move``).
+    ``best`` marks the move the search chose (its result's ``move``);
+    ``margin`` is the final disc count's difference for the side to move
+    under perfect play, where the search solved the move exactly (a Reversi
+    endgame), else ``None``.
     """
 
     move: str
@@ -34,6 +37,7 @@ class MoveStats:
     value: float | None
     proven: str | None
     best: bool = False
+    margin: int | None = None
 
     def to_json(self) -> dict:
         """Return the statistics as a JSON-ready dict."""
@@ -44,6 +48,7 @@ class MoveStats:
             "value": None if self.value is None else round(self.value, 4),
             "proven": self.proven,
             "best": self.best,
+            "margin": self.margin,
         }
 
 

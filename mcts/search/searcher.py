@@ -49,7 +49,7 @@ from .loa.config import LoaSearch
 from .proof_check import holding_proofs
 from .result import SearchResult, best_child, read_result
 from .reversi.config import PATTERN_C, ReversiSearch
-from .reversi.endgame import EndgameResult, root_solve_empties
+from .reversi.endgame import LEAF_TABLE_BITS, EndgameResult, root_solve_empties
 from .reversi.endgame import solve as solve_endgame
 from .reversi.patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
@@ -73,6 +73,12 @@ LEARNED_GAME_C = {"gomoku": 0.4}
 PATTERN_CUTOFF_PLIES = 0
 #: Simulations a solved root still runs, for the move list the page shows.
 SOLVED_ROOT_SIMULATIONS = 256
+#: A Reversi root with at most this many empty squares has each of its moves
+#: solved exactly once searched: its result, its final margin and the line
+#: that reaches it (a strong player's walk: in a solved endgame one or two
+#: moves read "proven win", the others a few visits and no value). Each
+#: solve has one empty fewer, at 11 a millisecond or two.
+SOLVED_MOVES_EMPTIES = 12
 #: Simulations a search for a time runs even when the root's threat search
 #: used the time up: with none, the move would be the first legal one,
 #: unsearched (a 1 s move whose deeper VCT overran it played b12, at the
@@ -187,6 +193,9 @@ class Searcher:
         #: The move this search plays whatever the tree says, for _choose: an
         #: exact root solve's (_solve_root) or the alpha-beta's (_plan_move).
         self._solved_move: int | None = None
+        #: Each root move's exact final margin for its mover (a Reversi root
+        #: near the end, _solve_root_moves), or None.
+        self._margins: dict[int, int] | None = None
         #: The tree of the last search and those of its root children that
         #: the root's threat search proved (exact proofs, see _holding_proofs).
         self._threat_proofs: tuple[Tree | None, list[int]] = (None, [])
@@ -345,6 +354,7 @@ class Searcher:
             self._compile()
             self._stop[0] = 0
             self._solved_move = None
+            self._margins = None
             start = time.perf_counter()
             self._widen_root()
             # The alpha-beta chooses the move of a search for a time.
@@ -397,6 +407,7 @@ class Searcher:
                     self._prove_root(solved.move, _margin_proof(solved.margin))
                 elif won is not None:
                     self._prove_root(won, Proven.WIN)
+            self._margins = self._solve_root_moves()
             elapsed = time.perf_counter() - start
             return self.result(
                 simulations=done,
@@ -497,13 +508,44 @@ class Searcher:
         games, simulation budgets, leaf solving turned off, one legal move)."""
         if self.game.name != "reversi" or seconds is None or not self.endgame_empties:
             return None
-        array = self._state.array
-        empties = 64 - bin(int(array[BLACK_DISCS]) | int(array[WHITE_DISCS])).count("1")
-        if empties > root_solve_empties(seconds):
+        if _empties(self._state) > root_solve_empties(seconds):
             return None
         if len(self.game.legal_moves(self._state)) < 2:
             return None
         return solve_endgame(self._state)
+
+    def _solve_root_moves(self) -> dict[int, int] | None:
+        """Return each legal move of a Reversi root of at most
+        :data:`SOLVED_MOVES_EMPTIES` empty squares with its exact final
+        margin for the mover, its node (and the root) marked proven so;
+        else None (other games, leaf solving turned off)."""
+        if self.game.name != "reversi" or not self.endgame_empties:
+            return None
+        if _empties(self._state) > SOLVED_MOVES_EMPTIES:
+            return None
+        margins = {
+            move: -_solved(self.game.apply(self._state, move)).margin
+            for move in self.game.legal_moves(self._state)
+        }
+        tree = self.tree
+        for child in tree.children(0):
+            tree.proven[child] = _margin_proof(margins[int(tree.move[child])])
+        if tree.first_child[0] >= 0:
+            tree.proven[0] = _margin_proof(max(margins.values())).flipped
+        return margins
+
+    def _exact_line(self, code: int, plies: int = 10) -> tuple[str, ...]:
+        """Return the line of perfect play from the root after ``code``, in
+        notation, ``code`` first, up to ``plies`` moves (a solved root's
+        principal variation: the tree's stops where its visits do)."""
+        state = self._state
+        line: list[str] = []
+        while len(line) < plies and not self.game.is_terminal(state):
+            if line:
+                code = _solved(state).move
+            line.append(self.game.format_move(state, code))
+            state = self.game.apply(state, code)
+        return tuple(line)
 
     def _prove_root(self, move: int, side: Proven) -> None:
         """Mark ``move``'s child ``side`` (the mover's result) and the root
@@ -684,7 +726,13 @@ class Searcher:
         else:
             code = self._choose(temperature, legal)
             by_chance = not sure and temperature > 0
-        return read_result(
+        margins = self._margins
+        if margins is not None and not by_chance:
+            # The best margin, as the move list shows it (the tree's most
+            # visited win was one by 6 where h1 won by 14); of equals, the
+            # tree's choice.
+            code = max(legal, key=lambda move: (margins[move], move == code))
+        result = read_result(
             self.tree,
             self.game,
             self._state,
@@ -694,6 +742,13 @@ class Searcher:
             simulations=simulations,
             elapsed=elapsed,
             by_chance=by_chance,
+        )
+        if margins is None:
+            return result
+        return replace(
+            result,
+            moves=tuple(replace(m, margin=margins[m.code]) for m in result.moves),
+            pv=self._exact_line(code),
         )
 
     def _choose(self, temperature: float, legal: list[int]) -> int:
@@ -717,6 +772,18 @@ class Searcher:
         weights /= weights.sum()
         pick = int(self._rng.choice(len(candidates), p=weights))
         return int(tree.move[candidates[pick]])
+
+
+def _empties(state: State) -> int:
+    """Return the empty squares of the Reversi ``state``."""
+    array = state.array
+    return 64 - bin(int(array[BLACK_DISCS]) | int(array[WHITE_DISCS])).count("1")
+
+
+def _solved(state: State) -> EndgameResult:
+    """Return the exact result of a Reversi position near the end (a leaf
+    solve's small table: a root solve's would be cleared for each)."""
+    return solve_endgame(state, table_bits=LEAF_TABLE_BITS)
 
 
 def _margin_proof(margin: int) -> Proven:

@@ -13,7 +13,7 @@ import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
 import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchesFromAddress } from "./history.js";
 import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noHintReason, noUndoReason, noteRecord, positionFlash, sayStatus } from "./panel.js";
-import { lookAheadWords, shownValue, treeBestOver } from "./overlays.js";
+import { lookAheadWords, provenText, shownValue, treeBestOver } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreBack, exploreForward, exploreSquare } from "./review.js";
 import { render } from "./render.js";
@@ -390,7 +390,9 @@ export function hint() {
       const move = moveText(resp.search.move);
       const words = treeBestOver(resp.search)
         ? interpolate(gettext("Hint: %(move)s (%(why)s)"), { move: move, why: lookAheadWords() }, true)
-        : best && shownValue(best) !== null
+        : best && best.proven
+          ? interpolate(gettext("Hint: %(move)s (%(why)s)"), { move: move, why: provenText(best.proven, best.margin) }, true)
+          : best && shownValue(best) !== null
           ? interpolate(gettext("Hint: %(move)s (win %(pct)s%)"), { move: move, pct: Math.round(shownValue(best) * 100) }, true)
           : interpolate(gettext("Hint: %(move)s"), { move: move }, true);
       flash(words, "position"); // a live region: heard too

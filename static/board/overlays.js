@@ -64,7 +64,7 @@ export function statsText(m) {
   const parts = [interpolate(ngettext("%(n)s visit", "%(n)s visits", m.visits), { n: COUNT.format(m.visits) }, true)];
   const value = shownValue(m);
   if (value !== null && value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(value * 100) }, true));
-  if (m.proven) parts.push(provenText(m.proven));
+  if (m.proven) parts.push(provenText(m.proven, m.margin));
   return joinWords(parts);
 }
 
@@ -113,7 +113,12 @@ export function lookAheadWords() {
 
 /** "proven win", "proven loss", "proven draw" (the API's win, loss, draw;
  *  another word is shown as it is). */
-function provenText(proven) {
+export function provenText(proven, margin) {
+  // A solved Reversi endgame's move: by how many discs (a strong player's
+  // walk: every move of a solved endgame scored, as Othello programs do).
+  const n = Math.abs(margin || 0);
+  if (proven === "win" && n) return interpolate(ngettext("proven win by %(n)s disc", "proven win by %(n)s discs", n), { n: n }, true);
+  if (proven === "loss" && n) return interpolate(ngettext("proven loss by %(n)s disc", "proven loss by %(n)s discs", n), { n: n }, true);
   if (proven === "win") return gettext("proven win");
   if (proven === "loss") return gettext("proven loss");
   if (proven === "draw") return gettext("proven draw");

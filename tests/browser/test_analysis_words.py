@@ -43,6 +43,10 @@ def test_one_is_singular_and_a_forced_result_needs_no_simulation(page):
                 {simulations: 0, elapsed: 0, root_visits: 1, found: "win"}),
             visit: overlays.statsText({visits: 1, value: 1, proven: "win"}),
             many: overlays.statsText({visits: 101972, value: 0.5}),
+            margin: overlays.statsText(
+                {visits: 7, value: 1, proven: "win", margin: 14}),
+            one_disc: overlays.statsText(
+                {visits: 20, value: 0.2, proven: "loss", margin: -1}),
         };
     }"""
     )
@@ -52,6 +56,9 @@ def test_one_is_singular_and_a_forced_result_needs_no_simulation(page):
         "visit": "1 visit, win 100%, proven win",
         # Grouped as the simulations beside them are ("101972 visits").
         "many": "101,972 visits, win 50%",
+        # A solved Reversi endgame's moves, by how much (Reversi walk).
+        "margin": "7 visits, win 100%, proven win by 14 discs",
+        "one_disc": "20 visits, win 0%, proven loss by 1 disc",
     }
 
 

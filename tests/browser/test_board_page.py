@@ -282,6 +282,15 @@ def test_undo_while_looking_back_says_what_it_took_back(page):
     assert status(page) == "Black to move"
 
 
+#: A Reversi game at 12 empties, Black to move and win: h1 by 14 discs,
+#: h5 by 10, g1 and a4 by 6, a2, h2 and h4 by 4 (the Reversi walk's own
+#: solver said so, as does the project's).
+REVERSI_12_EMPTIES = (
+    "c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2b4f5f7h3a3d2e2e1a6e7d7c1c6g8f1g4d1b6b1d3"
+    "g6b7f8a7c7h6a8b2g5g2a1d6"
+)
+
+
 def test_a_player_looking_back_plays_on_from_there_in_a_new_game(page):
     """Study walk: a move could not be tried from an earlier position; the
     only way was to cut the record by hand and import it. "Play from here"
@@ -1136,11 +1145,11 @@ def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
         # The alpha-beta's choice over the tree's best (under load the tree
         # had fewer visits): said so, with no chance of its own.
         words = "chosen by the look-ahead"
+    elif hinted["proven"]:
+        words = f"proven {hinted['proven']}"  # its proof, not "win 100%"
     else:
-        # A proven move's chance is its proof's; else the search's estimate.
-        proven = {"win": 1.0, "loss": 0.0, "draw": 0.5}
-        value = proven.get(hinted["proven"], hinted["value"])
-        words = f"win {math.floor(value * 100 + 0.5)}%"  # JavaScript's Math.round
+        # The search's estimate.
+        words = f"win {math.floor(hinted['value'] * 100 + 0.5)}%"  # Math.round
     assert f"Hint: {search['move']} ({words})" in page.inner_text("#flash")
     assert "found)" not in page.inner_text("#win-label")
     # A win found against the kept replies only (the API's ``found`` without
@@ -1322,6 +1331,27 @@ def test_a_game_played_elsewhere_can_be_stepped_through(new_page):
     assert other.locator("#board .last-move").count() == 1
     assert len(pieces(other)) == 7
     assert "has not seen" not in other.inner_text("#flash")
+
+
+def test_a_hint_near_the_end_of_reversi_scores_every_move(page):
+    """Reversi walk: at 12 empties the hint proved one or two moves, with no
+    margin, the others "7 visits"; an Othello program scores them all."""
+    open_imported(page, "reversi", REVERSI_12_EMPTIES)
+    wait_idle(page)
+    page.keyboard.press("h")
+    wait_idle(page)
+    assert page.inner_text("#flash") == "Hint: h1 (proven win by 14 discs)"
+    search = page.evaluate("() => BoardPage.state.analysis.search")
+    assert {m["move"]: m["margin"] for m in search["moves"]} == {
+        "h1": 14,
+        "h5": 10,
+        "g1": 6,
+        "a4": 6,
+        "a2": 4,
+        "h2": 4,
+        "h4": 4,
+    }
+    assert len(search["pv"]) == 10
 
 
 def test_the_win_bar_agrees_with_the_hinted_move(page):

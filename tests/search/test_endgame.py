@@ -169,6 +169,38 @@ def test_the_search_proves_a_reversi_endgame_by_solving_its_leaves():
     assert off.search(simulations=200).proven is None
 
 
+def test_each_move_of_a_root_near_the_end_is_solved_with_its_margin_and_line():
+    """A strong player's walk: in a solved endgame of 12 empties one or two
+    moves read "proven win", the others a few visits and no value, and the
+    best line was one move long."""
+    word = {1: "win", -1: "loss", 0: "draw"}
+    checked = 0
+    for state in positions(4, seed=11, low=11, high=12):
+        legal = GAME.legal_moves(state)
+        if len(legal) < 2 or GAME.is_terminal(state):
+            continue
+        exact = {m: -endgame.solve(GAME.apply(state, m)).margin for m in legal}
+        result = Searcher(GAME, state, seed=1).search(simulations=20)
+        assert {m.code: m.margin for m in result.moves} == exact
+        assert all(m.proven == word[int(np.sign(m.margin))] for m in result.moves)
+        best = max(exact.values())
+        assert exact[GAME.parse_move(state, result.move)] == best  # the most
+        assert result.proven == word[int(np.sign(best))]
+        # The line is perfect play: each move keeps the margin, for its mover.
+        margin = best
+        for text in result.pv:
+            assert endgame.solve(state).margin == margin, result.pv
+            state = GAME.apply(state, GAME.parse_move(state, text))
+            margin = -margin
+        assert len(result.pv) == 10 or GAME.is_terminal(state)
+        checked += 1
+    assert checked >= 2
+    # Further from the end, the moves have no margin.
+    state = positions(1, seed=11, low=14, high=14)[0]
+    result = Searcher(GAME, state, seed=1).search(simulations=20)
+    assert {m.margin for m in result.moves} == {None}
+
+
 def test_a_timed_search_solves_a_root_it_can_afford_and_plays_the_solvers_move():
     # 16 empties: beyond the leaf solver, within a 0.5 s move's root solve.
     for state in positions(4, seed=5, low=16, high=16):
