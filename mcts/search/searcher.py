@@ -49,7 +49,12 @@ from .loa.config import LoaSearch
 from .proof_check import holding_proofs
 from .result import SearchResult, best_child, read_result
 from .reversi.config import PATTERN_C, ReversiSearch
-from .reversi.endgame import LEAF_TABLE_BITS, EndgameResult, root_solve_empties
+from .reversi.endgame import (
+    EndgameResult,
+    perfect_line,
+    root_solve_empties,
+    solve_moves,
+)
 from .reversi.endgame import solve as solve_endgame
 from .reversi.patterns import PatternWeights, no_patterns
 from .rollouts import LEARNED_CUTOFF_PLIES, evaluator_id
@@ -523,29 +528,13 @@ class Searcher:
             return None
         if _empties(self._state) > SOLVED_MOVES_EMPTIES:
             return None
-        margins = {
-            move: -_solved(self.game.apply(self._state, move)).margin
-            for move in self.game.legal_moves(self._state)
-        }
+        margins = solve_moves(self.game, self._state)
         tree = self.tree
         for child in tree.children(0):
             tree.proven[child] = _margin_proof(margins[int(tree.move[child])])
         if tree.first_child[0] >= 0:
             tree.proven[0] = _margin_proof(max(margins.values())).flipped
         return margins
-
-    def _exact_line(self, code: int, plies: int = 10) -> tuple[str, ...]:
-        """Return the line of perfect play from the root after ``code``, in
-        notation, ``code`` first, up to ``plies`` moves (a solved root's
-        principal variation: the tree's stops where its visits do)."""
-        state = self._state
-        line: list[str] = []
-        while len(line) < plies and not self.game.is_terminal(state):
-            if line:
-                code = _solved(state).move
-            line.append(self.game.format_move(state, code))
-            state = self.game.apply(state, code)
-        return tuple(line)
 
     def _prove_root(self, move: int, side: Proven) -> None:
         """Mark ``move``'s child ``side`` (the mover's result) and the root
@@ -748,7 +737,8 @@ class Searcher:
         return replace(
             result,
             moves=tuple(replace(m, margin=margins[m.code]) for m in result.moves),
-            pv=self._exact_line(code),
+            # Perfect play: the tree's line stops where its visits do.
+            pv=tuple(perfect_line(self.game, self._state, code)),
         )
 
     def _choose(self, temperature: float, legal: list[int]) -> int:
@@ -778,12 +768,6 @@ def _empties(state: State) -> int:
     """Return the empty squares of the Reversi ``state``."""
     array = state.array
     return 64 - bin(int(array[BLACK_DISCS]) | int(array[WHITE_DISCS])).count("1")
-
-
-def _solved(state: State) -> EndgameResult:
-    """Return the exact result of a Reversi position near the end (a leaf
-    solve's small table: a root solve's would be cleared for each)."""
-    return solve_endgame(state, table_bits=LEAF_TABLE_BITS)
 
 
 def _margin_proof(margin: int) -> Proven:

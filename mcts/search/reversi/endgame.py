@@ -1,7 +1,9 @@
 """Exact Reversi endgames: negamax alpha-beta over the two bitboards, in numba.
 
 :func:`solve` returns the exact final disc margin for the side to move with
-perfect play by both sides, a move that reaches it, and the nodes searched.
+perfect play by both sides, a move that reaches it, and the nodes searched;
+near the end, :func:`solve_moves` gives each move's margin and
+:func:`perfect_line` the line of perfect play.
 
 Scoring
 -------
@@ -55,7 +57,7 @@ import numpy as np
 from numba import njit
 
 from ...games import reversi
-from ...games.base import State
+from ...games.base import Game, State
 from ...games.bitboard import bit_square, lowest_bit, popcount
 
 #: Positions with at most this many empties (up to 5) are solved by the
@@ -784,3 +786,26 @@ def solve(
     own, opp = (black, white) if int(array[reversi.SIDE]) == 0 else (white, black)
     margin, move, nodes = solve_bitboards(own, opp, wof, table_bits)
     return EndgameResult(int(margin), int(move), int(nodes), wof)
+
+
+def solve_moves(game: Game, state: State) -> dict[int, int]:
+    """Return each legal move of the Reversi ``state`` (a position near the
+    end) with its exact final margin for the side to move."""
+    return {
+        move: -solve(game.apply(state, move), table_bits=LEAF_TABLE_BITS).margin
+        for move in game.legal_moves(state)
+    }
+
+
+def perfect_line(game: Game, state: State, first: int, plies: int = 10) -> list[str]:
+    """Return the moves of a Reversi position near the end, in notation:
+    ``first`` (a move code), then perfect play by both sides, up to ``plies``
+    moves or the end of the game."""
+    line: list[str] = []
+    move = first
+    while len(line) < plies and not game.is_terminal(state):
+        if line:
+            move = solve(state, table_bits=LEAF_TABLE_BITS).move
+        line.append(game.format_move(state, move))
+        state = game.apply(state, move)
+    return line
