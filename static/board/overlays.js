@@ -62,7 +62,9 @@ export function estimatesMayShow() {
  *  numbers, each told in words, as a list. */
 export function statsText(m) {
   const parts = [interpolate(ngettext("%(n)s visit", "%(n)s visits", m.visits), { n: COUNT.format(m.visits) }, true)];
-  const value = shownValue(m);
+  // A proof says it all: "win 100%, proven win" said it twice, and "0
+  // visits, win 100%" read as wrong (verification walk).
+  const value = m.proven ? null : shownValue(m);
   if (value !== null && value !== undefined) parts.push(interpolate(gettext("win %(pct)s%"), { pct: Math.round(value * 100) }, true));
   if (m.proven) parts.push(provenText(m.proven, m.margin));
   return joinWords(parts);
@@ -126,8 +128,14 @@ export function provenText(proven, margin) {
 }
 
 /** The searched moves worth drawing, most visited first, and the move
- *  played (`best`) among them even when others had more visits. */
+ *  played (`best`) among them even when others had more visits; a solved
+ *  endgame's moves each, the best margin first (verification walk: moves
+ *  no visit reached went unlisted, and a win by 4 came before one by 10). */
 export function topMoves(search, best) {
+  const all = search.moves || [];
+  if (all.length && all.every((m) => typeof m.margin === "number")) {
+    return all.slice().sort((a, b) => b.margin - a.margin || b.visits - a.visits).slice(0, TOP_MOVES);
+  }
   // The move chosen may have few visits or none (Gomoku's alpha-beta or
   // threat search chose it): it is listed all the same.
   const moves = (search.moves || []).filter((m) => m.visits > 0 || m.move === best);

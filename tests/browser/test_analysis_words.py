@@ -53,12 +53,12 @@ def test_one_is_singular_and_a_forced_result_needs_no_simulation(page):
     assert said == {
         "one": "This search: 1 simulation in 0.01 s",
         "forced": "This search found a forced result at once: no simulation was needed",
-        "visit": "1 visit, win 100%, proven win",
+        "visit": "1 visit, proven win",
         # Grouped as the simulations beside them are ("101972 visits").
         "many": "101,972 visits, win 50%",
         # A solved Reversi endgame's moves, by how much (Reversi walk).
-        "margin": "7 visits, win 100%, proven win by 14 discs",
-        "one_disc": "20 visits, win 0%, proven loss by 1 disc",
+        "margin": "7 visits, proven win by 14 discs",
+        "one_disc": "20 visits, proven loss by 1 disc",
     }
 
 

@@ -1352,6 +1352,13 @@ def test_a_hint_near_the_end_of_reversi_scores_every_move(page):
         "h4": 4,
     }
     assert len(search["pv"]) == 10
+    # Listed each, the best margin first, whatever their visits (the
+    # verification walk: moves no visit reached went unlisted, and a win by
+    # 4 came before one by 10).
+    listed = page.locator("#candidates li").all_inner_texts()
+    margins = [int(re.search(r"by (\d+) discs", line)[1]) for line in listed]
+    assert listed[0].startswith("h1 \u2013 ") and "(chosen)" in listed[0]
+    assert margins == [14, 10, 6, 6, 4, 4, 4]
 
 
 def test_the_win_bar_agrees_with_the_hinted_move(page):
