@@ -560,9 +560,18 @@ def test_a_record_imports_after_a_swap2_game(page):
     field(s) 'opening'"): the page sent the dialog's opening with the record."""
     _new_swap2_game(page, "freestyle")
     _place(page, "h8", 1)
+    sent = []  # once in CI the import was refused (400): say what was sent
+    page.on(
+        "request",
+        lambda r: sent.append(r.post_data) if r.url.endswith("/import/") else None,
+    )
     page.fill("#record", "h8 h9 i8 i9")
     page.click("#import-record")
-    page.wait_for_function("() => BoardPage.state.game.ply === 4")
+    try:
+        page.wait_for_function("() => BoardPage.state.game.ply === 4")
+    except PlaywrightTimeout as error:
+        note = page.inner_text("#record-note")
+        raise AssertionError(f"sent {sent}, answered {note!r}") from error
     wait_idle(page)
     game = game_json(page)
     assert game["moves"] == ["h8", "h9", "i8", "i9"] and game["opening"] is None
