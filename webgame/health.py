@@ -8,6 +8,7 @@ balancer, an orchestrator's readiness probe or a monitor.
   balancer should send players to a ready one.
 - 503 ``{"status": "failing", ...}`` when the database or the cache does not
   answer, with a WARNING line naming it.
+- 405 to any method but ``GET`` and ``HEAD``, as the API answers one.
 
 It is answered before the host check and the HTTPS redirect: a health check
 comes by the machine's address over plain HTTP (Docker, Kubernetes, a load
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +84,29 @@ class HealthMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path != PATH or request.method not in ("GET", "HEAD"):
+        if request.path != PATH:
             return self.get_response(request)
+        if request.method not in ("GET", "HEAD"):
+            return _not_allowed(request)
         code, body = health()
         response = JsonResponse(body, status=code)
         response["Cache-Control"] = "no-store"
         if code == 503:
             response["Retry-After"] = "5"
         return response
+
+
+def _not_allowed(request: HttpRequest) -> HttpResponse:
+    """405 for any other method, as the API answers one (operator QA: a POST
+    was told "no such URL: /healthz")."""
+    from .clients import client_of, log_refusal
+    from .error_responses import error_body
+
+    detail = _("this URL does not take %(method)s: it takes %(allowed)s") % {
+        "method": request.method,
+        "allowed": "GET",
+    }
+    log_refusal(request.method, PATH, client_of(request), 405, "method_not_allowed")
+    response = JsonResponse(error_body("method_not_allowed", detail), status=405)
+    response["Allow"] = "GET, HEAD"
+    return response

@@ -43,6 +43,14 @@ def test_a_ready_server_answers_ok_by_its_address_over_plain_http():
     }
     assert response["Cache-Control"] == "no-store"
     assert _ask("head").status_code == 200
+    # Another method is told which it takes, as the API tells it (operator
+    # QA: a POST was answered 404 "no such URL").
+    refused = _ask("post")
+    assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD"
+    assert refused.json() == {
+        "error": "method_not_allowed",
+        "detail": "this URL does not take POST: it takes GET",
+    }
     # Everything else by that address is refused as before.
     with override_settings(**DEPLOYED):
         assert Client(HTTP_HOST="10.0.0.7").get("/api/ai/").status_code == 400
