@@ -45,6 +45,25 @@ FIELD_CODES = {
     "version": "invalid_version",
     "ply": "invalid_ply",
     "choice": "invalid_choice",
+    "clock": "invalid_clock",
+}
+
+#: The body's field that a service's refusal of these codes is about, for
+#: its ``fields`` (operator QA: a type error had it, the same field's other
+#: faults not). A player's fields are left out: a service does not know
+#: which side's they were.
+CODE_FIELDS = {
+    FIELD_CODES[field]: field
+    for field in (
+        "game",
+        "options",
+        "move",
+        "record",
+        "version",
+        "ply",
+        "choice",
+        "clock",
+    )
 }
 
 #: The ``error`` code of DRF's exceptions that are not validation failures.
@@ -67,8 +86,10 @@ def api_exception_handler(exc, context) -> Response | None:
     """Return the error response for ``exc`` in the API's one shape, or None
     (an unexpected exception: Django then answers 500 through ``handler500``)."""
     if isinstance(exc, ServiceError):
+        field = CODE_FIELDS.get(exc.code)
+        fields = {"fields": {field: [exc.detail]}} if field else {}
         return Response(
-            {**error_body(exc.code, exc.detail), **exc.extra},
+            {**error_body(exc.code, exc.detail), **fields, **exc.extra},
             status=exc.status_code,
             headers=exc.headers,
         )

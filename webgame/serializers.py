@@ -483,8 +483,8 @@ class ErrorSerializer(serializers.Serializer):
     )
     fields = serializers.DictField(  # type: ignore[assignment]  # the metaclass takes it
         required=False,
-        help_text="a body's fields at fault (validation errors only): each "
-        "field's messages, nested as the body is",
+        help_text="a body's fields at fault (with invalid_request and the "
+        "codes that name a field): each field's messages, nested as the body is",
     )
 
 

@@ -108,6 +108,30 @@ class KindsTests(APITestCase):
                 )
 
 
+class FieldErrorTests(APITestCase):
+    """Operator QA: a clock's wrong type was invalid_request, and a field
+    refused for its value (not its type) came without ``fields``."""
+
+    def test_a_clocks_every_fault_is_invalid_clock_and_names_the_field(self):
+        friend = {"game": "gomoku", "friend": {"side": "black"}}
+        for clock in ({"initial": 60.5, "increment": 2}, {"initial": 6000000}, 5):
+            response = self.client.post(
+                reverse("game-create"), {**friend, "clock": clock}, format="json"
+            )
+            assert set(assert_error(response, 400, "invalid_clock")["fields"]) == {
+                "clock"
+            }
+
+    def test_a_refusal_of_a_fields_value_names_the_field(self):
+        body = assert_error(
+            create(self.client, "gomoku", options={"size": 4}), 400, "invalid_options"
+        )
+        assert body["fields"] == {"options": [body["detail"]]}
+        record = {"game": "reversi", "record": "zz"}
+        body = self.client.post(reverse("game-import"), record, format="json").json()
+        assert body["error"] == "invalid_record" and list(body["fields"]) == ["record"]
+
+
 class CreateTests(APITestCase):
     def test_create_returns_201_with_the_whole_game(self):
         response = create(self.client, "reversi", white=FAST_AI)
