@@ -914,6 +914,14 @@ class BoardsSerializer(serializers.Serializer):
         help_text="boards[n] is the board after n moves: rows from the top "
         "(as board.cells) of x (black), o (white), . (empty), joined by /",
     )
+    forbidden = serializers.ListField(
+        child=serializers.DictField(
+            child=serializers.ChoiceField(choices=FORBIDDEN_KINDS)
+        ),
+        allow_null=True,
+        help_text="gomoku under renju: forbidden[n] is black's forbidden "
+        "points after n moves, as a game's forbidden; null in other games",
+    )
 
 
 class StopSerializer(serializers.Serializer):

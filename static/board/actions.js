@@ -11,7 +11,7 @@ import { chooseOptions, chosenGame, fillModels, limitOptions, newGameBody, optio
 import { askNewGame, changeGame, maybeRunAi, passWords, reload, sendPlayers, setGame, slotWait, stopThinking, think, whenGameDrawn } from "./game.js";
 import { tellPause } from "./live.js";
 import { joinFromLink, makeOffer } from "./friends.js";
-import { cellsAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchesFromAddress } from "./history.js";
+import { cellsAt, forbiddenAt, forgetAddress, gameInAddress, gameToReopen, inviteInAddress, lastGame, learnBoards, rememberPause, stepTarget, watchesFromAddress } from "./history.js";
 import { announce, clearFlash, clearPositionFlash, clearRecordNote, copyField, flash, hasUndo, noHintReason, noUndoReason, noteRecord, positionFlash, sayStatus } from "./panel.js";
 import { lookAheadWords, provenText, shownValue, treeBestOver } from "./overlays.js";
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
@@ -609,10 +609,13 @@ export function viewPly(ply) {
   if (state.viewPly === null) state.liveFlash = null;
   if (state.viewPly === null && back && back.call && back.version === g.version) flash(back.call[0], back.call[1], true);
   render();
+  // A renju position's forbidden points come with the server's boards.
+  if (forbiddenAt(ply) === null) fetchBoards(g, null);
 }
 
 /** A position this browser did not see (the game was imported, or played
- *  elsewhere): ask the server for the game's boards once, then show `ply`. */
+ *  elsewhere): ask the server for the game's boards once, then show `ply`
+ *  (null: draw again the position looked at). */
 function fetchBoards(g, ply) {
   const asked = g.id + ":" + g.version;
   if (state.boardsAsked === asked) return;
@@ -622,8 +625,9 @@ function fetchBoards(g, ply) {
     .done(function (answer) {
       const shown = state.game;
       if (!shown || shown.id !== answer.id || shown.version !== answer.version) return;
-      learnBoards(shown, answer.boards);
-      if (cellsAt(ply)) viewPly(ply);
+      learnBoards(shown, answer.boards, answer.forbidden);
+      if (ply === null) render();
+      else if (cellsAt(ply)) viewPly(ply);
     })
     .fail((xhr) => flash(api.errorText(xhr)))
     .always(() => (state.boardsAsked = null));

@@ -40,6 +40,7 @@ function decodeCells(text) {
 export function rememberGame(game) {
   const cells = encodeCells(game.board.cells);
   state.boards[movesKey(game.moves, game.ply)] = cells;
+  if (game.forbidden) state.forbiddenSeen[movesKey(game.moves, game.ply)] = game.forbidden;
   // A pass leaves the board as it was: the position before it is this one too
   // (a forced pass comes in the same snapshot as the move before it).
   for (let ply = game.ply; ply > 0 && game.moves[ply - 1] === "pass"; ply--) {
@@ -75,10 +76,14 @@ function saveBoards(id) {
 }
 
 /** Keep `boards` (the API's boards/ of game `g`: the board after each
- *  move, encoded as here) as positions seen. */
-export function learnBoards(g, boards) {
+ *  move, encoded as here) as positions seen, and under renju `forbidden`
+ *  (the points forbidden to black after each move). */
+export function learnBoards(g, boards, forbidden) {
   boards.forEach(function (cells, ply) {
     state.boards[movesKey(g.moves, ply)] = cells;
+  });
+  (forbidden || []).forEach(function (points, ply) {
+    state.forbiddenSeen[movesKey(g.moves, ply)] = points;
   });
   saveBoards(g.id);
 }
@@ -305,12 +310,23 @@ export function savedReview(id) {
 
 /** Load the positions seen of game `id` (a new game: none). */
 export function loadBoards(id) {
+  state.forbiddenSeen = {};
   try {
     const saved = JSON.parse(localStorage.getItem(STORE_BOARDS) || "null");
     state.boards = saved && saved.id === id ? saved.boards : {};
   } catch (e) {
     state.boards = {};
   }
+}
+
+/** Black's forbidden points at `ply` of the current game ({} but under
+ *  renju), or null if this browser does not know them (teacher walk:
+ *  stepping back through a renju game marked none). */
+export function forbiddenAt(ply) {
+  const g = state.game;
+  if (!g.forbidden) return {};
+  if (ply === g.ply) return g.forbidden;
+  return state.forbiddenSeen[movesKey(g.moves, ply)] || null;
 }
 
 /** The cells at `ply` of the current game, or null if this browser never saw them. */

@@ -5,7 +5,7 @@
  * separate layer (overlays.js); the panels around the board are panel.js.
  */
 import { dropStaleEnd } from "./ending.js";
-import { cellsAt } from "./history.js";
+import { cellsAt, forbiddenAt } from "./history.js";
 import { stoneSide } from "./opening.js";
 import { arrowNotes, bestWords, drawArrows, heatBySquare, shownValue, statsText } from "./overlays.js";
 import { betterMoveShown, drawExplorer, drawReview } from "./lookback.js";
@@ -63,7 +63,7 @@ function drawingContext() {
   // "legal" on each of 225 points said nothing.
   ctx.sayLegal = g.game !== "gomoku";
   // Renju: black's forbidden points, marked while black is to move.
-  ctx.forbidden = live && !state.explore ? g.forbidden || {} : {};
+  ctx.forbidden = state.explore ? {} : forbiddenAt(live ? g.ply : state.viewPly) || {};
   const line = state.explore && state.explore.data ? state.explore.data.line : [];
   // After a pass, the move before it keeps the mark (Reversi QA: none was
   // marked, and what was just played could not be seen).

@@ -53,6 +53,9 @@ export const state = {
   boardsAsked: null,
   /** movesKey -> compact board, the positions this browser has seen. */
   boards: {},
+  /** movesKey -> black's forbidden points there, under renju (history.js
+   *  forbiddenAt). */
+  forbiddenSeen: {},
   /** A request that changes the game is in flight: {id, from: the version
    *  it was sent at, and for a move the move} (game.js changeGame,
    *  actions.js sendMove), or true for a new game's. */

@@ -224,3 +224,17 @@ def test_on_a_phone_lines_of_action_s_other_rules_show_whole(new_page):
     ).json()
     open_board(page, f"?game={made['id']}")
     assert line.inner_text() == "无子可动：负"
+
+
+def test_looking_back_at_a_renju_position_marks_its_forbidden_points(page):
+    """Teacher walk: stepping back through an imported renju game, j8 (a
+    double three with black to move) had no cross and read "j8, empty"."""
+    moves = MOVES + ["b15", "a9", "o15", "a11"]
+    open_imported(page, "gomoku", '[game "gomoku"] [rule "renju"] ' + " ".join(moves))
+    page.click('#move-list [data-ply="8"]')
+    page.wait_for_selector('#board [data-square="j8"].forbidden')
+    cell = page.locator('#board [data-square="j8"]')
+    assert "forbidden to black: double three" in cell.get_attribute("aria-label")
+    # White to move there: nothing is forbidden.
+    page.click('#move-list [data-ply="7"]')
+    assert page.locator("#board .cell.forbidden").count() == 0

@@ -470,6 +470,28 @@ class MoveTests(APITestCase):
         assert final.json()["status"] == "finished"
         assert final.json()["forbidden"] == {}
         assert self.client.get(url("game-detail", game["id"])).json()["forbidden"] == {}
+        # The resigned end's boards/ forbid nothing either.
+        assert (
+            self.client.get(url("game-boards", game["id"])).json()["forbidden"][-1]
+            == {}
+        )
+
+    def test_the_boards_give_each_renju_positions_forbidden_points(self):
+        """Teacher walk: stepping back through a renju game marked none."""
+        moves = ["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7", "b15", "a9"]
+        game = create(self.client, "gomoku", options={"rule": "renju"}).json()
+        for move in moves:
+            self.client.post(
+                url("game-moves", game["id"]), {"move": move}, format="json"
+            )
+        forbidden = self.client.get(url("game-boards", game["id"])).json()["forbidden"]
+        assert len(forbidden) == len(moves) + 1
+        assert forbidden[8] == {"j8": "double three"}  # black to move
+        assert forbidden[0] == forbidden[7] == forbidden[9] == {}
+        other = create(self.client, "gomoku").json()
+        assert (
+            self.client.get(url("game-boards", other["id"])).json()["forbidden"] is None
+        )
 
     def test_loa_capture_is_stored_with_x(self):
         game = create(self.client, "loa").json()

@@ -85,6 +85,18 @@ def position(row: GameRow) -> tuple[Game, State]:
     return cached_rules(row.game, key), replay(row.game, key, tuple(row.moves))
 
 
+def forbidden_points(
+    game: Game, state: State, *, finished: bool = False
+) -> dict | None:
+    """Return black's forbidden points in ``state`` as ``{square: why}``
+    (empty while white is to move), or None when the game is not Gomoku
+    under renju. A finished game (resigned, on time, agreed) forbids nothing."""
+    if not (isinstance(game, Gomoku) and game.rule == "renju"):
+        return None
+    points = {} if finished else game.forbidden_points(state)
+    return {game.format_move(state, move): why for move, why in points.items()}
+
+
 def snapshot(row: GameRow) -> dict:
     """Return the JSON-ready view of a stored game, as the API shows it."""
     game, state = position(row)
@@ -99,11 +111,7 @@ def snapshot(row: GameRow) -> dict:
         for text in legal:
             if text != PASS:
                 by_from.setdefault(text[:2], []).append(text)
-    forbidden = None
-    if isinstance(game, Gomoku) and game.rule == "renju":
-        # A finished game (resigned, on time, agreed) forbids nothing.
-        points = {} if finished else game.forbidden_points(state)
-        forbidden = {game.format_move(state, move): why for move, why in points.items()}
+    forbidden = forbidden_points(game, state, finished=finished)
     overline = None
     if isinstance(game, Gomoku) and game.rule == "standard" and row.moves:
         last = game.parse_move_text(state, row.moves[-1])

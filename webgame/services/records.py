@@ -33,7 +33,7 @@ from .catalog import option_specs
 from .games import GameId, get_row, position_for_help, result_of, with_forced_passes
 from .notation import board_words, parse
 from .players import normal_players
-from .positions import PASS, board, replay, snapshot
+from .positions import PASS, board, forbidden_points, replay, snapshot
 from .rules import cached_rules, choice_words, list_words, options_key, rules_for
 
 #: Longest record accepted by import (a Gomoku 19x19 game has at most 361).
@@ -53,15 +53,26 @@ def game_boards(game_id: GameId) -> dict:
     """Return the game's id, version and the board after each ply from the
     start (``boards[0]`` is the first position): rows of ``x`` (black),
     ``o`` (white) and ``.`` (empty) joined by ``/``, top row first, as the
-    snapshot's ``board.cells``."""
+    snapshot's ``board.cells``; under renju ``forbidden``, black's forbidden
+    points after each ply as the snapshot's (else None)."""
     row = get_row(game_id)
     game = cached_rules(row.game, options_key(row.options))
     state = game.initial_state()
-    boards = [_board_text(game, state)]
+    states = [state]
     for text in row.moves:
         state = game.play(state, text)
-        boards.append(_board_text(game, state))
-    return {"id": str(row.id), "version": row.version, "boards": boards}
+        states.append(state)
+    boards = [_board_text(game, state) for state in states]
+    # Under renju, black's forbidden points in each (teacher walk: stepping
+    # back through a renju game marked none); the last as the game's own.
+    last = len(states) - 1
+    finished = row.status == GameRow.Status.FINISHED
+    forbidden = [
+        forbidden_points(game, state, finished=finished and ply == last)
+        for ply, state in enumerate(states)
+    ]
+    answer = {"id": str(row.id), "version": row.version, "boards": boards}
+    return {**answer, "forbidden": forbidden if forbidden[0] is not None else None}
 
 
 def _board_text(game: Game, state: State) -> str:
