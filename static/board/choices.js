@@ -4,14 +4,16 @@
  * own moves, move numbers on the stones, the chat with a friend on or off,
  * the keys of one character on or off (the Keys dialog), and whether a move
  * is confirmed by a second tap once the player set it (until then it
- * follows the size of the squares: render.js), and the board turned round
- * (Flip).
+ * follows the size of the squares: render.js), the board turned round
+ * (Flip), and each computer's strength (a game against it sets its own).
  */
 import { state } from "./state.js";
 
 const KEY = "webgame.choices";
 const SWITCHES = ["show-legal", "show-analysis", "chat-on", "character-keys"];
-const SELECTS = ["stone-numbers"];
+// Each computer's strength: one chosen while its switch was off went back
+// to Club at a reload (teacher walk).
+const SELECTS = ["stone-numbers", "strength-black", "strength-white"];
 /** Kept only once the player set it. */
 const CONFIRM = "confirm-moves";
 

@@ -294,6 +294,7 @@ export function bind() {
       // Unpack and load a large model now, not at the AI's first move.
       if (this.value !== "none") prepareModel(chosenGame(), this.value).fail((detail) => flash(detail));
     });
+    on("change", "#strength-" + side, keepChoices);
     on("change", "#" + side + "-ai, #model-" + side + ", #strength-" + side, function () {
       actions.changeSide(side, this.id === side + "-ai");
     });

@@ -16,8 +16,10 @@ const STORE_PAUSED = "webgame.paused";
 const STORE_SEATS = "webgame.seats";
 /** How many seats are kept (the oldest are dropped). */
 const SEATS_KEPT = 50;
-/** The last game analysis made here: {id, moves, points}. */
+/** The last game analyses made here: [{id, moves, points}], the latest last. */
 const STORE_REVIEW = "webgame.review";
+/** How many are kept (the oldest are dropped). */
+const REVIEWS_KEPT = 10;
 /** Games this browser last saw in play (their ids, the latest last). */
 const STORE_PLAYING = "webgame.playing";
 /** How many of them are kept (the oldest are dropped). */
@@ -284,28 +286,37 @@ export function searchInFlight(id, version) {
   }
 }
 
-/** Keep the game analysis `r` ({id, moves, points}), the last one only: a
+/** Keep the game analysis `r` ({id, moves, points}) with the last few: a
  *  reload, or the game opened again, shows its chart and mistakes without
  *  asking again (a strong player's walk: a reload threw a minute's analysis
- *  away). Its lines (pv) are left out: only the card reads a point. */
+ *  away; a teacher's: a second game's analysis threw the first's away). Its
+ *  lines (pv) are left out: only the card reads a point. */
 export function saveReview(r) {
   const point = (p) => p && { ply: p.ply, black: p.black, best: p.best, to_move: p.to_move, proven: p.proven };
+  const kept = savedReviews().filter((saved) => saved.id !== r.id);
+  kept.push({ id: r.id, moves: r.moves, points: r.points.map(point) });
   try {
-    localStorage.setItem(STORE_REVIEW, JSON.stringify({ id: r.id, moves: r.moves, points: r.points.map(point) }));
+    localStorage.setItem(STORE_REVIEW, JSON.stringify(kept.slice(-REVIEWS_KEPT)));
   } catch (e) {
     /* storage full or off: the analysis lasts as long as the page */
+  }
+}
+
+/** The analyses kept, the latest last (one alone before there were more). */
+function savedReviews() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE_REVIEW) || "[]") || [];
+    return Array.isArray(saved) ? saved : [saved];
+  } catch (e) {
+    return [];
   }
 }
 
 /** The game analysis kept of game `id`, as state.review holds one (not
  *  running), or null. */
 export function savedReview(id) {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE_REVIEW) || "null");
-    return saved && saved.id === id ? { id: id, moves: saved.moves, points: saved.points, running: false, xhr: null } : null;
-  } catch (e) {
-    return null;
-  }
+  const saved = savedReviews().find((r) => r && r.id === id);
+  return saved ? { id: id, moves: saved.moves, points: saved.points, running: false, xhr: null } : null;
 }
 
 /** Load the positions seen of game `id` (a new game: none). */

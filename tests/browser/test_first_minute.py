@@ -1123,9 +1123,16 @@ def test_a_game_analysis_is_kept_through_a_reload(page):
     open_imported(page, "reversi", "f5d6")
     assert page.locator("#mistakes .mistake-link").count() == 0
     assert page.locator("#eval-chart").get_attribute("hidden") is not None
+    # Analysed too, it keeps the first's (a teacher's walk: the second
+    # game's analysis threw the first's away).
+    page.click("#analyse-game")
+    page.wait_for_function(
+        "() => BoardPage.state.review && !BoardPage.state.review.running"
+    )
+    second = len(asked)
     open_board(page, f"?game={game}")
     page.wait_for_selector("#mistakes .mistake-link")
-    assert asked == []
+    assert len(asked) == second
 
 
 def test_a_game_analysis_under_way_leaves_the_moves_not_yet_seen_blank(page):
@@ -2414,3 +2421,14 @@ def test_new_game_offers_lines_of_action_s_other_rules(page):
         "double_connection": "mover_wins", "no_move": "pass", "repetition": 2
     }  # fmt: skip
     assert "Joining both sides wins for the mover" in page.inner_text("body")
+
+
+def test_a_strength_chosen_with_the_switch_off_is_kept_through_a_reload(page):
+    """Teacher walk: a strength chosen while the computer's switch was off
+    went back to Club at a reload (and at a change of language)."""
+    open_board(page)
+    assert not page.is_checked("#white-ai")
+    page.select_option("#strength-white", "level:6")
+    page.reload()
+    page.wait_for_function(LOADED)
+    assert page.input_value("#strength-white") == "level:6"
