@@ -549,7 +549,10 @@ function imported(request, body, mayRead, said) {
       const options = body.options || {};
       const same = g.game === body.game && Object.keys(options).every((key) => g.options[key] === options[key]);
       // Translators: a game and its options: "Gomoku (9×9, five in a row · Renju)".
-      const title = same || !optionsText(g) ? gameTitle(g) : interpolate(gettext("%(game)s (%(options)s)"), { game: gameTitle(g), options: optionsText(g) }, true);
+      // Within the sentence, a rule's own sentence is not capitalised (LOA
+      // walk: "Lines of Action (Joining both sides wins for the mover)").
+      const rules = optionsText(g).replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+      const title = same || !rules ? gameTitle(g) : interpolate(gettext("%(game)s (%(options)s)"), { game: gameTitle(g), options: rules }, true);
       let text = said || interpolate(words, { title: title, n: played }, true);
       // After a pass, why the same side moves again: said here too, as the
       // import's word stays where the pass's would (verification QA).

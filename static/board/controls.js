@@ -252,7 +252,10 @@ export function fillModels(name) {
     // Only a model the player chose is kept; else the default below.
     const keep = $sel.data("chosen") ? $sel.val() : null;
     $sel.empty().append(new Option(gettext("No openings"), "none"));
-    models.forEach(function (m) {
+    // The light models first, the default (teacher walk: listed last, after
+    // the full one, it read as the extra).
+    const rank = (m) => (m.name.startsWith("light") ? 0 : m.name.startsWith("full") ? 1 : 2);
+    [...models].sort((a, b) => rank(a) - rank(b)).forEach(function (m) {
       // A model that cannot be used here is shown, with why, but cannot be chosen.
       const label = modelLabel(name, m);
       const option = new Option(label.text, m.name);

@@ -144,7 +144,7 @@ function drawReviewCard() {
   const found = listedMistakes(r);
   const heading = mistakes(r).length
     ? gettext("Mistakes: the mover's chance before and after")
-    : gettext("No big mistake. The moves that lost most: the mover's chance before and after");
+    : gettext("No big mistakes. The costliest moves: the mover's chance before and after");
   found.forEach(function (m) {
     chart.appendChild(svg("line", { x1: m.ply, x2: m.ply, y1: 0, y2: 100, class: "mistake", "data-ply": m.ply, "vector-effect": "non-scaling-stroke" }));
   });

@@ -281,7 +281,7 @@ export function drawAnalysis() {
   $("#win-bar").prop("hidden", false).toggleClass("idle", value === null);
   if (value !== null) drawWinBar(s, value);
   showCard(true);
-  const title = analysis.hint ? gettext("Hint for %(side)s") : gettext("AI %(side)s thought");
+  const title = analysis.hint ? gettext("Hint for %(side)s") : gettext("What %(side)s's AI thought");
   $("#analysis-title").text(interpolate(title, { side: sideName(s.side) }, true));
   // A hint for a person's side searches with no model.
   const player = g.players[s.side];

@@ -527,6 +527,18 @@ def test_switching_a_model_is_stored_and_survives_a_reload(
     assert not page.locator("#black-ai").is_checked()
 
 
+def test_the_light_model_the_default_is_listed_before_the_full_one(page):
+    """Teacher walk: "No openings, Openings: full, Openings: light", the
+    default last, read as if the light model were the extra."""
+    open_board(page)
+    select_game(page, "gomoku")
+    values = page.eval_on_selector_all(
+        "#model-black option", "os => os.map(o => o.value)"
+    )
+    assert values[:4] == ["none", "light", "light-renju", "full"]
+    assert page.input_value("#model-black") == "light"
+
+
 #: A game whose first plies no search proves in a moment (a small Gomoku
 #: board is solved in a fraction of a second, and a proven root ends the
 #: search at once), so that the AI is surely still thinking when clicked.
@@ -2550,3 +2562,16 @@ def test_a_search_without_a_model_names_its_earlier_searches(page):
     search = page.evaluate("() => BoardPage.state.analysis.search")
     if search["root_visits"] > search["simulations"]:
         assert "from its earlier searches" in stats
+
+
+def test_an_imported_games_other_rules_are_said_within_the_sentence(page):
+    # LOA walk: "Imported a game of Lines of Action (Joining both sides wins
+    # for the mover), 92 moves", a capital mid-sentence.
+    open_board(page)
+    page.fill("#record", '[game "loa"] [double_connection "mover_wins"] b1-b3')
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.game === 'loa'")
+    assert page.inner_text("#flash") == (
+        "Imported a game of Lines of Action (joining both sides wins for the"
+        " mover), 1 move"
+    )

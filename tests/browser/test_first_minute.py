@@ -1905,7 +1905,7 @@ def test_an_analysis_without_a_big_mistake_lists_the_moves_that_lost_most(page):
     page.wait_for_function("() => !BoardPage.state.review.running", timeout=AI_TIMEOUT)
     lines = page.inner_text("#mistakes").splitlines()
     assert lines[0] == (
-        "No big mistake. The moves that lost most: the mover's chance before and after"
+        "No big mistakes. The costliest moves: the mover's chance before and after"
     )
     assert len(lines) == 4 and all("(Black)" in line for line in lines[1:]), lines
     assert page.locator("#eval-chart .mistake").count() == 3
