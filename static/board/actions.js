@@ -493,13 +493,20 @@ export function importRecord() {
  *  tried by cutting the record by hand and importing it). The game looked
  *  at stays as it is, a step back in the browser's history. */
 export function playFromHere() {
+  if (state.viewPly !== null) playFrom(state.viewPly, state.viewPly);
+}
+
+/** A new game from the position after `ply` moves, as playFromHere; Back
+ *  returns to the position after `back` moves of this game (a mistake's
+ *  "Try another move" plays from before the mistake, and Back returns to
+ *  the mistake: teacher walk, the position after it was the only one). */
+export function playFrom(ply, back) {
   const g = state.game;
-  const ply = state.viewPly;
-  if (!g || ply === null) return;
+  if (!g) return;
   stopThinking();
   state.paused = false;
   // Back returns to this move (followAddress reads it).
-  history.replaceState({ viewPly: ply }, "", location.href);
+  history.replaceState({ viewPly: back }, "", location.href);
   const words = ply
     ? interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: moveNumber(g, ply) }, true)
     : gettext("A new game from the starting position: the game you looked at is as it was, and the browser's Back returns to it");

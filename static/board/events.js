@@ -210,6 +210,10 @@ export function bind() {
   on("click", ".mistake-link", function () {
     lookAt(parseInt($(this).data("ply"), 10), this);
   });
+  on("click", ".try-instead", function () {
+    const ply = parseInt($(this).data("ply"), 10);
+    actions.playFrom(ply - 1, ply);
+  });
   on("click", "#eval-chart", function (e) {
     // The chart's x axis is the ply: the nearest one to the click.
     const box = this.getBoundingClientRect();

@@ -142,6 +142,9 @@ function drawReviewCard() {
   chart.appendChild(svg("line", { x1: 0, x2: width, y1: 50, y2: 50, class: "midline", "vector-effect": "non-scaling-stroke" }));
   const complete = !running && known === r.points.length;
   const found = listedMistakes(r);
+  // Beside the mistake looked at, as "Play from here" (not while two
+  // seats play on).
+  const mayPlayFrom = !(g.seats && g.status === "playing");
   const heading = mistakes(r).length
     ? gettext("Mistakes: the mover's chance before and after")
     : gettext("No big mistakes. The costliest moves: the mover's chance before and after");
@@ -162,11 +165,17 @@ function drawReviewCard() {
       found
         .map(
           (m) =>
-            '<button type="button" class="btn btn-link btn-sm p-0 d-block text-start mistake-link" data-ply="' + m.ply + '">' +
-            mistakeText(m) + "</button>"
+            '<div class="mistake">' +
+            '<button type="button" class="btn btn-link btn-sm p-0 text-start mistake-link" data-ply="' + m.ply + '">' +
+            mistakeText(m) + "</button>" +
+            (mayPlayFrom && state.viewPly === m.ply
+              ? ' <button type="button" class="btn btn-link btn-sm p-0 text-nowrap try-instead" data-ply="' + m.ply + '">' + gettext("Try another move") + "</button>"
+              : "") +
+            "</div>"
         )
         .join("")
   );
+  $("#mistakes .try-instead").attr("title", gettext("A new game from the position before this move: the game you look at stays as it is"));
 }
 
 /** What an analysis left out, in a line: stopped before its end, or moves

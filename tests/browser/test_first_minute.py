@@ -2432,3 +2432,30 @@ def test_a_strength_chosen_with_the_switch_off_is_kept_through_a_reload(page):
     page.reload()
     page.wait_for_function(LOADED)
     assert page.input_value("#strength-white") == "level:6"
+
+
+def test_a_mistake_can_be_tried_again_from_the_position_before_it(page):
+    """Teacher walk: to try the better move, a mistake's link showed the
+    position after it, and "Play from here" there went on from the mistake:
+    one had to step back first, the button far below on a phone."""
+    moves = ["f5", "d6", "c3", "d3", "c4"]
+    open_imported(page, "reversi", "".join(moves))
+    old = page.evaluate("() => BoardPage.state.game.id")
+    _analysis_with_one_mistake(page, moves, 4, "f4")
+    page.click("#analyse-game")
+    page.wait_for_function(
+        "() => BoardPage.state.review && !BoardPage.state.review.running"
+    )
+    # Beside the mistake looked at.
+    assert page.locator("#mistakes .try-instead").count() == 0
+    page.click("#mistakes .mistake-link")
+    assert page.inner_text("#mistakes .try-instead") == "Try another move"
+    page.click("#mistakes .try-instead")
+    page.wait_for_function(f"() => BoardPage.state.game.id !== '{old}'")
+    game = game_json(page)
+    assert game["moves"] == moves[:3] and game["to_move"] == "white"
+    assert "d3" in game["legal_moves"] and "f4" in game["legal_moves"]
+    # Back returns to the game, at the mistake.
+    page.go_back()
+    page.wait_for_function(f"() => BoardPage.state.game.id === '{old}'")
+    page.wait_for_function("() => BoardPage.state.viewPly === 4")
