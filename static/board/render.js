@@ -341,21 +341,29 @@ function drawBoard() {
  *  play with one tap. */
 const TAP_MIN = 32;
 
-/** The board and window sizes the confirm switch was last set for. */
+/** Cells narrower than this (px) have no room for a move's percentage:
+ *  the heat map's tints stay, the list beside gives the figures (teacher
+ *  walk: Gomoku 15×15 on a phone had 7 px numbers). */
+const LABEL_MIN = 30;
+
+/** The board and window sizes the cells were last measured for. */
 let cellsMeasuredFor = null;
 
 /** On a touch screen, truly small cells need a second tap to play: the
- *  confirm switch turns on by itself, unless the player set it. */
+ *  confirm switch turns on by itself, unless the player set it. Small
+ *  cells drop their percentages (.small-cells). */
 function confirmOnSmallCells() {
-  const $switch = $("#confirm-moves");
-  if ($switch.data("user-set") || !window.matchMedia("(pointer: coarse)").matches) return;
   const cells = document.querySelectorAll("#board .cell");
   // Measured when the board or the window changed, not at every drawing:
   // a forced layout each time, 174 ms a move on a slow phone (QA).
   const key = cells.length + " " + window.innerWidth + "x" + window.innerHeight;
   if (!cells.length || key === cellsMeasuredFor) return;
   cellsMeasuredFor = key;
-  $switch.prop("checked", cells[0].getBoundingClientRect().width < TAP_MIN);
+  const width = cells[0].getBoundingClientRect().width;
+  document.getElementById("board-wrap").classList.toggle("small-cells", width < LABEL_MIN);
+  const $switch = $("#confirm-moves");
+  if ($switch.data("user-set") || !window.matchMedia("(pointer: coarse)").matches) return;
+  $switch.prop("checked", width < TAP_MIN);
 }
 
 // A phone turned sideways shrinks the cells with no move to redraw the

@@ -1210,6 +1210,24 @@ def test_a_gomoku_hint_does_not_claim_a_win_that_pruned_replies_refute(
     assert shown
 
 
+def test_cells_too_small_for_a_percentage_keep_only_their_tint(new_page):
+    # Teacher walk: Gomoku 15x15 on a phone printed 7 px percentages.
+    page = new_page(**PHONE_CONTEXT)
+    open_board(page)
+    start_game(page, "gomoku")
+    page.keyboard.press("h")
+    page.wait_for_function("() => (BoardPage.state.analysis || {}).hint")
+    wait_idle(page)
+    labels = page.locator("#board .heat-label")
+    assert labels.count() > 0 and not labels.first.is_visible()
+    assert page.locator("#board .cell[class*='heat-']").count() > 0
+    start_game(page, "reversi")  # 8x8 on the same phone: room enough
+    page.keyboard.press("h")
+    page.wait_for_function("() => (BoardPage.state.analysis || {}).hint")
+    wait_idle(page)
+    assert page.locator("#board .heat-label").first.is_visible()
+
+
 def test_a_proven_move_shows_its_proofs_chance_not_the_searchs_average(page):
     # A search's average for a move (42%) says nothing once the move is
     # proven lost: the cell's label says 0, the candidates and the tooltip
