@@ -17,7 +17,7 @@ import { lookAheadWords, provenText, shownValue, treeBestOver } from "./overlays
 import { aiReady, checkReadiness, whenAiReady } from "./readiness.js";
 import { exploreBack, exploreForward, exploreSquare } from "./review.js";
 import { render } from "./render.js";
-import { pickedWords } from "./rules.js";
+import { loaWhyNot, pickedWords } from "./rules.js";
 import { aiThinking, canClick, expectedSeconds, gameTitle, humanToMove, isLoa, joinWords, moveNumber, moveText, movesKey, movesPlayed, mySeat, onlyWatching, otherSide, resultText, sideName, spokenMove, squaresOfMove, state } from "./state.js";
 
 // ---- the page starts -----------------------------------------------------------
@@ -222,7 +222,9 @@ export function clickSquare(square) {
       clearFlash();
       return sayPutDown(dropped);
     }
-    return flash(interpolate(gettext("%(from)s cannot go to %(square)s: a piece moves as many squares as its line has pieces, never over the other side's."), { from: dropped, square: square }, true));
+    // One's own piece that cannot move was meant to be picked, not reached.
+    if ($('#board [data-square="' + square + '"] .piece').hasClass(g.to_move)) return flash(interpolate(gettext("%(square)s: this piece cannot move."), { square: square }, true));
+    return flash(loaWhyNot(g, dropped, square));
   }
   if (byFrom[square]) {
     state.selected = square;

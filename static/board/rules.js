@@ -169,3 +169,37 @@ export function overlineNews(before, g) {
   if (!g.overline || g.ply !== before.ply + 1 || g.status !== "playing") return null;
   return interpolate(gettext("%(square)s makes more than %(n)s in a row, which does not win under the standard rule: exactly %(n)s does."), { square: g.overline, n: g.options.row }, true);
 }
+
+/** Why the Lines of Action piece on `from` cannot go to `to`, counted on
+ *  the board of `g` ("its column has 2 pieces: it moves exactly 2
+ *  squares"), as a club player explains it (LOA walk: the one general
+ *  sentence for every case). The legal moves are the server's: these are
+ *  only the words. */
+export function loaWhyNot(g, from, to) {
+  const { files, ranks, cells } = g.board;
+  const at = (square) => [ranks.indexOf(square.slice(1)), files.indexOf(square[0])];
+  const [r0, c0] = at(from);
+  const [r1, c1] = at(to);
+  const dr = Math.sign(r1 - r0),
+    dc = Math.sign(c1 - c0);
+  const words = { from: from, square: to };
+  const straight = r0 === r1 || c0 === c1 || Math.abs(r1 - r0) === Math.abs(c1 - c0);
+  if (!straight) return interpolate(gettext("%(from)s cannot go to %(square)s: a piece moves in a straight line, along its row, its column or a diagonal."), words, true);
+  const inside = (r, c) => r >= 0 && c >= 0 && r < cells.length && c < cells[0].length;
+  let pieces = 0;
+  for (const sign of [1, -1]) {
+    for (let r = r0 + sign * dr, c = c0 + sign * dc; inside(r, c); r += sign * dr, c += sign * dc) if (cells[r][c]) pieces++;
+  }
+  pieces++; // the piece itself
+  const line = dr === 0 ? pgettext("LOA line", "row") : dc === 0 ? pgettext("LOA line", "column") : pgettext("LOA line", "diagonal");
+  const distance = Math.max(Math.abs(r1 - r0), Math.abs(c1 - c0));
+  const n = { ...words, line: line, n: pieces };
+  if (distance !== pieces) {
+    return interpolate(ngettext("%(from)s cannot go to %(square)s: its %(line)s has %(n)s piece, so it moves exactly %(n)s square along it.", "%(from)s cannot go to %(square)s: its %(line)s has %(n)s pieces, so it moves exactly %(n)s squares along it.", pieces), n, true);
+  }
+  const mine = cells[r0][c0];
+  for (let r = r0 + dr, c = c0 + dc, step = 1; step < distance; r += dr, c += dc, step++) {
+    if (cells[r][c] && cells[r][c] !== mine) return interpolate(gettext("%(from)s cannot go to %(square)s: a piece jumps over its own pieces, never over the other side's."), words, true);
+  }
+  return interpolate(gettext("%(from)s cannot go to %(square)s: a piece moves as many squares as its line has pieces, never over the other side's."), words, true);
+}

@@ -1916,10 +1916,23 @@ def test_lines_of_action_s_taps_say_what_holds_now(new_page):
     assert tap("a2") == "a2: pick one of Black's pieces."
     # A first game's first pick says what to do next (test_rules.py).
     assert tap("b1") == "b1: now tap an orange dot to move it there."
-    # Why, in a word (family QA: a child read only that it could not).
+    # Why, counted on the board (family QA: a child read only that it
+    # could not; LOA walk: the one general sentence for every case).
     assert tap("b2") == (
-        "b1 cannot go to b2: a piece moves as many squares as its line has "
-        "pieces, never over the other side's."
+        "b1 cannot go to b2: its column has 2 pieces, so it moves exactly 2"
+        " squares along it."
+    )
+    tap("b1")
+    assert tap("d2") == (
+        "b1 cannot go to d2: a piece moves in a straight line, along its row,"
+        " its column or a diagonal."
+    )
+    # A white piece put on b2: three in the column, and b4 over it.
+    page.evaluate("() => { BoardPage.state.game.board.cells[6][1] = 'white'; }")
+    tap("b1")
+    assert tap("b4") == (
+        "b1 cannot go to b4: a piece jumps over its own pieces, never over the"
+        " other side's."
     )
     assert page.evaluate("() => BoardPage.state.selected") is None
     page.locator("#confirm-moves").check()
