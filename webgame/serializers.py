@@ -589,6 +589,10 @@ class KindSerializer(serializers.Serializer):
     )
     levels = LevelSerializer(many=True, help_text="the AI's strength ladder")
     models = ModelInfoSerializer(many=True)
+    numbered_in_pairs = serializers.BooleanField(
+        help_text="moves are numbered in pairs, Black's and White's move 12 (Lines "
+        "of Action, as its published records); else each move has its own number"
+    )
 
 
 class BoardSerializer(serializers.Serializer):

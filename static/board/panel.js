@@ -12,7 +12,7 @@ import { estimatesMayShow, estimatesUnasked, layerKey, lookAheadWords, shownValu
 import { drawOpening, openingStep, openingStones, openingStonesKept } from "./opening.js";
 import { drawSeats } from "./seated.js";
 import { setScoredText } from "./scoretext.js";
-import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveNumber, moveText, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
+import { COUNT, SIDES, canClick, discCounts, endedOffBoard, humanAgainstAi, humanSide, humanToMove, isLoa, moveNumber, moveText, pairsNumbered, mySeat, onlyWatching, resultText, sideName, state, turnWords, viewerSide } from "./state.js";
 
 let flashTimer = null;
 let progressTimer = null;
@@ -431,9 +431,12 @@ export function drawMoveList() {
     [i, i + 1].forEach(function (k) {
       if (k >= g.moves.length) return;
       const ply = k + 1;
-      const passed = g.moves[k] === "pass";
+      // Numbered in pairs, a pass is a move as any, and White's move has
+      // Black's number (shown once, before Black's).
+      const paired = pairsNumbered(g);
+      const passed = g.moves[k] === "pass" && !paired;
       const number = moveNumber(g, ply);
-      html.push('<span class="ply-number" aria-hidden="true">' + (passed ? "" : number) + "</span>");
+      html.push('<span class="ply-number" aria-hidden="true">' + (passed || (paired && k % 2) ? "" : number) + "</span>");
       const shown = state.viewPly === null ? ply === g.ply : state.viewPly === ply;
       const cls = "ply" + (state.viewPly === ply ? " viewed" : "") + (state.viewPly === null && ply === g.ply ? " current" : "");
       const move = moveText(g.moves[k]);

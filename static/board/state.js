@@ -114,10 +114,19 @@ export function movesPlayed(g) {
 
 /** The number of the move that led to the position after `ply` plies, as
  *  players number moves: passes left out, as an Othello game numbers its
- *  discs 1 to 60 (two walks of strong players read "Move 36 of 62"). A pass
- *  keeps the number of the move before it. */
+ *  discs 1 to 60 (two walks of strong players read "Move 36 of 62"), and a
+ *  pass keeps the number of the move before it; Lines of Action's in pairs,
+ *  Black's and White's move 12, as its published records number them and
+ *  chess does (LOA walk: "3. c3-c1" was Black's second). */
 export function moveNumber(g, ply) {
+  if (pairsNumbered(g)) return Math.ceil(ply / 2);
   return g.moves.slice(0, ply).filter((move) => move !== "pass").length;
+}
+
+/** True if game `g`'s moves are numbered in pairs (moveNumber): the
+ *  server's game kinds say which. */
+export function pairsNumbered(g) {
+  return Boolean(state.kinds[g.game] && state.kinds[g.game].numbered_in_pairs);
 }
 
 /** "black" -> "Black". */

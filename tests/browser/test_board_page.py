@@ -746,7 +746,9 @@ def test_the_frame_of_a_viewed_move_keeps_clear_of_the_coordinates(
     play_moves(page, 3)
     page.focus('#move-list [data-ply="3"]')
     page.keyboard.press("ArrowLeft")
-    assert status(page).startswith("Move 2 of 3: White ")
+    # Lines of Action numbers its moves in pairs: White's first.
+    number = "1 of 2" if game == "loa" else "2 of 3"
+    assert status(page).startswith(f"Move {number}: White ")
     assert (
         page.evaluate(
             "() => getComputedStyle(document.getElementById('board')).outlineStyle"
@@ -2606,3 +2608,23 @@ def test_an_imported_games_other_rules_are_said_within_the_sentence(page):
         "Imported a game of Lines of Action (joining both sides wins for the"
         " mover), 1 move"
     )
+
+
+def test_lines_of_action_numbers_its_moves_in_pairs(page):
+    """LOA walk: the list read "1 b1-d3 / 2 h3-e3" and the analysis "3. c3-c1
+    (Black)" for Black's second move; its published records, as chess's,
+    number Black's and White's move 2 alike."""
+    moves = loa_record()[:5]
+    open_board(page)
+    page.fill("#record", '[game "loa"] ' + " ".join(moves))
+    page.click("#import-record")
+    page.wait_for_function("() => BoardPage.state.game.ply === 5")
+    assert page.inner_text("#flash") == "Imported a game of Lines of Action, 3 moves"
+    numbers = page.locator("#move-list .ply-number").all_inner_texts()
+    assert numbers == ["1", "", "2", "", "3"]
+    assert page.get_attribute('#move-list [data-ply="4"]', "aria-label") == (
+        f"move 2, white {moves[3]}"
+    )
+    page.click('#move-list [data-ply="3"]')  # its board is asked for first
+    page.wait_for_function("() => BoardPage.state.viewPly === 3")
+    assert status(page) == f"Move 2 of 3: Black {moves[2]}"

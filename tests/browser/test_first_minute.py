@@ -1039,7 +1039,9 @@ def test_a_mistake_looked_back_at_shows_the_analysis_s_move_on_the_board(page, g
     )
     links = page.locator("#mistakes .mistake-link")
     assert links.count() == 1
-    assert links.first.inner_text().startswith(f"4. {moves[3]} (White)")
+    # Lines of Action numbers its moves in pairs: White's second.
+    number = 2 if game == "loa" else 4
+    assert links.first.inner_text().startswith(f"{number}. {moves[3]} (White)")
     links.first.click()  # an imported game's boards are asked first
     page.wait_for_function("() => BoardPage.state.viewPly === 4")
     if game == "reversi":

@@ -1135,8 +1135,10 @@ class RecordTests(APITestCase):
             format="json",
         )
         body = assert_error(wrong, 400, "invalid_record")
+        # Numbered as Lines of Action's records number it: White's first
+        # (LOA walk: "move 5" named a record's "3. d3xc4").
         assert body["detail"].startswith(
-            "this reads as a record of Lines of Action, but: move 2: 'b1-b3'"
+            "this reads as a record of Lines of Action, but: move 1 (white): 'b1-b3'"
         )
         assert "reads_as" not in body
         # A record of a larger Gomoku board names both boards (QA: "a record

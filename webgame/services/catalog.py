@@ -33,6 +33,13 @@ FORBIDDEN_KINDS = tuple(FORBIDDEN_NAMES.values())
 PROVEN_RESULTS = tuple(p.text for p in Proven if p.text is not None)
 
 
+#: The games whose moves are numbered in pairs, Black's and White's move 12,
+#: as Lines of Action's published records (and chess) number them; the
+#: others number each move (an Othello game its discs 1 to 60). Records'
+#: messages and the page (by the kinds' ``numbered_in_pairs``) number alike.
+NUMBERED_IN_PAIRS = frozenset({"loa"})
+
+
 def list_kinds() -> list[dict]:
     """Return each game's name, title, default options, option ranges, the
     opening rules it may be created with, the AI's strength levels and the
@@ -46,6 +53,7 @@ def list_kinds() -> list[dict]:
             "openings": openings.offered(name),
             "levels": list_levels(),
             "models": list_models(name),
+            "numbered_in_pairs": name in NUMBERED_IN_PAIRS,
         }
         for name, rules in GAMES.items()
     ]

@@ -29,12 +29,13 @@ from mcts import GAMES, Game, IllegalMoveError, InvalidMoveError, State
 from ..errors import ServiceError
 from ..models import Game as GameRow
 from . import openings
-from .catalog import option_specs
+from .catalog import NUMBERED_IN_PAIRS, option_specs
 from .games import GameId, get_row, position_for_help, result_of, with_forced_passes
 from .notation import board_words, parse
 from .players import normal_players
 from .positions import PASS, board, forbidden_points, replay, snapshot
 from .rules import cached_rules, choice_words, list_words, options_key, rules_for
+from .sides import side_words
 
 #: Longest record accepted by import (a Gomoku 19x19 game has at most 361).
 MAX_RECORD_PLIES = 2000
@@ -512,6 +513,7 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
         )
     state = rules.initial_state()
     moves: list[str] = []
+    paired = rules.name in NUMBERED_IN_PAIRS  # as the game's records number
     for number, token in enumerate(tokens, start=1):
         if rules.is_terminal(state):
             raise _Unread(
@@ -520,7 +522,11 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
                     "with %(move)s (move %(number)s)"
                 )
                 # The record's moves: the passes put back are not its.
-                % {"count": number - 1, "move": repr(token), "number": number},
+                % {
+                    "count": (len(moves) + 1) // 2 if paired else number - 1,
+                    "move": repr(token),
+                    "number": len(moves) // 2 + 1 if paired else number,
+                },
                 number,
             )
         if token.lower() != PASS and rules.legal_moves(state) == [rules.PASS]:
@@ -531,7 +537,18 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
         except ServiceError as exc:
             words = {"number": number, "move": repr(token), "error": exc.detail}
             # The move named once: the reason begins with it, mostly.
-            if exc.detail.startswith(repr(token)):
+            named = exc.detail.startswith(repr(token))
+            if paired:
+                # In pairs, with its side (LOA walk: "move 5" named a
+                # record's "3. d3xc4").
+                words["number"] = len(moves) // 2 + 1
+                words["side"] = side_words("black" if len(moves) % 2 == 0 else "white")
+                message = (
+                    _("move %(number)s (%(side)s): %(error)s")
+                    if named
+                    else _("move %(number)s (%(side)s, %(move)s): %(error)s")
+                ) % words
+            elif named:
                 message = _("move %(number)s: %(error)s") % words
             else:
                 message = _("move %(number)s (%(move)s): %(error)s") % words
