@@ -102,11 +102,12 @@ def _not_allowed(request: HttpRequest) -> HttpResponse:
     from .clients import client_of, log_refusal
     from .error_responses import error_body
 
+    method = request.method or ""
     detail = _("this URL does not take %(method)s: it takes %(allowed)s") % {
-        "method": request.method,
+        "method": method,
         "allowed": "GET",
     }
-    log_refusal(request.method, PATH, client_of(request), 405, "method_not_allowed")
+    log_refusal(method, PATH, client_of(request), 405, "method_not_allowed")
     response = JsonResponse(error_body("method_not_allowed", detail), status=405)
     response["Allow"] = "GET, HEAD"
     return response
