@@ -32,6 +32,14 @@ def open_board(page, query: str = "") -> None:
     wait_idle(page)
 
 
+def import_typed(page, record: str, until: str) -> None:
+    """Import ``record`` as a player does, typed in the record box, and wait
+    until the JavaScript condition ``until`` holds."""
+    page.fill("#record", record)
+    page.click("#import-record")
+    page.wait_for_function(until)
+
+
 def open_imported(page, game: str, record: str) -> None:
     """Import ``record``, a game of ``game`` between two players, and open
     its board."""

@@ -28,6 +28,7 @@ from .helpers import (
     first_held,
     game_json,
     human_move,
+    import_typed,
     loa_record,
     new_game_dialog,
     open_board,
@@ -2601,9 +2602,8 @@ def test_an_imported_games_other_rules_are_said_within_the_sentence(page):
     # LOA walk: "Imported a game of Lines of Action (Joining both sides wins
     # for the mover), 92 moves", a capital mid-sentence.
     open_board(page)
-    page.fill("#record", '[game "loa"] [double_connection "mover_wins"] b1-b3')
-    page.click("#import-record")
-    page.wait_for_function("() => BoardPage.state.game.game === 'loa'")
+    record = '[game "loa"] [double_connection "mover_wins"] b1-b3'
+    import_typed(page, record, "() => BoardPage.state.game.game === 'loa'")
     assert page.inner_text("#flash") == (
         "Imported a game of Lines of Action (joining both sides wins for the"
         " mover), 1 move"
@@ -2616,9 +2616,8 @@ def test_lines_of_action_numbers_its_moves_in_pairs(page):
     number Black's and White's move 2 alike."""
     moves = loa_record()[:5]
     open_board(page)
-    page.fill("#record", '[game "loa"] ' + " ".join(moves))
-    page.click("#import-record")
-    page.wait_for_function("() => BoardPage.state.game.ply === 5")
+    record = '[game "loa"] ' + " ".join(moves)
+    import_typed(page, record, "() => BoardPage.state.game.ply === 5")
     assert page.inner_text("#flash") == "Imported a game of Lines of Action, 3 moves"
     numbers = page.locator("#move-list .ply-number").all_inner_texts()
     assert numbers == ["1", "", "2", "", "3"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .helpers import (
     game_json,
     human_move,
+    import_typed,
     open_board,
     open_imported,
     plies,
@@ -129,9 +130,8 @@ def test_an_import_ending_in_a_pass_the_computer_answers_says_both(page):
     # the pass's words for good: nothing said why White moves again.
     open_board(page)
     set_ai(page, "white", True, "level:1")
-    page.fill("#record", "d3 c3 e6 d2 d1 e1 b2 c1 pass")
-    page.click("#import-record")
-    page.wait_for_function("() => BoardPage.state.game.ply === 9")
+    record = "d3 c3 e6 d2 d1 e1 b2 c1 pass"
+    import_typed(page, record, "() => BoardPage.state.game.ply === 9")
     assert page.inner_text("#flash") == (
         "Imported a game of Reversi, 8 moves. Black has no move: White plays"
         " again. The computer waits: Resume lets it play."
