@@ -827,9 +827,11 @@ class RecordTests(APITestCase):
         loa_id = create(self.client, "loa").json()["id"]
         self.play_all(loa_id, LOA_BLACK_WIN[:4])
         record = self.client.get(url("game-record", loa_id)).json()
+        # Numbered in pairs, as Lines of Action's published records are.
+        first, second = LOA_BLACK_WIN[:2], LOA_BLACK_WIN[2:4]
         assert record["record"] == (
             '[game "loa"] [double_connection "draw"] [no_move "pass"]'
-            ' [repetition "3"]\n' + " ".join(LOA_BLACK_WIN[:4])
+            f' [repetition "3"]\n1. {" ".join(first)} 2. {" ".join(second)}'
         )
 
     def test_a_record_comes_back_as_the_game_it_was(self):

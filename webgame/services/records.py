@@ -85,8 +85,8 @@ def _board_text(game: Game, state: State) -> str:
 def game_record(game_id: GameId) -> dict:
     """Return the game's record: for Reversi an Othello transcript (``f5d6c3``,
     passes left out because they are forced), for the others the tags of the
-    game and its options, then the moves separated by spaces (``h8 h9``,
-    ``b1-b3 a2xc4``)."""
+    game and its options, then the moves separated by spaces (``h8 h9``),
+    Lines of Action's numbered in pairs (``1. b1-b3 a2xc4``)."""
     row = get_row(game_id)
     ending = _ending_tags(row.ending)
     if row.game == "reversi":
@@ -95,7 +95,7 @@ def game_record(game_id: GameId) -> dict:
             record = _tags(row.game, row.options, None, ending) + "\n" + record
     else:
         tags = _tags(row.game, row.options, row.opening, ending)
-        record = tags + "\n" + " ".join(row.moves)
+        record = tags + "\n" + _move_text(row.game, row.moves)
     return {
         "game": row.game,
         "options": row.options,
@@ -556,6 +556,18 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
         moves.append(text)
         state = rules.play(state, text)
     return moves, state
+
+
+def _move_text(game: str, moves: list[str]) -> str:
+    """Return a record's moves: numbered in pairs where the game numbers
+    them so, as its published records are written (``1. b1-d3 h3-e3 2.
+    g1-g3``), else separated by spaces (``h8 h9``)."""
+    if game not in NUMBERED_IN_PAIRS:
+        return " ".join(moves)
+    return " ".join(
+        f"{ply // 2 + 1}. {move}" if ply % 2 == 0 else move
+        for ply, move in enumerate(moves)
+    )
 
 
 def _written_as(rules: Game, record: str) -> bool:
