@@ -30,6 +30,22 @@ function markOver(square) {
   if (square) $(`#board [data-square="${square}"]`).addClass("drag-over");
 }
 
+/** The piece picked follows the pointer, `dx` and `dy` pixels from its
+ *  square (LOA walk: it stayed there, and only a thin frame moved). Found
+ *  afresh each time: a drawing replaces the board's pieces. */
+function carry(dx, dy) {
+  const piece = document.querySelector(`#board [data-square="${drag.from}"] .piece`);
+  if (!piece) return;
+  piece.classList.add("carried");
+  piece.style.transform = `translate(${dx}px, ${dy}px)`;
+}
+
+/** The piece carried goes back to its square (the drawing that follows a
+ *  move puts it where it went). */
+function setDown() {
+  $("#board .piece.carried").removeClass("carried").css("transform", "");
+}
+
 /** pointerdown on a square. */
 export function press(event) {
   const e = event.originalEvent;
@@ -49,7 +65,9 @@ export function move(event) {
     drag.moved = true;
     if (drag.piece && state.selected !== drag.from) clickSquare(drag.from);
   }
-  markOver(state.selected === drag.from ? squareAt(e.clientX, e.clientY) : null);
+  const picked = state.selected === drag.from;
+  markOver(picked ? squareAt(e.clientX, e.clientY) : null);
+  if (picked) carry(e.clientX - drag.x, e.clientY - drag.y);
 }
 
 /** pointerup anywhere: a drag drops its piece where the pointer is. */
@@ -59,6 +77,7 @@ export function release(event) {
   const done = drag;
   drag = null;
   markOver(null);
+  setDown();
   if (!done.moved) return; // a tap: its click plays it
   droppedAt = Date.now();
   const to = squareAt(e.clientX, e.clientY);
@@ -69,6 +88,7 @@ export function release(event) {
 export function cancel() {
   drag = null;
   markOver(null);
+  setDown();
 }
 
 /** Whether a click is the end of a drag just dropped (not a tap). */

@@ -59,6 +59,26 @@ def test_a_piece_dragged_with_the_mouse_moves_and_a_wrong_drop_plays_nothing(new
     assert plies(page) == ["b1-b3"]
 
 
+def test_the_piece_dragged_follows_the_pointer_and_is_set_down(new_page):
+    # LOA walk: the piece stayed on its square while dragged; only a thin
+    # frame showed where the pointer was.
+    page = loa_at_one_screen(new_page, viewport=DESKTOP)
+    start = page.locator('#board [data-square="b1"] .piece').bounding_box()
+    page.mouse.move(*centre(page, "b1"))
+    page.mouse.down()
+    page.mouse.move(*centre(page, "d4"), steps=8)
+    carried = page.locator('#board [data-square="b1"] .piece').bounding_box()
+    assert abs(carried["x"] - start["x"] - 2 * start["width"] / 0.82) < 8
+    assert carried["y"] < start["y"] - 2 * start["height"]
+    # Above the other squares' pieces and the arrows.
+    z = "s => getComputedStyle(document.querySelector(s)).zIndex"
+    assert int(page.evaluate(z, '#board [data-square="b1"] .piece')) > 5
+    page.mouse.up()  # d4 is none of b1's destinations: back on its square
+    wait_idle(page)
+    assert plies(page) == []
+    assert page.locator('#board [data-square="b1"] .piece').bounding_box() == start
+
+
 def test_a_finger_drags_a_piece_and_the_page_stays_put(new_page):
     page = loa_at_one_screen(new_page, **PHONE_CONTEXT)
     page.evaluate("() => window.scrollTo(0, 0)")
