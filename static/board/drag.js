@@ -77,11 +77,11 @@ export function release(event) {
   const done = drag;
   drag = null;
   markOver(null);
-  setDown();
-  if (!done.moved) return; // a tap: its click plays it
+  if (!done.moved) return setDown(); // a tap: its click plays it
   droppedAt = Date.now();
   const to = squareAt(e.clientX, e.clientY);
   if (to && to !== done.from && state.selected === done.from) clickSquare(to);
+  setDown(); // after the move's drawing: no jump back to its square first
 }
 
 /** pointercancel: the browser took the pointer over. */
