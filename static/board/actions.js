@@ -509,7 +509,12 @@ export function playFrom(ply, back) {
   state.paused = false;
   // Back returns to this move (followAddress reads it).
   history.replaceState({ viewPly: back }, "", location.href);
-  const words = ply
+  const before = { n: moveNumber(g, back), side: sideName(back % 2 === 1 ? "black" : "white") };
+  // Before a mistake, said so (verification walk: "from move 13" to try
+  // move 14 again; in Lines of Action Black's and White's move share one).
+  const words = back === ply + 1
+    ? interpolate(gettext("A new game from before %(side)s's move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), before, true)
+    : ply
     ? interpolate(gettext("A new game from move %(n)s: the game you looked at is as it was, and the browser's Back returns to it"), { n: moveNumber(g, ply) }, true)
     : gettext("A new game from the starting position: the game you looked at is as it was, and the browser's Back returns to it");
   // The server's: a Swap2 opening goes on from there (dark-mode walk: a

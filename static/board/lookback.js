@@ -142,8 +142,9 @@ function drawReviewCard() {
   chart.appendChild(svg("line", { x1: 0, x2: width, y1: 50, y2: 50, class: "midline", "vector-effect": "non-scaling-stroke" }));
   const complete = !running && known === r.points.length;
   const found = listedMistakes(r);
-  // Beside the mistake looked at, as "Play from here" (not while two
-  // seats play on).
+  // Beside the mistake on show, looked back at or the game's last move, as
+  // "Play from here" (not while two seats play on); a button of its own, not
+  // one more line of the list (verification walk).
   const mayPlayFrom = !(g.seats && g.status === "playing");
   const heading = mistakes(r).length
     ? gettext("Mistakes: the mover's chance before and after")
@@ -168,8 +169,8 @@ function drawReviewCard() {
             '<div class="mistake">' +
             '<button type="button" class="btn btn-link btn-sm p-0 text-start mistake-link" data-ply="' + m.ply + '">' +
             mistakeText(m) + "</button>" +
-            (mayPlayFrom && state.viewPly === m.ply
-              ? ' <button type="button" class="btn btn-link btn-sm p-0 text-nowrap try-instead" data-ply="' + m.ply + '">' + gettext("Try another move") + "</button>"
+            (mayPlayFrom && shown === m.ply
+              ? '<button type="button" class="btn btn-outline-primary btn-sm py-0 text-nowrap try-instead" data-ply="' + m.ply + '">' + gettext("Try another move") + "</button>"
               : "") +
             "</div>"
         )

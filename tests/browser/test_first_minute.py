@@ -2457,7 +2457,26 @@ def test_a_mistake_can_be_tried_again_from_the_position_before_it(page):
     game = game_json(page)
     assert game["moves"] == moves[:3] and game["to_move"] == "white"
     assert "d3" in game["legal_moves"] and "f4" in game["legal_moves"]
+    assert page.inner_text("#flash").startswith(
+        "A new game from before White's move 4: the game you looked at is as it was"
+    )
     # Back returns to the game, at the mistake.
     page.go_back()
     page.wait_for_function(f"() => BoardPage.state.game.id === '{old}'")
     page.wait_for_function("() => BoardPage.state.viewPly === 4")
+
+
+def test_a_mistake_that_ended_the_game_can_be_tried_again(page):
+    # Verification walk: a game often ends on its blunder, and the last
+    # move's mistake, shown live, had no "Try another move".
+    moves = ["f5", "d6", "c3", "d3"]
+    open_imported(page, "reversi", "".join(moves))
+    _analysis_with_one_mistake(page, moves, 4, "f4")
+    page.click("#analyse-game")
+    page.wait_for_function(
+        "() => BoardPage.state.review && !BoardPage.state.review.running"
+    )
+    assert page.evaluate("() => BoardPage.state.viewPly") is None
+    page.click("#mistakes .try-instead")
+    page.wait_for_function("() => BoardPage.state.game.ply === 3")
+    assert game_json(page)["moves"] == moves[:3]
