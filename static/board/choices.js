@@ -11,9 +11,10 @@ import { state } from "./state.js";
 
 const KEY = "webgame.choices";
 const SWITCHES = ["show-legal", "show-analysis", "chat-on", "character-keys"];
-// Each computer's strength: one chosen while its switch was off went back
-// to Club at a reload (teacher walk).
-const SELECTS = ["stone-numbers", "strength-black", "strength-white"];
+// Each computer's strength, and the first-minute dialog's: one chosen while
+// its switch was off went back to Club at a reload (teacher walk), and so
+// did the dialog's after a game between two people (verification walk).
+const SELECTS = ["stone-numbers", "strength-black", "strength-white", "start-strength"];
 /** Kept only once the player set it. */
 const CONFIRM = "confirm-moves";
 

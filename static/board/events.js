@@ -292,6 +292,7 @@ export function bind() {
     state.pending = null;
     render();
   });
+  on("change", "#start-strength", keepChoices);
   SIDES.forEach(function (side) {
     on("change", "#model-" + side, function () {
       $(this).data("chosen", true); // fillModels keeps a model the player chose

@@ -2434,6 +2434,12 @@ def test_a_strength_chosen_with_the_switch_off_is_kept_through_a_reload(page):
     page.reload()
     page.wait_for_function(LOADED)
     assert page.input_value("#strength-white") == "level:6"
+    # The first-minute dialog's too (verification walk: it showed Club).
+    new_game_dialog(page)
+    page.select_option("#start-strength", "level:2")
+    page.reload()
+    page.wait_for_function(LOADED)
+    assert page.input_value("#start-strength") == "level:2"
 
 
 def test_a_mistake_can_be_tried_again_from_the_position_before_it(page):
