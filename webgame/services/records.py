@@ -525,7 +525,7 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
                 % {
                     "count": (len(moves) + 1) // 2 if paired else number - 1,
                     "move": repr(token),
-                    "number": len(moves) // 2 + 1 if paired else number,
+                    "number": _pair_number(len(moves)) if paired else number,
                 },
                 number,
             )
@@ -541,7 +541,7 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
             if paired:
                 # In pairs, with its side (LOA walk: "move 5" named a
                 # record's "3. d3xc4").
-                words["number"] = len(moves) // 2 + 1
+                words["number"] = _pair_number(len(moves))
                 words["side"] = side_words("black" if len(moves) % 2 == 0 else "white")
                 message = (
                     _("move %(number)s (%(side)s): %(error)s")
@@ -558,6 +558,12 @@ def _read(rules: Game, record: str) -> tuple[list[str], State]:
     return moves, state
 
 
+def _pair_number(ply: int) -> int:
+    """Return the number, counted in pairs (Black's and White's move 12), of
+    the move played after ``ply`` moves."""
+    return ply // 2 + 1
+
+
 def _move_text(game: str, moves: list[str]) -> str:
     """Return a record's moves: numbered in pairs where the game numbers
     them so, as its published records are written (``1. b1-d3 h3-e3 2.
@@ -565,7 +571,7 @@ def _move_text(game: str, moves: list[str]) -> str:
     if game not in NUMBERED_IN_PAIRS:
         return " ".join(moves)
     return " ".join(
-        f"{ply // 2 + 1}. {move}" if ply % 2 == 0 else move
+        f"{_pair_number(ply)}. {move}" if ply % 2 == 0 else move
         for ply, move in enumerate(moves)
     )
 
