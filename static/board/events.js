@@ -11,7 +11,7 @@ import { chosenGame, fillModels, limitOptions } from "./controls.js";
 import * as dialogs from "./dialogs.js";
 import * as drag from "./drag.js";
 import { afterEndGone, closeEnd, hideEnd, showEnd } from "./ending.js";
-import { whenGameDrawn, whenGameEnds } from "./game.js";
+import { recordBoxLeft, whenGameDrawn, whenGameEnds } from "./game.js";
 import * as friends from "./friends.js";
 import { prepareModel } from "./models.js";
 import { balanceButtons, flash, revealBoard, revealCard, sayEnd } from "./panel.js";
@@ -240,6 +240,7 @@ export function bind() {
   on("input", "#record", function () {
     state.recordEdited = this.value !== "";
   });
+  on("blur", "#record", recordBoxLeft);
   on("change", "#start-game, #gomoku-opening", dialogs.drawStartOptions);
   // A game chosen with the mouse or a touch offers it at once; the keys
   // (which change a closed selector in Chromium: the arrows, a game's first

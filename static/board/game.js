@@ -24,6 +24,8 @@ let slotTimer = null;
 let recordXhr = null;
 /** The game and version ("id/version") whose record the box shows. */
 let recordShown = null;
+/** That record: {id, text}, for the box once the player leaves it. */
+let latestRecord = null;
 /** Milliseconds the server takes to stop a search abandoned by a change of
  *  the game and free its slot (it looks every 50 ms). */
 const ABANDONED_SEARCH_MS = 400;
@@ -394,16 +396,28 @@ function fetchRecord() {
       if (!state.game || state.game.id !== g.id) return;
       const another = !recordShown || !recordShown.startsWith(g.id + "/");
       recordShown = key;
-      // A record the user is typing (to import) is theirs: do not overwrite it.
-      if (!state.recordEdited) $("#record").val(rec.record);
+      latestRecord = { id: g.id, text: rec.record };
+      // A record the user is typing (to import) is theirs: do not overwrite
+      // it; nor the box they are in, until they leave it (CI: the record
+      // came between a select-all and the paste, and the paste went on its
+      // end, "h8h8 h9 i8 i9").
+      const theirs = state.recordEdited || document.activeElement === document.getElementById("record");
+      if (!theirs) $("#record").val(rec.record);
       // Another game's from its start, its tags (records QA: after an
       // import, the box stayed scrolled to the pasted record's end).
-      if (!state.recordEdited && another) $("#record").scrollTop(0);
+      if (!theirs && another) $("#record").scrollTop(0);
       $("#download-record")
         .attr("href", "data:text/plain;charset=utf-8," + encodeURIComponent(rec.record + "\n"))
         .attr("download", g.game + "-" + g.id.slice(0, 8) + ".txt");
     })
     .always(() => (recordXhr = null));
+}
+
+/** The player left the record box: it shows the game's record again, unless
+ *  they typed one of their own. */
+export function recordBoxLeft() {
+  const latest = latestRecord && state.game && latestRecord.id === state.game.id ? latestRecord.text : null;
+  if (!state.recordEdited && latest !== null) $("#record").val(latest);
 }
 
 /** Fetch the game afresh (after a failure: the server's state is the truth). */

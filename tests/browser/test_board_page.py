@@ -2627,3 +2627,28 @@ def test_lines_of_action_numbers_its_moves_in_pairs(page):
     page.click('#move-list [data-ply="3"]')  # its board is asked for first
     page.wait_for_function("() => BoardPage.state.viewPly === 3")
     assert status(page) == f"Move 2 of 3: Black {moves[2]}"
+
+
+def test_the_record_box_a_player_is_in_is_not_rewritten_under_them(page):
+    """CI: the game's record came between the paste's select-all and its
+    text, and the pasted record went on the end of it ("h8h8 h9 i8 i9")."""
+    open_board(page)
+    game = game_json(page)
+    page.focus("#record")
+    page.evaluate("() => document.getElementById('record').select()")
+    before = page.input_value("#record")
+    # A move from elsewhere: its push redraws the page, which asks for the
+    # record again.
+    page.request.post(
+        page.base_url + f"/api/games/{game['id']}/moves/",
+        data={"move": game["legal_moves"][0], "version": game["version"]},
+    )
+    wait_plies(page, 1)
+    page.wait_for_timeout(500)  # the record's answer
+    assert page.input_value("#record") == before
+    page.keyboard.type("f5")  # the selection held: the typing replaces it
+    assert page.input_value("#record") == "f5"
+    # Left empty, the box shows the game's record again.
+    page.fill("#record", "")
+    page.focus("#copy-record")
+    assert game["legal_moves"][0] in page.input_value("#record")
