@@ -397,8 +397,11 @@ LIVE_SOCKETS_PER_CLIENT = env_number("LIVE_SOCKETS_PER_CLIENT", 32, 1)
 LIVE_MESSAGES_BURST = 20
 LIVE_MESSAGES_PER_SECOND = 2.0
 #: A seat with no socket and no request for this long has left its game: its
-#: friend may claim the win or a draw (webgame/services/presence.py).
+#: friend may claim the win or a draw (webgame/services/presence.py). A game
+#: without a clock waits longer: nobody is pressed there, and a phone's
+#: locked screen or a tunnel lost the game in 30 s (network QA).
 LIVE_GONE_SECONDS = 30
+LIVE_GONE_UNTIMED_SECONDS = 120
 CELERY_BROKER_URL = REDIS_URL
 # A search is worth nothing once its client gave up: no retries, no results
 # kept by Celery (the search's answer goes back through its own Redis key),

@@ -335,7 +335,8 @@ class ClaimView(APIView):
     )
     def post(self, request: Request, pk) -> Response:
         """Return the game, ended: your friend has had no socket open and made
-        no request for ``LIVE_GONE_SECONDS`` (30 s); 409 before."""
+        no request for ``LIVE_GONE_SECONDS`` (30 s; without a clock
+        ``LIVE_GONE_UNTIMED_SECONDS``, two minutes); 409 before."""
         body = _valid(s.ClaimSerializer, request)
         return Response(
             services.claim(pk, result=body["result"], token=_token(request))

@@ -1233,7 +1233,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     counted down to a claim that the first move's deadline overtook, by
     aborting the game); B's return takes the notice away; once each has
     moved and B has been gone long enough, A claims the win."""
-    settings.LIVE_GONE_SECONDS = 3
+    settings.LIVE_GONE_UNTIMED_SECONDS = 3  # a game without a clock
     a, b = a_friend_joins(new_page)
     click(a, "h8")
     ply_is(b, 1, timeout=1000)
@@ -1297,7 +1297,7 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
 def test_a_watcher_reads_that_a_player_left_and_came_back(new_page, settings):
     # Spectators QA: the player's leaving showed to watchers only as a
     # hollow dot; the status still read "Black to move".
-    settings.LIVE_GONE_SECONDS = 3
+    settings.LIVE_GONE_UNTIMED_SECONDS = 3  # a game without a clock
     a, b = a_friend_joins(new_page)
     click(a, "h8")
     ply_is(b, 1, timeout=1000)

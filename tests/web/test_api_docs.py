@@ -73,7 +73,8 @@ def test_the_numbers_the_docs_give_are_the_servers():
     takebacks = [_declined_wait("takeback", n) for n in (1, 2, 3, 99)]
     fast = clocks.FIRST_MOVE_SECONDS[0][1]
     phrases = [
-        f"no request for {defaults.LIVE_GONE_SECONDS} s has left",
+        f"no request for {defaults.LIVE_GONE_SECONDS} s has left (for two minutes in a"
+        * (defaults.LIVE_GONE_UNTIMED_SECONDS == 120),
         f"{spacing.DRAW_SPACING + 1} moves (plies) after their last offer",
         "takeback again {} s after a declined one, {} s after two in a row, "
         "{} s after three … (up to {} s;".format(*takebacks),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import types
+import uuid
 
 import pytest
 from django.core.cache import cache
@@ -70,6 +71,31 @@ def test_a_draw_may_be_claimed_instead(client, friends, later):  # noqa: F811
     later(31)
     over = claim(client, game_id, "draw", white).json()
     assert over["result"] == {"winner": None, "reason": "abandonment", "score": None}
+
+
+def test_a_game_without_a_clock_waits_longer_before_a_claim(client, later):  # noqa: F811
+    """Network QA: a friend whose phone locked its screen for half a minute
+    lost a game without a clock, where nobody is pressed for time."""
+    made = client.post(
+        "/api/games/", {"game": "gomoku", "friend": {"side": "black"}}, format="json"
+    ).json()
+    black = made["seat"]["token"]
+    white = post(client, "game-join", made["id"], {"invite": made["invite"]}).json()
+    first_moves(client, made["id"], black, white["seat"]["token"])
+    presence.arrive(made["id"], "white")
+    presence.leave(made["id"], "white")
+    assert presence.who_is_here(made["id"])["gone_after"] == 120
+    later(31)
+    refused = assert_error(
+        claim(client, made["id"], "win", black), 409, "friend_not_gone"
+    )
+    assert refused["detail"].endswith("you may claim the game in 89 s")
+    later(121)
+    assert claim(client, made["id"], "win", black).json()["status"] == "finished"
+
+
+def test_a_game_on_a_clock_waits_half_a_minute(friends):
+    assert presence.who_is_here(friends[0])["gone_after"] == 30
 
 
 def test_no_claim_while_the_friend_is_connected(client, friends, later):  # noqa: F811
@@ -184,11 +210,12 @@ def test_a_games_presence_outlives_many_other_games():
     """In one process the cache is its memory: the presence of a game (a
     claim rests on it) is not dropped when many other games come after it,
     as Django's default in-memory cache drops entries beyond 300."""
-    presence.arrive("first-game", "black")
-    for n in range(1000):
-        presence.arrive(f"other-game-{n}", None)
-    assert presence.who_is_here("first-game")["black"] is True
-    assert presence.gone_for("first-game", "black") is None
+    first = uuid.uuid4()
+    presence.arrive(first, "black")
+    for _ in range(1000):
+        presence.arrive(uuid.uuid4(), None)
+    assert presence.who_is_here(first)["black"] is True
+    assert presence.gone_for(first, "black") is None
 
 
 def test_a_seat_that_follows_by_requests_is_here(client, friends, later, monkeypatch):  # noqa: F811

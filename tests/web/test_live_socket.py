@@ -142,7 +142,8 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
             presence = await receive(watcher, "presence")
             if presence["black"]:
                 break
-        # White never came: gone since black's arrival, 30 s before a claim.
+        # White never came: gone since black's arrival, two minutes before a
+        # claim (a game without a clock).
         assert presence == {
             "type": "presence",
             "black": True,
@@ -151,7 +152,7 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
             "playing": 0,
             "paused": 0,
             "gone": {"white": pytest.approx(0, abs=2)},
-            "gone_after": 30,
+            "gone_after": 120,
             "polled": {},
             "polled_here": 10,
         }

@@ -12,8 +12,9 @@ control) with the colours swapped, each seat held by the same token, and
 the finished game names it so that both browsers and the watchers go there
 (a game without seats, against the computer, starts its rematch at once).
 A player whose friend left (no socket, no request) for ``LIVE_GONE_SECONDS``
-may claim the game: the win, or a draw (lichess's "force resignation" and
-"force draw"); not in a correspondence game, where the clock waits days.
+(longer without a clock: .presence.gone_after) may claim the game: the win,
+or a draw (lichess's "force resignation" and "force draw"); not in a
+correspondence game, where the clock waits days.
 A player may give their friend time on a Fischer clock whenever they like
 (lichess's "moretime", .clocks). Until each player has made their first
 move either may abort the game, which ends it without a result (so does a
@@ -26,7 +27,6 @@ waits to ask again is .spacing's.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -219,7 +219,7 @@ CLAIMS = ("win", "draw")
 def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
     """Return the snapshot after the token's seat claims the game (``result``
     ``win`` or ``draw``) that the other seat has left for at least
-    ``LIVE_GONE_SECONDS``; 409 in a correspondence game, before each player
+    :func:`.presence.gone_after`; 409 in a correspondence game, before each player
     has made a first move (the game is aborted then, as on lichess: a win
     claimed was about to be an abort at the first move's deadline), or
     while the friend is here or not yet gone that long."""
@@ -239,7 +239,7 @@ def claim(game_id: GameId, *, result: str, token: str | None) -> dict:
     gone = presence.gone_for(row.id, friend)
     if gone is None:
         raise Conflict("friend_here", _("your friend is connected to this game"))
-    wait = settings.LIVE_GONE_SECONDS - gone
+    wait = presence.gone_after(row.clock) - gone
     if wait > 0:
         raise Conflict(
             "friend_not_gone",

@@ -8,7 +8,8 @@ whose socket cannot connect polls): such requests keep a seat with no socket
 here for :data:`POLLED_HERE` seconds. A seat not here is *gone* from the last
 time it was seen; when that is not
 known (the server restarted), from the moment its opponent's socket came.
-Once a seat has been gone ``LIVE_GONE_SECONDS``, its opponent may claim the
+Once a seat has been gone ``LIVE_GONE_SECONDS`` (``LIVE_GONE_UNTIMED_SECONDS``
+in a game without a clock: :func:`gone_after`), its opponent may claim the
 game (:func:`webgame.services.friends.claim`), as lichess lets a player whose
 opponent left force the resignation or the draw.
 """
@@ -21,6 +22,7 @@ import uuid
 from django.conf import settings
 from django.core.cache import cache
 
+from ..models import Game as GameRow
 from . import live
 from .sides import SIDES, other_side
 
@@ -156,8 +158,16 @@ def who_is_here(game_id: object) -> dict:
             for side, seen_at in last.items()
             if not here[side] and seen_at is not None
         },
-        "gone_after": settings.LIVE_GONE_SECONDS,
+        "gone_after": gone_after(
+            GameRow.objects.filter(pk=game_id).values_list("clock", flat=True).first()
+        ),
     }
+
+
+def gone_after(clock: dict | None) -> int:
+    """Return how long a seat is gone from a game on ``clock`` (None: none)
+    before its friend may claim the game."""
+    return settings.LIVE_GONE_SECONDS if clock else settings.LIVE_GONE_UNTIMED_SECONDS
 
 
 def gone_for(game_id: object, side: str) -> float | None:
