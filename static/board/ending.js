@@ -100,7 +100,9 @@ const LOSER_DID = {
 const I_DID = {
   time: () => gettext("You ran out of time."),
   resignation: () => gettext("You resigned."),
-  abandonment: () => gettext("You left the game."),
+  // Not "You left the game." to a phone that lost its network (network QA:
+  // it read as an accusation).
+  abandonment: () => gettext("You were not connected for too long: your friend claimed the win."),
 };
 const FRIEND_DID = {
   time: () => gettext("Your friend ran out of time."),

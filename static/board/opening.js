@@ -189,14 +189,15 @@ export function openingNews(before, g) {
   // The opener's three, named too: they came at once (QA).
   if (was.step === "place3" && now.step === "choose") {
     const [first, second, third] = g.moves.slice(0, 3).map(moveText);
-    return interpolate(gettext("The computer placed three stones, %(first)s, %(second)s and %(third)s: you choose black, or white and the next move, or two more stones"), { first: first, second: second, third: third }, true);
+    // What to do next, the bar says (renju walk: said twice).
+    return interpolate(gettext("The computer placed three stones: %(first)s, %(second)s and %(third)s"), { first: first, second: second, third: third }, true);
   }
   if (now.choices.length <= was.choices.length) return null;
   const choice = now.choices[now.choices.length - 1];
   // Named: they came at once with the choice, unseen (Chinese QA).
   if (choice === "place2") {
     const [white, black] = g.moves.slice(3, 5).map(moveText);
-    return interpolate(gettext("The computer placed two more stones, %(white)s and %(black)s: you choose a colour"), { white: white, black: black }, true);
+    return interpolate(gettext("The computer placed two more stones: %(white)s and %(black)s"), { white: white, black: black }, true);
   }
   return interpolate(gettext("The computer chose to play %(colour)s: you play %(mine)s"), { colour: sideName(choice), mine: sideName(humans[0]) }, true);
 }

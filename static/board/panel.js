@@ -500,12 +500,16 @@ function statusText() {
   // A search for another side has ended: its move came (by the socket)
   // before its answer.
   const thinking = state.thinking && state.thinking.side === g.to_move ? state.thinking : null;
+  // In a Swap2 opening no colour is the computer's yet (renju walk:
+  // "White (AI) is thinking…" while it chose its colour).
+  const step = openingStep();
+  if (thinking && !thinking.hint && step) return step === "place3" || step === "place2" ? gettext("The computer is placing its stones\u2026") : gettext("The computer is choosing\u2026");
   if (thinking && !thinking.hint && state.paused) return interpolate(gettext("%(side)s (AI) is thinking, then pauses"), who, true);
   if (thinking && !thinking.hint) return interpolate(gettext("%(side)s (AI) is thinking\u2026"), who, true);
   if (thinking) return interpolate(gettext("Looking for a hint for %(side)s\u2026"), who, true);
   // Between two browsers each player reads whose turn it is in their words.
   const mine = mySeat();
-  if (openingStep()) {
+  if (step) {
     // Its bar says what the friend does next, whom nothing says is not
     // there yet; and a computer that waits, that it waits (verification
     // walk: "the computer chooses ..." over a game standing still).

@@ -1292,6 +1292,11 @@ def test_a_friend_who_left_can_be_claimed_from(new_page, settings):
     assert a.locator("#end-title").inner_text() == "You won"
     assert a.locator("#result").inner_text() == ("Black wins: White left the game")
     assert a.locator("#gone-bar").is_hidden()
+    b.goto(seat)  # B comes back to the game lost
+    b.wait_for_selector("#end-dialog.show")
+    assert b.locator("#end-reason").inner_text() == (
+        "You were not connected for too long: your friend claimed the win."
+    )
 
 
 def test_a_watcher_reads_that_a_player_left_and_came_back(new_page, settings):

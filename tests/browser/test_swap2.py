@@ -165,7 +165,20 @@ def _opened_against_the_computer(page, steps: str) -> None:
 def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
     # The computer chooses (and may place two stones); the opener then
     # chooses if it handed the choice back.
+    page.add_init_script(
+        """addEventListener("DOMContentLoaded", () => {
+        const status = document.getElementById("status");
+        window.statuses = [];
+        new MutationObserver(() => statuses.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});
+    });"""
+    )
     _opened_against_the_computer(page, "['done', 'choose-again']")
+    # No colour is the computer's while it chooses (renju walk: "White (AI)
+    # is thinking…").
+    seen = page.evaluate("() => statuses")
+    assert "The computer is choosing\u2026" in seen, seen
+    assert not [text for text in seen if "(AI) is thinking" in text], seen
     if game_json(page)["opening"]["step"] == "choose-again":
         assert _buttons(page) == ["black", "white"]
         page.click('#swap2-choices button[data-choice="black"]')
@@ -254,13 +267,18 @@ def test_the_computers_two_more_stones_are_named_until_the_colour_is_chosen(
     monkeypatch.setattr(swap2, "EVEN_BAND", 1.0)  # it always hands back
     _opened_against_the_computer(page, "['choose-again']")
     placed = game_json(page)["moves"][3:5]
-    expected = f"The computer placed two more stones, {placed[0]} and {placed[1]}"
+    expected = f"The computer placed two more stones: {placed[0]} and {placed[1]}"
     page.wait_for_function(
         "t => document.querySelector('#flash').innerText.startsWith(t)",
         arg=expected,
     )
     page.wait_for_timeout(4000)  # it stays while the choice waits
-    assert page.inner_text("#flash") == expected + ": you choose a colour."
+    # What to do next, only the bar says (renju walk: said twice).
+    assert page.inner_text("#flash") == expected + "."
+    assert (
+        page.inner_text("#swap2-text")
+        == "Swap2: you choose a colour; white moves next."
+    )
     page.click('#swap2-choices button[data-choice="black"]')
     page.wait_for_function("() => !document.querySelector('#flash').innerText")
 
@@ -503,10 +521,7 @@ def test_the_computers_three_opening_stones_are_named_until_the_player_chooses(p
     )
     wait_idle(page)
     first, second, third = game_json(page)["moves"][:3]
-    expected = (
-        f"The computer placed three stones, {first}, {second} and {third}:"
-        " you choose black, or white and the next move, or two more stones."
-    )
+    expected = f"The computer placed three stones: {first}, {second} and {third}."
     page.wait_for_function("t => $('#flash').text() === t", arg=expected)
     # Shown, not said: the stones' words and the bar say it (keyboard walk:
     # the choice was heard twice, the stones twice).
