@@ -175,10 +175,12 @@ def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
     )
     _opened_against_the_computer(page, "['done', 'choose-again']")
     # No colour is the computer's while it chooses (renju walk: "White (AI)
-    # is thinking…").
+    # is thinking…"); once it has chosen white, it is White thinking.
     seen = page.evaluate("() => statuses")
-    assert "The computer is choosing\u2026" in seen, seen
-    assert not [text for text in seen if "(AI) is thinking" in text], seen
+    opening = seen[seen.index("Swap2 opening") :]
+    assert [text for text in opening if "\u2026" in text][0] == (
+        "The computer is choosing\u2026"
+    ), seen
     if game_json(page)["opening"]["step"] == "choose-again":
         assert _buttons(page) == ["black", "white"]
         page.click('#swap2-choices button[data-choice="black"]')
