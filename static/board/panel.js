@@ -820,6 +820,8 @@ export function drawPanel() {
   // A watcher gets no estimates while the game goes on: a page's own
   // searches bring them (spectator QA: the switch on showed nothing).
   $("#show-analysis").closest(".form-check").prop("hidden", onlyWatching() && g.status === "playing");
+  // Nor has a watcher any move to confirm (network walk).
+  $("#confirm-moves").closest(".form-check").prop("hidden", onlyWatching());
   drawSeats();
   labelResign();
   drawOpening();

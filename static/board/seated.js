@@ -242,8 +242,18 @@ function drawPresence() {
   // or going moves no board.
   // A watch link's page counts itself, as a spectators' list names its reader.
   $("#control-name").text(g.clock ? controlName(g.clock.control) : "");
-  const watchers = who.watchers || 0;
-  $("#watchers").text(watchers ? interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true) : "");
+  $("#watchers").text(watchersText(who.watchers || 0));
+}
+
+/** How many watch, said to a watcher as "You are watching" (network walk:
+ *  nothing on a watch link's page said so until a tap was refused). */
+function watchersText(watchers) {
+  if (onlyWatching()) {
+    const others = Math.max(0, watchers - (state.watching ? 1 : 0));
+    if (!others) return gettext("You are watching");
+    return interpolate(ngettext("You and %(n)s other are watching", "You and %(n)s others are watching", others), { n: others }, true);
+  }
+  return watchers ? interpolate(ngettext("%(n)s watching", "%(n)s watching", watchers), { n: watchers }, true) : "";
 }
 
 /** Whether a takeback asked by `side` takes back the friend's reply too:

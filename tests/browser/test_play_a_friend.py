@@ -268,6 +268,14 @@ def test_the_players_and_the_watchers_see_the_time_control(new_page):
     for tab in (a, b, c):
         assert tab.inner_text("#control-name") == "5 min + 3 s"
     assert a.inner_text("#watchers") == "1 watching"
+    # The watcher reads that it watches, and has no move to confirm
+    # (network walk: a phone's watcher was offered "Confirm moves").
+    c.wait_for_function(
+        "() => document.querySelector('#watchers').textContent === 'You are watching'"
+    )
+    switch = "s => document.querySelector(s).closest('.form-check').hidden"
+    assert c.evaluate(switch, "#confirm-moves")
+    assert not a.evaluate(switch, "#confirm-moves")
     parted = a.evaluate(
         "() => getComputedStyle(document.querySelector('#watchers'), '::before')"
         ".content"
@@ -1887,12 +1895,14 @@ def test_a_game_between_ais_is_shared_to_watch_and_goes_on(new_page):
     )
     # One watcher: the page playing the game was counted as a second. The
     # playing page shows the count (its row showed only with seats or a clock).
-    for page in (a, c):
+    # The watcher reads that it watches (network walk: nothing said so).
+    for page, words in ((a, "1 watching"), (c, "You are watching")):
         page.wait_for_function(
-            "() => document.querySelector('#watchers').textContent === '1 watching'"
+            "t => document.querySelector('#watchers').textContent === t", arg=words
         )
     a.wait_for_timeout(1500)  # a second count is told within a second
-    assert a.inner_text("#watchers") == c.inner_text("#watchers") == "1 watching"
+    assert a.inner_text("#watchers") == "1 watching"
+    assert c.inner_text("#watchers") == "You are watching"
     assert a.locator("#watchers").is_visible()
     assert services.get_game(made["id"])["players"]["black"]["kind"] == "ai"
 
