@@ -442,9 +442,12 @@ export function drawMoveList() {
       const move = moveText(g.moves[k]);
       let label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
       if (passed) label = k % 2 ? gettext("white passed after move %(ply)s") : gettext("black passed after move %(ply)s");
+      label = interpolate(label, { ply: number, move: move }, true);
+      // At the start this first move holds the focus: it says it is not on
+      // the board yet (keyboard walk: "move 1, black f5" over an empty one).
+      if (state.viewPly === 0 && ply === 1) label = interpolate(gettext("the starting position; next: %(move)s"), { move: label }, true);
       html.push(
-        '<button type="button" tabindex="-1" class="' + cls + '" data-ply="' + ply + '"' + (shown ? ' aria-current="step"' : "") + ' aria-label="' +
-          interpolate(label, { ply: number, move: move }, true) + '">' + move + "</button>"
+        '<button type="button" tabindex="-1" class="' + cls + '" data-ply="' + ply + '"' + (shown ? ' aria-current="step"' : "") + ' aria-label="' + label + '">' + move + "</button>"
       );
     });
     html.push("</li>");
@@ -460,6 +463,9 @@ export function drawMoveList() {
   const $stop = $target.length ? $target : $list.find("[data-ply]").first();
   $stop.attr("tabindex", "0");
   if (focused && $stop.length) $stop[0].focus({ preventScroll: true });
+  // The start in sight too (keyboard walk: Home left the focused first
+  // move scrolled out of the list).
+  if (state.viewPly === 0) $list.scrollTop(0);
   if ($target.length) {
     const top = $target.position().top + $list.scrollTop();
     if (state.viewPly === null) $list.scrollTop($list[0].scrollHeight);

@@ -12,6 +12,8 @@ import re
 
 import pytest
 
+from mcts.games import find_game
+
 from .helpers import (
     AI_TIMEOUT,
     LOADED,
@@ -558,3 +560,28 @@ def test_a_long_dialog_scrolls_by_keyboard(page, button, dialog):
         raise AssertionError("the dialog's text is not a keyboard stop")
     page.keyboard.press("End")
     page.wait_for_function(f"() => document.querySelector('{body}').scrollTop > 0")
+
+
+def test_home_in_a_long_move_list_shows_and_names_the_start(page):
+    # Keyboard walk: after a whole game, Home left the focused first move
+    # scrolled out of the list, and it read "move 1, black f5" over the
+    # starting position.
+    game = find_game("reversi")
+    state, moves = game.initial_state(), []
+    while len(moves) < 40 and not game.is_terminal(state):
+        move = game.legal_moves(state)[len(moves) % 3 % len(game.legal_moves(state))]
+        moves.append(game.format_move(state, move))
+        state = game.apply(state, move)
+    open_imported(page, "reversi", " ".join(moves))
+    last = page.locator("#move-list [data-ply]").last
+    last.focus()
+    assert page.evaluate("() => document.getElementById('move-list').scrollTop") > 0
+    page.keyboard.press("Home")
+    page.wait_for_function(
+        "() => document.getElementById('move-list').scrollTop === 0", timeout=2000
+    )
+    focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert focused == f"the starting position; next: move 1, black {moves[0]}"
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert focused == f"move 1, black {moves[0]}"
