@@ -255,6 +255,9 @@ export function startRules() {
 export function rulesClosed() {
   if (!rulesOver && state.game) return;
   rulesOver = false;
+  // Back at How to play, for the keyboard (keyboard walk: at the first
+  // control), once open: Bootstrap focuses the dialog itself as it opens.
+  $("#start-dialog").one("shown.bs.modal", () => document.getElementById("start-rules").focus());
   offerNewGame($("#start-game").val());
 }
 

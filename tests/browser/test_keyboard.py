@@ -80,6 +80,19 @@ def test_dialogs_give_the_focus_back_where_it_was(page):
     page.focus("#rules")
     open_and_escape(page, "Enter", "rules-dialog")
     assert active(page) == "rules"
+    # The rules opened from the new-game dialog go back to it, at How to
+    # play (keyboard walk: at its first control).
+    page.keyboard.press("n")
+    shown(page, "start-dialog")
+    page.focus("#start-rules")
+    page.keyboard.press("Enter")
+    shown(page, "rules-dialog")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules-dialog", state="hidden")
+    shown(page, "start-dialog")
+    page.wait_for_function(
+        "() => document.activeElement.id === 'start-rules'", timeout=3000
+    )
 
 
 def open_and_escape(page, key: str, dialog: str) -> None:
