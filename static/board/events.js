@@ -358,7 +358,10 @@ export function showTheme() {
   // Filled while on: only aria-pressed changed, and on looked like off.
   $("#sound").attr("aria-pressed", soundOn()).toggleClass("active", soundOn());
   const dark = window.BoardTheme.current() === "dark";
-  $("#theme").text(dark ? pgettext("colour scheme", "Light") : pgettext("colour scheme", "Dark"));
+  // Heard as what it does (keyboard walk: "Light" read as the scheme on).
+  $("#theme")
+    .text(dark ? pgettext("colour scheme", "Light") : pgettext("colour scheme", "Dark"))
+    .attr("aria-label", dark ? gettext("Switch to light colours") : gettext("Switch to dark colours"));
 }
 
 /** Inside the grid, keys move between cells (the ARIA grid pattern): the

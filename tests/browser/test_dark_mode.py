@@ -25,12 +25,19 @@ def test_the_page_follows_the_system_and_the_toggle_is_remembered(new_page):
     assert dark.locator("#theme").inner_text() == "Light"
     # Its name says what it does: no "Light, pressed" while the page is dark.
     assert dark.locator("#theme").get_attribute("aria-pressed") is None
+    # Heard as what it does (keyboard walk: "Light" read as the scheme on).
+    assert dark.locator("#theme").get_attribute("aria-label") == (
+        "Switch to light colours"
+    )
     dark.click("#theme")
     assert background(dark) > 0.85
     dark.reload()
     dark.wait_for_function("() => typeof BoardPage !== 'undefined'")
     assert dark.evaluate("() => document.documentElement.dataset.bsTheme") == "light"
     assert dark.locator("#theme").inner_text() == "Dark"
+    assert (
+        dark.locator("#theme").get_attribute("aria-label") == "Switch to dark colours"
+    )
 
     light = new_page(viewport=DESKTOP, color_scheme="light")
     open_board(light)
