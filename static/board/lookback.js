@@ -224,7 +224,13 @@ function drawExplorerCard() {
   const e = state.explore;
   // Its word says what it does next: no "pressed" state beside it (a
   // pressed button called Back to the game read as a contradiction).
-  $("#explore").toggleClass("active", Boolean(e)).text(e ? gettext("Back to the game") : gettext("Explore"));
+  // Not "Back to the game" either, the name of the link above the board
+  // (keyboard walk: two buttons of one name); its description follows.
+  if (!$("#explore").data("title")) $("#explore").data("title", $("#explore").attr("title"));
+  $("#explore")
+    .toggleClass("active", Boolean(e))
+    .text(e ? gettext("Stop exploring") : gettext("Explore"))
+    .attr("title", e ? gettext("Back to the game") : $("#explore").data("title"));
   $("#explorer-back").prop("hidden", !(e && e.line.length));
   $("#explorer-body").prop("hidden", !e);
   $("#explorer").toggleClass("near-board", Boolean(e));

@@ -153,7 +153,7 @@ export function exploreMove(move) {
 export function exploreBack() {
   const e = state.explore;
   if (!e) return;
-  if (!e.asked.length) return flash(gettext("The explored line starts here: \u201cBack to the game\u201d ends exploring."), "position");
+  if (!e.asked.length) return flash(gettext("The explored line starts here: \u201cStop exploring\u201d goes back to the game."), "position");
   e.ahead.push(e.asked[e.asked.length - 1]);
   fetchExplorer(e.asked.slice(0, -1));
 }
@@ -165,7 +165,7 @@ export function exploreForward() {
   const e = state.explore;
   if (!e) return;
   if (e.ahead.length) return exploreMove(e.ahead[e.ahead.length - 1]);
-  flash(gettext("Pick one of the model's moves to go on: \u201cBack to the game\u201d ends exploring."), "position");
+  flash(gettext("Pick one of the model's moves to go on: \u201cStop exploring\u201d goes back to the game."), "position");
 }
 
 /** A click on the board while exploring: step into the model's move there.
@@ -187,7 +187,7 @@ export function exploreSquare(square) {
     if (state.selected || picked) return;
   }
   // About the position explored: it goes when another is shown.
-  flash(gettext("Exploring: pick one of the model's moves (Back to the game ends it)."), "position");
+  flash(gettext("Exploring: pick one of the model's moves (Stop exploring goes back to the game)."), "position");
 }
 
 function fetchExplorer(line) {

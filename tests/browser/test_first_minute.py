@@ -1458,13 +1458,18 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
     page.click("#explorer-back")
     page.wait_for_function("() => BoardPage.state.explore.line.length === 0")
-    # Its word says what it does: no "pressed" Back to the game.
-    assert page.inner_text("#explore") == "Back to the game"
+    # Its word says what it does: no "pressed" Back to the game, nor a
+    # second button of that name (keyboard walk).
+    assert page.inner_text("#explore") == "Stop exploring"
+    assert page.get_attribute("#explore", "title") == "Back to the game"
+    assert page.get_attribute("#explorer-back", "aria-label") == "One move back"
     assert page.get_attribute("#explore", "aria-pressed") is None
     page.click("#explore")  # back to the game, unchanged
     assert page.evaluate("() => BoardPage.state.explore") is None
     assert len(pieces(page)) == 4 and plies(page) == []
     assert page.locator("#analysis").is_visible()  # the hint's search again
+    assert page.inner_text("#explore") == "Explore"
+    assert page.get_attribute("#explore", "title").startswith("Browse what the")
 
 
 def test_the_explorer_shows_the_model_the_computer_plays(page):
@@ -1535,7 +1540,8 @@ def test_the_move_before_while_exploring_is_the_explored_lines(page):
     page.keyboard.press("ArrowRight")
     assert page.evaluate("() => BoardPage.state.explore.line") == explored
     assert page.inner_text("#flash") == (
-        "Pick one of the model's moves to go on: “Back to the game” ends exploring."
+        "Pick one of the model's moves to go on:"
+        " “Stop exploring” goes back to the game."
     )
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => BoardPage.state.explore.line.length === 1")
@@ -1547,7 +1553,7 @@ def test_the_move_before_while_exploring_is_the_explored_lines(page):
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("() => BoardPage.state.explore.line.length") == 0
     assert page.inner_text("#flash") == (
-        "The explored line starts here: “Back to the game” ends exploring."
+        "The explored line starts here: “Stop exploring” goes back to the game."
     )
     page.click('#board [data-square="a1"]')  # none of the model's moves
     assert page.inner_text("#flash").startswith("Exploring: pick one")
