@@ -281,7 +281,9 @@ whenGameDrawn(() => setTimeout(tapTheQueued, 0));
 function pick(square, moves) {
   clearFlash();
   const words = pickedWords(square);
-  if (words) flash(words, "info");
+  // Shown, not said: sayPicked says where it can go (keyboard walk: heard
+  // twice, "an orange dot" too).
+  if (words) flash(words, "info", true);
   sayPicked(square, moves);
 }
 

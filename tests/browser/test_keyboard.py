@@ -119,6 +119,9 @@ def test_escape_puts_down_a_picked_piece(page):
     assert page.inner_text("#flash") == (
         "b1: now go to an orange dot with the arrow keys, and press Enter."
     )
+    # Shown, not said too: the picked piece's words say where it can go
+    # (keyboard walk: heard twice, and "orange dot" means nothing unseen).
+    assert page.get_attribute("#flash", "aria-live") == "off"
     page.keyboard.press("Escape")
     page.wait_for_function("() => BoardPage.state.selected === null")
     assert page.locator("#board .cell.target").count() == 0
