@@ -1439,6 +1439,10 @@ def test_the_opening_explorer_steps_into_the_models_moves(page):
     assert moves and set(moves) <= {"d3", "c4", "f5", "e6"}
     # Why a move's visits can pass its position's (they read as an error).
     assert "every order of moves" in page.inner_text(".explorer-table caption")
+    # Named shortly, the caption its description (keyboard walk: the whole
+    # caption was read as its name).
+    table = page.get_by_role("table", name="Moves known here", exact=True)
+    assert table.get_attribute("aria-describedby") == "explorer-caption"
     assert "Openings: light" in page.inner_text("#explorer-line")
     assert page.locator("#board .cell[class*='heat-']").count() == len(moves)
     page.locator("#explorer-moves .explorer-move").first.click()
