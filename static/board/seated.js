@@ -592,16 +592,18 @@ export function firstMoveNews(before, g) {
   if (firstMoveCounted(before) && before.to_move === g.to_move) return null; // said already
   const friend = otherSide(mine);
   if (before && before.seats && !before.seats[friend] && g.seats[friend]) return null;
+  // What the clock shows now, and that the player's own time is not gone
+  // (network walk: 0:22 where 3:00 had been read as the time cut).
   // Under Swap2 a first turn has steps (stones, a choice), each timed
   // (Gomoku QA: "first move" read as the first stone alone).
   if (opensSwap2(g, mine) !== null) {
     return g.to_move === mine
-      ? gettext("Play each step of your first turn before your clock runs out, or the game is aborted.")
-      : gettext("If your friend does not play each step of their first turn before their clock runs out, the game is aborted.");
+      ? gettext("Your clock now counts down the time for each step of your first turn: if it runs out, the game is aborted. Your own time starts after that turn.")
+      : gettext("Your friend's clock now counts down the time for each step of their first turn: if it runs out, the game is aborted.");
   }
   return g.to_move === mine
-    ? gettext("Make your first move before your clock runs out, or the game is aborted.")
-    : gettext("If your friend makes no first move before their clock runs out, the game is aborted.");
+    ? gettext("Your clock now counts down the time for your first move: if it runs out, the game is aborted. Your own time starts after that move.")
+    : gettext("Your friend's clock now counts down the time for their first move: if it runs out, the game is aborted.");
 }
 
 /** Words for the time a restart of the server gave the clocks of `g` since

@@ -854,8 +854,8 @@ def test_a_moves_lost_answer_leaves_the_word_about_the_position(new_page):
     a.wait_for_function("() => BoardPage.state.game.ply === 1 && !BoardPage.state.busy")
     a.wait_for_function(
         "t => $('#flash').text() === t",
-        arg="If your friend makes no first move before their clock runs out, the"
-        " game is aborted.",
+        arg="Your friend's clock now counts down the time for their first move:"
+        " if it runs out, the game is aborted.",
         timeout=5000,
     )
 
@@ -865,10 +865,15 @@ def test_each_player_is_told_of_the_first_moves_countdown(new_page):
     read 3:00), and only a tooltip, which a phone does not show, said why;
     at 0:00 the game was aborted. Each player is told as it begins."""
     a, b = a_friend_joins_timed(new_page)
-    mine = "Make your first move before your clock runs out, or the game is aborted."
+    # What the clock shows, and that the player's own time is not gone
+    # (network walk: 0:22 where 3:00 had been read as the time cut).
+    mine = (
+        "Your clock now counts down the time for your first move: if it runs out,"
+        " the game is aborted. Your own time starts after that move."
+    )
     theirs = (
-        "If your friend makes no first move before their clock runs out, the"
-        " game is aborted."
+        "Your friend's clock now counts down the time for their first move:"
+        " if it runs out, the game is aborted."
     )
     assert a.inner_text("#flash") == f"Your friend joined: they play white. {mine}"
     assert b.inner_text("#flash") == theirs
@@ -1729,8 +1734,9 @@ def test_an_opening_turn_not_played_in_time_names_its_part_not_a_first_move(
     game_id, black, _ = swap2_friends("h8", "h9")
     a = seated_page(new_page, game_id, "black", black)
     assert a.inner_text("#flash") == (
-        "Play each step of your first turn before your clock runs out, "
-        "or the game is aborted."
+        "Your clock now counts down the time for each step of your first turn:"
+        " if it runs out, the game is aborted. Your own time starts after that"
+        " turn."
     )
     past = timezone.now() - dt.timedelta(seconds=1)
     GameRow.objects.filter(pk=game_id).update(deadline=past)
@@ -1848,6 +1854,35 @@ def test_a_player_looking_back_is_called_to_their_move(new_page):
     assert not b.evaluate(called)
     a.click("#back-to-game")
     assert not a.evaluate(called)
+
+
+def test_a_lost_connection_moves_no_board_on_a_phone(new_page):
+    """Network walk: beside "Your friend's move (Black)" the lost
+    connection's words pushed the disc counts to a line of their own, and
+    the phone's board moved down and up again with each drop. They show in
+    the window's corner."""
+    a = new_page(viewport=DESKTOP)
+    b = new_page(**PHONE_CONTEXT)
+    a.goto(a.base_url + "/")
+    a.wait_for_selector("#start-dialog.show")
+    a.select_option("#start-game", "reversi")
+    a.check("#friend-black", force=True)
+    a.select_option("#friend-clock", "3+2")
+    a.click("#play-friend")
+    a.wait_for_selector("#share-dialog.show")
+    invite = a.input_value("#invite-link")
+    b.goto(invite)
+    b.wait_for_function("() => BoardPage.state.seat !== null && BoardPage.state.live")
+    assert b.inner_text("#status") == "Your friend's move (Black)"
+    board = b.locator("#board").bounding_box()
+    b.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    b.context.set_offline(True)
+    b.wait_for_selector("#connection-lost:not([hidden])", timeout=4000)
+    assert b.locator("#board").bounding_box() == board
+    sign = b.locator("#connection-lost").bounding_box()
+    assert sign["y"] + sign["height"] <= b.viewport_size["height"]
+    b.context.set_offline(False)
+    b.wait_for_selector("#connection-lost", state="hidden", timeout=5000)
 
 
 def test_a_player_who_loses_the_connection_is_told(new_page):
@@ -2242,7 +2277,10 @@ def test_a_restart_keeps_the_first_move_s_word_under_the_board(new_page):
     runs out…", faded after 3.5 s, and the game was aborted with nothing
     said meanwhile. Both are said now, and stay until the move."""
     a, b = a_friend_joins_timed(new_page)
-    mine = "Make your first move before your clock runs out, or the game is aborted."
+    mine = (
+        "Your clock now counts down the time for your first move: if it runs out,"
+        " the game is aborted. Your own time starts after that move."
+    )
     a.expected_errors.append("ERR_INTERNET_DISCONNECTED")
     a.context.set_offline(True)  # the server is away
     a.wait_for_function("() => !BoardPage.state.live")
