@@ -132,11 +132,11 @@ function sendMove(move) {
 /** Why black may not play `square` under renju, in a sentence. */
 function forbiddenText(square, why) {
   const words = {
-    "double three": () => gettext("%(square)s is forbidden to black: it makes two threes at once (renju)."),
-    "double four": () => gettext("%(square)s is forbidden to black: it makes two fours at once (renju)."),
-    overline: () => gettext("%(square)s is forbidden to black: it makes six or more in a row (renju)."),
+    "double three": () => gettext("%(square)s is forbidden to Black: it makes two threes at once (renju)."),
+    "double four": () => gettext("%(square)s is forbidden to Black: it makes two fours at once (renju)."),
+    overline: () => gettext("%(square)s is forbidden to Black: it makes six or more in a row (renju)."),
   }[why];
-  return interpolate(words ? words() : gettext("%(square)s is forbidden to black (renju)."), { square: square }, true);
+  return interpolate(words ? words() : gettext("%(square)s is forbidden to Black (renju)."), { square: square }, true);
 }
 
 /** Whether a stone or a disc is on `square` ("h8"). */
@@ -182,7 +182,7 @@ function whyNotNow(pastBusy) {
   if (aiThinking()) return [gettext("Wait: the AI is thinking."), "position"];
   if (state.busy && !pastBusy) return [gettext("Wait: your last change is still on its way to the server."), "info"];
   if (g.seats && !humanToMove()) return [gettext("It is your friend's turn."), "position"];
-  if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (black).") : gettext("It is the AI's turn (white)."), "position"];
+  if (!humanToMove()) return [g.to_move === "black" ? gettext("It is the AI's turn (Black).") : gettext("It is the AI's turn (White)."), "position"];
   return null;
 }
 

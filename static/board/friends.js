@@ -211,29 +211,29 @@ function rematchWords(g, next) {
 }
 
 /** What is said of a seat's player (its side, or under a Swap2 opening not
- *  chosen yet its part: Gomoku QA, "they play white" before anyone chose). */
+ *  chosen yet its part: Gomoku QA, "they play White" before anyone chose). */
 const SEAT_WORDS = {
   created: {
-    black: () => gettext("New game with a friend: you play black"),
-    white: () => gettext("New game with a friend: you play white"),
+    black: () => gettext("New game with a friend: you play Black"),
+    white: () => gettext("New game with a friend: you play White"),
     opener: () => gettext("New game with a friend: you are the opener"),
     second: () => gettext("New game with a friend: you are the second player"),
   },
   joined: {
-    black: () => gettext("You joined the game: you play black"),
-    white: () => gettext("You joined the game: you play white"),
+    black: () => gettext("You joined the game: you play Black"),
+    white: () => gettext("You joined the game: you play White"),
     opener: () => gettext("You joined the game: you are the opener"),
     second: () => gettext("You joined the game: you are the second player"),
   },
   friend: {
-    black: () => gettext("Your friend joined: they play black"),
-    white: () => gettext("Your friend joined: they play white"),
+    black: () => gettext("Your friend joined: they play Black"),
+    white: () => gettext("Your friend joined: they play White"),
     opener: () => gettext("Your friend joined: they are the opener"),
     second: () => gettext("Your friend joined: they are the second player"),
   },
   rematch: {
-    black: () => gettext("The rematch has started: you play black"),
-    white: () => gettext("The rematch has started: you play white"),
+    black: () => gettext("The rematch has started: you play Black"),
+    white: () => gettext("The rematch has started: you play White"),
     opener: () => gettext("The rematch has started: you are the opener"),
     second: () => gettext("The rematch has started: you are the second player"),
   },

@@ -79,7 +79,7 @@ function saveBoards(id) {
 
 /** Keep `boards` (the API's boards/ of game `g`: the board after each
  *  move, encoded as here) as positions seen, and under renju `forbidden`
- *  (the points forbidden to black after each move). */
+ *  (the points forbidden to Black after each move). */
 export function learnBoards(g, boards, forbidden) {
   boards.forEach(function (cells, ply) {
     state.boards[movesKey(g.moves, ply)] = cells;

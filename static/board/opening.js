@@ -18,7 +18,7 @@ export function openingStep() {
 
 /** Under a Swap2 opening whose colours are not chosen yet, whether `side`'s
  *  player is the opener (true) or the second player (false); else null: a
- *  side is its colour (Gomoku QA: "they play white" before anyone chose). */
+ *  side is its colour (Gomoku QA: "they play White" before anyone chose). */
 export function opensSwap2(g, side) {
   if (!g.opening || g.opening.step === "done" || g.status !== "playing") return null;
   return side === g.opening.opener;
@@ -67,14 +67,14 @@ const STEPS = {
     () => gettext("Swap2: you place three stones, black, white, black. Stone %(n)s of 3: %(colour)s."),
   ],
   choose: [
-    () => gettext("Swap2: %(who)s chooses black, or white and the next move, or two more stones."),
-    () => gettext("Swap2: you choose black, or white and the next move, or two more stones."),
+    () => gettext("Swap2: %(who)s chooses Black, or White and the next move, or two more stones."),
+    () => gettext("Swap2: you choose Black, or White and the next move, or two more stones."),
   ],
   place2: [
     () => gettext("Swap2: %(who)s places two more stones, white then black. Stone %(n)s of 2: %(colour)s."),
     () => gettext("Swap2: you place two more stones, white then black. Stone %(n)s of 2: %(colour)s."),
   ],
-  "choose-again": [() => gettext("Swap2: %(who)s chooses a colour; white moves next."), () => gettext("Swap2: you choose a colour; white moves next.")],
+  "choose-again": [() => gettext("Swap2: %(who)s chooses a colour; White moves next."), () => gettext("Swap2: you choose a colour; White moves next.")],
 };
 
 /** After the opening: who plays which colour, a sentence for each colour (a

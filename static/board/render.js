@@ -146,14 +146,14 @@ function stoneNumbers() {
 }
 
 /** A renju forbidden point in its cell's label and tooltip (the red cross's
- *  words): "forbidden to black: double three". */
+ *  words): "forbidden to Black: double three". */
 function forbiddenWord(why) {
   const words = {
-    "double three": () => pgettext("square", "forbidden to black: double three"),
-    "double four": () => pgettext("square", "forbidden to black: double four"),
-    overline: () => pgettext("square", "forbidden to black: overline"),
+    "double three": () => pgettext("square", "forbidden to Black: double three"),
+    "double four": () => pgettext("square", "forbidden to Black: double four"),
+    overline: () => pgettext("square", "forbidden to Black: overline"),
   }[why];
-  return words ? words() : pgettext("square", "forbidden to black");
+  return words ? words() : pgettext("square", "forbidden to Black");
 }
 
 /** One cell: a grid button with its classes, screen-reader label and tooltip. */

@@ -2418,7 +2418,7 @@ def test_a_tap_in_the_computers_turn_says_so_until_the_computer_has_moved(page):
     """A second tap on the square just played (a double tap, an impatient
     click) came while the computer was to move: "It is the AI's turn
     (white)" showed in red, as an error, and stayed some seconds after the
-    computer had moved, beside "Your turn (black)". It is a word about the
+    computer had moved, beside "Your turn (Black)". It is a word about the
     position: said as information, and gone when the next move lands."""
     open_board(page)
     page.select_option("#strength-white", "time:1")
@@ -2430,7 +2430,7 @@ def test_a_tap_in_the_computers_turn_says_so_until_the_computer_has_moved(page):
     flash = page.locator("#flash")
     assert flash.inner_text() in (
         "Wait: the AI is thinking.",
-        "It is the AI's turn (white).",
+        "It is the AI's turn (White).",
     )
     assert "text-danger" not in (flash.get_attribute("class") or "")
     page.wait_for_function("() => BoardPage.state.game.ply === 2")
@@ -2449,7 +2449,7 @@ def test_the_computers_turn_said_goes_when_its_switch_is_turned_off(page):
     page.wait_for_function("() => BoardPage.state.game.ply === 1")
     page.click('#board [data-square="c5"]')
     flash = page.locator("#flash")
-    assert flash.inner_text() == "It is the AI's turn (white)."
+    assert flash.inner_text() == "It is the AI's turn (White)."
     page.click("#white-ai")
     page.wait_for_function("() => BoardPage.state.game.players.white.kind === 'human'")
     page.wait_for_timeout(100)

@@ -699,7 +699,7 @@ def test_the_invitation_closes_when_the_friend_joins(new_page):
         "() => BoardPage.state.seat && BoardPage.state.seat.side === 'white'"
     )
     a.wait_for_selector("#share-dialog", state="hidden", timeout=2000)
-    assert a.locator("#flash").inner_text() == "Your friend joined: they play white"
+    assert a.locator("#flash").inner_text() == "Your friend joined: they play White"
     # Said once: the flash is a live region, and #announce said it again.
     a.wait_for_timeout(200)
     assert "friend joined" not in a.locator("#announce").inner_text()
@@ -763,8 +763,8 @@ def test_a_rematch_is_asked_accepted_and_both_boards_go_to_it(new_page):
     assert b.locator("#status").inner_text() == "Your move (Black)"
     assert a.locator("#status").inner_text() == "Your friend's move (Black)"
     # Each player reads their colour; the watcher, that they swapped.
-    assert a.inner_text("#flash") == "The rematch has started: you play white"
-    assert b.inner_text("#flash") == "The rematch has started: you play black"
+    assert a.inner_text("#flash") == "The rematch has started: you play White"
+    assert b.inner_text("#flash") == "The rematch has started: you play Black"
     assert c.inner_text("#flash") == (
         "The rematch has started: the colours are swapped"
     )
@@ -875,7 +875,7 @@ def test_each_player_is_told_of_the_first_moves_countdown(new_page):
         "Your friend's clock now counts down the time for their first move:"
         " if it runs out, the game is aborted."
     )
-    assert a.inner_text("#flash") == f"Your friend joined: they play white. {mine}"
+    assert a.inner_text("#flash") == f"Your friend joined: they play White. {mine}"
     assert b.inner_text("#flash") == theirs
     click(a, "h8")
     ply_is(b, 1, timeout=2000)
@@ -1230,7 +1230,7 @@ def test_the_watchers_of_a_game_against_the_computer_follow_its_rematch(new_page
         if tab is a:  # read before it fades (3.5 s), not after C's wait
             # The player reads their new colour ("the colours are swapped"
             # was all a player against the computer was told).
-            assert a.inner_text("#flash") == "The rematch has started: you play white"
+            assert a.inner_text("#flash") == "The rematch has started: you play White"
     again = a.evaluate("() => BoardPage.state.game")
     assert c.evaluate("() => BoardPage.state.game.id") == again["id"]
     assert again["players"]["black"]["kind"] == "ai"  # the colours swapped

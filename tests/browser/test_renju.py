@@ -52,10 +52,10 @@ def test_a_forbidden_point_is_marked_and_a_click_on_it_is_refused_with_the_reaso
     assert page.locator("#board .cell.forbidden").count() == 1
     # A screen reader hears it too, and a mouse's tooltip says it.
     cell = page.locator('#board [data-square="j8"]')
-    assert "forbidden to black: double three" in cell.get_attribute("aria-label")
-    assert cell.get_attribute("title") == "j8: forbidden to black: double three"
+    assert "forbidden to Black: double three" in cell.get_attribute("aria-label")
+    assert cell.get_attribute("title") == "j8: forbidden to Black: double three"
     page.click('#board [data-square="j8"]')
-    assert "forbidden to black" in page.inner_text("#flash")
+    assert "forbidden to Black" in page.inner_text("#flash")
     assert "two threes" in page.inner_text("#flash")
     screenshot(page, "renju-forbidden")
     assert game_json(page)["ply"] == len(MOVES)
@@ -234,7 +234,7 @@ def test_looking_back_at_a_renju_position_marks_its_forbidden_points(page):
     page.click('#move-list [data-ply="8"]')
     page.wait_for_selector('#board [data-square="j8"].forbidden')
     cell = page.locator('#board [data-square="j8"]')
-    assert "forbidden to black: double three" in cell.get_attribute("aria-label")
+    assert "forbidden to Black: double three" in cell.get_attribute("aria-label")
     # White to move there: nothing is forbidden.
     page.click('#move-list [data-ply="7"]')
     assert page.locator("#board .cell.forbidden").count() == 0

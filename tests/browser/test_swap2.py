@@ -85,7 +85,7 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     # Who moves next is said with its colour (rules QA: "black, white (who
     # moves next)" read as a riddle).
     assert _bar(page) == (
-        "Swap2: the second player chooses black, or white and the next move,"
+        "Swap2: the second player chooses Black, or White and the next move,"
         " or two more stones."
     )
     assert _buttons(page) == ["black", "white", "place2"]
@@ -100,7 +100,7 @@ def test_a_swap2_opening_is_guided_step_by_step_at_one_screen(page, screenshot):
     assert "Stone 1 of 2: White" in _bar(page) and _buttons(page) == []
     _place(page, "g7", 4)
     _place(page, "j10", 5)
-    assert _bar(page) == "Swap2: the opener chooses a colour; white moves next."
+    assert _bar(page) == "Swap2: the opener chooses a colour; White moves next."
     assert _buttons(page) == ["black", "white"]
     assert page.is_disabled("#undo")
     page.click('#swap2-choices button[data-choice="white"]')
@@ -279,7 +279,7 @@ def test_the_computers_two_more_stones_are_named_until_the_colour_is_chosen(
     assert page.inner_text("#flash") == expected + "."
     assert (
         page.inner_text("#swap2-text")
-        == "Swap2: you choose a colour; white moves next."
+        == "Swap2: you choose a colour; White moves next."
     )
     page.click('#swap2-choices button[data-choice="black"]')
     page.wait_for_function("() => !document.querySelector('#flash').innerText")
@@ -529,7 +529,7 @@ def test_the_computers_three_opening_stones_are_named_until_the_player_chooses(p
     # the choice was heard twice, the stones twice).
     assert page.get_attribute("#flash", "aria-live") == "off"
     assert page.inner_text("#swap2-text") == (
-        "Swap2: you choose black, or white and the next move, or two more stones."
+        "Swap2: you choose Black, or White and the next move, or two more stones."
     )
     page.wait_for_timeout(4000)  # it stays while the choice waits
     assert page.inner_text("#flash") == expected
