@@ -15,7 +15,7 @@ that page has paused its computer, said again whenever it changes) and
 ``{"type": "ping"}`` (answered ``pong``). To the browser: ``{"type":
 "game", "game": snapshot}``, ``{"type": "presence", "black": bool, "white":
 bool, "watchers": n, "playing": n, "paused": n, "gone": {side: seconds},
-"gone_after": seconds}``
+"gone_after": seconds, "gone_after_untimed": seconds}``
 (:func:`webgame.services.presence.who_is_here`), ``{"type": "thinking",
 "side": side, "version": n, "seconds": s | null}`` (the computer starts a
 search: :func:`webgame.services.live.publish_thinking`), ``{"type": "chat",

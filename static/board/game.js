@@ -302,6 +302,7 @@ function takePresence(who) {
     paused: who.paused,
     gone: { ...(who.gone || {}) },
     goneAfter: who.gone_after,
+    goneAfterUntimed: who.gone_after_untimed,
     at: performance.now(),
     // A seat open then is not "gone" once taken: its player just came.
     taken: { black: Boolean(g && g.seats && g.seats.black), white: Boolean(g && g.seats && g.seats.white) },

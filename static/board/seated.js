@@ -400,7 +400,9 @@ function drawGone() {
     $("#gone-claims").prop("hidden", true);
     return;
   }
-  const wait = Math.max(0, Math.ceil(state.presence.goneAfter - since));
+  // A game without a clock waits longer (the server's presence.gone_after).
+  const after = state.game.clock ? state.presence.goneAfter : state.presence.goneAfterUntimed;
+  const wait = Math.max(0, Math.ceil(after - since));
   const text = wait
     ? interpolate(ngettext("Your friend is not connected. You can claim victory in %(n)s second.", "Your friend is not connected. You can claim victory in %(n)s seconds.", wait), { n: wait }, true)
     : gettext("Your friend is not connected. You can claim victory, call it a draw, or wait.");

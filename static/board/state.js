@@ -84,7 +84,8 @@ export const state = {
   /** The page was opened by a watch link: it shows the game and plays nothing. */
   watching: false,
   /** Who is connected to the game: {black, white, watchers, playing,
-   *  paused, gone: {side: seconds}, goneAfter, at, taken: {side: bool}}
+   *  paused, gone: {side: seconds}, goneAfter, goneAfterUntimed, at, taken:
+   *  {side: bool}}
    *  (playing: the pages playing a game without seats, paused: how many of
    *  them paused their computer; the socket's presence,
    *  `at` when it came, by performance.now(), `taken` the seats taken

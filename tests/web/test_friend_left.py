@@ -84,7 +84,7 @@ def test_a_game_without_a_clock_waits_longer_before_a_claim(client, later):  # n
     first_moves(client, made["id"], black, white["seat"]["token"])
     presence.arrive(made["id"], "white")
     presence.leave(made["id"], "white")
-    assert presence.who_is_here(made["id"])["gone_after"] == 120
+    assert presence.who_is_here(made["id"])["gone_after_untimed"] == 120
     later(31)
     refused = assert_error(
         claim(client, made["id"], "win", black), 409, "friend_not_gone"
@@ -94,8 +94,13 @@ def test_a_game_without_a_clock_waits_longer_before_a_claim(client, later):  # n
     assert claim(client, made["id"], "win", black).json()["status"] == "finished"
 
 
-def test_a_game_on_a_clock_waits_half_a_minute(friends):
-    assert presence.who_is_here(friends[0])["gone_after"] == 30
+def test_a_game_on_a_clock_waits_half_a_minute(client, friends, later):  # noqa: F811
+    game_id, black, white = friends
+    first_moves(client, game_id, black, white)
+    presence.leave(game_id, "white")
+    later(31)
+    assert presence.who_is_here(game_id)["gone_after"] == 30
+    assert claim(client, game_id, "win", black).json()["status"] == "finished"
 
 
 def test_no_claim_while_the_friend_is_connected(client, friends, later):  # noqa: F811

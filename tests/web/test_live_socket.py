@@ -142,8 +142,8 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
             presence = await receive(watcher, "presence")
             if presence["black"]:
                 break
-        # White never came: gone since black's arrival, two minutes before a
-        # claim (a game without a clock).
+        # White never came: gone since black's arrival, 30 s before a claim
+        # (two minutes in a game without a clock, as this one).
         assert presence == {
             "type": "presence",
             "black": True,
@@ -152,7 +152,8 @@ def test_a_seat_is_present_once_it_says_hello_with_its_token():
             "playing": 0,
             "paused": 0,
             "gone": {"white": pytest.approx(0, abs=2)},
-            "gone_after": 120,
+            "gone_after": 30,
+            "gone_after_untimed": 120,
             "polled": {},
             "polled_here": 10,
         }

@@ -22,7 +22,6 @@ import uuid
 from django.conf import settings
 from django.core.cache import cache
 
-from ..models import Game as GameRow
 from . import live
 from .sides import SIDES, other_side
 
@@ -119,7 +118,8 @@ def playing(game_id: object, step: int, paused: int) -> None:
 
 def who_is_here(game_id: object) -> dict:
     """Return ``{"black": bool, "white": bool, "watchers": n, "playing": n,
-    "paused": n, "gone": {side: seconds}, "gone_after": seconds, "polled":
+    "paused": n, "gone": {side: seconds}, "gone_after": seconds,
+    "gone_after_untimed": seconds, "polled":
     {side: seconds}, "polled_here": seconds}``: whether each seat is here (a
     socket, or requests within :data:`POLLED_HERE`), how many watch, how many
     pages play a game without seats and how many of them are paused, how
@@ -158,9 +158,10 @@ def who_is_here(game_id: object) -> dict:
             for side, seen_at in last.items()
             if not here[side] and seen_at is not None
         },
-        "gone_after": gone_after(
-            GameRow.objects.filter(pk=game_id).values_list("clock", flat=True).first()
-        ),
+        # Both: the page picks by the game's clock, which this does not read
+        # (a socket leaving after its game's row is gone asks it too).
+        "gone_after": settings.LIVE_GONE_SECONDS,
+        "gone_after_untimed": settings.LIVE_GONE_UNTIMED_SECONDS,
     }
 
 
