@@ -806,7 +806,7 @@ export function drawPanel() {
   grey($("#pause"), g.status === "finished" || (Boolean(g.clock) && !resumable))
     .attr(
       "title",
-      !g.clock ? null : resumable ? gettext("The computer is paused, and its clock runs on") : gettext("A game with a clock cannot be paused")
+      !g.clock ? (state.paused ? gettext("The computer waits: Resume lets it play") : gettext("The computer stops before its next move, until you resume it")) : resumable ? gettext("The computer is paused, and its clock runs on") : gettext("A game with a clock cannot be paused")
     );
   // Named by what it does (Pause, Resume), so no toggle: "Resume, pressed".
   labelButton($("#pause"), state.paused ? gettext("Resume") : gettext("Pause"), [gettext("Pause"), gettext("Resume")]);

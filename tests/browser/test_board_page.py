@@ -442,6 +442,9 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
     page.select_option("#strength-black", strength)
     page.select_option("#strength-white", strength)
     page.click("#black-ai")
+    assert page.get_attribute("#pause", "title") == (
+        "The computer stops before its next move, until you resume it"
+    )
     page.click("#pause")  # pause as soon as the first AI move is in
     page.wait_for_function("() => BoardPage.state.paused")
     set_ai(page, "white", True)
@@ -450,6 +453,10 @@ def test_ai_vs_ai_runs_to_the_end_with_pause_and_resume(page, game):
     assert page.inner_text("#pause") == "Resume"
     # Its name says what it does: "Resume, pressed" was a screen reader's.
     assert page.get_attribute("#pause", "aria-pressed") is None
+    # And a tooltip says more (keyboard walk: Pause had none).
+    assert page.get_attribute("#pause", "title") == (
+        "The computer waits: Resume lets it play"
+    )
     page.wait_for_timeout(300)
     assert game_json(page)["ply"] == ply  # nothing moves while paused
     page.click("#pause")
