@@ -298,6 +298,17 @@ def test_on_a_phone_the_swap2_choices_are_finger_sized(new_page):
         for choice in _buttons(page)
     ]
     assert min(box["height"] for box in boxes) >= 44
+    # Alike, each with its stone: none looks chosen already (renju walk:
+    # Play Black was a filled black button).
+    background = "b => getComputedStyle(b).backgroundColor"
+    fills = {
+        page.locator(f'#swap2-choices button[data-choice="{choice}"]').evaluate(
+            background
+        )
+        for choice in _buttons(page)
+    }
+    assert len(fills) == 1, fills
+    assert page.locator("#swap2-choices .piece-mini").count() == 2
     # In one row: a second made the bar, which keeps its tallest height
     # through the opening, push the buttons under the board off the screen.
     assert len({round(box["y"]) for box in boxes}) == 1, boxes
