@@ -505,7 +505,10 @@ function statusText() {
   const who = { side: sideName(g.to_move) };
   // A search for another side has ended: its move came (by the socket)
   // before its answer.
-  const thinking = state.thinking && state.thinking.side === g.to_move ? state.thinking : null;
+  // Nor is a person "thinking" as the AI: a Swap2 choice of colour swaps
+  // the players, and its snapshot came first (verification walk: "White
+  // (AI) is thinking…" over the person's move, once the computer took Black).
+  const thinking = state.thinking && state.thinking.side === g.to_move && (state.thinking.hint || g.players[g.to_move].kind === "ai") ? state.thinking : null;
   // In a Swap2 opening no colour is the computer's yet (renju walk:
   // "White (AI) is thinking…" while it chose its colour).
   const step = openingStep();

@@ -181,6 +181,15 @@ def test_against_the_computer_its_swap2_choices_come_by_themselves(page):
     assert [text for text in opening if "\u2026" in text][0] == (
         "The computer is choosing\u2026"
     ), seen
+    # Nor is the person named as the thinking AI once the colours are
+    # chosen (verification walk: "White (AI) is thinking…" flashed over
+    # White's, the person's, move when the computer took Black).
+    person = next(
+        side for side, p in game_json(page)["players"].items() if p["kind"] == "human"
+    )
+    assert not [text for text in seen if text.startswith(person.title() + " (AI)")], (
+        seen
+    )
     if game_json(page)["opening"]["step"] == "choose-again":
         assert _buttons(page) == ["black", "white"]
         page.click('#swap2-choices button[data-choice="black"]')
