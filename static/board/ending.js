@@ -92,7 +92,7 @@ function abortedBy(game, side, opening) {
 const LOSER_DID = {
   time: () => gettext("%(side)s ran out of time."),
   resignation: () => gettext("%(side)s resigned."),
-  abandonment: () => gettext("%(side)s left the game."),
+  abandonment: () => gettext("%(side)s was away too long."),
 };
 
 /** The same, said to the player who lost, and to their friend (friends QA:
@@ -101,13 +101,13 @@ const I_DID = {
   time: () => gettext("You ran out of time."),
   resignation: () => gettext("You resigned."),
   // Not "You left the game." to a phone that lost its network (network QA:
-  // it read as an accusation).
+  // it read as an accusation; so did "left" to the others).
   abandonment: () => gettext("You were not connected for too long: your friend claimed the win."),
 };
 const FRIEND_DID = {
   time: () => gettext("Your friend ran out of time."),
   resignation: () => gettext("Your friend resigned."),
-  abandonment: () => gettext("Your friend left the game."),
+  abandonment: () => gettext("Your friend was away too long: you claimed the win."),
 };
 
 function offBoardWhy(result) {

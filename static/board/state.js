@@ -318,7 +318,7 @@ const REASONS = {
   resignation: { win: () => gettext("%(side)s wins by resignation"), draw: () => gettext("Draw by resignation") },
   agreement: { win: () => gettext("%(side)s wins by agreement"), draw: () => gettext("Draw by agreement") },
   // Who left is named: "the opponent" was the reader to the player who left.
-  abandonment: { win: () => gettext("%(side)s wins: %(other)s left the game"), draw: () => gettext("Draw: a player left the game") },
+  abandonment: { win: () => gettext("%(side)s wins: %(other)s was away too long"), draw: () => gettext("Draw: a player was away too long") },
   // Before each player had moved: no result, neither a win nor a draw.
   aborted: { win: () => gettext("Game aborted"), draw: () => gettext("Game aborted") },
 };
