@@ -498,7 +498,7 @@ function tellWhenBack(sent, words) {
   reloadWhenBack(0, function (g) {
     if ($("#flash").text() !== words) return; // the page has said more since
     // Until the next message: a player who looked away found them gone.
-    if (g.id === sent.id && g.version === sent.from) flash(gettext("The server is back, but it did not get what you did while it was away: do it again."), "stays");
+    if (g.id === sent.id && g.version === sent.from) flash(gettext("Connected again, but what you did while the connection was lost did not arrive: do it again."), "stays");
     else withdrawFlash(words);
   });
 }
