@@ -440,8 +440,8 @@ export function drawMoveList() {
       const shown = state.viewPly === null ? ply === g.ply : state.viewPly === ply;
       const cls = "ply" + (state.viewPly === ply ? " viewed" : "") + (state.viewPly === null && ply === g.ply ? " current" : "");
       const move = moveText(g.moves[k]);
-      let label = k % 2 ? gettext("move %(ply)s, white %(move)s") : gettext("move %(ply)s, black %(move)s");
-      if (passed) label = k % 2 ? gettext("white passed after move %(ply)s") : gettext("black passed after move %(ply)s");
+      let label = k % 2 ? gettext("move %(ply)s, White %(move)s") : gettext("move %(ply)s, Black %(move)s");
+      if (passed) label = k % 2 ? gettext("White passed after move %(ply)s") : gettext("Black passed after move %(ply)s");
       label = interpolate(label, { ply: number, move: move }, true);
       // At the start this first move holds the focus: it says it is not on
       // the board yet (keyboard walk: "move 1, black f5" over an empty one).

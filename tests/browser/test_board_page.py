@@ -2631,7 +2631,7 @@ def test_lines_of_action_numbers_its_moves_in_pairs(page):
     numbers = page.locator("#move-list .ply-number").all_inner_texts()
     assert numbers == ["1", "", "2", "", "3"]
     assert page.get_attribute('#move-list [data-ply="4"]', "aria-label") == (
-        f"move 2, white {moves[3]}"
+        f"move 2, White {moves[3]}"
     )
     page.click('#move-list [data-ply="3"]')  # its board is asked for first
     page.wait_for_function("() => BoardPage.state.viewPly === 3")

@@ -80,7 +80,7 @@ def test_a_pass_stepped_onto_is_said(page):
     numbers = page.locator("#move-list .ply-number").all_inner_texts()
     assert numbers == [str(n) for n in range(1, 9)] + ["", "9"]
     assert page.get_attribute('#move-list [data-ply="9"]', "aria-label") == (
-        "black passed after move 8"
+        "Black passed after move 8"
     )
     page.select_option("#stone-numbers", "all")
     last = game_json(page)["moves"][-1]

@@ -597,7 +597,7 @@ def test_home_in_a_long_move_list_shows_and_names_the_start(page):
         "() => document.getElementById('move-list').scrollTop === 0", timeout=2000
     )
     focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
-    assert focused == f"the starting position; next: move 1, black {moves[0]}"
+    assert focused == f"the starting position; next: move 1, Black {moves[0]}"
     page.keyboard.press("ArrowRight")
     focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
-    assert focused == f"move 1, black {moves[0]}"
+    assert focused == f"move 1, Black {moves[0]}"
