@@ -158,8 +158,8 @@ def who_is_here(game_id: object) -> dict:
             for side, seen_at in last.items()
             if not here[side] and seen_at is not None
         },
-        # Both: the page picks by the game's clock, which this does not read
-        # (a socket leaving after its game's row is gone asks it too).
+        # Both: the page picks by its game's clock. This reads no game: it
+        # runs for each socket that comes or goes, from the cache alone.
         "gone_after": settings.LIVE_GONE_SECONDS,
         "gone_after_untimed": settings.LIVE_GONE_UNTIMED_SECONDS,
     }
