@@ -993,6 +993,13 @@ def test_the_game_analysis_charts_the_game_and_marks_the_mistakes(page):
     chart = page.locator("#eval-chart").bounding_box()
     page.mouse.click(chart["x"] + 2, chart["y"] + chart["height"] / 2)
     assert page.evaluate("() => BoardPage.state.viewPly") == 0
+    # And the keyboard reaches it too: focused, its arrows step through the
+    # moves, its cursor with them (keyboard walk: the chart was mouse-only).
+    page.focus("#eval-chart")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => BoardPage.state.viewPly") == 1
+    assert page.evaluate("() => document.activeElement.id") == "eval-chart"
+    assert page.locator("#eval-chart line.cursor").get_attribute("x1") == "1"
 
 
 def _analysis_with_one_mistake(page, moves: list[str], ply: int, best: str) -> None:
